@@ -1,0 +1,311 @@
+//! A spatial index over every base of a table (an R*-tree, bulk loaded), with exact
+//! edge-to-edge queries: bases within a distance of a point, base or unit; the nearest
+//! enemy base; all pairs within a distance.
+//!
+//! The tree only proposes candidates (bounding boxes grown by the query distance); every
+//! answer is then decided with the exact base distance, so the index returns exactly
+//! what a brute-force scan returns ([`brute`] holds those scans, for tests and benches).
+
+use crate::base::Base;
+use crate::segment::ClosestPoints;
+use crate::table::{BaseRef, Table};
+use crate::vec2::Vec2;
+use rstar::{AABB, RTree, RTreeObject};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    envelope: AABB<[f64; 2]>,
+    r: BaseRef,
+}
+
+impl RTreeObject for Entry {
+    type Envelope = AABB<[f64; 2]>;
+    fn envelope(&self) -> Self::Envelope {
+        self.envelope
+    }
+}
+
+/// A base found by a query, with the closest points from the query shape to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Neighbour {
+    /// The base found.
+    pub base: BaseRef,
+    /// Closest points: `from` on the query shape, `to` on the base found.
+    pub closest: ClosestPoints,
+}
+
+/// Two bases within a distance of each other (`a < b`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BasePair {
+    /// The first base (the lower reference).
+    pub a: BaseRef,
+    /// The second base.
+    pub b: BaseRef,
+    /// Edge-to-edge distance, mm.
+    pub distance_mm: f64,
+}
+
+fn grown(b: &Base, d: f64) -> AABB<[f64; 2]> {
+    let (lo, hi) = b.aabb();
+    AABB::from_corners([lo.x - d, lo.y - d], [hi.x + d, hi.y + d])
+}
+
+/// Side ids per unit: equal numbers for units of the same side.
+fn side_ids(table: &Table) -> Vec<u32> {
+    let mut names: HashMap<&str, u32> = HashMap::new();
+    table
+        .units
+        .iter()
+        .map(|u| {
+            let next = names.len() as u32;
+            *names.entry(u.side.as_str()).or_insert(next)
+        })
+        .collect()
+}
+
+/// The spatial index of one table.
+///
+/// ```
+/// use vedette_geometry::{SpatialIndex, Table, BaseRef};
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+///   "units":[
+///     {"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[{"x":0,"y":0,"heading":90,"width":30,"depth":20}]},
+///     {"id":"b","side":"au","kind":"infantry","formation":"line","bases":[{"x":0,"y":50,"heading":270,"width":30,"depth":20}]}]}"#)?;
+/// let index = SpatialIndex::new(&t);
+/// let n = index.nearest_enemy(BaseRef::new(0, 0)).unwrap();
+/// assert_eq!(n.base, BaseRef::new(1, 0));
+/// assert!((n.closest.distance_mm - 30.0).abs() < 1e-9);
+/// assert_eq!(index.pairs_within(25.4).len(), 0);
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+pub struct SpatialIndex<'t> {
+    table: &'t Table,
+    tree: RTree<Entry>,
+    sides: Vec<u32>,
+}
+
+impl<'t> SpatialIndex<'t> {
+    /// Bulk-loads the index over every base of the table.
+    #[must_use]
+    pub fn new(table: &'t Table) -> Self {
+        let entries: Vec<Entry> = table.bases().map(|(r, b)| Entry { envelope: grown(b, 0.0), r }).collect();
+        SpatialIndex { table, tree: RTree::bulk_load(entries), sides: side_ids(table) }
+    }
+
+    /// The table indexed.
+    #[must_use]
+    pub fn table(&self) -> &'t Table {
+        self.table
+    }
+
+    fn base(&self, r: BaseRef) -> &'t Base {
+        &self.table.units[r.unit].bases[r.base]
+    }
+
+    /// True when the two units fight for different sides.
+    #[must_use]
+    pub fn are_enemies(&self, unit_a: usize, unit_b: usize) -> bool {
+        self.sides[unit_a] != self.sides[unit_b]
+    }
+
+    /// Every base within `distance_mm` of the point (edge distance; zero inside), sorted
+    /// by reference.
+    #[must_use]
+    pub fn within_of_point(&self, p: Vec2, distance_mm: f64) -> Vec<Neighbour> {
+        let env = AABB::from_corners(
+            [p.x - distance_mm, p.y - distance_mm],
+            [p.x + distance_mm, p.y + distance_mm],
+        );
+        let mut out: Vec<Neighbour> = self
+            .tree
+            .locate_in_envelope_intersecting(&env)
+            .filter_map(|e| {
+                let b = self.base(e.r);
+                let q = b.closest_point(p);
+                let d = p.distance(q);
+                (d <= distance_mm).then_some(Neighbour {
+                    base: e.r,
+                    closest: ClosestPoints { distance_mm: d, from: p, to: q },
+                })
+            })
+            .collect();
+        out.sort_by_key(|n| n.base);
+        out
+    }
+
+    /// Every other base within `distance_mm` of base `r`, edge to edge, sorted by reference.
+    #[must_use]
+    pub fn within_of_base(&self, r: BaseRef, distance_mm: f64) -> Vec<Neighbour> {
+        let b = self.base(r);
+        let mut out: Vec<Neighbour> = self
+            .tree
+            .locate_in_envelope_intersecting(&grown(b, distance_mm))
+            .filter(|e| e.r != r)
+            .filter_map(|e| {
+                let o = self.base(e.r);
+                if b.separation(o) > distance_mm {
+                    return None;
+                }
+                let c = b.closest_points(o);
+                (c.distance_mm <= distance_mm).then_some(Neighbour { base: e.r, closest: c })
+            })
+            .collect();
+        out.sort_by_key(|n| n.base);
+        out
+    }
+
+    /// Every base of other units within `distance_mm` of the unit (the closest of the
+    /// unit's bases to each), sorted by reference.
+    #[must_use]
+    pub fn within_of_unit(&self, unit: usize, distance_mm: f64) -> Vec<Neighbour> {
+        let mut best: HashMap<BaseRef, Neighbour> = HashMap::new();
+        for bi in 0..self.table.units[unit].bases.len() {
+            for n in self.within_of_base(BaseRef::new(unit, bi), distance_mm) {
+                if n.base.unit == unit {
+                    continue;
+                }
+                best.entry(n.base)
+                    .and_modify(|cur| {
+                        if n.closest.distance_mm < cur.closest.distance_mm {
+                            *cur = n;
+                        }
+                    })
+                    .or_insert(n);
+            }
+        }
+        let mut out: Vec<Neighbour> = best.into_values().collect();
+        out.sort_by_key(|n| n.base);
+        out
+    }
+
+    /// The closest base of an enemy unit to base `r` (ties: the lowest reference);
+    /// `None` when the table has no enemy base.
+    #[must_use]
+    pub fn nearest_enemy(&self, r: BaseRef) -> Option<Neighbour> {
+        let b = self.base(r);
+        let root = self.tree.root().envelope();
+        let (lo, hi) = (root.lower(), root.upper());
+        // Past this radius the grown box covers the whole tree.
+        let reach = (hi[0] - lo[0]).hypot(hi[1] - lo[1]) + b.width() + b.depth();
+        let mut radius = (b.width() + b.depth()).max(1.0) * 2.0;
+        loop {
+            let mut best: Option<Neighbour> = None;
+            for e in self.tree.locate_in_envelope_intersecting(&grown(b, radius)) {
+                if !self.are_enemies(r.unit, e.r.unit) {
+                    continue;
+                }
+                let c = b.closest_points(self.base(e.r));
+                let better = match best {
+                    None => true,
+                    Some(cur) => {
+                        c.distance_mm < cur.closest.distance_mm
+                            || (c.distance_mm == cur.closest.distance_mm && e.r < cur.base)
+                    }
+                };
+                if better {
+                    best = Some(Neighbour { base: e.r, closest: c });
+                }
+            }
+            match best {
+                // Anything outside the grown box is farther than `radius`.
+                Some(n) if n.closest.distance_mm <= radius => return Some(n),
+                _ if radius > reach => return best,
+                _ => radius *= 2.0,
+            }
+        }
+    }
+
+    /// Every pair of bases (of any units) within `distance_mm` edge to edge, sorted.
+    #[must_use]
+    pub fn pairs_within(&self, distance_mm: f64) -> Vec<BasePair> {
+        let mut out = Vec::new();
+        for (r, b) in self.table.bases() {
+            for e in self.tree.locate_in_envelope_intersecting(&grown(b, distance_mm)) {
+                if e.r <= r {
+                    continue;
+                }
+                let o = self.base(e.r);
+                if b.separation(o) > distance_mm {
+                    continue;
+                }
+                let d = b.distance(o);
+                if d <= distance_mm {
+                    out.push(BasePair { a: r, b: e.r, distance_mm: d });
+                }
+            }
+        }
+        out.sort_by_key(|p| (p.a, p.b));
+        out
+    }
+}
+
+/// Brute-force scans with the same answers as [`SpatialIndex`]: the oracle in tests and
+/// the baseline in benches.
+pub mod brute {
+    use super::*;
+
+    /// Every base within `distance_mm` of a point.
+    #[must_use]
+    pub fn within_of_point(table: &Table, p: Vec2, distance_mm: f64) -> Vec<Neighbour> {
+        table
+            .bases()
+            .filter_map(|(r, b)| {
+                let q = b.closest_point(p);
+                let d = p.distance(q);
+                (d <= distance_mm).then_some(Neighbour {
+                    base: r,
+                    closest: ClosestPoints { distance_mm: d, from: p, to: q },
+                })
+            })
+            .collect()
+    }
+
+    /// Every other base within `distance_mm` of base `r`.
+    #[must_use]
+    pub fn within_of_base(table: &Table, r: BaseRef, distance_mm: f64) -> Vec<Neighbour> {
+        let Some(b) = table.base(r) else { return Vec::new() };
+        table
+            .bases()
+            .filter(|(o, _)| *o != r)
+            .filter_map(|(o, ob)| {
+                let c = b.closest_points(ob);
+                (c.distance_mm <= distance_mm).then_some(Neighbour { base: o, closest: c })
+            })
+            .collect()
+    }
+
+    /// The nearest enemy base of base `r` (ties: the lowest reference).
+    #[must_use]
+    pub fn nearest_enemy(table: &Table, r: BaseRef) -> Option<Neighbour> {
+        let b = table.base(r)?;
+        let side = &table.units[r.unit].side;
+        let mut best: Option<Neighbour> = None;
+        for (o, ob) in table.bases() {
+            if &table.units[o.unit].side == side {
+                continue;
+            }
+            let c = b.closest_points(ob);
+            if best.is_none_or(|cur| c.distance_mm < cur.closest.distance_mm) {
+                best = Some(Neighbour { base: o, closest: c });
+            }
+        }
+        best
+    }
+
+    /// Every pair within `distance_mm`, by checking all n(n-1)/2 pairs exactly.
+    #[must_use]
+    pub fn pairs_within(table: &Table, distance_mm: f64) -> Vec<BasePair> {
+        let all: Vec<(BaseRef, &Base)> = table.bases().collect();
+        let mut out = Vec::new();
+        for (i, (ra, a)) in all.iter().enumerate() {
+            for (rb, b) in &all[i + 1..] {
+                let d = a.distance(b);
+                if d <= distance_mm {
+                    out.push(BasePair { a: *ra, b: *rb, distance_mm: d });
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,338 @@
+//! Polygons: convex ones (bases, cones, zones) and simple ones with holes (terrain).
+//!
+//! Areas are exact up to floating-point rounding: a convex clip of a polygon is computed
+//! with Sutherland–Hodgman against half-planes, which gives the exact intersection for
+//! a convex clipper whatever the shape of the subject.
+//!
+//! # Units
+//! Millimetres and mm².
+
+use crate::vec2::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// The closed half-plane on the left of the directed line through `point` along
+/// `direction` (the side a counter-clockwise polygon keeps its interior on).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HalfPlane {
+    /// A point on the boundary line.
+    pub point: Vec2,
+    /// The direction of the boundary line; the half-plane lies to its left.
+    pub direction: Vec2,
+}
+
+impl HalfPlane {
+    /// The half-plane left of the directed line from `a` to `b`.
+    #[must_use]
+    pub fn left_of(a: Vec2, b: Vec2) -> Self {
+        HalfPlane { point: a, direction: b - a }
+    }
+
+    /// Positive inside, negative outside, zero on the boundary; scaled by the length of
+    /// `direction` (mm when it is a unit vector).
+    #[must_use]
+    pub fn side(&self, p: Vec2) -> f64 {
+        self.direction.cross(p - self.point)
+    }
+
+    /// Signed distance in mm: positive inside.
+    #[must_use]
+    pub fn signed_distance(&self, p: Vec2) -> f64 {
+        let l = self.direction.length();
+        if l == 0.0 { 0.0 } else { self.side(p) / l }
+    }
+
+    /// True when `p` is inside or on the boundary.
+    #[must_use]
+    pub fn contains(&self, p: Vec2) -> bool {
+        self.side(p) >= 0.0
+    }
+}
+
+/// Clips a closed ring (any simple polygon, either orientation) to a half-plane.
+fn clip_ring(ring: &[Vec2], h: &HalfPlane) -> Vec<Vec2> {
+    let n = ring.len();
+    let mut out = Vec::with_capacity(n + 2);
+    for i in 0..n {
+        let cur = ring[i];
+        let prev = ring[(i + n - 1) % n];
+        let sc = h.side(cur);
+        let sp = h.side(prev);
+        if sc >= 0.0 {
+            if sp < 0.0 {
+                out.push(prev.lerp(cur, sp / (sp - sc)));
+            }
+            out.push(cur);
+        } else if sp >= 0.0 {
+            out.push(prev.lerp(cur, sp / (sp - sc)));
+        }
+    }
+    out
+}
+
+/// Signed area of a ring (positive when counter-clockwise), in mm².
+#[must_use]
+pub fn signed_area(ring: &[Vec2]) -> f64 {
+    let n = ring.len();
+    if n < 3 {
+        return 0.0;
+    }
+    let mut s = 0.0;
+    for i in 0..n {
+        s += ring[i].cross(ring[(i + 1) % n]);
+    }
+    s / 2.0
+}
+
+/// A convex polygon with its vertices in counter-clockwise order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConvexPolygon {
+    vertices: Vec<Vec2>,
+}
+
+impl ConvexPolygon {
+    /// A polygon from vertices already known to be convex and counter-clockwise.
+    #[must_use]
+    pub fn from_ccw_unchecked(vertices: Vec<Vec2>) -> Self {
+        ConvexPolygon { vertices }
+    }
+
+    /// A polygon from the intersection of half-planes, starting from a bounding ring
+    /// (which must be convex and counter-clockwise).
+    #[must_use]
+    pub fn from_half_planes(bound: &ConvexPolygon, planes: &[HalfPlane]) -> Self {
+        planes.iter().fold(bound.clone(), |p, h| p.clipped(h))
+    }
+
+    /// The vertices, counter-clockwise.
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// True when the polygon has no area (fewer than three vertices).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.vertices.len() < 3
+    }
+
+    /// Area in mm².
+    #[must_use]
+    pub fn area(&self) -> f64 {
+        signed_area(&self.vertices).max(0.0)
+    }
+
+    /// The part of the polygon inside the half-plane.
+    #[must_use]
+    pub fn clipped(&self, h: &HalfPlane) -> ConvexPolygon {
+        ConvexPolygon { vertices: clip_ring(&self.vertices, h) }
+    }
+
+    /// The half-planes whose intersection is this polygon (one per edge).
+    #[must_use]
+    pub fn half_planes(&self) -> Vec<HalfPlane> {
+        let n = self.vertices.len();
+        (0..n).map(|i| HalfPlane::left_of(self.vertices[i], self.vertices[(i + 1) % n])).collect()
+    }
+
+    /// The intersection of two convex polygons.
+    #[must_use]
+    pub fn intersection(&self, o: &ConvexPolygon) -> ConvexPolygon {
+        o.half_planes().iter().fold(self.clone(), |p, h| p.clipped(h))
+    }
+
+    /// True when `p` is inside or on the boundary.
+    #[must_use]
+    pub fn contains(&self, p: Vec2) -> bool {
+        !self.is_empty() && self.half_planes().iter().all(|h| h.contains(p))
+    }
+
+    /// The centroid (area-weighted); `None` for an empty polygon.
+    #[must_use]
+    pub fn centroid(&self) -> Option<Vec2> {
+        let a = signed_area(&self.vertices);
+        if a <= 0.0 {
+            return None;
+        }
+        let n = self.vertices.len();
+        let mut c = Vec2::ZERO;
+        for i in 0..n {
+            let p = self.vertices[i];
+            let q = self.vertices[(i + 1) % n];
+            c += (p + q) * p.cross(q);
+        }
+        Some(c / (6.0 * a))
+    }
+}
+
+/// A simple polygon with optional holes, as terrain outlines are drawn.
+///
+/// Rings may be given in either orientation; areas are taken as absolute values.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Polygon {
+    /// The outer boundary.
+    pub exterior: Vec<Vec2>,
+    /// Holes inside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Vec<Vec2>>,
+}
+
+impl Polygon {
+    /// A polygon from its outer ring and holes.
+    #[must_use]
+    pub fn new(exterior: Vec<Vec2>, holes: Vec<Vec<Vec2>>) -> Self {
+        Polygon { exterior, holes }
+    }
+
+    /// Area in mm² (outer ring minus holes).
+    #[must_use]
+    pub fn area(&self) -> f64 {
+        signed_area(&self.exterior).abs() - self.holes.iter().map(|h| signed_area(h).abs()).sum::<f64>()
+    }
+
+    /// True when `p` is inside the outer ring and not strictly inside a hole (even-odd
+    /// rule per ring; boundary points count as inside the outer ring).
+    #[must_use]
+    pub fn contains(&self, p: Vec2) -> bool {
+        ring_contains(&self.exterior, p) && !self.holes.iter().any(|h| ring_strictly_contains(h, p))
+    }
+
+    /// The area of this polygon inside a convex polygon, in mm².
+    #[must_use]
+    pub fn area_inside(&self, clip: &ConvexPolygon) -> f64 {
+        let planes = clip.half_planes();
+        let clipped = |ring: &[Vec2]| -> f64 {
+            let r = planes.iter().fold(ring.to_vec(), |r, h| clip_ring(&r, h));
+            signed_area(&r).abs()
+        };
+        (clipped(&self.exterior) - self.holes.iter().map(|h| clipped(h)).sum::<f64>()).max(0.0)
+    }
+
+    /// The pairs of edges that cross (by index of their first vertex, ring 0 being the
+    /// exterior and ring k the hole k-1); empty for a simple polygon. Edges that share a
+    /// vertex do not count.
+    #[must_use]
+    pub fn self_intersections(&self) -> Vec<((usize, usize), (usize, usize))> {
+        let rings: Vec<&[Vec2]> =
+            std::iter::once(self.exterior.as_slice()).chain(self.holes.iter().map(Vec::as_slice)).collect();
+        let mut edges = Vec::new();
+        for (r, ring) in rings.iter().enumerate() {
+            let n = ring.len();
+            for i in 0..n {
+                edges.push((r, i, crate::segment::Segment::new(ring[i], ring[(i + 1) % n]), n));
+            }
+        }
+        let mut out = Vec::new();
+        for (ai, a) in edges.iter().enumerate() {
+            for b in edges.iter().skip(ai + 1) {
+                if a.0 == b.0 {
+                    let n = a.3;
+                    let adjacent = (a.1 + 1) % n == b.1 || (b.1 + 1) % n == a.1;
+                    if adjacent {
+                        continue;
+                    }
+                }
+                if a.2.intersection(&b.2).is_some() {
+                    out.push(((a.0, a.1), (b.0, b.1)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Even-odd point-in-ring test with the boundary counted as inside.
+#[must_use]
+pub fn ring_contains(ring: &[Vec2], p: Vec2) -> bool {
+    on_ring_boundary(ring, p) || ring_strictly_contains(ring, p)
+}
+
+fn on_ring_boundary(ring: &[Vec2], p: Vec2) -> bool {
+    let n = ring.len();
+    (0..n).any(|i| crate::segment::Segment::new(ring[i], ring[(i + 1) % n]).distance_to_point(p) == 0.0)
+}
+
+fn ring_strictly_contains(ring: &[Vec2], p: Vec2) -> bool {
+    if on_ring_boundary(ring, p) {
+        return false;
+    }
+    let n = ring.len();
+    let mut inside = false;
+    for i in 0..n {
+        let a = ring[i];
+        let b = ring[(i + 1) % n];
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+
+    fn square(x0: f64, y0: f64, s: f64) -> ConvexPolygon {
+        ConvexPolygon::from_ccw_unchecked(vec![
+            Vec2::new(x0, y0),
+            Vec2::new(x0 + s, y0),
+            Vec2::new(x0 + s, y0 + s),
+            Vec2::new(x0, y0 + s),
+        ])
+    }
+
+    #[test]
+    fn clip_square_by_diagonal() {
+        let s = square(0.0, 0.0, 10.0);
+        let h = HalfPlane::left_of(Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0));
+        assert_abs_diff_eq!(s.clipped(&h).area(), 50.0, epsilon = 1e-9);
+        assert!(h.contains(Vec2::new(0.0, 5.0)));
+        assert!(!h.contains(Vec2::new(5.0, 0.0)));
+    }
+
+    #[test]
+    fn convex_intersection_area() {
+        let i = square(0.0, 0.0, 10.0).intersection(&square(5.0, 5.0, 10.0));
+        assert_abs_diff_eq!(i.area(), 25.0, epsilon = 1e-9);
+        assert_abs_diff_eq!(i.centroid().unwrap(), Vec2::new(7.5, 7.5), epsilon = 1e-9);
+        assert!(square(0.0, 0.0, 1.0).intersection(&square(3.0, 3.0, 1.0)).is_empty());
+    }
+
+    #[test]
+    fn nonconvex_polygon_with_hole_inside_convex_clip() {
+        // An L-shape (area 300) with a 2x2 hole, clipped by a square covering its corner.
+        let l = Polygon::new(
+            vec![
+                Vec2::new(0.0, 0.0),
+                Vec2::new(20.0, 0.0),
+                Vec2::new(20.0, 10.0),
+                Vec2::new(10.0, 10.0),
+                Vec2::new(10.0, 20.0),
+                Vec2::new(0.0, 20.0),
+            ],
+            vec![vec![Vec2::new(2.0, 2.0), Vec2::new(4.0, 2.0), Vec2::new(4.0, 4.0), Vec2::new(2.0, 4.0)]],
+        );
+        assert_abs_diff_eq!(l.area(), 296.0, epsilon = 1e-9);
+        // Clip 5..15 x 5..15 meets the L in 5..15x5..10 (50) plus 5..10x10..15 (25).
+        assert_abs_diff_eq!(l.area_inside(&square(5.0, 5.0, 10.0)), 75.0, epsilon = 1e-9);
+        // Clip 0..5 x 0..5 contains the hole.
+        assert_abs_diff_eq!(l.area_inside(&square(0.0, 0.0, 5.0)), 21.0, epsilon = 1e-9);
+        assert!(l.contains(Vec2::new(15.0, 5.0)));
+        assert!(!l.contains(Vec2::new(15.0, 15.0)));
+        assert!(!l.contains(Vec2::new(3.0, 3.0)));
+        assert!(l.contains(Vec2::new(2.0, 3.0)));
+        assert!(l.self_intersections().is_empty());
+    }
+
+    #[test]
+    fn bow_tie_is_not_simple() {
+        let p = Polygon::new(
+            vec![Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0), Vec2::new(10.0, 0.0), Vec2::new(0.0, 10.0)],
+            vec![],
+        );
+        assert_eq!(p.self_intersections().len(), 1);
+    }
+}

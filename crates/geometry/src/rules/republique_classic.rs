@@ -1,0 +1,22 @@
+//! Republique classic (1996-2003): seeds `001_068d9e9635d6c05e.txt` (assault) and
+//! `002_1c04896a92ce3187.txt` (panic test). Metric distances at the medium scale.
+//!
+//! The seeds hold only the assault and panic chapters, so only their distances are
+//! here; asking classic for an artillery distance is an error, not a guess.
+
+use super::{AngleEntry, DistanceEntry, Measure, RuleAngle, RuleDistance, Source};
+
+const fn mm(name: RuleDistance, value: f64, section: &'static str) -> DistanceEntry {
+    DistanceEntry { name, measure: Measure::Millimetres(value), section, source: Source::Rule }
+}
+
+pub(super) static DISTANCES: &[DistanceEntry] = &[
+    mm(RuleDistance::PrimaryContact, 25.0, "001 §4.1"),
+    mm(RuleDistance::IncidentalContact, 50.0, "001 §4.1"),
+    mm(RuleDistance::EmergencyRally, 80.0, "001 §4.5"),
+    mm(RuleDistance::LeaderInjury, 80.0, "001 §4.6"),
+    mm(RuleDistance::AdjoiningPanic, 80.0, "002 §5.2"),
+];
+
+pub(super) static ANGLES: &[AngleEntry] =
+    &[AngleEntry { name: RuleAngle::FacingArcSide, degrees: 45.0, section: "001 §4.1" }];

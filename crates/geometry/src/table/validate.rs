@@ -1,0 +1,280 @@
+//! The table model's own rules, checked after the structure has been read: finite
+//! numbers, positive sizes, unique ids, references that resolve, kinds that fit their
+//! formations, and terrain outlines that are simple polygons.
+
+use super::{Formation, MarkerColour, MarkerKind, Table, Unit, UnitKind};
+use crate::error::GeometryError;
+use crate::rules::RuleBook;
+use crate::vec2::Vec2;
+use std::collections::HashMap;
+
+impl Table {
+    /// Checks everything serde's types cannot; `origin` names the file in errors.
+    pub fn validate(&self, origin: &str) -> Result<(), GeometryError> {
+        let field = |location: String, reason: String| GeometryError::InvalidField {
+            origin: origin.to_string(),
+            location,
+            reason,
+        };
+        RuleBook::try_new(self.rules, self.scale).map_err(|e| field("scale".to_string(), e.to_string()))?;
+        if let Some(size) = &self.size {
+            for (name, v) in [("width", size.width), ("depth", size.depth)] {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(field(
+                        format!("size.{name}"),
+                        format!("must be a positive number of mm, got {v}"),
+                    ));
+                }
+            }
+        }
+        for (w, v) in &self.artillery.max_range_in {
+            if !(v.is_finite() && *v > 0.0) {
+                return Err(field(
+                    format!("artillery.max_range_in.{}", w.name()),
+                    format!("must be a positive number of inches, got {v}"),
+                ));
+            }
+        }
+        let mut ids: HashMap<&str, usize> = HashMap::new();
+        for (i, unit) in self.units.iter().enumerate() {
+            let at = |f: &str| {
+                if f.is_empty() {
+                    format!("units[{i}] \"{}\"", unit.id)
+                } else {
+                    format!("units[{i}] \"{}\" {f}", unit.id)
+                }
+            };
+            if unit.id.trim().is_empty() {
+                return Err(field(format!("units[{i}] id"), "must not be empty".to_string()));
+            }
+            if unit.id.contains('#') {
+                return Err(field(
+                    at("id"),
+                    "must not contain '#' (it separates unit and base index)".to_string(),
+                ));
+            }
+            if let Some(first) = ids.insert(unit.id.as_str(), i) {
+                return Err(GeometryError::DuplicateId {
+                    origin: origin.to_string(),
+                    id: unit.id.clone(),
+                    first: format!("units[{first}]"),
+                    second: format!("units[{i}]"),
+                });
+            }
+            if unit.side.trim().is_empty() {
+                return Err(field(at("side"), "must not be empty".to_string()));
+            }
+            if unit.bases.is_empty() {
+                return Err(field(at("bases"), "a unit needs at least one base".to_string()));
+            }
+            for (bi, b) in unit.bases.iter().enumerate() {
+                let c = b.centre();
+                for (name, v) in [("x", c.x), ("y", c.y), ("heading", b.heading_deg())] {
+                    if !v.is_finite() {
+                        return Err(field(
+                            at(&format!("bases[{bi}].{name}")),
+                            format!("must be a finite number, got {v}"),
+                        ));
+                    }
+                }
+                for (name, v) in [("width", b.width()), ("depth", b.depth())] {
+                    if !(v.is_finite() && v > 0.0) {
+                        return Err(field(
+                            at(&format!("bases[{bi}].{name}")),
+                            format!("must be a positive number of mm, got {v}"),
+                        ));
+                    }
+                }
+                let meta = b.meta();
+                for (name, v) in [("sigma_mm", meta.sigma_mm), ("sigma_heading_deg", meta.sigma_heading_deg)]
+                {
+                    if let Some(v) = v
+                        && !(v.is_finite() && v >= 0.0)
+                    {
+                        return Err(field(
+                            at(&format!("bases[{bi}].{name}")),
+                            format!("must be a non-negative number, got {v}"),
+                        ));
+                    }
+                }
+            }
+            check_kind_fits(unit).map_err(|(f, reason)| field(at(f), reason))?;
+        }
+        for (i, unit) in self.units.iter().enumerate() {
+            if let Some(p) = &unit.parent {
+                if !ids.contains_key(p.as_str()) {
+                    return Err(GeometryError::UnknownReference {
+                        origin: origin.to_string(),
+                        location: format!("units[{i}] \"{}\" parent", unit.id),
+                        id: p.clone(),
+                    });
+                }
+                if p == &unit.id {
+                    return Err(field(
+                        format!("units[{i}] \"{}\" parent", unit.id),
+                        "a unit cannot be its own parent".to_string(),
+                    ));
+                }
+            }
+        }
+        for (i, m) in self.markers.iter().enumerate() {
+            let at = |f: &str| format!("markers[{i}] {f}");
+            for (name, v) in [("x", m.x), ("y", m.y)] {
+                if !v.is_finite() {
+                    return Err(field(at(name), format!("must be a finite number, got {v}")));
+                }
+            }
+            if let Some(s) = m.size
+                && !(s.is_finite() && s > 0.0)
+            {
+                return Err(field(at("size"), format!("must be a positive number of mm, got {s}")));
+            }
+            if let Some(s) = m.sigma_mm
+                && !(s.is_finite() && s >= 0.0)
+            {
+                return Err(field(at("sigma_mm"), format!("must be a non-negative number, got {s}")));
+            }
+            if m.kind == MarkerKind::Morale
+                && !matches!(
+                    m.colour,
+                    Some(
+                        MarkerColour::White | MarkerColour::Yellow | MarkerColour::Red | MarkerColour::Black
+                    )
+                )
+            {
+                return Err(field(
+                    at("colour"),
+                    "a morale marker must be white, yellow, red or black (000 §1.2)".to_string(),
+                ));
+            }
+            if let Some(u) = &m.unit
+                && !ids.contains_key(u.as_str())
+            {
+                return Err(GeometryError::UnknownReference {
+                    origin: origin.to_string(),
+                    location: at("unit"),
+                    id: u.clone(),
+                });
+            }
+        }
+        let mut terrain_ids: HashMap<&str, usize> = HashMap::new();
+        for (i, t) in self.terrain.iter().enumerate() {
+            let at = |f: &str| match &t.id {
+                Some(id) => format!("terrain[{i}] \"{id}\" {f}"),
+                None => format!("terrain[{i}] {f}"),
+            };
+            if let Some(id) = &t.id
+                && let Some(first) = terrain_ids.insert(id.as_str(), i)
+            {
+                return Err(GeometryError::DuplicateId {
+                    origin: origin.to_string(),
+                    id: id.clone(),
+                    first: format!("terrain[{first}]"),
+                    second: format!("terrain[{i}]"),
+                });
+            }
+            if !(t.level.is_finite() && t.level >= 0.0 && (t.level * 2.0).fract() == 0.0) {
+                return Err(field(
+                    at("level"),
+                    format!("must be 0 or more in half-level steps (0, 0.5, 1, ...), got {}", t.level),
+                ));
+            }
+            let all_finite = |pts: &[Vec2]| pts.iter().all(|p| p.is_finite());
+            if t.kind.is_linear() {
+                if t.path.len() < 2 {
+                    return Err(field(
+                        at("path"),
+                        format!("a {} needs a path of at least two points", t.kind),
+                    ));
+                }
+                if !t.outline.is_empty() {
+                    return Err(field(
+                        at("outline"),
+                        format!("a {} is a line: give `path`, not `outline`", t.kind),
+                    ));
+                }
+                if !all_finite(&t.path) {
+                    return Err(field(at("path"), "coordinates must be finite numbers".to_string()));
+                }
+            } else {
+                if t.outline.len() < 3 {
+                    return Err(field(
+                        at("outline"),
+                        format!("a {} needs an outline of at least three points", t.kind),
+                    ));
+                }
+                if !t.path.is_empty() {
+                    return Err(field(
+                        at("path"),
+                        format!("a {} is an area: give `outline`, not `path`", t.kind),
+                    ));
+                }
+                if !all_finite(&t.outline) || !t.holes.iter().all(|h| all_finite(h)) {
+                    return Err(field(at("outline"), "coordinates must be finite numbers".to_string()));
+                }
+                if let Some(h) = t.holes.iter().position(|h| h.len() < 3) {
+                    return Err(field(
+                        at(&format!("holes[{h}]")),
+                        "a hole needs at least three points".to_string(),
+                    ));
+                }
+                let poly = t.polygon();
+                if let Some(((ra, ea), (rb, eb))) = poly.self_intersections().first().copied() {
+                    let ring =
+                        |r: usize| if r == 0 { "outline".to_string() } else { format!("holes[{}]", r - 1) };
+                    return Err(field(
+                        at(&ring(ra)),
+                        format!(
+                            "outline is not a simple polygon: edge {ea} of {} crosses edge {eb} of {}",
+                            ring(ra),
+                            ring(rb)
+                        ),
+                    ));
+                }
+                if poly.area() <= 0.0 {
+                    return Err(field(at("outline"), "outline encloses no area".to_string()));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Kinds and formations that go together; returns the field and the reason otherwise.
+fn check_kind_fits(unit: &Unit) -> Result<(), (&'static str, String)> {
+    use Formation as F;
+    let f = unit.formation;
+    match unit.kind {
+        UnitKind::Artillery if !matches!(f, None | Some(F::Limbered | F::Unlimbered)) => {
+            return Err(("formation", format!("artillery is limbered or unlimbered, not {}", name(f))));
+        }
+        UnitKind::Infantry | UnitKind::Cavalry => {
+            if matches!(f, Some(F::Limbered | F::Unlimbered)) {
+                return Err(("formation", format!("{} cannot be {}", unit.kind, name(f))));
+            }
+            if unit.kind == UnitKind::Cavalry && f == Some(F::Square) {
+                return Err(("formation", "only infantry forms square (000 §1.4)".to_string()));
+            }
+        }
+        _ => {}
+    }
+    if unit.kind != UnitKind::Artillery {
+        if unit.weight.is_some() {
+            return Err(("weight", format!("only artillery has a weight, this unit is {}", unit.kind)));
+        }
+        if unit.frontage.is_some() {
+            return Err((
+                "frontage",
+                format!("only artillery has a frontage mode, this unit is {}", unit.kind),
+            ));
+        }
+    }
+    if unit.role.is_some() && unit.kind != UnitKind::Leader {
+        return Err(("role", format!("only leaders have a role, this unit is {}", unit.kind)));
+    }
+    Ok(())
+}
+
+fn name(f: Option<Formation>) -> &'static str {
+    f.map_or("unset", Formation::name)
+}

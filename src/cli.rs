@@ -1,0 +1,46 @@
+//! Argument parsing and dispatch. Exit status: 0 on success, 1 when the command fails
+//! (bad input, unreadable file, ...), 2 for a command line the parser rejects.
+
+use crate::commands;
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// vedette: exact rule geometry for miniature wargames tables.
+#[derive(Debug, Parser)]
+#[command(name = "vedette", version, about, long_about = None)]
+pub struct Cli {
+    /// The verb to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The verbs.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Closest edge-to-edge distance between two units or bases.
+    Measure(commands::measure::Args),
+    /// Write a seeded sample battle (the grand-battle generator).
+    Generate(commands::generate::Args),
+}
+
+/// Runs a parsed command line, writing to stdout.
+pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
+    match cli.command {
+        Command::Measure(a) => commands::measure::run(&a, out),
+        Command::Generate(a) => commands::generate::run(&a, out),
+    }
+}
+
+/// The binary's entry point.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    match run(cli, &mut lock) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `vedette measure TABLE A B [--json]`: the closest edge-to-edge distance between two
+//! units (or `unit#index` bases), in mm, inches and rule inches, with the closest points.
+
+use super::emit;
+use crate::CliError;
+use serde::Serialize;
+use std::path::PathBuf;
+use vedette_geometry::{Base, BaseRef, Selection, Table, mm_to_inches};
+
+/// Arguments of `vedette measure`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The table file (vedette/table/1 JSON).
+    pub table: PathBuf,
+    /// The first unit id, or `unit#index` for one of its bases.
+    pub a: String,
+    /// The second unit id, or `unit#index`.
+    pub b: String,
+    /// Print JSON: {"mm", "in", "rule_in", "from", "to", "from_base", "to_base"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The answer of `measure`, as `--json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measurement {
+    /// Edge-to-edge distance on the table, mm.
+    pub mm: f64,
+    /// The same in inches.
+    #[serde(rename = "in")]
+    pub inches: f64,
+    /// The same in rule inches (scale ratio applied); `null` for Pro Patria, whose
+    /// distances are stated in millimetres per scale.
+    pub rule_in: Option<f64>,
+    /// Closest point on A, table mm.
+    pub from: [f64; 2],
+    /// Closest point on B, table mm.
+    pub to: [f64; 2],
+    /// The base of A that is closest (`unit#index`).
+    pub from_base: String,
+    /// The base of B that is closest.
+    pub to_base: String,
+}
+
+fn selected(table: &Table, s: Selection) -> Vec<(BaseRef, &Base)> {
+    match s {
+        Selection::Unit(u) => {
+            table.units[u].bases.iter().enumerate().map(|(i, b)| (BaseRef::new(u, i), b)).collect()
+        }
+        Selection::Base(r) => table.base(r).map(|b| vec![(r, b)]).unwrap_or_default(),
+    }
+}
+
+/// Measures between two selections of a table.
+pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError> {
+    let sa = table.select(a)?;
+    let sb = table.select(b)?;
+    if sa == sb {
+        return Err(CliError::Usage(format!(
+            "\"{a}\" and \"{b}\" are the same thing; measure between two different units or bases"
+        )));
+    }
+    let book = table.rule_book()?;
+    let mut best: Option<(f64, BaseRef, BaseRef, vedette_geometry::ClosestPoints)> = None;
+    for (ra, ba) in selected(table, sa) {
+        for (rb, bb) in selected(table, sb) {
+            if ra == rb {
+                continue;
+            }
+            let c = ba.closest_points(bb);
+            if best.is_none_or(|(d, ..)| c.distance_mm < d) {
+                best = Some((c.distance_mm, ra, rb, c));
+            }
+        }
+    }
+    let (mm, ra, rb, c) = best.ok_or_else(|| {
+        CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
+    })?;
+    Ok(Measurement {
+        mm,
+        inches: mm_to_inches(mm),
+        rule_in: book.mm_to_rule_inches(mm),
+        from: c.from.into(),
+        to: c.to.into(),
+        from_base: table.base_label(ra),
+        to_base: table.base_label(rb),
+    })
+}
+
+/// Runs `vedette measure`.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let table = Table::load(&args.table)?;
+    let m = measure(&table, &args.a, &args.b)?;
+    if args.json {
+        let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;
+        return emit(out, &format!("{text}\n"));
+    }
+    let rule = match (m.rule_in, table.scale.ratio()) {
+        (Some(r), Some(ratio)) => format!(
+            "{r:.3} rule-inch{} ({} at {} scale, ratio {ratio})",
+            if (r - 1.0).abs() < 5e-4 { "" } else { "es" },
+            table.rules,
+            table.scale
+        ),
+        _ => format!(
+            "{} states distances in mm for {} figures: compare {:.1} mm directly",
+            table.rules, table.scale, m.mm
+        ),
+    };
+    emit(
+        out,
+        &format!(
+            "{} to {}: {:.1} mm = {:.3} in edge to edge\n  rule distance: {rule}\n  closest bases: {} -> {}\n  closest points: ({:.1}, {:.1}) -> ({:.1}, {:.1})\n",
+            args.a, args.b, m.mm, m.inches, m.from_base, m.to_base, m.from[0], m.from[1], m.to[0], m.to[1]
+        ),
+    )
+}

@@ -1,0 +1,13 @@
+//! One module per `vedette` verb. Each has an `Args` (clap) and a `run`.
+
+pub mod generate;
+pub mod measure;
+
+use crate::CliError;
+use std::io::Write;
+
+/// Writes to the command's output, turning a broken pipe or full disk into a CliError.
+pub(crate) fn emit(out: &mut dyn Write, text: &str) -> Result<(), CliError> {
+    out.write_all(text.as_bytes())
+        .map_err(|source| CliError::Write { path: "standard output".to_string(), source })
+}

@@ -1,0 +1,26 @@
+//! The command-line tool's one error type.
+
+use thiserror::Error;
+
+/// Everything a `vedette` command can fail with. Each is printed as `error: ...` and
+/// exits with status 1.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// A table could not be read or did not validate.
+    #[error(transparent)]
+    Geometry(#[from] vedette_geometry::GeometryError),
+
+    /// An output file could not be written.
+    #[error("cannot write '{path}': {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The arguments make sense to the parser but not to the command.
+    #[error("{0}")]
+    Usage(String),
+}

@@ -1,0 +1,5 @@
+//! The `vedette` command-line tool.
+
+fn main() -> std::process::ExitCode {
+    vedette::cli::main()
+}
