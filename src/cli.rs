@@ -19,15 +19,21 @@ pub struct Cli {
 pub enum Command {
     /// Closest edge-to-edge distance between two units or bases.
     Measure(commands::measure::Args),
+    /// Every finding for a whole table.
+    Report(commands::report::Args),
     /// Write a seeded sample battle (the grand-battle generator).
     Generate(commands::generate::Args),
+    /// Print the JSON Schema of table files or of report output.
+    Schema(commands::schema::Args),
 }
 
 /// Runs a parsed command line, writing to stdout.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
     match cli.command {
         Command::Measure(a) => commands::measure::run(&a, out),
+        Command::Report(a) => commands::report::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
+        Command::Schema(a) => commands::schema::run(&a, out),
     }
 }
 

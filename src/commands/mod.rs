@@ -2,6 +2,8 @@
 
 pub mod generate;
 pub mod measure;
+pub mod report;
+pub mod schema;
 
 use crate::CliError;
 use std::io::Write;

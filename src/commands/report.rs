@@ -1,0 +1,117 @@
+//! `vedette report TABLE [--json]`: every finding for a whole table, section by section.
+//!
+//! Each rule area contributes one section: a field of [`Report`] (serialized under its
+//! own key, documented in `docs/report-format.md`) and a block of the human output. The
+//! `table` section summarises what was read.
+
+use super::emit;
+use crate::CliError;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use vedette_geometry::{RuleSet, Scale, Table};
+
+/// The schema id of `vedette report --json` output.
+pub const REPORT_SCHEMA_ID: &str = "vedette/report/1";
+
+/// Arguments of `vedette report`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The table file (vedette/table/1 JSON).
+    pub table: PathBuf,
+    /// Print JSON (see docs/report-format.md) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Report {
+    /// Always `"vedette/report/1"`.
+    pub schema: String,
+    /// What the table holds.
+    pub table: TableSummary,
+}
+
+/// The `table` section: what was read.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct TableSummary {
+    /// The table's name, if it has one.
+    pub name: Option<String>,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The scale.
+    pub scale: Scale,
+    /// Units per side.
+    pub sides: BTreeMap<String, SideSummary>,
+    /// Status markers.
+    pub markers: usize,
+    /// Terrain features.
+    pub terrain: usize,
+}
+
+/// Counts for one side.
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+pub struct SideSummary {
+    /// Units of every kind.
+    pub units: usize,
+    /// Bases of every kind.
+    pub bases: usize,
+    /// Combat bases (infantry, cavalry, artillery).
+    pub combat_bases: usize,
+}
+
+/// Builds the report for a table.
+pub fn build(table: &Table) -> Result<Report, CliError> {
+    table.rule_book()?;
+    let mut sides: BTreeMap<String, SideSummary> = BTreeMap::new();
+    for u in &table.units {
+        let s = sides.entry(u.side.clone()).or_default();
+        s.units += 1;
+        s.bases += u.bases.len();
+        if u.is_combat() {
+            s.combat_bases += u.bases.len();
+        }
+    }
+    Ok(Report {
+        schema: REPORT_SCHEMA_ID.to_string(),
+        table: TableSummary {
+            name: table.name.clone(),
+            rules: table.rules,
+            scale: table.scale,
+            sides,
+            markers: table.markers.len(),
+            terrain: table.terrain.len(),
+        },
+    })
+}
+
+/// The human-readable report.
+#[must_use]
+pub fn render_text(report: &Report) -> String {
+    let t = &report.table;
+    let mut s = String::new();
+    if let Some(n) = &t.name {
+        s.push_str(&format!("{n}\n"));
+    }
+    s.push_str(&format!(
+        "Rules: {} at {} scale; {} markers, {} terrain features\n",
+        t.rules, t.scale, t.markers, t.terrain
+    ));
+    for (side, c) in &t.sides {
+        s.push_str(&format!("  {side}: {} units, {} bases ({} combat)\n", c.units, c.bases, c.combat_bases));
+    }
+    s
+}
+
+/// Runs `vedette report`.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let table = Table::load(&args.table)?;
+    let report = build(&table)?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Usage(e.to_string()))?;
+        emit(out, &format!("{text}\n"))
+    } else {
+        emit(out, &render_text(&report))
+    }
+}

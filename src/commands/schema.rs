@@ -1,0 +1,39 @@
+//! `vedette schema table|report`: prints the JSON Schema of table files or of
+//! `vedette report --json` output. The committed copies in `docs/` are checked against
+//! this output by the test suite, so the documentation cannot drift from the code.
+
+use super::emit;
+use crate::CliError;
+
+/// Which schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Which {
+    /// Table files (`vedette/table/1`).
+    Table,
+    /// `vedette report --json` output (`vedette/report/1`).
+    Report,
+}
+
+/// Arguments of `vedette schema`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Which schema to print.
+    pub which: Which,
+}
+
+/// The schema as pretty JSON text.
+#[must_use]
+pub fn schema_text(which: Which) -> String {
+    let schema = match which {
+        Which::Table => schemars::schema_for!(vedette_geometry::Table),
+        Which::Report => schemars::schema_for!(super::report::Report),
+    };
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Runs `vedette schema`.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    emit(out, &schema_text(args.which))
+}
