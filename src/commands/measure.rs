@@ -51,6 +51,13 @@ fn selected(table: &Table, s: Selection) -> Vec<(BaseRef, &Base)> {
     }
 }
 
+/// Rounds to six decimals: a millionth of a millimetre (or inch) is far below anything
+/// measurable, and it hides floating-point noise such as 38.10000000000002.
+#[must_use]
+pub fn micro(v: f64) -> f64 {
+    (v * 1e6).round() / 1e6
+}
+
 /// Measures between two selections of a table.
 pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError> {
     let sa = table.select(a)?;
@@ -77,11 +84,11 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
         CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
     })?;
     Ok(Measurement {
-        mm,
-        inches: mm_to_inches(mm),
-        rule_in: book.mm_to_rule_inches(mm),
-        from: c.from.into(),
-        to: c.to.into(),
+        mm: micro(mm),
+        inches: micro(mm_to_inches(mm)),
+        rule_in: book.mm_to_rule_inches(mm).map(micro),
+        from: [micro(c.from.x), micro(c.from.y)],
+        to: [micro(c.to.x), micro(c.to.y)],
         from_base: table.base_label(ra),
         to_base: table.base_label(rb),
     })

@@ -1,0 +1,237 @@
+//! Loading a table file: every invalid field gives an error that names the unit and the
+//! field, through the library and through the command line (non-zero exit).
+
+mod common;
+use common::{stderr, vedette};
+use serde_json::{Value, json};
+use vedette_geometry::Table;
+
+fn valid() -> Value {
+    json!({
+        "schema": "vedette/table/1", "rules": "republique5", "scale": "medium",
+        "units": [
+            {"id": "fr-1-2", "side": "france", "kind": "infantry", "formation": "line",
+             "bases": [{"x": 412.0, "y": 300.5, "heading": 90.0, "width": 30.0, "depth": 20.0},
+                       {"x": 442.0, "y": 300.5, "heading": 90.0, "width": 30.0, "depth": 20.0}]},
+            {"id": "au-3", "side": "austria", "kind": "artillery", "formation": "unlimbered", "weight": "heavy",
+             "bases": [{"x": 412.0, "y": 500.0, "heading": 270.0, "width": 25.0, "depth": 40.0}]},
+            {"id": "fr-sk", "side": "france", "kind": "skirmisher", "parent": "fr-1-2",
+             "bases": [{"x": 420.0, "y": 350.0, "heading": 90.0, "width": 20.0, "depth": 20.0}]}
+        ],
+        "markers": [{"kind": "morale", "colour": "yellow", "x": 430.0, "y": 280.0, "unit": "fr-1-2"}],
+        "terrain": [{"id": "wood", "kind": "medium-forest", "level": 0, "outline": [[0,0],[100,0],[100,80]]},
+                    {"kind": "hedge", "path": [[0,100],[200,100]]}]
+    })
+}
+
+fn error_of(v: &Value) -> String {
+    match Table::from_json_str(&v.to_string()) {
+        Ok(_) => panic!("expected an error for {v}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn assert_error(mutate: impl FnOnce(&mut Value), needles: &[&str]) {
+    let mut v = valid();
+    mutate(&mut v);
+    let e = error_of(&v);
+    for n in needles {
+        assert!(e.contains(n), "error {e:?} lacks {n:?}");
+    }
+}
+
+#[test]
+fn the_valid_table_loads() {
+    let t = Table::from_json_str(&valid().to_string()).unwrap();
+    assert_eq!(t.units.len(), 3);
+    assert_eq!(t.base_count(), 4);
+    // And survives a round trip through its own serialization.
+    assert_eq!(Table::from_json_str(&t.to_json_string()).unwrap(), t);
+}
+
+#[test]
+fn negative_width() {
+    assert_error(
+        |v| v["units"][0]["bases"][1]["width"] = json!(-30.0),
+        &["units[0] \"fr-1-2\" bases[1].width", "positive", "-30"],
+    );
+}
+
+#[test]
+fn zero_depth() {
+    assert_error(
+        |v| v["units"][1]["bases"][0]["depth"] = json!(0.0),
+        &["units[1] \"au-3\" bases[0].depth", "positive"],
+    );
+}
+
+#[test]
+fn non_finite_numbers() {
+    // JSON has no NaN; the nearest a file can come is a literal the parser rejects or a
+    // number too large for f64.
+    assert_error(
+        |v| v["units"][0]["bases"][0]["x"] = json!("NaN"),
+        &["units[0] \"fr-1-2\" bases[0].x", "invalid type"],
+    );
+    let text = valid().to_string().replace("412.0", "1e999");
+    let e = Table::from_json_str(&text).unwrap_err().to_string();
+    assert!(e.contains("not valid JSON") || e.contains("finite"), "{e}");
+}
+
+#[test]
+fn non_finite_values_built_in_code() {
+    let mut t = Table::from_json_str(&valid().to_string()).unwrap();
+    let b = t.units[0].bases[0];
+    t.units[0].bases[0] =
+        b.with_pose(vedette_geometry::Pose::new(vedette_geometry::Vec2::new(f64::NAN, 0.0), 90.0));
+    let e = t.validate("table").unwrap_err().to_string();
+    assert!(e.contains("units[0] \"fr-1-2\" bases[0].x") && e.contains("finite"), "{e}");
+}
+
+#[test]
+fn duplicate_id() {
+    assert_error(
+        |v| v["units"][2]["id"] = json!("fr-1-2"),
+        &["duplicate id \"fr-1-2\"", "units[0]", "units[2]"],
+    );
+}
+
+#[test]
+fn unknown_kind() {
+    assert_error(
+        |v| v["units"][0]["kind"] = json!("dragoons"),
+        &["units[0] \"fr-1-2\" kind", "unknown variant `dragoons`", "infantry"],
+    );
+}
+
+#[test]
+fn unknown_formation() {
+    assert_error(
+        |v| v["units"][0]["formation"] = json!("blob"),
+        &["units[0] \"fr-1-2\" formation", "unknown variant `blob`"],
+    );
+}
+
+#[test]
+fn unknown_field() {
+    assert_error(
+        |v| v["units"][0]["colour"] = json!("blue"),
+        &["units[0] \"fr-1-2\"", "unknown field `colour`"],
+    );
+    assert_error(
+        |v| v["units"][0]["bases"][0]["angle"] = json!(3),
+        &["units[0] \"fr-1-2\" bases[0]", "unknown field `angle`"],
+    );
+}
+
+#[test]
+fn missing_field() {
+    assert_error(
+        |v| {
+            v["units"][1].as_object_mut().unwrap().remove("side");
+        },
+        &["units[1] \"au-3\"", "missing field `side`"],
+    );
+}
+
+#[test]
+fn wrong_schema_rules_and_scale() {
+    assert_error(
+        |v| v["schema"] = json!("vedette/table/9"),
+        &["schema \"vedette/table/9\" is not supported"],
+    );
+    assert_error(
+        |v| v["rules"] = json!("warhammer"),
+        &["rules", "unknown variant `warhammer`", "pro-patria"],
+    );
+    assert_error(|v| v["scale"] = json!("15mm"), &["scale", "does not belong to rule set \"republique5\""]);
+}
+
+#[test]
+fn kinds_and_formations_that_do_not_fit() {
+    assert_error(
+        |v| v["units"][1]["formation"] = json!("square"),
+        &["units[1] \"au-3\" formation", "limbered or unlimbered"],
+    );
+    assert_error(
+        |v| v["units"][0]["formation"] = json!("limbered"),
+        &["units[0] \"fr-1-2\" formation", "infantry cannot be limbered"],
+    );
+    assert_error(
+        |v| {
+            v["units"][0]["kind"] = json!("cavalry");
+            v["units"][0]["formation"] = json!("square");
+        },
+        &["only infantry forms square"],
+    );
+    assert_error(
+        |v| v["units"][0]["weight"] = json!("heavy"),
+        &["units[0] \"fr-1-2\" weight", "only artillery"],
+    );
+}
+
+#[test]
+fn references_must_resolve() {
+    assert_error(
+        |v| v["units"][2]["parent"] = json!("fr-9"),
+        &["units[2] \"fr-sk\" parent", "no unit with id \"fr-9\""],
+    );
+    assert_error(|v| v["markers"][0]["unit"] = json!("ghost"), &["markers[0] unit", "\"ghost\""]);
+}
+
+#[test]
+fn empty_units_and_ids() {
+    assert_error(|v| v["units"][0]["bases"] = json!([]), &["units[0] \"fr-1-2\" bases", "at least one base"]);
+    assert_error(|v| v["units"][0]["id"] = json!("a#1"), &["must not contain '#'"]);
+    assert_error(|v| v["units"][0]["id"] = json!(" "), &["units[0] id", "must not be empty"]);
+}
+
+#[test]
+fn markers() {
+    assert_error(
+        |v| v["markers"][0]["colour"] = json!("natural"),
+        &["markers[0] colour", "white, yellow, red or black"],
+    );
+    assert_error(|v| v["markers"][0]["kind"] = json!("flag"), &["markers[0] kind", "unknown variant `flag`"]);
+}
+
+#[test]
+fn terrain() {
+    assert_error(
+        |v| v["terrain"][0]["outline"] = json!([[0, 0], [10, 10], [10, 0], [0, 10]]),
+        &["terrain[0] \"wood\" outline", "not a simple polygon"],
+    );
+    assert_error(|v| v["terrain"][0]["level"] = json!(0.3), &["terrain[0] \"wood\" level", "half-level"]);
+    assert_error(
+        |v| v["terrain"][0]["outline"] = json!([[0, 0], [10, 10]]),
+        &["terrain[0] \"wood\" outline", "at least three"],
+    );
+    assert_error(|v| v["terrain"][1]["path"] = json!([[0, 0]]), &["terrain[1] path", "at least two"]);
+    assert_error(
+        |v| v["terrain"][0]["kind"] = json!("jungle"),
+        &["terrain[0] \"wood\" kind", "unknown variant `jungle`"],
+    );
+    assert_error(
+        |v| v["terrain"][1]["id"] = json!("wood"),
+        &["duplicate id \"wood\"", "terrain[0]", "terrain[1]"],
+    );
+}
+
+#[test]
+fn the_command_line_reports_the_same_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("bad.json");
+    let mut v = valid();
+    v["units"][0]["bases"][1]["width"] = json!(-30.0);
+    std::fs::write(&p, v.to_string()).unwrap();
+    let out = vedette(&["measure", p.to_str().unwrap(), "fr-1-2", "au-3"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(
+        err.contains(
+            "bad.json: units[0] \"fr-1-2\" bases[1].width: must be a positive number of mm, got -30"
+        ),
+        "{err}"
+    );
+}
