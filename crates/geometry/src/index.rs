@@ -109,6 +109,16 @@ impl<'t> SpatialIndex<'t> {
         self.sides[unit_a] != self.sides[unit_b]
     }
 
+    /// Every base whose bounding box meets the box from `lo` to `hi`, sorted by
+    /// reference (a candidate list: callers decide exactly).
+    #[must_use]
+    pub fn bases_in_box(&self, lo: Vec2, hi: Vec2) -> Vec<BaseRef> {
+        let env = AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]);
+        let mut out: Vec<BaseRef> = self.tree.locate_in_envelope_intersecting(&env).map(|e| e.r).collect();
+        out.sort();
+        out
+    }
+
     /// Every base within `distance_mm` of the point (edge distance; zero inside), sorted
     /// by reference.
     #[must_use]

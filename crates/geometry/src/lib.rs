@@ -20,6 +20,8 @@
 //! - Rule sets as data: [`RuleSet`], [`RuleDistance`], [`RuleAngle`], [`RuleBook`].
 //! - Spatial queries: [`SpatialIndex`] (R*-tree, bulk loaded) and the brute-force
 //!   oracle [`index::brute`].
+//! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
+//!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain).
 //! - Invariance helpers: [`RigidMotion`].
 
 #![deny(missing_docs)]
@@ -28,10 +30,12 @@ mod base;
 mod cone;
 mod error;
 pub mod index;
+mod line_of_sight;
 mod polygon;
 pub mod rules;
 mod scale;
 mod segment;
+pub mod sight;
 mod table;
 mod terrain;
 mod transform;
@@ -42,6 +46,7 @@ pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners
 pub use cone::FrontageCone;
 pub use error::GeometryError;
 pub use index::{BasePair, Neighbour, SpatialIndex};
+pub use line_of_sight::{LineOfSight, UnitsOnly, blocks};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,

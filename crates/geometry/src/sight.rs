@@ -1,0 +1,641 @@
+//! Exact sight between convex shapes past polygonal blockers.
+//!
+//! The rules ask two questions: can any part of the spotter see any part of the target
+//! (a sight line exists), and can every point of the target be seen from some part of
+//! the spotter (the full base is visible). Both are answered exactly, not by sampling:
+//!
+//! - A clear sight segment, if one exists, can be slid and turned until its line passes
+//!   through two "event points" (spotter and target corners, and blocker corners it
+//!   grazes), so [`clear_sight_segment`] tries exactly those lines.
+//! - Whether a target point is visible can change only across a line through a spotter
+//!   corner and a blocker corner, or through two blocker corners, that grazes the
+//!   blockers there; [`full_visibility`] cuts the target along those lines and tests
+//!   one point inside each piece.
+//!
+//! # Tie rule
+//! Blockers are open sets: a sight line that grazes a corner or runs along an edge is
+//! **clear**; one that passes through the interior of the union of blockers is blocked,
+//! including along the seam between two touching bases. "Grazing" is decided within
+//! [`GRAZE_TOLERANCE_MM`].
+//!
+//! # Units
+//! Millimetres in the table frame.
+
+use crate::base::Base;
+use crate::polygon::{ConvexPolygon, Polygon, ring_contains};
+use crate::segment::Segment;
+use crate::vec2::Vec2;
+
+/// How deep a sight line may cut into a blocker and still count as grazing it, mm.
+pub const GRAZE_TOLERANCE_MM: f64 = 1e-6;
+
+/// Something sight cannot pass through: a polygon (with holes) and its bounding box.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blocker {
+    polygon: Polygon,
+    lo: Vec2,
+    hi: Vec2,
+}
+
+/// Where a sight segment first enters a blocker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Obstruction {
+    /// Index of the blocker in the slice given.
+    pub blocker: usize,
+    /// The point where the segment enters it, mm.
+    pub at: Vec2,
+}
+
+/// The answer to "can every point of the target be seen?".
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FullVisibility {
+    /// Every point of the target is seen from some point of the spotter.
+    Visible,
+    /// Some part of the target cannot be seen; `witness` is a point of it.
+    Hidden {
+        /// A target point no spotter point can see.
+        witness: Vec2,
+    },
+}
+
+impl Blocker {
+    /// A blocker from a polygon.
+    #[must_use]
+    pub fn new(polygon: Polygon) -> Self {
+        let (mut lo, mut hi) =
+            (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for p in &polygon.exterior {
+            lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+        }
+        Blocker { polygon, lo, hi }
+    }
+
+    /// A blocker the shape of a base.
+    #[must_use]
+    pub fn from_base(b: &Base) -> Self {
+        Blocker::new(Polygon::new(b.vertices_ccw().to_vec(), vec![]))
+    }
+
+    /// The blocking polygon.
+    #[must_use]
+    pub fn polygon(&self) -> &Polygon {
+        &self.polygon
+    }
+
+    fn rings(&self) -> impl Iterator<Item = &[Vec2]> {
+        std::iter::once(self.polygon.exterior.as_slice()).chain(self.polygon.holes.iter().map(Vec::as_slice))
+    }
+
+    fn edges(&self) -> impl Iterator<Item = Segment> + '_ {
+        self.rings().flat_map(|r| (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()])))
+    }
+
+    /// Corners at which a line through them can graze the blocker (all ring vertices;
+    /// tangency is checked per line).
+    fn corners(&self) -> impl Iterator<Item = (Vec2, Vec2, Vec2)> + '_ {
+        self.rings().flat_map(|r| {
+            let n = r.len();
+            (0..n).map(move |i| (r[(i + n - 1) % n], r[i], r[(i + 1) % n]))
+        })
+    }
+
+    fn bbox_overlaps(&self, lo: Vec2, hi: Vec2) -> bool {
+        self.lo.x <= hi.x && lo.x <= self.hi.x && self.lo.y <= hi.y && lo.y <= self.hi.y
+    }
+
+    fn contains_closed(&self, p: Vec2) -> bool {
+        p.x >= self.lo.x
+            && p.x <= self.hi.x
+            && p.y >= self.lo.y
+            && p.y <= self.hi.y
+            && ring_contains(&self.polygon.exterior, p)
+            && !self.polygon.holes.iter().any(|h| ring_contains(h, p) && !on_ring(h, p))
+    }
+}
+
+fn on_ring(ring: &[Vec2], p: Vec2) -> bool {
+    let n = ring.len();
+    (0..n).any(|i| Segment::new(ring[i], ring[(i + 1) % n]).distance_to_point(p) == 0.0)
+}
+
+/// The blocker (if any) whose interior, or the seam between touching blockers, holds
+/// the point `m` of a sight line with unit normal `n`.
+fn blocking_at(m: Vec2, n: Vec2, blockers: &[&Blocker], index: &[usize]) -> Option<usize> {
+    let a = m + n * GRAZE_TOLERANCE_MM;
+    let b = m - n * GRAZE_TOLERANCE_MM;
+    let first = blockers.iter().position(|bl| bl.contains_closed(a))?;
+    if blockers[first].contains_closed(b) || blockers.iter().any(|bl| bl.contains_closed(b)) {
+        Some(index[first])
+    } else {
+        None
+    }
+}
+
+/// Where the segment from `a` to `b` first passes through a blocker, or `None` when
+/// it is clear (grazing counts as clear).
+///
+/// ```
+/// use vedette_geometry::sight::{Blocker, first_obstruction};
+/// use vedette_geometry::{Base, BaseSize, Pose, Vec2};
+/// let wall = Blocker::from_base(&Base::new(BaseSize::new(40.0, 10.0), Pose::new(Vec2::new(0.0, 50.0), 90.0)));
+/// let hit = first_obstruction(Vec2::new(0.0, 0.0), Vec2::new(0.0, 100.0), &[wall.clone()]).unwrap();
+/// assert!((hit.at.y - 45.0).abs() < 1e-9);
+/// // Past the wall's end: clear. Exactly along its corner: grazing, clear.
+/// assert!(first_obstruction(Vec2::new(21.0, 0.0), Vec2::new(21.0, 100.0), &[wall.clone()]).is_none());
+/// assert!(first_obstruction(Vec2::new(20.0, 0.0), Vec2::new(20.0, 100.0), &[wall]).is_none());
+/// ```
+#[must_use]
+pub fn first_obstruction(a: Vec2, b: Vec2, blockers: &[Blocker]) -> Option<Obstruction> {
+    let refs: Vec<&Blocker> = blockers.iter().collect();
+    let index: Vec<usize> = (0..blockers.len()).collect();
+    obstruction(a, b, &refs, &index)
+}
+
+/// True when the segment from `a` to `b` is clear of every blocker.
+#[must_use]
+pub fn segment_is_clear(a: Vec2, b: Vec2, blockers: &[Blocker]) -> bool {
+    first_obstruction(a, b, blockers).is_none()
+}
+
+fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: &[usize]) -> Option<Obstruction> {
+    let d = b - a;
+    let len = d.length();
+    if len == 0.0 {
+        return None;
+    }
+    let n = d.perp_left() / len;
+    let lo = Vec2::new(a.x.min(b.x), a.y.min(b.y));
+    let hi = Vec2::new(a.x.max(b.x), a.y.max(b.y));
+    let mut near: Vec<&Blocker> = Vec::new();
+    let mut near_index: Vec<usize> = Vec::new();
+    let mut ts = vec![0.0, 1.0];
+    for (k, bl) in blockers.iter().enumerate() {
+        if !bl.bbox_overlaps(lo, hi) {
+            continue;
+        }
+        near.push(bl);
+        near_index.push(index[k]);
+        for e in bl.edges() {
+            crossing_parameters(a, d, &e, &mut ts);
+        }
+    }
+    if near.is_empty() {
+        return None;
+    }
+    ts.sort_by(f64::total_cmp);
+    ts.dedup();
+    for w in ts.windows(2) {
+        let (t0, t1) = (w[0].clamp(0.0, 1.0), w[1].clamp(0.0, 1.0));
+        if (t1 - t0) * len <= GRAZE_TOLERANCE_MM {
+            continue;
+        }
+        let m = a + d * ((t0 + t1) / 2.0);
+        if let Some(k) = blocking_at(m, n, &near, &near_index) {
+            return Some(Obstruction { blocker: k, at: a + d * t0 });
+        }
+    }
+    None
+}
+
+/// Parameters along `a + t d` where it meets edge `e` (both ends of a collinear overlap).
+fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) {
+    let s = e.b - e.a;
+    let denom = d.cross(s);
+    let qp = e.a - a;
+    if denom == 0.0 {
+        if qp.cross(d) == 0.0 {
+            let dd = d.length_2();
+            out.push(qp.dot(d) / dd);
+            out.push((e.b - a).dot(d) / dd);
+        }
+        return;
+    }
+    let t = qp.cross(s) / denom;
+    let u = qp.cross(d) / denom;
+    if (-1e-12..=1.0 + 1e-12).contains(&u) {
+        out.push(t);
+    }
+}
+
+/// The chord of a convex shape (two or more vertices, counter-clockwise) along the line
+/// `p + t dir`, as a parameter interval; `None` when the line misses it.
+fn chord(shape: &[Vec2], p: Vec2, dir: Vec2) -> Option<(f64, f64)> {
+    const TOL: f64 = 1e-9;
+    match shape.len() {
+        0 => None,
+        1 => {
+            let q = shape[0];
+            ((q - p).cross(dir).abs() <= TOL * dir.length()).then(|| {
+                let t = (q - p).dot(dir) / dir.length_2();
+                (t, t)
+            })
+        }
+        2 => {
+            let (a, b) = (shape[0], shape[1]);
+            let s = b - a;
+            let denom = dir.cross(s);
+            let qp = a - p;
+            if denom.abs() <= 1e-15 * dir.length() * s.length() {
+                if qp.cross(dir).abs() > TOL * dir.length() {
+                    return None;
+                }
+                let t0 = qp.dot(dir) / dir.length_2();
+                let t1 = (b - p).dot(dir) / dir.length_2();
+                return Some((t0.min(t1), t0.max(t1)));
+            }
+            let t = qp.cross(s) / denom;
+            let u = qp.cross(dir) / denom;
+            (-TOL..=1.0 + TOL).contains(&u).then_some((t, t))
+        }
+        n => {
+            let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+            for i in 0..n {
+                let a = shape[i];
+                let e = shape[(i + 1) % n] - a;
+                let el = e.length();
+                if el == 0.0 {
+                    continue;
+                }
+                // Inside: e × (x - a) ≥ -TOL·|e|.
+                let num = e.cross(p - a) + TOL * el;
+                let den = e.cross(dir);
+                if den == 0.0 {
+                    if num < 0.0 {
+                        return None;
+                    }
+                } else {
+                    let t = -num / den;
+                    if den > 0.0 {
+                        lo = lo.max(t);
+                    } else {
+                        hi = hi.min(t);
+                    }
+                }
+            }
+            (lo <= hi).then_some((lo, hi))
+        }
+    }
+}
+
+/// True when a line through corner `(prev, v, next)` in direction `dir` only touches the
+/// blocker there (both neighbours on one side, or on the line).
+fn grazes(prev: Vec2, v: Vec2, next: Vec2, dir: Vec2) -> bool {
+    let a = dir.cross(prev - v);
+    let b = dir.cross(next - v);
+    a * b >= 0.0
+}
+
+/// The blockers whose boxes meet the box of both shapes, and their indices.
+fn relevant<'a>(shapes: &[&[Vec2]], blockers: &'a [Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
+    let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in shapes.iter().flat_map(|s| s.iter()) {
+        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (b, i)).unzip()
+}
+
+/// A clear sight segment from some point of `spotter` to some point of `target`, or
+/// `None` when every such segment is blocked. Shapes are convex with vertices
+/// counter-clockwise; a spotter of two vertices is a segment (a base's front edge).
+///
+/// ```
+/// use vedette_geometry::sight::{Blocker, clear_sight_segment};
+/// use vedette_geometry::{Base, BaseSize, Pose, Vec2};
+/// let spotter = [Vec2::new(-25.0, 0.0), Vec2::new(25.0, 0.0)];
+/// let target = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(0.0, 200.0), 270.0));
+/// let wall = Blocker::from_base(&Base::new(BaseSize::new(200.0, 10.0), Pose::new(Vec2::new(0.0, 100.0), 90.0)));
+/// assert!(clear_sight_segment(&spotter, &target.vertices_ccw(), &[wall]).is_none());
+/// let short = Blocker::from_base(&Base::new(BaseSize::new(40.0, 10.0), Pose::new(Vec2::new(0.0, 100.0), 90.0)));
+/// let s = clear_sight_segment(&spotter, &target.vertices_ccw(), &[short]).unwrap();
+/// assert!(s.a.y.abs() < 1e-9);
+/// ```
+#[must_use]
+pub fn clear_sight_segment(spotter: &[Vec2], target: &[Vec2], blockers: &[Blocker]) -> Option<Segment> {
+    let (near, index) = relevant(&[spotter, target], blockers);
+    let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
+    let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
+        let cs = chord(spotter, p, dir)?;
+        let ct = chord(target, p, dir)?;
+        let (s, t) = if cs.1 < ct.0 {
+            (cs.1, ct.0)
+        } else if ct.1 < cs.0 {
+            (cs.0, ct.1)
+        } else {
+            // The shapes overlap along this line: they touch.
+            let m = p + dir * (cs.0.max(ct.0));
+            return Some(Segment::new(m, m));
+        };
+        let seg = Segment::new(p + dir * s, p + dir * t);
+        obstruction(seg.a, seg.b, &near, &index).is_none().then_some(seg)
+    };
+    // The natural line first: centre to centre.
+    let (cs, ct) = (centre(spotter), centre(target));
+    if cs != ct
+        && let Some(s) = try_line(cs, ct - cs)
+    {
+        return Some(s);
+    }
+    if near.is_empty() {
+        return try_line(cs, ct - cs).or_else(|| try_line(spotter[0], target[0] - spotter[0]));
+    }
+    // Event points: shape corners (any line through them) and blocker corners (lines
+    // that graze there).
+    let mut points: Vec<(Vec2, Option<(Vec2, Vec2)>)> =
+        spotter.iter().chain(target.iter()).map(|&p| (p, None)).collect();
+    for bl in &near {
+        for (prev, v, next) in bl.corners() {
+            points.push((v, Some((prev, next))));
+        }
+    }
+    for i in 0..points.len() {
+        for j in i + 1..points.len() {
+            let (p, gp) = points[i];
+            let (q, gq) = points[j];
+            let dir = q - p;
+            if dir.length_2() == 0.0 {
+                continue;
+            }
+            if gp.is_some_and(|(a, b)| !grazes(a, p, b, dir))
+                || gq.is_some_and(|(a, b)| !grazes(a, q, b, dir))
+            {
+                continue;
+            }
+            if let Some(s) = try_line(p, dir) {
+                return Some(s);
+            }
+        }
+    }
+    None
+}
+
+/// A clear sight segment from some point of `spotter` to the point `t`, or `None`.
+#[must_use]
+pub fn point_sight_segment(spotter: &[Vec2], t: Vec2, blockers: &[Blocker]) -> Option<Segment> {
+    let (near, index) = relevant(&[spotter, &[t]], blockers);
+    point_sight(spotter, t, &near, &index)
+}
+
+fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) -> Option<Segment> {
+    // Candidate directions from t: to each spotter corner, through each grazing blocker
+    // corner, and midway between neighbours (visibility is constant in between).
+    let to_s = |dir: Vec2| -> Option<Segment> {
+        let (lo, hi) = chord(spotter, t, dir)?;
+        if hi < 0.0 {
+            return None;
+        }
+        let s = t + dir * lo.max(0.0);
+        let seg = Segment::new(s, t);
+        obstruction(t, s, near, index).is_none().then_some(seg)
+    };
+    if spotter.len() >= 3 && ConvexPolygon::from_ccw_unchecked(spotter.to_vec()).contains(t) {
+        return Some(Segment::new(t, t));
+    }
+    let mut angles: Vec<f64> = spotter.iter().map(|&v| (v - t).heading_deg()).collect();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    // The spotter subtends less than a half turn from outside; measure angles relative to
+    // the direction of its centre to avoid the ±180° cut.
+    let c = spotter.iter().fold(Vec2::ZERO, |a, &p| a + p) / spotter.len() as f64;
+    let base = (c - t).heading_deg();
+    let rel = |a: f64| (a - base + 540.0).rem_euclid(360.0) - 180.0;
+    for a in &mut angles {
+        *a = rel(*a);
+        lo = lo.min(*a);
+        hi = hi.max(*a);
+    }
+    for bl in near {
+        for (prev, v, next) in bl.corners() {
+            let dir = v - t;
+            if dir.length_2() == 0.0 || !grazes(prev, v, next, dir) {
+                continue;
+            }
+            let a = rel(dir.heading_deg());
+            if a >= lo && a <= hi {
+                angles.push(a);
+            }
+        }
+    }
+    angles.sort_by(f64::total_cmp);
+    angles.dedup();
+    let mut candidates = angles.clone();
+    candidates.extend(angles.windows(2).map(|w| (w[0] + w[1]) / 2.0));
+    candidates.into_iter().find_map(|a| to_s(Vec2::from_heading_deg(base + a)))
+}
+
+/// Whether every point of `target` can be seen from some point of `spotter` (convex
+/// shapes, counter-clockwise; a two-vertex spotter is a segment). Exact: the target is
+/// cut along every line where a point's visibility can change, and one point inside
+/// each piece is tested.
+///
+/// ```
+/// use vedette_geometry::sight::{Blocker, FullVisibility, full_visibility};
+/// use vedette_geometry::{Base, BaseSize, Pose, Vec2};
+/// let spotter = [Vec2::new(-50.0, 0.0), Vec2::new(50.0, 0.0)];
+/// let target = Base::new(BaseSize::new(20.0, 20.0), Pose::new(Vec2::new(0.0, 200.0), 270.0));
+/// // A wall covering the left of the field: the right of the spotter still sees all.
+/// let wall = Blocker::from_base(&Base::new(BaseSize::new(180.0, 20.0), Pose::new(Vec2::new(-110.0, 100.0), 90.0)));
+/// assert_eq!(full_visibility(&spotter, &target.vertices_ccw(), &[wall]), FullVisibility::Visible);
+/// ```
+#[must_use]
+pub fn full_visibility(spotter: &[Vec2], target: &[Vec2], blockers: &[Blocker]) -> FullVisibility {
+    let (near, index) = relevant(&[spotter, target], blockers);
+    let target_poly = ConvexPolygon::from_ccw_unchecked(target.to_vec());
+    let witness = |cell: &ConvexPolygon| cell.centroid().or_else(|| cell.vertices().first().copied());
+    if near.is_empty() {
+        return FullVisibility::Visible;
+    }
+    // Lines where visibility can change: through a spotter corner and a grazed blocker
+    // corner, and through two blocker corners grazed by the line at both.
+    let corners: Vec<(Vec2, Vec2, Vec2)> =
+        near.iter().flat_map(|b| b.corners().collect::<Vec<_>>()).collect();
+    let mut lines: Vec<(Vec2, Vec2)> = Vec::new();
+    for &s in spotter {
+        for &(prev, v, next) in &corners {
+            let dir = v - s;
+            if dir.length_2() > 0.0 && grazes(prev, v, next, dir) {
+                lines.push((s, dir));
+            }
+        }
+    }
+    for i in 0..corners.len() {
+        for j in i + 1..corners.len() {
+            let (pa, a, na) = corners[i];
+            let (pb, b, nb) = corners[j];
+            let dir = b - a;
+            if dir.length_2() > 0.0 && grazes(pa, a, na, dir) && grazes(pb, b, nb, dir) {
+                lines.push((a, dir));
+            }
+        }
+    }
+    let mut cells = vec![target_poly];
+    for (p, dir) in lines {
+        if chord(target, p, dir).is_none() {
+            continue;
+        }
+        let left = crate::polygon::HalfPlane { point: p, direction: dir };
+        let right = crate::polygon::HalfPlane { point: p, direction: -dir };
+        let mut next = Vec::with_capacity(cells.len() * 2);
+        for c in cells {
+            let l = c.clipped(&left);
+            let r = c.clipped(&right);
+            if l.area() > 1e-12 && r.area() > 1e-12 {
+                next.push(l);
+                next.push(r);
+            } else {
+                next.push(c);
+            }
+        }
+        cells = next;
+    }
+    for cell in &cells {
+        if let Some(w) = witness(cell)
+            && point_sight(spotter, w, &near, &index).is_none()
+        {
+            return FullVisibility::Hidden { witness: w };
+        }
+    }
+    FullVisibility::Visible
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::{BaseSize, Pose};
+
+    fn rect(x: f64, y: f64, w: f64, d: f64) -> Base {
+        Base::new(BaseSize::new(w, d), Pose::new(Vec2::new(x, y), 90.0))
+    }
+
+    fn wall_from(x0: f64, x1: f64, y0: f64, y1: f64) -> Blocker {
+        Blocker::from_base(&rect((x0 + x1) / 2.0, (y0 + y1) / 2.0, x1 - x0, y1 - y0))
+    }
+
+    #[test]
+    fn seam_between_touching_blockers_blocks() {
+        // Two walls touching along x = 0; a sight line straight up the seam.
+        let walls = [wall_from(-20.0, 0.0, 40.0, 60.0), wall_from(0.0, 20.0, 40.0, 60.0)];
+        assert!(first_obstruction(Vec2::new(0.0, 0.0), Vec2::new(0.0, 100.0), &walls).is_some());
+        // Along the outer edge of one wall alone: grazing, clear.
+        assert!(first_obstruction(Vec2::new(20.0, 0.0), Vec2::new(20.0, 100.0), &walls).is_none());
+    }
+
+    #[test]
+    fn half_open_wall_hides_part_of_the_target() {
+        // Spotter edge from (-50,0) to (e,0); target 20x20 centred (0,200), so its
+        // corners are x = ±10, y = 190..210; a wall x ∈ [-200, 20], y ∈ [90, 110].
+        // Sight from (e,0) passes right of the wall's corner (20,110) iff the target point
+        // lies right of the line through them: x = e - (e - 20)·y/110. The binding
+        // target corner is (-10,190): e - (e - 20)·190/110 ≤ -10 ⟺ e ≥ 61.25.
+        let target = rect(0.0, 200.0, 20.0, 20.0).vertices_ccw();
+        let wall = [wall_from(-200.0, 20.0, 90.0, 110.0)];
+        let just_in = [Vec2::new(-50.0, 0.0), Vec2::new(61.75, 0.0)];
+        let just_out = [Vec2::new(-50.0, 0.0), Vec2::new(60.75, 0.0)];
+        assert_eq!(full_visibility(&just_in, &target, &wall), FullVisibility::Visible);
+        match full_visibility(&just_out, &target, &wall) {
+            FullVisibility::Hidden { witness } => {
+                // The hidden sliver is left of the critical line near the corner (-10,190).
+                assert!(witness.x < -5.0 && witness.y < 200.0, "{witness:?}");
+                assert!(point_sight_segment(&just_out, witness, &wall).is_none());
+            }
+            FullVisibility::Visible => panic!("the corner (-10,190) should be hidden"),
+        }
+        // Either way part of the target is seen.
+        assert!(clear_sight_segment(&just_out, &target, &wall).is_some());
+    }
+
+    #[test]
+    fn grazing_a_corner_exactly_is_clear() {
+        // Spotter point (0,0), target point (40,200); a wall whose corner (20,100) sits
+        // exactly on the line between them, the wall lying to the line's left.
+        let wall = [wall_from(-100.0, 20.0, 100.0, 120.0)];
+        assert!(segment_is_clear(Vec2::new(0.0, 0.0), Vec2::new(40.0, 200.0), &wall));
+        // One tenth of a millimetre further left and the line cuts the wall.
+        assert!(!segment_is_clear(Vec2::new(-0.1, 0.0), Vec2::new(39.9, 200.0), &wall));
+    }
+
+    #[test]
+    fn sight_through_a_gap_between_two_walls() {
+        // Walls 20 mm deep leave a 1 mm gap at x ∈ [0, 1]; spotter and target face each
+        // other across it, so a near-vertical line through the gap is the only clear one.
+        let walls = [wall_from(-300.0, 0.0, 90.0, 110.0), wall_from(1.0, 300.0, 90.0, 110.0)];
+        let spotter = [Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)];
+        let target = rect(0.5, 200.0, 20.0, 20.0).vertices_ccw();
+        let s = clear_sight_segment(&spotter, &target, &walls).unwrap();
+        assert!(segment_is_clear(s.a, s.b, &walls));
+        assert!(s.a.y.abs() < 1e-9 && (s.b.y - 190.0).abs() < 1e-9);
+        // The target's corners are far outside the gap's narrow fan.
+        assert_ne!(full_visibility(&spotter, &target, &walls), FullVisibility::Visible);
+        // Displaced sideways, no line threads the gap: a line through it must keep
+        // |dx/dy| ≤ 1/20, and the shapes are 20+ mm apart sideways over 190 mm.
+        let aside = [Vec2::new(-40.0, 0.0), Vec2::new(-20.0, 0.0)];
+        let far_target = rect(30.0, 200.0, 20.0, 20.0).vertices_ccw();
+        assert!(clear_sight_segment(&aside, &far_target, &walls).is_none());
+        let closed = [wall_from(-300.0, 0.0, 90.0, 110.0), wall_from(0.0, 300.0, 90.0, 110.0)];
+        assert!(clear_sight_segment(&spotter, &target, &closed).is_none());
+    }
+
+    #[test]
+    fn non_convex_blocker_with_a_notch() {
+        // A U-shaped wood opening toward the spotter: sight enters the notch but the
+        // back of the U blocks.
+        let u = Blocker::new(Polygon::new(
+            vec![
+                Vec2::new(-50.0, 100.0),
+                Vec2::new(-10.0, 100.0),
+                Vec2::new(-10.0, 140.0),
+                Vec2::new(10.0, 140.0),
+                Vec2::new(10.0, 100.0),
+                Vec2::new(50.0, 100.0),
+                Vec2::new(50.0, 160.0),
+                Vec2::new(-50.0, 160.0),
+            ],
+            vec![],
+        ));
+        let spotter = [Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)];
+        let inside_notch = rect(0.0, 120.0, 10.0, 10.0).vertices_ccw();
+        let behind = rect(0.0, 200.0, 10.0, 10.0).vertices_ccw();
+        assert_eq!(full_visibility(&spotter, &inside_notch, std::slice::from_ref(&u)), FullVisibility::Visible);
+        assert!(clear_sight_segment(&spotter, &behind, &[u]).is_none());
+    }
+
+    #[test]
+    fn holes_are_see_through() {
+        let ring = Blocker::new(Polygon::new(
+            vec![
+                Vec2::new(-50.0, 50.0),
+                Vec2::new(50.0, 50.0),
+                Vec2::new(50.0, 150.0),
+                Vec2::new(-50.0, 150.0),
+            ],
+            vec![vec![
+                Vec2::new(-20.0, 80.0),
+                Vec2::new(20.0, 80.0),
+                Vec2::new(20.0, 120.0),
+                Vec2::new(-20.0, 120.0),
+            ]],
+        ));
+        let spotter = [Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)];
+        let in_clearing = rect(0.0, 100.0, 10.0, 10.0).vertices_ccw();
+        assert!(clear_sight_segment(&spotter, &in_clearing, &[ring]).is_none());
+        assert!(segment_is_clear(
+            Vec2::new(0.0, 85.0),
+            Vec2::new(0.0, 115.0),
+            &[Blocker::new(Polygon::new(
+                vec![
+                    Vec2::new(-50.0, 50.0),
+                    Vec2::new(50.0, 50.0),
+                    Vec2::new(50.0, 150.0),
+                    Vec2::new(-50.0, 150.0)
+                ],
+                vec![vec![
+                    Vec2::new(-20.0, 80.0),
+                    Vec2::new(20.0, 80.0),
+                    Vec2::new(20.0, 120.0),
+                    Vec2::new(-20.0, 120.0)
+                ]],
+            ))]
+        ));
+    }
+}
