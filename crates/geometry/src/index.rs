@@ -10,19 +10,33 @@ use crate::base::Base;
 use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
-use rstar::{AABB, RTree, RTreeObject};
+use rstar::{AABB, PointDistance, RTree, RTreeObject};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     envelope: AABB<[f64; 2]>,
     r: BaseRef,
+    base: Base,
 }
 
 impl RTreeObject for Entry {
     type Envelope = AABB<[f64; 2]>;
     fn envelope(&self) -> Self::Envelope {
         self.envelope
+    }
+}
+
+/// Point-to-base distance, so the tree can list bases by distance from a point (the
+/// base lies inside its envelope, so envelope distances never exceed it, as rstar needs).
+impl PointDistance for Entry {
+    fn distance_2(&self, p: &[f64; 2]) -> f64 {
+        let d = self.base.distance_to_point(Vec2::new(p[0], p[1]));
+        d * d
+    }
+
+    fn contains_point(&self, p: &[f64; 2]) -> bool {
+        self.base.contains(Vec2::new(p[0], p[1]))
     }
 }
 
@@ -82,6 +96,8 @@ fn side_ids(table: &Table) -> Vec<u32> {
 pub struct SpatialIndex<'t> {
     table: &'t Table,
     tree: RTree<Entry>,
+    /// One tree per side, for nearest-enemy searches.
+    side_trees: Vec<RTree<Entry>>,
     sides: Vec<u32>,
 }
 
@@ -89,8 +105,16 @@ impl<'t> SpatialIndex<'t> {
     /// Bulk-loads the index over every base of the table.
     #[must_use]
     pub fn new(table: &'t Table) -> Self {
-        let entries: Vec<Entry> = table.bases().map(|(r, b)| Entry { envelope: grown(b, 0.0), r }).collect();
-        SpatialIndex { table, tree: RTree::bulk_load(entries), sides: side_ids(table) }
+        let sides = side_ids(table);
+        let entries: Vec<Entry> =
+            table.bases().map(|(r, b)| Entry { envelope: grown(b, 0.0), r, base: *b }).collect();
+        let side_count = sides.iter().max().map_or(0, |m| *m as usize + 1);
+        let mut per_side: Vec<Vec<Entry>> = vec![Vec::new(); side_count];
+        for e in &entries {
+            per_side[sides[e.r.unit] as usize].push(*e);
+        }
+        let side_trees = per_side.into_iter().map(RTree::bulk_load).collect();
+        SpatialIndex { table, tree: RTree::bulk_load(entries), side_trees, sides }
     }
 
     /// The table indexed.
@@ -194,36 +218,34 @@ impl<'t> SpatialIndex<'t> {
     #[must_use]
     pub fn nearest_enemy(&self, r: BaseRef) -> Option<Neighbour> {
         let b = self.base(r);
-        let root = self.tree.root().envelope();
-        let (lo, hi) = (root.lower(), root.upper());
-        // Past this radius the grown box covers the whole tree.
-        let reach = (hi[0] - lo[0]).hypot(hi[1] - lo[1]) + b.width() + b.depth();
-        let mut radius = (b.width() + b.depth()).max(1.0) * 2.0;
-        loop {
-            let mut best: Option<Neighbour> = None;
-            for e in self.tree.locate_in_envelope_intersecting(&grown(b, radius)) {
-                if !self.are_enemies(r.unit, e.r.unit) {
-                    continue;
+        let c = b.centre();
+        // Every point of the base is within this of its centre, so a base at point
+        // distance p from the centre is at least p - reach from the base.
+        let reach = b.width().hypot(b.depth()) / 2.0;
+        let own = self.sides[r.unit] as usize;
+        let mut best: Option<Neighbour> = None;
+        for (side, tree) in self.side_trees.iter().enumerate() {
+            if side == own {
+                continue;
+            }
+            for (e, d2) in tree.nearest_neighbor_iter_with_distance_2(&[c.x, c.y]) {
+                if best.is_some_and(|n| d2.sqrt() - reach > n.closest.distance_mm) {
+                    break;
                 }
-                let c = b.closest_points(self.base(e.r));
+                let cp = b.closest_points(&e.base);
                 let better = match best {
                     None => true,
                     Some(cur) => {
-                        c.distance_mm < cur.closest.distance_mm
-                            || (c.distance_mm == cur.closest.distance_mm && e.r < cur.base)
+                        cp.distance_mm < cur.closest.distance_mm
+                            || (cp.distance_mm == cur.closest.distance_mm && e.r < cur.base)
                     }
                 };
                 if better {
-                    best = Some(Neighbour { base: e.r, closest: c });
+                    best = Some(Neighbour { base: e.r, closest: cp });
                 }
             }
-            match best {
-                // Anything outside the grown box is farther than `radius`.
-                Some(n) if n.closest.distance_mm <= radius => return Some(n),
-                _ if radius > reach => return best,
-                _ => radius *= 2.0,
-            }
         }
+        best
     }
 
     /// Every pair of bases (of any units) within `distance_mm` edge to edge, sorted.

@@ -596,7 +596,10 @@ mod tests {
         let spotter = [Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)];
         let inside_notch = rect(0.0, 120.0, 10.0, 10.0).vertices_ccw();
         let behind = rect(0.0, 200.0, 10.0, 10.0).vertices_ccw();
-        assert_eq!(full_visibility(&spotter, &inside_notch, std::slice::from_ref(&u)), FullVisibility::Visible);
+        assert_eq!(
+            full_visibility(&spotter, &inside_notch, std::slice::from_ref(&u)),
+            FullVisibility::Visible
+        );
         assert!(clear_sight_segment(&spotter, &behind, &[u]).is_none());
     }
 

@@ -132,8 +132,8 @@ proptest! {
             let got: Vec<BaseRef> = index.within_of_base(r, d).iter().map(|n| n.base).collect();
             let want: Vec<BaseRef> = brute::within_of_base(&table, r, d).iter().map(|n| n.base).collect();
             prop_assert_eq!(got, want);
-            let e = index.nearest_enemy(r).map(|n| n.closest.distance_mm);
-            let eb = brute::nearest_enemy(&table, r).map(|n| n.closest.distance_mm);
+            let e = index.nearest_enemy(r).map(|n| (n.base, n.closest.distance_mm));
+            let eb = brute::nearest_enemy(&table, r).map(|n| (n.base, n.closest.distance_mm));
             prop_assert_eq!(e, eb);
         }
         for u in 0..table.units.len() {
