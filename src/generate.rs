@@ -74,7 +74,9 @@ pub fn grand_battle(spec: &BattleSpec) -> Table {
     let rows = (cells_per_army / aspect).sqrt().max(1.0);
     let cols = ((cells_per_army / rows).ceil() as usize).div_ceil(DIV_COLS).max(1) * DIV_COLS;
     let margin = 100.0;
-    let no_mans_land = 60.0; // between the two front rows of cells; units sit near the front of cells
+    // The two front rows of cells meet at y = 0; front-row units are then moved to stand
+    // 0.2-2.5 inches from that line, so facing units are 0.4-5 inches apart.
+    let no_mans_land = 0.0;
     let width = cols as f64 * CELL_W + 2.0 * margin;
     let mut units: Vec<Unit> = Vec::new();
     let mut markers: Vec<Marker> = Vec::new();
@@ -210,6 +212,8 @@ fn place_cell(
         attached: false,
     };
     let mut placed = 0;
+    let first_new = units.len();
+    let first_marker = markers.len();
     match slot {
         // Artillery: one to three batteries side by side (packed when touching), with
         // limbers behind.
@@ -311,6 +315,35 @@ fn place_cell(
                 placed += sk.bases.len();
                 units.push(sk);
             }
+        }
+    }
+    if row == 0 {
+        // Front row: move the cell's units so their frontmost corner stands `gap` from the
+        // centre line (y = 0), skirmishers included (they stay ahead of their parent).
+        let front = |u: &Unit| {
+            u.bases
+                .iter()
+                .flat_map(|b| b.vertices_ccw())
+                .map(|v| v.y * army.facing)
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        let formed = units[first_new..]
+            .iter()
+            .filter(|u| u.kind != UnitKind::Skirmisher)
+            .map(front)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let ahead = units[first_new..].iter().map(front).fold(f64::NEG_INFINITY, f64::max);
+        let gap = rng.random_range(5.0..65.0);
+        // Skirmishers need room: keep them at least 5 mm short of the line too. Never move
+        // back more than 10 mm, or limbers and reserves would reach into the next row.
+        let shift = (-gap - formed).min(-5.0 - ahead).max(-10.0);
+        for u in &mut units[first_new..] {
+            for b in &mut u.bases {
+                *b = base(b.size(), b.centre() + Vec2::new(0.0, shift * army.facing), b.heading_deg());
+            }
+        }
+        for m in &mut markers[first_marker..] {
+            m.y = round(m.y + shift * army.facing);
         }
     }
     placed
