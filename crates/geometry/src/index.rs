@@ -109,6 +109,15 @@ impl<'t> SpatialIndex<'t> {
         self.sides[unit_a] != self.sides[unit_b]
     }
 
+    /// Every base whose bounding box meets the axis-aligned box from `lo` to `hi`: the
+    /// candidates for a query over a region (a zone, an arc), to be decided exactly by
+    /// the caller. Unsorted.
+    pub fn candidates_in_box(&self, lo: Vec2, hi: Vec2) -> impl Iterator<Item = BaseRef> + '_ {
+        self.tree
+            .locate_in_envelope_intersecting(&AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]))
+            .map(|e| e.r)
+    }
+
     /// Every base within `distance_mm` of the point (edge distance; zero inside), sorted
     /// by reference.
     #[must_use]

@@ -21,12 +21,23 @@
 //! - Spatial queries: [`SpatialIndex`] (R*-tree, bulk loaded) and the brute-force
 //!   oracle [`index::brute`].
 //! - Invariance helpers: [`RigidMotion`].
+//! - Tie rules, all in one place: [`ties`].
+//! - Assault ([`assault`], Republique family): zones ([`AssaultZone`]), contacts with
+//!   contact face and primary defender ([`assault_contacts`]), flank line and rear zone
+//!   ([`FlankGeometry`]), aspect with the rule sets' exceptions ([`aspect_of`]),
+//!   outnumbering inputs ([`BaseCounting`], [`unopposed_overlap`]), cover
+//!   ([`base_cover`], [`unit_cover`]), classic facing arc ([`FacingArc`],
+//!   [`classic_contacts`]); [`assaults`] for a whole table.
+//! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`].
 
 #![deny(missing_docs)]
 
+pub mod assault;
 mod base;
 mod cone;
+mod convex_distance;
 mod error;
+mod frame;
 pub mod index;
 mod polygon;
 pub mod rules;
@@ -34,13 +45,25 @@ mod scale;
 mod segment;
 mod table;
 mod terrain;
+pub mod ties;
 mod transform;
 mod unit_structure;
 mod vec2;
 
+pub use assault::aspect::{
+    Aspect, AspectException, AttackAspect, DefenderStanding, FlankExceptions, aspect_of, is_in_square,
+};
+pub use assault::classic::{ClassicContact, ClassicContactKind, FacingArc, classic_contacts};
+pub use assault::contact::{Contact, DefenderRole, Sighting, assault_contacts, sightings};
+pub use assault::cover::{CoverShare, CoverVerdict, base_cover, fraction_in_cover, in_buildings, unit_cover};
+pub use assault::flank::{FlankGeometry, FlankSide};
+pub use assault::outnumbering::{BaseCounting, Overlap, unopposed_overlap};
+pub use assault::zone::{AssaultRange, AssaultZone};
+pub use assault::{Assault, AssaultGroup, assaults, counting_of, groups};
 pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Pose};
 pub use cone::FrontageCone;
 pub use error::GeometryError;
+pub use frame::UnitFrame;
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
 pub use rules::{
@@ -52,7 +75,9 @@ pub use table::{
     ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, ManeuverSystem, Marker,
     MarkerColour, MarkerKind, SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,
 };
-pub use terrain::{TerrainFeature, TerrainKind};
+pub use terrain::{
+    CoverClass, CoverPosition, Impassable, MovementCost, TerrainFeature, TerrainKind, TerrainProperties,
+};
 pub use transform::RigidMotion;
 pub use unit_structure::{UnitClosest, closest_between, front_bases_of, is_directly_ahead};
 pub use vec2::Vec2;
