@@ -28,21 +28,33 @@
 //!   outnumbering inputs ([`BaseCounting`], [`unopposed_overlap`]), cover
 //!   ([`base_cover`], [`unit_cover`]), classic facing arc ([`FacingArc`],
 //!   [`classic_contacts`]); [`assaults`] for a whole table.
+//! - Command and movement ([`command`]): deployment areas as polygons
+//!   ([`division_area`], [`corps_area`]), leaders ([`commanded_units`],
+//!   [`rally_penalty`]), divisions within reach of each other and of the enemy
+//!   ([`division_gaps`]), the cavalry reaction zone ([`reaction_zone`]), pass-through
+//!   zones ([`pass_through`]).
+//! - Skirmish marker legality: [`check_skirmishers`].
+//! - Pro Patria! ([`pro_patria`]): firing arcs, edge contact and no-approach, the
+//!   endangered corridor, command radius, bombardment box, charge impulses.
 //! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`].
 
 #![deny(missing_docs)]
 
 pub mod assault;
 mod base;
+pub mod command;
 mod cone;
 mod convex_distance;
 mod error;
 mod frame;
+mod hull;
 pub mod index;
 mod polygon;
+pub mod pro_patria;
 pub mod rules;
 mod scale;
 mod segment;
+mod skirmishers;
 mod table;
 mod terrain;
 pub mod ties;
@@ -61,6 +73,13 @@ pub use assault::outnumbering::{BaseCounting, Overlap, unopposed_overlap};
 pub use assault::zone::{AssaultRange, AssaultZone};
 pub use assault::{Assault, AssaultGroup, assaults, counting_of, groups};
 pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Pose};
+pub use command::deployment::{
+    ARC_EXCESS_MM, AreaOwner, DeploymentArea, corps_area, division_area, primary_units,
+};
+pub use command::divisions::{DivisionGap, division_gaps, nearest_enemy_of_divisions};
+pub use command::leaders::{commanded_units, corps_leader, division_leader, rally_penalty, unit_distance_mm};
+pub use command::pass_through::{pass_through, pass_through_reach_mm};
+pub use command::reaction::{front_cone, reaction_zone};
 pub use cone::FrontageCone;
 pub use error::GeometryError;
 pub use frame::UnitFrame;
@@ -71,6 +90,7 @@ pub use rules::{
 };
 pub use scale::{MM_PER_INCH, Scale, inches_to_mm, mm_to_inches};
 pub use segment::{ClosestPoints, Segment};
+pub use skirmishers::{MarkerCheck, Spacing, check_skirmishers};
 pub use table::{
     ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, ManeuverSystem, Marker,
     MarkerColour, MarkerKind, SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::{
     Aspect, AssaultRange, DefenderRole, FlankSide, RigidMotion, RuleSet, SpatialIndex, Table, UnitKind, Vec2,
-    assaults, classic_contacts,
+    assaults, check_skirmishers, classic_contacts, pass_through, reaction_zone,
 };
 
 fn config(cases: u32, seed: u64) -> Config {
@@ -98,6 +98,50 @@ proptest! {
                 .into_iter()
                 .map(|c| (c.unit, c.enemy, c.kind, c.strength))
                 .collect::<Vec<_>>()
+        };
+        prop_assert_eq!(key(&t), key(&moved));
+    }
+
+    #[test]
+    fn command_skirmisher_and_pro_patria_verdicts_survive_moving_the_table(
+        t in scene(RuleSet::Republique5), rot in 0.0..360.0f64, mirror in any::<bool>(),
+    ) {
+        // Half the units become skirmish markers of the first unit of their side.
+        let mut t = t;
+        for i in 1..t.units.len() {
+            if i % 2 == 0 {
+                let parent = t.units.iter().find(|u| u.side == t.units[i].side).map(|u| u.id.clone());
+                if parent.as_deref() != Some(t.units[i].id.as_str()) {
+                    t.units[i].kind = UnitKind::Skirmisher;
+                    t.units[i].parent = parent;
+                }
+            }
+        }
+        let moved = RigidMotion { mirror, rotation_deg: rot, translation: Vec2::new(-77.0, 901.0) }.table(&t);
+        let key = |t: &Table| {
+            let index = SpatialIndex::new(t);
+            let book = t.rule_book().unwrap();
+            let mut out = Vec::new();
+            for u in 0..t.units.len() {
+                out.push(format!("r{u}:{:?}", reaction_zone(t, &index, &book, u).unwrap().keys().collect::<Vec<_>>()));
+                out.push(format!("p{u}:{:?}", pass_through(t, &index, &book, u).unwrap().keys().collect::<Vec<_>>()));
+            }
+            for c in check_skirmishers(t, &index, &book).unwrap() {
+                out.push(format!("s{:?}:{}:{:?}:{:?}", c.marker, c.near_parent, c.spacing, c.enemy_between));
+            }
+            let mut pp = t.clone();
+            pp.rules = RuleSet::ProPatria;
+            pp.scale = vedette_geometry::Scale::Figures28mm;
+            let book = pp.rule_book().unwrap();
+            let index = SpatialIndex::new(&pp);
+            for p in vedette_geometry::pro_patria::contact::proximities(&pp, &index, &book).unwrap() {
+                out.push(format!("c{}-{}:{}", p.a, p.b, p.in_contact));
+            }
+            for u in 0..pp.units.len() {
+                let n = vedette_geometry::pro_patria::arcs::nearest_in_arc(&pp, &index, &book, u).unwrap();
+                out.push(format!("a{u}:{:?}", n.map(|x| x.0)));
+            }
+            out
         };
         prop_assert_eq!(key(&t), key(&moved));
     }
