@@ -5,8 +5,8 @@
 mod common;
 use common::{IN, area, b, inf, table, unit};
 use vedette_geometry::{
-    Aspect, AspectException, AssaultRange, BaseCounting, ClassicContactKind, CoverClass, DefenderRole,
-    FlankSide, Formation, RuleSet, SideSettings, SpatialIndex, Table, TerrainKind, UnitKind,
+    Aspect, AspectException, AssaultDetail, AssaultRange, BaseCounting, ClassicContactKind, CoverClass,
+    DefenderRole, FlankSide, Formation, RuleSet, SideSettings, SpatialIndex, Table, TerrainKind, UnitKind,
     assault_contacts, assaults, classic_contacts, unit_cover,
 };
 
@@ -158,7 +158,9 @@ fn a_unit_behind_is_in_contact_once_the_front_unit_is_gone() {
 fn supporting_units_count_only_the_bases_met() {
     // Q is supporting: it brings its one base met. P is primary: all its bases.
     let t = line_against_two(true);
-    let all = assaults(&t, &SpatialIndex::new(&t), &t.rule_book().unwrap(), true).unwrap();
+    let all =
+        assaults(&t, &SpatialIndex::new(&t), &t.rule_book().unwrap(), AssaultDetail::WithCoverAndOverlap)
+            .unwrap();
     let fr = t.unit_index("fr").unwrap();
     let mine: Vec<_> = all.iter().filter(|a| a.contact.attacker == fr).collect();
     assert_eq!(mine.len(), 2);
@@ -186,7 +188,9 @@ fn mixed_assault_when_some_attackers_are_all_out_and_others_general() {
             unit("d", "austria", UnitKind::Infantry, vec![inf(0.0, 45.0, 270.0)]),
         ],
     );
-    let all = assaults(&t, &SpatialIndex::new(&t), &t.rule_book().unwrap(), false).unwrap();
+    let all =
+        assaults(&t, &SpatialIndex::new(&t), &t.rule_book().unwrap(), AssaultDetail::ContactsAndAspects)
+            .unwrap();
     let on_d: Vec<_> = all.iter().filter(|a| t.units[a.contact.defender].id == "d").collect();
     assert_eq!(on_d.len(), 2);
     let a1 = on_d.iter().find(|a| t.units[a.contact.attacker].id == "a1").unwrap();
@@ -198,7 +202,9 @@ fn mixed_assault_when_some_attackers_are_all_out_and_others_general() {
     // Move A2 out of range (front edge 3.1" from D): no longer mixed.
     let mut t2 = t.clone();
     t2.units[1].bases[0] = inf(15.0 + 3.1 * IN + 10.0, 38.0, 180.0);
-    let all = assaults(&t2, &SpatialIndex::new(&t2), &t2.rule_book().unwrap(), false).unwrap();
+    let all =
+        assaults(&t2, &SpatialIndex::new(&t2), &t2.rule_book().unwrap(), AssaultDetail::ContactsAndAspects)
+            .unwrap();
     assert!(all.iter().filter(|a| t2.units[a.contact.defender].id == "d").all(|a| !a.mixed));
 }
 
@@ -362,7 +368,9 @@ fn republic_individual_bases_count_only_bases_in_range() {
         ],
     );
     let count = |t: &Table| {
-        let all = assaults(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), false).unwrap();
+        let all =
+            assaults(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), AssaultDetail::ContactsAndAspects)
+                .unwrap();
         all.iter().find(|a| a.contact.attacker == 0).unwrap().attacker_bases
     };
     assert_eq!(count(&t), 4);

@@ -7,8 +7,8 @@ use common::{inf, table, unit};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::{
-    Aspect, AssaultRange, DefenderRole, FlankSide, RigidMotion, RuleSet, SpatialIndex, Table, UnitKind, Vec2,
-    assaults, check_skirmishers, classic_contacts, pass_through, reaction_zone,
+    Aspect, AssaultDetail, AssaultRange, DefenderRole, FlankSide, RigidMotion, RuleSet, SpatialIndex, Table,
+    UnitKind, Vec2, assaults, check_skirmishers, classic_contacts, pass_through, reaction_zone,
 };
 
 fn config(cases: u32, seed: u64) -> Config {
@@ -45,22 +45,23 @@ fn scene(rules: RuleSet) -> impl Strategy<Value = Table> {
 type Verdict = (usize, usize, AssaultRange, Aspect, Option<FlankSide>, DefenderRole, Vec<usize>, bool);
 
 fn verdicts(t: &Table) -> Vec<Verdict> {
-    let mut v: Vec<Verdict> = assaults(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), false)
-        .unwrap()
-        .into_iter()
-        .map(|a| {
-            (
-                a.contact.attacker,
-                a.contact.defender,
-                a.contact.range,
-                a.aspect.aspect,
-                a.aspect.flank_side,
-                a.contact.role,
-                a.contact.contact_face,
-                a.mixed,
-            )
-        })
-        .collect();
+    let mut v: Vec<Verdict> =
+        assaults(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), AssaultDetail::ContactsAndAspects)
+            .unwrap()
+            .into_iter()
+            .map(|a| {
+                (
+                    a.contact.attacker,
+                    a.contact.defender,
+                    a.contact.range,
+                    a.aspect.aspect,
+                    a.aspect.flank_side,
+                    a.contact.role,
+                    a.contact.contact_face,
+                    a.mixed,
+                )
+            })
+            .collect();
     v.sort_by_key(|a| (a.0, a.1));
     v
 }

@@ -12,9 +12,9 @@ use super::columns::{num, render};
 use crate::CliError;
 use serde::Serialize;
 use vedette_geometry::{
-    Aspect, AspectException, AssaultRange, ClassicContactKind, CoverClass, CoverVerdict, DefenderRole,
-    DefenderStanding, FlankExceptions, FlankGeometry, FlankSide, RuleBook, RuleSet, SpatialIndex, Table,
-    aspect_of, assaults, classic_contacts, groups, in_buildings, is_in_square,
+    Aspect, AspectException, AssaultDetail, AssaultRange, ClassicContactKind, CoverClass, CoverVerdict,
+    DefenderRole, DefenderStanding, FlankExceptions, FlankGeometry, FlankSide, RuleBook, RuleSet,
+    SpatialIndex, Table, aspect_of, assaults, classic_contacts, groups, in_buildings, is_in_square,
 };
 
 use crate::commands::measure::micro;
@@ -153,7 +153,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Assault
     let mut s = AssaultsSection::default();
     match book.rules() {
         RuleSet::Republique5 | RuleSet::Republic => {
-            let all = assaults(t, index, book, true)?;
+            let all = assaults(t, index, book, AssaultDetail::WithCoverAndOverlap)?;
             for a in &all {
                 let c = &a.contact;
                 s.entries.push(AssaultEntry {

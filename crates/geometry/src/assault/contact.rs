@@ -307,7 +307,8 @@ pub fn assault_contacts(
                     others.push((r, b));
                 }
             }
-            if others.is_empty() {
+            // Friends alone cannot make a contact (they only block).
+            if !others.iter().any(|(r, _)| index.are_enemies(ai, r.unit)) {
                 continue;
             }
             others.sort_by_key(|(r, _)| *r);

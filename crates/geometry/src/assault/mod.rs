@@ -77,15 +77,23 @@ pub fn counting_of(table: &Table, side: &str) -> BaseCounting {
     table.sides.get(side).and_then(|s| s.base_counting).unwrap_or_default()
 }
 
-/// Every assault on the table: contacts with aspect, mixed flag, base counts and cover.
-///
-/// Cover and overlap are not needed to decide contacts and aspects; `with_details`
-/// false skips them (the benchmark's "all contacts and aspects").
+/// How much [`assaults`] measures beyond contacts, aspects, mixed flags and base counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssaultDetail {
+    /// Contacts and aspects only: cover and overlap are left empty (the benchmark's "all
+    /// contacts and aspects").
+    ContactsAndAspects,
+    /// Also both sides' §5.4 cover and, for Republic, unopposed overlap.
+    WithCoverAndOverlap,
+}
+
+/// Every assault on the table: contacts with aspect, mixed flag, base counts and (at
+/// [`AssaultDetail::WithCoverAndOverlap`]) cover and overlap.
 pub fn assaults(
     table: &Table,
     index: &SpatialIndex,
     book: &RuleBook,
-    with_details: bool,
+    detail: AssaultDetail,
 ) -> Result<Vec<Assault>, GeometryError> {
     let contacts = assault_contacts(table, index, book)?;
     let exceptions = FlankExceptions::for_rules(book.rules());
@@ -120,7 +128,7 @@ pub fn assaults(
             .is_some_and(|ds| ds.iter().any(|d| ranges.get(d).is_some_and(|r| r.len() > 1)));
         let attacker_bases = counting_of(table, &a.side).attacker_bases(a, &c);
         let defender_bases = counting_of(table, &d.side).defender_bases(d, &c);
-        let (defender_cover, attacker_cover, overlap) = if with_details {
+        let (defender_cover, attacker_cover, overlap) = if detail == AssaultDetail::WithCoverAndOverlap {
             (
                 unit_cover(d, &c.defender_bases_met, &table.terrain, book.rules()),
                 unit_cover(a, &c.contact_face, &table.terrain, book.rules()),
