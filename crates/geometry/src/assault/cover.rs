@@ -162,9 +162,10 @@ pub fn in_buildings(unit: &Unit, terrain: &[TerrainFeature]) -> bool {
     let mut covered = 0;
     for b in &unit.bases {
         let poly = b.polygon();
+        let (lo, hi) = b.aabb();
         let inside: f64 = terrain
             .iter()
-            .filter(|t| t.kind.is_buildings() && t.outline.len() >= 3)
+            .filter(|t| t.kind.is_buildings() && t.outline.len() >= 3 && overlaps_box(&t.outline, lo, hi))
             .map(|t| t.polygon().area_inside(&poly))
             .sum::<f64>();
         if half_or_more((inside / b.area()).min(1.0)) {
