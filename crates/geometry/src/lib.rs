@@ -67,7 +67,9 @@ pub use assault::aspect::{
 };
 pub use assault::classic::{ClassicContact, ClassicContactKind, FacingArc, classic_contacts};
 pub use assault::contact::{Contact, DefenderRole, Sighting, assault_contacts, sightings};
-pub use assault::cover::{CoverShare, CoverVerdict, base_cover, fraction_in_cover, in_buildings, unit_cover};
+pub use assault::cover::{
+    CoverShare, CoverVerdict, base_cover, behind, fraction_in_cover, in_buildings, unit_cover,
+};
 pub use assault::flank::{FlankGeometry, FlankSide};
 pub use assault::outnumbering::{BaseCounting, Overlap, unopposed_overlap};
 pub use assault::zone::{AssaultRange, AssaultZone};

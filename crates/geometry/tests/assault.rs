@@ -319,10 +319,10 @@ fn cover_needs_half_of_the_bases_each_half_inside() {
         t
     };
     let t = with_first_at(0.3);
-    let v = unit_cover(&t.units[0], &[], &t.terrain, t.rules).unwrap();
+    let v = unit_cover(&t.units[0], &[], &t.terrain, &t.rule_book().unwrap()).unwrap().unwrap();
     assert_eq!((v.class, v.by_unit), (CoverClass::Medium, true));
     let t = with_first_at(-0.3);
-    assert_eq!(unit_cover(&t.units[0], &[], &t.terrain, t.rules), None);
+    assert_eq!(unit_cover(&t.units[0], &[], &t.terrain, &t.rule_book().unwrap()).unwrap(), None);
 }
 
 #[test]
@@ -339,11 +339,11 @@ fn cover_by_the_contact_face() {
         )],
     );
     t.terrain = vec![area(TerrainKind::LightForest, 0.0, 0.0, 100.0, 100.0)];
-    assert_eq!(unit_cover(&t.units[0], &[], &t.terrain, t.rules), None);
-    let v = unit_cover(&t.units[0], &[0], &t.terrain, t.rules).unwrap();
+    assert_eq!(unit_cover(&t.units[0], &[], &t.terrain, &t.rule_book().unwrap()).unwrap(), None);
+    let v = unit_cover(&t.units[0], &[0], &t.terrain, &t.rule_book().unwrap()).unwrap().unwrap();
     assert_eq!((v.class, v.by_unit, v.by_contact_face), (CoverClass::Light, false, true));
     // The contact face #0 and #1: 1 of 2 is half: still in cover.
-    assert!(unit_cover(&t.units[0], &[0, 1], &t.terrain, t.rules).is_some());
+    assert!(unit_cover(&t.units[0], &[0, 1], &t.terrain, &t.rule_book().unwrap()).unwrap().is_some());
 }
 
 #[test]
@@ -506,4 +506,41 @@ fn classic_facing_arc_runs_45_degrees_from_the_rear_corners() {
     assert!((c.distance_mm - expected).abs() < 1e-6, "{} vs {expected}", c.distance_mm);
     assert_eq!(c.kind, ClassicContactKind::Incidental);
     assert_eq!(classic_of(&at(-0.5)), None);
+}
+
+/// A one-base unit facing +y (front edge y = 10, x -15..15) with a hedge running across
+/// its front `gap` mm ahead.
+fn behind_hedge(rules: RuleSet, gap: f64) -> Table {
+    let mut t = table(rules, vec![unit("d", "austria", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)])]);
+    t.terrain = vec![vedette_geometry::TerrainFeature {
+        id: None,
+        kind: TerrainKind::Hedge,
+        level: 0.0,
+        outline: vec![],
+        holes: vec![],
+        path: vec![
+            vedette_geometry::Vec2::new(-100.0, 10.0 + gap),
+            vedette_geometry::Vec2::new(100.0, 10.0 + gap),
+        ],
+    }];
+    t
+}
+
+#[test]
+fn a_hedge_gives_cover_to_units_right_behind_it() {
+    // Republique 5.0: a hedge is light cover "when behind" (000 §3.6); the project's
+    // reach is 1/2" (the text states none): 0.49" ahead covers, 0.51" does not.
+    let cover = |t: &Table| unit_cover(&t.units[0], &[], &t.terrain, &t.rule_book().unwrap()).unwrap();
+    assert_eq!(
+        cover(&behind_hedge(RuleSet::Republique5, 0.49 * IN)).map(|v| v.class),
+        Some(CoverClass::Light)
+    );
+    assert_eq!(cover(&behind_hedge(RuleSet::Republique5, 0.51 * IN)), None);
+    // Touching the front edge counts.
+    assert!(cover(&behind_hedge(RuleSet::Republique5, 0.0)).is_some());
+    // A hedge behind the unit gives nothing.
+    assert_eq!(cover(&behind_hedge(RuleSet::Republique5, -25.0)), None);
+    // Pro Patria: "within 25mm ... and behind" (004 §15.11).
+    assert!(cover(&behind_hedge(RuleSet::ProPatria, 24.9)).is_some());
+    assert_eq!(cover(&behind_hedge(RuleSet::ProPatria, 25.1)), None);
 }

@@ -45,6 +45,20 @@ fn firing_arcs_are_22_and_a_half_degrees_from_the_front_corners() {
 }
 
 #[test]
+fn only_skirmishers_may_target_staff() {
+    // An enemy general 100 mm straight ahead (§17.3.10).
+    let with_general = |skirmish: bool| {
+        let mut t = arc_table(1000.0, skirmish);
+        let mut g = unit("au-gen", "au", UnitKind::Leader, vec![b(0.0, 130.0, 270.0, 40.0, 40.0)]);
+        g.formation = None;
+        t.units.push(g);
+        t
+    };
+    assert_eq!(target(&with_general(false)), None);
+    assert_eq!(target(&with_general(true)), Some(2));
+}
+
+#[test]
 fn contact_needs_thirty_millimetres_of_edge() {
     // Face to face, offset sideways by 60 - overlap.
     let pair = |overlap: f64| {

@@ -130,8 +130,8 @@ pub fn assaults(
         let defender_bases = counting_of(table, &d.side).defender_bases(d, &c);
         let (defender_cover, attacker_cover, overlap) = if detail == AssaultDetail::WithCoverAndOverlap {
             (
-                unit_cover(d, &c.defender_bases_met, &table.terrain, book.rules()),
-                unit_cover(a, &c.contact_face, &table.terrain, book.rules()),
+                unit_cover(d, &c.defender_bases_met, &table.terrain, book)?,
+                unit_cover(a, &c.contact_face, &table.terrain, book)?,
                 if book.rules() == RuleSet::Republic && c.role == DefenderRole::Primary {
                     unopposed_overlap(table, index, book, c.attacker, c.defender)?
                 } else {

@@ -53,7 +53,8 @@ pub fn distance_in_arc(arc: &FrontageCone, stand: &Base, target: &Base) -> Optio
 }
 
 /// The nearest enemy unit with a stand in the firing arc of one of `firer`'s stands,
-/// within visibility: (unit index, distance in mm).
+/// within visibility: (unit index, distance in mm). Staff and engineers are eligible
+/// targets only for skirmishers (§17.3.10).
 pub fn nearest_in_arc(
     table: &Table,
     index: &SpatialIndex,
@@ -68,7 +69,10 @@ pub fn nearest_in_arc(
     let mut best: Option<(usize, f64)> = None;
     for n in index.within_of_unit(firer, visibility) {
         let e = &table.units[n.base.unit];
-        if !index.are_enemies(firer, n.base.unit) || e.kind == UnitKind::Limber {
+        // "Only skirmishing stands may deliberately fire at enemy staff" (§17.3.10); the
+        // same for engineers. Limbers are not targets of their own.
+        let staff = matches!(e.kind, UnitKind::Leader | UnitKind::Engineer);
+        if !index.are_enemies(firer, n.base.unit) || e.kind == UnitKind::Limber || (staff && !all_round) {
             continue;
         }
         let Some(t) = table.base(n.base) else { continue };
