@@ -544,3 +544,23 @@ fn a_hedge_gives_cover_to_units_right_behind_it() {
     assert!(cover(&behind_hedge(RuleSet::ProPatria, 24.9)).is_some());
     assert_eq!(cover(&behind_hedge(RuleSet::ProPatria, 25.1)), None);
 }
+
+#[test]
+fn an_echelon_flank_line_steps_back_with_its_bases() {
+    // Echelon right: base #0 at (0, 0), base #1 stepped 10 mm back at (30, -10). Both are
+    // front bases. The flank line runs along their rear edges: y = -10 over x -15..15, then
+    // y = -20 over 15..45, and on parallel to the front beyond each end.
+    let echelon = vec![inf(0.0, 0.0, 90.0), inf(30.0, -10.0, 90.0)];
+    let lines = vedette_geometry::FlankGeometry::of(&echelon).unwrap();
+    // Beside the right end (x 55..75, facing -x): past y = -20 by 0.5 mm, or 0.5 mm short.
+    let right = |low: f64| inf(65.0, low + 15.0, 180.0);
+    assert!((lines.past_flank_line_mm(&right(-20.5)) - 0.5).abs() < 1e-9);
+    assert!((lines.past_flank_line_mm(&right(-19.5)) + 0.5).abs() < 1e-9);
+    // Beside the left end the line is 10 mm further forward: y = -10.
+    let left = |low: f64| inf(-35.0, low + 15.0, 0.0);
+    assert!((lines.past_flank_line_mm(&left(-10.5)) - 0.5).abs() < 1e-9);
+    // The rear zone lies behind the line joining the outer rear corners (-15, -10) and
+    // (45, -20): a base below it between x = -15 and 45 is in it, one above it is not.
+    assert!(lines.reaches_rear_zone(&inf(15.0, -40.0, 90.0)));
+    assert!(!lines.reaches_rear_zone(&inf(70.0, -40.0, 90.0)));
+}
