@@ -79,7 +79,10 @@ pub use command::deployment::{
     ARC_EXCESS_MM, AreaOwner, DeploymentArea, corps_area, division_area, primary_units,
 };
 pub use command::divisions::{DivisionGap, division_gaps, nearest_enemy_of_divisions};
-pub use command::leaders::{commanded_units, corps_leader, division_leader, rally_penalty, unit_distance_mm};
+pub use command::leaders::{
+    LeaderScope, commanded_units, corps_leader, corps_leader_distance_mm, division_leader, rally_penalty,
+    unit_distance_mm, units_within_reach,
+};
 pub use command::pass_through::{pass_through, pass_through_reach_mm};
 pub use command::reaction::{front_cone, reaction_zone};
 pub use cone::FrontageCone;

@@ -246,3 +246,65 @@ fn no_enemy_base_between_a_marker_and_its_parent() {
     assert!(checks(&t)[0].enemy_between.is_empty());
     let _ = LeaderRole::Division;
 }
+
+/// A division leader (25 x 30, facing +y, top edge y = 15) and a regiment of its
+/// division whose rear edge is `gap` above the leader; plus, `corps_gap` to the left of
+/// the leader, its corps leader.
+fn leaders(gap: f64, corps_gap: f64) -> Table {
+    let mut l = unit("ldr", "fr", UnitKind::Leader, vec![b(0.0, 0.0, 90.0, 25.0, 30.0)]);
+    l.role = Some(LeaderRole::Division);
+    l.division = Some("d1".into());
+    l.corps = Some("c1".into());
+    let mut c = unit("cc", "fr", UnitKind::Leader, vec![b(-12.5 - corps_gap - 12.5, 0.0, 90.0, 25.0, 30.0)]);
+    c.role = Some(LeaderRole::Corps);
+    c.corps = Some("c1".into());
+    let mut r =
+        with_division(unit("r", "fr", UnitKind::Infantry, vec![inf(0.0, 15.0 + gap + 10.0, 90.0)]), "d1");
+    r.corps = Some("c1".into());
+    table(RuleSet::Republique5, vec![l, c, r])
+}
+
+#[test]
+fn leaders_within_three_inches_and_corps_commanders_beyond_twelve() {
+    use vedette_geometry::{LeaderScope, corps_leader_distance_mm, units_within_reach};
+    let near =
+        |t: &Table| units_within_reach(t, &SpatialIndex::new(t), 0, 3.0 * IN, LeaderScope::AnyFriendly);
+    assert_eq!(near(&leaders(2.99 * IN, 0.0)), vec![2]);
+    assert!(near(&leaders(3.01 * IN, 0.0)).is_empty());
+    // 000 §3.3: "Corps commander beyond 12"" from the division leader's base.
+    let beyond = |g: f64| {
+        !vedette_geometry::ties::within(corps_leader_distance_mm(&leaders(IN, g), "d1").unwrap(), 12.0 * IN)
+    };
+    assert!(!beyond(11.99 * IN));
+    assert!(beyond(12.01 * IN));
+    // Corps leaders add their rating to units of their own command within 4" (000 §2.3).
+    // The corps leader (x -37.5..-12.5, top y = 15) and the regiment (x -15..15) overlap
+    // across x -15..-12.5, so their gap is straight up: 3.99" is within, 4.01" is not.
+    let own = |g: f64| {
+        let t = leaders(g, 0.0);
+        units_within_reach(&t, &SpatialIndex::new(&t), 1, 4.0 * IN, LeaderScope::OwnCommand)
+    };
+    assert_eq!(own(3.99 * IN), vec![2]);
+    assert!(own(4.01 * IN).is_empty());
+}
+
+#[test]
+fn classic_divisions_adjoin_within_8cm() {
+    // 002 §5.2: adjoining within 8 cm (medium scale).
+    let two = |gap: f64| {
+        table(
+            RuleSet::RepubliqueClassic,
+            vec![
+                with_division(unit("a", "fr", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)]), "d1"),
+                with_division(unit("b", "fr", UnitKind::Infantry, vec![inf(30.0 + gap, 0.0, 90.0)]), "d2"),
+            ],
+        )
+    };
+    let reach = |t: &Table| {
+        t.rule_book().unwrap().distance_mm(vedette_geometry::RuleDistance::AdjoiningPanic).unwrap()
+    };
+    let t = two(79.9);
+    assert_eq!(division_gaps(&t, &SpatialIndex::new(&t), reach(&t)).len(), 1);
+    let t = two(80.1);
+    assert!(division_gaps(&t, &SpatialIndex::new(&t), reach(&t)).is_empty());
+}

@@ -11,9 +11,10 @@ use crate::commands::measure::micro;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use vedette_geometry::{
-    LeaderRole, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind, commanded_units, corps_area,
-    corps_leader, division_area, division_gaps, division_leader, nearest_enemy_of_divisions, pass_through,
-    primary_units, rally_penalty, reaction_zone, unit_distance_mm,
+    LeaderRole, LeaderScope, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind, commanded_units,
+    corps_area, corps_leader_distance_mm, division_area, division_gaps, division_leader,
+    nearest_enemy_of_divisions, pass_through, primary_units, rally_penalty, reaction_zone, unit_distance_mm,
+    units_within_reach,
 };
 
 /// A unit and a distance.
@@ -203,10 +204,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Command
                         }
                     })
                     .collect();
-                let corps_leader_mm = match (&corps, leader) {
-                    (Some(c), Some(l)) => corps_leader(t, c).and_then(|cl| unit_distance_mm(t, l, cl)),
-                    _ => None,
-                };
+                let corps_leader_mm = corps_leader_distance_mm(t, d);
                 let mut rally = Vec::new();
                 if let Some(l) = leader {
                     for u in commanded_units(t, l) {
@@ -346,23 +344,16 @@ fn leader_reports(
         if l.kind != UnitKind::Leader {
             continue;
         }
-        let commanded = commanded_units(t, li);
         let mut rs = Vec::new();
         for &(rule, reach, own) in reaches {
             if own && !matches!(l.role, Some(LeaderRole::Corps | LeaderRole::Army)) {
                 continue;
             }
-            let mut units: Vec<String> = index
-                .within_of_unit(li, reach)
-                .iter()
-                .map(|n| n.base.unit)
-                .filter(|&u| {
-                    !index.are_enemies(li, u) && t.units[u].is_combat() && (!own || commanded.contains(&u))
-                })
+            let scope = if own { LeaderScope::OwnCommand } else { LeaderScope::AnyFriendly };
+            let units: Vec<String> = units_within_reach(t, index, li, reach, scope)
+                .into_iter()
                 .map(|u| t.units[u].id.clone())
                 .collect();
-            units.sort();
-            units.dedup();
             rs.push(LeaderReach {
                 rule: rule.to_string(),
                 reach_in: book.mm_to_rule_inches(reach).map(micro),

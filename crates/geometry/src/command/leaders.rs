@@ -77,3 +77,64 @@ pub fn rally_penalty(distance_mm: f64, book: &RuleBook) -> Result<u32, GeometryE
     let steps = ((distance_mm - step + TIE_MM) / step).floor().max(0.0);
     Ok(steps as u32)
 }
+
+/// Whose units a leader's reach counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LeaderScope {
+    /// Any friendly combat unit (000 §5.4: "E or P leader within 3"").
+    AnyFriendly,
+    /// Only the units the leader commands (000 §2.3: corps and army leaders within 4").
+    OwnCommand,
+}
+
+/// The friendly combat units within `reach_mm` of a leader (closest points; exactly at
+/// the reach is within), sorted by index.
+///
+/// ```
+/// use vedette_geometry::{LeaderScope, SpatialIndex, Table, units_within_reach};
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+///   "units":[
+///     {"id":"l","side":"fr","kind":"leader","role":"division","division":"d","bases":[{"x":0,"y":0,"heading":90,"width":25,"depth":30}]},
+///     {"id":"r","side":"fr","kind":"infantry","formation":"line","division":"d","bases":[{"x":0,"y":100,"heading":90,"width":30,"depth":20}]}]}"#)?;
+/// // The regiment's rear edge (y = 90) is 75 mm from the leader's front (y = 15).
+/// assert_eq!(units_within_reach(&t, &SpatialIndex::new(&t), 0, 76.2, LeaderScope::AnyFriendly), vec![1]);
+/// assert!(units_within_reach(&t, &SpatialIndex::new(&t), 0, 74.9, LeaderScope::AnyFriendly).is_empty());
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+#[must_use]
+pub fn units_within_reach(
+    table: &Table,
+    index: &crate::index::SpatialIndex,
+    leader: usize,
+    reach_mm: f64,
+    scope: LeaderScope,
+) -> Vec<usize> {
+    let commanded =
+        if scope == LeaderScope::OwnCommand { commanded_units(table, leader) } else { Vec::new() };
+    let mut out: Vec<usize> = index
+        .within_of_unit(leader, reach_mm + TIE_MM)
+        .iter()
+        .map(|n| n.base.unit)
+        .filter(|&u| {
+            !index.are_enemies(leader, u)
+                && table.units[u].is_combat()
+                && (scope == LeaderScope::AnyFriendly || commanded.contains(&u))
+        })
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The distance from a division's leader to its corps leader, mm (000 §3.3: "Corps
+/// commander beyond 12""); `None` when either is missing. The corps is the one the
+/// division's units (or its leader) name.
+#[must_use]
+pub fn corps_leader_distance_mm(table: &Table, division: &str) -> Option<f64> {
+    let l = division_leader(table, division)?;
+    let corps = table.units[l].corps.clone().or_else(|| {
+        table.units.iter().filter(|u| u.division.as_deref() == Some(division)).find_map(|u| u.corps.clone())
+    })?;
+    let c = corps_leader(table, &corps)?;
+    unit_distance_mm(table, l, c)
+}
