@@ -2,14 +2,21 @@
 //!
 //! Each rule area contributes one section: a field of [`Report`] (serialized under its
 //! own key, documented in `docs/report-format.md`) and a block of the human output. The
-//! `table` section summarises what was read.
+//! `table` section summarises what was read; [`assaults`], [`command`], [`skirmishers`]
+//! and [`pro_patria`] are issue 5's.
+
+pub mod assaults;
+mod columns;
+pub mod command;
+pub mod pro_patria;
+pub mod skirmishers;
 
 use super::emit;
 use crate::CliError;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use vedette_geometry::{RuleSet, Scale, Table};
+use vedette_geometry::{RuleSet, Scale, SpatialIndex, Table};
 
 /// The schema id of `vedette report --json` output.
 pub const REPORT_SCHEMA_ID: &str = "vedette/report/1";
@@ -31,6 +38,14 @@ pub struct Report {
     pub schema: String,
     /// What the table holds.
     pub table: TableSummary,
+    /// Assault contacts, aspects, base counts and cover (issue 5).
+    pub assaults: assaults::AssaultsSection,
+    /// Deployment areas, leaders, divisions, cavalry reaction and pass-through (issue 5).
+    pub command: command::CommandSection,
+    /// Skirmish marker legality (issue 5).
+    pub skirmishers: Vec<skirmishers::MarkerReport>,
+    /// Pro Patria's own checks; `null` for other rule sets (issue 5).
+    pub pro_patria: Option<pro_patria::ProPatriaSection>,
 }
 
 /// The `table` section: what was read.
@@ -63,7 +78,8 @@ pub struct SideSummary {
 
 /// Builds the report for a table.
 pub fn build(table: &Table) -> Result<Report, CliError> {
-    table.rule_book()?;
+    let book = table.rule_book()?;
+    let index = SpatialIndex::new(table);
     let mut sides: BTreeMap<String, SideSummary> = BTreeMap::new();
     for u in &table.units {
         let s = sides.entry(u.side.clone()).or_default();
@@ -83,6 +99,10 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
             markers: table.markers.len(),
             terrain: table.terrain.len(),
         },
+        assaults: assaults::build(table, &index, &book)?,
+        command: command::build(table, &index, &book)?,
+        skirmishers: skirmishers::build(table, &index, &book)?,
+        pro_patria: pro_patria::build(table, &index, &book)?,
     })
 }
 
@@ -100,6 +120,12 @@ pub fn render_text(report: &Report) -> String {
     ));
     for (side, c) in &t.sides {
         s.push_str(&format!("  {side}: {} units, {} bases ({} combat)\n", c.units, c.bases, c.combat_bases));
+    }
+    s.push_str(&assaults::render_text(&report.assaults));
+    s.push_str(&command::render_text(&report.command));
+    s.push_str(&skirmishers::render_text(&report.skirmishers));
+    if let Some(p) = &report.pro_patria {
+        s.push_str(&pro_patria::render_text(p));
     }
     s
 }

@@ -137,10 +137,18 @@ impl<'t> SpatialIndex<'t> {
     /// reference (a candidate list: callers decide exactly).
     #[must_use]
     pub fn bases_in_box(&self, lo: Vec2, hi: Vec2) -> Vec<BaseRef> {
-        let env = AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]);
-        let mut out: Vec<BaseRef> = self.tree.locate_in_envelope_intersecting(&env).map(|e| e.r).collect();
+        let mut out: Vec<BaseRef> = self.candidates_in_box(lo, hi).collect();
         out.sort();
         out
+    }
+
+    /// Every base whose bounding box meets the axis-aligned box from `lo` to `hi`: the
+    /// candidates for a query over a region (a zone, an arc), to be decided exactly by
+    /// the caller. Unsorted.
+    pub fn candidates_in_box(&self, lo: Vec2, hi: Vec2) -> impl Iterator<Item = BaseRef> + '_ {
+        self.tree
+            .locate_in_envelope_intersecting(&AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]))
+            .map(|e| e.r)
     }
 
     /// Every base within `distance_mm` of the point (edge distance; zero inside), sorted

@@ -23,28 +23,75 @@
 //! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
 //!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain).
 //! - Invariance helpers: [`RigidMotion`].
+//! - Tie rules, all in one place: [`ties`].
+//! - Assault ([`assault`], Republique family): zones ([`AssaultZone`]), contacts with
+//!   contact face and primary defender ([`assault_contacts`]), flank line and rear zone
+//!   ([`FlankGeometry`]), aspect with the rule sets' exceptions ([`aspect_of`]),
+//!   outnumbering inputs ([`BaseCounting`], [`unopposed_overlap`]), cover
+//!   ([`base_cover`], [`unit_cover`]), classic facing arc ([`FacingArc`],
+//!   [`classic_contacts`]); [`assaults`] for a whole table.
+//! - Command and movement ([`command`]): deployment areas as polygons
+//!   ([`division_area`], [`corps_area`]), leaders ([`commanded_units`],
+//!   [`rally_penalty`]), divisions within reach of each other and of the enemy
+//!   ([`division_gaps`]), the cavalry reaction zone ([`reaction_zone`]), pass-through
+//!   zones ([`pass_through`]).
+//! - Skirmish marker legality: [`check_skirmishers`].
+//! - Pro Patria! ([`pro_patria`]): firing arcs, edge contact and no-approach, the
+//!   endangered corridor, command radius, bombardment box, charge impulses.
+//! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`].
 
 #![deny(missing_docs)]
 
+pub mod assault;
 mod base;
+pub mod command;
 mod cone;
+mod convex_distance;
 mod error;
+mod frame;
+mod hull;
 pub mod index;
 mod line_of_sight;
 mod polygon;
+pub mod pro_patria;
 pub mod rules;
 mod scale;
 mod segment;
 pub mod sight;
+mod skirmishers;
 mod table;
 mod terrain;
+pub mod ties;
 mod transform;
 mod unit_structure;
 mod vec2;
 
+pub use assault::aspect::{
+    Aspect, AspectException, AttackAspect, DefenderStanding, FlankExceptions, aspect_of, is_in_square,
+};
+pub use assault::classic::{ClassicContact, ClassicContactKind, FacingArc, classic_contacts};
+pub use assault::contact::{Contact, DefenderRole, Sighting, assault_contacts, sightings};
+pub use assault::cover::{
+    CoverShare, CoverVerdict, base_cover, behind, fraction_in_cover, in_buildings, unit_cover,
+};
+pub use assault::flank::{FlankGeometry, FlankSide};
+pub use assault::outnumbering::{BaseCounting, Overlap, unopposed_overlap};
+pub use assault::zone::{AssaultRange, AssaultZone};
+pub use assault::{Assault, AssaultDetail, AssaultGroup, assaults, counting_of, groups};
 pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Pose};
+pub use command::deployment::{
+    ARC_EXCESS_MM, AreaOwner, DeploymentArea, corps_area, division_area, primary_units,
+};
+pub use command::divisions::{DivisionGap, division_gaps, nearest_enemy_of_divisions};
+pub use command::leaders::{
+    LeaderScope, commanded_units, corps_leader, corps_leader_distance_mm, division_leader, rally_penalty,
+    unit_distance_mm, units_within_reach,
+};
+pub use command::pass_through::{pass_through, pass_through_reach_mm};
+pub use command::reaction::{front_cone, reaction_zone};
 pub use cone::FrontageCone;
 pub use error::GeometryError;
+pub use frame::UnitFrame;
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use line_of_sight::{LineOfSight, UnitsOnly, blocks};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
@@ -53,11 +100,14 @@ pub use rules::{
 };
 pub use scale::{MM_PER_INCH, Scale, inches_to_mm, mm_to_inches};
 pub use segment::{ClosestPoints, Segment};
+pub use skirmishers::{MarkerCheck, Spacing, check_skirmishers};
 pub use table::{
     ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, ManeuverSystem, Marker,
     MarkerColour, MarkerKind, SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,
 };
-pub use terrain::{TerrainFeature, TerrainKind};
+pub use terrain::{
+    CoverClass, CoverPosition, Impassable, MovementCost, TerrainFeature, TerrainKind, TerrainProperties,
+};
 pub use transform::RigidMotion;
 pub use unit_structure::{UnitClosest, closest_between, front_bases_of, is_directly_ahead};
 pub use vec2::Vec2;

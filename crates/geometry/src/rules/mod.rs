@@ -376,6 +376,16 @@ pub enum RuleDistance {
     SkirmishGap,
     /// Pro Patria: cover counts when within this behind it (004 §15.11: 25 / 15).
     BehindCover,
+    /// Republique family: an obstacle gives its cover to a base whose front edge it runs
+    /// within this of ("cover when behind", 000 §3.6, 001 §4.3; the distance is not
+    /// stated: project default ½", classic 12.7 mm).
+    ObstacleCover,
+    /// Pro Patria: an infantry charge this close catches its target (004 §17.2.3: 50 / 30).
+    CaughtByInfantry,
+    /// Pro Patria: a cavalry charge this close catches its target (004 §17.2.3: 150 / 90).
+    CaughtByCavalry,
+    /// Pro Patria: charging cavalry moving over this is a fast target (004 §13.4: 200 / 120).
+    FastTarget,
 }
 
 /// An angle that a rule names, in degrees.

@@ -30,6 +30,9 @@ pub(super) static DISTANCES: &[DistanceEntry] = &[
     pair(RuleDistance::ForcedMarchClearance, 300.0, 180.0, "004 §17.4.5"),
     pair(RuleDistance::SkirmishGap, 30.0, 20.0, "004 §12.4"),
     pair(RuleDistance::BehindCover, 25.0, 15.0, "004 §15.11"),
+    pair(RuleDistance::CaughtByInfantry, 50.0, 30.0, "004 §17.2.3"),
+    pair(RuleDistance::CaughtByCavalry, 150.0, 90.0, "004 §17.2.3"),
+    pair(RuleDistance::FastTarget, 200.0, 120.0, "004 §13.4"),
 ];
 
 pub(super) static ANGLES: &[AngleEntry] = &[

@@ -16,6 +16,12 @@ pub(super) static DISTANCES: &[DistanceEntry] = &[
     mm(RuleDistance::EmergencyRally, 80.0, "001 §4.5"),
     mm(RuleDistance::LeaderInjury, 80.0, "001 §4.6"),
     mm(RuleDistance::AdjoiningPanic, 80.0, "002 §5.2"),
+    DistanceEntry {
+        name: RuleDistance::ObstacleCover,
+        measure: Measure::Millimetres(12.7),
+        section: "001 §4.3 tactical bonus cover (distance not stated)",
+        source: Source::ProjectDefault,
+    },
 ];
 
 pub(super) static ANGLES: &[AngleEntry] =

@@ -69,6 +69,10 @@ pub struct SideSettings {
     /// limits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system: Option<ManeuverSystem>,
+    /// How the side counts its bases in assaults: `whole-units` (the default) or, for
+    /// Republic's optional grand-tactical inexperience (003 102 C), `individual-bases`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_counting: Option<crate::assault::outnumbering::BaseCounting>,
 }
 
 /// A maneuver system (000 §3.2).

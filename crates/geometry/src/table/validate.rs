@@ -35,6 +35,19 @@ impl Table {
                 ));
             }
         }
+        for (side, settings) in &self.sides {
+            if settings.base_counting == Some(crate::assault::outnumbering::BaseCounting::IndividualBases)
+                && self.rules != crate::rules::RuleSet::Republic
+            {
+                return Err(field(
+                    format!("sides.{side}.base_counting"),
+                    format!(
+                        "individual-bases is Republic's grand-tactical inexperience (003 102 C), not a rule of {}",
+                        self.rules
+                    ),
+                ));
+            }
+        }
         let mut ids: HashMap<&str, usize> = HashMap::new();
         for (i, unit) in self.units.iter().enumerate() {
             let at = |f: &str| {

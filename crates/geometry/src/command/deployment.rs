@@ -1,0 +1,245 @@
+//! Deployment areas (Republique 5.0 §2.1).
+//!
+//! "The deployment area of a division lies within an imaginary boundary line drawn
+//! around all of the bases and skirmish markers for the primary units of the division,
+//! at a 3" distance from the base edges." For a corps the line is drawn "at a 3"
+//! distance from all of the primary units for the member divisions and encompassing the
+//! open area (if any) between the divisions".
+//!
+//! Readings (GEOMETRY.md, Distances): a division's area is the 3" buffer of the union of
+//! its primary bases and their skirmish markers; a corps' is the 3" buffer of the convex
+//! hull of all its divisions' primary bases and markers. Choices where the text is silent:
+//! - **Primary units** are a division's infantry and cavalry units not marked `attached`;
+//!   artillery never draws the line ("it does not contribute to the boundary line
+//!   profile", §2.1 figure). Skirmish markers of primary units draw it too.
+//! - The area is everything **inside the boundary line**: an enclosed gap (a ring of
+//!   regiments round a village) is part of the area, so holes are filled.
+//!
+//! Exactness: the union of bases is exact (up to the ~1e-6 mm snapping of the polygon
+//! overlay); the buffer's straight sides are exact; its round corners are polygons
+//! circumscribed about the true arcs, lying outside them by at most [`ARC_EXCESS_MM`]. So a
+//! base inside the true area is always judged inside, and a base outside it by less
+//! than [`ARC_EXCESS_MM`] near a rounded corner may be judged inside too.
+
+use crate::base::Base;
+use crate::error::GeometryError;
+use crate::polygon::{ConvexPolygon, Polygon, signed_area};
+use crate::rules::{RuleBook, RuleDistance};
+use crate::table::{Table, Unit, UnitKind};
+use crate::vec2::Vec2;
+use geo::ConvexHull;
+
+/// How far the polygon's round corners may lie outside the true 3" arcs, mm.
+pub const ARC_EXCESS_MM: f64 = 0.005;
+
+/// Whose area it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AreaOwner {
+    /// A division, by name.
+    Division(String),
+    /// A corps, by name.
+    Corps(String),
+}
+
+/// A deployment area: one or more filled outlines (a division split in two has two).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeploymentArea {
+    /// Whose it is.
+    pub owner: AreaOwner,
+    /// The outlines, counter-clockwise, holes filled.
+    pub outlines: Vec<Polygon>,
+}
+
+impl DeploymentArea {
+    /// Area in mm².
+    #[must_use]
+    pub fn area_mm2(&self) -> f64 {
+        self.outlines.iter().map(Polygon::area).sum()
+    }
+
+    /// The fraction (0 to 1) of a base inside the area.
+    #[must_use]
+    pub fn fraction_of_base(&self, b: &Base) -> f64 {
+        let poly: ConvexPolygon = b.polygon();
+        (self.outlines.iter().map(|o| o.area_inside(&poly)).sum::<f64>() / b.area()).clamp(0.0, 1.0)
+    }
+
+    /// True when the whole base is inside (to a millionth of its area: overlay rounding).
+    #[must_use]
+    pub fn contains_base(&self, b: &Base) -> bool {
+        self.fraction_of_base(b) >= 1.0 - 1e-6
+    }
+
+    /// True when every base of the unit is inside.
+    #[must_use]
+    pub fn contains_unit(&self, u: &Unit) -> bool {
+        u.bases.iter().all(|b| self.contains_base(b))
+    }
+}
+
+/// The primary units of a division: its infantry and cavalry units not marked
+/// `attached`, and the skirmish markers whose parent is one of them (unit indices).
+#[must_use]
+pub fn primary_units(table: &Table, division: &str) -> Vec<usize> {
+    let primary: Vec<usize> = table
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            u.division.as_deref() == Some(division)
+                && matches!(u.kind, UnitKind::Infantry | UnitKind::Cavalry)
+                && !u.attached
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = primary.clone();
+    for (i, u) in table.units.iter().enumerate() {
+        if u.kind == UnitKind::Skirmisher
+            && let Some(p) = &u.parent
+            && primary.iter().any(|&j| &table.units[j].id == p)
+        {
+            out.push(i);
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+fn to_geo(b: &Base) -> geo::Polygon<f64> {
+    let ring: Vec<geo::Coord<f64>> = b.vertices_ccw().iter().map(|p| geo::Coord { x: p.x, y: p.y }).collect();
+    geo::Polygon::new(geo::LineString::new(ring), vec![])
+}
+
+fn ring_of(ls: &geo::LineString<f64>) -> Vec<Vec2> {
+    let mut v: Vec<Vec2> = ls.coords().map(|c| Vec2::new(c.x, c.y)).collect();
+    if v.len() > 1 && v.first() == v.last() {
+        v.pop();
+    }
+    if signed_area(&v) < 0.0 {
+        v.reverse();
+    }
+    v
+}
+
+fn polygon_ccw(ring: &[Vec2]) -> geo::Polygon<f64> {
+    geo::Polygon::new(
+        geo::LineString::new(ring.iter().map(|p| geo::Coord { x: p.x, y: p.y }).collect()),
+        vec![],
+    )
+}
+
+/// The round corner at `v` between outward normals `n0` and `n1` (turning
+/// counter-clockwise), radius `r`, circumscribed: every edge is tangent to the arc.
+fn corner(v: Vec2, n0: Vec2, n1: Vec2, r: f64) -> Vec<Vec2> {
+    let turn = n0.cross(n1).atan2(n0.dot(n1));
+    if turn <= 1e-12 {
+        return Vec::new();
+    }
+    let step_max = 2.0 * (r / (r + ARC_EXCESS_MM)).acos();
+    let n = (turn / step_max).ceil().max(1.0) as usize;
+    let step = turn / n as f64;
+    let out_r = r / (step / 2.0).cos();
+    let mut pts = vec![v, v + n0 * r];
+    for k in 0..n {
+        pts.push(v + n0.rotated_deg(((k as f64 + 0.5) * step).to_degrees()) * out_r);
+    }
+    pts.push(v + n1 * r);
+    pts
+}
+
+/// The `r` buffer of filled counter-clockwise rings, holes filled again.
+fn buffered(rings: &[Vec<Vec2>], r: f64) -> Vec<Polygon> {
+    let mut pieces: Vec<geo::Polygon<f64>> = Vec::new();
+    for ring in rings {
+        let n = ring.len();
+        if n < 3 {
+            continue;
+        }
+        pieces.push(polygon_ccw(ring));
+        // Outward normal of each edge (the ring is counter-clockwise: outward is right).
+        let normal = |i: usize| (ring[(i + 1) % n] - ring[i]).normalized().map(Vec2::perp_right);
+        for i in 0..n {
+            let (a, b) = (ring[i], ring[(i + 1) % n]);
+            if let Some(m) = normal(i) {
+                pieces.push(polygon_ccw(&[a, a + m * r, b + m * r, b]));
+            }
+            // The corner at b, between this edge's normal and the next's.
+            if let (Some(m0), Some(m1)) = (normal(i), normal((i + 1) % n)) {
+                let c = corner(b, m0, m1, r);
+                if c.len() >= 3 {
+                    pieces.push(polygon_ccw(&c));
+                }
+            }
+        }
+    }
+    geo::unary_union(pieces.iter()).0.iter().map(|p| Polygon::new(ring_of(p.exterior()), vec![])).collect()
+}
+
+fn area_of(
+    table: &Table,
+    units: &[usize],
+    book: &RuleBook,
+    hull: bool,
+) -> Result<Vec<Polygon>, GeometryError> {
+    let r = book.distance_mm(RuleDistance::DeploymentArea)?;
+    let bases: Vec<geo::Polygon<f64>> =
+        units.iter().flat_map(|&i| table.units[i].bases.iter().map(to_geo)).collect();
+    if bases.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rings: Vec<Vec<Vec2>> = if hull {
+        let all = geo::MultiPolygon::new(bases);
+        vec![ring_of(all.convex_hull().exterior())]
+    } else {
+        geo::unary_union(bases.iter()).0.iter().map(|p| ring_of(p.exterior())).collect()
+    };
+    Ok(buffered(&rings, r))
+}
+
+/// A division's deployment area; `None` when it has no primary units.
+///
+/// ```
+/// use vedette_geometry::{Table, division_area};
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+///   "units":[{"id":"r1","side":"fr","kind":"infantry","formation":"line","division":"d1",
+///     "bases":[{"x":0,"y":0,"heading":90,"width":30,"depth":20}]}]}"#)?;
+/// let a = division_area(&t, "d1", &t.rule_book()?)?.unwrap();
+/// // A 30 x 20 base grown by 3": rectangle + four side strips + a full circle.
+/// let r = 76.2;
+/// let exact = 600.0 + 2.0 * r * (30.0 + 20.0) + std::f64::consts::PI * r * r;
+/// assert!((a.area_mm2() - exact).abs() < 5.0);
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+pub fn division_area(
+    table: &Table,
+    division: &str,
+    book: &RuleBook,
+) -> Result<Option<DeploymentArea>, GeometryError> {
+    let units = primary_units(table, division);
+    let outlines = area_of(table, &units, book, false)?;
+    Ok((!outlines.is_empty())
+        .then(|| DeploymentArea { owner: AreaOwner::Division(division.to_string()), outlines }))
+}
+
+/// A corps' deployment area: the 3" buffer of the convex hull of the primary units of
+/// every division with units in the corps; `None` when there are none.
+pub fn corps_area(
+    table: &Table,
+    corps: &str,
+    book: &RuleBook,
+) -> Result<Option<DeploymentArea>, GeometryError> {
+    let mut divisions: Vec<&str> = table
+        .units
+        .iter()
+        .filter(|u| u.corps.as_deref() == Some(corps))
+        .filter_map(|u| u.division.as_deref())
+        .collect();
+    divisions.sort_unstable();
+    divisions.dedup();
+    let mut units: Vec<usize> = divisions.iter().flat_map(|d| primary_units(table, d)).collect();
+    units.sort_unstable();
+    units.dedup();
+    let outlines = area_of(table, &units, book, true)?;
+    Ok((!outlines.is_empty())
+        .then(|| DeploymentArea { owner: AreaOwner::Corps(corps.to_string()), outlines }))
+}

@@ -1,0 +1,71 @@
+//! Distances between divisions and to the enemy (000 §3.3, §6.2; 002 §5.2).
+//!
+//! - "one or more other friendly divisions within 6" (as measured between nearest points
+//!   between closest units)" act together (§3.3);
+//! - "Divisions are considered adjoining if the closest points of their closest units are
+//!   within 3" of each other, or within line of sight, whichever is less" (§6.2; classic
+//!   8 cm, 002 §5.2). The line-of-sight clause needs the terrain and sight lines of the
+//!   line-of-sight work; here only the distance is decided;
+//! - "Once any units of a division move to within eight inches (8") of enemy units" the
+//!   division is in engagement range (§3.3).
+//!
+//! A division's units are its combat units and skirmish markers (leaders and limbers are
+//! not "units" for these tests: the project's reading); enemies likewise.
+
+use crate::index::SpatialIndex;
+use crate::table::{Table, UnitKind};
+use std::collections::BTreeMap;
+
+/// Two divisions of one side and the closest distance between their units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DivisionGap {
+    /// The first division (alphabetically).
+    pub a: String,
+    /// The second.
+    pub b: String,
+    /// Closest point to closest point, mm.
+    pub distance_mm: f64,
+}
+
+fn counts(kind: UnitKind) -> bool {
+    kind.is_combat() || kind == UnitKind::Skirmisher
+}
+
+/// Every pair of friendly divisions within `reach_mm` of each other, sorted by name.
+#[must_use]
+pub fn division_gaps(table: &Table, index: &SpatialIndex, reach_mm: f64) -> Vec<DivisionGap> {
+    let mut best: BTreeMap<(String, String), f64> = BTreeMap::new();
+    for p in index.pairs_within(reach_mm) {
+        let (ua, ub) = (&table.units[p.a.unit], &table.units[p.b.unit]);
+        let (Some(da), Some(db)) = (&ua.division, &ub.division) else { continue };
+        if da == db || ua.side != ub.side || !counts(ua.kind) || !counts(ub.kind) {
+            continue;
+        }
+        let key = if da < db { (da.clone(), db.clone()) } else { (db.clone(), da.clone()) };
+        let e = best.entry(key).or_insert(f64::INFINITY);
+        *e = e.min(p.distance_mm);
+    }
+    best.into_iter().map(|((a, b), distance_mm)| DivisionGap { a, b, distance_mm }).collect()
+}
+
+/// The closest enemy to each division within `reach_mm` (division name → distance, mm);
+/// divisions with no enemy that close are absent.
+#[must_use]
+pub fn nearest_enemy_of_divisions(
+    table: &Table,
+    index: &SpatialIndex,
+    reach_mm: f64,
+) -> BTreeMap<String, f64> {
+    let mut out: BTreeMap<String, f64> = BTreeMap::new();
+    for p in index.pairs_within(reach_mm) {
+        let (ua, ub) = (&table.units[p.a.unit], &table.units[p.b.unit]);
+        if ua.side == ub.side || !counts(ua.kind) || !counts(ub.kind) {
+            continue;
+        }
+        for d in [&ua.division, &ub.division].into_iter().flatten() {
+            let e = out.entry(d.clone()).or_insert(f64::INFINITY);
+            *e = e.min(p.distance_mm);
+        }
+    }
+    out
+}

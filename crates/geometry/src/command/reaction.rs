@@ -1,0 +1,73 @@
+//! The cavalry reaction zone (000 §3.6): "Cavalry units may react to enemy units which
+//! advance to within 6" of their front (not flank or rear as defined by the Flank and Rear
+//! Examples in Assault modifiers)".
+//!
+//! The front is what lies ahead of the unit's flank line: a [`FrontageCone`] whose
+//! frontage joins the rear corners of the outermost front bases (the flank line) and
+//! whose sides turn 90° outward (so they run along the flank line, parallel to the
+//! front). An enemy is in the zone when the part of it ahead of that line is within 6" of
+//! the cavalry (closest points). The zone is closed: exactly 6" is within.
+
+use crate::assault::zone::loosened;
+use crate::cone::FrontageCone;
+use crate::error::GeometryError;
+use crate::frame::UnitFrame;
+use crate::index::SpatialIndex;
+use crate::polygon::ConvexPolygon;
+use crate::rules::{RuleBook, RuleDistance};
+use crate::segment::Segment;
+use crate::table::{Table, Unit, UnitKind};
+use crate::ties::{ZONE_SLACK_MM, within};
+use std::collections::BTreeMap;
+
+/// The front of a unit: the cone ahead of its flank line; `None` for no bases.
+#[must_use]
+pub fn front_cone(unit: &Unit) -> Option<FrontageCone> {
+    let frame = UnitFrame::of(&unit.bases)?;
+    let front = unit.front_bases();
+    let x = |i: &usize| frame.to_local(unit.bases[*i].centre()).x;
+    let l = front.iter().min_by(|a, b| x(a).total_cmp(&x(b)))?;
+    let r = front.iter().max_by(|a, b| x(a).total_cmp(&x(b)))?;
+    let corner = |i: usize, left: bool| {
+        let c = unit.bases[i].corners();
+        let (p, q) = (c.rear_left, c.rear_right);
+        if (frame.to_local(p).x <= frame.to_local(q).x) == left { p } else { q }
+    };
+    Some(FrontageCone::flared(Segment::new(corner(*l, true), corner(*r, false)), frame.forward, 90.0))
+}
+
+/// Enemy units in a cavalry unit's reaction zone, with the distance of their part ahead
+/// of its flank line (unit index → mm). Empty for a unit that is not cavalry.
+pub fn reaction_zone(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    cavalry: usize,
+) -> Result<BTreeMap<usize, f64>, GeometryError> {
+    let mut out = BTreeMap::new();
+    let Some(u) = table.units.get(cavalry) else { return Ok(out) };
+    if u.kind != UnitKind::Cavalry {
+        return Ok(out);
+    }
+    let reach = book.distance_mm(RuleDistance::CavalryReaction)?;
+    let Some(cone) = front_cone(u) else { return Ok(out) };
+    let planes = cone.half_planes().map(|h| loosened(h, ZONE_SLACK_MM));
+    for n in index.within_of_unit(cavalry, reach + 1.0) {
+        let e = &table.units[n.base.unit];
+        if !index.are_enemies(cavalry, n.base.unit) || !(e.is_combat() || e.kind == UnitKind::Skirmisher) {
+            continue;
+        }
+        let Some(b) = table.base(n.base) else { continue };
+        let part = ConvexPolygon::from_half_planes(&b.polygon(), &planes);
+        if part.is_empty() {
+            continue;
+        }
+        if let Some(d) = u.bases.iter().filter_map(|cb| part.distance_to_base(cb)).reduce(f64::min)
+            && within(d, reach)
+        {
+            let e = out.entry(n.base.unit).or_insert(f64::INFINITY);
+            *e = f64::min(*e, d);
+        }
+    }
+    Ok(out)
+}

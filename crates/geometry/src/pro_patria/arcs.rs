@@ -1,0 +1,89 @@
+//! Pro Patria firing arcs (004 §17.3): "Shooting units and artillery have 22½° firing
+//! arcs taken from the front corner of the stand. Skirmishers have 180° firing arcs."
+//! And "Units must fire at the nearest visible eligible enemy unit."
+//!
+//! Each stand's arc is a [`FrontageCone`] from its front edge, sides turned 22½° outward
+//! (90° for skirmishers: everything ahead of the front edge). An enemy is in arc when any
+//! part of one of its stands is inside (touching counts); its distance is measured from
+//! the firing stand to the part inside. Line of sight (terrain, intervening troops) is the
+//! line-of-sight work's; visibility range (1200 mm / 720) limits the search.
+
+use crate::assault::zone::loosened;
+use crate::base::Base;
+use crate::cone::FrontageCone;
+use crate::error::GeometryError;
+use crate::index::SpatialIndex;
+use crate::polygon::ConvexPolygon;
+use crate::rules::{RuleAngle, RuleBook, RuleDistance};
+use crate::table::{Formation, Table, Unit, UnitKind};
+use crate::ties::ZONE_SLACK_MM;
+
+/// True for units that shoot in a 180° arc: skirmish markers and units in skirmish order.
+#[must_use]
+pub fn shoots_all_round_ahead(u: &Unit) -> bool {
+    u.kind == UnitKind::Skirmisher || u.formation == Some(Formation::SkirmishOrder)
+}
+
+/// The firing arc of one stand.
+///
+/// ```
+/// use vedette_geometry::{Base, BaseSize, Pose, RuleBook, RuleSet, Scale, Vec2};
+/// use vedette_geometry::pro_patria::arcs::firing_arc;
+/// let book = RuleBook::try_new(RuleSet::ProPatria, Scale::Figures28mm)?;
+/// let stand = Base::new(BaseSize::new(60.0, 20.0), Pose::new(Vec2::new(0.0, 0.0), 90.0));
+/// let arc = firing_arc(&stand, false, &book)?;
+/// // 100 mm ahead the arc reaches 100 · tan 22.5° = 41.4 mm past the stand's corner.
+/// assert!(arc.contains(Vec2::new(30.0 + 41.0, 110.0)));
+/// assert!(!arc.contains(Vec2::new(30.0 + 42.0, 110.0)));
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+pub fn firing_arc(stand: &Base, skirmisher: bool, book: &RuleBook) -> Result<FrontageCone, GeometryError> {
+    let side =
+        book.angle_deg(if skirmisher { RuleAngle::SkirmisherArcSide } else { RuleAngle::FiringArcSide })?;
+    Ok(FrontageCone::flared(stand.front_edge(), stand.forward(), side))
+}
+
+/// The distance from `stand` to the part of `target` inside `arc`, mm; `None` when no
+/// part of it is inside.
+#[must_use]
+pub fn distance_in_arc(arc: &FrontageCone, stand: &Base, target: &Base) -> Option<f64> {
+    let planes = arc.half_planes().map(|h| loosened(h, ZONE_SLACK_MM));
+    let part = ConvexPolygon::from_half_planes(&target.polygon(), &planes);
+    if part.is_empty() { None } else { part.distance_to_base(stand) }
+}
+
+/// The nearest enemy unit with a stand in the firing arc of one of `firer`'s stands,
+/// within visibility: (unit index, distance in mm). Staff and engineers are eligible
+/// targets only for skirmishers (§17.3.10).
+pub fn nearest_in_arc(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    firer: usize,
+) -> Result<Option<(usize, f64)>, GeometryError> {
+    let Some(u) = table.units.get(firer) else { return Ok(None) };
+    let visibility = book.distance_mm(RuleDistance::Visibility)?;
+    let all_round = shoots_all_round_ahead(u);
+    let arcs: Vec<FrontageCone> =
+        u.bases.iter().map(|b| firing_arc(b, all_round, book)).collect::<Result<_, _>>()?;
+    let mut best: Option<(usize, f64)> = None;
+    for n in index.within_of_unit(firer, visibility) {
+        let e = &table.units[n.base.unit];
+        // "Only skirmishing stands may deliberately fire at enemy staff" (§17.3.10); the
+        // same for engineers. Limbers are not targets of their own.
+        let staff = matches!(e.kind, UnitKind::Leader | UnitKind::Engineer);
+        if !index.are_enemies(firer, n.base.unit) || e.kind == UnitKind::Limber || (staff && !all_round) {
+            continue;
+        }
+        let Some(t) = table.base(n.base) else { continue };
+        for (stand, arc) in u.bases.iter().zip(&arcs) {
+            if let Some(d) = distance_in_arc(arc, stand, t)
+                && d <= visibility
+                && best.is_none_or(|(bu, bd)| d < bd || (d == bd && n.base.unit < bu))
+            {
+                best = Some((n.base.unit, d));
+            }
+        }
+    }
+    Ok(best)
+}

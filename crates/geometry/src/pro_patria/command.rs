@@ -1,0 +1,42 @@
+//! Pro Patria command radius (004 §14.2): "Every General has a command radius of 400mm
+//! (250mm for 15mm gaming)." A unit is in command when its closest point is within the
+//! radius of its general's stand (exactly 400 mm is within).
+
+use crate::command::leaders::{commanded_units, unit_distance_mm};
+use crate::error::GeometryError;
+use crate::rules::{RuleBook, RuleDistance};
+use crate::table::Table;
+use crate::ties::within;
+
+/// One unit of a general's command and its distance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InCommand {
+    /// The general's unit index.
+    pub general: usize,
+    /// The unit's index.
+    pub unit: usize,
+    /// Closest distance, mm.
+    pub distance_mm: f64,
+    /// Within the command radius.
+    pub in_command: bool,
+}
+
+/// Every unit of `general`'s command with its distance and verdict.
+pub fn command_radius(
+    table: &Table,
+    book: &RuleBook,
+    general: usize,
+) -> Result<Vec<InCommand>, GeometryError> {
+    let radius = book.distance_mm(RuleDistance::CommandRadius)?;
+    Ok(commanded_units(table, general)
+        .into_iter()
+        .filter_map(|u| {
+            unit_distance_mm(table, general, u).map(|d| InCommand {
+                general,
+                unit: u,
+                distance_mm: d,
+                in_command: within(d, radius),
+            })
+        })
+        .collect())
+}

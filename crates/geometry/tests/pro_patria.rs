@@ -1,0 +1,187 @@
+//! Hand-worked Pro Patria! scenarios (issue 5), 28 mm figures unless said (the bracketed
+//! 15 mm distances are checked where they differ). Stands: 60 x 20 mm infantry.
+
+mod common;
+use common::{b, table, unit};
+use vedette_geometry::pro_patria::arcs::nearest_in_arc;
+use vedette_geometry::pro_patria::bombardment::{bombardment_box, units_in};
+use vedette_geometry::pro_patria::charge::{catches, is_fast_target};
+use vedette_geometry::pro_patria::command::command_radius;
+use vedette_geometry::pro_patria::contact::{edge_contact_mm, proximities};
+use vedette_geometry::pro_patria::corridor::endangered;
+use vedette_geometry::{Formation, LeaderRole, RuleSet, Scale, SpatialIndex, Table, UnitKind, Vec2};
+
+fn stand(x: f64, y: f64, h: f64) -> vedette_geometry::Base {
+    b(x, y, h, 60.0, 20.0)
+}
+
+/// A firing stand at the origin facing +y (front edge y = 10, x -30..30) and an enemy
+/// stand whose top-left corner is at (`left`, 130).
+fn arc_table(left: f64, skirmish: bool) -> Table {
+    let mut f = unit("fr", "fr", UnitKind::Infantry, vec![stand(0.0, 0.0, 90.0)]);
+    if skirmish {
+        f.formation = Some(Formation::SkirmishOrder);
+    }
+    table(
+        RuleSet::ProPatria,
+        vec![f, unit("au", "au", UnitKind::Infantry, vec![stand(left + 30.0, 120.0, 90.0)])],
+    )
+}
+
+fn target(t: &Table) -> Option<usize> {
+    nearest_in_arc(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), 0).unwrap().map(|(u, _)| u)
+}
+
+#[test]
+fn firing_arcs_are_22_and_a_half_degrees_from_the_front_corners() {
+    // The right side of the arc leaves (30, 10) at 22.5°: at y = 130 (120 mm ahead) it is
+    // at x = 30 + 120 tan 22.5° = 79.706. The enemy's top-left corner 0.5 mm inside / outside.
+    let line = 30.0 + 120.0 * 22.5f64.to_radians().tan();
+    assert!((line - 79.7056).abs() < 1e-4);
+    assert_eq!(target(&arc_table(line - 0.5, false)), Some(1));
+    assert_eq!(target(&arc_table(line + 0.5, false)), None);
+    // Skirmishers fire in 180°: the same enemy is in their arc.
+    assert_eq!(target(&arc_table(line + 0.5, true)), Some(1));
+}
+
+#[test]
+fn only_skirmishers_may_target_staff() {
+    // An enemy general 100 mm straight ahead (§17.3.10).
+    let with_general = |skirmish: bool| {
+        let mut t = arc_table(1000.0, skirmish);
+        let mut g = unit("au-gen", "au", UnitKind::Leader, vec![b(0.0, 130.0, 270.0, 40.0, 40.0)]);
+        g.formation = None;
+        t.units.push(g);
+        t
+    };
+    assert_eq!(target(&with_general(false)), None);
+    assert_eq!(target(&with_general(true)), Some(2));
+}
+
+#[test]
+fn contact_needs_thirty_millimetres_of_edge() {
+    // Face to face, offset sideways by 60 - overlap.
+    let pair = |overlap: f64| {
+        table(
+            RuleSet::ProPatria,
+            vec![
+                unit("fr", "fr", UnitKind::Infantry, vec![stand(0.0, 0.0, 90.0)]),
+                unit("au", "au", UnitKind::Infantry, vec![stand(60.0 - overlap, 20.0, 270.0)]),
+            ],
+        )
+    };
+    let p = |t: &Table| proximities(t, &SpatialIndex::new(t), &t.rule_book().unwrap()).unwrap();
+    assert!(p(&pair(30.0))[0].in_contact);
+    assert!((p(&pair(30.0))[0].contact_mm - 30.0).abs() < 1e-9);
+    assert!(!p(&pair(29.9))[0].in_contact);
+    // 15 mm figures need only 20 mm.
+    let mut t = pair(20.0);
+    t.scale = Scale::Figures15mm;
+    assert!(p(&t)[0].in_contact);
+    // A corner touching a corner is no edge contact.
+    assert_eq!(edge_contact_mm(&stand(0.0, 0.0, 90.0), &stand(60.0, 20.0, 90.0)), 0.0);
+}
+
+#[test]
+fn no_unit_comes_within_25mm_of_an_enemy_it_has_not_charged() {
+    let gap = |g: f64| {
+        table(
+            RuleSet::ProPatria,
+            vec![
+                unit("fr", "fr", UnitKind::Infantry, vec![stand(0.0, 0.0, 90.0)]),
+                unit("au", "au", UnitKind::Infantry, vec![stand(0.0, 20.0 + g, 270.0)]),
+            ],
+        )
+    };
+    let too_close = |t: &Table| {
+        proximities(t, &SpatialIndex::new(t), &t.rule_book().unwrap())
+            .unwrap()
+            .iter()
+            .any(|p| p.too_close(25.0))
+    };
+    assert!(too_close(&gap(24.9)));
+    assert!(!too_close(&gap(25.1)));
+}
+
+#[test]
+fn friends_crossing_the_firing_corridor_are_endangered() {
+    // Firer at the origin (front x -30..30 at y = 10) shooting straight ahead at a target
+    // 300 mm away; a friend beside the corridor's right line x = 30, 0.5 mm across / short.
+    let with_friend = |left: f64| {
+        table(
+            RuleSet::ProPatria,
+            vec![
+                unit("fr", "fr", UnitKind::Infantry, vec![stand(0.0, 0.0, 90.0)]),
+                unit("au", "au", UnitKind::Infantry, vec![stand(0.0, 320.0, 270.0)]),
+                unit("fr2", "fr", UnitKind::Infantry, vec![stand(left + 30.0, 150.0, 90.0)]),
+            ],
+        )
+    };
+    let e = |t: &Table| endangered(t, &SpatialIndex::new(t), 0, 1);
+    assert_eq!(e(&with_friend(29.5)), vec![2]);
+    assert!(e(&with_friend(30.5)).is_empty());
+    // Beyond the target it is not between firer and target.
+    let mut t = with_friend(0.0);
+    t.units[2].bases[0] = stand(0.0, 400.0, 90.0);
+    assert!(e(&t).is_empty());
+}
+
+#[test]
+fn command_radius_is_400mm() {
+    let with_unit_at = |gap: f64| {
+        let mut g = unit("gen", "fr", UnitKind::Leader, vec![b(0.0, 0.0, 90.0, 40.0, 40.0)]);
+        g.role = Some(LeaderRole::Division);
+        g.division = Some("d".into());
+        g.formation = None;
+        let mut u = unit("bn", "fr", UnitKind::Infantry, vec![stand(0.0, 20.0 + gap + 10.0, 90.0)]);
+        u.division = Some("d".into());
+        table(RuleSet::ProPatria, vec![g, u])
+    };
+    let inside = |t: &Table| command_radius(t, &t.rule_book().unwrap(), 0).unwrap()[0].in_command;
+    assert!(inside(&with_unit_at(399.0)));
+    assert!(inside(&with_unit_at(400.0)));
+    assert!(!inside(&with_unit_at(401.0)));
+    let mut t = with_unit_at(251.0);
+    t.scale = Scale::Figures15mm;
+    assert!(!inside(&t));
+}
+
+#[test]
+fn bombardment_box_reaches_150mm_beyond_the_point() {
+    // A two-gun battery (80 mm frontage) facing +y aims at (0, 500): the box is x -40..40,
+    // y 500..650. A stand whose near edge is at 649.5 is hit; at 650.5 it is not.
+    let battery = unit(
+        "bat",
+        "fr",
+        UnitKind::Artillery,
+        vec![b(-20.0, 0.0, 90.0, 40.0, 60.0), b(20.0, 0.0, 90.0, 40.0, 60.0)],
+    );
+    let with_target = |near: f64| {
+        table(
+            RuleSet::ProPatria,
+            vec![battery.clone(), unit("au", "au", UnitKind::Infantry, vec![stand(0.0, near + 10.0, 270.0)])],
+        )
+    };
+    let hit = |t: &Table| {
+        let bx =
+            bombardment_box(&t.units[0], Vec2::new(0.0, 500.0), &t.rule_book().unwrap()).unwrap().unwrap();
+        units_in(t, &bx).contains(&1)
+    };
+    assert!(hit(&with_target(649.5)));
+    assert!(!hit(&with_target(650.5)));
+}
+
+#[test]
+fn charges_catch_within_50mm_for_infantry_and_150mm_for_cavalry() {
+    let t = table(RuleSet::ProPatria, vec![]);
+    let book = t.rule_book().unwrap();
+    assert!(catches(UnitKind::Infantry, 49.9, &book).unwrap());
+    assert!(!catches(UnitKind::Infantry, 50.1, &book).unwrap());
+    assert!(catches(UnitKind::Cavalry, 150.0, &book).unwrap());
+    assert!(!catches(UnitKind::Cavalry, 150.1, &book).unwrap());
+    assert!(!is_fast_target(200.0, &book).unwrap());
+    assert!(is_fast_target(200.1, &book).unwrap());
+    let mut t15 = t.clone();
+    t15.scale = Scale::Figures15mm;
+    assert!(!catches(UnitKind::Infantry, 30.1, &t15.rule_book().unwrap()).unwrap());
+}

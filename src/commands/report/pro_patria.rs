@@ -1,0 +1,178 @@
+//! The `pro_patria` section (Pro Patria tables only): units too close to the enemy,
+//! each unit's nearest target in its firing arcs with any friends it would endanger,
+//! and every general's command radius.
+
+use super::columns::render;
+use crate::CliError;
+use crate::commands::measure::micro;
+use serde::Serialize;
+use vedette_geometry::pro_patria::arcs::nearest_in_arc;
+use vedette_geometry::pro_patria::command::command_radius;
+use vedette_geometry::pro_patria::contact::proximities;
+use vedette_geometry::pro_patria::corridor::endangered;
+use vedette_geometry::{RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind};
+
+/// Two enemy units within 25 mm (15) of each other.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ProximityReport {
+    /// One unit.
+    pub a: String,
+    /// The other.
+    pub b: String,
+    /// Closest distance, mm.
+    pub distance_mm: f64,
+    /// Edge contact, mm.
+    pub contact_mm: f64,
+    /// At least 30 mm (20) of edge contact.
+    pub in_contact: bool,
+    /// Within 25 mm (15) without being in contact: only a charger may be this close.
+    pub too_close: bool,
+}
+
+/// A unit's nearest target in its arcs.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct TargetReport {
+    /// The firing unit.
+    pub unit: String,
+    /// The nearest enemy in its arcs (within visibility; line of sight not checked).
+    pub target: String,
+    /// Distance, mm.
+    pub distance_mm: f64,
+    /// Friendly units in the corridor to the target: the unit may not fire (§17.3.8).
+    pub endangered: Vec<String>,
+}
+
+/// A unit of a general's command.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct CommandReport {
+    /// The general.
+    pub general: String,
+    /// The unit.
+    pub unit: String,
+    /// Distance, mm.
+    pub distance_mm: f64,
+    /// Within the command radius (400 mm, 250 for 15 mm figures).
+    pub in_command: bool,
+}
+
+/// The `pro_patria` section.
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+pub struct ProPatriaSection {
+    /// Enemy units within the no-approach distance.
+    pub proximity: Vec<ProximityReport>,
+    /// Nearest targets in arc.
+    pub targets: Vec<TargetReport>,
+    /// Command radius.
+    pub command: Vec<CommandReport>,
+}
+
+/// Builds the section; `None` unless the table is played with Pro Patria.
+pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<ProPatriaSection>, CliError> {
+    if book.rules() != RuleSet::ProPatria {
+        return Ok(None);
+    }
+    let no_approach = book.distance_mm(RuleDistance::NoApproach)?;
+    let mut s = ProPatriaSection::default();
+    for p in proximities(t, index, book)? {
+        s.proximity.push(ProximityReport {
+            a: t.units[p.a].id.clone(),
+            b: t.units[p.b].id.clone(),
+            distance_mm: micro(p.distance_mm),
+            contact_mm: micro(p.contact_mm),
+            in_contact: p.in_contact,
+            too_close: p.too_close(no_approach),
+        });
+    }
+    for (i, u) in t.units.iter().enumerate() {
+        if matches!(u.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Skirmisher)
+            && let Some((target, d)) = nearest_in_arc(t, index, book, i)?
+        {
+            s.targets.push(TargetReport {
+                unit: u.id.clone(),
+                target: t.units[target].id.clone(),
+                distance_mm: micro(d),
+                endangered: endangered(t, index, i, target)
+                    .into_iter()
+                    .map(|e| t.units[e].id.clone())
+                    .collect(),
+            });
+        }
+        if u.kind == UnitKind::Leader {
+            for c in command_radius(t, book, i)? {
+                s.command.push(CommandReport {
+                    general: u.id.clone(),
+                    unit: t.units[c.unit].id.clone(),
+                    distance_mm: micro(c.distance_mm),
+                    in_command: c.in_command,
+                });
+            }
+        }
+    }
+    Ok(Some(s))
+}
+
+/// The human rendering.
+#[must_use]
+pub fn render_text(s: &ProPatriaSection) -> String {
+    let mut out = String::new();
+    if !s.proximity.is_empty() {
+        out.push_str("\nPro Patria: units within 25 mm of an enemy\n");
+        let rows: Vec<Vec<String>> = s
+            .proximity
+            .iter()
+            .map(|p| {
+                vec![
+                    p.a.clone(),
+                    p.b.clone(),
+                    format!("{:.1} mm", p.distance_mm),
+                    format!("{:.1} mm", p.contact_mm),
+                    if p.in_contact {
+                        "in contact".into()
+                    } else if p.too_close {
+                        "too close unless charging".into()
+                    } else {
+                        "-".into()
+                    },
+                ]
+            })
+            .collect();
+        out.push_str(&render(&["unit", "unit", "gap", "edge contact", "verdict"], &rows));
+    }
+    if !s.targets.is_empty() {
+        out.push_str("\nPro Patria: nearest target in arc\n");
+        let rows: Vec<Vec<String>> = s
+            .targets
+            .iter()
+            .map(|x| {
+                vec![
+                    x.unit.clone(),
+                    x.target.clone(),
+                    format!("{:.1} mm", x.distance_mm),
+                    if x.endangered.is_empty() {
+                        "-".into()
+                    } else {
+                        format!("may not fire: endangers {}", x.endangered.join(" "))
+                    },
+                ]
+            })
+            .collect();
+        out.push_str(&render(&["unit", "target", "distance", "friends"], &rows));
+    }
+    if !s.command.is_empty() {
+        out.push_str("\nPro Patria: command radius\n");
+        let rows: Vec<Vec<String>> = s
+            .command
+            .iter()
+            .map(|c| {
+                vec![
+                    c.general.clone(),
+                    c.unit.clone(),
+                    format!("{:.1} mm", c.distance_mm),
+                    if c.in_command { "in command".into() } else { "OUT of command".into() },
+                ]
+            })
+            .collect();
+        out.push_str(&render(&["general", "unit", "distance", "verdict"], &rows));
+    }
+    out
+}
