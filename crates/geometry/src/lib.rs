@@ -22,10 +22,17 @@
 //!   oracle [`index::brute`].
 //! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
 //!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain).
+//! - Artillery (000 §4.2-4.5): [`artillery`] holds one file per construction:
+//!   frontage ([`battery_frontage`]), the arc of fire ([`ArcOfFire`]), the firing zone
+//!   and its clear swings ([`FiringZone`], [`clear_swings`]), ranges and brackets
+//!   ([`range_bracket`]), targets and the main target ([`assess_targets`]), secondary
+//!   targets, deep targets ([`deep_target`]), enfilade ([`enfilade`]), unlimber limits
+//!   ([`unlimber_check`]); [`assess_artillery`] runs them all over a table.
 //! - Invariance helpers: [`RigidMotion`].
 
 #![deny(missing_docs)]
 
+pub mod artillery;
 mod base;
 mod cone;
 mod error;
@@ -42,6 +49,18 @@ mod transform;
 mod unit_structure;
 mod vec2;
 
+pub use artillery::{
+    ARC_POLYGON_SAGITTA_MM, AllOpen, ArcOfFire, ArtilleryRules, BRACKET_TIE_MM, Battery, BatteryAssessment,
+    BatteryFrontage, Battlefield, ClearSwings, DeepReason, DeepTarget, EnfiladeVerdict, FiringZone, Flank,
+    FrontageSource, HALF_BASE_TOLERANCE, MainTarget, OpenGround, SecondaryTargets, StandingExposure,
+    SwingInterval, TargetAssessment, TargetClass, TerrainOutlines, UnitFrame, UnlimberCheck,
+    ZONE_CONTACT_AREA_MM2, ZoneObstacle, ZoneObstacleSource, aim_at, assess_artillery, assess_battery,
+    assess_targets, batteries, battery_frontage, blocked_swings, bracket_far_edge_mm, centre_of_fire_swings,
+    clear_swings, crowding_bases, deep_target, deep_window_end, enfilade, enfilade_zone, frontage_edge,
+    is_packed_marker, main_target, main_target_order, nearest_flanks, range_bracket, range_to_base_mm,
+    ray_parameter_at_range, secondary_targets, segment_to_convex_mm, side_strips, unlimber_check,
+    within_max_range, zone_obstacles,
+};
 pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Pose};
 pub use cone::FrontageCone;
 pub use error::GeometryError;
