@@ -2,10 +2,14 @@
 //!
 //! Each rule area contributes one section: a field of [`Report`] (serialized under its
 //! own key, documented in `docs/report-format.md`) and a block of the human output. The
-//! `table` section summarises what was read.
+//! `table` section summarises what was read; the `artillery` section is built in
+//! [`artillery`].
+
+pub mod artillery;
 
 use super::emit;
 use crate::CliError;
+use artillery::{ArtilleryEntry, artillery_section, render_artillery};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -31,6 +35,9 @@ pub struct Report {
     pub schema: String,
     /// What the table holds.
     pub table: TableSummary,
+    /// One entry per battery (000 §4.2-4.5), in table order; `null` when the table's rule
+    /// set has no Republique artillery rules (classic Republique, Pro Patria).
+    pub artillery: Option<Vec<ArtilleryEntry>>,
 }
 
 /// The `table` section: what was read.
@@ -83,6 +90,7 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
             markers: table.markers.len(),
             terrain: table.terrain.len(),
         },
+        artillery: artillery_section(table)?,
     })
 }
 
@@ -100,6 +108,12 @@ pub fn render_text(report: &Report) -> String {
     ));
     for (side, c) in &t.sides {
         s.push_str(&format!("  {side}: {} units, {} bases ({} combat)\n", c.units, c.bases, c.combat_bases));
+    }
+    match &report.artillery {
+        Some(batteries) => s.push_str(&render_artillery(batteries)),
+        None => {
+            s.push_str(&format!("\nArtillery: {} has no Republique artillery rules; not assessed\n", t.rules))
+        }
     }
     s
 }
