@@ -52,14 +52,14 @@ mod vec2;
 pub use artillery::{
     ARC_POLYGON_SAGITTA_MM, AllOpen, ArcOfFire, ArtilleryRules, BRACKET_TIE_MM, Battery, BatteryAssessment,
     BatteryFrontage, Battlefield, ClearSwings, DeepReason, DeepTarget, EnfiladeVerdict, FiringZone, Flank,
-    FrontageSource, HALF_BASE_TOLERANCE, MainTarget, OpenGround, SecondaryTargets, StandingExposure,
-    SwingInterval, TargetAssessment, TargetClass, TerrainOutlines, UnitFrame, UnlimberCheck,
-    ZONE_CONTACT_AREA_MM2, ZoneObstacle, ZoneObstacleSource, aim_at, assess_artillery, assess_battery,
-    assess_targets, batteries, battery_frontage, blocked_swings, bracket_far_edge_mm, centre_of_fire_swings,
-    clear_swings, crowding_bases, deep_target, deep_window_end, enfilade, enfilade_zone, frontage_edge,
-    is_packed_marker, main_target, main_target_order, nearest_flanks, range_bracket, range_to_base_mm,
-    ray_parameter_at_range, secondary_targets, segment_to_convex_mm, side_strips, unlimber_check,
-    within_max_range, zone_obstacles,
+    FrontageSource, HALF_BASE_TOLERANCE, MainTarget, OpenGround, POINT_BLANK_BRACKETS, SecondaryTargets,
+    StandingExposure, SwingInterval, TargetAssessment, TargetClass, TerrainOutlines, UnitFrame,
+    UnlimberCheck, ZONE_CONTACT_AREA_MM2, ZoneObstacle, ZoneObstacleSource, aim_at, assess_artillery,
+    assess_battery, assess_targets, batteries, battery_frontage, blocked_swings, bracket_far_edge_mm,
+    centre_of_fire_swings, clear_swings, crowding_bases, deep_target, deep_window_end, enfilade,
+    enfilade_zone, frontage_edge, is_packed_marker, main_target, main_target_order, nearest_flanks,
+    range_bracket, range_to_base_mm, ray_parameter_at_range, secondary_targets, segment_to_convex_mm,
+    side_strips, unlimber_check, within_max_range, zone_obstacles,
 };
 pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Pose};
 pub use cone::FrontageCone;

@@ -1,7 +1,8 @@
 //! Line of sight between units: which bases block whom, as a [`LineOfSight`] model the
 //! rule constructions ask ("can this battery see a full base of that unit?").
 //!
-//! [`UnitsOnly`] is the model without terrain: units block according to 000 §4.1-4.2.
+//! [`UnitsOnly`] is the model without terrain: units block according to 000 §4.1-4.2
+//! and §4.5 ([`blocks`]).
 //! Terrain (woods, buildings, spotting depth, hills) comes from a model that adds to it
 //! through the same trait, so the artillery and skirmish code never needs to know which
 //! model answers.

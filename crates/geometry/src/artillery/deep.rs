@@ -41,6 +41,11 @@ use crate::segment::Segment;
 use crate::table::BaseRef;
 use crate::vec2::Vec2;
 
+/// Fire on a target in this bracket or a closer one is point blank: its deep window
+/// ends at the far edge of the next bracket out (000 §4.3: "When firing on a target in
+/// the first or second range bracket (2" or 4")").
+pub const POINT_BLANK_BRACKETS: u32 = 2;
+
 /// Why a target is deep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DeepReason {
@@ -113,7 +118,7 @@ pub fn deep_window_end(
     bracket: u32,
 ) -> (f64, bool) {
     let full = t0 + field.rules.deep_window_mm;
-    if bracket > 2 {
+    if bracket > POINT_BLANK_BRACKETS {
         return (full, false);
     }
     let limit = bracket_far_edge_mm(bracket + 1, field.rules.bracket_mm);

@@ -271,7 +271,11 @@ impl ClearSwings {
 
 /// The open interval of swings (degrees) at which a zone of the given frontage,
 /// forward vector, side angle and reach overlaps the convex obstacle, or `None` when
-/// no swing makes it overlap (see the module documentation for the derivation).
+/// no swing makes it overlap (see the module documentation for the derivation). The
+/// forward vector is the battery's: a unit vector perpendicular to the frontage.
+///
+/// The same interval is the set of swings at which the zone holds part of a target base
+/// (the aim's last resort in [`crate::aim_at`]).
 #[must_use]
 pub fn blocked_swings(
     frontage: &Segment,

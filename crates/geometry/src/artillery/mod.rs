@@ -45,7 +45,7 @@ pub use arc_of_fire::{ARC_POLYGON_SAGITTA_MM, ArcOfFire, HALF_BASE_TOLERANCE};
 pub use artillery_rules::ArtilleryRules;
 pub use assessment::{BatteryAssessment, MainTarget, assess_artillery, assess_battery};
 pub use battery::{Battery, Battlefield, batteries};
-pub use deep::{DeepReason, DeepTarget, deep_target, deep_window_end};
+pub use deep::{DeepReason, DeepTarget, POINT_BLANK_BRACKETS, deep_target, deep_window_end};
 pub use enfilade::{EnfiladeVerdict, StandingExposure, enfilade, enfilade_zone, nearest_flanks};
 pub use firing_zone::{
     ClearSwings, FiringZone, SwingInterval, ZONE_CONTACT_AREA_MM2, ZoneObstacle, ZoneObstacleSource,
