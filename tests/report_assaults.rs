@@ -60,30 +60,53 @@ fn brigade_attack_assaults() {
     let r = report("brigade-attack.json");
     let mut p = pairs(&r);
     p.sort();
+    // The battery au-art-1 (x 987.5..1012.5, front edge y = 610 facing -y) and fr-1-3's
+    // right front base #2 (x 965..995, front y = 559.5) are 50.5 mm = 1.99" apart:
+    // fr-1-3#2's zone at that depth reaches x = 995 + 50.5 tan 5° = 999.4, over the
+    // battery's 987.5; the battery's zone reaches back to x 983.1, over 965..995. Both
+    // general. The battery counts as an attacker because au-2 (infantry, same side) is
+    // in range of fr-1-3 too (000 §5.1: solo artillery does not trigger an assault).
     let mut want: Vec<(String, String)> = [
         ("fr-1-2", "au-3"),
         ("fr-1-2", "au-2"),
         ("fr-1-3", "au-2"),
+        ("fr-1-3", "au-art-1"),
         ("au-3", "fr-1-2"),
         ("au-2", "fr-1-2"),
         ("au-2", "fr-1-3"),
+        ("au-art-1", "fr-1-3"),
     ]
     .iter()
     .map(|(a, b)| (a.to_string(), b.to_string()))
     .collect();
     want.sort();
     assert_eq!(p, want);
+    // fr-1-3's primary defender is the one it meets over the greater frontage. A line of
+    // advance leaving base #0's edge (x 905..935) at u ∈ [-1, 1] from its middle stands at
+    // x = 920 + u·(15 + D tan 5°) at depth D. au-2 (x <= 905) fills depths 30.5..70.5 (its
+    // two ranks), so lines with 920 + u·(15 + 70.5 tan 5°) <= 905, u <= -0.7086, meet it
+    // (on its front or its right side): (1 - 0.7086)/2 · 30 = 4.37 mm of edge. From base
+    // #2 (x 965..995) lines reach the battery (x >= 987.5, depths 50.5..90.5, cut by the
+    // 3" zone at 76.2) when 980 + u·(15 + 76.2 tan 5°) >= 987.5, u >= 0.3461:
+    // (1 - 0.3461)/2 · 30 = 9.81 mm. So au-art-1 is primary (general) and au-2 supporting
+    // (all-out).
     let e = entry(&r, "fr-1-3", "au-2");
     assert_eq!(
         (e["range"].as_str(), e["role"].as_str(), e["aspect"].as_str()),
-        (Some("all-out"), Some("primary"), Some("front"))
+        (Some("all-out"), Some("supporting"), Some("front"))
     );
     assert!((e["distance_in"].as_f64().unwrap() - 30.5 / 25.4).abs() < 1e-6);
+    assert!((e["contact_frontage_mm"].as_f64().unwrap() - 4.37).abs() < 0.01, "{e}");
+    let e = entry(&r, "fr-1-3", "au-art-1");
+    assert_eq!((e["range"].as_str(), e["role"].as_str()), (Some("general"), Some("primary")));
+    assert!((e["contact_frontage_mm"].as_f64().unwrap() - 9.81).abs() < 0.01, "{e}");
     let e = entry(&r, "fr-1-2", "au-2");
     assert_eq!((e["range"].as_str(), e["role"].as_str()), (Some("general"), Some("primary")));
     assert_eq!(e["contact_face"], serde_json::json!(["fr-1-2#3"]));
-    // Two attackers on au-2, one all-out and one general: a mixed assault.
-    assert_eq!(e["mixed"], true);
+    // "Mixed" is judged per primary defender: au-2 is primary only for fr-1-2 (general);
+    // fr-1-3 meets it all-out but as a supporting defender of its assault on the
+    // battery, so au-2's own assault is not mixed.
+    assert_eq!(e["mixed"], false);
     let e = entry(&r, "fr-1-2", "au-3");
     assert_eq!((e["range"].as_str(), e["role"].as_str()), (Some("general"), Some("supporting")));
     // Supporting au-3 brings only the one base fr-1-2's zone reaches.
@@ -170,7 +193,16 @@ fn the_human_report_shows_the_sections_as_tables() {
     let out = vedette(&["report", sample("brigade-attack.json").to_str().unwrap()]);
     let text = stdout(&out);
     assert!(text.contains("Assaults\n  attacker  defender  range"), "{text}");
-    assert!(text.contains("fr-1-3    au-2      all-out  front   primary"), "{text}");
+    assert!(
+        text.lines().any(|l| l.split_whitespace().take(5).eq([
+            "fr-1-3",
+            "au-2",
+            "all-out",
+            "front",
+            "supporting"
+        ])),
+        "{text}"
+    );
     assert!(text.contains("Divisions\n"), "{text}");
     assert!(text.contains("Skirmishers\n"), "{text}");
 }

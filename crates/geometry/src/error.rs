@@ -123,4 +123,11 @@ pub enum GeometryError {
         /// The text given.
         text: String,
     },
+
+    /// A base that is not an artillery battery was asked for artillery findings.
+    #[error("{base} is not an artillery battery")]
+    NotABattery {
+        /// The base, as `unit#index`.
+        base: String,
+    },
 }

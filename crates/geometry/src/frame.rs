@@ -2,8 +2,42 @@
 //! laid out "parallel to the unit's front" (flank line, rear lines, facing arc, overlap).
 
 use crate::base::Base;
+use crate::segment::Segment;
 use crate::unit_structure::front_bases_of;
 use crate::vec2::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Left or right, as the unit in question sees it (facing its front).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlankSide {
+    /// The unit's left.
+    Left,
+    /// The unit's right.
+    Right,
+}
+
+impl FlankSide {
+    /// The other side (what a mirror image turns this side into).
+    #[must_use]
+    pub fn mirrored(self) -> FlankSide {
+        match self {
+            FlankSide::Left => FlankSide::Right,
+            FlankSide::Right => FlankSide::Left,
+        }
+    }
+
+    /// `"left"` or `"right"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            FlankSide::Left => "left",
+            FlankSide::Right => "right",
+        }
+    }
+}
 
 /// A unit's frame: origin at the middle of its face, y along the direction the unit
 /// faces, x to its right.
@@ -61,9 +95,75 @@ impl UnitFrame {
         self.origin + self.right() * l.x + self.forward * l.y
     }
 
+    /// The extent of some points across the unit's front (least and greatest x in the
+    /// frame), mm.
+    #[must_use]
+    pub fn across_of(&self, points: impl IntoIterator<Item = Vec2>) -> (f64, f64) {
+        points.into_iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            let x = self.to_local(p).x;
+            (lo.min(x), hi.max(x))
+        })
+    }
+
     /// A base's corners in the frame, counter-clockwise.
     #[must_use]
     pub fn local_corners(&self, b: &Base) -> [Vec2; 4] {
         b.vertices_ccw().map(|v| self.to_local(v))
+    }
+}
+
+/// A unit's frame with the box its bases occupy in it: what the enfilade and tandem
+/// rules need. In the frame (x to the unit's right, y to its front) the unit fills the
+/// box from its leftmost to its rightmost base corner and from its rearmost to its
+/// foremost one; the **flank edges** are that box's left and right sides, from the
+/// unit's front to its rear. For a line they are the outer side edges of its end bases;
+/// for a column, its long sides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnitBox {
+    /// The unit's frame.
+    pub frame: UnitFrame,
+    /// Extent across the front in the frame (least and greatest x of the corners), mm.
+    pub across: (f64, f64),
+    /// Extent front to back in the frame (least and greatest y of the corners), mm.
+    pub along: (f64, f64),
+}
+
+impl UnitBox {
+    /// The box of a set of bases; `None` when there are none.
+    #[must_use]
+    pub fn of(bases: &[Base]) -> Option<UnitBox> {
+        let frame = UnitFrame::of(bases)?;
+        let across = frame.across_of(bases.iter().flat_map(|b| b.vertices_ccw()));
+        let along = bases.iter().flat_map(|b| b.vertices_ccw()).fold(
+            (f64::INFINITY, f64::NEG_INFINITY),
+            |(lo, hi), p| {
+                let y = frame.to_local(p).y;
+                (lo.min(y), hi.max(y))
+            },
+        );
+        Some(UnitBox { frame, across, along })
+    }
+
+    /// A flank edge as a frontage facing outward from the unit: from its left end to its
+    /// right end as seen looking out from that flank. Looking out to the unit's left,
+    /// the unit's rear is on the left hand; looking out to its right, its front is.
+    #[must_use]
+    pub fn flank_edge(&self, flank: FlankSide) -> Segment {
+        let (x0, x1) = self.across;
+        let (y0, y1) = self.along;
+        let p = |x: f64, y: f64| self.frame.to_table(Vec2::new(x, y));
+        match flank {
+            FlankSide::Left => Segment::new(p(x0, y0), p(x0, y1)),
+            FlankSide::Right => Segment::new(p(x1, y1), p(x1, y0)),
+        }
+    }
+
+    /// The direction a flank faces (away from the unit).
+    #[must_use]
+    pub fn outward(&self, flank: FlankSide) -> Vec2 {
+        match flank {
+            FlankSide::Left => -self.frame.right(),
+            FlankSide::Right => self.frame.right(),
+        }
     }
 }

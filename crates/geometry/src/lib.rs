@@ -22,6 +22,12 @@
 //!   oracle [`index::brute`].
 //! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
 //!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain).
+//! - Artillery (000 §4.2-4.5): [`artillery`] holds one file per construction:
+//!   frontage ([`battery_frontage`]), the arc of fire ([`ArcOfFire`]), the firing zone
+//!   and its clear swings ([`FiringZone`], [`clear_swings`]), ranges and brackets
+//!   ([`range_bracket`]), targets and the main target ([`assess_targets`]), secondary
+//!   targets, deep targets ([`deep_target`]), enfilade ([`enfilade`]), unlimber limits
+//!   ([`unlimber_check`]); [`assess_artillery`] runs them all over a table.
 //! - Invariance helpers: [`RigidMotion`].
 //! - Tie rules, all in one place: [`ties`].
 //! - Assault ([`assault`], Republique family): zones ([`AssaultZone`]), contacts with
@@ -42,6 +48,7 @@
 
 #![deny(missing_docs)]
 
+pub mod artillery;
 pub mod assault;
 mod base;
 pub mod command;
@@ -66,6 +73,18 @@ mod transform;
 mod unit_structure;
 mod vec2;
 
+pub use artillery::{
+    ARC_POLYGON_SAGITTA_MM, AllOpen, ArcOfFire, ArtilleryRules, BRACKET_TIE_MM, Battery, BatteryAssessment,
+    BatteryFrontage, Battlefield, ClearSwings, DeepReason, DeepTarget, EnfiladeVerdict, FiringZone,
+    FrontageSource, HALF_BASE_TOLERANCE, MainTarget, OpenGround, POINT_BLANK_BRACKETS, SecondaryTargets,
+    StandingExposure, SwingInterval, TargetAssessment, TargetClass, TerrainOutlines, UnlimberCheck,
+    ZONE_CONTACT_AREA_MM2, ZoneObstacle, ZoneObstacleSource, aim_at, assess_artillery, assess_battery,
+    assess_targets, batteries, battery_frontage, blocked_swings, bracket_far_edge_mm, centre_of_fire_swings,
+    clear_swings, crowding_bases, deep_target, deep_window_end, enfilade, enfilade_zone, frontage_edge,
+    is_packed_marker, main_target, main_target_order, nearest_flanks, range_bracket, range_to_base_mm,
+    ray_parameter_at_range, secondary_targets, segment_to_convex_mm, side_strips, unlimber_check,
+    within_max_range, zone_obstacles,
+};
 pub use assault::aspect::{
     Aspect, AspectException, AttackAspect, DefenderStanding, FlankExceptions, aspect_of, is_in_square,
 };
@@ -74,7 +93,7 @@ pub use assault::contact::{Contact, DefenderRole, Sighting, assault_contacts, si
 pub use assault::cover::{
     CoverShare, CoverVerdict, base_cover, behind, fraction_in_cover, in_buildings, unit_cover,
 };
-pub use assault::flank::{FlankGeometry, FlankSide};
+pub use assault::flank::FlankGeometry;
 pub use assault::outnumbering::{BaseCounting, Overlap, unopposed_overlap};
 pub use assault::zone::{AssaultRange, AssaultZone};
 pub use assault::{Assault, AssaultDetail, AssaultGroup, assaults, counting_of, groups};
@@ -91,7 +110,7 @@ pub use command::pass_through::{pass_through, pass_through_reach_mm};
 pub use command::reaction::{front_cone, reaction_zone};
 pub use cone::FrontageCone;
 pub use error::GeometryError;
-pub use frame::UnitFrame;
+pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use line_of_sight::{LineOfSight, UnitsOnly, blocks};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};

@@ -1,7 +1,8 @@
 //! Line of sight between units: which bases block whom, as a [`LineOfSight`] model the
 //! rule constructions ask ("can this battery see a full base of that unit?").
 //!
-//! [`UnitsOnly`] is the model without terrain: units block according to 000 §4.1-4.2.
+//! [`UnitsOnly`] is the model without terrain: units block according to 000 §4.1-4.2
+//! and §4.5 ([`blocks`]).
 //! Terrain (woods, buildings, spotting depth, hills) comes from a model that adds to it
 //! through the same trait, so the artillery and skirmish code never needs to know which
 //! model answers.
@@ -30,6 +31,13 @@ pub trait LineOfSight {
 /// marker line-of-sight is blocked by all combat bases both friendly and enemy"; §4.2:
 /// "Artillery may not fire through or over friendly units, including skirmish markers").
 ///
+/// Artillery is also screened by enemy combat bases standing between it and its target
+/// (000 §4.5: "A battery must have direct line-of-sight to at least one full base of its
+/// target, it may not conduct indirect fire over obstacles, friendly units or enemy
+/// units"), but never by enemy skirmish markers (§4.5: "If fully deployed skirmishers
+/// are between an enemy battery and its target, they do not mask or protect the
+/// target"; packed ones are targets in their own right, not screens).
+///
 /// For spotters the texts do not address (infantry, cavalry, leaders), combat bases of
 /// other units block, friendly or enemy: a formed body of troops hides what is behind it.
 #[must_use]
@@ -41,7 +49,7 @@ pub fn blocks(table: &Table, spotter: usize, blocker_unit: usize, target_unit: u
     let b = &table.units[blocker_unit];
     let friendly = s.side == b.side;
     match s.kind {
-        UnitKind::Artillery => friendly && (b.is_combat() || b.kind == UnitKind::Skirmisher),
+        UnitKind::Artillery => b.is_combat() || (friendly && b.kind == UnitKind::Skirmisher),
         _ => b.is_combat(),
     }
 }
@@ -110,10 +118,12 @@ mod tests {
     #[test]
     fn who_blocks_whom() {
         let t = table();
-        // Artillery: friendly units and friendly skirmishers block; enemies do not.
+        // Artillery: friendly units and friendly skirmishers block, and so do enemy combat
+        // units other than the target (000 §4.5); enemy skirmishers never do.
         assert!(blocks(&t, 0, 1, 3));
         assert!(blocks(&t, 0, 2, 3));
         assert!(!blocks(&t, 0, 5, 3));
+        assert!(blocks(&t, 0, 4, 3));
         // Skirmishers: every combat base blocks, never other skirmish markers.
         assert!(blocks(&t, 2, 1, 3));
         assert!(blocks(&t, 2, 4, 3));

@@ -248,7 +248,8 @@ pub fn ring_contains(ring: &[Vec2], p: Vec2) -> bool {
 
 fn on_ring_boundary(ring: &[Vec2], p: Vec2) -> bool {
     let n = ring.len();
-    (0..n).any(|i| crate::segment::Segment::new(ring[i], ring[(i + 1) % n]).distance_to_point(p) == 0.0)
+    // Zero distance, asked without a square root.
+    (0..n).any(|i| crate::segment::Segment::new(ring[i], ring[(i + 1) % n]).distance_2_to_point(p) == 0.0)
 }
 
 fn ring_strictly_contains(ring: &[Vec2], p: Vec2) -> bool {

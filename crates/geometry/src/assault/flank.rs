@@ -19,35 +19,12 @@
 //! tolerance ([`crate::ties::past`]): touching a line is not crossing it.
 
 use crate::base::Base;
+pub use crate::frame::FlankSide;
 use crate::frame::UnitFrame;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::ties::TIE_MM;
 use crate::unit_structure::front_bases_of;
 use crate::vec2::Vec2;
-use serde::{Deserialize, Serialize};
-
-/// Left or right, as the unit in question sees it (facing its front).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum FlankSide {
-    /// The unit's left.
-    Left,
-    /// The unit's right.
-    Right,
-}
-
-impl FlankSide {
-    /// The other side (what a mirror image turns this side into).
-    #[must_use]
-    pub fn mirrored(self) -> FlankSide {
-        match self {
-            FlankSide::Left => FlankSide::Right,
-            FlankSide::Right => FlankSide::Left,
-        }
-    }
-}
 
 /// A unit's flank line and rear zone.
 #[derive(Debug, Clone, PartialEq)]

@@ -251,6 +251,10 @@ pub enum RuleDistance {
     DeepTargetWindow,
     /// Tandem secondary target: within this of the main target's front (000 §4.5: 4").
     TandemTarget,
+    /// Adjacent secondary target: "next to" the main target means within this, edge to
+    /// edge (000 §4.5 does not say how near "next to" is: a project default of one range
+    /// bracket, 2").
+    AdjacentTarget,
     /// French-system batteries may not unlimber closer to enemy units (000 §3.6: 1½").
     UnlimberFrench,
     /// Prussian-system batteries may not unlimber closer to enemy units (000 §3.6: 3").

@@ -20,6 +20,9 @@ pub(super) static DISTANCES: &[DistanceEntry] = &[
     inches(RuleDistance::RangeBracket, 2.0, "000 §4.3"),
     inches(RuleDistance::DeepTargetWindow, 4.0, "000 §4.3"),
     inches(RuleDistance::TandemTarget, 4.0, "000 §4.5"),
+    // 000 §4.5 names adjacent targets "next to" the main target without a distance: the
+    // project reads it as within one range bracket (2"), edge to edge.
+    default_inches(RuleDistance::AdjacentTarget, 2.0, "000 §4.5 (\"next to\": project reading)"),
     inches(RuleDistance::UnlimberFrench, 1.5, "000 §3.6"),
     inches(RuleDistance::UnlimberPrussian, 3.0, "000 §3.6"),
     inches(RuleDistance::FormationChangeFrench, 1.5, "000 §3.2"),

@@ -170,6 +170,10 @@ pub enum Formation {
     RoadColumn,
     /// In square (a square marker on a line formation; always deep and enfiladed).
     Square,
+    /// A Republic breakthrough column (003 §103): up to three brigades in attack column in
+    /// tandem base-to-base contact, declared at the start of the move; always deep and
+    /// enfilade targets for artillery. Each brigade of the column carries this formation.
+    BreakthroughColumn,
     /// Artillery hooked to its limbers.
     Limbered,
     /// Artillery deployed to fire.
@@ -194,6 +198,7 @@ impl Formation {
             Formation::AttackColumn => "attack-column",
             Formation::RoadColumn => "road-column",
             Formation::Square => "square",
+            Formation::BreakthroughColumn => "breakthrough-column",
             Formation::Limbered => "limbered",
             Formation::Unlimbered => "unlimbered",
             Formation::Column => "column",

@@ -4,7 +4,7 @@
 
 use super::{Formation, MarkerColour, MarkerKind, Table, Unit, UnitKind};
 use crate::error::GeometryError;
-use crate::rules::RuleBook;
+use crate::rules::{RuleBook, RuleSet};
 use crate::vec2::Vec2;
 use std::collections::HashMap;
 
@@ -112,6 +112,12 @@ impl Table {
                 }
             }
             check_kind_fits(unit).map_err(|(f, reason)| field(at(f), reason))?;
+            if unit.formation == Some(Formation::BreakthroughColumn) && self.rules != RuleSet::Republic {
+                return Err(field(
+                    at("formation"),
+                    format!("breakthrough-column is a Republic rule (003 §103), not a {} one", self.rules),
+                ));
+            }
         }
         for (i, unit) in self.units.iter().enumerate() {
             if let Some(p) = &unit.parent {
@@ -267,6 +273,12 @@ fn check_kind_fits(unit: &Unit) -> Result<(), (&'static str, String)> {
             }
             if unit.kind == UnitKind::Cavalry && f == Some(F::Square) {
                 return Err(("formation", "only infantry forms square (000 §1.4)".to_string()));
+            }
+            if unit.kind == UnitKind::Cavalry && f == Some(F::BreakthroughColumn) {
+                return Err((
+                    "formation",
+                    "a breakthrough column is made of infantry brigades (003 §103)".to_string(),
+                ));
             }
         }
         _ => {}

@@ -2,9 +2,10 @@
 //!
 //! Each rule area contributes one section: a field of [`Report`] (serialized under its
 //! own key, documented in `docs/report-format.md`) and a block of the human output. The
-//! `table` section summarises what was read; [`assaults`], [`command`], [`skirmishers`]
-//! and [`pro_patria`] are issue 5's.
+//! `table` section summarises what was read; then come [`artillery`], [`assaults`],
+//! [`command`], [`skirmishers`] and [`pro_patria`].
 
+pub mod artillery;
 pub mod assaults;
 mod columns;
 pub mod command;
@@ -13,6 +14,7 @@ pub mod skirmishers;
 
 use super::emit;
 use crate::CliError;
+use artillery::{ArtilleryEntry, artillery_section, render_artillery};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -38,6 +40,9 @@ pub struct Report {
     pub schema: String,
     /// What the table holds.
     pub table: TableSummary,
+    /// One entry per battery (000 §4.2-4.5), in table order; `null` when the table's rule
+    /// set has no Republique artillery rules (classic Republique, Pro Patria).
+    pub artillery: Option<Vec<ArtilleryEntry>>,
     /// Assault contacts, aspects, base counts and cover (issue 5).
     pub assaults: assaults::AssaultsSection,
     /// Deployment areas, leaders, divisions, cavalry reaction and pass-through (issue 5).
@@ -99,6 +104,7 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
             markers: table.markers.len(),
             terrain: table.terrain.len(),
         },
+        artillery: artillery_section(table)?,
         assaults: assaults::build(table, &index, &book)?,
         command: command::build(table, &index, &book)?,
         skirmishers: skirmishers::build(table, &index, &book)?,
@@ -120,6 +126,12 @@ pub fn render_text(report: &Report) -> String {
     ));
     for (side, c) in &t.sides {
         s.push_str(&format!("  {side}: {} units, {} bases ({} combat)\n", c.units, c.bases, c.combat_bases));
+    }
+    match &report.artillery {
+        Some(batteries) => s.push_str(&render_artillery(batteries)),
+        None => {
+            s.push_str(&format!("\nArtillery: {} has no Republique artillery rules; not assessed\n", t.rules))
+        }
     }
     s.push_str(&assaults::render_text(&report.assaults));
     s.push_str(&command::render_text(&report.command));

@@ -1,0 +1,41 @@
+//! The full artillery report for the 2,000-base grand battle (issue 4): every battery's
+//! frontage, clear swings, targets with line of sight, main target, deep, enfilade,
+//! secondary targets and unlimber check. Target: under 5 ms.
+//!
+//! `assess_artillery` is the geometry alone (the spatial index built outside the timed
+//! loop, as a report builds it once for every section); `report_section` is what
+//! `vedette report` runs for the section, index and JSON-ready entries included.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::PathBuf;
+use vedette::commands::report::artillery::artillery_section;
+use vedette_geometry::{
+    ArtilleryRules, Battlefield, SpatialIndex, Table, TerrainOutlines, UnitsOnly, assess_artillery,
+};
+
+fn grand_battle() -> Table {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/grand-battle.json");
+    Table::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn artillery(c: &mut Criterion) {
+    let table = grand_battle();
+    let index = SpatialIndex::new(&table);
+    let rules = ArtilleryRules::for_table(&table).unwrap_or_else(|e| panic!("{e}"));
+    let los = UnitsOnly::new(&index);
+    let field = Battlefield {
+        table: &table,
+        index: &index,
+        rules: &rules,
+        line_of_sight: &los,
+        ground: &TerrainOutlines,
+    };
+    let mut g = c.benchmark_group("artillery grand battle (2003 bases, 131 batteries)");
+    g.bench_function("assess_artillery", |b| b.iter(|| black_box(assess_artillery(black_box(&field)))));
+    g.bench_function("report_section", |b| b.iter(|| black_box(artillery_section(black_box(&table)))));
+    g.finish();
+}
+
+criterion_group!(benches, artillery);
+criterion_main!(benches);

@@ -1,0 +1,432 @@
+//! The `artillery` section of `vedette report`: one entry per battery, as the issue's
+//! JSON shape asks (`battery`, `frontage`, `targets`, `main_target`, `deep`,
+//! `deep_bases`, `enfilade`, `enfilade_flank`, `tandem`, `adjacent`), with further fields
+//! documented in `docs/report-format.md`. Distances are rule inches (scale applied).
+//!
+//! Line of sight comes from [`UnitsOnly`] (units block, no terrain) until the
+//! terrain-aware model replaces it; open ground for the deep and tandem rules from
+//! [`TerrainOutlines`].
+
+use crate::CliError;
+use crate::commands::measure::micro;
+use serde::Serialize;
+use vedette_geometry::{
+    ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, Battlefield, DeepReason, EnfiladeVerdict,
+    FlankSide, FrontageMode, FrontageSource, GeometryError, ManeuverSystem, SpatialIndex, StandingExposure,
+    Table, TerrainOutlines, UnitKind, UnitsOnly, ZoneObstacleSource, assess_artillery,
+};
+
+/// One battery's findings.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ArtilleryEntry {
+    /// The battery: its unit id, or `unit#index` for a base of a massed battery.
+    pub battery: String,
+    /// Its weight.
+    pub weight: ArtilleryWeight,
+    /// True when limbered: it may not fire (000 §4.2), so it has no targets.
+    pub limbered: bool,
+    /// Normal or packed frontage (000 §1.4).
+    pub frontage: FrontageMode,
+    /// Where the frontage mode came from.
+    pub frontage_source: FrontageSourceName,
+    /// Bases reaching into the half-base-width strips beside the battery.
+    pub frontage_crowded_by: Vec<String>,
+    /// Width of the frontage, rule inches.
+    pub frontage_in: f64,
+    /// Maximum range, rule inches.
+    pub max_range_in: f64,
+    /// The firing-zone swings that are clear, as closed `[from, to]` intervals in degrees
+    /// counter-clockwise from straight ahead (positive: to the battery's left).
+    pub clear_swings_deg: Vec<[f64; 2]>,
+    /// The friendly bases (`unit#index`) and markers (`marker[i]`) that block some swing.
+    pub zone_blocked_by: Vec<String>,
+    /// Every enemy unit with part of a base in the arc of fire within maximum range.
+    pub targets: Vec<TargetEntry>,
+    /// The main target's unit id, or null when no target is valid.
+    pub main_target: Option<String>,
+    /// The aim at the main target: the swing of the firing zone, degrees.
+    pub aim_swing_deg: Option<f64>,
+    /// The centre of fire along the aim, from the middle of the frontage to maximum
+    /// range, as two `[x, y]` table points in mm.
+    pub centre_of_fire_mm: Option<[[f64; 2]; 2]>,
+    /// The main target is a deep target (000 §4.3 A-B).
+    pub deep: bool,
+    /// The bases that made it deep by the centre-of-fire walk (empty otherwise).
+    pub deep_bases: Vec<String>,
+    /// Every reason it is deep (cumulative).
+    pub deep_reasons: Vec<DeepReasonName>,
+    /// The counted bases the centre of fire passes into within the 4" window.
+    pub deep_window_bases: Vec<String>,
+    /// Enemy combat bases in the window that do not count (cover, obstacle, range).
+    pub deep_excluded_bases: Vec<String>,
+    /// True when point-blank range shortened the window (000 §4.3).
+    pub point_blank: bool,
+    /// Fire on the main target is in enfilade (000 §4.4).
+    pub enfilade: bool,
+    /// The flank taken in enfilade, when the geometry decides it.
+    pub enfilade_flank: Option<FlankSide>,
+    /// Why it is in enfilade: `flank`, `square` or `breakthrough-column`.
+    pub enfilade_reason: Option<ExposureName>,
+    /// Tandem secondary targets (000 §4.5).
+    pub tandem: Vec<String>,
+    /// Adjacent secondary targets (000 §4.5).
+    pub adjacent: Vec<String>,
+    /// The unlimber limit check (000 §3.6).
+    pub unlimber: UnlimberEntry,
+}
+
+/// One candidate target of a battery.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct TargetEntry {
+    /// The unit id.
+    pub unit: String,
+    /// Its kind.
+    pub kind: UnitKind,
+    /// Range from the frontage to its part inside the arc, rule inches.
+    pub range_in: f64,
+    /// The 2" range bracket: 1 for ranges up to and including 2", 2 up to 4", ...
+    pub bracket: u32,
+    /// Half or more of one of its bases lies inside the arc of fire.
+    pub half_base_in_arc: bool,
+    /// The largest fraction of one of its bases inside the arc (0 to 1).
+    pub arc_fraction: f64,
+    /// The battery sees at least one full base of it.
+    pub line_of_sight: bool,
+    /// A clear firing zone can be laid on it.
+    pub zone_clear: bool,
+    /// All of the above: it may be fired on.
+    pub valid: bool,
+    /// The base that sets its range.
+    pub nearest_base: String,
+    /// The first base found wholly visible.
+    pub seen_base: Option<String>,
+    /// The aim at it, degrees (when the zone is clear).
+    pub aim_swing_deg: Option<f64>,
+    /// Distance from the battery's centreline to its part inside the arc, rule inches
+    /// (the main-target tie-break of 000 §4.5).
+    pub centre_offset_in: f64,
+    /// Fire on it would be in enfilade.
+    pub enfilade: bool,
+    /// The flank it would be enfiladed on.
+    pub enfilade_flank: Option<FlankSide>,
+}
+
+/// The unlimber limit check of a battery.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct UnlimberEntry {
+    /// The side's maneuver system, or null when the table does not give one.
+    pub system: Option<ManeuverSystem>,
+    /// The limit, rule inches (1.5 French, 3 Prussian).
+    pub limit_in: Option<f64>,
+    /// True when an enemy combat base is closer than the limit; null without a system.
+    pub too_close: Option<bool>,
+    /// The nearest enemy combat base closer than the limit.
+    pub nearest_enemy: Option<String>,
+    /// Its distance, rule inches.
+    pub distance_in: Option<f64>,
+}
+
+/// Where a frontage mode came from.
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrontageSourceName {
+    /// The table file's `frontage` field.
+    Table,
+    /// The free space beside the battery.
+    FreeSpace,
+}
+
+/// Why fire is in enfilade.
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExposureName {
+    /// The battery stands in the enfilade zone of a flank.
+    Flank,
+    /// The target is in square.
+    Square,
+    /// The target is a Republic breakthrough column.
+    BreakthroughColumn,
+}
+
+/// Why a target is deep.
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeepReasonName {
+    /// Three or more bases in the centre-of-fire window.
+    Bases,
+    /// The target is in square.
+    Square,
+    /// The target is a Republic breakthrough column.
+    BreakthroughColumn,
+}
+
+fn exposure_name(s: StandingExposure) -> ExposureName {
+    match s {
+        StandingExposure::Square => ExposureName::Square,
+        StandingExposure::BreakthroughColumn => ExposureName::BreakthroughColumn,
+    }
+}
+
+fn enfilade_reason(v: EnfiladeVerdict) -> Option<ExposureName> {
+    match v {
+        EnfiladeVerdict::Flank(_) => Some(ExposureName::Flank),
+        EnfiladeVerdict::Standing(s) => Some(exposure_name(s)),
+        EnfiladeVerdict::No => None,
+    }
+}
+
+/// The artillery section of a table, or `None` when its rule set has no Republique
+/// artillery rules.
+pub fn artillery_section(table: &Table) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
+    let rules = match ArtilleryRules::for_table(table) {
+        Ok(r) => r,
+        Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let index = SpatialIndex::new(table);
+    let los = UnitsOnly::new(&index);
+    let field =
+        Battlefield { table, index: &index, rules: &rules, line_of_sight: &los, ground: &TerrainOutlines };
+    let found = assess_artillery(&field)?;
+    Ok(Some(found.iter().map(|a| entry(table, &rules, a)).collect()))
+}
+
+fn battery_label(table: &Table, r: BaseRef) -> String {
+    if table.units[r.unit].bases.len() == 1 { table.units[r.unit].id.clone() } else { table.base_label(r) }
+}
+
+fn entry(table: &Table, rules: &ArtilleryRules, a: &BatteryAssessment) -> ArtilleryEntry {
+    let inches = |mm: f64| micro(rules.rule_inches(mm));
+    let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
+    let ids = |v: &[usize]| v.iter().map(|&u| table.units[u].id.clone()).collect::<Vec<_>>();
+    let b = &a.battery;
+    let targets = a
+        .targets
+        .iter()
+        .map(|t| TargetEntry {
+            unit: table.units[t.unit].id.clone(),
+            kind: table.units[t.unit].kind,
+            range_in: inches(t.range_mm),
+            bracket: t.bracket,
+            half_base_in_arc: t.half_base_in_arc,
+            arc_fraction: micro(t.arc_fraction),
+            line_of_sight: t.line_of_sight,
+            zone_clear: t.zone_clear,
+            valid: t.is_valid(),
+            nearest_base: table.base_label(t.nearest_base),
+            seen_base: t.seen_base.map(|r| table.base_label(r)),
+            aim_swing_deg: t.aim_swing_deg.map(micro),
+            centre_offset_in: inches(t.centre_offset_mm),
+            enfilade: t.enfilade.is_enfilade(),
+            enfilade_flank: t.enfilade.flank(),
+        })
+        .collect();
+    let main = a.main.as_ref();
+    let deep = main.map(|m| &m.deep);
+    let enfilade = main.map_or(EnfiladeVerdict::No, |m| m.enfilade);
+    let u = &a.unlimber;
+    ArtilleryEntry {
+        battery: battery_label(table, b.base_ref),
+        weight: b.weight,
+        limbered: b.limbered,
+        frontage: b.frontage.mode,
+        frontage_source: match b.frontage.source {
+            FrontageSource::Table => FrontageSourceName::Table,
+            FrontageSource::FreeSpace => FrontageSourceName::FreeSpace,
+        },
+        frontage_crowded_by: labels(&b.frontage.crowded_by),
+        frontage_in: inches(b.frontage.edge.length()),
+        max_range_in: inches(b.max_range_mm),
+        clear_swings_deg: a
+            .clear_swings
+            .intervals()
+            .iter()
+            .map(|i| [micro(i.from_deg), micro(i.to_deg)])
+            .collect(),
+        zone_blocked_by: a
+            .zone_blockers
+            .iter()
+            .map(|s| match *s {
+                ZoneObstacleSource::Base(r) => table.base_label(r),
+                ZoneObstacleSource::Marker(i) => format!("marker[{i}]"),
+            })
+            .collect(),
+        targets,
+        main_target: main.map(|m| table.units[m.unit].id.clone()),
+        aim_swing_deg: main.map(|m| micro(m.aim_swing_deg)),
+        centre_of_fire_mm: main.map(|m| {
+            let c = m.centre_of_fire;
+            [[micro(c.a.x), micro(c.a.y)], [micro(c.b.x), micro(c.b.y)]]
+        }),
+        deep: deep.is_some_and(|d| d.is_deep()),
+        deep_bases: deep.map(|d| labels(&d.deep_bases)).unwrap_or_default(),
+        deep_reasons: deep
+            .map(|d| {
+                d.reasons
+                    .iter()
+                    .map(|r| match r {
+                        DeepReason::Bases => DeepReasonName::Bases,
+                        DeepReason::Standing(StandingExposure::Square) => DeepReasonName::Square,
+                        DeepReason::Standing(StandingExposure::BreakthroughColumn) => {
+                            DeepReasonName::BreakthroughColumn
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        deep_window_bases: deep.map(|d| labels(&d.window_bases)).unwrap_or_default(),
+        deep_excluded_bases: deep.map(|d| labels(&d.excluded_bases)).unwrap_or_default(),
+        point_blank: deep.is_some_and(|d| d.point_blank),
+        enfilade: enfilade.is_enfilade(),
+        enfilade_flank: enfilade.flank(),
+        enfilade_reason: enfilade_reason(enfilade),
+        tandem: main.map(|m| ids(&m.secondary.tandem)).unwrap_or_default(),
+        adjacent: main.map(|m| ids(&m.secondary.adjacent)).unwrap_or_default(),
+        unlimber: UnlimberEntry {
+            system: u.system,
+            limit_in: u.limit_mm.map(inches),
+            too_close: u.too_close(),
+            nearest_enemy: u.nearest_enemy.map(|(r, _)| table.base_label(r)),
+            distance_in: u.nearest_enemy.map(|(_, d)| inches(d)),
+        },
+    }
+}
+
+/// Lays out rows as a text table with a header, columns padded to their widest cell.
+fn text_table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: Vec<String>| {
+        let mut s = String::from("  ");
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            if i + 1 == cells.len() {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:<w$}  "));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    let mut out = line(header.iter().map(|h| h.to_string()).collect());
+    for r in rows {
+        out.push_str(&line(r.clone()));
+    }
+    out
+}
+
+fn list(v: &[String]) -> String {
+    if v.is_empty() { "-".to_string() } else { v.join(" ") }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// The human-readable artillery section: one line per battery, then each battery's
+/// candidate targets.
+#[must_use]
+pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
+    let mut s =
+        String::from("\nArtillery (ranges in rule inches, 2\" brackets; swings in degrees, + = left)\n");
+    if batteries.is_empty() {
+        s.push_str("  no batteries\n");
+        return s;
+    }
+    let rows: Vec<Vec<String>> = batteries
+        .iter()
+        .map(|b| {
+            let main = b.main_target.as_ref().and_then(|id| b.targets.iter().find(|t| &t.unit == id));
+            let frontage = match b.frontage {
+                FrontageMode::Normal => "normal",
+                FrontageMode::Packed => "packed",
+            };
+            let deep = if b.deep {
+                let n = b.deep_bases.len();
+                let mut why: Vec<String> = Vec::new();
+                if n > 0 {
+                    why.push(format!("{n} bases"));
+                }
+                for r in &b.deep_reasons {
+                    match r {
+                        DeepReasonName::Square => why.push("square".to_string()),
+                        DeepReasonName::BreakthroughColumn => why.push("breakthrough column".to_string()),
+                        DeepReasonName::Bases => {}
+                    }
+                }
+                format!("yes ({})", why.join(", "))
+            } else if main.is_some() {
+                format!("no ({} in window)", b.deep_window_bases.len())
+            } else {
+                "-".to_string()
+            };
+            let enfilade = match (b.enfilade, b.enfilade_flank, b.enfilade_reason) {
+                (true, Some(FlankSide::Left), _) => "yes, left flank".to_string(),
+                (true, Some(FlankSide::Right), _) => "yes, right flank".to_string(),
+                (true, None, Some(ExposureName::Square)) => "yes (square)".to_string(),
+                (true, None, _) => "yes (breakthrough column)".to_string(),
+                (false, ..) if main.is_some() => "no".to_string(),
+                _ => "-".to_string(),
+            };
+            let unlimber = match (b.unlimber.too_close, &b.unlimber.nearest_enemy, b.unlimber.distance_in) {
+                (Some(true), Some(e), Some(d)) => {
+                    format!("TOO CLOSE: {e} at {d:.2}\" < {:.1}\"", b.unlimber.limit_in.unwrap_or(0.0))
+                }
+                (Some(_), ..) => format!("ok (limit {:.1}\")", b.unlimber.limit_in.unwrap_or(0.0)),
+                (None, ..) => "no system".to_string(),
+            };
+            vec![
+                b.battery.clone(),
+                b.weight.name().to_string(),
+                if b.limbered { format!("{frontage} (limbered)") } else { frontage.to_string() },
+                b.main_target.clone().unwrap_or_else(|| "-".to_string()),
+                main.map_or("-".to_string(), |t| format!("{:.2}", t.range_in)),
+                main.map_or("-".to_string(), |t| t.bracket.to_string()),
+                b.aim_swing_deg.map_or("-".to_string(), |a| format!("{a:+.1}")),
+                deep,
+                enfilade,
+                list(&b.tandem),
+                list(&b.adjacent),
+                unlimber,
+            ]
+        })
+        .collect();
+    s.push_str(&text_table(
+        &[
+            "battery", "weight", "frontage", "main", "range", "br", "aim", "deep", "enfilade", "tandem",
+            "adjacent", "unlimber",
+        ],
+        &rows,
+    ));
+    for b in batteries {
+        if b.targets.is_empty() {
+            continue;
+        }
+        s.push_str(&format!("\n  {} targets:\n", b.battery));
+        let rows: Vec<Vec<String>> = b
+            .targets
+            .iter()
+            .map(|t| {
+                vec![
+                    t.unit.clone(),
+                    t.kind.name().to_string(),
+                    format!("{:.2}", t.range_in),
+                    t.bracket.to_string(),
+                    format!("{} ({:.0}%)", yes_no(t.half_base_in_arc), t.arc_fraction * 100.0),
+                    yes_no(t.line_of_sight).to_string(),
+                    yes_no(t.zone_clear).to_string(),
+                    if t.valid { "VALID".to_string() } else { "-".to_string() },
+                ]
+            })
+            .collect();
+        let table =
+            text_table(&["unit", "kind", "range", "br", "half in arc", "sight", "zone", "valid"], &rows);
+        for line in table.lines() {
+            s.push_str(&format!("  {line}\n"));
+        }
+    }
+    s
+}
