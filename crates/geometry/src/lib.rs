@@ -21,7 +21,11 @@
 //! - Spatial queries: [`SpatialIndex`] (R*-tree, bulk loaded) and the brute-force
 //!   oracle [`index::brute`].
 //! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
-//!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain).
+//!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain;
+//!   [`blocks`], [`blocks_at_levels`]).
+//! - Terrain and line of sight: [`los`] (terrain sight properties, hill levels, 601
+//!   blind zones, per-rule-set sight rules, and [`los::TerrainSight`], the terrain-aware
+//!   [`LineOfSight`] model with explanations).
 //! - Invariance helpers: [`RigidMotion`].
 
 #![deny(missing_docs)]
@@ -31,6 +35,7 @@ mod cone;
 mod error;
 pub mod index;
 mod line_of_sight;
+pub mod los;
 mod polygon;
 pub mod rules;
 mod scale;
@@ -46,7 +51,7 @@ pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners
 pub use cone::FrontageCone;
 pub use error::GeometryError;
 pub use index::{BasePair, Neighbour, SpatialIndex};
-pub use line_of_sight::{LineOfSight, UnitsOnly, blocks};
+pub use line_of_sight::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,
