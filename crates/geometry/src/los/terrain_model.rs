@@ -225,6 +225,8 @@ pub struct TerrainSight<'i, 't> {
     levels: Vec<Vec<f64>>,
     features: Vec<Feature>,
     screens: Vec<(Blocker, BaseRef, BaseRef)>,
+    unit_hulls: Vec<Option<Vec<Vec2>>>,
+    unit_blocks: Vec<Vec<Vec<Vec2>>>,
     sampling: Sampling,
 }
 
@@ -269,7 +271,20 @@ impl<'i, 't> TerrainSight<'i, 't> {
             })
             .collect();
         let screens = skirmish_screens(table);
-        TerrainSight { index, table, rules, ground, levels, features, screens, sampling: Sampling::default() }
+        let unit_hulls = table.units.iter().map(|u| unit_hull(&u.bases)).collect();
+        let unit_blocks = table.units.iter().map(|u| convex_blocks(&u.bases)).collect();
+        TerrainSight {
+            index,
+            table,
+            rules,
+            ground,
+            levels,
+            features,
+            screens,
+            unit_hulls,
+            unit_blocks,
+            sampling: Sampling::default(),
+        }
     }
 
     /// The same model with another sampling for the bounded search.
@@ -310,6 +325,18 @@ impl<'i, 't> TerrainSight<'i, 't> {
     }
 
     fn pair(&self, spotter_ref: BaseRef, eye: &[Vec2], target_ref: BaseRef) -> Option<Pair<'_>> {
+        self.pair_among(spotter_ref, eye, target_ref, None)
+    }
+
+    /// The pair, with the unit bases that may block taken from `candidates` (a superset
+    /// of those meeting the hull of eye and target) instead of the index.
+    fn pair_among(
+        &self,
+        spotter_ref: BaseRef,
+        eye: &[Vec2],
+        target_ref: BaseRef,
+        candidates: Option<&[BaseRef]>,
+    ) -> Option<Pair<'_>> {
         let table = self.table;
         let spotter = table.base(spotter_ref)?;
         let target = table.base(target_ref)?;
@@ -323,7 +350,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let ls = self.level_of(spotter_ref);
         let lt = self.level_of(target_ref);
         let mut owned = Vec::new();
-        for r in self.index.bases_in_box(lo, hi) {
+        let found;
+        let list: &[BaseRef] = match candidates {
+            Some(c) => c,
+            None => {
+                found = self.index.bases_in_box(lo, hi);
+                &found
+            }
+        };
+        for &r in list {
             if r == target_ref {
                 continue;
             }
@@ -411,7 +446,16 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     CoverVisibility::DepthIntoCover => {
                         let depth = self.rules.depth_mm(spotting_depth);
                         if f.linear {
-                            Role::Limit(Limit::Line { depth, beyond: from_zone(top) })
+                            let beyond = from_zone(top);
+                            let far_from =
+                                |b: &Base| f.blockers.iter().all(|bl| band_distance(bl, b) > depth);
+                            match beyond {
+                                // Every crossing is more than the depth from both bases:
+                                // the line acts as its blind zone alone.
+                                Beyond::Blocks if far_from(s) && far_from(t) => Role::Opaque,
+                                Beyond::Clear => Role::Ignore,
+                                _ => Role::Limit(Limit::Line { depth, beyond }),
+                            }
                         } else if f.overlaps_base(s) || f.overlaps_base(t) {
                             Role::Limit(Limit::InCover(depth))
                         } else {
@@ -724,6 +768,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let Some(first) = clear_sight_segment_among(&p.eye, &visible_shape, &blockers) else {
             return hidden_all(p.target.centre());
         };
+        if self.depth_cannot_pass(p) {
+            return hidden_all(p.target.centre());
+        }
         let mut cuts = Vec::new();
         let first_ok = !p.has_limits() || self.check(p, first.a, first.b, &blockers, false, &mut cuts);
         let mut method = Method::Exact;
@@ -757,6 +804,17 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 .unwrap_or(p.target.centre());
             return BaseVerdict { visible: true, full: FullVisibility::Hidden { witness: w }, method, sight };
         }
+        // A hidden corner or centre settles it cheaply (exact, with a witness).
+        for q in tv.iter().copied().chain(std::iter::once(p.target.centre())) {
+            if point_sight_segment_among(&p.eye, q, &blockers).is_none() {
+                return BaseVerdict {
+                    visible: true,
+                    full: FullVisibility::Hidden { witness: q },
+                    method,
+                    sight,
+                };
+            }
+        }
         let exact = full_visibility_among(&p.eye, &tv, &blockers);
         if exact != FullVisibility::Visible || !p.has_limits() {
             return BaseVerdict { visible: true, full: exact, method, sight };
@@ -773,6 +831,25 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
         }
         BaseVerdict { visible: true, full: FullVisibility::Visible, method, sight }
+    }
+
+    /// True when a spotting depth can never be met: the spotter's (or target's) base lies
+    /// wholly inside the cover, further than the depth from its edge and from the other
+    /// base, so every sight line runs more than the depth inside it (exact).
+    fn depth_cannot_pass(&self, p: &Pair<'_>) -> bool {
+        let apart = p.spotter.distance(p.target);
+        p.limits.iter().any(|(f, l)| {
+            let Limit::InCover(depth) = *l else { return false };
+            if apart <= depth {
+                return false;
+            }
+            let deep = |b: &Base| {
+                f.blockers.iter().any(|bl| {
+                    b.vertices_ccw().iter().all(|&q| bl.polygon().contains(q)) && ring_distance(bl, b) > depth
+                })
+            };
+            deep(p.spotter) || deep(p.target)
+        })
     }
 
     /// Target points for the bounded search: the corners, then points along the edges,
@@ -830,30 +907,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// base; a full base when some spotter base sees all of some target base.
     #[must_use]
     pub fn unit_verdict(&self, spotter: usize, target: usize) -> UnitVerdict {
-        let mut out = UnitVerdict { visible: false, full_base: None, sight: None, method: Method::Exact };
-        let (Some(su), Some(tu)) = (self.table.units.get(spotter), self.table.units.get(target)) else {
-            return out;
-        };
-        for ti in 0..tu.bases.len() {
-            for si in 0..su.bases.len() {
-                let (sr, tr) = (BaseRef::new(spotter, si), BaseRef::new(target, ti));
-                let eye = self.eye_of(&su.bases[si]);
-                let Some(p) = self.pair(sr, &eye, tr) else { continue };
-                let v = self.decide(&p, out.full_base.is_none());
-                if v.method != Method::Exact {
-                    out.method = v.method;
-                }
-                if v.visible && out.sight.is_none() {
-                    out.visible = true;
-                    out.sight = v.sight.map(|segment| SightLine { segment, from_base: sr, to_base: tr });
-                }
-                if v.full == FullVisibility::Visible && out.full_base.is_none() {
-                    out.full_base = Some((sr, tr));
-                    return out;
-                }
-            }
-        }
-        out
+        self.spotter(spotter).unit_verdict(target)
+    }
+
+    /// A spotter unit prepared for many questions (the views of all its bases): what a
+    /// battery asks of every enemy unit.
+    #[must_use]
+    pub fn spotter(&self, unit: usize) -> UnitView<'_, 'i, 't> {
+        let n = self.table.units.get(unit).map_or(0, |u| u.bases.len());
+        UnitView { unit, views: (0..n).map(|b| SpotterView::new(self, BaseRef::new(unit, b))).collect() }
     }
 
     /// The verdict between two selections (units or single bases) with its explanation:
@@ -975,6 +1037,356 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         Ok((verdict, ex))
     }
+}
+
+/// The distance from a base to the rings (outline and holes) of a polygon blocker, mm.
+fn ring_distance(bl: &Blocker, b: &Base) -> f64 {
+    let poly = bl.polygon();
+    let mut best = f64::INFINITY;
+    for ring in std::iter::once(&poly.exterior).chain(poly.holes.iter()) {
+        let n = ring.len();
+        for i in 0..n {
+            let s = Segment::new(ring[i], ring[(i + 1) % n]);
+            for e in b.edges() {
+                best = best.min(s.closest_points(&e).distance_mm);
+            }
+        }
+    }
+    best
+}
+
+/// The distance from a line obstacle's band to a base, mm.
+fn band_distance(band: &Blocker, b: &Base) -> f64 {
+    let v: Vec<Vec2> = band.vertices().collect();
+    let n = v.len();
+    let mut best = f64::INFINITY;
+    for i in 0..n {
+        let s = Segment::new(v[i], v[(i + 1) % n]);
+        for e in b.edges() {
+            best = best.min(s.closest_points(&e).distance_mm);
+        }
+    }
+    if v.iter().any(|&q| b.contains(q)) { 0.0 } else { best }
+}
+
+/// Angular buckets of the view from a spotter base.
+const BUCKETS: usize = 1024;
+
+/// Bases nearer the eye than this many eye widths are candidates for every target.
+const NEAR_EYE_WIDTHS: f64 = 6.0;
+
+/// One spotter unit prepared for many targets: a [`SpotterView`] per base.
+pub struct UnitView<'m, 'i, 't> {
+    unit: usize,
+    views: Vec<SpotterView<'m, 'i, 't>>,
+}
+
+impl UnitView<'_, '_, '_> {
+    /// The verdict for a target unit (as [`TerrainSight::unit_verdict`]).
+    #[must_use]
+    pub fn unit_verdict(&self, target: usize) -> UnitVerdict {
+        let mut out = UnitVerdict { visible: false, full_base: None, sight: None, method: Method::Exact };
+        let Some(view0) = self.views.first() else { return out };
+        let Some(tu) = view0.sight.table.units.get(target) else { return out };
+        if target == self.unit {
+            return out;
+        }
+        // Whole target unit cut off from every base's eye: nothing to do.
+        if self.views.iter().all(|v| v.unit_cut_off(target)) {
+            return out;
+        }
+        for ti in 0..tu.bases.len() {
+            let tr = BaseRef::new(target, ti);
+            for v in &self.views {
+                let Some(verdict) = v.base_verdict(tr, out.full_base.is_none()) else { continue };
+                if verdict.method != Method::Exact {
+                    out.method = verdict.method;
+                }
+                if verdict.visible && out.sight.is_none() {
+                    out.visible = true;
+                    out.sight =
+                        verdict.sight.map(|segment| SightLine { segment, from_base: v.base, to_base: tr });
+                }
+                if verdict.full == FullVisibility::Visible && out.full_base.is_none() {
+                    out.full_base = Some((v.base, tr));
+                    return out;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One spotter base prepared for many targets: the bases around it sorted into angular
+/// buckets as seen from its eye, so that each target meets only the bases in its
+/// direction, and a quick, sound test that a single blocker cuts every sight line.
+pub struct SpotterView<'m, 'i, 't> {
+    sight: &'m TerrainSight<'i, 't>,
+    base: BaseRef,
+    eye: Vec<Vec2>,
+    centre: Vec2,
+    /// Bases near the eye (candidates for every target).
+    near: Vec<BaseRef>,
+    /// Per bucket, the far bases whose direction range meets it, with their distance
+    /// range from the eye centre.
+    buckets: Vec<Vec<(BaseRef, f64)>>,
+}
+
+impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
+    /// The view from one spotter base (seeing from its rule set's eye).
+    #[must_use]
+    pub fn new(sight: &'m TerrainSight<'i, 't>, base: BaseRef) -> Self {
+        let table = sight.table;
+        let eye = table.base(base).map(|b| sight.eye_of(b)).unwrap_or_default();
+        let centre = eye.iter().fold(Vec2::ZERO, |a, &q| a + q) / eye.len().max(1) as f64;
+        let width = eye.iter().map(|&q| q.distance(centre)).fold(0.0, f64::max) * 2.0;
+        let near_mm = (NEAR_EYE_WIDTHS * width).max(1.0);
+        let mut near = Vec::new();
+        let mut buckets = vec![Vec::new(); BUCKETS];
+        for (r, b) in table.bases() {
+            let d = b.distance_to_point(centre);
+            if d < near_mm {
+                near.push(r);
+                continue;
+            }
+            // A point of this base on the hull of eye and target is at least d from the
+            // eye centre, so its direction is within asin(half eye / d) of the direction
+            // of a target point: widen the base's range by that much.
+            let (lo, hi) = angular_range(centre, &b.vertices_ccw());
+            let widen = (width / 2.0 / d).min(1.0).asin().to_degrees() + 0.01;
+            for k in bucket_span(lo - widen, hi + widen) {
+                buckets[k].push((r, d));
+            }
+        }
+        SpotterView { sight, base, eye, centre, near, buckets }
+    }
+
+    /// The bases that may meet the hull of the eye and `shape` (a superset), sorted.
+    fn candidates(&self, shape: &[Vec2]) -> Vec<BaseRef> {
+        // Far bases were registered with their range widened for the eye's width (a hull
+        // point at distance d from the eye centre lies within asin(half eye / d) of the
+        // direction of a target point).
+        let (lo, hi) = angular_range(self.centre, shape);
+        let far = shape.iter().map(|&q| q.distance(self.centre)).fold(0.0, f64::max);
+        let mut out: Vec<BaseRef> = self.near.clone();
+        for k in bucket_span(lo - 0.01, hi + 0.01) {
+            out.extend(self.buckets[k].iter().filter(|(_, d)| *d <= far).map(|(r, _)| *r));
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// True when a single blocking unit (its bases forming one convex block) cuts every
+    /// sight line from the eye to the whole target unit.
+    fn unit_cut_off(&self, target: usize) -> bool {
+        let Some(hull) = self.sight.unit_hulls.get(target).and_then(|h| h.as_ref()) else { return false };
+        self.cut_off(hull, target)
+    }
+
+    /// True when some blocker between the eye and `shape` (convex) cuts the hull of the
+    /// two in two: every segment from the eye to the shape then crosses it.
+    fn cut_off(&self, shape: &[Vec2], target_unit: usize) -> bool {
+        if self.sight.rules.screening != super::sight_rules::UnitScreening::Republique {
+            return false;
+        }
+        let mut pts: Vec<Vec2> = self.eye.clone();
+        pts.extend_from_slice(shape);
+        let hull = convex_hull(pts);
+        let Some((left, right)) = bridges(&hull, &self.eye, shape) else { return false };
+        let hull_poly = ConvexPolygon::from_ccw_unchecked(hull.clone());
+        let table = self.sight.table;
+        let mut tried: Vec<usize> = Vec::new();
+        for r in self.candidates(shape) {
+            if r.unit == self.base.unit || r.unit == target_unit || tried.contains(&r.unit) {
+                continue;
+            }
+            tried.push(r.unit);
+            if !crate::line_of_sight::blocks(table, self.base.unit, r.unit, target_unit) {
+                continue;
+            }
+            let Some(cutters) = self.sight.unit_blocks.get(r.unit) else { continue };
+            for c in cutters {
+                let cp = ConvexPolygon::from_ccw_unchecked(c.clone());
+                if cp.intersection(&hull_poly).area() <= 0.0 {
+                    continue;
+                }
+                if crosses_interior(c, left)
+                    && crosses_interior(c, right)
+                    && disjoint(c, &self.eye)
+                    && disjoint(c, shape)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The verdict for one target base.
+    fn base_verdict(&self, target: BaseRef, want_full: bool) -> Option<BaseVerdict> {
+        let tb = self.sight.table.base(target)?;
+        let tv = tb.vertices_ccw();
+        if self.cut_off(&tv, target.unit) {
+            return Some(BaseVerdict {
+                visible: false,
+                full: FullVisibility::Hidden { witness: tb.centre() },
+                method: Method::Exact,
+                sight: None,
+            });
+        }
+        let mut pts: Vec<Vec2> = self.eye.clone();
+        pts.extend_from_slice(&tv);
+        let hull = ConvexPolygon::from_ccw_unchecked(convex_hull(pts));
+        let table = self.sight.table;
+        let cands: Vec<BaseRef> = self
+            .candidates(&tv)
+            .into_iter()
+            .filter(|&r| table.base(r).is_some_and(|b| !disjoint(&b.vertices_ccw(), hull.vertices())))
+            .collect();
+        let p = self.sight.pair_among(self.base, &self.eye, target, Some(&cands))?;
+        Some(self.sight.decide(&p, want_full))
+    }
+}
+
+fn bucket_span(lo: f64, hi: f64) -> impl Iterator<Item = usize> {
+    let w = 360.0 / BUCKETS as f64;
+    let (a, b) = ((lo / w).floor() as i64, (hi / w).floor() as i64);
+    let b = b.min(a + BUCKETS as i64 - 1);
+    (a..=b).map(|k| k.rem_euclid(BUCKETS as i64) as usize)
+}
+
+/// The range of directions (degrees, unwrapped so lo ≤ hi) from `c` to the points.
+fn angular_range(c: Vec2, pts: &[Vec2]) -> (f64, f64) {
+    let mid = pts.iter().fold(Vec2::ZERO, |a, &q| a + q) / pts.len().max(1) as f64;
+    if pts.contains(&c) || (pts.len() >= 3 && ConvexPolygon::from_ccw_unchecked(pts.to_vec()).contains(c)) {
+        return (0.0, 360.0);
+    }
+    let base = (mid - c).heading_deg();
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    for &q in pts {
+        let a = ((q - c).heading_deg() - base + 540.0).rem_euclid(360.0) - 180.0;
+        lo = lo.min(a);
+        hi = hi.max(a);
+    }
+    (base + lo, base + hi)
+}
+
+/// The two edges of the hull that join an eye vertex to a shape vertex.
+fn bridges(hull: &[Vec2], eye: &[Vec2], shape: &[Vec2]) -> Option<(Segment, Segment)> {
+    let n = hull.len();
+    let on = |set: &[Vec2], p: Vec2| set.contains(&p);
+    let mut found = Vec::new();
+    for i in 0..n {
+        let (a, b) = (hull[i], hull[(i + 1) % n]);
+        if (on(eye, a) && on(shape, b)) || (on(shape, a) && on(eye, b)) {
+            found.push(Segment::new(a, b));
+        }
+    }
+    (found.len() == 2).then(|| (found[0], found[1]))
+}
+
+/// True when the segment passes through the interior of the convex polygon `c` (ccw).
+fn crosses_interior(c: &[Vec2], s: Segment) -> bool {
+    let d = s.b - s.a;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let n = c.len();
+    for i in 0..n {
+        let (a, b) = (c[i], c[(i + 1) % n]);
+        let e = b - a;
+        let l = e.length();
+        if l == 0.0 {
+            continue;
+        }
+        // Strictly inside: e × (x - a) > tol·|e|.
+        let num = e.cross(s.a - a) - 1e-7 * l;
+        let den = e.cross(d);
+        if den == 0.0 {
+            if num <= 0.0 {
+                return false;
+            }
+        } else {
+            let t = -num / den;
+            if den > 0.0 {
+                lo = lo.max(t);
+            } else {
+                hi = hi.min(t);
+            }
+        }
+    }
+    hi - lo > 1e-12
+}
+
+/// True when the convex polygon `c` and the convex shape `s` (a segment or polygon)
+/// share no point.
+fn disjoint(c: &[Vec2], s: &[Vec2]) -> bool {
+    let axes = |poly: &[Vec2]| -> Vec<Vec2> {
+        let n = poly.len();
+        if n == 2 {
+            return vec![(poly[1] - poly[0]).perp_left(), poly[1] - poly[0]];
+        }
+        (0..n).map(|i| (poly[(i + 1) % n] - poly[i]).perp_left()).collect()
+    };
+    let project = |poly: &[Vec2], ax: Vec2| {
+        poly.iter()
+            .map(|p| p.dot(ax))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)))
+    };
+    axes(c).into_iter().chain(axes(s)).any(|ax| {
+        let (a0, a1) = project(c, ax);
+        let (b0, b1) = project(s, ax);
+        a1 < b0 || b1 < a0
+    })
+}
+
+/// A unit's bases grouped into convex blocks: each group of touching bases whose union
+/// is exactly its convex hull (a rank of bases side by side) becomes that hull; other
+/// bases stay single.
+fn convex_blocks(bases: &[Base]) -> Vec<Vec<Vec2>> {
+    let n = bases.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    fn root(g: &mut [usize], i: usize) -> usize {
+        let mut r = i;
+        while g[r] != r {
+            r = g[r];
+        }
+        g[i] = r;
+        r
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            if bases[i].separation(&bases[j]) <= 1e-9 {
+                let (a, b) = (root(&mut group, i), root(&mut group, j));
+                group[a] = b;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for r in 0..n {
+        let members: Vec<Base> = (0..n).filter(|&i| root(&mut group, i) == r).map(|i| bases[i]).collect();
+        if members.is_empty() {
+            continue;
+        }
+        match unit_hull(&members) {
+            Some(h) => out.push(h),
+            None => out.extend(members.iter().map(|b| b.vertices_ccw().to_vec())),
+        }
+    }
+    out
+}
+
+/// The convex hull of a unit's bases when their union is exactly that hull (a line of
+/// touching bases), else `None`.
+fn unit_hull(bases: &[Base]) -> Option<Vec<Vec2>> {
+    let pts: Vec<Vec2> = bases.iter().flat_map(|b| b.vertices_ccw()).collect();
+    let hull = convex_hull(pts);
+    let area = crate::polygon::signed_area(&hull);
+    let sum: f64 = bases.iter().map(Base::area).sum();
+    let overlap = bases
+        .iter()
+        .enumerate()
+        .any(|(i, a)| bases[i + 1..].iter().any(|b| a.polygon().intersection(&b.polygon()).area() > 1e-9));
+    (!overlap && (area - sum).abs() <= 1e-6 * sum.max(1.0)).then_some(hull)
 }
 
 /// The segment with its first point on the eye.
