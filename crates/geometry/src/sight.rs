@@ -201,7 +201,14 @@ impl Blocker {
 
 fn on_ring(ring: &[Vec2], p: Vec2) -> bool {
     let n = ring.len();
-    (0..n).any(|i| Segment::new(ring[i], ring[(i + 1) % n]).distance_to_point(p) == 0.0)
+    (0..n).any(|i| {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        p.x >= a.x.min(b.x)
+            && p.x <= a.x.max(b.x)
+            && p.y >= a.y.min(b.y)
+            && p.y <= a.y.max(b.y)
+            && (b - a).cross(p - a) == 0.0
+    })
 }
 
 /// The blocker (if any) whose interior, or the seam between touching blockers, holds
