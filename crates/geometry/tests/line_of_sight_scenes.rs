@@ -527,3 +527,33 @@ fn the_model_agrees_with_the_line_of_sight_trait() {
     let los = TerrainSight::try_new(&index).unwrap();
     assert_eq!(los.full_base_visible(&clear, 0, &[e.a, e.b], BaseRef::new(1, 0)), FullVisibility::Visible);
 }
+
+#[test]
+fn the_space_between_friendly_skirmish_markers_blocks_the_battery() {
+    // 000 §4.2: "Artillery may not fire through or over friendly units, including skirmish
+    // markers and the spaces between friendly skirmish markers of the same regiment".
+    // Markers 20 × 20 at (-40, 150) and (40, 150) leave a gap x ∈ (-30, 30); every line
+    // from the eye (|x| ≤ 12.5, y = 20) to the foe (|x| ≤ 15, y ≥ 290) crosses y = 150 at
+    // |x| ≤ 15: through the gap, never a marker. The gap blocks the friendly battery;
+    // markers of two different regiments leave it open; an infantry spotter ignores it.
+    let parent = unit("inf", "fr", "infantry", 400.0, 0.0, 90.0, 30.0, 20.0);
+    let other = unit("inf2", "fr", "infantry", -400.0, 0.0, 90.0, 30.0, 20.0);
+    let sk = |id: &str, parent: &str, x: f64| {
+        format!(
+            r#"{{"id":"{id}","side":"fr","kind":"skirmisher","parent":"{parent}","bases":[{{"x":{x},"y":150,"heading":90,"width":20,"depth":20}}]}}"#
+        )
+    };
+    let same =
+        [gun(), parent.clone(), other.clone(), sk("s1", "inf", -40.0), sk("s2", "inf", 40.0), foe(300.0)]
+            .join(",");
+    let t = table("republique5", "medium", &same, "");
+    assert_eq!(verdict(&t, 0, 5), (false, false));
+    let index = SpatialIndex::new(&t);
+    let los = TerrainSight::try_new(&index).unwrap();
+    let (_, ex) = los.explain(Selection::Unit(0), Selection::Unit(5)).unwrap();
+    assert!(ex.blocked_by.iter().any(|c| matches!(c.by, CutBy::SkirmishScreen(..))), "{:?}", ex.blocked_by);
+    let two =
+        [gun(), parent.clone(), other, sk("s1", "inf", -40.0), sk("s2", "inf2", 40.0), foe(300.0)].join(",");
+    assert_eq!(verdict(&table("republique5", "medium", &two, ""), 0, 5), (true, true));
+    assert!(verdict(&t, 1, 5).0, "infantry sees through the gap");
+}
