@@ -19,6 +19,8 @@ pub struct Cli {
 pub enum Command {
     /// Closest edge-to-edge distance between two units or bases.
     Measure(commands::measure::Args),
+    /// Line of sight from one unit (or base) to another, with its explanation.
+    Los(commands::los::Args),
     /// Every finding for a whole table.
     Report(commands::report::Args),
     /// Write a seeded sample battle (the grand-battle generator).
@@ -31,6 +33,7 @@ pub enum Command {
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
     match cli.command {
         Command::Measure(a) => commands::measure::run(&a, out),
+        Command::Los(a) => commands::los::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),

@@ -158,3 +158,25 @@ fn other_rule_sets_report_no_artillery() {
     let text = stdout(&vedette(&["report", p.to_str().unwrap()]));
     assert!(text.contains("pro-patria has no Republique artillery rules"), "{text}");
 }
+
+#[test]
+fn a_battery_whose_only_sight_line_crosses_a_wood_has_no_target() {
+    // samples/woods-block.json: fr-art-1's normal frontage runs x 375..425 at y = 120
+    // (free space beside it), facing +y. au-1 stands 290 mm = 11.42" ahead (x 370..430,
+    // y 410..430), in the arc. The medium forest "big-wood" covers x 240..570, y 220..330:
+    // every line from the frontage to au-1 crosses it, and neither base stands in it, so
+    // it blocks (000 §3.6: sight reaches into cover only to its spotting depth, and only
+    // to a unit inside it). au-2 (x 870..930) is 57° off the battery's front from the
+    // frontage's right end: outside the 30° side of the arc.
+    let out = vedette(&["report", sample("woods-block.json").to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let b = battery(&r, "fr-art-1");
+    assert_eq!(b["main_target"], Value::Null);
+    let targets = b["targets"].as_array().unwrap();
+    let au1 = targets.iter().find(|t| t["unit"] == "au-1").expect("au-1 is listed as a candidate");
+    assert_eq!(au1["line_of_sight"], false);
+    assert_eq!(au1["half_base_in_arc"], true);
+    assert!((au1["range_in"].as_f64().unwrap() - 290.0 / 25.4).abs() < 0.005);
+    assert!(targets.iter().all(|t| t["unit"] != "au-2"));
+}

@@ -23,6 +23,7 @@ fn assert_valid(v: &jsonschema::Validator, instance: &serde_json::Value, what: &
 fn committed_schemas_match_the_code() {
     golden(&root().join("docs/table.schema.json"), &schema_text(Which::Table));
     golden(&root().join("docs/report.schema.json"), &schema_text(Which::Report));
+    golden(&root().join("docs/los.schema.json"), &schema_text(Which::Los));
 }
 
 fn sample_tables() -> Vec<std::path::PathBuf> {

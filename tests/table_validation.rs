@@ -235,3 +235,56 @@ fn the_command_line_reports_the_same_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn terrain_holes_and_hills_are_checked() {
+    // A hole outside its outline.
+    assert_error(
+        |v| v["terrain"][0]["holes"] = json!([[[200, 10], [210, 10], [210, 20]]]),
+        &["terrain[0] \"wood\" holes[0]", "outside the outline"],
+    );
+    // A line with holes.
+    assert_error(
+        |v| v["terrain"][1]["holes"] = json!([[[0, 0], [1, 0], [1, 1]]]),
+        &["terrain[1] holes", "no holes"],
+    );
+    // A hill at level 0.
+    assert_error(
+        |v| {
+            v["terrain"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"id": "h", "kind": "hill", "level": 0, "outline": [[0,0],[50,0],[50,50]]}))
+        },
+        &["terrain[2] \"h\" level", "at least 0.5"],
+    );
+    // Two hills whose contours cross.
+    assert_error(
+        |v| {
+            let t = v["terrain"].as_array_mut().unwrap();
+            t.push(
+                json!({"id": "h1", "kind": "hill", "level": 1, "outline": [[0,0],[100,0],[100,100],[0,100]]}),
+            );
+            t.push(json!({"id": "h2", "kind": "hill", "level": 1, "outline": [[50,50],[150,50],[150,150],[50,150]]}));
+        },
+        &["terrain[3] \"h2\" outline", "crosses the contour of terrain[2] \"h1\""],
+    );
+    // A contour inside another must be higher.
+    assert_error(
+        |v| {
+            let t = v["terrain"].as_array_mut().unwrap();
+            t.push(
+                json!({"id": "h1", "kind": "hill", "level": 1, "outline": [[0,0],[100,0],[100,100],[0,100]]}),
+            );
+            t.push(json!({"id": "h2", "kind": "hill", "level": 0.5, "outline": [[20,20],[80,20],[80,80],[20,80]]}));
+        },
+        &["terrain[3] \"h2\" level", "must be higher"],
+    );
+    // Nested and touching hills are fine.
+    let mut v = valid();
+    let t = v["terrain"].as_array_mut().unwrap();
+    t.push(json!({"id": "h1", "kind": "hill", "level": 0.5, "outline": [[0,0],[100,0],[100,100],[0,100]]}));
+    t.push(json!({"id": "h2", "kind": "hill", "level": 1.5, "outline": [[20,20],[80,20],[80,80],[20,80]]}));
+    t.push(json!({"id": "h3", "kind": "hill", "level": 1, "outline": [[100,0],[200,0],[200,100],[100,100]]}));
+    Table::from_json_str(&v.to_string()).unwrap();
+}

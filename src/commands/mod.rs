@@ -1,6 +1,7 @@
 //! One module per `vedette` verb. Each has an `Args` (clap) and a `run`.
 
 pub mod generate;
+pub mod los;
 pub mod measure;
 pub mod report;
 pub mod schema;

@@ -1,6 +1,7 @@
-//! `vedette schema table|report`: prints the JSON Schema of table files or of
-//! `vedette report --json` output. The committed copies in `docs/` are checked against
-//! this output by the test suite, so the documentation cannot drift from the code.
+//! `vedette schema table|report|los`: prints the JSON Schema of table files, of
+//! `vedette report --json` output or of `vedette los --json` output. The committed
+//! copies in `docs/` are checked against this output by the test suite, so the
+//! documentation cannot drift from the code.
 
 use super::emit;
 use crate::CliError;
@@ -12,6 +13,8 @@ pub enum Which {
     Table,
     /// `vedette report --json` output (`vedette/report/1`).
     Report,
+    /// `vedette los --json` output (`vedette/los/1`).
+    Los,
 }
 
 /// Arguments of `vedette schema`.
@@ -27,6 +30,7 @@ pub fn schema_text(which: Which) -> String {
     let schema = match which {
         Which::Table => schemars::schema_for!(vedette_geometry::Table),
         Which::Report => schemars::schema_for!(super::report::Report),
+        Which::Los => schemars::schema_for!(super::los::LosReport),
     };
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');

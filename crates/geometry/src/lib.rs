@@ -21,13 +21,17 @@
 //! - Spatial queries: [`SpatialIndex`] (R*-tree, bulk loaded) and the brute-force
 //!   oracle [`index::brute`].
 //! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
-//!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain).
+//!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain;
+//!   [`blocks`], [`blocks_at_levels`]).
 //! - Artillery (000 §4.2-4.5): [`artillery`] holds one file per construction:
 //!   frontage ([`battery_frontage`]), the arc of fire ([`ArcOfFire`]), the firing zone
 //!   and its clear swings ([`FiringZone`], [`clear_swings`]), ranges and brackets
 //!   ([`range_bracket`]), targets and the main target ([`assess_targets`]), secondary
 //!   targets, deep targets ([`deep_target`]), enfilade ([`enfilade`]), unlimber limits
 //!   ([`unlimber_check`]); [`assess_artillery`] runs them all over a table.
+//! - Terrain and line of sight: [`los`] (terrain sight properties, hill levels, 601
+//!   blind zones, per-rule-set sight rules, and [`los::TerrainSight`], the terrain-aware
+//!   [`LineOfSight`] model with explanations).
 //! - Invariance helpers: [`RigidMotion`].
 //! - Tie rules, all in one place: [`ties`].
 //! - Assault ([`assault`], Republique family): zones ([`AssaultZone`]), contacts with
@@ -59,6 +63,7 @@ mod frame;
 mod hull;
 pub mod index;
 mod line_of_sight;
+pub mod los;
 mod polygon;
 pub mod pro_patria;
 pub mod rules;
@@ -112,7 +117,7 @@ pub use cone::FrontageCone;
 pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
-pub use line_of_sight::{LineOfSight, UnitsOnly, blocks};
+pub use line_of_sight::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,

@@ -8,8 +8,9 @@
 //! model answers.
 
 use crate::index::SpatialIndex;
+use crate::rules::RuleSet;
 use crate::sight::{Blocker, FullVisibility, full_visibility};
-use crate::table::{BaseRef, Table, UnitKind};
+use crate::table::{BaseRef, Formation, Table, UnitKind};
 use crate::vec2::Vec2;
 
 /// A model of line of sight on a table.
@@ -26,20 +27,24 @@ pub trait LineOfSight {
     ) -> FullVisibility;
 }
 
-/// Which other units' bases block a spotter of the given kind, in Republique 5.0 terms
+/// Which other units' bases block a spotter of the given kind, in Republique terms
 /// (000 §4.1: "Skirmish markers block line-of-sight for friendly artillery, and skirmish
 /// marker line-of-sight is blocked by all combat bases both friendly and enemy"; §4.2:
-/// "Artillery may not fire through or over friendly units, including skirmish markers").
+/// "Artillery may not fire through or over friendly units, including skirmish markers";
+/// §4.5: a battery "may not conduct indirect fire over obstacles, friendly units or enemy
+/// units", and fully deployed enemy skirmishers "do not mask or protect the target").
 ///
-/// Artillery is also screened by enemy combat bases standing between it and its target
-/// (000 §4.5: "A battery must have direct line-of-sight to at least one full base of its
-/// target, it may not conduct indirect fire over obstacles, friendly units or enemy
-/// units"), but never by enemy skirmish markers (§4.5: "If fully deployed skirmishers
-/// are between an enemy battery and its target, they do not mask or protect the
-/// target"; packed ones are targets in their own right, not screens).
+/// - Artillery: every combat base (friendly or enemy) and friendly skirmish markers;
+///   enemy skirmish markers never.
+/// - Skirmish markers: every combat base, friendly or enemy; no marker.
+/// - Spotters the texts do not address (infantry, cavalry, leaders, ...): every combat
+///   base, friendly or enemy (a formed body of troops hides what is behind it).
 ///
-/// For spotters the texts do not address (infantry, cavalry, leaders), combat bases of
-/// other units block, friendly or enemy: a formed body of troops hides what is behind it.
+/// Leaders, limbers and other markers never block. Neither the spotter's unit nor the
+/// target's unit blocks here (a unit does not hide its own bases from a spotter; a
+/// front-edge spotter's own bases are handled by the terrain model, see
+/// [`crate::los::Eye::FrontEdge`]). Pro Patria's rules depend on levels: see
+/// [`blocks_at_levels`].
 #[must_use]
 pub fn blocks(table: &Table, spotter: usize, blocker_unit: usize, target_unit: usize) -> bool {
     if blocker_unit == spotter || blocker_unit == target_unit {
@@ -52,6 +57,71 @@ pub fn blocks(table: &Table, spotter: usize, blocker_unit: usize, target_unit: u
         UnitKind::Artillery => b.is_combat() || (friendly && b.kind == UnitKind::Skirmisher),
         _ => b.is_combat(),
     }
+}
+
+/// The ground levels of the spotter's, the blocker's and the target's bases, in
+/// half-level steps (see [`crate::los::Ground::base_level`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct UnitLevels {
+    /// The spotter's level.
+    pub spotter: f64,
+    /// The would-be blocker's level.
+    pub blocker: f64,
+    /// The target's level.
+    pub target: f64,
+}
+
+/// Which units block whom, per rule set, with levels.
+///
+/// Republique 5.0, classic and Republic: [`blocks`] (levels do not matter).
+///
+/// Pro Patria (004 §16.3): troops block sight, except that skirmish screens (skirmisher
+/// units or units in skirmish order) never do, staff (leaders) never do, and "mounted
+/// units and staff can see and be seen over foot troops on the same or lower
+/// elevation": a foot blocker (infantry, artillery, engineers) does not block when the
+/// spotter, or the target, is mounted (cavalry) or staff (a leader) and stands at least
+/// as high as the blocker. Limbers and wagons block as vehicles nobody sees over.
+///
+/// ```
+/// use vedette_geometry::{Table, UnitLevels, blocks_at_levels};
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"pro-patria","scale":"28mm","units":[
+///   {"id":"hussars","side":"fr","kind":"cavalry","bases":[{"x":0,"y":0,"heading":90,"width":50,"depth":50}]},
+///   {"id":"line","side":"fr","kind":"infantry","bases":[{"x":0,"y":100,"heading":90,"width":80,"depth":25}]},
+///   {"id":"foe","side":"gb","kind":"infantry","bases":[{"x":0,"y":300,"heading":270,"width":80,"depth":25}]}]}"#)?;
+/// let flat = UnitLevels::default();
+/// assert!(!blocks_at_levels(&t, 0, 1, 2, flat)); // the hussars see over the foot
+/// assert!(blocks_at_levels(&t, 2, 1, 0, UnitLevels { spotter: 0.0, blocker: 0.5, target: 0.0 }));
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+#[must_use]
+pub fn blocks_at_levels(
+    table: &Table,
+    spotter: usize,
+    blocker_unit: usize,
+    target_unit: usize,
+    levels: UnitLevels,
+) -> bool {
+    if table.rules != RuleSet::ProPatria {
+        return blocks(table, spotter, blocker_unit, target_unit);
+    }
+    if blocker_unit == spotter || blocker_unit == target_unit {
+        return false;
+    }
+    let b = &table.units[blocker_unit];
+    if matches!(b.kind, UnitKind::Skirmisher | UnitKind::Leader)
+        || b.formation == Some(Formation::SkirmishOrder)
+    {
+        return false;
+    }
+    let foot = matches!(b.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Engineer);
+    let tall = |u: usize| matches!(table.units[u].kind, UnitKind::Cavalry | UnitKind::Leader);
+    if foot
+        && ((tall(spotter) && levels.blocker <= levels.spotter)
+            || (tall(target_unit) && levels.blocker <= levels.target))
+    {
+        return false;
+    }
+    true
 }
 
 /// Line of sight with units as the only blockers (open ground everywhere).
@@ -118,10 +188,11 @@ mod tests {
     #[test]
     fn who_blocks_whom() {
         let t = table();
-        // Artillery: friendly units and friendly skirmishers block, and so do enemy combat
-        // units other than the target (000 §4.5); enemy skirmishers never do.
+        // Artillery: friendly units and friendly skirmishers block, and enemy combat units
+        // (000 §4.5: no indirect fire over enemy units); enemy skirmishers never do.
         assert!(blocks(&t, 0, 1, 3));
         assert!(blocks(&t, 0, 2, 3));
+        assert!(blocks(&t, 0, 4, 3));
         assert!(!blocks(&t, 0, 5, 3));
         assert!(blocks(&t, 0, 4, 3));
         // Skirmishers: every combat base blocks, never other skirmish markers.

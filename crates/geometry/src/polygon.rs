@@ -243,19 +243,28 @@ impl Polygon {
 /// Even-odd point-in-ring test with the boundary counted as inside.
 #[must_use]
 pub fn ring_contains(ring: &[Vec2], p: Vec2) -> bool {
-    on_ring_boundary(ring, p) || ring_strictly_contains(ring, p)
+    on_ring_boundary(ring, p) || parity_inside(ring, p)
 }
 
+/// True when `p` lies exactly on an edge of the ring (collinear and between the ends;
+/// no square roots, so it is cheap in the inner loops of sight tests).
 fn on_ring_boundary(ring: &[Vec2], p: Vec2) -> bool {
     let n = ring.len();
-    // Zero distance, asked without a square root.
-    (0..n).any(|i| crate::segment::Segment::new(ring[i], ring[(i + 1) % n]).distance_2_to_point(p) == 0.0)
+    (0..n).any(|i| {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        if p.x < a.x.min(b.x) || p.x > a.x.max(b.x) || p.y < a.y.min(b.y) || p.y > a.y.max(b.y) {
+            return false;
+        }
+        (b - a).cross(p - a) == 0.0
+    })
 }
 
 fn ring_strictly_contains(ring: &[Vec2], p: Vec2) -> bool {
-    if on_ring_boundary(ring, p) {
-        return false;
-    }
+    !on_ring_boundary(ring, p) && parity_inside(ring, p)
+}
+
+/// Even-odd crossing parity (boundary points are not special-cased).
+fn parity_inside(ring: &[Vec2], p: Vec2) -> bool {
     let n = ring.len();
     let mut inside = false;
     for i in 0..n {

@@ -16,7 +16,11 @@
 //! Blockers are open sets: a sight line that grazes a corner or runs along an edge is
 //! **clear**; one that passes through the interior of the union of blockers is blocked,
 //! including along the seam between two touching bases. "Grazing" is decided within
-//! [`GRAZE_TOLERANCE_MM`].
+//! [`GRAZE_TOLERANCE_MM`]. Linear obstacles (walls, hedges) are bands
+//! [`LINE_HALF_WIDTH_MM`] to each side of their path ([`Blocker::from_path`]): crossing
+//! the line blocks, touching its end is grazing. The same rule holds in the terrain
+//! model ([`crate::los`]): every distance limit there (spotting depth, blind zone end,
+//! maximum visibility) is inclusive, so a target exactly at the limit is seen.
 //!
 //! # Units
 //! Millimetres in the table frame.
@@ -28,6 +32,11 @@ use crate::vec2::Vec2;
 
 /// How deep a sight line may cut into a blocker and still count as grazing it, mm.
 pub const GRAZE_TOLERANCE_MM: f64 = 1e-6;
+
+/// Half the width given to a linear obstacle (a path) when it is made a blocker, mm: far
+/// below anything measurable, far above [`GRAZE_TOLERANCE_MM`], so a sight line that
+/// crosses the line is cut and one that passes its end is not.
+pub const LINE_HALF_WIDTH_MM: f64 = 0.01;
 
 /// Something sight cannot pass through: a polygon (with holes) and its bounding box.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,10 +86,86 @@ impl Blocker {
         Blocker::new(Polygon::new(b.vertices_ccw().to_vec(), vec![]))
     }
 
+    /// Blockers for a linear obstacle (a wall, hedge, treeline): one thin band per leg of
+    /// the path, [`LINE_HALF_WIDTH_MM`] to each side and past each end, so that the legs
+    /// overlap at the joints and no sight line slips through a joint. A sight line that
+    /// crosses the path is blocked; one that passes an end or runs beside the path is
+    /// clear (the tie rule for lines).
+    #[must_use]
+    pub fn from_path(path: &[Vec2]) -> Vec<Blocker> {
+        path.windows(2)
+            .filter_map(|w| {
+                let d = (w[1] - w[0]).normalized()?;
+                let n = d.perp_left() * LINE_HALF_WIDTH_MM;
+                let (a, b) = (w[0] - d * LINE_HALF_WIDTH_MM, w[1] + d * LINE_HALF_WIDTH_MM);
+                Some(Blocker::new(Polygon::new(vec![a - n, b - n, b + n, a + n], vec![])))
+            })
+            .collect()
+    }
+
     /// The blocking polygon.
     #[must_use]
     pub fn polygon(&self) -> &Polygon {
         &self.polygon
+    }
+
+    /// The bounding box, as (lower-left, upper-right).
+    #[must_use]
+    pub fn bbox(&self) -> (Vec2, Vec2) {
+        (self.lo, self.hi)
+    }
+
+    /// Every vertex of every ring.
+    pub fn vertices(&self) -> impl Iterator<Item = Vec2> + '_ {
+        self.rings().flat_map(|r| r.iter().copied())
+    }
+
+    /// True when `p` is inside the blocker or on its boundary.
+    #[must_use]
+    pub fn contains(&self, p: Vec2) -> bool {
+        self.contains_closed(p)
+    }
+
+    /// The parameter intervals `(t0, t1)` (0 at `a`, 1 at `b`, increasing, of positive
+    /// length) over which the segment from `a` to `b` is inside the blocker.
+    ///
+    /// ```
+    /// use vedette_geometry::sight::Blocker;
+    /// use vedette_geometry::{Base, BaseSize, Pose, Vec2};
+    /// let wood = Blocker::from_base(&Base::new(BaseSize::new(40.0, 20.0), Pose::new(Vec2::new(0.0, 50.0), 90.0)));
+    /// let iv = wood.inside_intervals(Vec2::new(0.0, 0.0), Vec2::new(0.0, 100.0));
+    /// assert_eq!(iv.len(), 1);
+    /// assert!((iv[0].0 - 0.4).abs() < 1e-12 && (iv[0].1 - 0.6).abs() < 1e-12);
+    /// ```
+    #[must_use]
+    pub fn inside_intervals(&self, a: Vec2, b: Vec2) -> Vec<(f64, f64)> {
+        let d = b - a;
+        if d.length_2() == 0.0
+            || !self
+                .bbox_overlaps(Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y)))
+        {
+            return Vec::new();
+        }
+        let mut ts = vec![0.0, 1.0];
+        for e in self.edges() {
+            crossing_parameters(a, d, &e, &mut ts);
+        }
+        ts.retain(|t| (0.0..=1.0).contains(t));
+        ts.sort_by(f64::total_cmp);
+        ts.dedup();
+        let mut out: Vec<(f64, f64)> = Vec::new();
+        for w in ts.windows(2) {
+            if w[1] - w[0] <= 0.0 {
+                continue;
+            }
+            if self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)) {
+                match out.last_mut() {
+                    Some(last) if last.1 == w[0] => last.1 = w[1],
+                    _ => out.push((w[0], w[1])),
+                }
+            }
+        }
+        out
     }
 
     fn rings(&self) -> impl Iterator<Item = &[Vec2]> {
@@ -116,7 +201,14 @@ impl Blocker {
 
 fn on_ring(ring: &[Vec2], p: Vec2) -> bool {
     let n = ring.len();
-    (0..n).any(|i| Segment::new(ring[i], ring[(i + 1) % n]).distance_to_point(p) == 0.0)
+    (0..n).any(|i| {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        p.x >= a.x.min(b.x)
+            && p.x <= a.x.max(b.x)
+            && p.y >= a.y.min(b.y)
+            && p.y <= a.y.max(b.y)
+            && (b - a).cross(p - a) == 0.0
+    })
 }
 
 /// The blocker (if any) whose interior, or the seam between touching blockers, holds
@@ -147,9 +239,14 @@ fn blocking_at(m: Vec2, n: Vec2, blockers: &[&Blocker], index: &[usize]) -> Opti
 /// ```
 #[must_use]
 pub fn first_obstruction(a: Vec2, b: Vec2, blockers: &[Blocker]) -> Option<Obstruction> {
-    let refs: Vec<&Blocker> = blockers.iter().collect();
+    first_obstruction_among(a, b, &blockers.iter().collect::<Vec<_>>())
+}
+
+/// [`first_obstruction`] over borrowed blockers (`blocker` indexes this slice).
+#[must_use]
+pub fn first_obstruction_among(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> Option<Obstruction> {
     let index: Vec<usize> = (0..blockers.len()).collect();
-    obstruction(a, b, &refs, &index)
+    obstruction(a, b, blockers, &index)
 }
 
 /// True when the segment from `a` to `b` is clear of every blocker.
@@ -220,7 +317,7 @@ fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) {
 
 /// The chord of a convex shape (two or more vertices, counter-clockwise) along the line
 /// `p + t dir`, as a parameter interval; `None` when the line misses it.
-fn chord(shape: &[Vec2], p: Vec2, dir: Vec2) -> Option<(f64, f64)> {
+pub(crate) fn chord(shape: &[Vec2], p: Vec2, dir: Vec2) -> Option<(f64, f64)> {
     const TOL: f64 = 1e-9;
     match shape.len() {
         0 => None,
@@ -287,14 +384,14 @@ fn grazes(prev: Vec2, v: Vec2, next: Vec2, dir: Vec2) -> bool {
 }
 
 /// The blockers whose boxes meet the box of both shapes, and their indices.
-fn relevant<'a>(shapes: &[&[Vec2]], blockers: &'a [Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
+fn relevant<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
     let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
     let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
     for p in shapes.iter().flat_map(|s| s.iter()) {
         lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
         hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
     }
-    blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (b, i)).unzip()
+    blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (*b, i)).unzip()
 }
 
 /// A clear sight segment from some point of `spotter` to some point of `target`, or
@@ -314,6 +411,16 @@ fn relevant<'a>(shapes: &[&[Vec2]], blockers: &'a [Blocker]) -> (Vec<&'a Blocker
 /// ```
 #[must_use]
 pub fn clear_sight_segment(spotter: &[Vec2], target: &[Vec2], blockers: &[Blocker]) -> Option<Segment> {
+    clear_sight_segment_among(spotter, target, &blockers.iter().collect::<Vec<_>>())
+}
+
+/// [`clear_sight_segment`] over borrowed blockers.
+#[must_use]
+pub fn clear_sight_segment_among(
+    spotter: &[Vec2],
+    target: &[Vec2],
+    blockers: &[&Blocker],
+) -> Option<Segment> {
     let (near, index) = relevant(&[spotter, target], blockers);
     let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
     let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
@@ -374,6 +481,12 @@ pub fn clear_sight_segment(spotter: &[Vec2], target: &[Vec2], blockers: &[Blocke
 /// A clear sight segment from some point of `spotter` to the point `t`, or `None`.
 #[must_use]
 pub fn point_sight_segment(spotter: &[Vec2], t: Vec2, blockers: &[Blocker]) -> Option<Segment> {
+    point_sight_segment_among(spotter, t, &blockers.iter().collect::<Vec<_>>())
+}
+
+/// [`point_sight_segment`] over borrowed blockers.
+#[must_use]
+pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
     let (near, index) = relevant(&[spotter, &[t]], blockers);
     point_sight(spotter, t, &near, &index)
 }
@@ -440,6 +553,12 @@ fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) ->
 /// ```
 #[must_use]
 pub fn full_visibility(spotter: &[Vec2], target: &[Vec2], blockers: &[Blocker]) -> FullVisibility {
+    full_visibility_among(spotter, target, &blockers.iter().collect::<Vec<_>>())
+}
+
+/// [`full_visibility`] over borrowed blockers.
+#[must_use]
+pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blocker]) -> FullVisibility {
     let (near, index) = relevant(&[spotter, target], blockers);
     let target_poly = ConvexPolygon::from_ccw_unchecked(target.to_vec());
     // The mean of a cell's vertices lies inside it however thin it is; the area centroid

@@ -6,7 +6,7 @@
 //! forest and building kinds.
 
 use crate::polygon::Polygon;
-use crate::rules::{Measure, RuleSet};
+use crate::rules::{Measure, RuleDistance, RuleSet};
 use crate::vec2::Vec2;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -218,8 +218,9 @@ pub struct TerrainProperties {
     pub cover: Option<CoverClass>,
     /// Within or behind.
     pub cover_position: CoverPosition,
-    /// How far into it a unit can be spotted and fired on, as the rule states it.
-    pub spotting_depth: Option<Measure>,
+    /// How far into it a unit can be spotted and fired on: the rule-book distance
+    /// (scaled with the table; [`crate::los::sight_properties`] builds on it).
+    pub spotting_depth: Option<RuleDistance>,
     /// Where the values come from.
     pub section: &'static str,
 }
@@ -231,7 +232,7 @@ const fn props(
     impassable: Impassable,
     cover: Option<CoverClass>,
     cover_position: CoverPosition,
-    spotting_depth: Option<Measure>,
+    spotting_depth: Option<RuleDistance>,
 ) -> TerrainProperties {
     TerrainProperties {
         movement,
@@ -250,6 +251,10 @@ const ART: Impassable = Impassable { foot: false, horse: false, artillery: true 
 const HORSE_ART: Impassable = Impassable { foot: false, horse: true, artillery: true };
 const ALL: Impassable = Impassable { foot: true, horse: true, artillery: true };
 
+const TWO: Option<RuleDistance> = Some(RuleDistance::SpottingDepthTwoInches);
+const ONE: Option<RuleDistance> = Some(RuleDistance::SpottingDepthOneInch);
+const HALF: Option<RuleDistance> = Some(RuleDistance::SpottingDepthHalfInch);
+
 const fn inches(v: f64) -> Option<Measure> {
     Some(Measure::Inches(v))
 }
@@ -258,10 +263,10 @@ impl TerrainKind {
     /// The kind's row of the Republique 5.0 terrain table (000 §3.6).
     ///
     /// ```
-    /// use vedette_geometry::{CoverClass, Measure, TerrainKind};
+    /// use vedette_geometry::{CoverClass, RuleDistance, TerrainKind};
     /// let p = TerrainKind::MediumForest.properties();
     /// assert_eq!(p.cover, Some(CoverClass::Medium));
-    /// assert_eq!(p.spotting_depth, Some(Measure::Inches(1.0)));
+    /// assert_eq!(p.spotting_depth, Some(RuleDistance::SpottingDepthOneInch));
     /// ```
     #[must_use]
     pub fn properties(self) -> TerrainProperties {
@@ -269,47 +274,33 @@ impl TerrainKind {
         use CoverPosition::{Behind, Within};
         use MovementCost::{DoubleRough, Normal, Rough};
         match self {
-            TerrainKind::LightBuildings => {
-                props(Normal, None, true, NONE, Some(C::Light), Within, inches(2.0))
-            }
-            TerrainKind::MediumBuildings => {
-                props(Rough, None, true, NONE, Some(C::Medium), Within, inches(1.0))
-            }
-            TerrainKind::HeavyBuildings => {
-                props(Rough, None, true, NONE, Some(C::Heavy), Within, inches(1.0))
-            }
+            TerrainKind::LightBuildings => props(Normal, None, true, NONE, Some(C::Light), Within, TWO),
+            TerrainKind::MediumBuildings => props(Rough, None, true, NONE, Some(C::Medium), Within, ONE),
+            TerrainKind::HeavyBuildings => props(Rough, None, true, NONE, Some(C::Heavy), Within, ONE),
             TerrainKind::ReinforcedBuildings => {
-                props(Rough, None, false, ALL, Some(C::Reinforced), Within, inches(0.5))
+                props(Rough, None, false, ALL, Some(C::Reinforced), Within, HALF)
             }
             TerrainKind::LightForest | TerrainKind::Orchard => {
-                props(Normal, None, true, NONE, Some(C::Light), Within, inches(2.0))
+                props(Normal, None, true, NONE, Some(C::Light), Within, TWO)
             }
-            TerrainKind::MediumForest => {
-                props(Rough, None, false, NONE, Some(C::Medium), Within, inches(1.0))
-            }
+            TerrainKind::MediumForest => props(Rough, None, false, NONE, Some(C::Medium), Within, ONE),
             TerrainKind::HeavyForest => {
-                props(DoubleRough, None, false, HORSE_ART, Some(C::Heavy), Within, inches(1.0))
+                props(DoubleRough, None, false, HORSE_ART, Some(C::Heavy), Within, ONE)
             }
             TerrainKind::Marsh => props(DoubleRough, None, false, ART, None, Within, None),
-            TerrainKind::Vineyard => props(Rough, None, false, ART, Some(C::Light), Within, inches(2.0)),
-            TerrainKind::SteepGround => props(Rough, None, false, NONE, Some(C::Medium), Within, inches(2.0)),
+            TerrainKind::Vineyard => props(Rough, None, false, ART, Some(C::Light), Within, TWO),
+            TerrainKind::SteepGround => props(Rough, None, false, NONE, Some(C::Medium), Within, TWO),
             TerrainKind::FortressWall => {
-                props(Normal, None, false, HORSE_ART, Some(C::Fortress), Behind, inches(0.5))
+                props(Normal, None, false, HORSE_ART, Some(C::Fortress), Behind, HALF)
             }
             TerrainKind::RiverBank => props(Normal, inches(7.0), false, HORSE_ART, None, Behind, None),
             // Stream bank / ravine: medium cover defending at the edge, light standing
             // back within 1" (000 §3.6 note 2); the table's own cover column is "see notes".
             TerrainKind::StreamBank => props(Normal, inches(3.0), false, NONE, Some(C::Medium), Behind, None),
-            TerrainKind::StoneWall => {
-                props(Normal, None, true, HORSE_ART, Some(C::Medium), Behind, inches(1.0))
-            }
-            TerrainKind::Redoubt => props(Normal, None, true, ART, Some(C::Reinforced), Behind, inches(0.5)),
-            TerrainKind::Treeline => {
-                props(Normal, inches(1.0), true, NONE, Some(C::Light), Behind, inches(1.0))
-            }
-            TerrainKind::Hedge => {
-                props(Normal, inches(1.0), false, HORSE_ART, Some(C::Light), Behind, inches(1.0))
-            }
+            TerrainKind::StoneWall => props(Normal, None, true, HORSE_ART, Some(C::Medium), Behind, ONE),
+            TerrainKind::Redoubt => props(Normal, None, true, ART, Some(C::Reinforced), Behind, HALF),
+            TerrainKind::Treeline => props(Normal, inches(1.0), true, NONE, Some(C::Light), Behind, ONE),
+            TerrainKind::Hedge => props(Normal, inches(1.0), false, HORSE_ART, Some(C::Light), Behind, ONE),
             TerrainKind::Hill | TerrainKind::Road => props(Normal, None, true, NONE, None, Within, None),
             TerrainKind::Water => props(Normal, None, false, ALL, None, Within, None),
         }

@@ -3,17 +3,18 @@
 //! `deep_bases`, `enfilade`, `enfilade_flank`, `tandem`, `adjacent`), with further fields
 //! documented in `docs/report-format.md`. Distances are rule inches (scale applied).
 //!
-//! Line of sight comes from [`UnitsOnly`] (units block, no terrain) until the
-//! terrain-aware model replaces it; open ground for the deep and tandem rules from
+//! Line of sight comes from the terrain-aware model ([`TerrainSight`]: units, woods,
+//! buildings, spotting depth, hills); open ground for the deep and tandem rules from
 //! [`TerrainOutlines`].
 
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
+use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, Battlefield, DeepReason, EnfiladeVerdict,
     FlankSide, FrontageMode, FrontageSource, GeometryError, ManeuverSystem, SpatialIndex, StandingExposure,
-    Table, TerrainOutlines, UnitKind, UnitsOnly, ZoneObstacleSource, assess_artillery,
+    Table, TerrainOutlines, UnitKind, ZoneObstacleSource, assess_artillery,
 };
 
 /// One battery's findings.
@@ -184,7 +185,7 @@ pub fn artillery_section(table: &Table) -> Result<Option<Vec<ArtilleryEntry>>, C
         Err(e) => return Err(e.into()),
     };
     let index = SpatialIndex::new(table);
-    let los = UnitsOnly::new(&index);
+    let los = TerrainSight::try_new(&index)?;
     let field =
         Battlefield { table, index: &index, rules: &rules, line_of_sight: &los, ground: &TerrainOutlines };
     let found = assess_artillery(&field)?;

@@ -390,6 +390,15 @@ pub enum RuleDistance {
     CaughtByCavalry,
     /// Pro Patria: charging cavalry moving over this is a fast target (004 §13.4: 200 / 120).
     FastTarget,
+    /// Spotting depth of light cover: light buildings, light forest, orchards, vineyards,
+    /// steep rocky ground (000 §3.6 terrain effects table: 2").
+    SpottingDepthTwoInches,
+    /// Spotting depth of medium and heavy cover: medium and heavy buildings, medium and
+    /// heavy forest, stone walls, treelines, hedges (000 §3.6 terrain effects table: 1").
+    SpottingDepthOneInch,
+    /// Spotting depth of reinforced cover: reinforced buildings, fortress walls,
+    /// redoubts (000 §3.6 terrain effects table: ½").
+    SpottingDepthHalfInch,
 }
 
 /// An angle that a rule names, in degrees.

@@ -52,6 +52,9 @@ pub(super) static DISTANCES: &[DistanceEntry] = &[
     inches(RuleDistance::Retreat, 10.0, "000 §3.4"),
     inches(RuleDistance::Rout, 12.0, "000 §3.4"),
     default_inches(RuleDistance::ObstacleCover, 0.5, "000 §3.6 \"cover when behind\" (distance not stated)"),
+    inches(RuleDistance::SpottingDepthTwoInches, 2.0, "000 §3.6 terrain effects"),
+    inches(RuleDistance::SpottingDepthOneInch, 1.0, "000 §3.6 terrain effects"),
+    inches(RuleDistance::SpottingDepthHalfInch, 0.5, "000 §3.6 terrain effects"),
     // The combat chart with the real range columns is not in the seeds (000 §4.2 refers
     // to it). These defaults are the project's: 2" brackets up to 16" for heavy guns,
     // one bracket less per weight class. A table file may override them.

@@ -22,6 +22,26 @@ pub(super) static DISTANCES: &[DistanceEntry] = &[
         section: "001 §4.3 tactical bonus cover (distance not stated)",
         source: Source::ProjectDefault,
     },
+    // The classic seeds hold no terrain table: line of sight borrows Republique 5.0's
+    // spotting depths (a project default a club may change).
+    DistanceEntry {
+        name: RuleDistance::SpottingDepthTwoInches,
+        measure: Measure::Inches(2.0),
+        section: "000 §3.6 (classic seeds have no terrain table)",
+        source: Source::ProjectDefault,
+    },
+    DistanceEntry {
+        name: RuleDistance::SpottingDepthOneInch,
+        measure: Measure::Inches(1.0),
+        section: "000 §3.6 (classic seeds have no terrain table)",
+        source: Source::ProjectDefault,
+    },
+    DistanceEntry {
+        name: RuleDistance::SpottingDepthHalfInch,
+        measure: Measure::Inches(0.5),
+        section: "000 §3.6 (classic seeds have no terrain table)",
+        source: Source::ProjectDefault,
+    },
 ];
 
 pub(super) static ANGLES: &[AngleEntry] =

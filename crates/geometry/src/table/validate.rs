@@ -215,6 +215,9 @@ impl Table {
                 if !all_finite(&t.path) {
                     return Err(field(at("path"), "coordinates must be finite numbers".to_string()));
                 }
+                if !t.holes.is_empty() {
+                    return Err(field(at("holes"), format!("a {} is a line: it has no holes", t.kind)));
+                }
             } else {
                 if t.outline.len() < 3 {
                     return Err(field(
@@ -253,10 +256,99 @@ impl Table {
                 if poly.area() <= 0.0 {
                     return Err(field(at("outline"), "outline encloses no area".to_string()));
                 }
+                for (h, hole) in t.holes.iter().enumerate() {
+                    if let Some(p) = hole.iter().find(|&&p| !crate::polygon::ring_contains(&t.outline, p)) {
+                        return Err(field(
+                            at(&format!("holes[{h}]")),
+                            format!("hole point ({}, {}) lies outside the outline", p.x, p.y),
+                        ));
+                    }
+                }
+                if t.kind == crate::terrain::TerrainKind::Hill && t.level < 0.5 {
+                    return Err(field(
+                        at("level"),
+                        format!("a hill's level is the height of its top: at least 0.5, got {}", t.level),
+                    ));
+                }
             }
         }
+        check_hills(self).map_err(|(i, f, reason)| {
+            let t = &self.terrain[i];
+            let location = match &t.id {
+                Some(id) => format!("terrain[{i}] \"{id}\" {f}"),
+                None => format!("terrain[{i}] {f}"),
+            };
+            field(location, reason)
+        })?;
         Ok(())
     }
+}
+
+/// Hill contours nest: two hills either lie apart (touching allowed) or one inside the
+/// other, and a contour inside another is higher ground (003 601; the ground level of a
+/// point is that of the innermost hill containing it).
+fn check_hills(table: &Table) -> Result<(), (usize, &'static str, String)> {
+    use crate::segment::Segment;
+    use crate::terrain::TerrainKind;
+    let hills: Vec<usize> = table
+        .terrain
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == TerrainKind::Hill)
+        .map(|(i, _)| i)
+        .collect();
+    let name = |i: usize| match &table.terrain[i].id {
+        Some(id) => format!("terrain[{i}] \"{id}\""),
+        None => format!("terrain[{i}]"),
+    };
+    for (k, &a) in hills.iter().enumerate() {
+        for &b in &hills[k + 1..] {
+            let (ra, rb) = (&table.terrain[a].outline, &table.terrain[b].outline);
+            let edges = |r: &[Vec2]| -> Vec<Segment> {
+                (0..r.len()).map(|i| Segment::new(r[i], r[(i + 1) % r.len()])).collect()
+            };
+            let (ea, eb) = (edges(ra), edges(rb));
+            let crosses = ea.iter().any(|x| eb.iter().any(|y| proper_crossing(x, y)));
+            if crosses {
+                return Err((b, "outline", format!("hill contour crosses the contour of {}", name(a))));
+            }
+            let inside = |inner: &[Vec2], outer: &[Vec2]| {
+                inner.iter().all(|&p| crate::polygon::ring_contains(outer, p))
+                    && inner.iter().any(|&p| !on_ring(outer, p))
+            };
+            let (la, lb) = (table.terrain[a].level, table.terrain[b].level);
+            if inside(rb, ra) && lb <= la {
+                return Err((
+                    b,
+                    "level",
+                    format!("a hill inside {} (level {la}) must be higher, got {lb}", name(a)),
+                ));
+            }
+            if inside(ra, rb) && la <= lb {
+                return Err((
+                    a,
+                    "level",
+                    format!("a hill inside {} (level {lb}) must be higher, got {la}", name(b)),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn on_ring(ring: &[Vec2], p: Vec2) -> bool {
+    (0..ring.len()).any(|i| {
+        crate::segment::Segment::new(ring[i], ring[(i + 1) % ring.len()]).distance_to_point(p) == 0.0
+    })
+}
+
+/// True when two segments cross at a point interior to both (touching, or meeting at an
+/// end, is not crossing).
+fn proper_crossing(x: &crate::segment::Segment, y: &crate::segment::Segment) -> bool {
+    let o = |a: Vec2, b: Vec2, c: Vec2| (b - a).cross(c - a);
+    let (d1, d2) = (o(x.a, x.b, y.a), o(x.a, x.b, y.b));
+    let (d3, d4) = (o(y.a, y.b, x.a), o(y.a, y.b, x.b));
+    d1 * d2 < 0.0 && d3 * d4 < 0.0
 }
 
 /// Kinds and formations that go together; returns the field and the reason otherwise.

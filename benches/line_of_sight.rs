@@ -1,0 +1,107 @@
+//! Line of sight from every battery to every enemy unit on the 2,000-base sample
+//! (issue 6): the terrain-aware model, with units, 40 terrain features and the
+//! Republique 5.0 rules. Target: under 20 ms for the whole table.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use std::path::PathBuf;
+use vedette_geometry::los::TerrainSight;
+use vedette_geometry::{SpatialIndex, Table, UnitKind};
+
+fn grand_battle() -> Table {
+    Table::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/grand-battle.json")).unwrap()
+}
+
+/// (battery, enemy unit) pairs: every battery against every enemy combat unit and
+/// skirmish screen.
+fn pairs(t: &Table) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (a, u) in t.units.iter().enumerate().filter(|(_, u)| u.kind == UnitKind::Artillery) {
+        for (b, v) in t.units.iter().enumerate() {
+            if v.side != u.side && (v.is_combat() || v.kind == UnitKind::Skirmisher) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// Per battery: one view (angular buckets of the table from its eye), reused for every
+/// enemy unit.
+fn all_batteries(los: &TerrainSight<'_, '_>, pairs: &[(usize, usize)]) -> (usize, usize) {
+    let (mut seen, mut full) = (0, 0);
+    let mut i = 0;
+    while i < pairs.len() {
+        let a = pairs[i].0;
+        let view = los.spotter(a);
+        while i < pairs.len() && pairs[i].0 == a {
+            let v = view.unit_verdict(pairs[i].1);
+            seen += usize::from(v.visible);
+            full += usize::from(v.full_base.is_some());
+            i += 1;
+        }
+    }
+    (seen, full)
+}
+
+/// With VEDETTE_LOS_DIAG=1: time every pair once and print the slowest, then stop.
+fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
+    let los = TerrainSight::try_new(index).unwrap();
+    let mut times: Vec<(f64, usize, usize, bool, bool, bool)> = Vec::new();
+    let start = std::time::Instant::now();
+    let mut views = std::collections::HashMap::new();
+    for &(a, b) in p {
+        let view = views.entry(a).or_insert_with(|| los.spotter(a));
+        let s = std::time::Instant::now();
+        let v = view.unit_verdict(b);
+        times.push((
+            s.elapsed().as_secs_f64(),
+            a,
+            b,
+            v.visible,
+            v.full_base.is_some(),
+            v.method != vedette_geometry::los::Method::Exact,
+        ));
+    }
+    let total = start.elapsed().as_secs_f64();
+    println!("all at once: {:?}", {
+        let s = std::time::Instant::now();
+        let r = all_batteries(&los, p);
+        (s.elapsed(), r)
+    });
+    times.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let visible = times.iter().filter(|x| x.3).count();
+    let sampled = times.iter().filter(|x| x.5).count();
+    let sampled_time: f64 = times.iter().filter(|x| x.5).map(|x| x.0).sum();
+    println!("pairs {} total {total:.3}s visible {visible} sampled {sampled} ({sampled_time:.3}s)", p.len());
+    for x in times.iter().take(25) {
+        println!(
+            "{:.4}s {} -> {} visible {} full {} sampled {}",
+            x.0, t.units[x.1].id, t.units[x.2].id, x.3, x.4, x.5
+        );
+    }
+    let slow: f64 = times.iter().filter(|x| x.0 > 1e-3).map(|x| x.0).sum();
+    println!("pairs over 1 ms: {} taking {slow:.3}s", times.iter().filter(|x| x.0 > 1e-3).count());
+}
+
+fn bench(c: &mut Criterion) {
+    let t = grand_battle();
+    let index = SpatialIndex::new(&t);
+    let p = pairs(&t);
+    if std::env::var("VEDETTE_LOS_DIAG").is_ok() {
+        diagnose(&t, &index, &p);
+        return;
+    }
+    let mut g = c.benchmark_group("line_of_sight");
+    g.sample_size(10);
+    g.bench_function("grand_battle_every_battery_to_every_enemy_unit", |b| {
+        b.iter(|| {
+            let los = TerrainSight::try_new(&index).unwrap();
+            black_box(all_batteries(&los, &p))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

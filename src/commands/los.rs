@@ -1,0 +1,314 @@
+//! `vedette los TABLE A B [--json]`: line of sight from A (a unit, or `unit#index`) to B,
+//! with units, terrain, hills and the table's rule set: the verdict (`visible`,
+//! `full_base_visible`), the closest distance, and the explanation an overlay can draw
+//! (the clear sight lines, or what cuts the line examined and where).
+
+use super::emit;
+use super::measure::{measure, micro};
+use crate::CliError;
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::path::PathBuf;
+use vedette_geometry::los::{Cut, CutBy, Method, TerrainRule, TerrainSight};
+use vedette_geometry::{BaseRef, RuleSet, Scale, SpatialIndex, Table, Vec2};
+
+/// The schema id of `vedette los --json` output.
+pub const LOS_SCHEMA_ID: &str = "vedette/los/1";
+
+/// Arguments of `vedette los`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The table file (vedette/table/1 JSON).
+    pub table: PathBuf,
+    /// The spotter: a unit id, or `unit#index` for one of its bases.
+    pub a: String,
+    /// The target: a unit id, or `unit#index`.
+    pub b: String,
+    /// Print JSON (see docs/report-format.md, `los`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The answer of `los`, as `--json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct LosReport {
+    /// Always `"vedette/los/1"`.
+    pub schema: String,
+    /// The spotter, as given.
+    pub from: String,
+    /// The target, as given.
+    pub to: String,
+    /// The rule set whose sight rules apply.
+    pub rules: RuleSet,
+    /// The scale.
+    pub scale: Scale,
+    /// Some point of the target is seen from some point of the spotter.
+    pub visible: bool,
+    /// Some base of the target is seen in full (every point of it) from one spotter base:
+    /// what artillery needs (000 §4.5).
+    pub full_base_visible: bool,
+    /// The base pair that makes `full_base_visible` true.
+    pub full_base: Option<BasePair>,
+    /// Closest edge-to-edge distance between the two.
+    pub distance: Distance,
+    /// `"exact"`, or `"sampled"` when spotting depth, blind zones or Pro Patria limits
+    /// decided (see `sampling`).
+    pub method: String,
+    /// For `"sampled"`: the target grid and eye spacing, mm.
+    pub sampling: Option<SamplingMm>,
+    /// Clear sight segments found: one when visible, one to each corner of the fully
+    /// seen base.
+    pub sight_lines: Vec<SightSegment>,
+    /// When not fully visible: the sight line examined (to the hidden point, or centre
+    /// line between the closest bases).
+    pub examined: Option<Line>,
+    /// What cuts the examined line, nearest the spotter first.
+    pub blocked_by: Vec<Blocking>,
+    /// A point of the target no spotter point sees (when visible but not in full).
+    pub hidden_point: Option<[f64; 2]>,
+}
+
+/// Two bases, `unit#index`.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct BasePair {
+    /// The spotter's base.
+    pub from_base: String,
+    /// The target's base.
+    pub to_base: String,
+}
+
+/// A distance in table millimetres, inches and rule inches.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Distance {
+    /// Table millimetres.
+    pub mm: f64,
+    /// Inches.
+    #[serde(rename = "in")]
+    pub inches: f64,
+    /// Rule inches (scale applied); null for Pro Patria.
+    pub rule_in: Option<f64>,
+}
+
+/// The bounded search's spacing.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SamplingMm {
+    /// Target grid spacing, mm.
+    pub target_step_mm: f64,
+    /// Largest gap between eye points tried, mm.
+    pub eye_step_mm: f64,
+}
+
+/// A clear sight segment.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct SightSegment {
+    /// Eye point, mm.
+    pub from: [f64; 2],
+    /// Target point, mm.
+    pub to: [f64; 2],
+    /// The spotter's base.
+    pub from_base: String,
+    /// The target's base.
+    pub to_base: String,
+}
+
+/// A segment.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Line {
+    /// Start, mm.
+    pub from: [f64; 2],
+    /// End, mm.
+    pub to: [f64; 2],
+}
+
+/// Something that cuts the sight line.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Blocking {
+    /// The terrain kind (`heavy-forest`, `hill`, ...), the blocking unit's kind
+    /// (`infantry`, ...), `skirmish-screen`, `field-of-view` or `max-visibility`.
+    pub kind: String,
+    /// The terrain feature: its id, or `terrain[i]`.
+    pub feature: Option<String>,
+    /// The blocking base, `unit#index` (for a skirmish screen, the first marker).
+    pub base: Option<String>,
+    /// Why: `blocks`, `blind-zone`, `spotting-depth`, `visible-within`, `sees-past`,
+    /// `field-of-view`, `max-visibility`.
+    pub rule: String,
+    /// The blind zone multiple (003 601), for `blind-zone`.
+    pub multiple: Option<f64>,
+    /// The distance limit, mm, for `spotting-depth`, `visible-within`, `sees-past`,
+    /// `max-visibility`.
+    pub limit_mm: Option<f64>,
+    /// Where it cuts the line, mm.
+    pub at: [f64; 2],
+}
+
+fn pt(v: Vec2) -> [f64; 2] {
+    [micro(v.x), micro(v.y)]
+}
+
+fn blocking(table: &Table, c: &Cut) -> Blocking {
+    let mut b = Blocking {
+        kind: String::new(),
+        feature: None,
+        base: None,
+        rule: "blocks".to_string(),
+        multiple: None,
+        limit_mm: None,
+        at: pt(c.at),
+    };
+    match &c.by {
+        CutBy::Base(r) => {
+            b.kind = table.units[r.unit].kind.to_string();
+            b.base = Some(table.base_label(*r));
+        }
+        CutBy::SkirmishScreen(r, _) => {
+            b.kind = "skirmish-screen".to_string();
+            b.base = Some(table.base_label(*r));
+        }
+        CutBy::Terrain { feature, kind, rule } => {
+            b.kind = kind.to_string();
+            b.feature =
+                Some(table.terrain[*feature].id.clone().unwrap_or_else(|| format!("terrain[{feature}]")));
+            match *rule {
+                TerrainRule::Blocks => {}
+                TerrainRule::BlindZone { multiple } => {
+                    b.rule = "blind-zone".to_string();
+                    b.multiple = Some(micro(multiple));
+                }
+                TerrainRule::SpottingDepth { depth_mm } => {
+                    b.rule = "spotting-depth".to_string();
+                    b.limit_mm = Some(micro(depth_mm));
+                }
+                TerrainRule::VisibleWithin { limit_mm } => {
+                    b.rule = "visible-within".to_string();
+                    b.limit_mm = Some(micro(limit_mm));
+                }
+                TerrainRule::SeesPast { limit_mm } => {
+                    b.rule = "sees-past".to_string();
+                    b.limit_mm = Some(micro(limit_mm));
+                }
+            }
+        }
+        CutBy::FieldOfView => {
+            b.kind = "field-of-view".to_string();
+            b.rule = "field-of-view".to_string();
+        }
+        CutBy::MaxVisibility { limit_mm } => {
+            b.kind = "max-visibility".to_string();
+            b.rule = "max-visibility".to_string();
+            b.limit_mm = Some(micro(*limit_mm));
+        }
+    }
+    b
+}
+
+/// Line of sight between two selections of a table.
+pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliError> {
+    let sa = table.select(a)?;
+    let sb = table.select(b)?;
+    let m = measure(table, a, b)?;
+    let index = SpatialIndex::new(table);
+    let los = TerrainSight::try_new(&index)?;
+    let (v, ex) = los.explain(sa, sb)?;
+    let label = |r: BaseRef| table.base_label(r);
+    let (method, sampling) = match v.method {
+        Method::Exact => ("exact".to_string(), None),
+        Method::Sampled(s) => (
+            "sampled".to_string(),
+            Some(SamplingMm { target_step_mm: s.target_step_mm, eye_step_mm: s.eye_step_mm }),
+        ),
+    };
+    Ok(LosReport {
+        schema: LOS_SCHEMA_ID.to_string(),
+        from: a.to_string(),
+        to: b.to_string(),
+        rules: table.rules,
+        scale: table.scale,
+        visible: v.visible,
+        full_base_visible: v.full_base.is_some(),
+        full_base: v.full_base.map(|(s, t)| BasePair { from_base: label(s), to_base: label(t) }),
+        distance: Distance { mm: m.mm, inches: m.inches, rule_in: m.rule_in },
+        method,
+        sampling,
+        sight_lines: ex
+            .sight_lines
+            .iter()
+            .map(|s| SightSegment {
+                from: pt(s.segment.a),
+                to: pt(s.segment.b),
+                from_base: label(s.from_base),
+                to_base: label(s.to_base),
+            })
+            .collect(),
+        examined: ex.examined.map(|s| Line { from: pt(s.a), to: pt(s.b) }),
+        blocked_by: ex.blocked_by.iter().map(|c| blocking(table, c)).collect(),
+        hidden_point: ex.hidden_point.map(pt),
+    })
+}
+
+/// The human-readable answer.
+#[must_use]
+pub fn render_text(r: &LosReport) -> String {
+    let mut s = format!("{} -> {} ({} at {} scale): ", r.from, r.to, r.rules, r.scale);
+    s.push_str(match (r.visible, r.full_base_visible) {
+        (true, true) => "VISIBLE, a full base is seen\n",
+        (true, false) => "VISIBLE in part, no base is seen in full\n",
+        _ => "NOT VISIBLE\n",
+    });
+    let rule = r.distance.rule_in.map(|x| format!(", {x:.3} rule-in")).unwrap_or_default();
+    s.push_str(&format!("  closest distance: {:.1} mm = {:.3} in{rule}\n", r.distance.mm, r.distance.inches));
+    if let Some(fb) = &r.full_base {
+        s.push_str(&format!("  {} sees all of {}\n", fb.from_base, fb.to_base));
+    }
+    for l in &r.sight_lines {
+        s.push_str(&format!(
+            "  clear sight line {} ({:.1}, {:.1}) -> {} ({:.1}, {:.1})\n",
+            l.from_base, l.from[0], l.from[1], l.to_base, l.to[0], l.to[1]
+        ));
+    }
+    if let Some(h) = r.hidden_point {
+        s.push_str(&format!("  hidden point of the target: ({:.1}, {:.1})\n", h[0], h[1]));
+    }
+    if let Some(e) = &r.examined {
+        s.push_str(&format!(
+            "  line examined ({:.1}, {:.1}) -> ({:.1}, {:.1}):\n",
+            e.from[0], e.from[1], e.to[0], e.to[1]
+        ));
+        for b in &r.blocked_by {
+            let what = match (&b.feature, &b.base) {
+                (Some(f), _) => format!("{} \"{f}\"", b.kind),
+                (None, Some(base)) => format!("{} {base}", b.kind),
+                _ => b.kind.clone(),
+            };
+            let extra = match (b.multiple, b.limit_mm) {
+                (Some(m), _) => format!(" (multiple {m})"),
+                (None, Some(l)) => format!(" (limit {l:.1} mm)"),
+                _ => String::new(),
+            };
+            s.push_str(&format!(
+                "    cut by {what}: {}{extra} at ({:.1}, {:.1})\n",
+                b.rule, b.at[0], b.at[1]
+            ));
+        }
+    }
+    if r.method == "sampled"
+        && let Some(sm) = &r.sampling
+    {
+        s.push_str(&format!(
+            "  decided by the bounded search: target grid {} mm, eye points {} mm apart\n",
+            sm.target_step_mm, sm.eye_step_mm
+        ));
+    }
+    s
+}
+
+/// Runs `vedette los`.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let table = Table::load(&args.table)?;
+    let r = line_of_sight(&table, &args.a, &args.b)?;
+    if args.json {
+        let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;
+        return emit(out, &format!("{text}\n"));
+    }
+    emit(out, &render_text(&r))
+}
