@@ -1,0 +1,266 @@
+//! Finding square markers (table fiducials and base tags) in a photo, with sub-pixel
+//! corners.
+//!
+//! OpenCV's detector is tuned for markers that fill a good part of the frame; a 12 mm
+//! base tag on a 6'x4' table photographed at 12 MP is about 25 px across, so the
+//! minimum marker perimeter is lowered to what the caller asks for (in pixels, not as
+//! a fraction of the image) and the adaptive threshold uses windows sized for small
+//! markers.
+
+use crate::dictionary::Dictionary;
+use crate::error::VisionError;
+use opencv::aruco::DetectorParametersTrait;
+use opencv::core::{Mat, MatTraitConst, Point2f, Size, TermCriteria, Vector};
+use serde::{Deserialize, Serialize};
+
+/// One marker found in a photo.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DetectedMarker {
+    /// The marker's id in its dictionary.
+    pub id: u32,
+    /// Corner pixels in OpenCV's order: the printed marker's top-left, top-right,
+    /// bottom-right, bottom-left. Pixel centres are at integer coordinates.
+    pub corners: [[f64; 2]; 4],
+}
+
+impl DetectedMarker {
+    /// The centre (mean of the corners), px.
+    #[must_use]
+    pub fn centre(&self) -> [f64; 2] {
+        let s = self.corners.iter().fold([0.0, 0.0], |a, c| [a[0] + c[0], a[1] + c[1]]);
+        [s[0] / 4.0, s[1] / 4.0]
+    }
+
+    /// The mean side length, px.
+    #[must_use]
+    pub fn side_px(&self) -> f64 {
+        (0..4)
+            .map(|i| {
+                let a = self.corners[i];
+                let b = self.corners[(i + 1) % 4];
+                (a[0] - b[0]).hypot(a[1] - b[1])
+            })
+            .sum::<f64>()
+            / 4.0
+    }
+}
+
+/// How to look for markers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DetectorSettings {
+    /// The smallest marker side to look for, px (black border included).
+    pub min_side_px: f64,
+    /// Refine corners to sub-pixel accuracy.
+    pub subpixel: bool,
+    /// Half-size of the corner refinement window, px.
+    pub refine_window_px: i32,
+    /// Smallest and largest adaptive threshold window, px (odd).
+    pub threshold_windows_px: (i32, i32),
+}
+
+impl Default for DetectorSettings {
+    fn default() -> Self {
+        DetectorSettings {
+            min_side_px: 12.0,
+            subpixel: true,
+            refine_window_px: 3,
+            threshold_windows_px: (5, 15),
+        }
+    }
+}
+
+impl DetectorSettings {
+    /// Settings for markers of about `side_px` pixels: the refinement window is a third
+    /// of a marker cell side, so that it never reaches the next cell's edge.
+    #[must_use]
+    pub fn for_marker_side(side_px: f64, bits: i32) -> Self {
+        let cell = side_px / f64::from(bits + 2);
+        let window = ((cell * 0.5).round() as i32).clamp(2, 10);
+        let win_min = (((cell * 1.2) as i32) | 1).clamp(3, 51);
+        let win_max = (((side_px * 0.6) as i32) | 1).clamp(win_min, 101);
+        DetectorSettings {
+            min_side_px: (side_px * 0.5).max(8.0),
+            subpixel: true,
+            refine_window_px: window,
+            threshold_windows_px: (win_min, win_max),
+        }
+    }
+}
+
+/// Finds every marker of `dictionary` in a grey image.
+pub fn detect_markers(
+    gray: &Mat,
+    dictionary: Dictionary,
+    settings: &DetectorSettings,
+) -> Result<Vec<DetectedMarker>, VisionError> {
+    let size = gray.size()?;
+    let longest = f64::from(size.width.max(size.height).max(1));
+    let mut params = opencv::aruco::DetectorParameters::create()?;
+    params.set_min_marker_perimeter_rate(4.0 * settings.min_side_px / longest);
+    let (wmin, wmax) = settings.threshold_windows_px;
+    params.set_adaptive_thresh_win_size_min(wmin);
+    params.set_adaptive_thresh_win_size_max(wmax.max(wmin));
+    // Two windows at most: each window is a whole pass of thresholding and contours.
+    params.set_adaptive_thresh_win_size_step((wmax - wmin).max(1));
+    // A marker may sit close to the frame edge on a tilted photo.
+    params.set_min_distance_to_border(1);
+    if settings.subpixel {
+        params.set_corner_refinement_method(opencv::aruco::CORNER_REFINE_SUBPIX);
+        params.set_corner_refinement_win_size(settings.refine_window_px);
+        params.set_corner_refinement_max_iterations(50);
+        params.set_corner_refinement_min_accuracy(0.01);
+    } else {
+        params.set_corner_refinement_method(opencv::aruco::CORNER_REFINE_NONE);
+    }
+    let dict = dictionary.opencv()?;
+    let mut corners = Vector::<Vector<Point2f>>::new();
+    let mut ids = Vector::<i32>::new();
+    let mut rejected = Vector::<Vector<Point2f>>::new();
+    opencv::aruco::detect_markers(gray, &dict, &mut corners, &mut ids, &params, &mut rejected)?;
+    Ok(collect(&corners, &ids))
+}
+
+fn collect(corners: &Vector<Vector<Point2f>>, ids: &Vector<i32>) -> Vec<DetectedMarker> {
+    let mut out = Vec::with_capacity(ids.len());
+    for (quad, id) in corners.iter().zip(ids.iter()) {
+        if quad.len() != 4 || id < 0 {
+            continue;
+        }
+        let mut c = [[0.0; 2]; 4];
+        for (dst, p) in c.iter_mut().zip(quad.iter()) {
+            *dst = [f64::from(p.x), f64::from(p.y)];
+        }
+        out.push(DetectedMarker { id: id as u32, corners: c });
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id).then(a.corners[0][0].total_cmp(&b.corners[0][0])));
+    out
+}
+
+/// Finds large markers quickly: detects on a copy shrunk so that the smallest expected
+/// marker is about 40 px across, then refines the corners on the full image.
+pub fn detect_large_markers(
+    gray: &Mat,
+    dictionary: Dictionary,
+    expected_side_px: f64,
+) -> Result<Vec<DetectedMarker>, VisionError> {
+    let scale = (40.0 / expected_side_px).min(1.0);
+    if scale > 0.7 {
+        return detect_markers(
+            gray,
+            dictionary,
+            &DetectorSettings::for_marker_side(expected_side_px, dictionary.bits()),
+        );
+    }
+    let size = gray.size()?;
+    let small_size = Size::new(
+        ((f64::from(size.width) * scale).round() as i32).max(1),
+        ((f64::from(size.height) * scale).round() as i32).max(1),
+    );
+    let mut small = Mat::default();
+    opencv::imgproc::resize(gray, &mut small, small_size, 0.0, 0.0, opencv::imgproc::INTER_AREA)?;
+    let sx = f64::from(size.width) / f64::from(small_size.width);
+    let sy = f64::from(size.height) / f64::from(small_size.height);
+    let mut found =
+        detect_markers(&small, dictionary, &DetectorSettings::for_marker_side(40.0, dictionary.bits()))?;
+    for m in &mut found {
+        for c in &mut m.corners {
+            // Pixel centres: x_full + 0.5 = (x_small + 0.5) * s.
+            *c = [(c[0] + 0.5) * sx - 0.5, (c[1] + 0.5) * sy - 0.5];
+        }
+        let cell = m.side_px() / f64::from(dictionary.bits() + 2);
+        refine_corners(gray, &mut m.corners, ((cell * 0.4).round() as i32).clamp(2, 15))?;
+    }
+    Ok(found)
+}
+
+/// Refines marker corners to sub-pixel accuracy with OpenCV's `cornerSubPix`.
+pub fn refine_corners(
+    gray: &Mat,
+    corners: &mut [[f64; 2]; 4],
+    half_window_px: i32,
+) -> Result<(), VisionError> {
+    let mut pts: Vector<Point2f> = corners.iter().map(|c| Point2f::new(c[0] as f32, c[1] as f32)).collect();
+    let criteria =
+        TermCriteria::new(opencv::core::TermCriteria_COUNT + opencv::core::TermCriteria_EPS, 50, 0.005)?;
+    opencv::imgproc::corner_sub_pix(
+        gray,
+        &mut pts,
+        Size::new(half_window_px, half_window_px),
+        Size::new(-1, -1),
+        criteria,
+    )?;
+    for (c, p) in corners.iter_mut().zip(pts.iter()) {
+        *c = [f64::from(p.x), f64::from(p.y)];
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{CV_8UC1, Rect, Scalar};
+
+    /// A grey page with markers drawn by OpenCV itself at known places.
+    fn page(dict: Dictionary, ids: &[u32], side: i32) -> (Mat, Vec<(u32, i32, i32)>) {
+        let mut img = Mat::new_rows_cols_with_default(600, 800, CV_8UC1, Scalar::all(200.0)).unwrap();
+        let cv = dict.opencv().unwrap();
+        let mut placed = Vec::new();
+        for (k, &id) in ids.iter().enumerate() {
+            let mut m = Mat::default();
+            opencv::aruco::draw_marker(&cv, id as i32, side, &mut m, 1).unwrap();
+            let x = 40 + (k as i32 % 5) * (side + 60);
+            let y = 40 + (k as i32 / 5) * (side + 60);
+            let mut roi = Mat::roi_mut(&mut img, Rect::new(x, y, side, side)).unwrap();
+            m.copy_to(&mut roi).unwrap();
+            placed.push((id, x, y));
+        }
+        (img, placed)
+    }
+
+    #[test]
+    fn finds_opencv_markers_with_exact_corners() {
+        let dict = Dictionary::DEFAULT_TAGS;
+        let (img, placed) = page(dict, &[3, 17, 42, 199, 249], 60);
+        let found = detect_markers(&img, dict, &DetectorSettings::for_marker_side(60.0, 4)).unwrap();
+        assert_eq!(found.iter().map(|m| m.id).collect::<Vec<_>>(), vec![3, 17, 42, 199, 249]);
+        for m in &found {
+            let &(_, x, y) = placed.iter().find(|p| p.0 == m.id).unwrap();
+            // The black square spans pixels x..x+side-1; its outer corner lies half a
+            // pixel outside the first and last pixel centres.
+            let tl = [f64::from(x) - 0.5, f64::from(y) - 0.5];
+            assert!((m.corners[0][0] - tl[0]).abs() < 0.3 && (m.corners[0][1] - tl[1]).abs() < 0.3, "{m:?}");
+            assert!((m.side_px() - 60.0).abs() < 0.5);
+        }
+    }
+
+    #[test]
+    fn small_markers_need_the_lowered_perimeter() {
+        let dict = Dictionary::DEFAULT_TAGS;
+        let (img, _) = page(dict, &[5, 6, 7], 18);
+        let found = detect_markers(&img, dict, &DetectorSettings::for_marker_side(18.0, 4)).unwrap();
+        assert_eq!(found.len(), 3);
+        // OpenCV's defaults (minimum perimeter 3% of 800 px = 24 px: 6 px sides) would
+        // also find these at 800 px, but not at 12 MP; the rate scales with the image.
+        let found_default = {
+            let cv = dict.opencv().unwrap();
+            let mut corners = Vector::<Vector<Point2f>>::new();
+            let mut ids = Vector::<i32>::new();
+            opencv::aruco::detect_markers_def(&img, &cv, &mut corners, &mut ids).unwrap();
+            ids.len()
+        };
+        assert!(found_default <= 3);
+    }
+
+    #[test]
+    fn large_markers_found_on_a_shrunk_copy_keep_full_resolution_corners() {
+        let dict: Dictionary = "DICT_4X4_50".parse().unwrap();
+        let (img, placed) = page(dict, &[0, 1], 120);
+        let found = detect_large_markers(&img, dict, 120.0).unwrap();
+        assert_eq!(found.len(), 2);
+        for m in &found {
+            let &(_, x, y) = placed.iter().find(|p| p.0 == m.id).unwrap();
+            let br = [f64::from(x + 120) - 0.5, f64::from(y + 120) - 0.5];
+            assert!((m.corners[2][0] - br[0]).abs() < 0.3 && (m.corners[2][1] - br[1]).abs() < 0.3, "{m:?}");
+        }
+    }
+}
