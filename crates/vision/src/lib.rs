@@ -1,5 +1,6 @@
 //! vedette-vision (work in progress)
 #![deny(missing_docs)]
+mod calibration;
 mod camera;
 mod dictionary;
 mod error;
@@ -9,7 +10,9 @@ mod pose;
 mod profile;
 mod roster;
 mod scan;
+mod sheet;
 mod tags;
+pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use dictionary::Dictionary;
 pub use error::VisionError;
@@ -22,4 +25,5 @@ pub use profile::{
 };
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
 pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
+pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
