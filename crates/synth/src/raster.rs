@@ -1,9 +1,10 @@
 //! Per-pixel ray casting: each sample's ray is undistorted exactly, meets the raised
 //! objects (found through a uniform grid) or the table plane, and is shaded there.
 //!
-//! Anti-aliasing is adaptive: every pixel takes `n x n` samples; when they do not all
-//! see the same surface and the same printed cell, the pixel is sampled again on a
-//! finer `m x m` grid, so marker and base edges get smooth, realistic coverage.
+//! Anti-aliasing is adaptive: every pixel takes `n x n` samples (one by default); where
+//! a pixel's samples, or a pixel and its neighbours, do not all see the same surface
+//! and the same printed cell, the pixel is sampled again on a finer `m x m` grid, so
+//! marker, base and figure edges get smooth, realistic coverage.
 
 use crate::camera::{Camera, Ray};
 use crate::noise;
@@ -224,48 +225,99 @@ impl<'a> RayField<'a> {
     }
 }
 
-/// Renders every pixel: `supersampling²` samples each, `edge_supersampling²` where
-/// those disagree. Returns the pixels row by row.
+/// Renders every pixel in two passes: first `supersampling²` samples each; then every
+/// pixel whose samples disagree, or whose surface or printed cell differs from one of
+/// its eight neighbours', again with `edge_supersampling²` samples. Returns the pixels
+/// row by row.
 pub(crate) fn rasterize(world: &World<'_>, supersampling: u32, edge_supersampling: u32) -> Vec<Colour> {
     let r = world.camera.resolution();
     let (w, h) = (r.width_px as usize, r.height_px as usize);
     let field = RayField::new(world.camera);
-    let mut pixels = vec![Colour::default(); w * h];
+    let mut first = vec![(Colour::default(), 0u64, true); w * h];
+    first.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
+        let mut scratch = Vec::new();
+        let mut keys = Vec::new();
+        for (x, out) in row.iter_mut().enumerate() {
+            *out = pixel(
+                world,
+                &field,
+                [x as f64, y as f64],
+                Sampling { per_axis: supersampling, strata: Strata::Centred },
+                &mut scratch,
+                &mut keys,
+            );
+        }
+    });
+    let mut pixels: Vec<Colour> = first.iter().map(|p| p.0).collect();
+    if edge_supersampling <= supersampling {
+        return pixels;
+    }
     pixels.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
         let mut scratch = Vec::new();
         let mut keys = Vec::new();
         for (x, out) in row.iter_mut().enumerate() {
-            let (colour, uniform) =
-                pixel(world, &field, [x as f64, y as f64], supersampling, &mut scratch, &mut keys);
-            *out = if uniform || edge_supersampling <= supersampling {
-                colour
-            } else {
-                pixel(world, &field, [x as f64, y as f64], edge_supersampling, &mut scratch, &mut keys).0
-            };
+            let (_, key, uniform) = first[y * w + x];
+            let edge = !uniform
+                || (y.saturating_sub(1)..=(y + 1).min(h - 1)).any(|ny| {
+                    (x.saturating_sub(1)..=(x + 1).min(w - 1)).any(|nx| first[ny * w + nx].1 != key)
+                });
+            if edge {
+                let n =
+                    Sampling { per_axis: edge_supersampling, strata: Strata::Jittered(world.seed ^ 0x717e) };
+                *out = pixel(world, &field, [x as f64, y as f64], n, &mut scratch, &mut keys).0;
+            }
         }
     });
     pixels
 }
 
-/// The mean of `n x n` samples over the pixel centred at `centre`, and whether they all
-/// saw the same surface and cell.
+/// Where a pixel's samples go: on the centres of an `n x n` grid of strata, or at a
+/// random point of each stratum (stratified jitter), which leaves no systematic error
+/// in the coverage of an edge however it runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Strata {
+    /// Stratum centres.
+    Centred,
+    /// Random points, hashed from this seed and the sample's position.
+    Jittered(u64),
+}
+
+/// How a pixel is sampled: `per_axis²` samples placed as `strata` says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Sampling {
+    per_axis: u32,
+    strata: Strata,
+}
+
+/// The mean of `n x n` samples over the pixel centred at `centre`, the key of the first
+/// sample, and whether all samples saw the same surface and cell.
 fn pixel(
     world: &World<'_>,
     field: &RayField<'_>,
     centre: [f64; 2],
-    n: u32,
+    Sampling { per_axis: n, strata }: Sampling,
     scratch: &mut Vec<u32>,
     keys: &mut Vec<u64>,
-) -> (Colour, bool) {
+) -> (Colour, u64, bool) {
     keys.clear();
     let mut sum = Colour::default();
     let step = 1.0 / f64::from(n);
     for j in 0..n {
         for i in 0..n {
-            let px = [
-                centre[0] - 0.5 + (f64::from(i) + 0.5) * step,
-                centre[1] - 0.5 + (f64::from(j) + 0.5) * step,
-            ];
+            let (ox, oy) = match strata {
+                Strata::Centred => (0.5, 0.5),
+                Strata::Jittered(seed) => {
+                    // At most 16 samples per axis: 16 * pixel + i numbers every sample.
+                    let h = noise::hash2(
+                        seed,
+                        16 * centre[0] as i64 + i64::from(i),
+                        16 * centre[1] as i64 + i64::from(j),
+                    );
+                    (noise::unit(h), noise::unit(h.rotate_left(32)))
+                }
+            };
+            let px =
+                [centre[0] - 0.5 + (f64::from(i) + ox) * step, centre[1] - 0.5 + (f64::from(j) + oy) * step];
             let s = match field.ray(px) {
                 Some(ray) => world.sample(&ray, scratch),
                 None => Sample { colour: Colour::default(), key: u64::MAX },
@@ -275,5 +327,5 @@ fn pixel(
         }
     }
     let uniform = keys.windows(2).all(|k| k[0] == k[1]);
-    (sum.scaled(1.0 / f64::from(n * n)), uniform)
+    (sum.scaled(1.0 / f64::from(n * n)), keys.first().copied().unwrap_or(u64::MAX), uniform)
 }

@@ -236,7 +236,7 @@ fn invalid(reason: String) -> SynthError {
 }
 
 /// The fiducials and tags of a scene, as a layout file (JSON) gives them.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Layout {
     /// Fiducials printed on paper lying on the table.
@@ -252,6 +252,13 @@ pub struct Layout {
 
 fn default_base_height() -> f64 {
     DEFAULT_BASE_HEIGHT_MM
+}
+
+impl Default for Layout {
+    /// No fiducials, no tags, bases [`DEFAULT_BASE_HEIGHT_MM`] high.
+    fn default() -> Self {
+        Layout { fiducials: Vec::new(), tags: Vec::new(), base_height_mm: DEFAULT_BASE_HEIGHT_MM }
+    }
 }
 
 impl Layout {

@@ -6,7 +6,7 @@
 //! the per-sample cost is a bilinear lookup.
 
 use crate::noise;
-use crate::solids::{Grid, Solid};
+use crate::solids::{Grid, Solid, SolidKind};
 use nalgebra::Vector3;
 use rand::RngExt;
 use rayon::prelude::*;
@@ -144,15 +144,20 @@ fn occlusion(solids: &[Solid], candidates: &[u32], p: Vec2, z_mm: f64, shift: Ve
             continue;
         }
         let d = s.footprint.distance(p);
-        let ao = 0.35 * (-d / (0.5 + 0.25 * h).min(5.0)).exp();
+        let ao_range = (0.5 + 0.25 * h).min(5.0);
+        let penumbra = 0.4 + 0.08 * h;
+        if d > 5.0 * ao_range && d > shift.length() * h + 3.0 * penumbra {
+            // Both terms are below 0.3% here.
+            continue;
+        }
+        let ao = 0.35 * (-d / ao_range).exp();
         let bottom = (s.z0_mm - z_mm).max(0.0);
         let mut ds = f64::INFINITY;
         for k in 0..4 {
             let eta = bottom + (h - bottom) * f64::from(k) / 3.0;
             ds = ds.min(s.footprint.distance(p - shift * eta));
         }
-        let penumbra = 0.4 + 0.08 * h;
-        let shadow = 0.4 * (-(ds / penumbra).powi(2)).exp();
+        let shadow = 0.35 * (-(ds / penumbra).powi(2)).exp();
         light *= 1.0 - ao.max(shadow);
     }
     light.max(0.25)
@@ -162,6 +167,16 @@ fn occlusion(solids: &[Solid], candidates: &[u32], p: Vec2, z_mm: f64, shift: Ve
 /// high, mm: what the shading grid must be grown by.
 pub(crate) fn shadow_reach_mm(lighting: &Lighting, top_mm: f64) -> f64 {
     top_mm * lighting.shadow_shift().length() + 0.4 + 0.08 * top_mm * 3.0 + 6.0
+}
+
+/// A horizontal plane that shadows fall on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Plane {
+    /// The table, z = 0.
+    Table,
+    /// The base tops, `z_mm` above the table: only texels on a base are baked (nothing
+    /// else is seen at that height).
+    BaseTops { z_mm: f64 },
 }
 
 /// Baked occlusion of one horizontal plane, on a square texel grid.
@@ -174,23 +189,34 @@ pub(crate) struct ShadowMap {
 }
 
 impl ShadowMap {
-    /// Bakes the occlusion of the plane at `z_mm` over `min..max` (table mm).
+    /// Bakes the occlusion of a plane over `min..max` (table mm).
     pub(crate) fn bake(
         solids: &[Solid],
         grid: &Grid,
         shift: Vec2,
-        z_mm: f64,
+        plane: Plane,
         (min, max): (Vec2, Vec2),
         texel_mm: f64,
     ) -> ShadowMap {
         let cols = (((max.x - min.x) / texel_mm).ceil() as usize + 1).max(2);
         let rows = (((max.y - min.y) / texel_mm).ceil() as usize + 1).max(2);
+        let (z_mm, bases_only) = match plane {
+            Plane::Table => (0.0, false),
+            Plane::BaseTops { z_mm } => (z_mm, true),
+        };
         let mut light = vec![1.0f32; cols * rows];
         light.par_chunks_mut(cols).enumerate().for_each(|(r, row)| {
             for (c, v) in row.iter_mut().enumerate() {
                 let p = Vec2::new(min.x + c as f64 * texel_mm, min.y + r as f64 * texel_mm);
                 let candidates = grid.at(p);
-                if !candidates.is_empty() {
+                let on_base = || {
+                    candidates.iter().any(|&i| {
+                        solids.get(i as usize).is_some_and(|s| {
+                            matches!(s.kind, SolidKind::Base { .. }) && s.footprint.distance(p) == 0.0
+                        })
+                    })
+                };
+                if !candidates.is_empty() && (!bases_only || on_base()) {
                     *v = occlusion(solids, candidates, p, z_mm, shift) as f32;
                 }
             }
@@ -217,7 +243,7 @@ impl ShadowMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solids::{Footprint, SolidKind};
+    use crate::solids::Footprint;
 
     #[test]
     fn shadows_darken_near_solids_and_fall_away_from_the_light() {
@@ -239,16 +265,23 @@ mod tests {
         let area = (Vec2::new(0.0, 0.0), Vec2::new(100.0, 100.0));
         let reach = shadow_reach_mm(&lighting, 20.0);
         let grid = Grid::build(&solids, area.0, area.1, 16.0, reach);
-        let map = ShadowMap::bake(&solids, &grid, lighting.shadow_shift(), 0.0, area, 1.0);
+        let map = ShadowMap::bake(&solids, &grid, lighting.shadow_shift(), Plane::Table, area, 1.0);
         let behind = map.sample(Vec2::new(40.0, 50.0));
         let front = map.sample(Vec2::new(60.0, 50.0));
         let far = map.sample(Vec2::new(95.0, 95.0));
         assert!(behind < front, "{behind} {front}");
         assert!(front < 0.99, "{front}");
         assert!(far > 0.999, "{far}");
-        // Nothing rises above 20 mm: a plane at that height is unshaded.
-        let high = ShadowMap::bake(&solids, &grid, lighting.shadow_shift(), 20.0, area, 1.0);
-        assert!((high.sample(Vec2::new(40.0, 50.0)) - 1.0).abs() < 1e-6);
+        // A plane of base tops is baked only on bases: there are none here.
+        let tops = ShadowMap::bake(
+            &solids,
+            &grid,
+            lighting.shadow_shift(),
+            Plane::BaseTops { z_mm: 3.0 },
+            area,
+            1.0,
+        );
+        assert!((tops.sample(Vec2::new(40.0, 50.0)) - 1.0).abs() < 1e-6);
     }
 
     #[test]

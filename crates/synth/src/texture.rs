@@ -51,6 +51,9 @@ fn look(kind: TerrainKind) -> Look {
     }
 }
 
+/// Spacing of the grid the mat's large colour patches are evaluated on, mm.
+const PATCH_GRID_MM: f64 = 10.0;
+
 /// The grass-green of the mat.
 const MAT: Colour = Colour::new(0.3, 0.42, 0.19);
 
@@ -144,12 +147,31 @@ impl TableTexture {
             (_, true) => 1,
             (_, false) => 2,
         });
+        // The large colour patches vary slowly: evaluate them on a coarse grid.
+        let coarse_cols = (size.width / PATCH_GRID_MM).ceil() as usize + 2;
+        let coarse_rows = (size.depth / PATCH_GRID_MM).ceil() as usize + 2;
+        let coarse: Vec<f64> = (0..coarse_cols * coarse_rows)
+            .into_par_iter()
+            .map(|k| {
+                let (x, y) = ((k % coarse_cols) as f64, (k / coarse_cols) as f64);
+                noise::fractal(seed, x * PATCH_GRID_MM, y * PATCH_GRID_MM, 150.0, 3)
+            })
+            .collect();
+        let patches = |p: Vec2| {
+            let (x, y) = (p.x / PATCH_GRID_MM, p.y / PATCH_GRID_MM);
+            let (c, r) = ((x as usize).min(coarse_cols - 2), (y as usize).min(coarse_rows - 2));
+            let (tx, ty) = (x - c as f64, y - r as f64);
+            let at = |dc: usize, dr: usize| coarse[(r + dr) * coarse_cols + c + dc];
+            let top = at(0, 0) + (at(1, 0) - at(0, 0)) * tx;
+            let bottom = at(0, 1) + (at(1, 1) - at(0, 1)) * tx;
+            top + (bottom - top) * ty
+        };
         let mut texels = vec![Colour::default(); cols * rows];
         texels.par_chunks_mut(cols).enumerate().for_each(|(r, row)| {
             let y = r as f64 * texel_mm;
             for (c, t) in row.iter_mut().enumerate() {
                 let p = Vec2::new(c as f64 * texel_mm, y);
-                let patches = noise::fractal(seed, p.x, p.y, 150.0, 3);
+                let patches = patches(p);
                 let tufts = noise::value(seed ^ 0x5eed, p.x / 1.5, p.y / 1.5);
                 let grain = noise::unit(noise::hash2(seed ^ 0xfe17, c as i64, r as i64));
                 let mut colour =
