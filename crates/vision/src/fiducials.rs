@@ -45,14 +45,26 @@ impl DetectedMarker {
     }
 }
 
+/// How corners are refined to sub-pixel accuracy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refinement {
+    /// Lines fitted to the four edges, intersected (see [`refine_edges`]); falls back
+    /// to the detector's corners where an edge cannot be fitted.
+    Edges,
+    /// OpenCV's `cornerSubPix` around each corner.
+    CornerSubPix,
+    /// The detector's polygon corners as they are.
+    None,
+}
+
 /// How to look for markers.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DetectorSettings {
     /// The smallest marker side to look for, px (black border included).
     pub min_side_px: f64,
-    /// Refine corners to sub-pixel accuracy.
-    pub subpixel: bool,
-    /// Half-size of the corner refinement window, px.
+    /// How corners are refined.
+    pub refinement: Refinement,
+    /// Half-size of the `cornerSubPix` window, px.
     pub refine_window_px: i32,
     /// Smallest and largest adaptive threshold window, px (odd).
     pub threshold_windows_px: (i32, i32),
@@ -62,7 +74,7 @@ impl Default for DetectorSettings {
     fn default() -> Self {
         DetectorSettings {
             min_side_px: 12.0,
-            subpixel: true,
+            refinement: Refinement::Edges,
             refine_window_px: 3,
             threshold_windows_px: (5, 15),
         }
@@ -70,8 +82,8 @@ impl Default for DetectorSettings {
 }
 
 impl DetectorSettings {
-    /// Settings for markers of about `side_px` pixels: the refinement window is a third
-    /// of a marker cell side, so that it never reaches the next cell's edge.
+    /// Settings for markers of about `side_px` pixels: the threshold windows span a
+    /// cell to half a marker, and a `cornerSubPix` window would be half a cell.
     #[must_use]
     pub fn for_marker_side(side_px: f64, bits: i32) -> Self {
         let cell = side_px / f64::from(bits + 2);
@@ -80,7 +92,7 @@ impl DetectorSettings {
         let win_max = (((side_px * 0.6) as i32) | 1).clamp(win_min, 101);
         DetectorSettings {
             min_side_px: (side_px * 0.5).max(8.0),
-            subpixel: true,
+            refinement: Refinement::Edges,
             refine_window_px: window,
             threshold_windows_px: (win_min, win_max),
         }
@@ -104,7 +116,7 @@ pub fn detect_markers(
     params.set_adaptive_thresh_win_size_step((wmax - wmin).max(1));
     // A marker may sit close to the frame edge on a tilted photo.
     params.set_min_distance_to_border(1);
-    if settings.subpixel {
+    if settings.refinement == Refinement::CornerSubPix {
         params.set_corner_refinement_method(opencv::aruco::CORNER_REFINE_SUBPIX);
         params.set_corner_refinement_win_size(settings.refine_window_px);
         params.set_corner_refinement_max_iterations(50);
@@ -117,7 +129,17 @@ pub fn detect_markers(
     let mut ids = Vector::<i32>::new();
     let mut rejected = Vector::<Vector<Point2f>>::new();
     opencv::aruco::detect_markers(gray, &dict, &mut corners, &mut ids, &params, &mut rejected)?;
-    Ok(collect(&corners, &ids))
+    let mut found = collect(&corners, &ids);
+    if settings.refinement == Refinement::Edges {
+        let view = GrayView::new(gray)?;
+        for m in &mut found {
+            let mut c = m.corners;
+            if refine_edges_view(&view, &mut c, dictionary.bits()) {
+                m.corners = c;
+            }
+        }
+    }
+    Ok(found)
 }
 
 fn collect(corners: &Vector<Vector<Point2f>>, ids: &Vector<i32>) -> Vec<DetectedMarker> {
@@ -167,8 +189,13 @@ pub fn detect_large_markers(
             // Pixel centres: x_full + 0.5 = (x_small + 0.5) * s.
             *c = [(c[0] + 0.5) * sx - 0.5, (c[1] + 0.5) * sy - 0.5];
         }
-        let cell = m.side_px() / f64::from(dictionary.bits() + 2);
-        refine_corners(gray, &mut m.corners, ((cell * 0.4).round() as i32).clamp(2, 15))?;
+        let mut c = m.corners;
+        if refine_edges(gray, &mut c, dictionary.bits())? {
+            m.corners = c;
+        } else {
+            let cell = m.side_px() / f64::from(dictionary.bits() + 2);
+            refine_corners(gray, &mut m.corners, ((cell * 0.4).round() as i32).clamp(2, 15))?;
+        }
     }
     Ok(found)
 }
@@ -193,6 +220,187 @@ pub fn refine_corners(
         *c = [f64::from(p.x), f64::from(p.y)];
     }
     Ok(())
+}
+
+/// A grey image's pixels, for sampling between pixel centres.
+pub(crate) struct GrayView<'a> {
+    data: &'a [u8],
+    step: usize,
+    width: usize,
+    height: usize,
+}
+
+impl<'a> GrayView<'a> {
+    /// A view of an 8-bit single-channel image.
+    pub(crate) fn new(gray: &'a Mat) -> Result<GrayView<'a>, VisionError> {
+        use opencv::core::MatTraitConstManual;
+        let size = gray.size()?;
+        let step = gray.step1(0)?;
+        Ok(GrayView {
+            data: gray.data_bytes()?,
+            step,
+            width: size.width.max(0) as usize,
+            height: size.height.max(0) as usize,
+        })
+    }
+
+    /// Bilinear sample at (x, y) with pixel centres at integers; `None` off the image.
+    fn sample(&self, x: f64, y: f64) -> Option<f64> {
+        if !(x >= 0.0 && y >= 0.0 && x < (self.width - 1) as f64 && y < (self.height - 1) as f64) {
+            return None;
+        }
+        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
+        let (fx, fy) = (x - x0 as f64, y - y0 as f64);
+        let at = |xx: usize, yy: usize| f64::from(self.data[yy * self.step + xx]);
+        let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1, y0) * fx;
+        let bottom = at(x0, y0 + 1) * (1.0 - fx) + at(x0 + 1, y0 + 1) * fx;
+        Some(top * (1.0 - fy) + bottom * fy)
+    }
+}
+
+/// Refines a marker's corners from its four edges: along each side, the sub-pixel
+/// position where the intensity crosses halfway between the black border and the white
+/// paper outside it is found at many points, a line is fitted through them, and the
+/// corners are the intersections of adjacent lines.
+///
+/// Corner-window refinement (OpenCV's `cornerSubPix`) sees a few pixels around each
+/// corner; a 25 px tag's edges offer about 80 edge points, and the halfway crossing is
+/// unbiased under a symmetric blur, where a thresholded contour sits inside the square.
+pub fn refine_edges(gray: &Mat, corners: &mut [[f64; 2]; 4], bits: i32) -> Result<bool, VisionError> {
+    let view = GrayView::new(gray)?;
+    Ok(refine_edges_view(&view, corners, bits))
+}
+
+pub(crate) fn refine_edges_view(view: &GrayView<'_>, corners: &mut [[f64; 2]; 4], bits: i32) -> bool {
+    for _ in 0..2 {
+        let mut lines = [([0.0f64; 2], [0.0f64; 2]); 4];
+        for (k, line) in lines.iter_mut().enumerate() {
+            match fit_edge(view, corners[k], corners[(k + 1) % 4], bits) {
+                Some(l) => *line = l,
+                None => return false,
+            }
+        }
+        let mut refined = *corners;
+        for (k, corner) in refined.iter_mut().enumerate() {
+            // Corner k joins edge k-1 (into it) and edge k (out of it).
+            match intersect(lines[(k + 3) % 4], lines[k]) {
+                Some(p) if (p[0] - corners[k][0]).hypot(p[1] - corners[k][1]) < 3.0 => *corner = p,
+                _ => return false,
+            }
+        }
+        *corners = refined;
+    }
+    true
+}
+
+/// Fits the edge from `a` to `b` (clockwise in the image, so the outside is to the
+/// left of travel): returns a point on the line and its unit direction.
+fn fit_edge(view: &GrayView<'_>, a: [f64; 2], b: [f64; 2], bits: i32) -> Option<([f64; 2], [f64; 2])> {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let len = d[0].hypot(d[1]);
+    if len < 4.0 {
+        return None;
+    }
+    let u = [d[0] / len, d[1] / len];
+    let n = [u[1], -u[0]]; // outward
+    let cell = len / f64::from(bits + 2);
+    let reach = (0.8 * cell).max(1.5);
+    let step = 0.25;
+    let samples = ((len * 0.7) / 1.0).round().max(4.0) as usize;
+    let mut pts: Vec<[f64; 2]> = Vec::with_capacity(samples);
+    let mut weights: Vec<f64> = Vec::with_capacity(samples);
+    for i in 0..samples {
+        // Stay away from the corners, where the other edge bends the profile.
+        let t = 0.15 + 0.7 * (i as f64 + 0.5) / samples as f64;
+        let p = [a[0] + d[0] * t, a[1] + d[1] * t];
+        let count = (2.0 * reach / step).round() as usize + 1;
+        let mut profile = Vec::with_capacity(count);
+        for j in 0..count {
+            let s = -reach + j as f64 * step;
+            match view.sample(p[0] + n[0] * s, p[1] + n[1] * s) {
+                Some(v) => profile.push((s, v)),
+                None => break,
+            }
+        }
+        if profile.len() != count {
+            continue;
+        }
+        // Dark and light levels: the extremes of each half of the profile.
+        let half = count / 2;
+        let dark = profile[..half].iter().map(|q| q.1).fold(f64::INFINITY, f64::min);
+        let light = profile[half..].iter().map(|q| q.1).fold(f64::NEG_INFINITY, f64::max);
+        let contrast = light - dark;
+        if contrast < 20.0 {
+            continue;
+        }
+        let mid = (dark + light) / 2.0;
+        // The crossing nearest the current edge estimate (s = 0).
+        let mut best: Option<f64> = None;
+        for w in profile.windows(2) {
+            let ((s0, v0), (s1, v1)) = (w[0], w[1]);
+            if (v0 - mid) * (v1 - mid) <= 0.0 && v1 > v0 {
+                let s = s0 + (mid - v0) / (v1 - v0) * (s1 - s0);
+                if best.is_none_or(|bs| s.abs() < bs.abs()) {
+                    best = Some(s);
+                }
+            }
+        }
+        if let Some(s) = best {
+            pts.push([p[0] + n[0] * s, p[1] + n[1] * s]);
+            weights.push(contrast);
+        }
+    }
+    if pts.len() < 4 {
+        return None;
+    }
+    let mut line = fit_line(&pts, &weights)?;
+    // One pass of outlier rejection (a figure's edge, a scratch on the print).
+    let resid: Vec<f64> = pts.iter().map(|p| distance_to_line(line, *p)).collect();
+    let mut sorted = resid.clone();
+    sorted.sort_by(f64::total_cmp);
+    let limit = (3.0 * sorted[sorted.len() / 2] * 1.4826).max(0.1);
+    let keep: Vec<usize> = (0..pts.len()).filter(|&i| resid[i] <= limit).collect();
+    if keep.len() >= 4 && keep.len() < pts.len() {
+        let p2: Vec<[f64; 2]> = keep.iter().map(|&i| pts[i]).collect();
+        let w2: Vec<f64> = keep.iter().map(|&i| weights[i]).collect();
+        line = fit_line(&p2, &w2)?;
+    }
+    Some(line)
+}
+
+/// Weighted total-least-squares line: centroid and principal direction.
+fn fit_line(pts: &[[f64; 2]], w: &[f64]) -> Option<([f64; 2], [f64; 2])> {
+    let sw: f64 = w.iter().sum();
+    if sw <= 0.0 {
+        return None;
+    }
+    let cx = pts.iter().zip(w).map(|(p, w)| p[0] * w).sum::<f64>() / sw;
+    let cy = pts.iter().zip(w).map(|(p, w)| p[1] * w).sum::<f64>() / sw;
+    let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+    for (p, w) in pts.iter().zip(w) {
+        let (dx, dy) = (p[0] - cx, p[1] - cy);
+        sxx += w * dx * dx;
+        sxy += w * dx * dy;
+        syy += w * dy * dy;
+    }
+    let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+    Some(([cx, cy], [angle.cos(), angle.sin()]))
+}
+
+fn distance_to_line(line: ([f64; 2], [f64; 2]), p: [f64; 2]) -> f64 {
+    let (c, u) = line;
+    ((p[0] - c[0]) * u[1] - (p[1] - c[1]) * u[0]).abs()
+}
+
+fn intersect(l1: ([f64; 2], [f64; 2]), l2: ([f64; 2], [f64; 2])) -> Option<[f64; 2]> {
+    let (p, r) = l1;
+    let (q, s) = l2;
+    let denom = r[0] * s[1] - r[1] * s[0];
+    if denom.abs() < 1e-6 {
+        return None;
+    }
+    let t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / denom;
+    Some([p[0] + t * r[0], p[1] + t * r[1]])
 }
 
 #[cfg(test)]

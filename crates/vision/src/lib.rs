@@ -16,7 +16,10 @@ pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use dictionary::Dictionary;
 pub use error::VisionError;
-pub use fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers, refine_corners};
+pub use fiducials::{
+    DetectedMarker, DetectorSettings, Refinement, detect_large_markers, detect_markers, refine_corners,
+    refine_edges,
+};
 pub use photo::{Photo, encode_image};
 pub use pose::{CameraFit, CameraModel, CameraPose, FiducialFit, ModelKind, solve_camera};
 pub use profile::{
