@@ -7,6 +7,7 @@
 //! ```
 
 use clap::Parser;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -163,7 +164,10 @@ fn run(args: &Args) -> Result<(), SynthError> {
     let hidden_fiducials: Vec<u32> = truth.fiducials.iter().filter(|m| hidden(m)).map(|m| m.id).collect();
     let hidden_tags: Vec<u32> =
         truth.tags.iter().filter(|t| hidden(&t.marker)).map(|t| t.marker.id).collect();
-    println!(
+    // A closed pipe (`| head`) is no reason to fail after the files are written.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
         "rendered {}x{} px in {seconds:.2} s: {} bases, {} tags, {} figures",
         args.resolution.width_px,
         args.resolution.height_px,
@@ -172,13 +176,14 @@ fn run(args: &Args) -> Result<(), SynthError> {
         truth.figures
     );
     if !hidden_fiducials.is_empty() {
-        println!("warning: fiducials with a corner out of frame or hidden: {hidden_fiducials:?}");
+        let _ =
+            writeln!(out, "warning: fiducials with a corner out of frame or hidden: {hidden_fiducials:?}");
     }
     if !hidden_tags.is_empty() {
-        println!("warning: tags with a corner out of frame or hidden: {hidden_tags:?}");
+        let _ = writeln!(out, "warning: tags with a corner out of frame or hidden: {hidden_tags:?}");
     }
     for path in [&files.image, &files.table, &files.camera] {
-        println!("wrote {}", path.display());
+        let _ = writeln!(out, "wrote {}", path.display());
     }
     Ok(())
 }

@@ -321,7 +321,11 @@ fn arrange(
     let mut out = Vec::new();
     match kind {
         UnitKind::Infantry | UnitKind::Engineer => {
-            for y in [hd - edge - 0.5, -hd + edge + 2.5] {
+            // Files and ranks 5.5 mm apart over the whole base: those near the tag are
+            // dropped by the tag checks.
+            let ranks = ((2.0 * (hd - edge)) / 5.5).floor() as usize + 1;
+            let first = -((ranks - 1) as f64) * 5.5 / 2.0;
+            for y in (0..ranks).map(|k| first + k as f64 * 5.5) {
                 for x in rank(5.5, edge) {
                     let c = coat(rng);
                     out.push(place.foot(Vec2::new(x, y) + jitter(rng), c, rng));

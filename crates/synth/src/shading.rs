@@ -150,14 +150,14 @@ fn occlusion(solids: &[Solid], candidates: &[u32], p: Vec2, z_mm: f64, shift: Ve
             // Both terms are below 0.3% here.
             continue;
         }
-        let ao = 0.35 * (-d / ao_range).exp();
+        let ao = 0.28 * (-d / ao_range).exp();
         let bottom = (s.z0_mm - z_mm).max(0.0);
         let mut ds = f64::INFINITY;
         for k in 0..4 {
             let eta = bottom + (h - bottom) * f64::from(k) / 3.0;
             ds = ds.min(s.footprint.distance(p - shift * eta));
         }
-        let shadow = 0.35 * (-(ds / penumbra).powi(2)).exp();
+        let shadow = 0.3 * (-(ds / penumbra).powi(2)).exp();
         light *= 1.0 - ao.max(shadow);
     }
     light.max(0.25)
