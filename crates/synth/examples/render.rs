@@ -87,6 +87,9 @@ struct Args {
     /// Samples per pixel along each axis in the first pass (edges take 6x6).
     #[arg(long, default_value_t = 1)]
     supersampling: u32,
+    /// Texel of the baked mat and terrain, mm (2-4 mm for quick small renders).
+    #[arg(long, default_value_t = RenderOptions::default().texel_mm)]
+    texel_mm: f64,
     /// Lens blur, px.
     #[arg(long, default_value_t = SensorOptions::default().blur_sigma_px)]
     blur_sigma_px: f64,
@@ -143,6 +146,7 @@ fn run(args: &Args) -> Result<(), SynthError> {
         seed: args.seed,
         supersampling: args.supersampling,
         clutter: !args.no_clutter,
+        texel_mm: args.texel_mm,
         sensor: SensorOptions {
             blur_sigma_px: args.blur_sigma_px,
             read_noise: args.read_noise,

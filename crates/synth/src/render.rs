@@ -17,7 +17,7 @@ use vedette_geometry::Vec2;
 
 /// Grid cell of the solid lookup, mm: a little under a figure-crowded base.
 const GRID_CELL_MM: f64 = 16.0;
-/// Texel of the baked shadow maps, mm: shadows are soft.
+/// Finest texel of the baked shadow maps, mm: shadows are soft.
 const SHADOW_TEXEL_MM: f64 = 1.0;
 
 /// How to render. Every random choice (light, clutter, textures, noise) comes from
@@ -31,7 +31,9 @@ pub struct RenderOptions {
     /// Samples per pixel along each axis on edges: where a pixel's first samples, or a
     /// pixel and a neighbour, saw different surfaces or printed cells (6: 36 samples).
     pub edge_supersampling: u32,
-    /// Texel of the baked mat and terrain, mm.
+    /// Texel of the baked mat and terrain, mm (shadow maps use twice this, at least
+    /// 1 mm). Baking costs time in proportion to the table's area over the texel's:
+    /// small test renders of a large table go faster with 2-4 mm.
     pub texel_mm: f64,
     /// Figures standing on the bases.
     pub clutter: bool,
@@ -132,14 +134,15 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
     let shading = Grid::build(&props.solids, min - pad, max + pad, GRID_CELL_MM, reach);
     let shift = lighting.shadow_shift();
     let area = (Vec2::ZERO, Vec2::new(size.width, size.depth));
-    let table_shadow = ShadowMap::bake(&props.solids, &shading, shift, Plane::Table, area, SHADOW_TEXEL_MM);
+    let shadow_texel_mm = SHADOW_TEXEL_MM.max(2.0 * options.texel_mm);
+    let table_shadow = ShadowMap::bake(&props.solids, &shading, shift, Plane::Table, area, shadow_texel_mm);
     let top_shadow = ShadowMap::bake(
         &props.solids,
         &shading,
         shift,
         Plane::BaseTops { z_mm: scene.base_height_mm() },
         area,
-        SHADOW_TEXEL_MM,
+        shadow_texel_mm,
     );
     let texture = TableTexture::bake(size, &scene.table().terrain, options.texel_mm, options.seed);
 
