@@ -271,3 +271,61 @@ impl Render {
         Ok(files)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::LookAt;
+    use crate::render::{RenderOptions, render};
+    use crate::scene::StandardLayout;
+
+    #[test]
+    fn camera_truth_round_trips_and_rebuilds_the_camera() {
+        let table = Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":300,"depth":200},
+            "units":[{"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[
+              {"x":150,"y":100,"heading":120,"width":30,"depth":20}]}]}"#,
+        )
+        .unwrap();
+        let layout = StandardLayout { inset_mm: 30.0, fiducial_side_mm: 30.0, ..Default::default() }
+            .build(&table)
+            .unwrap();
+        let scene = Scene::new(table, &layout).unwrap();
+        let camera = Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(150.0, 100.0),
+            height_mm: 450.0,
+            tilt_deg: 20.0,
+            yaw_deg: 35.0,
+            focal_mm: 4.0,
+            sensor_width_mm: 6.0,
+            resolution: Resolution::new(120, 90),
+        })
+        .unwrap()
+        .with_distortion(Distortion { k1: -0.1, ..Distortion::NONE });
+        let photo =
+            render(&scene, &camera, &RenderOptions { clutter: false, ..RenderOptions::seeded(3) }).unwrap();
+        let truth = &photo.truth.camera;
+        let text = truth.to_json_string();
+        let back = CameraTruth::from_json_str(&text, "truth").unwrap();
+        assert_eq!(&back, truth);
+        let rebuilt = back.camera().unwrap();
+        let tag = &back.tags[0];
+        assert_eq!(
+            (tag.unit.as_str(), tag.marker.id, tag.marker.dictionary),
+            ("a", 10, ArucoDictionary::Dict4x4_250)
+        );
+        assert!((tag.marker.rotation_deg - 30.0).abs() < 1e-9);
+        for (mm, px) in tag.marker.corners_mm.iter().zip(&tag.marker.corners_px) {
+            let again = rebuilt.project(&Point3::new(mm[0], mm[1], mm[2])).unwrap();
+            let px = px.unwrap();
+            assert!((again[0] - px[0]).abs() < 1e-9 && (again[1] - px[1]).abs() < 1e-9);
+        }
+        // OpenCV's rvec and tvec describe the same pose as the rotation and position.
+        let r = Rotation3::from_scaled_axis(Vector3::from(back.pose.rvec));
+        let t = Vector3::from(back.pose.tvec);
+        let origin_in_camera = rebuilt.pose.to_camera(&Point3::origin());
+        assert!((r * Vector3::zeros() + t - origin_in_camera).norm() < 1e-9);
+        assert!((r.matrix() - rebuilt.pose.rotation().matrix()).norm() < 1e-12);
+        assert!(matches!(CameraTruth::from_json_str("{}", "empty"), Err(SynthError::Json { .. })));
+    }
+}
