@@ -17,6 +17,11 @@ use vedette_geometry::Vec2;
 
 /// Grid cell of the solid lookup, mm: a little under a figure-crowded base.
 const GRID_CELL_MM: f64 = 16.0;
+/// How far beyond the table edges the solid grids reach, mm.
+const GRID_MARGIN_MM: f64 = 2000.0;
+/// The most texels a baked table texture may have (1.2 GB of colour).
+const MAX_TEXELS: f64 = 1e8;
+
 /// Finest texel of the baked shadow maps, mm: shadows are soft.
 const SHADOW_TEXEL_MM: f64 = 1.0;
 
@@ -114,6 +119,13 @@ impl RenderOptions {
 pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result<Render, SynthError> {
     options.check()?;
     let size = scene.size();
+    if size.width * size.depth / (options.texel_mm * options.texel_mm) > MAX_TEXELS {
+        return Err(SynthError::InvalidOption {
+            option: "texel_mm",
+            value: options.texel_mm,
+            reason: "too fine for this table: the mat texture would exceed 100 million texels",
+        });
+    }
     let fiducials = scene.printed_fiducials()?;
     let tags = scene.printed_tags()?;
     let props = props::build(scene, &tags, camera, options.clutter, options.seed);
@@ -121,13 +133,17 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
     let centre = Vec2::new(size.width / 2.0, size.depth / 2.0);
     let lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
 
-    // The grids cover the table and everything standing on or off it.
+    // The grids cover the table and everything standing on or near it (solids farther
+    // off share the border cells: still drawn, but their shadows are not).
     let (mut min, mut max) = (Vec2::ZERO, Vec2::new(size.width, size.depth));
     for s in &props.solids {
         let (lo, hi) = s.footprint.bounds();
         min = Vec2::new(min.x.min(lo.x), min.y.min(lo.y));
         max = Vec2::new(max.x.max(hi.x), max.y.max(hi.y));
     }
+    let far = Vec2::new(GRID_MARGIN_MM, GRID_MARGIN_MM);
+    min = Vec2::new(min.x.max(-far.x), min.y.max(-far.y));
+    max = Vec2::new(max.x.min(size.width + far.x), max.y.min(size.depth + far.y));
     let hits = Grid::build(&props.solids, min, max, GRID_CELL_MM, 0.0);
     let reach = shadow_reach_mm(&lighting, hits.top_mm);
     let pad = Vec2::new(reach, reach);

@@ -236,19 +236,13 @@ impl Grid {
         Some((c, r))
     }
 
-    /// The solids listed in the cells of the rectangle spanned by `a` and `b`; may
-    /// repeat a solid. Empty when the rectangle is off the grid.
+    /// The solids listed in the cells of the rectangle spanned by `a` and `b`, clamped
+    /// to the grid (its border cells also hold the solids beyond it); may repeat a
+    /// solid.
     pub(crate) fn candidates(&self, a: Vec2, b: Vec2, out: &mut Vec<u32>) {
         out.clear();
         let lo = Vec2::new(a.x.min(b.x), a.y.min(b.y));
         let hi = Vec2::new(a.x.max(b.x), a.y.max(b.y));
-        let end = Vec2::new(
-            self.origin.x + self.cols as f64 * self.cell_mm,
-            self.origin.y + self.rows as f64 * self.cell_mm,
-        );
-        if hi.x < self.origin.x || hi.y < self.origin.y || lo.x > end.x || lo.y > end.y {
-            return;
-        }
         let (Some((c0, r0)), Some((c1, r1))) = (self.clamped_cell(lo), self.clamped_cell(hi)) else {
             return;
         };
@@ -344,8 +338,13 @@ mod tests {
         let mut out = Vec::new();
         grid.candidates(Vec2::new(50.0, 50.0), Vec2::new(90.0, 96.0), &mut out);
         assert!(out.contains(&0));
-        grid.candidates(Vec2::new(500.0, 50.0), Vec2::new(600.0, 96.0), &mut out);
+        grid.candidates(Vec2::new(300.0, 250.0), Vec2::new(390.0, 290.0), &mut out);
         assert!(out.is_empty());
+        // A solid far off the grid is kept in the border cells, and found there.
+        let far = solid(Footprint::Circle { centre: Vec2::new(5000.0, 100.0), radius: 3.0 });
+        let grid = Grid::build(&[far], Vec2::new(0.0, 0.0), Vec2::new(400.0, 300.0), 16.0, 0.0);
+        grid.candidates(Vec2::new(4990.0, 95.0), Vec2::new(5010.0, 105.0), &mut out);
+        assert_eq!(out, [0]);
         assert_relative_eq!(grid.top_mm, 13.0);
     }
 }
