@@ -15,7 +15,7 @@
 //!   on base tops; [`StandardLayout`] is the layout of the sample photos.
 //! - Rendering: [`render`] with [`RenderOptions`] and [`SensorOptions`]: textured mat
 //!   and terrain, fiducial sheets, bases as 3 mm boxes with their tags, figures
-//!   standing on them (never hiding a tag), marker cubes, light gradient, soft shadows,
+//!   standing on them (never hiding a tag or fiducial), marker cubes, light gradient, soft shadows,
 //!   vignetting, blur, sensor noise; adaptive supersampling on edges.
 //! - Output: [`Render`] (image and [`Truth`]), written as `NAME.jpg`,
 //!   `NAME.table.json` and `NAME.camera.json` ([`CameraTruth`]) by [`Render::write`].

@@ -3,8 +3,8 @@
 //!
 //! Figures are small vertical prisms (bodies, heads, horses, guns). They may overhang
 //! their base's edges a little and hide parts of those edges from a tilted camera, but
-//! a figure is only placed where neither it nor anything of it as seen from the camera
-//! covers any tag or a margin of [`TAG_CLEAR_MM`] around the tag's paper.
+//! a figure is only placed where neither it nor anything it hides from the camera
+//! touches a tag or a fiducial, or a margin of [`TAG_CLEAR_MM`] around its paper.
 
 use crate::camera::Camera;
 use crate::noise;
@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 use vedette_geometry::{Base, MARKER_CUBE_MM, UnitKind, Vec2};
 
-/// Clear margin kept visible around each tag's paper, mm.
+/// Clear margin kept visible around the paper of each tag and fiducial, mm.
 pub const TAG_CLEAR_MM: f64 = 1.0;
 /// How far a figure may reach past its base's edge, mm.
 const OVERHANG_MM: f64 = 1.5;
@@ -41,7 +41,8 @@ pub(crate) struct Props {
     pub figures: usize,
 }
 
-/// The region a tag needs to stay visible: its paper plus a margin, at its height.
+/// The region a printed marker needs to stay visible: its paper plus a margin, at its
+/// height.
 struct KeepOut {
     centre: Vec2,
     square: [Vec2; 4],
@@ -60,10 +61,10 @@ impl KeepOut {
 }
 
 /// Builds the solids: bases, cubes and (when `clutter`) figures chosen so that every
-/// tag stays visible from `camera`.
+/// marker of `keep_visible` stays visible from `camera`.
 pub(crate) fn build(
     scene: &Scene,
-    tags: &[PrintedMarker],
+    keep_visible: &[PrintedMarker],
     camera: &Camera,
     clutter: bool,
     seed: u64,
@@ -99,7 +100,7 @@ pub(crate) fn build(
     }
     let mut figures = 0;
     if clutter {
-        let keep_outs: Vec<KeepOut> = tags.iter().map(KeepOut::new).collect();
+        let keep_outs: Vec<KeepOut> = keep_visible.iter().map(KeepOut::new).collect();
         let mut sides: Vec<&str> = Vec::new();
         for u in &table.units {
             if !sides.contains(&u.side.as_str()) {
@@ -114,7 +115,7 @@ pub(crate) fn build(
             let uniform = UNIFORMS[side % UNIFORMS.len()];
             let mut rng = ChaCha8Rng::seed_from_u64(noise::hash2(seed, k as i64, 13));
             for figure in arrange(unit.kind, base, h, uniform, &mut rng) {
-                if figure.iter().all(|part| !hides_a_tag(part, &keep_outs, eye)) {
+                if figure.iter().all(|part| !hides_a_marker(part, &keep_outs, eye)) {
                     solids.extend(figure);
                     figures += 1;
                 }
@@ -134,7 +135,7 @@ fn base_footprint(base: &Base) -> Footprint {
 }
 
 /// True when the part, or what it hides from the camera at `eye`, touches a keep-out.
-fn hides_a_tag(part: &Solid, keep_outs: &[KeepOut], eye: [f64; 3]) -> bool {
+fn hides_a_marker(part: &Solid, keep_outs: &[KeepOut], eye: [f64; 3]) -> bool {
     let outline = part.footprint.outline();
     let (lo, hi) = part.footprint.bounds();
     let centre = (lo + hi) * 0.5;

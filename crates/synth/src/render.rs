@@ -128,7 +128,8 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
     }
     let fiducials = scene.printed_fiducials()?;
     let tags = scene.printed_tags()?;
-    let props = props::build(scene, &tags, camera, options.clutter, options.seed);
+    let keep_visible: Vec<_> = fiducials.iter().chain(&tags).copied().collect();
+    let props = props::build(scene, &keep_visible, camera, options.clutter, options.seed);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let centre = Vec2::new(size.width / 2.0, size.depth / 2.0);
     let lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
