@@ -18,17 +18,27 @@ use vedette_geometry::{TableSize, Vec2};
 
 /// Everything a ray can meet, ready to shade.
 pub(crate) struct World<'a> {
+    /// The camera taking the photo.
     pub camera: &'a Camera,
+    /// The table's size, mm: beyond it is the floor.
     pub size: TableSize,
+    /// Bases (first, in table order), cubes and figure parts.
     pub solids: Vec<Solid>,
     /// Candidates for ray intersections (footprints not grown).
     pub hits: Grid,
+    /// The painted mat and terrain.
     pub texture: TableTexture,
+    /// Shadows on the table.
     pub table_shadow: ShadowMap,
+    /// Shadows on the base tops.
     pub top_shadow: ShadowMap,
+    /// The table fiducials, as printed.
     pub fiducials: Vec<PrintedMarker>,
+    /// The base tags, as printed, indexed by [`SolidKind::Base`]'s `tag`.
     pub tags: Vec<PrintedMarker>,
+    /// The light.
     pub lighting: Lighting,
+    /// The render's seed.
     pub seed: u64,
 }
 
@@ -233,7 +243,7 @@ pub(crate) fn rasterize(world: &World<'_>, supersampling: u32, edge_supersamplin
     let r = world.camera.resolution();
     let (w, h) = (r.width_px as usize, r.height_px as usize);
     let field = RayField::new(world.camera);
-    let mut first = vec![(Colour::default(), 0u64, true); w * h];
+    let mut first = vec![PixelSamples { colour: Colour::default(), first_key: 0, uniform: true }; w * h];
     first.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
         let mut scratch = Vec::new();
         let mut keys = Vec::new();
@@ -248,7 +258,7 @@ pub(crate) fn rasterize(world: &World<'_>, supersampling: u32, edge_supersamplin
             );
         }
     });
-    let mut pixels: Vec<Colour> = first.iter().map(|p| p.0).collect();
+    let mut pixels: Vec<Colour> = first.iter().map(|p| p.colour).collect();
     if edge_supersampling <= supersampling {
         return pixels;
     }
@@ -256,15 +266,15 @@ pub(crate) fn rasterize(world: &World<'_>, supersampling: u32, edge_supersamplin
         let mut scratch = Vec::new();
         let mut keys = Vec::new();
         for (x, out) in row.iter_mut().enumerate() {
-            let (_, key, uniform) = first[y * w + x];
+            let PixelSamples { first_key: key, uniform, .. } = first[y * w + x];
             let edge = !uniform
                 || (y.saturating_sub(1)..=(y + 1).min(h - 1)).any(|ny| {
-                    (x.saturating_sub(1)..=(x + 1).min(w - 1)).any(|nx| first[ny * w + nx].1 != key)
+                    (x.saturating_sub(1)..=(x + 1).min(w - 1)).any(|nx| first[ny * w + nx].first_key != key)
                 });
             if edge {
                 let n =
                     Sampling { per_axis: edge_supersampling, strata: Strata::Jittered(world.seed ^ 0x717e) };
-                *out = pixel(world, &field, [x as f64, y as f64], n, &mut scratch, &mut keys).0;
+                *out = pixel(world, &field, [x as f64, y as f64], n, &mut scratch, &mut keys).colour;
             }
         }
     });
@@ -289,8 +299,18 @@ struct Sampling {
     strata: Strata,
 }
 
-/// The mean of `n x n` samples over the pixel centred at `centre`, the key of the first
-/// sample, and whether all samples saw the same surface and cell.
+/// What a pixel's samples saw.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PixelSamples {
+    /// Their mean colour.
+    colour: Colour,
+    /// The key of the first sample.
+    first_key: u64,
+    /// True when all saw the same surface and printed cell.
+    uniform: bool,
+}
+
+/// Samples the pixel centred at `centre`.
 fn pixel(
     world: &World<'_>,
     field: &RayField<'_>,
@@ -298,7 +318,7 @@ fn pixel(
     Sampling { per_axis: n, strata }: Sampling,
     scratch: &mut Vec<u32>,
     keys: &mut Vec<u64>,
-) -> (Colour, u64, bool) {
+) -> PixelSamples {
     keys.clear();
     let mut sum = Colour::default();
     let step = 1.0 / f64::from(n);
@@ -327,7 +347,11 @@ fn pixel(
         }
     }
     let uniform = keys.windows(2).all(|k| k[0] == k[1]);
-    (sum.scaled(1.0 / f64::from(n * n)), keys.first().copied().unwrap_or(u64::MAX), uniform)
+    PixelSamples {
+        colour: sum.scaled(1.0 / f64::from(n * n)),
+        first_key: keys.first().copied().unwrap_or(u64::MAX),
+        uniform,
+    }
 }
 
 #[cfg(test)]

@@ -16,8 +16,11 @@ use vedette_geometry::{MarkerColour, Vec2};
 /// An RGB colour, each channel in `[0, 1]` before lighting.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(crate) struct Colour {
+    /// Red.
     pub r: f32,
+    /// Green.
     pub g: f32,
+    /// Blue.
     pub b: f32,
 }
 

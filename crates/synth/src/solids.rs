@@ -81,10 +81,15 @@ pub(crate) enum SolidKind {
 /// A vertical prism from `z0_mm` to `z1_mm`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Solid {
+    /// The cross-section, table mm.
     pub footprint: Footprint,
+    /// Bottom height, mm.
     pub z0_mm: f64,
+    /// Top height, mm.
     pub z1_mm: f64,
+    /// Its colour before lighting.
     pub colour: Colour,
+    /// What it is.
     pub kind: SolidKind,
 }
 
@@ -104,6 +109,7 @@ pub(crate) struct SolidHit {
     pub t: f64,
     /// Outward normal, table frame.
     pub normal: Vector3<f64>,
+    /// The face entered.
     pub face: Face,
 }
 
