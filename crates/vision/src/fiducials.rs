@@ -68,6 +68,9 @@ pub struct DetectorSettings {
     pub refine_window_px: i32,
     /// Smallest and largest adaptive threshold window, px (odd).
     pub threshold_windows_px: (i32, i32),
+    /// Read candidates OpenCV rejected again with edge-refined corners (see
+    /// `decode.rs`); needs [`Refinement::Edges`].
+    pub second_chance: bool,
 }
 
 impl Default for DetectorSettings {
@@ -77,6 +80,7 @@ impl Default for DetectorSettings {
             refinement: Refinement::Edges,
             refine_window_px: 3,
             threshold_windows_px: (5, 15),
+            second_chance: true,
         }
     }
 }
@@ -95,6 +99,7 @@ impl DetectorSettings {
             refinement: Refinement::Edges,
             refine_window_px: window,
             threshold_windows_px: (win_min, win_max),
+            second_chance: true,
         }
     }
 }
@@ -137,6 +142,23 @@ pub fn detect_markers(
             if refine_edges_view(&view, &mut c, dictionary.bits()) {
                 m.corners = c;
             }
+        }
+        if settings.second_chance && !rejected.is_empty() {
+            let book = crate::decode::codebook(dictionary)?;
+            let quads: Vec<[[f64; 2]; 4]> = rejected
+                .iter()
+                .filter(|q| q.len() == 4)
+                .map(|q| {
+                    let mut c = [[0.0; 2]; 4];
+                    for (dst, p) in c.iter_mut().zip(q.iter()) {
+                        *dst = [f64::from(p.x), f64::from(p.y)];
+                    }
+                    c
+                })
+                .collect();
+            let taken: std::collections::BTreeSet<u32> = found.iter().map(|m| m.id).collect();
+            found.extend(crate::decode::second_chance(&view, &book, &quads, &taken));
+            found.sort_by(|a, b| a.id.cmp(&b.id).then(a.corners[0][0].total_cmp(&b.corners[0][0])));
         }
     }
     Ok(found)
@@ -245,7 +267,7 @@ impl<'a> GrayView<'a> {
     }
 
     /// Bilinear sample at (x, y) with pixel centres at integers; `None` off the image.
-    fn sample(&self, x: f64, y: f64) -> Option<f64> {
+    pub(crate) fn sample(&self, x: f64, y: f64) -> Option<f64> {
         if !(x >= 0.0 && y >= 0.0 && x < (self.width - 1) as f64 && y < (self.height - 1) as f64) {
             return None;
         }

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 mod calibration;
 mod camera;
+mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
