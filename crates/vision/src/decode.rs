@@ -135,6 +135,57 @@ fn cell_mean(view: &GrayView<'_>, h: &[[f64; 3]; 3], col: f64, row: f64) -> Opti
     Some(sum / 5.0)
 }
 
+/// Least-squares plane `value = a + b u + c v` through samples `[u, v, value]`, refitted
+/// without the fifth of samples that fit worst (a figure over the quiet zone).
+fn robust_plane(samples: &[[f64; 3]]) -> Option<[f64; 3]> {
+    let first = fit_plane(samples)?;
+    let mut scored: Vec<(f64, [f64; 3])> =
+        samples.iter().map(|s| ((s[2] - (first[0] + first[1] * s[0] + first[2] * s[1])).abs(), *s)).collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let keep: Vec<[f64; 3]> = scored.iter().take((samples.len() * 4).div_ceil(5)).map(|x| x.1).collect();
+    fit_plane(&keep)
+}
+
+fn fit_plane(samples: &[[f64; 3]]) -> Option<[f64; 3]> {
+    if samples.len() < 6 {
+        return None;
+    }
+    // Normal equations of [1 u v] x = value.
+    let mut m = [[0.0f64; 3]; 3];
+    let mut rhs = [0.0f64; 3];
+    for s in samples {
+        let row = [1.0, s[0], s[1]];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += row[i] * row[j];
+            }
+            rhs[i] += row[i] * s[2];
+        }
+    }
+    solve3(m, rhs)
+}
+
+/// Solves a 3x3 linear system by Cramer's rule.
+fn solve3(m: [[f64; 3]; 3], b: [f64; 3]) -> Option<[f64; 3]> {
+    let det = |a: [[f64; 3]; 3]| {
+        a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+            + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+    };
+    let d = det(m);
+    if d.abs() < 1e-9 {
+        return None;
+    }
+    let mut x = [0.0; 3];
+    for (k, xk) in x.iter_mut().enumerate() {
+        let mut a = m;
+        for i in 0..3 {
+            a[i][k] = b[i];
+        }
+        *xk = det(a) / d;
+    }
+    Some(x)
+}
+
 /// Tries to read each rejected candidate quad as a marker of the codebook's dictionary.
 /// Ids in `taken` (already found) are not returned again.
 pub(crate) fn second_chance(
@@ -157,7 +208,10 @@ pub(crate) fn second_chance(
             continue;
         }
         let Some(h) = square_to_quad(&q, n) else { continue };
-        // Levels: the border ring (black) and the paper just outside it (white).
+        // Levels: the border ring (black) and the paper just outside it (white), each
+        // fitted with a plane over the marker, since a figure's shadow often darkens one
+        // side of a tag: the threshold of each cell is halfway between the two planes
+        // there.
         let mut border = Vec::new();
         let mut paper = Vec::new();
         let last = n - 1.0;
@@ -165,38 +219,35 @@ pub(crate) fn second_chance(
             let i = i as f64;
             for (c, r) in [(i, 0.0), (i, last), (0.0, i), (last, i)] {
                 if let Some(v) = cell_mean(view, &h, c, r) {
-                    border.push(v);
+                    border.push([c + 0.5, r + 0.5, v]);
                 }
             }
             // Half a cell outside the border: the middle of the paper's quiet zone.
             for (u, v) in [(i + 0.5, -0.5), (i + 0.5, n + 0.5), (-0.5, i + 0.5), (n + 0.5, i + 0.5)] {
                 let p = apply(&h, u, v);
-                if let Some(v) = view.sample(p[0], p[1]) {
-                    paper.push(v);
+                if let Some(val) = view.sample(p[0], p[1]) {
+                    paper.push([u, v, val]);
                 }
             }
         }
-        if border.len() < 8 || paper.len() < 8 {
+        let (Some(dark), Some(light)) = (robust_plane(&border), robust_plane(&paper)) else { continue };
+        let at = |plane: [f64; 3], u: f64, v: f64| plane[0] + plane[1] * u + plane[2] * v;
+        let centre = n / 2.0;
+        if at(light, centre, centre) - at(dark, centre, centre) < 30.0 {
             continue;
         }
-        border.sort_by(f64::total_cmp);
-        paper.sort_by(f64::total_cmp);
-        let dark = border[border.len() / 2];
-        let light = paper[paper.len() / 2];
-        if light - dark < 30.0 {
-            continue;
-        }
-        let mid = (dark + light) / 2.0;
-        // The border must be black all round (one cell may be shaded).
-        if border.iter().filter(|&&v| v > mid).count() > 1 {
+        // The border must be black all round (one cell may be off).
+        if border.iter().filter(|b| b[2] > (at(dark, b[0], b[1]) + at(light, b[0], b[1])) / 2.0).count() > 1 {
             continue;
         }
         let mut code = 0u64;
         let mut ok = true;
         for r in 0..bits {
             for c in 0..bits {
+                let (u, v) = ((c + 1) as f64 + 0.5, (r + 1) as f64 + 0.5);
+                let threshold = (at(dark, u, v) + at(light, u, v)) / 2.0;
                 match cell_mean(view, &h, (c + 1) as f64, (r + 1) as f64) {
-                    Some(v) if v > mid => code |= 1 << (r * bits + c),
+                    Some(val) if val > threshold => code |= 1 << (r * bits + c),
                     Some(_) => {}
                     None => ok = false,
                 }
