@@ -640,3 +640,97 @@ impl CameraFit {
         self.residual_mm * (n / self.dof as f64).sqrt()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The issue's example: a camera 1.2 m above the table looking straight down; a
+    /// base top 3 mm high seen 1 m off-axis appears 2.5 mm further out on the table
+    /// plane. The calibrated model back-projects onto the base-top plane instead.
+    #[test]
+    fn base_tops_are_back_projected_at_their_height() {
+        let profile = Profile::from_toml_str(
+            r#"
+[table]
+width_mm = 2400
+depth_mm = 1600
+[fiducials]
+dictionary = "DICT_4X4_50"
+size_mm = 60
+markers = [
+  { id = 0, x_mm = 100, y_mm = 100 }, { id = 1, x_mm = 2300, y_mm = 100 },
+  { id = 2, x_mm = 2300, y_mm = 1500 }, { id = 3, x_mm = 100, y_mm = 1500 },
+]
+"#,
+            "t.toml",
+        )
+        .unwrap();
+        let k = Intrinsics {
+            image_width: 4000,
+            image_height: 3000,
+            fx: 1500.0,
+            fy: 1500.0,
+            cx: 1999.5,
+            cy: 1499.5,
+            distortion: vec![-0.05, 0.01, 0.0, 0.0, 0.0],
+        };
+        // Straight down from (1200, 800, 1200): camera x = table x, camera y = -table y.
+        let pose = CameraPose {
+            r: [[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]],
+            t: [-1200.0, 800.0, 1200.0],
+        };
+        let project = |p: [f64; 3]| {
+            let obj: Vector<Point3d> = vec![Point3d::new(p[0], p[1], p[2])].into();
+            project_points(&obj, &k, &pose).unwrap()[0]
+        };
+        let found: Vec<DetectedMarker> = profile
+            .fiducials
+            .markers
+            .iter()
+            .map(|m| {
+                let c = m.corners(60.0);
+                DetectedMarker { id: m.id, corners: c.map(|q| project([q.x, q.y, 0.0])) }
+            })
+            .collect();
+        let fit = solve_camera(&profile, &found, Some(&k), (4000, 3000)).unwrap();
+        assert_eq!(fit.model.kind(), ModelKind::Calibrated);
+        assert!(fit.residual_px < 1e-3 && fit.residual_mm < 1e-3, "{} {}", fit.residual_px, fit.residual_mm);
+        let centre = fit.model.camera_centre().unwrap();
+        assert!((centre[2] - 1200.0).abs() < 0.01, "{centre:?}");
+
+        // A base top 1 m off-axis.
+        let top = [2200.0, 800.0, 3.0];
+        let px = project(top);
+        let at_top = fit.model.image_to_table(&[px], 3.0).unwrap()[0];
+        let on_table = fit.model.image_to_table(&[px], 0.0).unwrap()[0];
+        assert!(at_top.distance(Vec2::new(top[0], top[1])) < 1e-3, "{at_top:?}");
+        let shift = on_table.distance(Vec2::new(top[0], top[1]));
+        assert!(
+            (shift - 1000.0 * 3.0 / 1197.0).abs() < 0.01,
+            "ignoring the height would shift it {shift} mm"
+        );
+        // And projection inverts back-projection.
+        let back = fit.model.project(&[at_top], 3.0).unwrap()[0];
+        assert!((back[0] - px[0]).abs() < 1e-6 && (back[1] - px[1]).abs() < 1e-6);
+    }
+
+    #[test]
+    fn focal_length_from_a_tilted_homography() {
+        // H = K [r1 r2 t] for a camera tilted 25 degrees about x.
+        let f = 2000.0;
+        let a = 25f64.to_radians();
+        let r = [[1.0, 0.0, 0.0], [0.0, -a.cos(), -a.sin()], [0.0, a.sin(), -a.cos()]];
+        let t = [-500.0, 300.0, 1500.0];
+        let k = [[f, 0.0, 1000.0], [0.0, f, 750.0], [0.0, 0.0, 1.0]];
+        let mut h = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                let m = |q: usize| if j < 2 { r[q][j] } else { t[q] };
+                h[i][j] = (0..3).map(|q| k[i][q] * m(q)).sum();
+            }
+        }
+        let est = focal_from_homography(&h, [1000.0, 750.0]).unwrap();
+        assert!((est - f).abs() < 1e-6 * f, "{est}");
+    }
+}

@@ -462,6 +462,8 @@ pub(crate) mod test_scene {
     use opencv::core::{CV_8UC1, Point2f, Size};
 
     pub const PX_PER_MM: f64 = 4.0;
+    /// The orthographic image reaches this far past the table's edges, mm.
+    const MARGIN_MM: f64 = 30.0;
 
     pub fn profile() -> Profile {
         Profile::from_toml_str(
@@ -485,7 +487,7 @@ top_height_mm = 0
     }
 
     /// Pastes marker `id` with its OpenCV corners at `corners` (table mm).
-    fn paste(ortho: &mut Mat, dict: Dictionary, id: u32, corners: [Vec2; 4]) {
+    fn paste(ortho: &mut Mat, table_depth: f64, dict: Dictionary, id: u32, corners: [Vec2; 4]) {
         let side = 120;
         let mut m = Mat::default();
         opencv::aruco::draw_marker(&dict.opencv().unwrap(), id as i32, side, &mut m, 1).unwrap();
@@ -497,10 +499,15 @@ top_height_mm = 0
             Point2f::new(-0.5, s - 0.5),
         ]
         .into();
-        let (_, depth) = (600.0, 400.0);
+        let depth = table_depth + MARGIN_MM;
         let dst: Vector<Point2f> = corners
             .iter()
-            .map(|c| Point2f::new((c.x * PX_PER_MM - 0.5) as f32, ((depth - c.y) * PX_PER_MM - 0.5) as f32))
+            .map(|c| {
+                Point2f::new(
+                    ((c.x + MARGIN_MM) * PX_PER_MM - 0.5) as f32,
+                    ((depth - c.y) * PX_PER_MM - 0.5) as f32,
+                )
+            })
             .collect();
         let h = opencv::imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU).unwrap();
         // White 1-cell margin around the marker, like a print.
@@ -554,21 +561,22 @@ top_height_mm = 0
     ) -> Photo {
         let (w, d) = (p.table.width_mm, p.table.depth_mm);
         let mut ortho = Mat::new_rows_cols_with_default(
-            (d * PX_PER_MM) as i32,
-            (w * PX_PER_MM) as i32,
+            ((d + 2.0 * MARGIN_MM) * PX_PER_MM) as i32,
+            ((w + 2.0 * MARGIN_MM) * PX_PER_MM) as i32,
             CV_8UC1,
             Scalar::all(110.0),
         )
         .unwrap();
         for f in &p.fiducials.markers {
-            paste(&mut ortho, p.fiducials.dictionary, f.id, f.corners(p.fiducials.size_mm));
+            paste(&mut ortho, d, p.fiducials.dictionary, f.id, f.corners(p.fiducials.size_mm));
         }
         for &(id, c, up) in tags {
-            paste(&mut ortho, p.tags.dictionary, id, square_corners(c, p.tags.size_mm, up));
+            paste(&mut ortho, d, p.tags.dictionary, id, square_corners(c, p.tags.size_mm, up));
         }
-        // ortho pixel (u, v) -> table (x, y, 0): x = (u + 0.5) / s, y = d - (v + 0.5) / s.
+        // ortho pixel (u, v) -> table (x, y, 0): x = (u + 0.5) / s - m, y = d + m - (v + 0.5) / s.
         let s = PX_PER_MM;
-        let ortho_to_table = [[1.0 / s, 0.0, 0.5 / s], [0.0, -1.0 / s, d - 0.5 / s], [0.0, 0.0, 1.0]];
+        let m = MARGIN_MM;
+        let ortho_to_table = [[1.0 / s, 0.0, 0.5 / s - m], [0.0, -1.0 / s, d + m - 0.5 / s], [0.0, 0.0, 1.0]];
         // table plane -> image: K [r1 r2 t]
         let m = [[r[0][0], r[0][1], t[0]], [r[1][0], r[1][1], t[1]], [r[2][0], r[2][1], t[2]]];
         let kk = [[k.fx, 0.0, k.cx], [0.0, k.fy, k.cy], [0.0, 0.0, 1.0]];
@@ -693,6 +701,51 @@ mod tests {
         let s = scan(&photo, &p, None, None).unwrap();
         assert_eq!(s.report.camera.model, ModelKind::Homography, "{:?}", s.report.camera);
         check(&s, &tags(), 0.5, 1.0);
+    }
+
+    #[test]
+    fn tag_offsets_place_the_base_centre() {
+        let p = profile();
+        let (k, r, t) = camera(15.0);
+        // A gun whose tag sits 10 mm behind its centre and 4 mm to its right, facing 30 deg.
+        let heading: f64 = 30.0;
+        let base_centre = Vec2::new(300.0, 200.0);
+        let fwd = Vec2::from_heading_deg(heading);
+        let right = Vec2::new(fwd.y, -fwd.x);
+        let tag_centre = base_centre + right * 4.0 - fwd * 10.0;
+        let photo = render(&p, &[(40, tag_centre, heading)], &k, r, t);
+        let roster = Roster::from_toml_str(
+            r#"
+[[unit]]
+id = "gun"
+side = "x"
+kind = "artillery"
+formation = "unlimbered"
+base_mm = [25, 40]
+tag_offset_mm = [4, -10]
+tags = [40]
+"#,
+            "r.toml",
+        )
+        .unwrap();
+        let s = scan(&photo, &p, Some(&roster), Some(&k)).unwrap();
+        let b = s.table.units[0].bases[0];
+        assert!(b.centre().distance(base_centre) < 0.3, "{:?}", b.centre());
+        assert!((b.heading_deg() - heading).abs() < 0.5);
+        assert_eq!((b.width(), b.depth()), (25.0, 40.0));
+    }
+
+    #[test]
+    fn tags_off_the_table_are_reported() {
+        let p = profile();
+        let (k, r, t) = camera(10.0);
+        // The tag lies on the table's edge strip, its centre 1 mm past the far edge.
+        let photo =
+            render(&p, &[(10, Vec2::new(300.0, 150.0), 90.0), (12, Vec2::new(300.0, 401.0), 90.0)], &k, r, t);
+        let s = scan(&photo, &p, None, Some(&k)).unwrap();
+        let issues = &s.report.issues;
+        assert!(issues.iter().any(|i| matches!(i, ScanIssue::OutsideTable { id: 12, .. })), "{issues:?}");
+        assert_eq!(s.table.base_count(), 1);
     }
 
     #[test]
