@@ -19,11 +19,11 @@ pub(crate) struct Codebook {
     bits: usize,
     /// `codes[id][turn]`: inner cells row by row, bit set for white.
     codes: Vec<[u64; 4]>,
+    /// Bit errors a match may have: the dictionary's own correction capacity (codes at
+    /// least `2 max + 1` bits apart in every turn), so a match is never ambiguous: 1 for
+    /// `DICT_4X4_250`, 2 for `DICT_5X5_1000`, 0 for `DICT_4X4_1000`.
+    max_errors: u32,
 }
-
-/// Bit errors a second-chance match may have. The predefined dictionaries keep codes at
-/// least 3 bits apart (more for the smaller ones), so one error is still unambiguous.
-const MAX_BIT_ERRORS: u32 = 1;
 
 impl Codebook {
     /// The codes of `dictionary`.
@@ -41,7 +41,9 @@ impl Codebook {
             }
             codes.push(turns);
         }
-        Ok(Codebook { bits, codes })
+        use opencv::aruco::DictionaryTraitConst;
+        let max_errors = dictionary.opencv()?.max_correction_bits().max(0) as u32;
+        Ok(Codebook { bits, codes, max_errors })
     }
 
     /// The id and turn whose code is nearest to `code`, if within the error budget and
@@ -64,7 +66,7 @@ impl Codebook {
             }
         }
         let (d, id, t) = best?;
-        (d <= MAX_BIT_ERRORS && runner_up > d).then_some((id, t))
+        (d <= self.max_errors && runner_up > d).then_some((id, t))
     }
 }
 
