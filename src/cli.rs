@@ -27,6 +27,14 @@ pub enum Command {
     Generate(commands::generate::Args),
     /// Print the JSON Schema of table files or of report output.
     Schema(commands::schema::Args),
+    /// Scan a photo of the table into a table file (tagged bases).
+    Scan(commands::scan::Args),
+    /// List every square marker found in a photo (why did calibration fail?).
+    Fiducials(commands::fiducials::Args),
+    /// Write print-ready sheets of the table fiducials and base tags.
+    Sheet(commands::sheet::Args),
+    /// Calibrate a camera from photos of a chessboard or ChArUco board.
+    CalibrateCamera(commands::calibrate_camera::Args),
 }
 
 /// Runs a parsed command line, writing to stdout.
@@ -37,6 +45,10 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError
         Command::Report(a) => commands::report::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),
+        Command::Scan(a) => commands::scan::run(&a, out),
+        Command::Fiducials(a) => commands::fiducials::run(&a, out),
+        Command::Sheet(a) => commands::sheet::run(&a, out),
+        Command::CalibrateCamera(a) => commands::calibrate_camera::run(&a, out),
     }
 }
 

@@ -10,6 +10,10 @@ pub enum CliError {
     #[error(transparent)]
     Geometry(#[from] vedette_geometry::GeometryError),
 
+    /// A photo could not be scanned, or a profile, roster or camera file is wrong.
+    #[error(transparent)]
+    Vision(#[from] vedette_vision::VisionError),
+
     /// An output file could not be written.
     #[error("cannot write '{path}': {source}")]
     Write {

@@ -1,10 +1,14 @@
 //! One module per `vedette` verb. Each has an `Args` (clap) and a `run`.
 
+pub mod calibrate_camera;
+pub mod fiducials;
 pub mod generate;
 pub mod los;
 pub mod measure;
 pub mod report;
+pub mod scan;
 pub mod schema;
+pub mod sheet;
 
 use crate::CliError;
 use std::io::Write;

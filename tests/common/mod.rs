@@ -2,6 +2,8 @@
 //! the working directory) and a runner for the real `vedette` binary.
 #![allow(dead_code)]
 
+pub mod truth;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

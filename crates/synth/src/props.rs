@@ -1,0 +1,492 @@
+//! The raised objects of a scene: bases as boxes, status marker cubes, and the clutter
+//! of figures standing on the bases.
+//!
+//! Figures are small vertical prisms (bodies, heads, horses, guns). They may overhang
+//! their base's edges a little and hide parts of those edges from a tilted camera, but
+//! a figure is only placed where neither it nor anything it hides from the camera
+//! touches a tag or a fiducial, or a margin of [`TAG_CLEAR_MM`] around its paper.
+
+use crate::camera::Camera;
+use crate::noise;
+use crate::scene::{PrintedMarker, Scene};
+use crate::shading::{Colour, UNIFORMS, marker_colour};
+use crate::solids::{Footprint, Solid, SolidKind};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use vedette_geometry::{Base, MARKER_CUBE_MM, UnitKind, Vec2};
+
+/// Clear margin kept visible around the paper of each tag and fiducial, mm.
+pub const TAG_CLEAR_MM: f64 = 1.0;
+/// How far a figure may reach past its base's edge, mm.
+const OVERHANG_MM: f64 = 1.5;
+
+const SKIN: Colour = Colour::new(0.85, 0.64, 0.5);
+const HAT: Colour = Colour::new(0.06, 0.06, 0.07);
+const HORSES: [Colour; 4] = [
+    Colour::new(0.36, 0.22, 0.12),
+    Colour::new(0.1, 0.08, 0.07),
+    Colour::new(0.55, 0.52, 0.5),
+    Colour::new(0.5, 0.32, 0.16),
+];
+const BRONZE: Colour = Colour::new(0.5, 0.4, 0.2);
+const WOOD: Colour = Colour::new(0.45, 0.3, 0.16);
+const FLOCK: Colour = Colour::new(0.36, 0.38, 0.2);
+
+/// The raised objects of a scene.
+pub(crate) struct Props {
+    /// Bases first (in table order), then cubes, then figure parts.
+    pub solids: Vec<Solid>,
+    /// How many figures stand on the bases.
+    pub figures: usize,
+}
+
+/// The region a printed marker needs to stay visible: its paper plus a margin, at its
+/// height.
+struct KeepOut {
+    centre: Vec2,
+    square: [Vec2; 4],
+    radius: f64,
+    z_mm: f64,
+}
+
+impl KeepOut {
+    fn new(tag: &PrintedMarker) -> KeepOut {
+        let half = tag.side_mm / 2.0 + tag.quiet_zone_mm + TAG_CLEAR_MM;
+        let (r, u) = (tag.right(), tag.up);
+        let square = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(a, b)| tag.centre_mm + r * (a * half) + u * (b * half));
+        KeepOut { centre: tag.centre_mm, square, radius: half * std::f64::consts::SQRT_2, z_mm: tag.z_mm }
+    }
+}
+
+/// Builds the solids: bases, cubes and (when `clutter`) figures chosen so that every
+/// marker of `keep_visible` stays visible from `camera`.
+pub(crate) fn build(
+    scene: &Scene,
+    keep_visible: &[PrintedMarker],
+    camera: &Camera,
+    clutter: bool,
+    seed: u64,
+) -> Props {
+    let table = scene.table();
+    let h = scene.base_height_mm();
+    let tag_of: HashMap<_, usize> = scene.tags().iter().enumerate().map(|(i, t)| (t.base, i)).collect();
+    let mut solids = Vec::new();
+    for (k, (r, base)) in table.bases().enumerate() {
+        solids.push(Solid {
+            footprint: base_footprint(base),
+            z0_mm: 0.0,
+            z1_mm: h,
+            colour: FLOCK.jittered(noise::hash2(seed, k as i64, 11), 0.12),
+            kind: SolidKind::Base { tag: tag_of.get(&r).copied() },
+        });
+    }
+    for (k, m) in table.markers.iter().enumerate() {
+        let side = m.size.unwrap_or(MARKER_CUBE_MM);
+        let turn = 90.0 * noise::unit(noise::hash2(seed, k as i64, 12));
+        solids.push(Solid {
+            footprint: Footprint::Rect {
+                centre: Vec2::new(m.x, m.y),
+                axis_x: Vec2::from_heading_deg(turn),
+                half_x: side / 2.0,
+                half_y: side / 2.0,
+            },
+            z0_mm: 0.0,
+            z1_mm: side,
+            colour: marker_colour(m.colour),
+            kind: SolidKind::Cube,
+        });
+    }
+    let mut figures = 0;
+    if clutter {
+        let keep_outs: Vec<KeepOut> = keep_visible.iter().map(KeepOut::new).collect();
+        let mut sides: Vec<&str> = Vec::new();
+        for u in &table.units {
+            if !sides.contains(&u.side.as_str()) {
+                sides.push(&u.side);
+            }
+        }
+        let camera_centre = camera.pose.position_mm();
+        let eye = [camera_centre.x, camera_centre.y, camera_centre.z];
+        for (k, (r, base)) in table.bases().enumerate() {
+            let Some(unit) = table.units.get(r.unit) else { continue };
+            let side = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
+            let uniform = UNIFORMS[side % UNIFORMS.len()];
+            let mut rng = ChaCha8Rng::seed_from_u64(noise::hash2(seed, k as i64, 13));
+            for figure in arrange(unit.kind, base, h, uniform, &mut rng) {
+                if figure.iter().all(|part| !hides_a_marker(part, &keep_outs, eye)) {
+                    solids.extend(figure);
+                    figures += 1;
+                }
+            }
+        }
+    }
+    Props { solids, figures }
+}
+
+fn base_footprint(base: &Base) -> Footprint {
+    Footprint::Rect {
+        centre: base.centre(),
+        axis_x: base.right(),
+        half_x: base.width() / 2.0,
+        half_y: base.depth() / 2.0,
+    }
+}
+
+/// True when the part, or what it hides from the camera at `eye`, touches a keep-out.
+fn hides_a_marker(part: &Solid, keep_outs: &[KeepOut], eye: [f64; 3]) -> bool {
+    let outline = part.footprint.outline();
+    let (lo, hi) = part.footprint.bounds();
+    let centre = (lo + hi) * 0.5;
+    let reach = (hi - lo).length() / 2.0;
+    keep_outs.iter().any(|k| {
+        // What a part can hide lies within its height times the sight line's slope of
+        // its footprint.
+        let run = k.centre.distance(Vec2::new(eye[0], eye[1])) + reach + k.radius;
+        let slope_reach = (part.z1_mm - k.z_mm).max(0.0) * run / (eye[2] - part.z1_mm).max(1.0);
+        if centre.distance(k.centre) > reach + k.radius + slope_reach + 1.0 {
+            return false;
+        }
+        let mut points = Vec::with_capacity(outline.len() * 2);
+        for z in [part.z0_mm, part.z1_mm] {
+            let rise = eye[2] - k.z_mm;
+            let above = eye[2] - z;
+            if above <= 1.0 {
+                return true;
+            }
+            let s = rise / above;
+            points.extend(
+                outline.iter().map(|p| Vec2::new(eye[0] + (p.x - eye[0]) * s, eye[1] + (p.y - eye[1]) * s)),
+            );
+        }
+        convex_overlap(&hull(points), &k.square)
+    })
+}
+
+/// The convex hull of points, counter-clockwise (Andrew's monotone chain).
+fn hull(mut points: Vec<Vec2>) -> Vec<Vec2> {
+    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    if points.len() < 3 {
+        return points;
+    }
+    let mut lower: Vec<Vec2> = Vec::new();
+    for &p in &points {
+        while lower.len() >= 2
+            && (lower[lower.len() - 1] - lower[lower.len() - 2]).cross(p - lower[lower.len() - 2]) <= 0.0
+        {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<Vec2> = Vec::new();
+    for &p in points.iter().rev() {
+        while upper.len() >= 2
+            && (upper[upper.len() - 1] - upper[upper.len() - 2]).cross(p - upper[upper.len() - 2]) <= 0.0
+        {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
+}
+
+/// True when two convex polygons overlap (separating axis test; touching counts).
+fn convex_overlap(a: &[Vec2], b: &[Vec2]) -> bool {
+    let separated_by_edges_of = |p: &[Vec2], q: &[Vec2]| {
+        (0..p.len()).any(|i| {
+            let edge = p[(i + 1) % p.len()] - p[i];
+            let axis = edge.perp_left();
+            let (pmin, pmax) = project(p, axis);
+            let (qmin, qmax) = project(q, axis);
+            pmax < qmin || qmax < pmin
+        })
+    };
+    !(a.is_empty() || b.is_empty() || separated_by_edges_of(a, b) || separated_by_edges_of(b, a))
+}
+
+fn project(points: &[Vec2], axis: Vec2) -> (f64, f64) {
+    points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+        let d = p.dot(axis);
+        (lo.min(d), hi.max(d))
+    })
+}
+
+/// Builds figures in a base's frame and places them on the table.
+struct Placer<'a> {
+    base: &'a Base,
+    top_mm: f64,
+}
+
+impl Placer<'_> {
+    fn at(&self, local: Vec2) -> Vec2 {
+        self.base.to_table(local)
+    }
+
+    /// A figure on foot at `local`: body, head and hat; 13-17 mm tall.
+    fn foot(&self, local: Vec2, coat: Colour, rng: &mut ChaCha8Rng) -> Vec<Solid> {
+        let c = self.at(local);
+        let body = rng.random_range(9.0..12.5);
+        let r = rng.random_range(2.0..2.5);
+        let z = self.top_mm;
+        vec![
+            cylinder(c, r, z, z + body, coat),
+            cylinder(c, 1.2, z + body, z + body + 2.2, SKIN),
+            cylinder(c, 1.35, z + body + 2.2, z + body + 3.6, HAT),
+        ]
+    }
+
+    /// A rider on a horse facing the base front, centred at `local`; 21-24 mm tall.
+    fn rider(&self, local: Vec2, coat: Colour, rng: &mut ChaCha8Rng) -> Vec<Solid> {
+        let c = self.at(local);
+        let z = self.top_mm;
+        let horse_h = rng.random_range(9.0..10.5);
+        let horse = HORSES[rng.random_range(0..HORSES.len())];
+        let seat = self.at(local - Vec2::new(0.0, 1.5));
+        vec![
+            boxed(c, self.base.forward().perp_right(), 2.4, 7.5, z, z + horse_h, horse),
+            cylinder(seat, 2.0, z + horse_h, z + horse_h + 7.0, coat),
+            cylinder(seat, 1.15, z + horse_h + 7.0, z + horse_h + 9.0, SKIN),
+            cylinder(seat, 1.3, z + horse_h + 9.0, z + horse_h + 10.5, HAT),
+        ]
+    }
+
+    /// A gun pointing to the base front, its muzzle at the front edge.
+    fn gun(&self, local: Vec2) -> Vec<Solid> {
+        let right = self.base.right();
+        let z = self.top_mm;
+        let barrel = self.at(local);
+        let axle = self.at(local - Vec2::new(0.0, 3.0));
+        vec![
+            boxed(barrel, right, 1.3, 5.0, z + 3.0, z + 5.5, BRONZE),
+            boxed(axle, right, 3.0, 2.5, z, z + 3.0, WOOD),
+            boxed(axle + right * 3.8, right, 0.6, 3.5, z, z + 7.0, WOOD),
+            boxed(axle - right * 3.8, right, 0.6, 3.5, z, z + 7.0, WOOD),
+        ]
+    }
+
+    /// A wagon body at `local`.
+    fn wagon(&self, local: Vec2, rng: &mut ChaCha8Rng) -> Vec<Solid> {
+        let h = rng.random_range(7.0..10.0);
+        vec![boxed(self.at(local), self.base.right(), 4.5, 6.0, self.top_mm, self.top_mm + h, WOOD)]
+    }
+}
+
+fn cylinder(centre: Vec2, radius: f64, z0_mm: f64, z1_mm: f64, colour: Colour) -> Solid {
+    Solid { footprint: Footprint::Circle { centre, radius }, z0_mm, z1_mm, colour, kind: SolidKind::Figure }
+}
+
+fn boxed(
+    centre: Vec2,
+    axis_x: Vec2,
+    half_x: f64,
+    half_y: f64,
+    z0_mm: f64,
+    z1_mm: f64,
+    colour: Colour,
+) -> Solid {
+    Solid {
+        footprint: Footprint::Rect { centre, axis_x, half_x, half_y },
+        z0_mm,
+        z1_mm,
+        colour,
+        kind: SolidKind::Figure,
+    }
+}
+
+/// Candidate figures for a base of a unit kind, each a list of parts, before the tag
+/// checks. Edge figures overhang the base by up to [`OVERHANG_MM`].
+fn arrange(
+    kind: UnitKind,
+    base: &Base,
+    top_mm: f64,
+    uniform: Colour,
+    rng: &mut ChaCha8Rng,
+) -> Vec<Vec<Solid>> {
+    let place = Placer { base, top_mm };
+    let (hw, hd) = (base.width() / 2.0, base.depth() / 2.0);
+    let coat = |rng: &mut ChaCha8Rng| uniform.jittered(rng.random_range(0..u64::MAX), 0.06);
+    let jitter = |rng: &mut ChaCha8Rng| Vec2::new(rng.random_range(-0.6..0.6), rng.random_range(-0.6..0.6));
+    // Positions along a rank: spaced `pitch` apart, the outer ones past the edge by up
+    // to the overhang.
+    let rank = |pitch: f64, inset: f64| -> Vec<f64> {
+        let span = 2.0 * (hw - inset);
+        let n = (span / pitch).floor() as usize + 1;
+        let first = -span / 2.0 + (span - (n - 1) as f64 * pitch) / 2.0;
+        (0..n).map(|i| first + i as f64 * pitch).collect()
+    };
+    let edge = 2.2 - OVERHANG_MM;
+    let mut out = Vec::new();
+    match kind {
+        UnitKind::Infantry | UnitKind::Engineer => {
+            // Files and ranks 5.5 mm apart over the whole base: those near the tag are
+            // dropped by the tag checks.
+            let ranks = ((2.0 * (hd - edge)) / 5.5).floor() as usize + 1;
+            let first = -((ranks - 1) as f64) * 5.5 / 2.0;
+            for y in (0..ranks).map(|k| first + k as f64 * 5.5) {
+                for x in rank(5.5, edge) {
+                    let c = coat(rng);
+                    out.push(place.foot(Vec2::new(x, y) + jitter(rng), c, rng));
+                }
+            }
+        }
+        UnitKind::Skirmisher => {
+            for _ in 0..rng.random_range(2..=4) {
+                let p = Vec2::new(rng.random_range(-hw..hw), rng.random_range(-hd..hd));
+                let c = coat(rng);
+                out.push(place.foot(p, c, rng));
+            }
+        }
+        UnitKind::Cavalry | UnitKind::Leader => {
+            let pitch = if kind == UnitKind::Leader { 9.0 } else { 7.0 };
+            for x in rank(pitch, 1.2) {
+                let y = if hd > 11.0 { hd - 7.5 + OVERHANG_MM } else { 0.0 };
+                let c = coat(rng);
+                out.push(place.rider(Vec2::new(x, y) + jitter(rng), c, rng));
+            }
+            if hd > 14.0 {
+                for x in rank(9.0, 1.2) {
+                    let c = coat(rng);
+                    out.push(place.rider(Vec2::new(x, -hd + 7.5) + jitter(rng), c, rng));
+                }
+            }
+        }
+        UnitKind::Artillery => {
+            out.push(place.gun(Vec2::new(rng.random_range(-2.0..2.0), hd - 5.0 + OVERHANG_MM)));
+            for x in rank(6.0, edge) {
+                let c = coat(rng);
+                out.push(place.foot(Vec2::new(x, -hd + edge + 1.0) + jitter(rng), c, rng));
+            }
+            for x in [-hw + edge, hw - edge] {
+                let c = coat(rng);
+                out.push(place.foot(Vec2::new(x, 0.0) + jitter(rng), c, rng));
+            }
+        }
+        UnitKind::Limber | UnitKind::Wagon => {
+            out.push(place.wagon(Vec2::new(0.0, -hd / 3.0), rng));
+            let c = coat(rng);
+            out.push(place.rider(Vec2::new(0.0, hd - 7.5 + OVERHANG_MM), c, rng));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::{LookAt, Resolution};
+    use crate::scene::StandardLayout;
+    use vedette_geometry::Table;
+
+    #[test]
+    fn hull_and_overlap() {
+        let pts = vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(2.0, 2.0),
+            Vec2::new(0.0, 2.0),
+        ];
+        assert_eq!(hull(pts).len(), 4);
+        let square = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0), Vec2::new(0.0, 1.0)];
+        let near = [Vec2::new(0.5, 0.5), Vec2::new(2.0, 0.5), Vec2::new(2.0, 2.0)];
+        let far = [Vec2::new(1.5, 0.0), Vec2::new(3.0, 0.0), Vec2::new(3.0, 1.0)];
+        assert!(convex_overlap(&square, &near));
+        assert!(!convex_overlap(&square, &far));
+    }
+
+    fn camera(tilt_deg: f64) -> Camera {
+        Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(200.0, 150.0),
+            height_mm: 900.0,
+            tilt_deg,
+            yaw_deg: 0.0,
+            focal_mm: 4.3,
+            sensor_width_mm: 6.2,
+            resolution: Resolution::new(400, 300),
+        })
+        .unwrap()
+    }
+
+    /// Every figure kept leaves every tag and its margin visible: rays from the camera
+    /// to a dense grid over each keep-out square meet no figure.
+    #[test]
+    fn figures_never_hide_a_tag() {
+        let table = Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+            "size":{"width":400,"depth":300},
+            "units":[
+             {"id":"i","side":"fr","kind":"infantry","formation":"line","bases":[
+              {"x":120,"y":60,"heading":90,"width":30,"depth":20},
+              {"x":150,"y":60,"heading":90,"width":30,"depth":20},
+              {"x":120,"y":80,"heading":90,"width":30,"depth":20}]},
+             {"id":"c","side":"gb","kind":"cavalry","formation":"line","bases":[
+              {"x":250,"y":200,"heading":-90,"width":40,"depth":30},
+              {"x":290,"y":200,"heading":-90,"width":40,"depth":30}]},
+             {"id":"a","side":"gb","kind":"artillery","bases":[{"x":320,"y":100,"heading":200,"width":25,"depth":40}]}]}"#,
+        )
+        .unwrap();
+        let layout = StandardLayout::default().build(&table).unwrap();
+        let scene = Scene::new(table, &layout).unwrap();
+        let tags = scene.printed_tags().unwrap();
+        for tilt in [0.0, 30.0] {
+            let cam = camera(tilt);
+            let props = build(&scene, &tags, &cam, true, 5);
+            let figures: Vec<&Solid> = props.solids.iter().filter(|s| s.kind == SolidKind::Figure).collect();
+            assert!(props.figures >= 8, "tilt {tilt}: only {} figures", props.figures);
+            for tag in &tags {
+                let k = KeepOut::new(tag);
+                for i in 0..=20 {
+                    for j in 0..=20 {
+                        let (a, b) = (i as f64 / 20.0, j as f64 / 20.0);
+                        let p =
+                            k.square[0] + (k.square[1] - k.square[0]) * a + (k.square[3] - k.square[0]) * b;
+                        let target = nalgebra::Point3::new(p.x, p.y, k.z_mm);
+                        let ray = crate::camera::Ray {
+                            origin: cam.pose.position_mm(),
+                            direction: (target.coords - cam.pose.position_mm()).normalize(),
+                        };
+                        let dist = (target.coords - cam.pose.position_mm()).norm();
+                        for f in &figures {
+                            if let Some(hit) = f.intersect(&ray) {
+                                assert!(hit.t >= dist - 1e-6, "tilt {tilt}: tag {} hidden at {p:?}", tag.id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn figures_overhang_but_stay_near_their_base() {
+        let table = one_base_table();
+        let layout = StandardLayout::default().build(&table).unwrap();
+        let scene = Scene::new(table, &layout).unwrap();
+        let tags = scene.printed_tags().unwrap();
+        let props = build(&scene, &tags, &camera(0.0), true, 9);
+        let base = scene.table().units[0].bases[0];
+        let mut overhangs = false;
+        for s in props.solids.iter().filter(|s| s.kind == SolidKind::Figure) {
+            for p in s.footprint.outline() {
+                let l = base.to_local(p);
+                let out = (l.x.abs() - 15.0).max(l.y.abs() - 10.0);
+                assert!(out <= OVERHANG_MM + 0.8, "{out}");
+                overhangs |= out > 0.0;
+            }
+        }
+        assert!(overhangs);
+    }
+
+    fn one_base_table() -> Table {
+        Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":400,"depth":300},
+            "units":[{"id":"i","side":"fr","kind":"infantry","formation":"line","bases":[
+              {"x":200,"y":150,"heading":90,"width":30,"depth":20}]}]}"#,
+        )
+        .unwrap()
+    }
+}

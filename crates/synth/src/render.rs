@@ -1,0 +1,327 @@
+//! Taking the photo: builds the world (props, light, baked surfaces), casts the rays
+//! and develops the image.
+
+use crate::camera::Camera;
+use crate::error::SynthError;
+use crate::output::{Render, Truth};
+use crate::props;
+use crate::raster::{self, World};
+use crate::scene::Scene;
+use crate::sensor::{self, SensorOptions};
+use crate::shading::{Lighting, Plane, ShadowMap, shadow_reach_mm};
+use crate::solids::Grid;
+use crate::texture::TableTexture;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use vedette_geometry::Vec2;
+
+/// Grid cell of the solid lookup, mm: a little under a figure-crowded base.
+const GRID_CELL_MM: f64 = 16.0;
+/// How far beyond the table edges the solid grids reach, mm.
+const GRID_MARGIN_MM: f64 = 2000.0;
+/// The most texels a baked table texture may have (1.2 GB of colour).
+const MAX_TEXELS: f64 = 1e8;
+
+/// Finest texel of the baked shadow maps, mm: shadows are soft.
+const SHADOW_TEXEL_MM: f64 = 1.0;
+
+/// How to render. Every random choice (light, clutter, textures, noise) comes from
+/// `seed`: the same scene, camera and options give the same image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RenderOptions {
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Samples per pixel along each axis in the first pass (1).
+    pub supersampling: u32,
+    /// Samples per pixel along each axis on edges: where a pixel's first samples, or a
+    /// pixel and a neighbour, saw different surfaces or printed cells (6: 36 samples).
+    pub edge_supersampling: u32,
+    /// Texel of the baked mat and terrain, mm (shadow maps use twice this, at least
+    /// 1 mm). Baking costs time in proportion to the table's area over the texel's:
+    /// small test renders of a large table go faster with 2-4 mm.
+    pub texel_mm: f64,
+    /// Figures standing on the bases.
+    pub clutter: bool,
+    /// Optics and sensor.
+    pub sensor: SensorOptions,
+    /// JPEG quality used by [`Render::encode_jpeg`] and [`Render::write`], 1..=100.
+    pub jpeg_quality: u8,
+}
+
+impl Default for RenderOptions {
+    /// Seed 0, one sample per pixel (6x6 on edges), 0.5 mm texels, clutter, the default
+    /// sensor, JPEG quality 90.
+    fn default() -> Self {
+        RenderOptions {
+            seed: 0,
+            supersampling: 1,
+            edge_supersampling: 6,
+            texel_mm: 0.5,
+            clutter: true,
+            sensor: SensorOptions::default(),
+            jpeg_quality: 90,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// The default options with this seed.
+    #[must_use]
+    pub fn seeded(seed: u64) -> Self {
+        RenderOptions { seed, ..RenderOptions::default() }
+    }
+
+    fn check(&self) -> Result<(), SynthError> {
+        let bad = |option, value: f64, reason| Err(SynthError::InvalidOption { option, value, reason });
+        if !(1..=16).contains(&self.supersampling) {
+            return bad("supersampling", f64::from(self.supersampling), "must be 1..=16");
+        }
+        if !(1..=16).contains(&self.edge_supersampling) {
+            return bad("edge_supersampling", f64::from(self.edge_supersampling), "must be 1..=16");
+        }
+        if !(self.texel_mm >= 0.05 && self.texel_mm <= 10.0) {
+            return bad("texel_mm", self.texel_mm, "must be 0.05..=10 mm");
+        }
+        if !(1..=100).contains(&self.jpeg_quality) {
+            return bad("jpeg_quality", f64::from(self.jpeg_quality), "must be 1..=100");
+        }
+        self.sensor.check()
+    }
+}
+
+/// Renders the scene as `camera` sees it.
+///
+/// ```
+/// use vedette_geometry::{Table, Vec2};
+/// use vedette_synth::{Camera, LookAt, RenderOptions, Resolution, Scene, StandardLayout, render};
+/// let table = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5",
+///   "scale":"medium","size":{"width":300,"depth":200},"units":[{"id":"a",
+///   "side":"fr","kind":"infantry","formation":"line",
+///   "bases":[{"x":150,"y":100,"heading":90,"width":30,"depth":20}]}]}"#)?;
+/// let layout = StandardLayout { inset_mm: 30.0, fiducial_side_mm: 30.0, ..Default::default() }.build(&table)?;
+/// let scene = Scene::new(table, &layout)?;
+/// let camera = Camera::looking_at(&LookAt {
+///     target_mm: Vec2::new(150.0, 100.0),
+///     height_mm: 400.0,
+///     tilt_deg: 10.0,
+///     yaw_deg: 0.0,
+///     focal_mm: 4.3,
+///     sensor_width_mm: 6.2,
+///     resolution: Resolution::new(160, 120),
+/// })?;
+/// let photo = render(&scene, &camera, &RenderOptions::seeded(7))?;
+/// assert_eq!(photo.image.dimensions(), (160, 120));
+/// // The truth knows where the tag's corners are in the photo.
+/// let corners = &photo.truth.camera.tags[0].marker.corners_px;
+/// assert!(corners.iter().all(|c| c.is_some()));
+/// # Ok::<(), vedette_synth::SynthError>(())
+/// ```
+pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result<Render, SynthError> {
+    options.check()?;
+    let size = scene.size();
+    if size.width * size.depth / (options.texel_mm * options.texel_mm) > MAX_TEXELS {
+        return Err(SynthError::InvalidOption {
+            option: "texel_mm",
+            value: options.texel_mm,
+            reason: "too fine for this table: the mat texture would exceed 100 million texels",
+        });
+    }
+    let fiducials = scene.printed_fiducials()?;
+    let tags = scene.printed_tags()?;
+    let keep_visible: Vec<_> = fiducials.iter().chain(&tags).copied().collect();
+    let props = props::build(scene, &keep_visible, camera, options.clutter, options.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let centre = Vec2::new(size.width / 2.0, size.depth / 2.0);
+    let lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
+
+    // The grids cover the table and everything standing on or near it (solids farther
+    // off share the border cells: still drawn, but their shadows are not).
+    let (mut min, mut max) = (Vec2::ZERO, Vec2::new(size.width, size.depth));
+    for s in &props.solids {
+        let (lo, hi) = s.footprint.bounds();
+        min = Vec2::new(min.x.min(lo.x), min.y.min(lo.y));
+        max = Vec2::new(max.x.max(hi.x), max.y.max(hi.y));
+    }
+    let far = Vec2::new(GRID_MARGIN_MM, GRID_MARGIN_MM);
+    min = Vec2::new(min.x.max(-far.x), min.y.max(-far.y));
+    max = Vec2::new(max.x.min(size.width + far.x), max.y.min(size.depth + far.y));
+    let hits = Grid::build(&props.solids, min, max, GRID_CELL_MM, 0.0);
+    let reach = shadow_reach_mm(&lighting, hits.top_mm);
+    let pad = Vec2::new(reach, reach);
+    let shading = Grid::build(&props.solids, min - pad, max + pad, GRID_CELL_MM, reach);
+    let shift = lighting.shadow_shift();
+    let area = (Vec2::ZERO, Vec2::new(size.width, size.depth));
+    let shadow_texel_mm = SHADOW_TEXEL_MM.max(2.0 * options.texel_mm);
+    let table_shadow = ShadowMap::bake(&props.solids, &shading, shift, Plane::Table, area, shadow_texel_mm);
+    let top_shadow = ShadowMap::bake(
+        &props.solids,
+        &shading,
+        shift,
+        Plane::BaseTops { z_mm: scene.base_height_mm() },
+        area,
+        shadow_texel_mm,
+    );
+    let texture = TableTexture::bake(size, &scene.table().terrain, options.texel_mm, options.seed);
+
+    let world = World {
+        camera,
+        size,
+        solids: props.solids,
+        hits,
+        texture,
+        table_shadow,
+        top_shadow,
+        fiducials,
+        tags,
+        lighting,
+        seed: options.seed,
+    };
+    let pixels = raster::rasterize(&world, options.supersampling, options.edge_supersampling);
+    let width = camera.resolution().width_px as usize;
+    let image = sensor::develop(pixels, width, &options.sensor, options.seed);
+    let truth = Truth::new(&world, scene, options.seed, props.figures);
+    Ok(Render { image, truth, jpeg_quality: options.jpeg_quality })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::camera::{Distortion, LookAt, Resolution};
+    use crate::dictionary::ArucoDictionary;
+    use crate::scene::{Layout, StandardLayout, TableFiducial};
+    use image::RgbImage;
+    use vedette_geometry::Table;
+
+    fn empty_table() -> Table {
+        Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+            "size":{"width":400,"depth":300},"units":[]}"#,
+        )
+        .unwrap()
+    }
+
+    fn one_fiducial(centre: Vec2) -> Scene {
+        let layout = Layout {
+            fiducials: vec![TableFiducial {
+                dictionary: ArucoDictionary::Dict4x4_250,
+                id: 7,
+                centre_mm: centre,
+                side_mm: 60.0,
+                rotation_deg: 0.0,
+                quiet_zone_mm: 10.0,
+            }],
+            ..Layout::default()
+        };
+        Scene::new(empty_table(), &layout).unwrap()
+    }
+
+    fn ideal(seed: u64) -> RenderOptions {
+        RenderOptions { seed, clutter: false, sensor: SensorOptions::IDEAL, ..RenderOptions::default() }
+    }
+
+    fn grey(img: &RgbImage, x: u32, y: u32) -> f64 {
+        f64::from(img.get_pixel(x, y).0[1])
+    }
+
+    /// Straight down at 2 px/mm, the marker's left edge at u = 40.1 px and its top edge
+    /// at v = 14.2 px: the edge pixels are 60% and 70% paper, as area coverage says.
+    /// (Centred 6x6 samples would give 67% and 67%: this test catches biased
+    /// anti-aliasing, and any half-pixel slip of the pixel convention.)
+    #[test]
+    fn edge_pixels_are_covered_in_proportion() {
+        let scene = one_fiducial(Vec2::new(200.3, 150.15));
+        let camera = Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(200.0, 150.0),
+            height_mm: 100.0,
+            tilt_deg: 0.0,
+            yaw_deg: 0.0,
+            focal_mm: 1.0,
+            sensor_width_mm: 1.0,
+            resolution: Resolution::new(200, 150),
+        })
+        .unwrap();
+        let img = render(&scene, &camera, &ideal(1)).unwrap().image;
+        let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len() as f64;
+        let left = mean(
+            (40..110)
+                .map(|v| (grey(&img, 40, v) - grey(&img, 42, v)) / (grey(&img, 37, v) - grey(&img, 42, v)))
+                .collect(),
+        );
+        let top = mean(
+            (50..150)
+                .map(|u| (grey(&img, u, 14) - grey(&img, u, 16)) / (grey(&img, u, 11) - grey(&img, u, 16)))
+                .collect(),
+        );
+        assert!((left - 0.6).abs() < 0.02, "left edge pixel is {left:.3} paper");
+        assert!((top - 0.7).abs() < 0.02, "top edge pixel is {top:.3} paper");
+    }
+
+    /// Tilted and distorted: just inside each projected corner the photo is black, just
+    /// outside (in the quiet zone) it is white.
+    #[test]
+    fn corners_land_where_the_camera_projects_them() {
+        let scene = one_fiducial(Vec2::new(230.0, 170.0));
+        let camera = Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(200.0, 150.0),
+            height_mm: 300.0,
+            tilt_deg: 25.0,
+            yaw_deg: 30.0,
+            focal_mm: 4.0,
+            sensor_width_mm: 6.0,
+            resolution: Resolution::new(240, 180),
+        })
+        .unwrap()
+        .with_distortion(Distortion { k1: -0.15, k2: 0.05, p1: 0.002, p2: -0.001, k3: 0.0 });
+        let photo = render(&scene, &camera, &ideal(2)).unwrap();
+        let truth = &photo.truth.camera.fiducials[0];
+        let px: Vec<[f64; 2]> = truth.corners_px.iter().map(|c| c.unwrap()).collect();
+        let centre = [px.iter().map(|p| p[0]).sum::<f64>() / 4.0, px.iter().map(|p| p[1]).sum::<f64>() / 4.0];
+        for p in &px {
+            let d = [centre[0] - p[0], centre[1] - p[1]];
+            let len = d[0].hypot(d[1]);
+            let at = |k: f64| {
+                let q = [p[0] + d[0] / len * k, p[1] + d[1] / len * k];
+                grey(&photo.image, q[0].round() as u32, q[1].round() as u32)
+            };
+            assert!(at(2.5) < 40.0, "inside corner {p:?}: {}", at(2.5));
+            assert!(at(-2.5) > 150.0, "outside corner {p:?}: {}", at(-2.5));
+        }
+        assert!(truth.corners_visible.iter().all(|v| *v));
+    }
+
+    #[test]
+    fn renders_are_seeded() {
+        let table = Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":400,"depth":300},
+            "units":[{"id":"a","side":"fr","kind":"cavalry","formation":"line","bases":[
+              {"x":200,"y":150,"heading":60,"width":40,"depth":30}]}],
+            "markers":[{"kind":"morale","colour":"red","x":240,"y":150}]}"#,
+        )
+        .unwrap();
+        let layout = StandardLayout { inset_mm: 30.0, fiducial_side_mm: 30.0, ..Default::default() }
+            .build(&table)
+            .unwrap();
+        let scene = Scene::new(table, &layout).unwrap();
+        let camera = Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(200.0, 150.0),
+            height_mm: 500.0,
+            tilt_deg: 15.0,
+            yaw_deg: 0.0,
+            focal_mm: 4.0,
+            sensor_width_mm: 6.0,
+            resolution: Resolution::new(160, 120),
+        })
+        .unwrap();
+        let a = render(&scene, &camera, &RenderOptions::seeded(1)).unwrap();
+        let b = render(&scene, &camera, &RenderOptions::seeded(1)).unwrap();
+        let c = render(&scene, &camera, &RenderOptions::seeded(2)).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a.image, c.image);
+        assert!(a.truth.camera.figures > 0);
+        let bad = RenderOptions { jpeg_quality: 0, ..RenderOptions::default() };
+        assert!(matches!(
+            render(&scene, &camera, &bad),
+            Err(SynthError::InvalidOption { option: "jpeg_quality", .. })
+        ));
+    }
+}

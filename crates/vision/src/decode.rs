@@ -1,0 +1,303 @@
+//! Second-chance decoding of small markers.
+//!
+//! OpenCV reads a candidate square's bits by warping it with the corners of its
+//! thresholded contour, which sit up to a pixel inside the true square; at 2-3 px per
+//! marker cell (a 12 mm `DICT_5X5_1000` tag in an 8 MP photo of a 6'x4' table) that
+//! misplaces the cells and the code is rejected. Here each rejected candidate gets
+//! edge-refined corners (see [`crate::fiducials::refine_edges`]), its cells are sampled
+//! at their centres through the exact homography, thresholded halfway between the black
+//! border and the white paper around it, and matched against every code of the
+//! dictionary in all four turns. Only near-exact matches are accepted.
+
+use crate::dictionary::Dictionary;
+use crate::error::VisionError;
+use crate::fiducials::{DetectedMarker, GrayView, refine_edges_view};
+use std::collections::BTreeSet;
+
+/// Every code of a dictionary, in its four turns, as bit masks of the inner cells.
+pub(crate) struct Codebook {
+    bits: usize,
+    /// `codes[id][turn]`: inner cells row by row, bit set for white.
+    codes: Vec<[u64; 4]>,
+    /// Bit errors a match may have: the dictionary's own correction capacity (codes at
+    /// least `2 max + 1` bits apart in every turn), so a match is never ambiguous: 1 for
+    /// `DICT_4X4_250`, 2 for `DICT_5X5_1000`, 0 for `DICT_4X4_1000`.
+    max_errors: u32,
+}
+
+impl Codebook {
+    /// The codes of `dictionary`.
+    pub(crate) fn new(dictionary: Dictionary) -> Result<Codebook, VisionError> {
+        let bits = dictionary.bits() as usize;
+        let mut codes = Vec::with_capacity(dictionary.len() as usize);
+        for id in 0..dictionary.len() {
+            let cells = dictionary.cells(id)?;
+            let inner: Vec<Vec<bool>> = cells[1..=bits].iter().map(|r| r[1..=bits].to_vec()).collect();
+            let mut turns = [0u64; 4];
+            let mut grid = inner;
+            for turn in &mut turns {
+                *turn = pack(&grid);
+                grid = rotate_cw(&grid);
+            }
+            codes.push(turns);
+        }
+        use opencv::aruco::DictionaryTraitConst;
+        let max_errors = dictionary.opencv()?.max_correction_bits().max(0) as u32;
+        Ok(Codebook { bits, codes, max_errors })
+    }
+
+    /// The id and turn whose code is nearest to `code`, if within the error budget and
+    /// unambiguous.
+    fn lookup(&self, code: u64) -> Option<(u32, usize)> {
+        let mut best: Option<(u32, u32, usize)> = None;
+        let mut runner_up = u32::MAX;
+        for (id, turns) in self.codes.iter().enumerate() {
+            for (t, c) in turns.iter().enumerate() {
+                let d = (c ^ code).count_ones();
+                match best {
+                    Some((bd, ..)) if d >= bd => runner_up = runner_up.min(d),
+                    _ => {
+                        if let Some((bd, ..)) = best {
+                            runner_up = runner_up.min(bd);
+                        }
+                        best = Some((d, id as u32, t));
+                    }
+                }
+            }
+        }
+        let (d, id, t) = best?;
+        (d <= self.max_errors && runner_up > d).then_some((id, t))
+    }
+}
+
+/// The codebook of a dictionary, built once per process.
+pub(crate) fn codebook(dictionary: Dictionary) -> Result<std::sync::Arc<Codebook>, VisionError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static BOOKS: OnceLock<Mutex<HashMap<Dictionary, Arc<Codebook>>>> = OnceLock::new();
+    let books = BOOKS.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(b) = books.lock().ok().and_then(|m| m.get(&dictionary).cloned()) {
+        return Ok(b);
+    }
+    let book = Arc::new(Codebook::new(dictionary)?);
+    if let Ok(mut m) = books.lock() {
+        m.insert(dictionary, book.clone());
+    }
+    Ok(book)
+}
+
+fn pack(grid: &[Vec<bool>]) -> u64 {
+    grid.iter().flatten().enumerate().fold(0u64, |acc, (i, &w)| if w { acc | (1 << i) } else { acc })
+}
+
+/// The grid turned a quarter clockwise.
+fn rotate_cw(grid: &[Vec<bool>]) -> Vec<Vec<bool>> {
+    let n = grid.len();
+    (0..n).map(|r| (0..n).map(|c| grid[n - 1 - c][r]).collect()).collect()
+}
+
+/// Maps the unit-cell square `[0, n] x [0, n]` onto the quad `q` (clockwise from the
+/// top-left as seen): the homography from four correspondences, solved directly.
+fn square_to_quad(q: &[[f64; 2]; 4], n: f64) -> Option<[[f64; 3]; 3]> {
+    // Unit square to quad (Heckbert), then scale the square by 1/n.
+    let (x0, y0) = (q[0][0], q[0][1]);
+    let (x1, y1) = (q[1][0], q[1][1]);
+    let (x2, y2) = (q[2][0], q[2][1]);
+    let (x3, y3) = (q[3][0], q[3][1]);
+    let (dx1, dy1) = (x1 - x2, y1 - y2);
+    let (dx2, dy2) = (x3 - x2, y3 - y2);
+    let (sx, sy) = (x0 - x1 + x2 - x3, y0 - y1 + y2 - y3);
+    let det = dx1 * dy2 - dx2 * dy1;
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let g = (sx * dy2 - dx2 * sy) / det;
+    let h = (dx1 * sy - sx * dy1) / det;
+    // (u, v) in the unit square: u along top edge (corner 0 -> 1), v down (0 -> 3).
+    let m = [[x1 - x0 + g * x1, x3 - x0 + h * x3, x0], [y1 - y0 + g * y1, y3 - y0 + h * y3, y0], [g, h, 1.0]];
+    Some([
+        [m[0][0] / n, m[0][1] / n, m[0][2]],
+        [m[1][0] / n, m[1][1] / n, m[1][2]],
+        [m[2][0] / n, m[2][1] / n, m[2][2]],
+    ])
+}
+
+fn apply(h: &[[f64; 3]; 3], u: f64, v: f64) -> [f64; 2] {
+    let w = h[2][0] * u + h[2][1] * v + h[2][2];
+    [(h[0][0] * u + h[0][1] * v + h[0][2]) / w, (h[1][0] * u + h[1][1] * v + h[1][2]) / w]
+}
+
+/// Mean intensity over the middle of cell (col, row) of the warped marker grid.
+fn cell_mean(view: &GrayView<'_>, h: &[[f64; 3]; 3], col: f64, row: f64) -> Option<f64> {
+    let mut sum = 0.0;
+    for (du, dv) in [(0.5, 0.5), (0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)] {
+        let p = apply(h, col + du, row + dv);
+        sum += view.sample(p[0], p[1])?;
+    }
+    Some(sum / 5.0)
+}
+
+/// Least-squares plane `value = a + b u + c v` through samples `[u, v, value]`, refitted
+/// without the fifth of samples that fit worst (a figure over the quiet zone).
+fn robust_plane(samples: &[[f64; 3]]) -> Option<[f64; 3]> {
+    let first = fit_plane(samples)?;
+    let mut scored: Vec<(f64, [f64; 3])> =
+        samples.iter().map(|s| ((s[2] - (first[0] + first[1] * s[0] + first[2] * s[1])).abs(), *s)).collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let keep: Vec<[f64; 3]> = scored.iter().take((samples.len() * 4).div_ceil(5)).map(|x| x.1).collect();
+    fit_plane(&keep)
+}
+
+fn fit_plane(samples: &[[f64; 3]]) -> Option<[f64; 3]> {
+    if samples.len() < 6 {
+        return None;
+    }
+    // Normal equations of [1 u v] x = value.
+    let mut m = [[0.0f64; 3]; 3];
+    let mut rhs = [0.0f64; 3];
+    for s in samples {
+        let row = [1.0, s[0], s[1]];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += row[i] * row[j];
+            }
+            rhs[i] += row[i] * s[2];
+        }
+    }
+    solve3(m, rhs)
+}
+
+/// Solves a 3x3 linear system by Cramer's rule.
+fn solve3(m: [[f64; 3]; 3], b: [f64; 3]) -> Option<[f64; 3]> {
+    let det = |a: [[f64; 3]; 3]| {
+        a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+            + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+    };
+    let d = det(m);
+    if d.abs() < 1e-9 {
+        return None;
+    }
+    let mut x = [0.0; 3];
+    for (k, xk) in x.iter_mut().enumerate() {
+        let mut a = m;
+        for i in 0..3 {
+            a[i][k] = b[i];
+        }
+        *xk = det(a) / d;
+    }
+    Some(x)
+}
+
+/// Tries to read each rejected candidate quad as a marker of the codebook's dictionary.
+/// Ids in `taken` (already found) are not returned again.
+pub(crate) fn second_chance(
+    view: &GrayView<'_>,
+    book: &Codebook,
+    candidates: &[[[f64; 2]; 4]],
+    taken: &BTreeSet<u32>,
+) -> Vec<DetectedMarker> {
+    let bits = book.bits;
+    let n = (bits + 2) as f64;
+    let mut out: Vec<DetectedMarker> = Vec::new();
+    for cand in candidates {
+        let mut q = *cand;
+        // Clockwise in the image (y down): positive shoelace area.
+        let area: f64 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
+        if area < 0.0 {
+            q.swap(1, 3);
+        }
+        if !refine_edges_view(view, &mut q, bits as i32) {
+            continue;
+        }
+        let Some(h) = square_to_quad(&q, n) else { continue };
+        // Levels: the border ring (black) and the paper just outside it (white), each
+        // fitted with a plane over the marker, since a figure's shadow often darkens one
+        // side of a tag: the threshold of each cell is halfway between the two planes
+        // there.
+        let mut border = Vec::new();
+        let mut paper = Vec::new();
+        let last = n - 1.0;
+        for i in 0..(bits + 2) {
+            let i = i as f64;
+            for (c, r) in [(i, 0.0), (i, last), (0.0, i), (last, i)] {
+                if let Some(v) = cell_mean(view, &h, c, r) {
+                    border.push([c + 0.5, r + 0.5, v]);
+                }
+            }
+            // Half a cell outside the border: the middle of the paper's quiet zone.
+            for (u, v) in [(i + 0.5, -0.5), (i + 0.5, n + 0.5), (-0.5, i + 0.5), (n + 0.5, i + 0.5)] {
+                let p = apply(&h, u, v);
+                if let Some(val) = view.sample(p[0], p[1]) {
+                    paper.push([u, v, val]);
+                }
+            }
+        }
+        let (Some(dark), Some(light)) = (robust_plane(&border), robust_plane(&paper)) else { continue };
+        let at = |plane: [f64; 3], u: f64, v: f64| plane[0] + plane[1] * u + plane[2] * v;
+        let centre = n / 2.0;
+        if at(light, centre, centre) - at(dark, centre, centre) < 30.0 {
+            continue;
+        }
+        // The border must be black all round (one cell may be off).
+        if border.iter().filter(|b| b[2] > (at(dark, b[0], b[1]) + at(light, b[0], b[1])) / 2.0).count() > 1 {
+            continue;
+        }
+        let mut code = 0u64;
+        let mut ok = true;
+        for r in 0..bits {
+            for c in 0..bits {
+                let (u, v) = ((c + 1) as f64 + 0.5, (r + 1) as f64 + 0.5);
+                let threshold = (at(dark, u, v) + at(light, u, v)) / 2.0;
+                match cell_mean(view, &h, (c + 1) as f64, (r + 1) as f64) {
+                    Some(val) if val > threshold => code |= 1 << (r * bits + c),
+                    Some(_) => {}
+                    None => ok = false,
+                }
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let Some((id, turn)) = book.lookup(code) else { continue };
+        if taken.contains(&id) || out.iter().any(|m| m.id == id) {
+            continue;
+        }
+        // The sampled grid is the code turned `turn` quarters clockwise, so the quad
+        // starts `4 - turn` corners after the marker's top-left.
+        let mut corners = [[0.0; 2]; 4];
+        for (k, c) in corners.iter_mut().enumerate() {
+            *c = q[(k + turn) % 4];
+        }
+        out.push(DetectedMarker { id, corners });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotation_and_lookup() {
+        let g = vec![vec![true, false], vec![false, false]];
+        assert_eq!(rotate_cw(&g), vec![vec![false, true], vec![false, false]]);
+        let book = Codebook::new(Dictionary::DEFAULT_TAGS).unwrap();
+        for id in [0u32, 17, 249] {
+            for t in 0..4 {
+                assert_eq!(book.lookup(book.codes[id as usize][t]), Some((id, t)));
+                // One flipped bit is still read.
+                assert_eq!(book.lookup(book.codes[id as usize][t] ^ 0b100), Some((id, t)));
+            }
+        }
+    }
+
+    #[test]
+    fn square_maps_to_its_quad() {
+        let q = [[10.0, 10.0], [40.0, 12.0], [38.0, 45.0], [8.0, 40.0]];
+        let h = square_to_quad(&q, 6.0).unwrap();
+        for (k, (u, v)) in [(0.0, 0.0), (6.0, 0.0), (6.0, 6.0), (0.0, 6.0)].iter().enumerate() {
+            let p = apply(&h, *u, *v);
+            assert!((p[0] - q[k][0]).abs() < 1e-9 && (p[1] - q[k][1]).abs() < 1e-9, "{k}: {p:?}");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! # vedette-vision
+//!
+//! From one overhead photo of a wargames table to table geometry: every tagged base's
+//! pose in table millimetres, with an honest uncertainty, as a `vedette/table/1`
+//! [`Table`](vedette_geometry::Table). Built on OpenCV 4.6 (the `opencv` crate, modules
+//! imgproc, imgcodecs, calib3d and aruco).
+//!
+//! ## What it offers
+//! - Calibration profiles: [`Profile`] (table size, table fiducials, base tags, base-top
+//!   height, camera, limits), loaded from `calibration/*.toml` with errors naming file
+//!   and field (`docs/calibration.md`).
+//! - Rosters: [`Roster`] maps tag ids to units, sides, kinds, base sizes and tag
+//!   offsets (`docs/roster.md`).
+//! - Marker dictionaries: [`Dictionary`] (OpenCV's predefined ArUco and AprilTag sets).
+//! - Marker detection: [`detect_markers`] with a lowered minimum size for small tags,
+//!   sub-pixel corners by [`refine_edges`] (lines fitted to the four edges), second-chance
+//!   decoding of small markers OpenCV rejects, and [`detect_large_markers`] for the
+//!   table fiducials on a shrunk copy.
+//! - The camera: [`Intrinsics`] and camera files ([`CameraFile`]); [`solve_camera`]
+//!   fits a [`CameraModel`] to the fiducials ([`ModelKind::Calibrated`] by solvePnP
+//!   IPPE, or the homography fallbacks) and reports its residual in px and mm
+//!   ([`CameraFit`]); [`CameraModel::image_to_table`] back-projects onto any height.
+//! - Camera calibration: [`calibrate`] from chessboard or ChArUco photos ([`Pattern`]).
+//! - Tags to bases: [`measure_tags`] and the per-photo [`ErrorBudget`].
+//! - The whole scan: [`scan`] gives a [`Scan`] (table, [`ScanReport`] with every
+//!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
+//! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
+//!   300 dpi PNG and SVG with a 100 mm ruler.
+//! - Errors: [`VisionError`].
+//!
+//! ## Example
+//! ```no_run
+//! use vedette_vision::{Photo, Profile, Roster, scan};
+//! let profile = Profile::load("calibration/default.toml")?;
+//! let roster = Roster::load("samples/photos/skirmish.roster.toml")?;
+//! let photo = Photo::load("samples/photos/skirmish.jpg")?;
+//! let result = scan(&photo, &profile, Some(&roster), None)?;
+//! println!("{} bases, residual {:.2} px", result.table.base_count(), result.report.camera.residual_px);
+//! for issue in &result.report.issues {
+//!     println!("{}", issue.describe());
+//! }
+//! # Ok::<(), vedette_vision::VisionError>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod calibration;
+mod camera;
+mod decode;
+mod dictionary;
+mod error;
+mod fiducials;
+mod photo;
+mod pose;
+mod profile;
+mod roster;
+mod scan;
+mod sheet;
+mod tags;
+pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
+pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
+pub use dictionary::Dictionary;
+pub use error::VisionError;
+pub use fiducials::{
+    DetectedMarker, DetectorSettings, Refinement, detect_large_markers, detect_markers, refine_corners,
+    refine_edges,
+};
+pub use photo::{Photo, encode_image};
+pub use pose::{CameraFit, CameraModel, CameraPose, FiducialFit, ModelKind, solve_camera};
+pub use profile::{
+    BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, Profile, TableSpec, TagSpec,
+    square_corners,
+};
+pub use roster::{Game, Roster, RosterUnit, TagEntry};
+pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
+pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
+pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};

@@ -1,0 +1,290 @@
+//! Rosters (TOML, see `docs/roster.md`): which base carries which tag. Each unit lists
+//! its tags in base order, with the unit's side, kind, formation, base size and where
+//! the tag sits on the base.
+
+use crate::error::{VisionError, read_text};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use vedette_geometry::{
+    ArtilleryWeight, BaseSize, Formation, FrontageMode, LeaderRole, RuleSet, Scale, Unit, UnitKind, Vec2,
+};
+
+/// A roster: the game and every tagged unit.
+///
+/// ```
+/// let r = vedette_vision::Roster::from_toml_str(r#"
+/// [game]
+/// rules = "republique5"
+/// scale = "medium"
+///
+/// [[unit]]
+/// id = "fr-1-2"
+/// side = "france"
+/// kind = "infantry"
+/// formation = "line"
+/// base_mm = [30, 20]
+/// tags = [10, 11, 12, 13]
+/// "#, "roster.toml")?;
+/// assert_eq!(r.lookup(12).map(|t| (t.unit, t.base)), Some((0, 2)));
+/// # Ok::<(), vedette_vision::VisionError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Roster {
+    /// The rule set and scale of the table the scan produces.
+    #[serde(default)]
+    pub game: Game,
+    /// The units.
+    #[serde(default, rename = "unit")]
+    pub units: Vec<RosterUnit>,
+    /// Tag id to (unit index, base index); built on load.
+    #[serde(skip)]
+    index: BTreeMap<u32, (usize, usize)>,
+}
+
+/// The game a roster is for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Game {
+    /// The rule set (default `republique5`).
+    #[serde(default = "default_rules")]
+    pub rules: RuleSet,
+    /// The figure scale (default `medium`).
+    #[serde(default = "default_scale")]
+    pub scale: Scale,
+    /// A title for the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game { rules: default_rules(), scale: default_scale(), name: None }
+    }
+}
+
+fn default_rules() -> RuleSet {
+    RuleSet::Republique5
+}
+fn default_scale() -> Scale {
+    Scale::Medium
+}
+
+/// One unit of a roster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RosterUnit {
+    /// Unique id, as in table files.
+    pub id: String,
+    /// The side it fights for.
+    pub side: String,
+    /// What it is.
+    pub kind: UnitKind,
+    /// Its formation, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formation: Option<Formation>,
+    /// Base width (frontage) and depth, mm.
+    pub base_mm: [f64; 2],
+    /// The tag's centre on the base, in the base's frame: x to the base's right, y
+    /// toward its front, mm from the base centre (default `[0, 0]`).
+    #[serde(default)]
+    pub tag_offset_mm: [f64; 2],
+    /// The tag ids of its bases, in base order.
+    pub tags: Vec<u32>,
+    /// The division it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub division: Option<String>,
+    /// The corps it belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corps: Option<String>,
+    /// For skirmishers and limbers: the unit they belong to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Artillery: the battery's weight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<ArtilleryWeight>,
+    /// Artillery: forced frontage mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frontage: Option<FrontageMode>,
+    /// Leaders: what they command.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<LeaderRole>,
+    /// A division or corps asset (000 §2.1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attached: bool,
+}
+
+/// Where a tag id belongs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TagEntry {
+    /// Index of the unit in [`Roster::units`].
+    pub unit: usize,
+    /// Index of the base in the unit's `tags`.
+    pub base: usize,
+    /// The base's size.
+    pub size: BaseSize,
+    /// The tag's centre in the base frame, mm.
+    pub offset: Vec2,
+}
+
+impl RosterUnit {
+    /// The unit as a table unit with the given bases.
+    #[must_use]
+    pub fn to_unit(&self, bases: Vec<vedette_geometry::Base>) -> Unit {
+        Unit {
+            id: self.id.clone(),
+            side: self.side.clone(),
+            kind: self.kind,
+            formation: self.formation,
+            bases,
+            division: self.division.clone(),
+            corps: self.corps.clone(),
+            parent: self.parent.clone(),
+            weight: self.weight,
+            frontage: self.frontage,
+            role: self.role,
+            attached: self.attached,
+        }
+    }
+}
+
+impl Roster {
+    /// Loads and checks a roster file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Roster, VisionError> {
+        let path = path.as_ref();
+        Roster::from_toml_str(&read_text(path)?, &path.display().to_string())
+    }
+
+    /// Parses and checks a roster; `origin` names it in errors.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Roster, VisionError> {
+        let mut r: Roster = toml::from_str(text)
+            .map_err(|e| VisionError::Toml { path: origin.to_string(), message: e.to_string() })?;
+        r.build_index(origin)?;
+        Ok(r)
+    }
+
+    /// A roster from units (for tools that write rosters).
+    pub fn from_units(game: Game, units: Vec<RosterUnit>) -> Result<Roster, VisionError> {
+        let mut r = Roster { game, units, index: BTreeMap::new() };
+        r.build_index("roster")?;
+        Ok(r)
+    }
+
+    fn build_index(&mut self, origin: &str) -> Result<(), VisionError> {
+        let field = |f: String, reason: String| VisionError::InvalidField {
+            path: origin.to_string(),
+            field: f,
+            reason,
+        };
+        let mut ids = BTreeMap::new();
+        self.index.clear();
+        for (ui, u) in self.units.iter().enumerate() {
+            let at = |f: &str| format!("unit[{ui}] \"{}\" {f}", u.id);
+            if u.id.trim().is_empty() || u.id.contains('#') {
+                return Err(field(
+                    format!("unit[{ui}].id"),
+                    "must be non-empty and must not contain '#'".into(),
+                ));
+            }
+            if let Some(first) = ids.insert(u.id.clone(), ui) {
+                return Err(field(at("id"), format!("the id is already used by unit[{first}]")));
+            }
+            if u.side.trim().is_empty() {
+                return Err(field(at("side"), "must not be empty".into()));
+            }
+            for (k, v) in u.base_mm.iter().enumerate() {
+                if !(v.is_finite() && *v > 0.0) {
+                    return Err(field(
+                        at(&format!("base_mm[{k}]")),
+                        format!("must be a positive number of mm, got {v}"),
+                    ));
+                }
+            }
+            if u.tag_offset_mm.iter().any(|v| !v.is_finite()) {
+                return Err(field(at("tag_offset_mm"), "must be finite numbers of mm".into()));
+            }
+            if u.tags.is_empty() {
+                return Err(field(at("tags"), "a unit needs at least one tagged base".into()));
+            }
+            for (bi, &tag) in u.tags.iter().enumerate() {
+                if let Some((fu, fb)) = self.index.insert(tag, (ui, bi)) {
+                    return Err(field(
+                        at(&format!("tags[{bi}]")),
+                        format!("tag {tag} is already on base {fb} of unit \"{}\"", self.units[fu].id),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Where tag `id` belongs, if the roster knows it.
+    #[must_use]
+    pub fn lookup(&self, id: u32) -> Option<TagEntry> {
+        let &(unit, base) = self.index.get(&id)?;
+        let u = &self.units[unit];
+        Some(TagEntry {
+            unit,
+            base,
+            size: BaseSize::new(u.base_mm[0], u.base_mm[1]),
+            offset: Vec2::new(u.tag_offset_mm[0], u.tag_offset_mm[1]),
+        })
+    }
+
+    /// Every tag id of the roster.
+    pub fn tag_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.index.keys().copied()
+    }
+
+    /// The roster as TOML text.
+    pub fn to_toml_string(&self) -> Result<String, VisionError> {
+        toml::to_string_pretty(self)
+            .map_err(|e| VisionError::Encode { what: "roster".into(), reason: e.to_string() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const R: &str = r#"
+[[unit]]
+id = "fr-1"
+side = "france"
+kind = "infantry"
+formation = "line"
+base_mm = [30, 20]
+tags = [1, 2]
+
+[[unit]]
+id = "fr-art"
+side = "france"
+kind = "artillery"
+formation = "unlimbered"
+base_mm = [25, 40]
+tag_offset_mm = [0, -10]
+tags = [3]
+"#;
+
+    #[test]
+    fn lookup_by_tag() {
+        let r = Roster::from_toml_str(R, "r.toml").unwrap();
+        let e = r.lookup(3).unwrap();
+        assert_eq!((e.unit, e.base), (1, 0));
+        assert_eq!(e.offset, Vec2::new(0.0, -10.0));
+        assert!(r.lookup(4).is_none());
+        assert_eq!(r.game.rules, RuleSet::Republique5);
+    }
+
+    #[test]
+    fn errors_name_file_and_field() {
+        let e =
+            Roster::from_toml_str(&R.replace("tags = [3]", "tags = [2]"), "r.toml").unwrap_err().to_string();
+        assert!(e.contains("r.toml") && e.contains("\"fr-art\" tags[0]") && e.contains("fr-1"), "{e}");
+        let e = Roster::from_toml_str(&R.replace("[25, 40]", "[25, 0]"), "r.toml").unwrap_err().to_string();
+        assert!(e.contains("base_mm[1]"), "{e}");
+        let e = Roster::from_toml_str(&R.replace("infantry", "infantery"), "r.toml").unwrap_err().to_string();
+        assert!(e.contains("r.toml") && e.contains("infantery"), "{e}");
+    }
+}

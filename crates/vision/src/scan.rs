@@ -1,0 +1,781 @@
+//! The whole scan of one photo: table fiducials, camera model, base tags, and the table
+//! file with a report of everything that did not fit.
+
+use crate::camera::Intrinsics;
+use crate::error::VisionError;
+use crate::fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers};
+use crate::photo::Photo;
+use crate::pose::{CameraFit, FiducialFit, ModelKind, solve_camera};
+use crate::profile::Profile;
+use crate::roster::Roster;
+use crate::tags::{ErrorBudget, TagPose, measure_tags};
+use opencv::core::{Mat, Point, Scalar, Vector};
+use opencv::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Instant;
+use vedette_geometry::{Base, BaseMeta, BaseSize, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2};
+
+/// A finished scan.
+#[derive(Debug, Clone)]
+pub struct Scan {
+    /// The table (`vedette/table/1`): every base found, with its tag and uncertainty.
+    pub table: Table,
+    /// How the scan went.
+    pub report: ScanReport,
+    /// Every tag measured (including the ones not in the table), for overlays.
+    pub tags: Vec<TagPose>,
+    /// The table fiducials found, px.
+    pub fiducials: Vec<DetectedMarker>,
+    /// The camera model.
+    pub fit: CameraFit,
+}
+
+/// What a scan reports beside the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScanReport {
+    /// Photo width, px.
+    pub image_width: u32,
+    /// Photo height, px.
+    pub image_height: u32,
+    /// The camera model.
+    pub camera: CameraReport,
+    /// The error budget the bases' uncertainties come from.
+    pub budget: ErrorBudget,
+    /// Tags seen in the photo (fiducials excluded).
+    pub tags_seen: usize,
+    /// Bases in the table.
+    pub bases: usize,
+    /// Everything that did not go into the table, and why.
+    pub issues: Vec<ScanIssue>,
+    /// Time spent, ms.
+    pub timing_ms: Timing,
+}
+
+/// The camera model as reported.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CameraReport {
+    /// Which model was used.
+    pub model: ModelKind,
+    /// In words.
+    pub description: String,
+    /// Focal length, px (calibrated or estimated; absent for the plain homography).
+    pub focal_px: Option<f64>,
+    /// Camera position above the table, mm (when the model knows it).
+    pub camera_mm: Option<[f64; 3]>,
+    /// Angle of the optical axis from straight down, degrees (when known).
+    pub tilt_deg: Option<f64>,
+    /// RMS reprojection residual of the fiducial corners, px.
+    pub residual_px: f64,
+    /// RMS residual of the fiducial corners on the table, mm.
+    pub residual_mm: f64,
+    /// Each fiducial used.
+    pub fiducials: Vec<FiducialFit>,
+    /// The profile's fiducials not found.
+    pub missing_fiducials: Vec<u32>,
+}
+
+/// Something the scan saw but did not put in the table, or expected and did not see.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "issue", rename_all = "kebab-case")]
+pub enum ScanIssue {
+    /// A tag the roster does not list.
+    UnknownTag {
+        /// The tag id.
+        id: u32,
+        /// Where, table mm.
+        at_mm: [f64; 2],
+    },
+    /// A tag id seen more than once: none of its copies is trusted.
+    DuplicateTag {
+        /// The tag id.
+        id: u32,
+        /// Where each copy is, table mm.
+        at_mm: Vec<[f64; 2]>,
+    },
+    /// A tag whose centre lies off the table.
+    OutsideTable {
+        /// The tag id.
+        id: u32,
+        /// Where, table mm.
+        at_mm: [f64; 2],
+    },
+    /// A roster tag not seen in the photo.
+    MissingTag {
+        /// The tag id.
+        id: u32,
+        /// Its unit.
+        unit: String,
+        /// Its base index in the roster.
+        base: usize,
+    },
+    /// A tag whose measured size is far from the profile's (wrong print scale, a base
+    /// of another height, or a false detection). The base is kept.
+    TagSizeMismatch {
+        /// The tag id.
+        id: u32,
+        /// Measured side, mm.
+        measured_mm: f64,
+        /// The profile's tag size, mm.
+        expected_mm: f64,
+    },
+    /// No roster was given: tags became placeholder units of the profile's default
+    /// base size.
+    NoRoster {
+        /// How many tags.
+        tags: usize,
+    },
+}
+
+impl ScanIssue {
+    /// One line for people.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let at = |p: &[f64; 2]| format!("({:.1}, {:.1}) mm", p[0], p[1]);
+        match self {
+            ScanIssue::UnknownTag { id, at_mm } => format!("tag {id} at {} is not in the roster", at(at_mm)),
+            ScanIssue::DuplicateTag { id, at_mm } => format!(
+                "tag {id} appears {} times, at {}: left out",
+                at_mm.len(),
+                at_mm.iter().map(at).collect::<Vec<_>>().join(", ")
+            ),
+            ScanIssue::OutsideTable { id, at_mm } => {
+                format!("tag {id} at {} is off the table: left out", at(at_mm))
+            }
+            ScanIssue::MissingTag { id, unit, base } => {
+                format!("tag {id} ({unit} base {base}) was not found")
+            }
+            ScanIssue::TagSizeMismatch { id, measured_mm, expected_mm } => {
+                format!("tag {id} measures {measured_mm:.1} mm, the profile says {expected_mm:.1} mm")
+            }
+            ScanIssue::NoRoster { tags } => {
+                format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
+            }
+        }
+    }
+}
+
+/// Time spent in each stage, ms.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Timing {
+    /// Finding the table fiducials and solving the camera.
+    pub camera: f64,
+    /// Finding and measuring the tags.
+    pub tags: f64,
+    /// The whole scan (photo already in memory).
+    pub total: f64,
+}
+
+/// Relative tag-size error past which a tag is reported.
+const SIZE_MISMATCH: f64 = 0.15;
+
+/// Scans a photo.
+///
+/// `intrinsics` overrides the profile's camera (tools and tests pass a known camera);
+/// `None` uses the profile's.
+pub fn scan(
+    photo: &Photo,
+    profile: &Profile,
+    roster: Option<&Roster>,
+    intrinsics: Option<&Intrinsics>,
+) -> Result<Scan, VisionError> {
+    let start = Instant::now();
+    let (w, h) = photo.size()?;
+    let profile_camera = match intrinsics {
+        Some(k) => Some(k.clone()),
+        None => profile.intrinsics()?,
+    };
+    let camera = profile_camera.map(|k| k.for_image_size(w, h)).transpose()?;
+
+    let fiducials = find_fiducials(photo, profile)?;
+    let fit = solve_camera(profile, &fiducials, camera.as_ref(), (w, h))?;
+    fit.check_limits(profile)?;
+    let t_camera = start.elapsed().as_secs_f64() * 1e3;
+
+    // Tags: sized from the camera model at the table's corners (the far side of a
+    // tilted photo has the smallest tags).
+    let corners = [
+        Vec2::new(0.0, 0.0),
+        Vec2::new(profile.table.width_mm, 0.0),
+        Vec2::new(0.0, profile.table.depth_mm),
+        Vec2::new(profile.table.width_mm, profile.table.depth_mm),
+        Vec2::new(profile.table.width_mm / 2.0, profile.table.depth_mm / 2.0),
+    ];
+    let min_side_px =
+        corners.iter().map(|&c| profile.tags.size_mm / fit.model.mm_per_px(c)).fold(f64::INFINITY, f64::min);
+    let mut settings = DetectorSettings::for_marker_side(min_side_px, profile.tags.dictionary.bits());
+    settings.min_side_px = (min_side_px * 0.6).max(8.0);
+    // Table fiducials are markers too: a tag dictionary of the same family reads them
+    // as tags, so anything lying on a fiducial is not a tag.
+    let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
+    let seen: Vec<DetectedMarker> = detect_markers(&photo.gray, profile.tags.dictionary, &settings)?
+        .into_iter()
+        .filter(|m| !(shared && profile.fiducial(m.id).is_some()))
+        .filter(|m| !fiducials.iter().any(|f| inside_quad(&f.corners, m.centre())))
+        .collect();
+    let tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+    let budget =
+        ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
+
+    let mut issues = Vec::new();
+    let mut by_id: BTreeMap<u32, Vec<&TagPose>> = BTreeMap::new();
+    for t in &tags {
+        by_id.entry(t.id).or_default().push(t);
+    }
+    // Bases found, per roster unit (or per placeholder unit).
+    let mut found: BTreeMap<usize, Vec<(usize, Base)>> = BTreeMap::new();
+    let mut placeholders: Vec<Unit> = Vec::new();
+    for (&id, copies) in &by_id {
+        if copies.len() > 1 {
+            issues.push(ScanIssue::DuplicateTag {
+                id,
+                at_mm: copies.iter().map(|t| [t.centre.x, t.centre.y]).collect(),
+            });
+            continue;
+        }
+        let t = copies[0];
+        if !profile.on_table(t.centre, 0.0) {
+            issues.push(ScanIssue::OutsideTable { id, at_mm: [t.centre.x, t.centre.y] });
+            continue;
+        }
+        if ((t.side_mm - profile.tags.size_mm) / profile.tags.size_mm).abs() > SIZE_MISMATCH {
+            issues.push(ScanIssue::TagSizeMismatch {
+                id,
+                measured_mm: t.side_mm,
+                expected_mm: profile.tags.size_mm,
+            });
+        }
+        let (size, offset, slot) = match roster {
+            Some(r) => match r.lookup(id) {
+                Some(e) => (e.size, e.offset, Some((e.unit, e.base))),
+                None => {
+                    issues.push(ScanIssue::UnknownTag { id, at_mm: [t.centre.x, t.centre.y] });
+                    continue;
+                }
+            },
+            None => {
+                let [bw, bd] = profile.bases.default_size_mm;
+                (BaseSize::new(bw, bd), Vec2::default(), None)
+            }
+        };
+        let (sigma_mm, sigma_heading_deg) = budget.base_sigma(
+            &fit,
+            t,
+            profile.tags.size_mm,
+            offset.length(),
+            profile.bases.top_height_mm,
+            profile.bases.top_height_sigma_mm,
+        );
+        let forward = Vec2::from_heading_deg(t.heading_deg);
+        let right = Vec2::new(forward.y, -forward.x);
+        let centre = t.centre - right * offset.x - forward * offset.y;
+        let base = Base::new(size, Pose::new(centre, t.heading_deg)).with_meta(BaseMeta {
+            tag: Some(id),
+            sigma_mm: Some(round_to(sigma_mm, 1e-3)),
+            sigma_heading_deg: Some(round_to(sigma_heading_deg, 1e-3)),
+        });
+        match slot {
+            Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
+            None => placeholders.push(Unit {
+                id: format!("tag-{id}"),
+                side: "unassigned".to_string(),
+                kind: UnitKind::Infantry,
+                formation: None,
+                bases: vec![base],
+                division: None,
+                corps: None,
+                parent: None,
+                weight: None,
+                frontage: None,
+                role: None,
+                attached: false,
+            }),
+        }
+    }
+    let mut units = Vec::new();
+    match roster {
+        Some(r) => {
+            for (ui, u) in r.units.iter().enumerate() {
+                let mut bases = found.remove(&ui).unwrap_or_default();
+                bases.sort_by_key(|(i, _)| *i);
+                for (bi, &tag) in u.tags.iter().enumerate() {
+                    if !by_id.contains_key(&tag) {
+                        issues.push(ScanIssue::MissingTag { id: tag, unit: u.id.clone(), base: bi });
+                    }
+                }
+                if !bases.is_empty() {
+                    units.push(u.to_unit(bases.into_iter().map(|(_, b)| b).collect()));
+                }
+            }
+        }
+        None => {
+            if !placeholders.is_empty() {
+                issues.push(ScanIssue::NoRoster { tags: placeholders.len() });
+            }
+            units = placeholders;
+        }
+    }
+    let game = roster.map(|r| r.game.clone()).unwrap_or_default();
+    let table = Table {
+        schema: SCHEMA_ID.to_string(),
+        rules: game.rules,
+        scale: game.scale,
+        name: game.name.or_else(|| profile.name.clone()),
+        size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
+        sides: BTreeMap::new(),
+        artillery: Default::default(),
+        units,
+        markers: Vec::new(),
+        terrain: Vec::new(),
+    };
+    let t_total = start.elapsed().as_secs_f64() * 1e3;
+    let report = ScanReport {
+        image_width: w,
+        image_height: h,
+        camera: CameraReport {
+            model: fit.model.kind(),
+            description: fit.model.kind().describe().to_string(),
+            focal_px: fit.focal_px,
+            camera_mm: fit.model.camera_centre(),
+            tilt_deg: fit.model.pose().map(|p| p.tilt_deg()),
+            residual_px: fit.residual_px,
+            residual_mm: fit.residual_mm,
+            fiducials: fit.fiducials.clone(),
+            missing_fiducials: fit.missing.clone(),
+        },
+        budget,
+        tags_seen: tags.len(),
+        bases: table.base_count(),
+        issues,
+        timing_ms: Timing { camera: t_camera, tags: t_total - t_camera, total: t_total },
+    };
+    Ok(Scan { table, report, tags, fiducials, fit })
+}
+
+/// True when `p` is inside the convex quadrilateral `q`.
+fn inside_quad(q: &[[f64; 2]; 4], p: [f64; 2]) -> bool {
+    let side = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+    let s: Vec<f64> = (0..4).map(|i| side(q[i], q[(i + 1) % 4])).collect();
+    s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
+}
+
+fn round_to(v: f64, step: f64) -> f64 {
+    (v / step).round() * step
+}
+
+/// Finds the table fiducials: first on a shrunk copy sized from the table's expected
+/// scale (fast), then, if fewer than four of the profile's were found, at full size.
+fn find_fiducials(photo: &Photo, profile: &Profile) -> Result<Vec<DetectedMarker>, VisionError> {
+    let (w, h) = photo.size()?;
+    // If the table filled the photo's long side; a tilted or zoomed-out photo shows it
+    // smaller, so aim below that.
+    let px_per_mm = f64::from(w.max(h)) / profile.table.width_mm.max(profile.table.depth_mm);
+    let expected = profile.fiducials.size_mm * px_per_mm * 0.5;
+    let dict = profile.fiducials.dictionary;
+    let count = |found: &[DetectedMarker]| found.iter().filter(|m| profile.fiducial(m.id).is_some()).count();
+    let mut found = detect_large_markers(&photo.gray, dict, expected)?;
+    if count(&found) < profile.fiducials.markers.len() {
+        let settings = DetectorSettings::for_marker_side(expected.min(40.0), dict.bits());
+        let full = detect_markers(&photo.gray, dict, &settings)?;
+        if count(&full) > count(&found) {
+            found = full;
+        }
+    }
+    found.retain(|m| profile.fiducial(m.id).is_some());
+    Ok(found)
+}
+
+/// Draws what the scan found over the photo: fiducials (green), bases (blue outline,
+/// heading tick), tags left out (red).
+pub fn draw_overlay(photo: &Photo, scan: &Scan, profile: &Profile) -> Result<Mat, VisionError> {
+    let mut img = photo.color.try_clone()?;
+    let (w, _) = photo.size()?;
+    let thick = ((f64::from(w) / 1500.0).round() as i32).max(1);
+    let font = f64::from(w) / 2500.0;
+    let green = Scalar::new(0.0, 200.0, 0.0, 0.0);
+    let blue = Scalar::new(255.0, 80.0, 0.0, 0.0);
+    let red = Scalar::new(0.0, 0.0, 255.0, 0.0);
+    let poly = |img: &mut Mat, pts: &[[f64; 2]], colour: Scalar| -> Result<(), VisionError> {
+        let v: Vector<Point> =
+            pts.iter().map(|p| Point::new(p[0].round() as i32, p[1].round() as i32)).collect();
+        let vv: Vector<Vector<Point>> = vec![v].into();
+        opencv::imgproc::polylines(img, &vv, true, colour, thick, opencv::imgproc::LINE_AA, 0)?;
+        Ok(())
+    };
+    let label = |img: &mut Mat, text: &str, at: [f64; 2], colour: Scalar| -> Result<(), VisionError> {
+        opencv::imgproc::put_text(
+            img,
+            text,
+            Point::new(at[0] as i32, at[1] as i32),
+            opencv::imgproc::FONT_HERSHEY_SIMPLEX,
+            font,
+            colour,
+            thick,
+            opencv::imgproc::LINE_AA,
+            false,
+        )?;
+        Ok(())
+    };
+    for f in &scan.fiducials {
+        poly(&mut img, &f.corners, green)?;
+        label(&mut img, &format!("F{}", f.id), f.corners[0], green)?;
+    }
+    let top = profile.bases.top_height_mm;
+    let mut in_table = std::collections::BTreeSet::new();
+    for (_, b) in scan.table.bases() {
+        if let Some(tag) = b.meta().tag {
+            in_table.insert(tag);
+        }
+        let c = b.corners();
+        let px = scan.fit.model.project(&[c.front_left, c.front_right, c.rear_right, c.rear_left], top)?;
+        poly(&mut img, &px, blue)?;
+        let tip = b.centre() + Vec2::from_heading_deg(b.heading_deg()) * (b.depth() / 2.0 + 5.0);
+        let seg = scan.fit.model.project(&[b.centre(), tip], top)?;
+        opencv::imgproc::line(
+            &mut img,
+            Point::new(seg[0][0] as i32, seg[0][1] as i32),
+            Point::new(seg[1][0] as i32, seg[1][1] as i32),
+            blue,
+            thick,
+            opencv::imgproc::LINE_AA,
+            0,
+        )?;
+    }
+    for t in &scan.tags {
+        if !in_table.contains(&t.id) {
+            poly(&mut img, &t.corners_px, red)?;
+            label(&mut img, &format!("?{}", t.id), t.corners_px[0], red)?;
+        }
+    }
+    Ok(img)
+}
+
+#[cfg(test)]
+pub(crate) mod test_scene {
+    //! A flat test scene drawn with OpenCV: markers pasted on an orthographic image of
+    //! the table, then seen through a pinhole camera (no distortion) by warping with
+    //! the camera's plane homography. Everything lies on the table plane.
+    use super::*;
+    use crate::camera::mat3;
+    use crate::dictionary::Dictionary;
+    use crate::profile::square_corners;
+    use opencv::core::{CV_8UC1, Point2f, Size};
+
+    pub const PX_PER_MM: f64 = 4.0;
+    /// The orthographic image reaches this far past the table's edges, mm.
+    const MARGIN_MM: f64 = 30.0;
+
+    pub fn profile() -> Profile {
+        Profile::from_toml_str(
+            r#"
+[table]
+width_mm = 600
+depth_mm = 400
+[fiducials]
+dictionary = "DICT_4X4_50"
+size_mm = 40
+markers = [
+  { id = 0, x_mm = 30, y_mm = 30 }, { id = 1, x_mm = 570, y_mm = 30 },
+  { id = 2, x_mm = 570, y_mm = 370 }, { id = 3, x_mm = 30, y_mm = 370, rotation_deg = 90 },
+]
+[bases]
+top_height_mm = 0
+"#,
+            "test.toml",
+        )
+        .unwrap()
+    }
+
+    /// Pastes marker `id` with its OpenCV corners at `corners` (table mm).
+    fn paste(ortho: &mut Mat, table_depth: f64, dict: Dictionary, id: u32, corners: [Vec2; 4]) {
+        let side = 120;
+        let mut m = Mat::default();
+        opencv::aruco::draw_marker(&dict.opencv().unwrap(), id as i32, side, &mut m, 1).unwrap();
+        let s = side as f32;
+        let src: Vector<Point2f> = vec![
+            Point2f::new(-0.5, -0.5),
+            Point2f::new(s - 0.5, -0.5),
+            Point2f::new(s - 0.5, s - 0.5),
+            Point2f::new(-0.5, s - 0.5),
+        ]
+        .into();
+        let depth = table_depth + MARGIN_MM;
+        let dst: Vector<Point2f> = corners
+            .iter()
+            .map(|c| {
+                Point2f::new(
+                    ((c.x + MARGIN_MM) * PX_PER_MM - 0.5) as f32,
+                    ((depth - c.y) * PX_PER_MM - 0.5) as f32,
+                )
+            })
+            .collect();
+        let h = opencv::imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU).unwrap();
+        // White 1-cell margin around the marker, like a print.
+        let mut warped = Mat::default();
+        let mut mask_src = Mat::new_rows_cols_with_default(side, side, CV_8UC1, Scalar::all(255.0)).unwrap();
+        let sz = ortho.size().unwrap();
+        opencv::imgproc::warp_perspective(
+            &m,
+            &mut warped,
+            &h,
+            sz,
+            opencv::imgproc::INTER_AREA,
+            opencv::core::BORDER_CONSTANT,
+            Scalar::all(0.0),
+        )
+        .unwrap();
+        let mut mask = Mat::default();
+        opencv::imgproc::warp_perspective(
+            &mask_src,
+            &mut mask,
+            &h,
+            sz,
+            opencv::imgproc::INTER_NEAREST,
+            opencv::core::BORDER_CONSTANT,
+            Scalar::all(0.0),
+        )
+        .unwrap();
+        let mut white = Mat::default();
+        let big = 1.4_f32;
+        let cx = (dst.get(0).unwrap().x + dst.get(2).unwrap().x) / 2.0;
+        let cy = (dst.get(0).unwrap().y + dst.get(2).unwrap().y) / 2.0;
+        let margin: Vector<Point> = dst
+            .iter()
+            .map(|p| Point::new((cx + (p.x - cx) * big) as i32, (cy + (p.y - cy) * big) as i32))
+            .collect();
+        let polys: Vector<Vector<Point>> = vec![margin].into();
+        opencv::imgproc::fill_poly_def(ortho, &polys, Scalar::all(235.0)).unwrap();
+        warped.copy_to_masked(&mut white, &mask).ok();
+        warped.copy_to_masked(ortho, &mask).unwrap();
+        mask_src.set_to_def(&Scalar::all(0.0)).unwrap();
+    }
+
+    /// The scene: fiducials plus tags at `(id, centre, up_deg)`; returns the photo seen
+    /// by camera `k` at pose (`r`, `t`).
+    pub fn render(
+        p: &Profile,
+        tags: &[(u32, Vec2, f64)],
+        k: &Intrinsics,
+        r: [[f64; 3]; 3],
+        t: [f64; 3],
+    ) -> Photo {
+        let (w, d) = (p.table.width_mm, p.table.depth_mm);
+        let mut ortho = Mat::new_rows_cols_with_default(
+            ((d + 2.0 * MARGIN_MM) * PX_PER_MM) as i32,
+            ((w + 2.0 * MARGIN_MM) * PX_PER_MM) as i32,
+            CV_8UC1,
+            Scalar::all(110.0),
+        )
+        .unwrap();
+        for f in &p.fiducials.markers {
+            paste(&mut ortho, d, p.fiducials.dictionary, f.id, f.corners(p.fiducials.size_mm));
+        }
+        for &(id, c, up) in tags {
+            paste(&mut ortho, d, p.tags.dictionary, id, square_corners(c, p.tags.size_mm, up));
+        }
+        // ortho pixel (u, v) -> table (x, y, 0): x = (u + 0.5) / s - m, y = d + m - (v + 0.5) / s.
+        let s = PX_PER_MM;
+        let m = MARGIN_MM;
+        let ortho_to_table = [[1.0 / s, 0.0, 0.5 / s - m], [0.0, -1.0 / s, d + m - 0.5 / s], [0.0, 0.0, 1.0]];
+        // table plane -> image: K [r1 r2 t]
+        let m = [[r[0][0], r[0][1], t[0]], [r[1][0], r[1][1], t[1]], [r[2][0], r[2][1], t[2]]];
+        let kk = [[k.fx, 0.0, k.cx], [0.0, k.fy, k.cy], [0.0, 0.0, 1.0]];
+        let mul = |a: [[f64; 3]; 3], b: [[f64; 3]; 3]| {
+            let mut o = [[0.0; 3]; 3];
+            for i in 0..3 {
+                for j in 0..3 {
+                    o[i][j] = (0..3).map(|q| a[i][q] * b[q][j]).sum();
+                }
+            }
+            o
+        };
+        let h = mul(mul(kk, m), ortho_to_table);
+        let mut out = Mat::default();
+        opencv::imgproc::warp_perspective(
+            &ortho,
+            &mut out,
+            &mat3(h).unwrap(),
+            Size::new(k.image_width as i32, k.image_height as i32),
+            opencv::imgproc::INTER_LINEAR,
+            opencv::core::BORDER_CONSTANT,
+            Scalar::all(60.0),
+        )
+        .unwrap();
+        let mut color = Mat::default();
+        opencv::imgproc::cvt_color_def(&out, &mut color, opencv::imgproc::COLOR_GRAY2BGR).unwrap();
+        Photo::from_color(color).unwrap()
+    }
+
+    /// A camera 900 mm above the table centre, tilted `tilt_deg` about the table's x
+    /// axis (looking toward the far edge).
+    pub fn camera(tilt_deg: f64) -> (Intrinsics, [[f64; 3]; 3], [f64; 3]) {
+        let k = Intrinsics {
+            image_width: 2400,
+            image_height: 1800,
+            fx: 2600.0,
+            fy: 2600.0,
+            cx: 1199.5,
+            cy: 899.5,
+            distortion: Vec::new(),
+        };
+        let a = tilt_deg.to_radians();
+        // Looking straight down: camera x = table x, camera y = -table y, z = -table z.
+        // Then tilt about the camera x axis.
+        let down = [[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]];
+        let rx = [[1.0, 0.0, 0.0], [0.0, a.cos(), a.sin()], [0.0, -a.sin(), a.cos()]];
+        let mut r = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                r[i][j] = (0..3).map(|q| rx[i][q] * down[q][j]).sum();
+            }
+        }
+        // Camera centre above the table centre, pulled back toward the near edge so the
+        // tilted view still sees the table.
+        let c = [300.0, 200.0 - 900.0 * a.tan(), 900.0];
+        let t = [
+            -(r[0][0] * c[0] + r[0][1] * c[1] + r[0][2] * c[2]),
+            -(r[1][0] * c[0] + r[1][1] * c[1] + r[1][2] * c[2]),
+            -(r[2][0] * c[0] + r[2][1] * c[1] + r[2][2] * c[2]),
+        ];
+        (k, r, t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_scene::*;
+    use super::*;
+
+    fn tags() -> Vec<(u32, Vec2, f64)> {
+        vec![
+            (10, Vec2::new(150.0, 120.0), 90.0),
+            (11, Vec2::new(300.0, 200.0), 30.0),
+            (12, Vec2::new(450.0, 280.0), 200.0),
+            (13, Vec2::new(200.0, 300.0), 300.0),
+        ]
+    }
+
+    fn check(scan: &Scan, truth: &[(u32, Vec2, f64)], tol_mm: f64, tol_deg: f64) {
+        assert_eq!(scan.table.base_count(), truth.len(), "{:?}", scan.report.issues);
+        for (_, b) in scan.table.bases() {
+            let tag = b.meta().tag.unwrap();
+            let &(_, c, up) = truth.iter().find(|t| t.0 == tag).unwrap();
+            let dh = (b.heading_deg() - up + 540.0).rem_euclid(360.0) - 180.0;
+            assert!(b.centre().distance(c) < tol_mm, "tag {tag}: {:?} vs {c:?}", b.centre());
+            assert!(dh.abs() < tol_deg, "tag {tag}: heading {} vs {up}", b.heading_deg());
+            let s = b.meta().sigma_mm.unwrap();
+            assert!(s > 0.0 && s < 2.0, "sigma {s}");
+        }
+    }
+
+    #[test]
+    fn calibrated_camera_recovers_tag_poses() {
+        let p = profile();
+        let (k, r, t) = camera(20.0);
+        let photo = render(&p, &tags(), &k, r, t);
+        let s = scan(&photo, &p, None, Some(&k)).unwrap();
+        assert_eq!(s.report.camera.model, ModelKind::Calibrated);
+        assert!(s.report.camera.residual_px < 0.5, "{:?}", s.report.camera);
+        let tilt = s.report.camera.tilt_deg.unwrap();
+        assert!((tilt - 20.0).abs() < 0.5, "{tilt}");
+        check(&s, &tags(), 0.5, 1.0);
+    }
+
+    #[test]
+    fn tilted_photo_without_intrinsics_estimates_focal_length() {
+        let p = profile();
+        let (k, r, t) = camera(25.0);
+        let photo = render(&p, &tags(), &k, r, t);
+        let s = scan(&photo, &p, None, None).unwrap();
+        assert_eq!(s.report.camera.model, ModelKind::HomographyFocal, "{:?}", s.report.camera);
+        let f = s.report.camera.focal_px.unwrap();
+        assert!((f - 2600.0).abs() < 260.0, "focal {f}");
+        check(&s, &tags(), 0.5, 1.0);
+    }
+
+    #[test]
+    fn straight_down_photo_falls_back_to_the_plain_homography() {
+        let p = profile();
+        let (k, r, t) = camera(0.0);
+        let photo = render(&p, &tags(), &k, r, t);
+        let s = scan(&photo, &p, None, None).unwrap();
+        assert_eq!(s.report.camera.model, ModelKind::Homography, "{:?}", s.report.camera);
+        check(&s, &tags(), 0.5, 1.0);
+    }
+
+    #[test]
+    fn tag_offsets_place_the_base_centre() {
+        let p = profile();
+        let (k, r, t) = camera(15.0);
+        // A gun whose tag sits 10 mm behind its centre and 4 mm to its right, facing 30 deg.
+        let heading: f64 = 30.0;
+        let base_centre = Vec2::new(300.0, 200.0);
+        let fwd = Vec2::from_heading_deg(heading);
+        let right = Vec2::new(fwd.y, -fwd.x);
+        let tag_centre = base_centre + right * 4.0 - fwd * 10.0;
+        let photo = render(&p, &[(40, tag_centre, heading)], &k, r, t);
+        let roster = Roster::from_toml_str(
+            r#"
+[[unit]]
+id = "gun"
+side = "x"
+kind = "artillery"
+formation = "unlimbered"
+base_mm = [25, 40]
+tag_offset_mm = [4, -10]
+tags = [40]
+"#,
+            "r.toml",
+        )
+        .unwrap();
+        let s = scan(&photo, &p, Some(&roster), Some(&k)).unwrap();
+        let b = s.table.units[0].bases[0];
+        assert!(b.centre().distance(base_centre) < 0.3, "{:?}", b.centre());
+        assert!((b.heading_deg() - heading).abs() < 0.5);
+        assert_eq!((b.width(), b.depth()), (25.0, 40.0));
+    }
+
+    #[test]
+    fn tags_off_the_table_are_reported() {
+        let p = profile();
+        let (k, r, t) = camera(10.0);
+        // The tag lies on the table's edge strip, its centre 1 mm past the far edge.
+        let photo =
+            render(&p, &[(10, Vec2::new(300.0, 150.0), 90.0), (12, Vec2::new(300.0, 401.0), 90.0)], &k, r, t);
+        let s = scan(&photo, &p, None, Some(&k)).unwrap();
+        let issues = &s.report.issues;
+        assert!(issues.iter().any(|i| matches!(i, ScanIssue::OutsideTable { id: 12, .. })), "{issues:?}");
+        assert_eq!(s.table.base_count(), 1);
+    }
+
+    #[test]
+    fn issues_are_reported_not_dropped() {
+        let p = profile();
+        let (k, r, t) = camera(10.0);
+        let mut scene = tags();
+        scene.push((11, Vec2::new(420.0, 120.0), 0.0)); // duplicate id
+        scene.push((99, Vec2::new(100.0, 200.0), 0.0)); // not in the roster
+        let photo = render(&p, &scene, &k, r, t);
+        let roster = Roster::from_toml_str(
+            r#"
+[[unit]]
+id = "a"
+side = "x"
+kind = "infantry"
+base_mm = [30, 20]
+tags = [10, 11, 12, 13, 14]
+"#,
+            "r.toml",
+        )
+        .unwrap();
+        let s = scan(&photo, &p, Some(&roster), Some(&k)).unwrap();
+        let issues = &s.report.issues;
+        assert!(
+            issues.iter().any(|i| matches!(i, ScanIssue::DuplicateTag { id: 11, at_mm } if at_mm.len() == 2)),
+            "{issues:?}"
+        );
+        assert!(issues.iter().any(|i| matches!(i, ScanIssue::UnknownTag { id: 99, .. })), "{issues:?}");
+        assert!(issues.iter().any(|i| matches!(i, ScanIssue::MissingTag { id: 14, .. })), "{issues:?}");
+        assert_eq!(s.table.base_count(), 3);
+    }
+}
