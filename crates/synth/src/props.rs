@@ -14,7 +14,7 @@ use crate::solids::{Footprint, Solid, SolidKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
-use vedette_geometry::{Base, MARKER_CUBE_MM, UnitKind, Vec2};
+use vedette_geometry::{Base, ConvexPolygon, MARKER_CUBE_MM, UnitKind, Vec2};
 
 /// Clear margin kept visible around the paper of each tag and fiducial, mm.
 pub const TAG_CLEAR_MM: f64 = 1.0;
@@ -164,34 +164,9 @@ fn hides_a_marker(part: &Solid, keep_outs: &[KeepOut], eye: [f64; 3]) -> bool {
     })
 }
 
-/// The convex hull of points, counter-clockwise (Andrew's monotone chain).
-fn hull(mut points: Vec<Vec2>) -> Vec<Vec2> {
-    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    if points.len() < 3 {
-        return points;
-    }
-    let mut lower: Vec<Vec2> = Vec::new();
-    for &p in &points {
-        while lower.len() >= 2
-            && (lower[lower.len() - 1] - lower[lower.len() - 2]).cross(p - lower[lower.len() - 2]) <= 0.0
-        {
-            lower.pop();
-        }
-        lower.push(p);
-    }
-    let mut upper: Vec<Vec2> = Vec::new();
-    for &p in points.iter().rev() {
-        while upper.len() >= 2
-            && (upper[upper.len() - 1] - upper[upper.len() - 2]).cross(p - upper[upper.len() - 2]) <= 0.0
-        {
-            upper.pop();
-        }
-        upper.push(p);
-    }
-    lower.pop();
-    upper.pop();
-    lower.extend(upper);
-    lower
+/// The convex hull of points, counter-clockwise (the geometry crate's monotone chain).
+fn hull(points: Vec<Vec2>) -> Vec<Vec2> {
+    ConvexPolygon::hull(&points).vertices().to_vec()
 }
 
 /// True when two convex polygons overlap (separating axis test; touching counts).

@@ -1458,35 +1458,9 @@ fn skirmish_screens(table: &Table) -> Vec<(Blocker, BaseRef, BaseRef)> {
     out
 }
 
-/// Convex hull, counter-clockwise (monotone chain).
-fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    pts.dedup();
-    if pts.len() < 3 {
-        return pts;
-    }
-    let mut lower: Vec<Vec2> = Vec::new();
-    for &p in &pts {
-        while lower.len() >= 2
-            && (lower[lower.len() - 1] - lower[lower.len() - 2]).cross(p - lower[lower.len() - 2]) <= 0.0
-        {
-            lower.pop();
-        }
-        lower.push(p);
-    }
-    let mut upper: Vec<Vec2> = Vec::new();
-    for &p in pts.iter().rev() {
-        while upper.len() >= 2
-            && (upper[upper.len() - 1] - upper[upper.len() - 2]).cross(p - upper[upper.len() - 2]) <= 0.0
-        {
-            upper.pop();
-        }
-        upper.push(p);
-    }
-    lower.pop();
-    upper.pop();
-    lower.extend(upper);
-    lower
+/// Convex hull, counter-clockwise ([`ConvexPolygon::hull`]).
+fn convex_hull(pts: Vec<Vec2>) -> Vec<Vec2> {
+    ConvexPolygon::hull(&pts).vertices().to_vec()
 }
 
 impl LineOfSight for TerrainSight<'_, '_> {
