@@ -13,11 +13,12 @@ use crate::vec2::Vec2;
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 use std::collections::HashMap;
 
+/// An entry of the main tree: a base's bounding box and reference (kept small: range
+/// queries look the base up in the table only for candidates).
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     envelope: AABB<[f64; 2]>,
     r: BaseRef,
-    base: Base,
 }
 
 impl RTreeObject for Entry {
@@ -27,9 +28,25 @@ impl RTreeObject for Entry {
     }
 }
 
+/// An entry of a per-side tree, which lists bases in order of distance from a point and
+/// so needs the base itself.
+#[derive(Debug, Clone, Copy)]
+struct SideEntry {
+    envelope: AABB<[f64; 2]>,
+    r: BaseRef,
+    base: Base,
+}
+
+impl RTreeObject for SideEntry {
+    type Envelope = AABB<[f64; 2]>;
+    fn envelope(&self) -> Self::Envelope {
+        self.envelope
+    }
+}
+
 /// Point-to-base distance, so the tree can list bases by distance from a point (the
 /// base lies inside its envelope, so envelope distances never exceed it, as rstar needs).
-impl PointDistance for Entry {
+impl PointDistance for SideEntry {
     fn distance_2(&self, p: &[f64; 2]) -> f64 {
         let d = self.base.distance_to_point(Vec2::new(p[0], p[1]));
         d * d
@@ -96,8 +113,8 @@ fn side_ids(table: &Table) -> Vec<u32> {
 pub struct SpatialIndex<'t> {
     table: &'t Table,
     tree: RTree<Entry>,
-    /// One tree per side, for nearest-enemy searches.
-    side_trees: Vec<RTree<Entry>>,
+    /// One tree per side, for nearest-enemy searches; built on first use.
+    side_trees: std::sync::OnceLock<Vec<RTree<SideEntry>>>,
     sides: Vec<u32>,
 }
 
@@ -106,15 +123,23 @@ impl<'t> SpatialIndex<'t> {
     #[must_use]
     pub fn new(table: &'t Table) -> Self {
         let sides = side_ids(table);
-        let entries: Vec<Entry> =
-            table.bases().map(|(r, b)| Entry { envelope: grown(b, 0.0), r, base: *b }).collect();
-        let side_count = sides.iter().max().map_or(0, |m| *m as usize + 1);
-        let mut per_side: Vec<Vec<Entry>> = vec![Vec::new(); side_count];
-        for e in &entries {
-            per_side[sides[e.r.unit] as usize].push(*e);
-        }
-        let side_trees = per_side.into_iter().map(RTree::bulk_load).collect();
-        SpatialIndex { table, tree: RTree::bulk_load(entries), side_trees, sides }
+        let entries: Vec<Entry> = table.bases().map(|(r, b)| Entry { envelope: grown(b, 0.0), r }).collect();
+        SpatialIndex { table, tree: RTree::bulk_load(entries), side_trees: std::sync::OnceLock::new(), sides }
+    }
+
+    fn side_trees(&self) -> &[RTree<SideEntry>] {
+        self.side_trees.get_or_init(|| {
+            let side_count = self.sides.iter().max().map_or(0, |m| *m as usize + 1);
+            let mut per_side: Vec<Vec<SideEntry>> = vec![Vec::new(); side_count];
+            for (r, b) in self.table.bases() {
+                per_side[self.sides[r.unit] as usize].push(SideEntry {
+                    envelope: grown(b, 0.0),
+                    r,
+                    base: *b,
+                });
+            }
+            per_side.into_iter().map(RTree::bulk_load).collect()
+        })
     }
 
     /// The table indexed.
@@ -232,7 +257,7 @@ impl<'t> SpatialIndex<'t> {
         let reach = b.width().hypot(b.depth()) / 2.0;
         let own = self.sides[r.unit] as usize;
         let mut best: Option<Neighbour> = None;
-        for (side, tree) in self.side_trees.iter().enumerate() {
+        for (side, tree) in self.side_trees().iter().enumerate() {
             if side == own {
                 continue;
             }
