@@ -1,34 +1,20 @@
-//! Criterion bench (issue 5): every assault contact and aspect on the 2,003-base grand
-//! battle sample, and on the same battle with the Austrian army moved 3" closer (so that
-//! the front lines stand 1-3.3" apart and many assaults exist). See BENCHMARKS.md, which
-//! also compares `benches/assault_shapely.py` on the same scenes.
+//! Criterion bench (issue 5): every assault contact and aspect on the 2,000-base grand
+//! battle sample (its front lines stand 0.4-5" apart, so many assaults exist). See
+//! BENCHMARKS.md, which also compares `benches/assault_shapely.py` on the same scene.
 //!
 //! Run: `cargo bench --bench assault`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use vedette_geometry::{AssaultDetail, SpatialIndex, Table, Vec2, assaults};
+use vedette_geometry::{AssaultDetail, SpatialIndex, Table, assaults};
 
 fn grand_battle() -> Table {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/grand-battle.json");
     Table::load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The grand battle with every Austrian base moved 3" (76.2 mm) toward the French.
-/// `benches/assault_shapely.py` builds the same scene.
-fn closed_up() -> Table {
-    let mut t = grand_battle();
-    for u in t.units.iter_mut().filter(|u| u.side == "austria") {
-        for b in &mut u.bases {
-            let p = b.pose();
-            *b = b.with_pose(vedette_geometry::Pose::new(p.centre - Vec2::new(0.0, 76.2), p.heading_deg));
-        }
-    }
-    t
-}
-
 fn bench(c: &mut Criterion) {
-    for (name, table) in [("grand-battle", grand_battle()), ("grand-battle-closed-up", closed_up())] {
+    for (name, table) in [("grand-battle", grand_battle())] {
         let book = table.rule_book().unwrap_or_else(|e| panic!("{e}"));
         let index = SpatialIndex::new(&table);
         let all = assaults(&table, &index, &book, AssaultDetail::ContactsAndAspects)

@@ -289,7 +289,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     print(f"shapely {shapely.__version__} (GEOS {shapely.geos_version_string})")
-    for name, closed in (("grand-battle", False), ("grand-battle-closed-up", True)):
+    for name, closed in (("grand-battle", False),):
         t, units = load(closed)
         times = []
         for _ in range(args.runs):
