@@ -10,12 +10,19 @@
 //! - [`SightRules`]: per rule set, [`Eye`], [`FieldOfView`], [`CoverVisibility`],
 //!   [`UnitScreening`], maximum visibility.
 //! - [`TerrainSight`]: verdicts for bases ([`BaseVerdict`]) and units ([`UnitVerdict`]),
-//!   exact over blockers and bounded ([`Sampling`], [`Method`]) where limits decide.
+//!   exact over blockers and bounded ([`Sampling`], [`Method`]) where limits decide,
+//!   with exact shortcuts first ([`Proof`]): an occlusion sweep per spotter, chains of
+//!   solid blockers across the corridor between eye and target, and spotting-depth
+//!   bounds from the cover's outline.
 
 mod blind_zone;
+mod corridor;
 mod explanation;
 mod hills;
+mod occlusion;
 mod sight_rules;
+mod solid_block;
+mod spotting_depth;
 mod terrain_model;
 mod terrain_sight;
 
@@ -23,5 +30,5 @@ pub use blind_zone::{BlindZone, chart_multiple, extra_depth_factor};
 pub use explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
 pub use hills::{Contour, Ground};
 pub use sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, SightRules, UnitScreening};
-pub use terrain_model::{BaseVerdict, Method, Sampling, TerrainSight, UnitVerdict};
+pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};

@@ -23,6 +23,18 @@
 //! exact critical directions (through every corner, and where a scaled eye edge meets a
 //! blind-zone blocker) and along directions whose eye points are at most
 //! `eye_step_mm` apart. See [`Method::Sampled`] for what that guarantees.
+//!
+//! # Shortcuts ([`Proof::Shortcuts`])
+//! Before any search, exact proofs settle most pairs; each only ever proves a target
+//! hidden (or a corner of it hidden), so the answers are those of the search:
+//! - a spotter prepared for many targets ([`TerrainSight::spotter`]) sweeps the table
+//!   once from its eye ([`super::occlusion`]): most units are proved hidden behind
+//!   nearer units, screens and woods at once;
+//! - solid pieces of what blocks a pair, overlapping from one side of the corridor
+//!   between eye and target to the other, hide the target ([`super::corridor`]);
+//! - a spotting depth that every sight line must exceed, from the outline of the cover
+//!   alone, hides it ([`super::spotting_depth`]), as does the part of a convex piece of
+//!   the cover beyond the depth from the eye or the target when it leaves no line clear.
 
 use super::blind_zone::BlindZone;
 use super::explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
@@ -33,7 +45,7 @@ use crate::base::Base;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
-use crate::polygon::{ConvexPolygon, HalfPlane};
+use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
     Blocker, FullVisibility, chord, clear_sight_segment_among, first_obstruction_among,
@@ -42,10 +54,31 @@ use crate::sight::{
 use crate::table::{BaseRef, Formation, Selection, Table, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
+use std::sync::OnceLock;
+
+use super::corridor::separated;
+use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
+use super::solid_block::SOLID_MARGIN_MM;
+use super::spotting_depth::{beyond_depth, convex_part_around, covers, hidden_in_cover, run_lower_bound};
 
 /// Slack on inclusive distance limits (spotting depth, visibility), mm: a target exactly
 /// at the limit is seen.
 const LIMIT_SLACK_MM: f64 = 1e-9;
+
+/// How the model proves its verdicts. Both give the same answers; the shortcuts are
+/// exact proofs that settle most pairs without the search (see the module
+/// documentation), and the exhaustive search is kept as their oracle in tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Proof {
+    /// Exact shortcuts first: the occlusion sweep of each spotter's eye
+    /// ([`TerrainSight::spotter`]), chains of solid blockers across the corridor between
+    /// eye and target, and the spotting-depth bounds; then the search.
+    #[default]
+    Shortcuts,
+    /// The search alone: the exact clear-segment and full-visibility searches over the
+    /// blockers, and the bounded search where limits decide.
+    Exhaustive,
+}
 
 /// How finely the bounded search samples, when limits (not just blockers) decide.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -225,9 +258,19 @@ pub struct TerrainSight<'i, 't> {
     levels: Vec<Vec<f64>>,
     features: Vec<Feature>,
     screens: Vec<(Blocker, BaseRef, BaseRef)>,
-    unit_hulls: Vec<Option<Vec<Vec2>>>,
-    unit_blocks: Vec<Vec<Vec<Vec2>>>,
     sampling: Sampling,
+    proof: Proof,
+    occluders: OnceLock<Occluders>,
+}
+
+/// What the occlusion sweep uses, prepared once per table: the units' blocks and cells,
+/// each area feature's kernel (a convex part of it), the cover each unit stands in, and
+/// each unit's highest base level.
+struct Occluders {
+    sweep: occlusion::Occluders,
+    kernels: Vec<Option<Vec<Vec2>>>,
+    unit_cover: Vec<Vec<usize>>,
+    unit_top: Vec<f64>,
 }
 
 impl<'i, 't> TerrainSight<'i, 't> {
@@ -271,8 +314,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
             })
             .collect();
         let screens = skirmish_screens(table);
-        let unit_hulls = table.units.iter().map(|u| unit_hull(&u.bases)).collect();
-        let unit_blocks = table.units.iter().map(|u| convex_blocks(&u.bases)).collect();
         TerrainSight {
             index,
             table,
@@ -281,9 +322,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
             levels,
             features,
             screens,
-            unit_hulls,
-            unit_blocks,
             sampling: Sampling::default(),
+            proof: Proof::default(),
+            occluders: OnceLock::new(),
         }
     }
 
@@ -291,6 +332,13 @@ impl<'i, 't> TerrainSight<'i, 't> {
     #[must_use]
     pub fn with_sampling(mut self, sampling: Sampling) -> Self {
         self.sampling = sampling;
+        self
+    }
+
+    /// The same model proving its verdicts another way ([`Proof`]).
+    #[must_use]
+    pub fn with_proof(mut self, proof: Proof) -> Self {
+        self.proof = proof;
         self
     }
 
@@ -322,6 +370,205 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
             Eye::WholeBase => b.vertices_ccw().to_vec(),
         }
+    }
+
+    fn occluders(&self) -> &Occluders {
+        self.occluders.get_or_init(|| {
+            let table = self.table;
+            let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
+            let sweep = occlusion::Occluders::new(&units);
+            let kernels = self
+                .features
+                .iter()
+                .map(|f| {
+                    let poly = f.blockers.first()?.polygon();
+                    if f.linear
+                        || !poly.holes.is_empty()
+                        || !matches!(f.props.effect, SightEffect::Cover { .. })
+                    {
+                        return None;
+                    }
+                    kernel(&poly.exterior)
+                })
+                .collect();
+            let unit_cover = table
+                .units
+                .iter()
+                .map(|u| {
+                    (0..self.features.len())
+                        .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
+                        .filter(|&k| u.bases.iter().any(|b| self.features[k].overlaps_base(b)))
+                        .collect()
+                })
+                .collect();
+            let unit_top =
+                self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
+            Occluders { sweep, kernels, unit_cover, unit_top }
+        })
+    }
+
+    /// Which units the eye of spotter base `spotter` cannot see at all, and which of
+    /// their bases it cannot see ([`super::occlusion`]); every unit `Unknown` when the
+    /// rules are not ones the sweep knows (Pro Patria's screening, a whole-base eye).
+    fn occlusion(&self, spotter: BaseRef, eye: &[Vec2]) -> Vec<UnitSight> {
+        let table = self.table;
+        let n = table.units.len();
+        let Some(sb) = table.base(spotter) else { return vec![UnitSight::Unknown; n] };
+        if self.proof == Proof::Exhaustive
+            || table.rules == crate::rules::RuleSet::ProPatria
+            || self.rules.screening != super::sight_rules::UnitScreening::Republique
+            || self.rules.eye != Eye::FrontEdge
+            || eye.len() != 2
+        {
+            return vec![UnitSight::Unknown; n];
+        }
+        let occ = self.occluders();
+        let (horizon, shrink) = Horizon::new([eye[0], eye[1]]);
+        let su = spotter.unit;
+        let spotter_unit = &table.units[su];
+        let mut terrain: Vec<(Vec<Vec2>, Option<u32>)> = Vec::new();
+        // Friendly skirmish screens block artillery (000 §4.2).
+        if spotter_unit.kind == UnitKind::Artillery {
+            for (bl, a, _) in &self.screens {
+                if table.units[a.unit].side == spotter_unit.side
+                    && let Some(s) = shrink_convex(&bl.polygon().exterior, shrink)
+                {
+                    terrain.push((s, None));
+                }
+            }
+        }
+        // Woods and built-up areas as high as the spotter or higher hide what is behind
+        // them (003 601: an infinite blind zone) from a target lower than their top; a
+        // target standing in one is judged without it (its spotting depth decides).
+        let ls = self.level_of(spotter);
+        let mut cover_top = f64::INFINITY;
+        if self.rules.cover == CoverVisibility::DepthIntoCover {
+            for (k, f) in self.features.iter().enumerate() {
+                let Some(kernel) = &occ.kernels[k] else { continue };
+                let top = f.level + f.props.height_levels;
+                if top < ls || f.overlaps_base(sb) {
+                    continue;
+                }
+                if let Some(s) = shrink_convex(kernel, shrink) {
+                    cover_top = cover_top.min(top);
+                    terrain.push((s, Some(k as u32)));
+                }
+            }
+            // A spotter standing in cover sees out of it only along lines that leave it
+            // within the spotting depth: the rest of a convex part of the cover around
+            // the eye blocks (see `spotting_depth`).
+            for f in self.features.iter().filter(|f| !f.linear && f.overlaps_base(sb)) {
+                let SightEffect::Cover { spotting_depth } = f.props.effect else { continue };
+                let Some(cover) = f.blockers.first() else { continue };
+                if !covers(cover, eye) {
+                    continue;
+                }
+                let Some(part) = convex_part_around(cover, eye) else { continue };
+                for piece in beyond_depth(&part, eye, self.rules.depth_mm(spotting_depth)) {
+                    if let Some(s) = shrink_convex(&piece, shrink) {
+                        terrain.push((s, None));
+                    }
+                }
+            }
+        }
+        let terrain_of = |u: usize| {
+            if occ.unit_top[u] >= cover_top {
+                return Terrain::None;
+            }
+            match occ.unit_cover[u].as_slice() {
+                [] => Terrain::All,
+                [k] => Terrain::AllBut(*k as u32),
+                _ => Terrain::None,
+            }
+        };
+        let sv = sb.vertices_ccw();
+        let rescue = |u: usize, bi: usize, t: Terrain, h: &Horizon| -> bool {
+            let [k] = occ.unit_cover[u][..] else { return false };
+            let f = &self.features[k];
+            let SightEffect::Cover { spotting_depth } = f.props.effect else { return false };
+            let Some(b) = table.units[u].bases.get(bi) else { return false };
+            if self.rules.cover != CoverVisibility::DepthIntoCover || !f.overlaps_base(b) {
+                return false;
+            }
+            let Some(cover) = f.blockers.first() else { return false };
+            let d = self.rules.depth_mm(spotting_depth);
+            hidden_in_cover(cover, d, eye, &sv, &b.vertices_ccw(), |shape| h.hides(shape, t))
+        };
+        let blocks = |u: usize| u == su || crate::line_of_sight::blocks(table, su, u, usize::MAX);
+        // Sight is asked of enemies: friendly units are left to the exact search.
+        let judged = |u: usize| table.units[u].side != spotter_unit.side;
+        let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
+        let sweep = Sweep {
+            occluders: &occ.sweep,
+            bases: &units,
+            spotter_unit: su,
+            blocks: &blocks,
+            judged: &judged,
+            terrain_of: &terrain_of,
+            rescue: &rescue,
+        };
+        sweep.run(horizon, shrink, &terrain)
+    }
+
+    /// True when solid pieces of what blocks the pair (its units' blocks, screens and
+    /// opaque terrain, shrunk by a margin) form a chain across the corridor between eye
+    /// and target ([`super::corridor`]): the target is hidden, exactly.
+    fn chain_hides(&self, p: &Pair<'_>) -> bool {
+        if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
+            return false;
+        }
+        let occ = self.occluders();
+        let eye = [p.eye[0], p.eye[1]];
+        let mut pieces: Vec<Vec<Vec2>> = Vec::new();
+        let mut units: Vec<usize> = Vec::new();
+        for (_, src) in &p.owned {
+            match *src {
+                Source::Base(r) => {
+                    if !units.contains(&r.unit) {
+                        units.push(r.unit);
+                    }
+                }
+                Source::Screen(..) | Source::Terrain(_) => {}
+            }
+        }
+        for u in units {
+            let bases = &self.table.units[u].bases;
+            for block in &occ.sweep.blocks[u] {
+                if block.slits.iter().any(|s| s.threaded_from(&eye)) {
+                    pieces.extend(
+                        block
+                            .split(bases)
+                            .iter()
+                            .filter_map(|b| b.inner.eroded(SOLID_MARGIN_MM))
+                            .map(|r| r.corners().to_vec()),
+                    );
+                } else if let Some(r) = block.inner.eroded(SOLID_MARGIN_MM) {
+                    pieces.push(r.corners().to_vec());
+                }
+            }
+        }
+        for (bl, src) in &p.owned {
+            if let Source::Screen(..) = src
+                && let Some(s) = shrink_convex(&bl.polygon().exterior, SOLID_MARGIN_MM)
+            {
+                pieces.push(s);
+            }
+        }
+        let mut seen_features: Vec<usize> = Vec::new();
+        for &(_, fi) in &p.opaque {
+            if seen_features.contains(&fi) {
+                continue;
+            }
+            seen_features.push(fi);
+            if let Some(k) = self.features.iter().position(|f| f.index == fi)
+                && let Some(kernel) = &occ.kernels[k]
+                && let Some(s) = shrink_convex(kernel, SOLID_MARGIN_MM)
+            {
+                pieces.push(s);
+            }
+        }
+        let refs: Vec<&[Vec2]> = pieces.iter().map(Vec::as_slice).collect();
+        separated(&eye, &p.target.vertices_ccw(), &refs)
     }
 
     fn pair(&self, spotter_ref: BaseRef, eye: &[Vec2], target_ref: BaseRef) -> Option<Pair<'_>> {
@@ -765,10 +1012,18 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let visible_shape: Vec<Vec2> =
             if whole_in_view { tv.to_vec() } else { target_poly.vertices().to_vec() };
-        let Some(first) = clear_sight_segment_among(&p.eye, &visible_shape, &blockers) else {
+        // What a spotting depth cuts, as blockers: only for proving a target hidden, and
+        // for finding a first sight line worth checking against every limit.
+        let cut_sets: Vec<Blocker> =
+            self.depth_cut_sets(p).into_iter().map(|v| Blocker::new(Polygon::new(v, vec![]))).collect();
+        let mut with_cuts = blockers.clone();
+        with_cuts.extend(cut_sets.iter());
+        let Some(first) = clear_sight_segment_among(&p.eye, &visible_shape, &with_cuts) else {
             return hidden_all(p.target.centre());
         };
-        if self.depth_cannot_pass(p) {
+        if self.depth_cannot_pass(p)
+            || (self.proof == Proof::Shortcuts && depth_cuts_every_line(p, &visible_shape))
+        {
             return hidden_all(p.target.centre());
         }
         let mut cuts = Vec::new();
@@ -819,6 +1074,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if exact != FullVisibility::Visible || !p.has_limits() {
             return BaseVerdict { visible: true, full: exact, method, sight };
         }
+        if let Some(q) = self.depth_hidden_corner(p).filter(|_| self.proof == Proof::Shortcuts) {
+            return BaseVerdict { visible: true, full: FullVisibility::Hidden { witness: q }, method, sight };
+        }
         let method = Method::Sampled(self.sampling);
         for t in self.grid(&tv) {
             if self.point_search(p, t, &blockers).is_none() {
@@ -831,6 +1089,41 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
         }
         BaseVerdict { visible: true, full: FullVisibility::Visible, method, sight }
+    }
+
+    /// Convex regions a sight line of the pair cannot pass through without running more
+    /// than a spotting depth inside cover ([`super::spotting_depth`]): the part of a
+    /// convex piece of the cover around the eye (or around the target) farther than the
+    /// depth from it.
+    fn depth_cut_sets(&self, p: &Pair<'_>) -> Vec<Vec<Vec2>> {
+        let mut out = Vec::new();
+        if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
+            return out;
+        }
+        let tv = p.target.vertices_ccw();
+        for (f, l) in &p.limits {
+            let Limit::InCover(depth) = *l else { continue };
+            let Some(cover) = f.blockers.first() else { continue };
+            for around in [p.eye.as_slice(), tv.as_slice()] {
+                if covers(cover, around)
+                    && let Some(part) = convex_part_around(cover, around)
+                {
+                    out.extend(beyond_depth(&part, around, depth));
+                }
+            }
+        }
+        out
+    }
+
+    /// A corner of the target that a spotting depth hides from every eye point (exact,
+    /// see [`super::spotting_depth`]): one every sight line reaches from outside the base.
+    fn depth_hidden_corner(&self, p: &Pair<'_>) -> Option<Vec2> {
+        let tv = p.target.vertices_ccw();
+        let n = tv.len();
+        (0..n)
+            .filter(|&i| faces(&p.eye, tv[(i + n - 1) % n], tv[i], tv[(i + 1) % n]))
+            .map(|i| tv[i])
+            .find(|&q| depth_cuts_every_line(p, &[q]))
     }
 
     /// True when a spotting depth can never be met: the spotter's (or target's) base lies
@@ -1069,12 +1362,6 @@ fn band_distance(band: &Blocker, b: &Base) -> f64 {
     if v.iter().any(|&q| b.contains(q)) { 0.0 } else { best }
 }
 
-/// Angular buckets of the view from a spotter base.
-const BUCKETS: usize = 1024;
-
-/// Bases nearer the eye than this many eye widths are candidates for every target.
-const NEAR_EYE_WIDTHS: f64 = 6.0;
-
 /// One spotter unit prepared for many targets: a [`SpotterView`] per base.
 pub struct UnitView<'m, 'i, 't> {
     unit: usize,
@@ -1091,13 +1378,16 @@ impl UnitView<'_, '_, '_> {
         if target == self.unit {
             return out;
         }
-        // Whole target unit cut off from every base's eye: nothing to do.
-        if self.views.iter().all(|v| v.unit_cut_off(target)) {
+        // Whole target unit hidden from every base's eye: nothing to do.
+        if self.views.iter().all(|v| v.occlusion[target] == UnitSight::Hidden) {
             return out;
         }
         for ti in 0..tu.bases.len() {
             let tr = BaseRef::new(target, ti);
             for v in &self.views {
+                if v.hidden_base(tr) {
+                    continue;
+                }
                 let Some(verdict) = v.base_verdict(tr, out.full_base.is_none()) else { continue };
                 if verdict.method != Method::Exact {
                     out.method = verdict.method;
@@ -1117,19 +1407,15 @@ impl UnitView<'_, '_, '_> {
     }
 }
 
-/// One spotter base prepared for many targets: the bases around it sorted into angular
-/// buckets as seen from its eye, so that each target meets only the bases in its
-/// direction, and a quick, sound test that a single blocker cuts every sight line.
+/// One spotter base prepared for many targets: what the occlusion sweep
+/// ([`super::occlusion`]) proved its eye cannot see, so that most targets are settled
+/// without a search.
 pub struct SpotterView<'m, 'i, 't> {
     sight: &'m TerrainSight<'i, 't>,
     base: BaseRef,
     eye: Vec<Vec2>,
-    centre: Vec2,
-    /// Bases near the eye (candidates for every target).
-    near: Vec<BaseRef>,
-    /// Per bucket, the far bases whose direction range meets it, with their distance
-    /// range from the eye centre.
-    buckets: Vec<Vec<(BaseRef, f64)>>,
+    /// Per unit, what the occlusion sweep proved hidden from this eye.
+    occlusion: Vec<UnitSight>,
 }
 
 impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
@@ -1138,255 +1424,32 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     pub fn new(sight: &'m TerrainSight<'i, 't>, base: BaseRef) -> Self {
         let table = sight.table;
         let eye = table.base(base).map(|b| sight.eye_of(b)).unwrap_or_default();
-        let centre = eye.iter().fold(Vec2::ZERO, |a, &q| a + q) / eye.len().max(1) as f64;
-        let width = eye.iter().map(|&q| q.distance(centre)).fold(0.0, f64::max) * 2.0;
-        let near_mm = (NEAR_EYE_WIDTHS * width).max(1.0);
-        let mut near = Vec::new();
-        let mut buckets = vec![Vec::new(); BUCKETS];
-        for (r, b) in table.bases() {
-            let d = b.distance_to_point(centre);
-            if d < near_mm {
-                near.push(r);
-                continue;
-            }
-            // A point of this base on the hull of eye and target is at least d from the
-            // eye centre, so its direction is within asin(half eye / d) of the direction
-            // of a target point: widen the base's range by that much.
-            let (lo, hi) = angular_range(centre, &b.vertices_ccw());
-            let widen = (width / 2.0 / d).min(1.0).asin().to_degrees() + 0.01;
-            for k in bucket_span(lo - widen, hi + widen) {
-                buckets[k].push((r, d));
-            }
-        }
-        SpotterView { sight, base, eye, centre, near, buckets }
+        let occlusion = sight.occlusion(base, &eye);
+        SpotterView { sight, base, eye, occlusion }
     }
 
-    /// The bases that may meet the hull of the eye and `shape` (a superset), sorted.
-    fn candidates(&self, shape: &[Vec2]) -> Vec<BaseRef> {
-        // Far bases were registered with their range widened for the eye's width (a hull
-        // point at distance d from the eye centre lies within asin(half eye / d) of the
-        // direction of a target point).
-        let (lo, hi) = angular_range(self.centre, shape);
-        let far = shape.iter().map(|&q| q.distance(self.centre)).fold(0.0, f64::max);
-        let mut out: Vec<BaseRef> = self.near.clone();
-        for k in bucket_span(lo - 0.01, hi + 0.01) {
-            out.extend(self.buckets[k].iter().filter(|(_, d)| *d <= far).map(|(r, _)| *r));
+    /// True when the occlusion sweep proved the whole base hidden from this eye.
+    fn hidden_base(&self, r: BaseRef) -> bool {
+        match self.occlusion.get(r.unit) {
+            Some(UnitSight::Hidden) => true,
+            Some(UnitSight::Partly(mask)) => r.base < 64 && mask & (1 << r.base) != 0,
+            _ => false,
         }
-        out.sort();
-        out.dedup();
-        out
-    }
-
-    /// True when a single blocking unit (its bases forming one convex block) cuts every
-    /// sight line from the eye to the whole target unit.
-    fn unit_cut_off(&self, target: usize) -> bool {
-        let Some(hull) = self.sight.unit_hulls.get(target).and_then(|h| h.as_ref()) else { return false };
-        self.cut_off(hull, target)
-    }
-
-    /// True when some blocker between the eye and `shape` (convex) cuts the hull of the
-    /// two in two: every segment from the eye to the shape then crosses it.
-    fn cut_off(&self, shape: &[Vec2], target_unit: usize) -> bool {
-        if self.sight.rules.screening != super::sight_rules::UnitScreening::Republique {
-            return false;
-        }
-        let mut pts: Vec<Vec2> = self.eye.clone();
-        pts.extend_from_slice(shape);
-        let hull = convex_hull(pts);
-        let Some((left, right)) = bridges(&hull, &self.eye, shape) else { return false };
-        let hull_poly = ConvexPolygon::from_ccw_unchecked(hull.clone());
-        let table = self.sight.table;
-        let mut tried: Vec<usize> = Vec::new();
-        for r in self.candidates(shape) {
-            if r.unit == self.base.unit || r.unit == target_unit || tried.contains(&r.unit) {
-                continue;
-            }
-            tried.push(r.unit);
-            if !crate::line_of_sight::blocks(table, self.base.unit, r.unit, target_unit) {
-                continue;
-            }
-            let Some(cutters) = self.sight.unit_blocks.get(r.unit) else { continue };
-            for c in cutters {
-                let cp = ConvexPolygon::from_ccw_unchecked(c.clone());
-                if cp.intersection(&hull_poly).area() <= 0.0 {
-                    continue;
-                }
-                if crosses_interior(c, left)
-                    && crosses_interior(c, right)
-                    && disjoint(c, &self.eye)
-                    && disjoint(c, shape)
-                {
-                    return true;
-                }
-            }
-        }
-        false
     }
 
     /// The verdict for one target base.
     fn base_verdict(&self, target: BaseRef, want_full: bool) -> Option<BaseVerdict> {
-        let tb = self.sight.table.base(target)?;
-        let tv = tb.vertices_ccw();
-        if self.cut_off(&tv, target.unit) {
+        let p = self.sight.pair(self.base, &self.eye, target)?;
+        if self.sight.chain_hides(&p) {
             return Some(BaseVerdict {
                 visible: false,
-                full: FullVisibility::Hidden { witness: tb.centre() },
+                full: FullVisibility::Hidden { witness: p.target.centre() },
                 method: Method::Exact,
                 sight: None,
             });
         }
-        let mut pts: Vec<Vec2> = self.eye.clone();
-        pts.extend_from_slice(&tv);
-        let hull = ConvexPolygon::from_ccw_unchecked(convex_hull(pts));
-        let table = self.sight.table;
-        let cands: Vec<BaseRef> = self
-            .candidates(&tv)
-            .into_iter()
-            .filter(|&r| table.base(r).is_some_and(|b| !disjoint(&b.vertices_ccw(), hull.vertices())))
-            .collect();
-        let p = self.sight.pair_among(self.base, &self.eye, target, Some(&cands))?;
         Some(self.sight.decide(&p, want_full))
     }
-}
-
-fn bucket_span(lo: f64, hi: f64) -> impl Iterator<Item = usize> {
-    let w = 360.0 / BUCKETS as f64;
-    let (a, b) = ((lo / w).floor() as i64, (hi / w).floor() as i64);
-    let b = b.min(a + BUCKETS as i64 - 1);
-    (a..=b).map(|k| k.rem_euclid(BUCKETS as i64) as usize)
-}
-
-/// The range of directions (degrees, unwrapped so lo ≤ hi) from `c` to the points.
-fn angular_range(c: Vec2, pts: &[Vec2]) -> (f64, f64) {
-    let mid = pts.iter().fold(Vec2::ZERO, |a, &q| a + q) / pts.len().max(1) as f64;
-    if pts.contains(&c) || (pts.len() >= 3 && ConvexPolygon::from_ccw_unchecked(pts.to_vec()).contains(c)) {
-        return (0.0, 360.0);
-    }
-    let base = (mid - c).heading_deg();
-    let (mut lo, mut hi) = (0.0f64, 0.0f64);
-    for &q in pts {
-        let a = ((q - c).heading_deg() - base + 540.0).rem_euclid(360.0) - 180.0;
-        lo = lo.min(a);
-        hi = hi.max(a);
-    }
-    (base + lo, base + hi)
-}
-
-/// The two edges of the hull that join an eye vertex to a shape vertex.
-fn bridges(hull: &[Vec2], eye: &[Vec2], shape: &[Vec2]) -> Option<(Segment, Segment)> {
-    let n = hull.len();
-    let on = |set: &[Vec2], p: Vec2| set.contains(&p);
-    let mut found = Vec::new();
-    for i in 0..n {
-        let (a, b) = (hull[i], hull[(i + 1) % n]);
-        if (on(eye, a) && on(shape, b)) || (on(shape, a) && on(eye, b)) {
-            found.push(Segment::new(a, b));
-        }
-    }
-    (found.len() == 2).then(|| (found[0], found[1]))
-}
-
-/// True when the segment passes through the interior of the convex polygon `c` (ccw).
-fn crosses_interior(c: &[Vec2], s: Segment) -> bool {
-    let d = s.b - s.a;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let n = c.len();
-    for i in 0..n {
-        let (a, b) = (c[i], c[(i + 1) % n]);
-        let e = b - a;
-        let l = e.length();
-        if l == 0.0 {
-            continue;
-        }
-        // Strictly inside: e × (x - a) > tol·|e|.
-        let num = e.cross(s.a - a) - 1e-7 * l;
-        let den = e.cross(d);
-        if den == 0.0 {
-            if num <= 0.0 {
-                return false;
-            }
-        } else {
-            let t = -num / den;
-            if den > 0.0 {
-                lo = lo.max(t);
-            } else {
-                hi = hi.min(t);
-            }
-        }
-    }
-    hi - lo > 1e-12
-}
-
-/// True when the convex polygon `c` and the convex shape `s` (a segment or polygon)
-/// share no point.
-fn disjoint(c: &[Vec2], s: &[Vec2]) -> bool {
-    let axes = |poly: &[Vec2]| -> Vec<Vec2> {
-        let n = poly.len();
-        if n == 2 {
-            return vec![(poly[1] - poly[0]).perp_left(), poly[1] - poly[0]];
-        }
-        (0..n).map(|i| (poly[(i + 1) % n] - poly[i]).perp_left()).collect()
-    };
-    let project = |poly: &[Vec2], ax: Vec2| {
-        poly.iter()
-            .map(|p| p.dot(ax))
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)))
-    };
-    axes(c).into_iter().chain(axes(s)).any(|ax| {
-        let (a0, a1) = project(c, ax);
-        let (b0, b1) = project(s, ax);
-        a1 < b0 || b1 < a0
-    })
-}
-
-/// A unit's bases grouped into convex blocks: each group of touching bases whose union
-/// is exactly its convex hull (a rank of bases side by side) becomes that hull; other
-/// bases stay single.
-fn convex_blocks(bases: &[Base]) -> Vec<Vec<Vec2>> {
-    let n = bases.len();
-    let mut group: Vec<usize> = (0..n).collect();
-    fn root(g: &mut [usize], i: usize) -> usize {
-        let mut r = i;
-        while g[r] != r {
-            r = g[r];
-        }
-        g[i] = r;
-        r
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            if bases[i].separation(&bases[j]) <= 1e-9 {
-                let (a, b) = (root(&mut group, i), root(&mut group, j));
-                group[a] = b;
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for r in 0..n {
-        let members: Vec<Base> = (0..n).filter(|&i| root(&mut group, i) == r).map(|i| bases[i]).collect();
-        if members.is_empty() {
-            continue;
-        }
-        match unit_hull(&members) {
-            Some(h) => out.push(h),
-            None => out.extend(members.iter().map(|b| b.vertices_ccw().to_vec())),
-        }
-    }
-    out
-}
-
-/// The convex hull of a unit's bases when their union is exactly that hull (a line of
-/// touching bases), else `None`.
-fn unit_hull(bases: &[Base]) -> Option<Vec<Vec2>> {
-    let pts: Vec<Vec2> = bases.iter().flat_map(|b| b.vertices_ccw()).collect();
-    let hull = convex_hull(pts);
-    let area = crate::polygon::signed_area(&hull);
-    let sum: f64 = bases.iter().map(Base::area).sum();
-    let overlap = bases
-        .iter()
-        .enumerate()
-        .any(|(i, a)| bases[i + 1..].iter().any(|b| a.polygon().intersection(&b.polygon()).area() > 1e-9));
-    (!overlap && (area - sum).abs() <= 1e-6 * sum.max(1.0)).then_some(hull)
 }
 
 /// The segment with its first point on the eye.
@@ -1461,6 +1524,50 @@ fn skirmish_screens(table: &Table) -> Vec<(Blocker, BaseRef, BaseRef)> {
 /// Convex hull, counter-clockwise ([`ConvexPolygon::hull`]).
 fn convex_hull(pts: Vec<Vec2>) -> Vec<Vec2> {
     ConvexPolygon::hull(&pts).vertices().to_vec()
+}
+
+/// True when a spotting depth cuts every sight line from the pair's eye to `target` (the
+/// target base, or one of its corners that every line reaches from outside the base).
+fn depth_cuts_every_line(p: &Pair<'_>, target: &[Vec2]) -> bool {
+    let sv = p.spotter.vertices_ccw();
+    p.limits.iter().any(|(f, l)| {
+        let Limit::InCover(depth) = *l else { return false };
+        f.blockers.iter().any(|b| run_lower_bound(b, &p.eye, &sv, target) > depth + 2.0 * LIMIT_SLACK_MM)
+    })
+}
+
+/// True when no segment from a point of `eye` to the corner `v` (between `prev` and
+/// `next`, counter-clockwise) passes through the inside of the base first: the eye
+/// stays out of the open cone the base fills at `v`.
+fn faces(eye: &[Vec2], prev: Vec2, v: Vec2, next: Vec2) -> bool {
+    let inside = |e: Vec2| (next - v).cross(e - v) > 0.0 && (prev - v).cross(e - v) < 0.0;
+    if eye.iter().any(|&e| inside(e)) {
+        return false;
+    }
+    // A segment eye could still cross the cone between its ends: then it meets one of
+    // the cone's two sides.
+    if eye.len() == 2 {
+        let s = Segment::new(eye[0], eye[1]);
+        let side = |w: Vec2| Segment::new(v, v + (w - v) * 1e6);
+        if s.intersection(&side(next)).is_some() || s.intersection(&side(prev)).is_some() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The kernel of a simple ring: the points that see all of it, a convex part of it (the
+/// intersection of the inner sides of its edges), counter-clockwise; `None` when empty.
+fn kernel(ring: &[Vec2]) -> Option<Vec<Vec2>> {
+    let mut r = ring.to_vec();
+    if crate::polygon::signed_area(&r) < 0.0 {
+        r.reverse();
+    }
+    let n = r.len();
+    let planes: Vec<HalfPlane> = (0..n).map(|i| HalfPlane::left_of(r[i], r[(i + 1) % n])).collect();
+    let hull = ConvexPolygon::from_ccw_unchecked(convex_hull(r));
+    let k = ConvexPolygon::from_half_planes(&hull, &planes);
+    (k.area() > 0.0).then(|| k.vertices().to_vec())
 }
 
 impl LineOfSight for TerrainSight<'_, '_> {

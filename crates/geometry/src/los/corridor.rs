@@ -1,0 +1,201 @@
+//! The corridor between an eye and a target, and the chain test: solid pieces that
+//! overlap one another from one side of the corridor to the other hide the target
+//! exactly.
+//!
+//! Every sight segment from a point of the eye (a segment) to a point of the target (a
+//! convex base) lies in the corridor, the convex hull of the two. Its outline is the
+//! eye, a side ("bridge") from one end of the eye to the target, the target's near
+//! outline, and the other bridge. A connected set inside the corridor that meets both
+//! bridges and neither the eye nor the target separates them (a connected set joining
+//! two disjoint arcs of a disc's rim splits the disc between the two other arcs): every
+//! sight segment crosses it.
+//!
+//! The pieces given are convex and **robust**: each is a blocker shrunk by a margin far
+//! above the graze tolerance of [`crate::sight`], so a segment through any point of a
+//! piece passes through the blocker's inside, and two pieces that meet are blockers
+//! overlapping by twice the margin. The union of pieces that meet one another, clipped
+//! to the corridor, is connected; if one such union meets both bridges, the target is
+//! hidden.
+
+use crate::polygon::{ConvexPolygon, HalfPlane};
+use crate::segment::Segment;
+use crate::vec2::Vec2;
+
+/// True when some chain of the convex `pieces` (ccw, each robust, see the module
+/// documentation) crosses the corridor between `eye` (two points) and `target` (convex,
+/// ccw) from side to side, touching neither: then no sight segment gets through.
+pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bool {
+    if eye.len() != 2 || target.len() < 3 || pieces.is_empty() {
+        return false;
+    }
+    let mut pts: Vec<Vec2> = eye.to_vec();
+    pts.extend_from_slice(target);
+    let hull = convex_hull(pts);
+    let n = hull.len();
+    if n < 3 {
+        return false;
+    }
+    let on = |set: &[Vec2], p: Vec2| set.contains(&p);
+    let mut bridges: Vec<Segment> = Vec::new();
+    for i in 0..n {
+        let (a, b) = (hull[i], hull[(i + 1) % n]);
+        if (on(eye, a) && on(target, b)) || (on(target, a) && on(eye, b)) {
+            bridges.push(Segment::new(a, b));
+        }
+    }
+    let [left, right] = bridges[..] else { return false };
+    let corridor = ConvexPolygon::from_ccw_unchecked(hull);
+    let (clo, chi) = bbox(corridor.vertices());
+    let eye_seg = Segment::new(eye[0], eye[1]);
+    // Clipped pieces that may join a chain, with whether each meets a bridge.
+    let mut kept: Vec<(Vec<Vec2>, bool, bool)> = Vec::new();
+    for &p in pieces {
+        let (lo, hi) = bbox(p);
+        if hi.x < clo.x || lo.x > chi.x || hi.y < clo.y || lo.y > chi.y {
+            continue;
+        }
+        if meets_segment(p, eye_seg) || meets_convex(p, target) {
+            continue;
+        }
+        let q = corridor.intersection(&ConvexPolygon::from_ccw_unchecked(p.to_vec()));
+        if q.vertices().len() < 3 || q.area() <= 0.0 {
+            continue;
+        }
+        let (l, r) = (meets_segment(p, left), meets_segment(p, right));
+        kept.push((q.vertices().to_vec(), l, r));
+    }
+    if !kept.iter().any(|k| k.1) || !kept.iter().any(|k| k.2) {
+        return false;
+    }
+    // Union-find over pieces that meet.
+    let m = kept.len();
+    let mut parent: Vec<usize> = (0..m).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for i in 0..m {
+        for j in i + 1..m {
+            if meets_convex(&kept[i].0, &kept[j].0) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a] = b;
+            }
+        }
+    }
+    let mut sides = vec![(false, false); m];
+    for (i, k) in kept.iter().enumerate() {
+        let r = root(&mut parent, i);
+        sides[r].0 |= k.1;
+        sides[r].1 |= k.2;
+        if sides[r].0 && sides[r].1 {
+            return true;
+        }
+    }
+    false
+}
+
+fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
+    p.iter().fold(
+        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+        |(lo, hi), v| (Vec2::new(lo.x.min(v.x), lo.y.min(v.y)), Vec2::new(hi.x.max(v.x), hi.y.max(v.y))),
+    )
+}
+
+/// True when the convex polygon (ccw) and the segment share a point.
+fn meets_segment(p: &[Vec2], s: Segment) -> bool {
+    let d = s.b - s.a;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let n = p.len();
+    for i in 0..n {
+        let h = HalfPlane::left_of(p[i], p[(i + 1) % n]);
+        let num = h.side(s.a);
+        let den = h.direction.cross(d);
+        if den == 0.0 {
+            if num < 0.0 {
+                return false;
+            }
+        } else {
+            let t = -num / den;
+            if den > 0.0 {
+                lo = lo.max(t);
+            } else {
+                hi = hi.min(t);
+            }
+        }
+    }
+    lo <= hi
+}
+
+/// True when two convex polygons (ccw) share a point (separating axis test).
+fn meets_convex(a: &[Vec2], b: &[Vec2]) -> bool {
+    let separated_by = |p: &[Vec2], q: &[Vec2]| {
+        let n = p.len();
+        (0..n).any(|i| {
+            let (u, v) = (p[i], p[(i + 1) % n]);
+            let e = v - u;
+            q.iter().all(|&w| e.cross(w - u) < 0.0)
+        })
+    };
+    !separated_by(a, b) && !separated_by(b, a)
+}
+
+/// Convex hull, counter-clockwise (monotone chain).
+fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup();
+    if pts.len() < 3 {
+        return pts;
+    }
+    let mut hull: Vec<Vec2> = Vec::with_capacity(pts.len() + 1);
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &Vec2>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for &p in iter {
+            while hull.len() >= start + 2 {
+                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
+                if (b - a).cross(p - b) > 0.0 {
+                    break;
+                }
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Vec2> {
+        vec![Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)]
+    }
+
+    #[test]
+    fn overlapping_pieces_across_the_corridor_hide_the_target() {
+        let eye = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];
+        let target = rect(-15.0, 200.0, 15.0, 220.0);
+        // One piece across: hidden.
+        let wall = rect(-40.0, 100.0, 40.0, 110.0);
+        assert!(separated(&eye, &target, &[&wall]));
+        // Two overlapping halves: hidden; with a gap between them: not.
+        let l = rect(-40.0, 100.0, 1.0, 110.0);
+        let r = rect(0.0, 105.0, 40.0, 115.0);
+        assert!(separated(&eye, &target, &[&l, &r]));
+        let r_gap = rect(2.0, 105.0, 40.0, 115.0);
+        assert!(!separated(&eye, &target, &[&l, &r_gap]));
+        // A piece touching the target does not count.
+        let touching = rect(-40.0, 190.0, 40.0, 200.0);
+        assert!(!separated(&eye, &target, &[&touching]));
+        // Staggered pieces that do not meet: not proved (even if they hide it).
+        let a = rect(-40.0, 80.0, 0.0, 90.0);
+        let b = rect(-1.0, 120.0, 40.0, 130.0);
+        assert!(!separated(&eye, &target, &[&a, &b]));
+    }
+}

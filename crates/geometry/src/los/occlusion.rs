@@ -1,0 +1,705 @@
+//! What a spotter's eye cannot see: one sweep outward from the eye that proves, for most
+//! units on the table at once, that no sight line reaches them.
+//!
+//! # The argument (exact, not a sampling)
+//! The eye (a front edge of width `w`) is covered by `k` discs of radius `ρ = w/(2k)`
+//! centred on sample points `s_i`. Every blocker the sweep uses is first **shrunk** by
+//! `ρ` plus a margin ([`SOLID_MARGIN_MM`]). If the ray from `s_i` toward a point `t`
+//! meets a shrunk blocker at `p`, then the segment from any eye point `e` within `ρ` of
+//! `s_i` to `t` passes within `ρ·|t − p| / |t − s_i| ≤ ρ` of `p` (similar triangles),
+//! so it passes at least the margin deep inside the blocker: it is blocked under the
+//! tie rule of [`crate::sight`], however it is slid (occluder fusion with shrunk
+//! occluders, as in from-region visibility). A point hidden from every sample behind
+//! shrunk blockers is hidden from the whole eye.
+//!
+//! The blockers are a **subset** of what blocks under the rules, so "hidden" is final:
+//! - unit bases that block this spotter whatever the target (000 §4.1-4.2, 4.5:
+//!   [`crate::blocks`] with Republique screening), as [`SolidBlock`]s so that shrinking
+//!   does not open the seams of a line of bases (a block whose slit some eye point could
+//!   look along is split into its bases for this eye);
+//! - the spotter's own bases (a front-edge eye);
+//! - terrain the caller proves opaque, or cutting by its spotting depth, with an
+//!   identity so that a check can leave one piece of terrain out (a target standing in a
+//!   wood is not hidden by that wood, only by its spotting depth).
+//!
+//! The target unit's own bases may stay among the blockers: if some point of the unit is
+//! seen, the first point of the unit along that sight line is seen past the unit's own
+//! bases too, and it lies on the outline of one of its blocks. So a unit whose bases all
+//! lie behind the horizon is hidden. A single base (for "this base is wholly hidden") is
+//! judged before any block of its unit joins the horizon.
+//!
+//! # The horizon
+//! Directions are binned by a pseudo-angle (monotone in the true angle, no
+//! trigonometry) into [`BUCKETS`] buckets. For each sample and bucket the horizon holds
+//! an upper bound on how far a ray in that bucket goes before it meets a shrunk blocker:
+//! the largest entry distance of a blocker that covers the whole bucket (the entry
+//! distance into a convex polygon is convex in the angle across a bucket that every ray
+//! hits, so its largest value is on one of the bucket's two bounding rays). A shape
+//! whose distance from the sample exceeds the bound of every bucket it spans is hidden
+//! from that sample.
+//!
+//! The sweep takes the table nearest first, by cells of units: a cell whose outline is
+//! hidden hides every unit in it, and a hidden shape never joins the horizon (it could
+//! not lower it).
+
+use super::solid_block::{SOLID_MARGIN_MM, SolidBlock};
+use crate::base::Base;
+use crate::polygon::{ConvexPolygon, HalfPlane};
+use crate::vec2::Vec2;
+use std::sync::OnceLock;
+
+/// Direction buckets over the full turn.
+pub(crate) const BUCKETS: usize = 1024;
+
+/// Largest sample radius: the eye is covered by discs at most this wide, mm.
+pub(crate) const SAMPLE_RADIUS_MM: f64 = 4.0;
+
+/// Side of the square cells the sweep groups units by, mm.
+const CELL_MM: f64 = 250.0;
+
+const SCALE: f64 = BUCKETS as f64 / 4.0;
+
+/// A pseudo-angle of a direction in [0, 4): monotone in the angle counter-clockwise from
+/// +x, with opposite directions 2 apart; its rate is between 0.5 and 1 per radian.
+fn pseudo_angle(d: Vec2) -> f64 {
+    let r = d.x / (d.x.abs() + d.y.abs());
+    if d.y >= 0.0 { 1.0 - r } else { 3.0 + r }
+}
+
+/// The unit direction at pseudo-angle `p`.
+fn from_pseudo(p: f64) -> Vec2 {
+    let p = p.rem_euclid(4.0);
+    let v = if p < 1.0 {
+        Vec2::new(1.0 - p, p)
+    } else if p < 2.0 {
+        Vec2::new(1.0 - p, 2.0 - p)
+    } else if p < 3.0 {
+        Vec2::new(p - 3.0, 2.0 - p)
+    } else {
+        Vec2::new(p - 3.0, p - 4.0)
+    };
+    v / v.length()
+}
+
+/// The bounding rays of the buckets: ray `j` at pseudo-angle `4j / BUCKETS`.
+fn rays() -> &'static [Vec2] {
+    static RAYS: OnceLock<Vec<Vec2>> = OnceLock::new();
+    RAYS.get_or_init(|| (0..BUCKETS).map(|j| from_pseudo(j as f64 / SCALE)).collect())
+}
+
+/// How a convex shape lies as seen from a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Span {
+    /// The point is inside it.
+    Inside,
+    /// The point is on its outline (or it is degenerate): no range.
+    Unknown,
+    /// Pseudo-angles from `lo` to `hi` (`hi - lo < 2`).
+    Range(f64, f64),
+}
+
+fn span(p: Vec2, poly: &[Vec2]) -> Span {
+    let n = poly.len();
+    if n == 0 || n > 32 {
+        return Span::Unknown;
+    }
+    let mut inside = n >= 3;
+    let mut angles = [0.0f64; 32];
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for i in 0..n {
+        let d = poly[i] - p;
+        if d.x == 0.0 && d.y == 0.0 {
+            return Span::Unknown;
+        }
+        if inside && (poly[(i + 1) % n] - poly[i]).cross(p - poly[i]) <= 0.0 {
+            inside = false;
+        }
+        let a = pseudo_angle(d);
+        angles[i] = a;
+        lo = lo.min(a);
+        hi = hi.max(a);
+    }
+    if inside {
+        return Span::Inside;
+    }
+    if hi - lo >= 2.0 {
+        // The range wraps through 0: lift the low angles by a turn.
+        lo = f64::INFINITY;
+        hi = f64::NEG_INFINITY;
+        for &a in &angles[..n] {
+            let a = if a < 2.0 { a + 4.0 } else { a };
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+        if hi - lo >= 2.0 {
+            return Span::Unknown;
+        }
+    }
+    Span::Range(lo, hi)
+}
+
+/// Squared distance from `p` to a convex polygon (ccw; zero inside), or to a segment or
+/// a point.
+fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
+    let n = poly.len();
+    let mut best = f64::INFINITY;
+    let mut inside = n >= 3;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        let ab = b - a;
+        let ap = p - a;
+        if ab.cross(ap) < 0.0 {
+            inside = false;
+        }
+        let l2 = ab.length_2();
+        let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
+        best = best.min((ap - ab * t).length_2());
+    }
+    if inside { 0.0 } else { best }
+}
+
+/// The convex polygon (ccw) shrunk by `d`, if anything is left.
+pub(crate) fn shrink_convex(poly: &[Vec2], d: f64) -> Option<Vec<Vec2>> {
+    let n = poly.len();
+    if n < 3 {
+        return None;
+    }
+    let planes: Vec<HalfPlane> = (0..n)
+        .filter_map(|i| {
+            let (a, b) = (poly[i], poly[(i + 1) % n]);
+            let u = (b - a).normalized()?;
+            Some(HalfPlane { point: a + u.perp_left() * d, direction: u })
+        })
+        .collect();
+    let out = ConvexPolygon::from_half_planes(&ConvexPolygon::from_ccw_unchecked(poly.to_vec()), &planes);
+    (out.area() > 0.0).then(|| out.vertices().to_vec())
+}
+
+/// Terrain bounds of one bucket: the best, whose it is, and the best of any other.
+#[derive(Debug, Clone, Copy)]
+struct TerrainBound {
+    best: f64,
+    id: u32,
+    second: f64,
+}
+
+const NO_TERRAIN: TerrainBound = TerrainBound { best: f64::INFINITY, id: u32::MAX, second: f64::INFINITY };
+
+/// Which terrain bounds a check may use.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Terrain {
+    /// Every piece of terrain in the horizon.
+    All,
+    /// Every piece but this one.
+    AllBut(u32),
+    /// None.
+    None,
+}
+
+/// How much of a unit the sweep proved hidden.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum UnitSight {
+    /// Not judged (the spotter's own unit, or the sweep did not run).
+    Unknown,
+    /// No point of any of its bases can be seen.
+    Hidden,
+    /// Some base may be seen; bit `i` set: base `i` is wholly hidden.
+    Partly(u64),
+}
+
+/// The horizons of the samples of one eye.
+pub(crate) struct Horizon {
+    eye: [Vec2; 2],
+    samples: Vec<Vec2>,
+    centre: Vec2,
+    half_eye: f64,
+    /// Units and other blockers every check uses: `ub[i * BUCKETS + j]`.
+    ub: Vec<f64>,
+    terrain: Vec<TerrainBound>,
+    /// Everything: the smaller of `ub` and the best terrain bound.
+    all: Vec<f64>,
+    /// Per bucket, the largest bound of all samples (terrain included).
+    merged: Vec<f64>,
+}
+
+impl Horizon {
+    /// Horizons for an eye (a segment) with nothing yet in view, and how far blockers
+    /// are to be shrunk.
+    pub fn new(eye: [Vec2; 2]) -> (Horizon, f64) {
+        let w = eye[0].distance(eye[1]);
+        let k = ((w / (2.0 * SAMPLE_RADIUS_MM)).ceil() as usize).max(1);
+        let rho = w / (2.0 * k as f64);
+        let samples: Vec<Vec2> = (0..k).map(|i| eye[0].lerp(eye[1], (i as f64 + 0.5) / k as f64)).collect();
+        let h = Horizon {
+            eye,
+            centre: eye[0].lerp(eye[1], 0.5),
+            half_eye: w / 2.0,
+            ub: vec![f64::INFINITY; k * BUCKETS],
+            all: vec![f64::INFINITY; k * BUCKETS],
+            terrain: vec![NO_TERRAIN; k * BUCKETS],
+            merged: vec![f64::INFINITY; BUCKETS],
+            samples,
+        };
+        (h, rho + SOLID_MARGIN_MM)
+    }
+
+    /// The eye's centre.
+    pub fn centre(&self) -> Vec2 {
+        self.centre
+    }
+
+    fn bound(&self, at: usize, terrain: Terrain) -> f64 {
+        if terrain == Terrain::All {
+            return self.all[at];
+        }
+        let t = self.terrain[at];
+        let tb = match terrain {
+            Terrain::All => t.best,
+            Terrain::AllBut(id) => {
+                if t.id == id {
+                    t.second
+                } else {
+                    t.best
+                }
+            }
+            Terrain::None => f64::INFINITY,
+        };
+        self.ub[at].min(tb)
+    }
+
+    /// True when every point of the convex shape (ccw; or a segment, or a point) is
+    /// hidden from every sample.
+    pub fn hides(&self, shape: &[Vec2], terrain: Terrain) -> bool {
+        if terrain == Terrain::All && self.hides_merged(shape) {
+            return true;
+        }
+        (0..self.samples.len()).all(|i| self.hides_from(i, shape, terrain))
+    }
+
+    /// The quick test: one range from the eye's centre, widened for the eye's width,
+    /// against the largest bound of all samples.
+    pub fn hides_merged(&self, shape: &[Vec2]) -> bool {
+        let d = distance_2_to_convex(self.centre, shape).sqrt() - self.half_eye;
+        if d <= 2.0 * self.half_eye {
+            return false;
+        }
+        let Span::Range(lo, hi) = span(self.centre, shape) else { return false };
+        // Seen from a sample, a point at least d away turns by at most
+        // asin(half eye / d) ≤ tan(asin(half eye / d)), and pseudo-angles turn no faster.
+        let x = self.half_eye / d;
+        let widen = x / (1.0 - x * x).sqrt() + 1e-9;
+        let (a, b) = bucket_range(lo - widen, hi + widen);
+        (a..=b).all(|r| self.merged[wrap(r)] < d)
+    }
+
+    fn hides_from(&self, i: usize, shape: &[Vec2], terrain: Terrain) -> bool {
+        let s = self.samples[i];
+        let Span::Range(lo, hi) = span(s, shape) else { return false };
+        let d = distance_2_to_convex(s, shape).sqrt();
+        let (a, b) = bucket_range(lo, hi);
+        let base = i * BUCKETS;
+        (a..=b).all(|r| self.bound(base + wrap(r), terrain) < d)
+    }
+
+    /// Adds a shrunk blocker (convex, ccw); `terrain` names the piece of terrain it is,
+    /// if one.
+    pub fn insert(&mut self, shape: &[Vec2], terrain: Option<u32>) {
+        if shape.len() > 32 || self.hides_merged(shape) {
+            return;
+        }
+        let rays = rays();
+        let n = shape.len();
+        // Touched buckets, unwrapped, over all samples.
+        let (mut from, mut to) = (i64::MAX, i64::MIN);
+        let mut edges = [(Vec2::ZERO, 0.0f64); 32];
+        for i in 0..self.samples.len() {
+            let s = self.samples[i];
+            let base = i * BUCKETS;
+            let (lo, hi) = match span(s, shape) {
+                Span::Inside => {
+                    // The sample is inside: every ray from it starts blocked.
+                    for at in base..base + BUCKETS {
+                        self.ub[at] = 0.0;
+                        self.all[at] = 0.0;
+                    }
+                    (from, to) = (0, BUCKETS as i64);
+                    continue;
+                }
+                Span::Unknown => continue,
+                Span::Range(lo, hi) => (lo, hi),
+            };
+            let d = distance_2_to_convex(s, shape).sqrt();
+            // Buckets whose two bounding rays both lie in the range: every ray hits.
+            let first = (lo * SCALE).ceil() as i64;
+            let last = (hi * SCALE).floor() as i64;
+            if last <= first {
+                continue;
+            }
+            // Outward normals and offsets: a ray along `dir` crosses edge e inward at
+            // h_e / (n_e · dir) where n_e · dir < 0.
+            for k in 0..n {
+                let (a, b) = (shape[k], shape[(k + 1) % n]);
+                let nrm = (b - a).perp_right();
+                edges[k] = (nrm, nrm.dot(a - s));
+            }
+            let entry = |dir: Vec2| {
+                let mut t = 0.0f64;
+                for &(nrm, h) in &edges[..n] {
+                    let nd = nrm.dot(dir);
+                    if nd < 0.0 {
+                        t = t.max(h / nd);
+                    }
+                }
+                t
+            };
+            let mut prev = f64::NAN;
+            for r in first..=last {
+                // A bucket already bounded nearer than the shape cannot be lowered (for
+                // a blocker): skip a ray whose buckets on both sides are.
+                let j = wrap(r);
+                if terrain.is_none() {
+                    let left = r == first || self.all[base + wrap(r - 1)] <= d;
+                    let right = r == last || self.all[base + j] <= d;
+                    if left && right {
+                        prev = f64::NAN;
+                        continue;
+                    }
+                }
+                let t = entry(rays[j]);
+                if r > first && !prev.is_nan() {
+                    let v = (prev.max(t) * (1.0 + 1e-12) + 1e-9).max(d);
+                    let at = base + wrap(r - 1);
+                    match terrain {
+                        None => {
+                            if v < self.ub[at] {
+                                self.ub[at] = v;
+                            }
+                        }
+                        Some(id) => {
+                            let w = &mut self.terrain[at];
+                            if id == w.id {
+                                w.best = w.best.min(v);
+                            } else if v < w.best {
+                                *w = TerrainBound { best: v, id, second: w.best };
+                            } else {
+                                w.second = w.second.min(v);
+                            }
+                        }
+                    }
+                    if v < self.all[at] {
+                        self.all[at] = v;
+                        from = from.min(r - 1);
+                        to = to.max(r);
+                    }
+                }
+                prev = t;
+            }
+        }
+        if from < to {
+            self.refresh(from, to);
+        }
+    }
+
+    /// Recomputes the merged bound of buckets `from..to` (unwrapped bucket numbers).
+    fn refresh(&mut self, from: i64, to: i64) {
+        let k = self.samples.len();
+        for r in from..to.min(from + BUCKETS as i64) {
+            let j = wrap(r);
+            let mut m = f64::NEG_INFINITY;
+            for i in 0..k {
+                m = m.max(self.all[i * BUCKETS + j]);
+            }
+            self.merged[j] = m;
+        }
+    }
+}
+
+fn wrap(r: i64) -> usize {
+    r.rem_euclid(BUCKETS as i64) as usize
+}
+
+/// The unwrapped bucket numbers a pseudo-angle range touches.
+fn bucket_range(lo: f64, hi: f64) -> (i64, i64) {
+    let a = (lo * SCALE).floor() as i64;
+    let b = ((hi * SCALE).floor() as i64).min(a + BUCKETS as i64 - 1);
+    (a, b)
+}
+
+/// An axis-aligned box as a ccw quadrilateral.
+fn box_corners(lo: Vec2, hi: Vec2) -> [Vec2; 4] {
+    [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)]
+}
+
+/// A range of directions seen from the eye's centre (pseudo-angles, `lo ≤ hi`), or
+/// every direction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Sector {
+    All,
+    Range(f64, f64),
+}
+
+impl Sector {
+    /// The pseudo-angle range of a shape from `c`, widened for an eye of half-width
+    /// `half_eye` (so that it holds the shape's range from every eye point); `None` for
+    /// every direction.
+    fn of(c: Vec2, half_eye: f64, shape: &[Vec2]) -> Option<(f64, f64)> {
+        let d = distance_2_to_convex(c, shape).sqrt();
+        if d <= 2.0 * half_eye {
+            return None;
+        }
+        let Span::Range(lo, hi) = span(c, shape) else { return None };
+        let x = half_eye / d;
+        let widen = x / (1.0 - x * x).sqrt() + 1e-9;
+        (hi - lo + 2.0 * widen < 4.0).then_some((lo - widen, hi + widen))
+    }
+
+    /// The smallest range holding the ranges of all the shapes.
+    fn around<'s>(c: Vec2, half_eye: f64, shapes: impl Iterator<Item = &'s [Vec2]>) -> Sector {
+        let mut ranges: Vec<(f64, f64)> = Vec::new();
+        for s in shapes {
+            match Sector::of(c, half_eye, s) {
+                Some((lo, hi)) => {
+                    let lo2 = lo.rem_euclid(4.0);
+                    ranges.push((lo2, lo2 + (hi - lo)));
+                }
+                None => return Sector::All,
+            }
+        }
+        if ranges.is_empty() {
+            return Sector::Range(0.0, 0.0);
+        }
+        ranges.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Merge, then leave out the widest gap between merged ranges (round the turn).
+        let mut merged: Vec<(f64, f64)> = Vec::new();
+        for r in ranges {
+            match merged.last_mut() {
+                Some(m) if r.0 <= m.1 => m.1 = m.1.max(r.1),
+                _ => merged.push(r),
+            }
+        }
+        let first = merged[0];
+        let last = *merged.last().unwrap_or(&first);
+        // The gap round the turn, from the last range's end to the first's start.
+        let mut best_gap = first.0 + 4.0 - last.1;
+        let mut sector = (first.0, last.1);
+        for w in merged.windows(2) {
+            let gap = w[1].0 - w[0].1;
+            if gap > best_gap {
+                best_gap = gap;
+                sector = (w[1].0, w[0].1 + 4.0);
+            }
+        }
+        if best_gap <= 0.0 { Sector::All } else { Sector::Range(sector.0, sector.1) }
+    }
+
+    /// True when the shape's range (widened for the eye) meets the sector.
+    fn meets(&self, c: Vec2, half_eye: f64, shape: &[Vec2]) -> bool {
+        let Sector::Range(lo, hi) = *self else { return true };
+        let Some((a, b)) = Sector::of(c, half_eye, shape) else { return true };
+        // Compare on the circle: shift the shape's range by whole turns next to the sector.
+        let shift = ((lo - a) / 4.0).round() * 4.0;
+        [-4.0, 0.0, 4.0].iter().any(|k| a + shift + k <= hi && b + shift + k >= lo)
+    }
+}
+
+/// What the sweep uses of a table, prepared once: every unit's solid blocks, a box
+/// around each unit, and cells of units.
+pub(crate) struct Occluders {
+    pub blocks: Vec<Vec<SolidBlock>>,
+    unit_box: Vec<[Vec2; 4]>,
+    cells: Vec<([Vec2; 4], Vec<usize>)>,
+}
+
+impl Occluders {
+    pub fn new(units: &[&[Base]]) -> Occluders {
+        let blocks: Vec<Vec<SolidBlock>> =
+            units.iter().enumerate().map(|(u, bases)| super::solid_block::solid_blocks(u, bases)).collect();
+        let boxes: Vec<Option<(Vec2, Vec2)>> = units
+            .iter()
+            .map(|bases| {
+                bases.iter().map(Base::aabb).reduce(|(l0, h0), (l1, h1)| {
+                    (Vec2::new(l0.x.min(l1.x), l0.y.min(l1.y)), Vec2::new(h0.x.max(h1.x), h0.y.max(h1.y)))
+                })
+            })
+            .collect();
+        let unit_box =
+            boxes.iter().map(|b| b.map_or([Vec2::ZERO; 4], |(lo, hi)| box_corners(lo, hi))).collect();
+        let mut cells: std::collections::BTreeMap<(i64, i64), (Vec2, Vec2, Vec<usize>)> = Default::default();
+        for (u, b) in boxes.iter().enumerate() {
+            let Some((lo, hi)) = b else { continue };
+            let c = lo.lerp(*hi, 0.5);
+            let key = ((c.x / CELL_MM).floor() as i64, (c.y / CELL_MM).floor() as i64);
+            let e = cells.entry(key).or_insert((*lo, *hi, Vec::new()));
+            e.0 = Vec2::new(e.0.x.min(lo.x), e.0.y.min(lo.y));
+            e.1 = Vec2::new(e.1.x.max(hi.x), e.1.y.max(hi.y));
+            e.2.push(u);
+        }
+        let cells = cells.into_values().map(|(lo, hi, us)| (box_corners(lo, hi), us)).collect();
+        Occluders { blocks, unit_box, cells }
+    }
+}
+
+/// One sweep over an eye (see the module documentation).
+pub(crate) struct Sweep<'a> {
+    pub occluders: &'a Occluders,
+    pub bases: &'a [&'a [Base]],
+    /// The spotter's unit: its bases block (a front-edge eye); it is not judged.
+    pub spotter_unit: usize,
+    /// Whether a unit's bases block this spotter whatever the target.
+    pub blocks: &'a dyn Fn(usize) -> bool,
+    /// Whether to judge a unit (the others stay `Unknown`, and blockers that could only
+    /// hide them are left out).
+    pub judged: &'a dyn Fn(usize) -> bool,
+    /// The terrain a check on a unit may use.
+    pub terrain_of: &'a dyn Fn(usize) -> Terrain,
+    /// A last exact chance for a base the horizon does not hide (unit, base).
+    pub rescue: &'a dyn Fn(usize, usize, Terrain, &Horizon) -> bool,
+}
+
+impl Sweep<'_> {
+    /// Runs the sweep: `terrain` pieces (shrunk, with their identities) join the horizon
+    /// first, then the units nearest first.
+    pub fn run(
+        &self,
+        mut horizon: Horizon,
+        shrink: f64,
+        terrain: &[(Vec<Vec2>, Option<u32>)],
+    ) -> Vec<UnitSight> {
+        let n = self.bases.len();
+        let mut out = vec![UnitSight::Unknown; n];
+        for (shape, id) in terrain {
+            horizon.insert(shape, *id);
+        }
+        let c = horizon.centre();
+        let occ = self.occluders;
+        let judged = |u: usize| u != self.spotter_unit && (self.judged)(u);
+        let mut cells: Vec<(f64, usize)> =
+            occ.cells.iter().enumerate().map(|(k, (b, _))| (distance_2_to_convex(c, b), k)).collect();
+        cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        // The directions that matter: those of the cells holding units to judge.
+        let sector = Sector::around(
+            c,
+            horizon.half_eye,
+            occ.cells.iter().filter(|(_, m)| m.iter().any(|&u| judged(u))).map(|(b, _)| b.as_slice()),
+        );
+        let mut units: Vec<(f64, usize)> = Vec::new();
+        for &(_, k) in &cells {
+            let (cell_box, members) = &occ.cells[k];
+            if !sector.meets(c, horizon.half_eye, cell_box) {
+                continue;
+            }
+            if horizon.hides_merged(cell_box) {
+                for &u in members {
+                    if judged(u) {
+                        out[u] = UnitSight::Hidden;
+                    }
+                }
+                continue;
+            }
+            units.clear();
+            units.extend(members.iter().map(|&u| (distance_2_to_convex(c, &occ.unit_box[u]), u)));
+            units.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            for &(_, u) in &units {
+                if judged(u) {
+                    out[u] = self.judge(&horizon, u);
+                    if out[u] == UnitSight::Hidden {
+                        continue;
+                    }
+                }
+                if (self.blocks)(u) && sector.meets(c, horizon.half_eye, &occ.unit_box[u]) {
+                    self.insert_unit(&mut horizon, u, shrink);
+                }
+            }
+        }
+        out
+    }
+
+    fn judge(&self, horizon: &Horizon, u: usize) -> UnitSight {
+        let terrain = (self.terrain_of)(u);
+        if horizon.hides(&self.occluders.unit_box[u], terrain) {
+            return UnitSight::Hidden;
+        }
+        let bases = self.bases[u];
+        let mut mask = 0u64;
+        for (i, b) in bases.iter().enumerate().take(64) {
+            if horizon.hides(&b.vertices_ccw(), terrain) || (self.rescue)(u, i, terrain, horizon) {
+                mask |= 1 << i;
+            }
+        }
+        if bases.len() <= 64 && mask.count_ones() as usize == bases.len() {
+            UnitSight::Hidden
+        } else {
+            UnitSight::Partly(mask)
+        }
+    }
+
+    fn insert_unit(&self, horizon: &mut Horizon, u: usize, shrink: f64) {
+        let eye = horizon.eye;
+        for block in &self.occluders.blocks[u] {
+            if block.slits.iter().any(|s| s.threaded_from(&eye)) {
+                for piece in block.split(self.bases[u]) {
+                    if let Some(r) = piece.inner.eroded(shrink) {
+                        horizon.insert(&r.corners(), None);
+                    }
+                }
+            } else if let Some(r) = block.inner.eroded(shrink) {
+                horizon.insert(&r.corners(), None);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pseudo_angles_are_monotone_and_invert() {
+        let mut last = -1.0;
+        for k in 0..3600 {
+            let d = Vec2::from_heading_deg(k as f64 / 10.0);
+            let p = pseudo_angle(d);
+            assert!(p > last || k == 0, "{k}");
+            last = p;
+            let back = from_pseudo(p);
+            assert!((back - d).length() < 1e-12, "{k}");
+        }
+    }
+
+    #[test]
+    fn a_wall_hides_what_is_behind_it_from_the_whole_eye() {
+        let eye = [Vec2::new(-12.5, 0.0), Vec2::new(12.5, 0.0)];
+        let (mut h, shrink) = Horizon::new(eye);
+        let wall = [
+            Vec2::new(-100.0, 100.0),
+            Vec2::new(100.0, 100.0),
+            Vec2::new(100.0, 120.0),
+            Vec2::new(-100.0, 120.0),
+        ];
+        let shrunk = shrink_convex(&wall, shrink).unwrap();
+        h.insert(&shrunk, None);
+        let behind = |x: f64| {
+            [
+                Vec2::new(x - 15.0, 200.0),
+                Vec2::new(x + 15.0, 200.0),
+                Vec2::new(x + 15.0, 220.0),
+                Vec2::new(x - 15.0, 220.0),
+            ]
+        };
+        assert!(h.hides(&behind(0.0), Terrain::All));
+        // Past the wall's end, in view.
+        assert!(!h.hides(&behind(200.0), Terrain::All));
+        // In front of the wall: seen.
+        let front =
+            [Vec2::new(-15.0, 50.0), Vec2::new(15.0, 50.0), Vec2::new(15.0, 70.0), Vec2::new(-15.0, 70.0)];
+        assert!(!h.hides(&front, Terrain::All));
+        // Terrain hides too, unless left out.
+        let (mut h2, _) = Horizon::new(eye);
+        h2.insert(&shrunk, Some(3));
+        assert!(h2.hides(&behind(0.0), Terrain::All));
+        assert!(!h2.hides(&behind(0.0), Terrain::AllBut(3)));
+        assert!(h2.hides(&behind(0.0), Terrain::AllBut(2)));
+        assert!(!h2.hides(&behind(0.0), Terrain::None));
+    }
+}

@@ -1,0 +1,430 @@
+//! Exact bounds for spotting depth (000 §3.6): how far every sight line between two
+//! shapes must run inside a piece of cover, found from the cover's outline alone.
+//!
+//! A sight segment from an eye point `e` to a target point meets the target first at
+//! `t'`; spotting depth measures the length of the segment inside the cover from where
+//! it leaves the spotter's base to `t'` ([`super::TerrainSight`]). Every such segment
+//! lies in the corridor, the convex hull of eye and target. Two lower bounds on that
+//! length hold for **every** segment, so a bound above the depth hides the target
+//! exactly (no sampling):
+//!
+//! - **The last piece** (the target wholly in the cover): the segment reaches `t'`
+//!   inside the cover, so its last piece in the cover runs from where it last entered
+//!   to `t'`. That entry is a point of the cover's outline, in the corridor, on an edge
+//!   the segment can cross inward (some sight direction points into the cover there),
+//!   so the piece is at least as long as the distance from such edges to the target;
+//!   or the segment never left the cover after leaving the spotter's base, and the
+//!   piece is at least the distance between the two bases.
+//! - **The first piece** (the eye wholly in the cover): the segment starts inside the
+//!   cover and runs in it until it first leaves it, through an edge some sight
+//!   direction points out of, or until it reaches the target.
+//!
+//! Sight directions are the differences `t - e` of target and eye points: the sign of
+//! their component along an edge's outward normal is settled by the differences of
+//! vertices (the set of differences is convex, and the component is linear).
+
+use crate::polygon::{ConvexPolygon, HalfPlane};
+use crate::segment::Segment;
+use crate::sight::Blocker;
+use crate::vec2::Vec2;
+
+/// The edges of every ring of the cover, with outward normals (pointing out of the
+/// cover, whatever the rings' stored orientation).
+fn edges_out(cover: &Blocker) -> Vec<(Segment, Vec2)> {
+    let poly = cover.polygon();
+    let mut out = Vec::new();
+    let exterior_ccw = crate::polygon::signed_area(&poly.exterior) > 0.0;
+    let mut ring = |r: &[Vec2], outward_right: bool| {
+        let n = r.len();
+        for i in 0..n {
+            let (a, b) = (r[i], r[(i + 1) % n]);
+            let d = b - a;
+            let nrm = if outward_right { d.perp_right() } else { d.perp_left() };
+            out.push((Segment::new(a, b), nrm));
+        }
+    };
+    // Counter-clockwise exterior: the cover is on the left, outward is right.
+    ring(&poly.exterior, exterior_ccw);
+    for h in &poly.holes {
+        // A counter-clockwise hole has the cover on its right: outward (into the hole)
+        // is left.
+        ring(h, crate::polygon::signed_area(h) < 0.0);
+    }
+    out
+}
+
+/// True when the convex shape (a point, a segment or a polygon, ccw) lies wholly in the
+/// closed cover: its outline inside, and no hole inside it.
+pub(crate) fn covers(cover: &Blocker, shape: &[Vec2]) -> bool {
+    let n = shape.len();
+    if n == 0 || !shape.iter().all(|&q| cover.contains(q)) {
+        return false;
+    }
+    let edges = if n == 2 {
+        1
+    } else if n == 1 {
+        0
+    } else {
+        n
+    };
+    for i in 0..edges {
+        let (a, b) = (shape[i], shape[(i + 1) % n]);
+        if cover.inside_intervals(a, b) != [(0.0, 1.0)] {
+            return false;
+        }
+    }
+    n < 3
+        || !cover.polygon().holes.iter().any(|h| {
+            h.iter().any(|&v| (0..n).all(|i| (shape[(i + 1) % n] - shape[i]).cross(v - shape[i]) >= 0.0))
+        })
+}
+
+/// The part of the segment inside the convex polygon (ccw), if any.
+fn clip_to_convex(s: Segment, poly: &[Vec2]) -> Option<Segment> {
+    let d = s.b - s.a;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        let e = b - a;
+        // Inside: e × (x - a) ≥ 0.
+        let num = e.cross(s.a - a);
+        let den = e.cross(d);
+        if den == 0.0 {
+            if num < 0.0 {
+                return None;
+            }
+        } else {
+            let t = -num / den;
+            if den > 0.0 {
+                lo = lo.max(t);
+            } else {
+                hi = hi.min(t);
+            }
+        }
+    }
+    (lo <= hi).then(|| Segment::new(s.a + d * lo, s.a + d * hi))
+}
+
+/// Distance between a segment and a convex shape (a point, a segment or a polygon,
+/// ccw), zero when they meet.
+fn segment_to_convex(s: Segment, shape: &[Vec2]) -> f64 {
+    let n = shape.len();
+    match n {
+        0 => f64::INFINITY,
+        1 => s.distance_to_point(shape[0]),
+        2 => s.distance_2(&Segment::new(shape[0], shape[1])).sqrt(),
+        _ => {
+            if clip_to_convex(s, shape).is_some() {
+                return 0.0;
+            }
+            (0..n)
+                .map(|i| s.distance_2(&Segment::new(shape[i], shape[(i + 1) % n])))
+                .fold(f64::INFINITY, f64::min)
+                .sqrt()
+        }
+    }
+}
+
+/// Distance between two convex shapes (points, segments or polygons, ccw).
+fn convex_to_convex(a: &[Vec2], b: &[Vec2]) -> f64 {
+    let edges = |s: &[Vec2]| -> Vec<Segment> {
+        match s.len() {
+            0 => Vec::new(),
+            1 => vec![Segment::new(s[0], s[0])],
+            2 => vec![Segment::new(s[0], s[1])],
+            n => (0..n).map(|i| Segment::new(s[i], s[(i + 1) % n])).collect(),
+        }
+    };
+    let inside = |p: Vec2, s: &[Vec2]| {
+        let n = s.len();
+        n >= 3 && (0..n).all(|i| (s[(i + 1) % n] - s[i]).cross(p - s[i]) >= 0.0)
+    };
+    if a.iter().any(|&p| inside(p, b)) || b.iter().any(|&p| inside(p, a)) {
+        return 0.0;
+    }
+    let mut best = f64::INFINITY;
+    for ea in edges(a) {
+        for eb in edges(b) {
+            best = best.min(ea.distance_2(&eb));
+        }
+    }
+    best.sqrt()
+}
+
+/// A lower bound on how far every sight segment from `eye` (a point or a segment) to
+/// `target` (convex, ccw: a base, or a single point reached from outside the base it
+/// belongs to) runs inside `cover`, counted from where it leaves `spotter` (the
+/// spotter's base, convex, ccw) to where it first meets the target. Zero when neither
+/// bound of the module documentation applies.
+pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], target: &[Vec2]) -> f64 {
+    if eye.is_empty() || eye.len() > 2 || target.is_empty() {
+        return 0.0;
+    }
+    let mut pts: Vec<Vec2> = eye.to_vec();
+    pts.extend_from_slice(target);
+    let corridor = convex_hull(pts);
+    let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
+    let edges = edges_out(cover);
+    let in_corridor = |s: Segment| {
+        if corridor.len() >= 3 {
+            clip_to_convex(s, &corridor)
+        } else {
+            // A degenerate corridor (the eye and the target on one line): the segment
+            // only matters where it meets that line; keep it whole (a weaker bound).
+            Some(s)
+        }
+    };
+    let mut bound = 0.0f64;
+    if covers(cover, target) {
+        let mut last = convex_to_convex(spotter, target);
+        for &(e, n) in &edges {
+            if dirs.iter().any(|d| d.dot(n) < 0.0)
+                && let Some(c) = in_corridor(e)
+            {
+                last = last.min(segment_to_convex(c, target));
+            }
+        }
+        bound = bound.max(last);
+    }
+    if eye.len() == 2 && covers(cover, eye) {
+        let mut first = convex_to_convex(eye, target);
+        for &(e, n) in &edges {
+            if dirs.iter().any(|d| d.dot(n) > 0.0)
+                && let Some(c) = in_corridor(e)
+            {
+                first = first.min(segment_to_convex(c, eye));
+            }
+        }
+        bound = bound.max(first);
+    }
+    bound
+}
+
+/// Slack on the depth when a bound is compared with it, mm: above the slack of the
+/// limit itself, so that rounding never turns a seen line into a cut one.
+pub(crate) const DEPTH_SLACK_MM: f64 = 1e-6;
+
+/// True when every sight segment from `eye` to `target` (a base standing partly or
+/// wholly in `cover`, whose spotting depth is `depth`) is cut by the depth or blocked,
+/// given `hidden`, a test that proves every point of a convex shape hidden from the eye
+/// by blockers (not counting this cover).
+///
+/// A segment reaches the target first at `t'`. Where `t'` is outside the cover it lies
+/// in the part of the target outside the cover, whose hull must be hidden. Where it is
+/// in the cover, the last piece of the segment in the cover (see the module
+/// documentation) starts at an edge the segment crosses inward, in the corridor, at most
+/// `depth` from the target: each such "window" must be hidden. The segment cannot have
+/// run in the cover all the way from the spotter's base when the bases are more than
+/// `depth` apart.
+pub(crate) fn hidden_in_cover(
+    cover: &Blocker,
+    depth: f64,
+    eye: &[Vec2],
+    spotter: &[Vec2],
+    target: &[Vec2],
+    hidden: impl Fn(&[Vec2]) -> bool,
+) -> bool {
+    if eye.is_empty() || eye.len() > 2 || target.len() < 3 {
+        return false;
+    }
+    if convex_to_convex(spotter, target) <= depth + DEPTH_SLACK_MM {
+        return false;
+    }
+    let outside = outside_part(cover, target);
+    if !outside.is_empty() && !hidden(&convex_hull(outside)) {
+        return false;
+    }
+    let mut pts: Vec<Vec2> = eye.to_vec();
+    pts.extend_from_slice(target);
+    let corridor = convex_hull(pts);
+    if corridor.len() < 3 {
+        return false;
+    }
+    let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
+    for (e, n) in edges_out(cover) {
+        if !dirs.iter().any(|d| d.dot(n) <= 0.0) {
+            continue;
+        }
+        let Some(c) = clip_to_convex(e, &corridor) else { continue };
+        if segment_to_convex(c, target) <= depth + DEPTH_SLACK_MM && !hidden(&[c.a, c.b]) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Points whose hull holds the part of the convex `target` outside the cover (empty
+/// when the target is wholly inside): its corners not strictly inside, where its edges
+/// cross the cover's outline, and the cover's corners inside it.
+fn outside_part(cover: &Blocker, target: &[Vec2]) -> Vec<Vec2> {
+    let edges = edges_out(cover);
+    let on_outline = |q: Vec2| edges.iter().any(|(e, _)| e.distance_2_to_point(q) <= 1e-18);
+    let n = target.len();
+    let mut out: Vec<Vec2> =
+        target.iter().copied().filter(|&q| !cover.contains(q) || on_outline(q)).collect();
+    for i in 0..n {
+        let s = Segment::new(target[i], target[(i + 1) % n]);
+        for (e, _) in &edges {
+            if let Some(x) = s.intersection(e) {
+                out.push(x);
+            }
+        }
+    }
+    let inside = |q: Vec2| (0..n).all(|i| (target[(i + 1) % n] - target[i]).cross(q - target[i]) >= 0.0);
+    out.extend(edges.iter().map(|(e, _)| e.a).filter(|&q| inside(q)));
+    out
+}
+
+/// A convex part of the cover holding the convex `shape` (a segment or a polygon): the
+/// cell, around the shape, of the lines through the cover's edges (those that miss the
+/// shape), checked to lie in the cover. `None` when the cover has holes or no such cell
+/// lies in it.
+pub(crate) fn convex_part_around(cover: &Blocker, shape: &[Vec2]) -> Option<Vec<Vec2>> {
+    let poly = cover.polygon();
+    if !poly.holes.is_empty() || shape.is_empty() {
+        return None;
+    }
+    let ring = &poly.exterior;
+    let n = ring.len();
+    let mut planes = Vec::new();
+    for i in 0..n {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        let sides: Vec<f64> = shape.iter().map(|&q| (b - a).cross(q - a)).collect();
+        if sides.iter().all(|&x| x >= 0.0) {
+            planes.push(HalfPlane::left_of(a, b));
+        } else if sides.iter().all(|&x| x <= 0.0) {
+            planes.push(HalfPlane::left_of(b, a));
+        }
+    }
+    let hull = ConvexPolygon::from_ccw_unchecked(convex_hull(ring.clone()));
+    let part = ConvexPolygon::from_half_planes(&hull, &planes);
+    let k = part.vertices().to_vec();
+    if part.area() <= 0.0 || k.len() < 3 {
+        return None;
+    }
+    // No edge of the cover may pass through the part's inside (deeper than rounding,
+    // 1e-7 mm: a segment from the eye to a point of a piece of `beyond_depth`, well
+    // inside the part, loses a negligible length to such a sliver); then the part is
+    // inside the cover or outside it, and its centre tells which.
+    let strictly_inside = |q: Vec2| {
+        (0..k.len()).all(|i| {
+            let e = k[(i + 1) % k.len()] - k[i];
+            let l = e.length();
+            l == 0.0 || e.cross(q - k[i]) > 1e-7 * l
+        })
+    };
+    for i in 0..n {
+        let e = Segment::new(ring[i], ring[(i + 1) % n]);
+        if let Some(c) = clip_to_convex(e, &k)
+            && (strictly_inside(c.midpoint()) || strictly_inside(c.a) || strictly_inside(c.b))
+        {
+            return None;
+        }
+    }
+    let centre = part.centroid()?;
+    cover.contains(centre).then_some(k)
+}
+
+/// Convex pieces that together make up the part of the convex `part` farther than
+/// `depth` (plus [`DEPTH_SLACK_MM`]) from the convex `around`: `around` grown by a
+/// polygon holding the disc of radius `depth`, and `part` cut along each of its edges.
+pub(crate) fn beyond_depth(part: &[Vec2], around: &[Vec2], depth: f64) -> Vec<Vec<Vec2>> {
+    const SIDES: usize = 16;
+    let r = (depth + DEPTH_SLACK_MM) / (std::f64::consts::PI / SIDES as f64).cos();
+    let grown = convex_hull(
+        around
+            .iter()
+            .flat_map(|&v| {
+                (0..SIDES).map(move |k| v + Vec2::from_heading_deg(360.0 * k as f64 / SIDES as f64) * r)
+            })
+            .collect(),
+    );
+    let part = ConvexPolygon::from_ccw_unchecked(part.to_vec());
+    let m = grown.len();
+    (0..m)
+        .filter_map(|i| {
+            let piece = part.clipped(&HalfPlane::left_of(grown[(i + 1) % m], grown[i]));
+            (piece.area() > 0.0 && piece.vertices().len() >= 3).then(|| piece.vertices().to_vec())
+        })
+        .collect()
+}
+
+/// Convex hull, counter-clockwise (monotone chain); fewer than three points when they
+/// are collinear.
+fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup();
+    if pts.len() < 3 {
+        return pts;
+    }
+    let mut hull: Vec<Vec2> = Vec::with_capacity(pts.len() + 1);
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &Vec2>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for &p in iter {
+            while hull.len() >= start + 2 {
+                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
+                if (b - a).cross(p - b) > 0.0 {
+                    break;
+                }
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::polygon::Polygon;
+
+    fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> Vec<Vec2> {
+        vec![Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)]
+    }
+
+    #[test]
+    fn a_target_deep_in_a_wood_is_at_least_its_depth_from_the_edge_it_is_seen_through() {
+        // Wood y ∈ [200, 400]; eye x ∈ [-30, 30] at y = 10; target x ∈ [-15, 15] with its
+        // front edge at y = 200 + d.
+        let wood = Blocker::new(Polygon::new(rect(-200.0, 200.0, 200.0, 400.0), vec![]));
+        let eye = [Vec2::new(-30.0, 10.0), Vec2::new(30.0, 10.0)];
+        let spotter = rect(-30.0, -10.0, 30.0, 10.0);
+        for d in [22.86, 27.94] {
+            let target = rect(-15.0, 200.0 + d, 15.0, 220.0 + d);
+            let b = run_lower_bound(&wood, &eye, &spotter, &target);
+            assert!((b - d).abs() < 1e-9, "{b}");
+        }
+        // Seen from the side, through the wood's side edge x = 200: the bound is the
+        // distance from the part of that edge inside the corridor (y from 265.6 to
+        // 290) to the target, at least the 185 mm between x = 200 and x = 15; the front
+        // edge y = 200 cannot be crossed inward on the way.
+        let side_eye = [Vec2::new(400.0, 300.0), Vec2::new(400.0, 330.0)];
+        let side_spotter = rect(400.0, 300.0, 420.0, 330.0);
+        let target = rect(-15.0, 230.0, 15.0, 250.0);
+        let b = run_lower_bound(&wood, &side_eye, &side_spotter, &target);
+        let corner = Vec2::new(15.0, 250.0);
+        let entry = Vec2::new(200.0, 230.0 + (300.0 - 230.0) * 185.0 / 385.0);
+        assert!((b - corner.distance(entry)).abs() < 1e-9, "{b}");
+        // Straddling the edge: no bound.
+        let target = rect(-15.0, 190.0, 15.0, 210.0);
+        assert_eq!(run_lower_bound(&wood, &eye, &spotter, &target), 0.0);
+    }
+
+    #[test]
+    fn an_eye_in_a_wood_sees_out_through_the_near_edge_only() {
+        // Wood y ∈ [-400, 30]; the eye at y = 30 - d, the target far in the open.
+        let wood = Blocker::new(Polygon::new(rect(-200.0, -400.0, 200.0, 30.0), vec![]));
+        for d in [22.86, 27.94] {
+            let eye = [Vec2::new(-30.0, 30.0 - d), Vec2::new(30.0, 30.0 - d)];
+            let spotter = rect(-30.0, 10.0 - d, 30.0, 30.0 - d);
+            let target = rect(-15.0, 290.0, 15.0, 310.0);
+            let b = run_lower_bound(&wood, &eye, &spotter, &target);
+            assert!((b - d).abs() < 1e-9, "{b}");
+        }
+    }
+}
