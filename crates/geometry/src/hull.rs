@@ -45,3 +45,9 @@ impl ConvexPolygon {
         ConvexPolygon::from_ccw_unchecked(lower)
     }
 }
+
+/// The vertices of [`ConvexPolygon::hull`]: counter-clockwise, fewer than three when the
+/// points are collinear. For callers that work on plain vertex lists.
+pub(crate) fn hull_points(points: impl AsRef<[Vec2]>) -> Vec<Vec2> {
+    ConvexPolygon::hull(points.as_ref()).vertices().to_vec()
+}

@@ -26,6 +26,7 @@
 //! Millimetres in the table frame.
 
 use crate::base::Base;
+use crate::hull::hull_points;
 use crate::polygon::{ConvexPolygon, Polygon, ring_contains};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
@@ -656,7 +657,7 @@ fn quick_verdict(
     for &s in spotter {
         let mut points = target.to_vec();
         points.push(s);
-        let hull = convex_hull(points);
+        let hull = hull_points(points);
         if hull.len() >= 3 && near.iter().all(|b| clear_of(b, &hull, GRAZE_TOLERANCE_MM)) {
             return Some(FullVisibility::Visible);
         }
@@ -669,33 +670,6 @@ fn quick_verdict(
         .chain((0..n).map(|i| target[i].lerp(target[(i + 1) % n], 0.5).lerp(c, 0.25)))
         .find(|&p| point_sight(spotter, p, near, index).is_none())
         .map(|witness| FullVisibility::Hidden { witness })
-}
-
-/// The convex hull of some points, counter-clockwise (Andrew's monotone chain).
-fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    pts.dedup();
-    if pts.len() < 3 {
-        return pts;
-    }
-    let mut hull: Vec<Vec2> = Vec::with_capacity(pts.len() + 1);
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &Vec2>> =
-            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
-        for &p in iter {
-            while hull.len() >= start + 2 {
-                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
-                if (b - a).cross(p - b) > 0.0 {
-                    break;
-                }
-                hull.pop();
-            }
-            hull.push(p);
-        }
-        hull.pop();
-    }
-    hull
 }
 
 /// True when the blocker's outer ring and the convex polygon are more than `gap` apart
@@ -755,7 +729,7 @@ mod tests {
         assert_eq!(quick_verdict(&spotter, &target, &[&post], &idx), None);
         assert_eq!(full_visibility(&spotter, &target, &[post]), FullVisibility::Visible);
         // The hull of a triangle and a point inside it is the triangle.
-        let h = convex_hull(vec![
+        let h = hull_points(vec![
             Vec2::new(0.0, 0.0),
             Vec2::new(4.0, 0.0),
             Vec2::new(0.0, 4.0),

@@ -17,6 +17,7 @@
 //! to the corridor, is connected; if one such union meets both bridges, the target is
 //! hidden.
 
+use crate::hull::hull_points;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
@@ -30,7 +31,7 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let hull = convex_hull(pts);
+    let hull = hull_points(pts);
     let n = hull.len();
     if n < 3 {
         return false;
@@ -140,33 +141,6 @@ fn meets_convex(a: &[Vec2], b: &[Vec2]) -> bool {
         })
     };
     !separated_by(a, b) && !separated_by(b, a)
-}
-
-/// Convex hull, counter-clockwise (monotone chain).
-fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    pts.dedup();
-    if pts.len() < 3 {
-        return pts;
-    }
-    let mut hull: Vec<Vec2> = Vec::with_capacity(pts.len() + 1);
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &Vec2>> =
-            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
-        for &p in iter {
-            while hull.len() >= start + 2 {
-                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
-                if (b - a).cross(p - b) > 0.0 {
-                    break;
-                }
-                hull.pop();
-            }
-            hull.push(p);
-        }
-        hull.pop();
-    }
-    hull
 }
 
 #[cfg(test)]

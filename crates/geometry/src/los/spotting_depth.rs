@@ -23,6 +23,7 @@
 //! their component along an edge's outward normal is settled by the differences of
 //! vertices (the set of differences is convex, and the component is linear).
 
+use crate::hull::hull_points;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::segment::Segment;
 use crate::sight::Blocker;
@@ -163,7 +164,7 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let corridor = convex_hull(pts);
+    let corridor = hull_points(pts);
     let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
     let edges = edges_out(cover);
     let in_corridor = |s: Segment| {
@@ -232,12 +233,12 @@ pub(crate) fn hidden_in_cover(
         return false;
     }
     let outside = outside_part(cover, target);
-    if !outside.is_empty() && !hidden(&convex_hull(outside)) {
+    if !outside.is_empty() && !hidden(&hull_points(outside)) {
         return false;
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let corridor = convex_hull(pts);
+    let corridor = hull_points(pts);
     if corridor.len() < 3 {
         return false;
     }
@@ -297,7 +298,7 @@ pub(crate) fn convex_part_around(cover: &Blocker, shape: &[Vec2]) -> Option<Vec<
             planes.push(HalfPlane::left_of(b, a));
         }
     }
-    let hull = ConvexPolygon::from_ccw_unchecked(convex_hull(ring.clone()));
+    let hull = ConvexPolygon::from_ccw_unchecked(hull_points(ring.clone()));
     let part = ConvexPolygon::from_half_planes(&hull, &planes);
     let k = part.vertices().to_vec();
     if part.area() <= 0.0 || k.len() < 3 {
@@ -332,13 +333,13 @@ pub(crate) fn convex_part_around(cover: &Blocker, shape: &[Vec2]) -> Option<Vec<
 pub(crate) fn beyond_depth(part: &[Vec2], around: &[Vec2], depth: f64) -> Vec<Vec<Vec2>> {
     const SIDES: usize = 16;
     let r = (depth + DEPTH_SLACK_MM) / (std::f64::consts::PI / SIDES as f64).cos();
-    let grown = convex_hull(
+    let grown = hull_points(
         around
             .iter()
             .flat_map(|&v| {
                 (0..SIDES).map(move |k| v + Vec2::from_heading_deg(360.0 * k as f64 / SIDES as f64) * r)
             })
-            .collect(),
+            .collect::<Vec<_>>(),
     );
     let part = ConvexPolygon::from_ccw_unchecked(part.to_vec());
     let m = grown.len();
@@ -348,34 +349,6 @@ pub(crate) fn beyond_depth(part: &[Vec2], around: &[Vec2], depth: f64) -> Vec<Ve
             (piece.area() > 0.0 && piece.vertices().len() >= 3).then(|| piece.vertices().to_vec())
         })
         .collect()
-}
-
-/// Convex hull, counter-clockwise (monotone chain); fewer than three points when they
-/// are collinear.
-fn convex_hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    pts.dedup();
-    if pts.len() < 3 {
-        return pts;
-    }
-    let mut hull: Vec<Vec2> = Vec::with_capacity(pts.len() + 1);
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &Vec2>> =
-            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
-        for &p in iter {
-            while hull.len() >= start + 2 {
-                let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
-                if (b - a).cross(p - b) > 0.0 {
-                    break;
-                }
-                hull.pop();
-            }
-            hull.push(p);
-        }
-        hull.pop();
-    }
-    hull
 }
 
 #[cfg(test)]

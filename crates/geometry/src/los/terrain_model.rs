@@ -43,6 +43,7 @@ use super::sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, Sig
 use super::terrain_sight::{CoverDensity, SightEffect, SightProperties, sight_properties};
 use crate::base::Base;
 use crate::error::GeometryError;
+use crate::hull::hull_points;
 use crate::index::SpatialIndex;
 use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
 use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
@@ -1515,15 +1516,10 @@ fn skirmish_screens(table: &Table) -> Vec<(Blocker, BaseRef, BaseRef)> {
                 continue;
             }
             let pts: Vec<Vec2> = a.vertices_ccw().into_iter().chain(b.vertices_ccw()).collect();
-            out.push((Blocker::new(crate::polygon::Polygon::new(convex_hull(pts), vec![])), x, y));
+            out.push((Blocker::new(crate::polygon::Polygon::new(hull_points(pts), vec![])), x, y));
         }
     }
     out
-}
-
-/// Convex hull, counter-clockwise ([`ConvexPolygon::hull`]).
-fn convex_hull(pts: Vec<Vec2>) -> Vec<Vec2> {
-    ConvexPolygon::hull(&pts).vertices().to_vec()
 }
 
 /// True when a spotting depth cuts every sight line from the pair's eye to `target` (the
@@ -1565,7 +1561,7 @@ fn kernel(ring: &[Vec2]) -> Option<Vec<Vec2>> {
     }
     let n = r.len();
     let planes: Vec<HalfPlane> = (0..n).map(|i| HalfPlane::left_of(r[i], r[(i + 1) % n])).collect();
-    let hull = ConvexPolygon::from_ccw_unchecked(convex_hull(r));
+    let hull = ConvexPolygon::from_ccw_unchecked(hull_points(r));
     let k = ConvexPolygon::from_half_planes(&hull, &planes);
     (k.area() > 0.0).then(|| k.vertices().to_vec())
 }
