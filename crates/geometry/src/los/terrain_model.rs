@@ -60,7 +60,9 @@ use std::sync::OnceLock;
 use super::corridor::separated;
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
-use super::spotting_depth::{beyond_depth, convex_part_around, covers, hidden_in_cover, run_lower_bound};
+use super::spotting_depth::{
+    beyond_depth, convex_part_around, covers, hidden_in_cover, part_toward, run_lower_bound,
+};
 
 /// Slack on inclusive distance limits (spotting depth, visibility), mm: a target exactly
 /// at the limit is seen.
@@ -903,13 +905,14 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
     }
 
-    /// A clear sight segment from some eye point to the target point `t`, trying every
-    /// critical direction and directions whose eye points are at most `eye_step_mm`
-    /// apart.
-    fn point_search(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
+    /// The directions the bounded search tries from target point `t`, as (the heading of
+    /// the eye's centre from `t`, degrees; the angles relative to it, degrees): every
+    /// critical direction, and directions whose eye points are at most `eye_step_mm`
+    /// apart, then the middles between neighbours. `None` when `t` is inside the eye.
+    fn search_angles(&self, p: &Pair<'_>, t: Vec2) -> Option<(f64, Vec<f64>)> {
         let eye = &p.eye;
         if eye.len() >= 3 && ConvexPolygon::from_ccw_unchecked(eye.clone()).contains(t) {
-            return Some(Segment::new(t, t));
+            return None;
         }
         let c = eye.iter().fold(Vec2::ZERO, |a, &q| a + q) / eye.len() as f64;
         let base = (c - t).heading_deg();
@@ -932,7 +935,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 }
             }
         };
-        for b in blockers {
+        for (b, _) in &p.owned {
+            b.vertices().for_each(&mut corner);
+        }
+        for (b, _) in &p.opaque {
             b.vertices().for_each(&mut corner);
         }
         for (f, _) in &p.limits {
@@ -975,20 +981,70 @@ impl<'i, 't> TerrainSight<'i, 't> {
         angles.sort_by(f64::total_cmp);
         angles.dedup();
         let mids: Vec<f64> = angles.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
-        let mut cuts = Vec::new();
-        for a in angles.iter().chain(mids.iter()) {
-            let dir = Vec2::from_heading_deg(base + a);
-            let Some((s0, s1)) = chord(eye, t, dir) else { continue };
-            if s1 < 0.0 {
-                continue;
-            }
-            let e = t + dir * s0.max(0.0);
-            cuts.clear();
-            if self.check(p, e, t, blockers, false, &mut cuts) {
-                return Some(Segment::new(e, t));
-            }
+        angles.extend(mids);
+        Some((base, angles))
+    }
+
+    /// The segment from the eye to `t` along heading `heading_deg` (degrees), when the
+    /// line meets the eye on `t`'s side and the segment passes every limit.
+    fn try_heading(
+        &self,
+        p: &Pair<'_>,
+        t: Vec2,
+        heading_deg: f64,
+        blockers: &[&Blocker],
+        cuts: &mut Vec<Cut>,
+    ) -> Option<Segment> {
+        let dir = Vec2::from_heading_deg(heading_deg);
+        let (s0, s1) = chord(&p.eye, t, dir)?;
+        if s1 < 0.0 {
+            return None;
         }
-        None
+        let e = t + dir * s0.max(0.0);
+        cuts.clear();
+        self.check(p, e, t, blockers, false, cuts).then(|| Segment::new(e, t))
+    }
+
+    /// A clear sight segment from some eye point to the target point `t`: the first of
+    /// [`Self::search_angles`] that passes, in their order.
+    fn point_search(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
+        let Some((base, angles)) = self.search_angles(p, t) else { return Some(Segment::new(t, t)) };
+        let mut cuts = Vec::new();
+        angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts))
+    }
+
+    /// Whether [`Self::point_search`] finds a segment, trying the same directions nearest
+    /// `hint` (an eye point that saw a neighbouring target point) first: the same set, so
+    /// the same answer; `hint` becomes the eye end of the segment found.
+    fn point_seen(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker], hint: &mut Option<Vec2>) -> bool {
+        let Some((base, mut angles)) = self.search_angles(p, t) else { return true };
+        if let Some(h) = *hint
+            && h != t
+        {
+            let want = ((h - t).heading_deg() - base + 540.0).rem_euclid(360.0) - 180.0;
+            angles.sort_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()));
+        }
+        let mut cuts = Vec::new();
+        match angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts)) {
+            Some(s) => {
+                *hint = Some(s.a);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// True when a spotting depth cuts every sight line from the eye to the target point
+    /// `t` (exact): such a line first meets the target base in [`part_toward`], so the
+    /// bound of [`depth_cuts_every_line`] for that part holds for it.
+    fn depth_hides_point(&self, p: &Pair<'_>, t: Vec2) -> bool {
+        if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
+            return false;
+        }
+        if !p.limits.iter().any(|(_, l)| matches!(l, Limit::InCover(_))) {
+            return false;
+        }
+        part_toward(&p.eye, &p.target.vertices_ccw(), t).is_some_and(|part| depth_cuts_every_line(p, &part))
     }
 
     /// The verdict for one spotter base (seeing from `eye`) and one target base.
@@ -1034,7 +1090,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
             Some(first)
         } else {
             method = Method::Sampled(self.sampling);
-            self.grid(&visible_shape).into_iter().find_map(|t| self.point_search(p, t, &blockers))
+            self.grid(&visible_shape)
+                .into_iter()
+                .filter(|&t| !self.depth_hides_point(p, t))
+                .find_map(|t| self.point_search(p, t, &blockers))
         };
         if sight.is_none() {
             return BaseVerdict {
@@ -1079,8 +1138,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
             return BaseVerdict { visible: true, full: FullVisibility::Hidden { witness: q }, method, sight };
         }
         let method = Method::Sampled(self.sampling);
+        let mut hint = None;
         for t in self.grid(&tv) {
-            if self.point_search(p, t, &blockers).is_none() {
+            if self.depth_hides_point(p, t) || !self.point_seen(p, t, &blockers, &mut hint) {
                 return BaseVerdict {
                     visible: true,
                     full: FullVisibility::Hidden { witness: t },
