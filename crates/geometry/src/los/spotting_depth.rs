@@ -202,20 +202,24 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
     bound
 }
 
-/// Where a sight segment from the segment `eye` to the point `t` of the convex `target`
-/// (ccw) can first meet the target: the part of the target in the triangle of the eye
-/// and `t` (the segment lies in that triangle and meets the target at `t` at the
-/// latest). Its first meeting with this part is its first meeting with the target, so
-/// [`run_lower_bound`] for the part bounds every such segment's run up to the target.
-/// `None` when the triangle or the part is degenerate.
-pub(crate) fn part_toward(eye: &[Vec2], target: &[Vec2], t: Vec2) -> Option<Vec<Vec2>> {
-    let [e0, e1] = eye else { return None };
-    let tri = hull_points(vec![*e0, *e1, t]);
-    if tri.len() < 3 || target.len() < 3 {
+/// Where a sight segment from the segment `eye` to a point of `cell` (a point, or a
+/// convex part of the convex `target`, ccw) can first meet the target: the part of the
+/// target in the hull of the eye and the cell (the segment lies in that hull and meets
+/// the target at its end at the latest). Its first meeting with this part is its first
+/// meeting with the target, so [`run_lower_bound`] for the part bounds every such
+/// segment's run up to the target. `None` when the hull or the part is degenerate.
+pub(crate) fn part_toward(eye: &[Vec2], target: &[Vec2], cell: &[Vec2]) -> Option<Vec<Vec2>> {
+    if eye.len() != 2 || target.len() < 3 || cell.is_empty() {
+        return None;
+    }
+    let mut pts = eye.to_vec();
+    pts.extend_from_slice(cell);
+    let hull = hull_points(pts);
+    if hull.len() < 3 {
         return None;
     }
     let part = ConvexPolygon::from_ccw_unchecked(target.to_vec())
-        .intersection(&ConvexPolygon::from_ccw_unchecked(tri));
+        .intersection(&ConvexPolygon::from_ccw_unchecked(hull));
     (part.vertices().len() >= 3).then(|| part.vertices().to_vec())
 }
 
@@ -418,19 +422,19 @@ mod tests {
         let spotter = rect(-120.0, -2.0, -100.0, 2.0);
         let target = rect(20.0, -50.0, 30.0, 50.0);
         assert!((run_lower_bound(&wood, &eye, &spotter, &target) - 20.0).abs() < 1e-9);
-        let centre = part_toward(&eye, &target, Vec2::new(25.0, 0.0)).unwrap_or_default();
+        let centre = part_toward(&eye, &target, &[Vec2::new(25.0, 0.0)]).unwrap_or_default();
         let b = run_lower_bound(&wood, &eye, &spotter, &centre);
         assert!((b - 20.0).abs() < 1e-9, "{b}");
         assert!(b > 19.95 && b <= 20.05);
         // Toward (25, 45) the part lies within y ∈ [43.1, 45] at x ≥ 20, and the
         // corridor crosses x = 0 at y ≤ 36.4: more than 21 mm apart.
-        let end = part_toward(&eye, &target, Vec2::new(25.0, 45.0)).unwrap_or_default();
+        let end = part_toward(&eye, &target, &[Vec2::new(25.0, 45.0)]).unwrap_or_default();
         assert!(end.iter().all(|q| q.y > 42.5 && q.y < 45.5 && q.x >= 20.0 - 1e-9), "{end:?}");
         let b = run_lower_bound(&wood, &eye, &spotter, &end);
         assert!(b > 21.0 && b < 21.2, "{b}");
         // Degenerate: t on the eye's line, or a target of two points.
-        assert!(part_toward(&eye, &target, Vec2::new(-100.0, 50.0)).is_none());
-        assert!(part_toward(&eye, &target[..2], Vec2::new(25.0, 0.0)).is_none());
+        assert!(part_toward(&eye, &target, &[Vec2::new(-100.0, 50.0)]).is_none());
+        assert!(part_toward(&eye, &target[..2], &[Vec2::new(25.0, 0.0)]).is_none());
     }
 
     #[test]

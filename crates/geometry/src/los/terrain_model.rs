@@ -64,6 +64,10 @@ use super::spotting_depth::{
     beyond_depth, convex_part_around, covers, hidden_in_cover, part_toward, run_lower_bound,
 };
 
+/// How many target points the bounded search tries before it proves cells of the target
+/// hidden ([`TerrainSight::hidden_cells`]).
+const SEARCH_BEFORE_CELLS: usize = 16;
+
 /// Slack on inclusive distance limits (spotting depth, visibility), mm: a target exactly
 /// at the limit is seen.
 const LIMIT_SLACK_MM: f64 = 1e-9;
@@ -520,6 +524,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
             return false;
         }
+        let pieces = self.chain_pieces(p);
+        let refs: Vec<&[Vec2]> = pieces.iter().map(Vec::as_slice).collect();
+        separated(&p.eye, &p.target.vertices_ccw(), &refs)
+    }
+
+    /// The solid pieces of what blocks the pair for [`super::corridor::separated`]: its
+    /// units' blocks (split where a slit is threaded from the pair's eye, so also from
+    /// any part of it), screens and opaque terrain, shrunk by [`SOLID_MARGIN_MM`].
+    fn chain_pieces(&self, p: &Pair<'_>) -> Vec<Vec<Vec2>> {
         let occ = self.occluders();
         let eye = [p.eye[0], p.eye[1]];
         let mut pieces: Vec<Vec<Vec2>> = Vec::new();
@@ -570,8 +583,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 pieces.push(s);
             }
         }
-        let refs: Vec<&[Vec2]> = pieces.iter().map(Vec::as_slice).collect();
-        separated(&eye, &p.target.vertices_ccw(), &refs)
+        pieces
     }
 
     fn pair(&self, spotter_ref: BaseRef, eye: &[Vec2], target_ref: BaseRef) -> Option<Pair<'_>> {
@@ -1034,6 +1046,73 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
     }
 
+    /// False when the blockers alone leave no clear segment from the eye to the target
+    /// point `t` (the exact search of [`crate::sight`]): then no direction the bounded
+    /// search tries can pass, as each is checked against the same blockers first.
+    fn blockers_may_pass(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> bool {
+        self.proof == Proof::Exhaustive || point_sight_segment_among(&p.eye, t, blockers).is_some()
+    }
+
+    /// Convex cells of `shape` (a part of the target) that no sight line of the pair
+    /// reaches (exact): each proved hidden from every part of the eye by
+    /// [`Self::hidden_from`], halving the cell up to `CELL_LEVELS` times where the whole
+    /// is not. Empty when the pair has no spotting depth (the blockers alone were
+    /// already searched exactly).
+    fn hidden_cells(&self, p: &Pair<'_>, shape: &[Vec2]) -> Vec<ConvexPolygon> {
+        /// Halvings of a cell, and of the eye for one cell.
+        const CELL_LEVELS: usize = 6;
+        const EYE_LEVELS: usize = 3;
+        let mut out = Vec::new();
+        if self.proof == Proof::Exhaustive
+            || p.eye.len() != 2
+            || !p.limits.iter().any(|(_, l)| matches!(l, Limit::InCover(_)))
+        {
+            return out;
+        }
+        let pieces = self.chain_pieces(p);
+        let refs: Vec<&[Vec2]> = pieces.iter().map(Vec::as_slice).collect();
+        let tv = p.target.vertices_ccw();
+        let mut todo = vec![(ConvexPolygon::from_ccw_unchecked(shape.to_vec()), CELL_LEVELS)];
+        while let Some((cell, level)) = todo.pop() {
+            if cell.vertices().len() < 3 {
+                continue;
+            }
+            if self.hidden_from(p, &refs, &tv, cell.vertices(), [p.eye[0], p.eye[1]], EYE_LEVELS) {
+                out.push(cell);
+            } else if level > 0 {
+                let [a, b] = halves(&cell);
+                todo.push((a, level - 1));
+                todo.push((b, level - 1));
+            }
+        }
+        out
+    }
+
+    /// True when no sight segment from the part `eye` of the pair's eye to a point of
+    /// `cell` (convex, inside the target `tv`) passes (exact): each first meets the
+    /// target in [`part_toward`] of the cell, and there a spotting depth cuts every
+    /// such line ([`depth_cuts_every_line`]) or a chain of solid pieces crosses the
+    /// corridor ([`separated`]); or, halving the eye up to `levels` times, both halves
+    /// are hidden so.
+    fn hidden_from(
+        &self,
+        p: &Pair<'_>,
+        pieces: &[&[Vec2]],
+        tv: &[Vec2],
+        cell: &[Vec2],
+        eye: [Vec2; 2],
+        levels: usize,
+    ) -> bool {
+        let Some(part) = part_toward(&eye, tv, cell) else { return false };
+        if depth_cuts_every_line_from(p, &eye, &part) || separated(&eye, &part, pieces) {
+            return true;
+        }
+        let m = eye[0].lerp(eye[1], 0.5);
+        levels > 0
+            && self.hidden_from(p, pieces, tv, cell, [eye[0], m], levels - 1)
+            && self.hidden_from(p, pieces, tv, cell, [m, eye[1]], levels - 1)
+    }
+
     /// True when a spotting depth cuts every sight line from the eye to the target point
     /// `t` (exact): such a line first meets the target base in [`part_toward`], so the
     /// bound of [`depth_cuts_every_line`] for that part holds for it.
@@ -1044,7 +1123,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if !p.limits.iter().any(|(_, l)| matches!(l, Limit::InCover(_))) {
             return false;
         }
-        part_toward(&p.eye, &p.target.vertices_ccw(), t).is_some_and(|part| depth_cuts_every_line(p, &part))
+        part_toward(&p.eye, &p.target.vertices_ccw(), &[t])
+            .is_some_and(|part| depth_cuts_every_line(p, &part))
     }
 
     /// The verdict for one spotter base (seeing from `eye`) and one target base.
@@ -1090,10 +1170,20 @@ impl<'i, 't> TerrainSight<'i, 't> {
             Some(first)
         } else {
             method = Method::Sampled(self.sampling);
-            self.grid(&visible_shape)
-                .into_iter()
-                .filter(|&t| !self.depth_hides_point(p, t))
-                .find_map(|t| self.point_search(p, t, &blockers))
+            // The first points (corners, then along the edges) are searched at once, as
+            // most targets are seen there; then the cells proved hidden are skipped.
+            let grid = self.grid(&visible_shape);
+            let head = grid.len().min(SEARCH_BEFORE_CELLS);
+            let seen = |t: &Vec2| !self.depth_hides_point(p, *t) && self.blockers_may_pass(p, *t, &blockers);
+            grid[..head].iter().filter(|t| seen(t)).find_map(|&t| self.point_search(p, t, &blockers)).or_else(
+                || {
+                    let cells = self.hidden_cells(p, &visible_shape);
+                    grid[head..]
+                        .iter()
+                        .filter(|t| !cells.iter().any(|c| c.contains(**t)) && seen(t))
+                        .find_map(|&t| self.point_search(p, t, &blockers))
+                },
+            )
         };
         if sight.is_none() {
             return BaseVerdict {
@@ -1585,10 +1675,15 @@ fn skirmish_screens(table: &Table) -> Vec<(Blocker, BaseRef, BaseRef)> {
 /// True when a spotting depth cuts every sight line from the pair's eye to `target` (the
 /// target base, or one of its corners that every line reaches from outside the base).
 fn depth_cuts_every_line(p: &Pair<'_>, target: &[Vec2]) -> bool {
+    depth_cuts_every_line_from(p, &p.eye, target)
+}
+
+/// [`depth_cuts_every_line`] from a part of the pair's eye.
+fn depth_cuts_every_line_from(p: &Pair<'_>, eye: &[Vec2], target: &[Vec2]) -> bool {
     let sv = p.spotter.vertices_ccw();
     p.limits.iter().any(|(f, l)| {
         let Limit::InCover(depth) = *l else { return false };
-        f.blockers.iter().any(|b| run_lower_bound(b, &p.eye, &sv, target) > depth + 2.0 * LIMIT_SLACK_MM)
+        f.blockers.iter().any(|b| run_lower_bound(b, eye, &sv, target) > depth + 2.0 * LIMIT_SLACK_MM)
     })
 }
 
@@ -1626,6 +1721,23 @@ fn kernel(ring: &[Vec2]) -> Option<Vec<Vec2>> {
     (k.area() > 0.0).then(|| k.vertices().to_vec())
 }
 
+/// The two halves of a convex polygon, cut through the mean of its vertices across its
+/// longest extent (along the longest edge's direction).
+fn halves(cell: &ConvexPolygon) -> [ConvexPolygon; 2] {
+    let v = cell.vertices();
+    let n = v.len();
+    let c = v.iter().fold(Vec2::ZERO, |a, &q| a + q) / n.max(1) as f64;
+    let along = (0..n)
+        .map(|i| v[(i + 1) % n] - v[i])
+        .max_by(|a, b| a.length_2().total_cmp(&b.length_2()))
+        .unwrap_or(Vec2::new(1.0, 0.0));
+    let across = along.perp_left();
+    [
+        cell.clipped(&HalfPlane { point: c, direction: across }),
+        cell.clipped(&HalfPlane { point: c, direction: -across }),
+    ]
+}
+
 impl LineOfSight for TerrainSight<'_, '_> {
     /// Whether every point of `target` is seen from some point of `eye`, with units,
     /// terrain, levels and the rule set's limits. The spotter base is the base of unit
@@ -1651,5 +1763,107 @@ impl LineOfSight for TerrainSight<'_, '_> {
             Some(p) => self.decide(&p, true).full,
             None => FullVisibility::Hidden { witness: tb.centre() },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A battery at the origin facing +y (eye x ∈ [-12.5, 12.5] at y = 20), a foe, and
+    /// the terrain and other units given, under République 5 at medium scale (a medium
+    /// forest's spotting depth is 1" = 25.4 mm).
+    fn scene(foe: (f64, f64, f64, f64), others: &str, terrain: &str) -> Table {
+        let (x, y, w, d) = foe;
+        let text = format!(
+            r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+              {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
+              {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":{x},"y":{y},"heading":270,"width":{w},"depth":{d}}}]}}{others}],
+              "terrain":[{terrain}]}}"#
+        );
+        Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    fn wood(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
+        format!(
+            r#"{{"id":"wood","kind":"medium-forest","outline":[[{x0},{y0}],[{x1},{y0}],[{x1},{y1}],[{x0},{y1}]]}}"#
+        )
+    }
+
+    #[test]
+    fn halves_cut_a_cell_across_its_longest_edge() {
+        let cell = ConvexPolygon::from_ccw_unchecked(vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(40.0, 0.0),
+            Vec2::new(40.0, 10.0),
+            Vec2::new(0.0, 10.0),
+        ]);
+        let [a, b] = halves(&cell);
+        assert!((a.area() - 200.0).abs() < 1e-9 && (b.area() - 200.0).abs() < 1e-9);
+        // Cut at x = 20: one half left of it, the other right.
+        let xs = |c: &ConvexPolygon| c.vertices().iter().map(|v| v.x).fold(0.0, f64::max);
+        assert!((xs(&a).min(xs(&b)) - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cells_are_proved_hidden_only_beyond_the_spotting_depth() {
+        // Wood y ∈ [100, 400]; the foe (30 × 20) faces the gun with its front edge at
+        // y = 100 + d, so every line runs at least d in the wood before it (d straight
+        // up). d = 25.3 mm: the straight lines pass, no cell is hidden. d = 25.5 mm:
+        // the whole base is one hidden cell.
+        for (d, hidden) in [(25.3, false), (25.5, true)] {
+            let t = scene((0.0, 110.0 + d, 30.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+            let tv = p.target.vertices_ccw();
+            let cells = los.hidden_cells(&p, &tv);
+            if hidden {
+                assert_eq!(cells.len(), 1);
+                assert!((cells[0].area() - 600.0).abs() < 1e-6);
+            } else {
+                assert!(cells.is_empty(), "{cells:?}");
+            }
+            let exhaustive =
+                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+            assert_eq!(los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+            assert_eq!(los.unit_verdict(0, 1).visible, !hidden);
+        }
+    }
+
+    #[test]
+    fn hidden_cells_are_hidden_to_the_search() {
+        // The foe straddles the wood's corner (wood x ≥ 0, y ≥ 100): its front edge is
+        // at y = 127, 27 mm in the wood where it is in it; a line of foes at y ∈ [50, 70]
+        // screens the part outside the wood from the left of the eye. Every point of
+        // every cell proved hidden is hidden to the exhaustive search, and the
+        // verdicts agree.
+        let others = r#",{"id":"line","side":"au","kind":"infantry","formation":"line","bases":[{"x":-30.5,"y":60,"heading":270,"width":60,"depth":20}]}"#;
+        let mut proved = Vec::new();
+        for x in [-20.0, -5.0, 10.0, 25.0] {
+            let t = scene((x, 137.0, 60.0, 20.0), others, &wood(0.0, 100.0, 400.0, 400.0));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let exhaustive =
+                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+            assert_eq!(los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1), "foe at x = {x}");
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = exhaustive
+                .pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0))
+                .unwrap_or_else(|| panic!("pair"));
+            let blockers = p.blockers();
+            let tv = p.target.vertices_ccw();
+            let cells = los.hidden_cells(&p, &tv);
+            proved.push(cells.len());
+            for cell in cells {
+                let v = cell.vertices();
+                let c = v.iter().fold(Vec2::ZERO, |a, &q| a + q) / v.len() as f64;
+                for q in v.iter().copied().chain(std::iter::once(c)) {
+                    assert!(exhaustive.point_search(&p, q, &blockers).is_none(), "{q:?} at x = {x}");
+                }
+            }
+        }
+        assert!(proved.iter().any(|&n| n > 1), "{proved:?}");
     }
 }
