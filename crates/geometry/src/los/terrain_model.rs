@@ -1760,6 +1760,7 @@ impl LineOfSight for TerrainSight<'_, '_> {
             return FullVisibility::Hidden { witness: tb.centre() };
         };
         match self.pair(BaseRef::new(spotter, si), eye, target) {
+            Some(p) if self.chain_hides(&p) => FullVisibility::Hidden { witness: p.target.centre() },
             Some(p) => self.decide(&p, true).full,
             None => FullVisibility::Hidden { witness: tb.centre() },
         }
