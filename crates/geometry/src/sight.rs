@@ -445,6 +445,19 @@ fn relevant<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocke
     blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (*b, i)).unzip()
 }
 
+/// The blockers that come within twice [`GRAZE_TOLERANCE_MM`] of the convex hull of the
+/// shapes (the corridor every sight segment between them lies in), and their indices.
+/// The others cannot block such a segment, nor hold a point the seam test probes
+/// beside it, so leaving them out changes no segment's verdict.
+fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
+    let (near, index) = relevant(shapes, blockers);
+    let hull = hull_points(shapes.iter().flat_map(|s| s.iter().copied()).collect::<Vec<_>>());
+    if hull.len() < 3 {
+        return (near, index);
+    }
+    near.into_iter().zip(index).filter(|(b, _)| !clear_of(b, &hull, 2.0 * GRAZE_TOLERANCE_MM)).unzip()
+}
+
 /// A clear sight segment from some point of `spotter` to some point of `target`, or
 /// `None` when every such segment is blocked. Shapes are convex with vertices
 /// counter-clockwise; a spotter of two vertices is a segment (a base's front edge).
@@ -472,7 +485,7 @@ pub fn clear_sight_segment_among(
     target: &[Vec2],
     blockers: &[&Blocker],
 ) -> Option<Segment> {
-    let (near, index) = relevant(&[spotter, target], blockers);
+    let (near, index) = in_corridor(&[spotter, target], blockers);
     let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
     let (spotter_outline, target_outline) = (Outline::new(spotter), Outline::new(target));
     let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
@@ -540,7 +553,7 @@ pub fn point_sight_segment(spotter: &[Vec2], t: Vec2, blockers: &[Blocker]) -> O
 /// [`point_sight_segment`] over borrowed blockers.
 #[must_use]
 pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
-    let (near, index) = relevant(&[spotter, &[t]], blockers);
+    let (near, index) = in_corridor(&[spotter, &[t]], blockers);
     point_sight(spotter, t, &near, &index)
 }
 
