@@ -445,9 +445,10 @@ fn relevant<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocke
     blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (*b, i)).unzip()
 }
 
-/// The blockers that come within twice [`GRAZE_TOLERANCE_MM`] of the convex hull of the
-/// shapes (the corridor every sight segment between them lies in), and their indices.
-/// The others cannot block such a segment, nor hold a point the seam test probes
+/// The blockers that may come within twice [`GRAZE_TOLERANCE_MM`] of the convex hull of
+/// the shapes (the corridor every sight segment between them lies in), and their
+/// indices: those wholly beyond the line of one of the hull's edges by more are left
+/// out, as they cannot block such a segment, nor hold a point the seam test probes
 /// beside it, so leaving them out changes no segment's verdict.
 fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
     let (near, index) = relevant(shapes, blockers);
@@ -455,7 +456,20 @@ fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blo
     if hull.len() < 3 {
         return (near, index);
     }
-    near.into_iter().zip(index).filter(|(b, _)| !clear_of(b, &hull, 2.0 * GRAZE_TOLERANCE_MM)).unzip()
+    let gap = 2.0 * GRAZE_TOLERANCE_MM;
+    let n = hull.len();
+    // Each hull edge with its length: a blocker whose outline lies wholly beyond the
+    // line of one edge, by more than the gap, is that far from the hull.
+    let edges: Vec<(Vec2, Vec2, f64)> = (0..n)
+        .map(|i| {
+            let e = hull[(i + 1) % n] - hull[i];
+            (hull[i], e, e.length())
+        })
+        .collect();
+    let apart = |b: &Blocker| {
+        edges.iter().any(|&(a, e, len)| b.polygon.exterior.iter().all(|&v| e.cross(v - a) < -gap * len))
+    };
+    near.into_iter().zip(index).filter(|(b, _)| !apart(b)).unzip()
 }
 
 /// A clear sight segment from some point of `spotter` to some point of `target`, or
