@@ -869,6 +869,57 @@ mod tests {
     }
 
     #[test]
+    fn the_corridor_keeps_blockers_within_the_graze_gap() {
+        // Spotter edge x ∈ [-10, 10] at y = 0, target x ∈ [40, 60], y ∈ [190, 210]: the
+        // corridor's right side runs from (10, 0) to (60, 190). A post whose nearest
+        // corner is 3e-6 mm beyond that side (its middle, (35, 95), moved out along
+        // the normal) is left out, more than twice the graze tolerance; one 1e-6 mm
+        // beyond it, or straddling it, is kept.
+        let spotter = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];
+        let target = rect(50.0, 200.0, 20.0, 20.0).vertices_ccw();
+        let u = Vec2::new(50.0, 190.0) / Vec2::new(50.0, 190.0).length();
+        let out = u.perp_right();
+        let post = |gap: f64| {
+            let c = Vec2::new(35.0, 95.0) + out * gap;
+            Blocker::new(Polygon::new(
+                hull_points(vec![c, c + out * 5.0, c + out * 5.0 + u * 5.0, c + u * 5.0]),
+                vec![],
+            ))
+        };
+        let (far, near, across) = (post(3e-6), post(1e-6), post(-1.0));
+        let (kept, index) = in_corridor(&[&spotter, &target], &[&far, &near, &across]);
+        assert_eq!(index, vec![1, 2]);
+        assert_eq!(kept.len(), 2);
+        // Leaving the far post out changes nothing: the side is clear either way, and
+        // the whole target is seen.
+        let side = (Vec2::new(10.0, 0.0), Vec2::new(60.0, 190.0));
+        assert!(segment_is_clear(side.0, side.1, std::slice::from_ref(&far)));
+        assert!(clear_sight_segment(&spotter, &target, std::slice::from_ref(&far)).is_some());
+        assert_eq!(full_visibility(&spotter, &target, &[far]), FullVisibility::Visible);
+    }
+
+    #[test]
+    fn an_outline_gives_the_chords_of_its_shape() {
+        let square = rect(0.0, 0.0, 10.0, 10.0).vertices_ccw();
+        let edge = [Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)];
+        for (p, dir) in [
+            (Vec2::new(-20.0, 1.0), Vec2::new(1.0, 0.0)),
+            (Vec2::new(0.0, -20.0), Vec2::new(0.3, 1.0)),
+            (Vec2::new(-20.0, 5.0), Vec2::new(1.0, 0.0)),
+            (Vec2::new(-20.0, 0.0), Vec2::new(1.0, 0.0)),
+        ] {
+            assert_eq!(Outline::new(&square).chord(p, dir, dir.length()), chord(&square, p, dir));
+            assert_eq!(Outline::new(&edge).chord(p, dir, dir.length()), chord(&edge, p, dir));
+        }
+        // Along y = 1 the square x ∈ [-5, 5] is crossed from t = 15 to t = 25 (within the
+        // tolerance); the line y = 5 grazes its top edge: a chord too.
+        let c = chord(&square, Vec2::new(-20.0, 1.0), Vec2::new(1.0, 0.0)).unwrap_or_default();
+        assert!((c.0 - 15.0).abs() < 1e-6 && (c.1 - 25.0).abs() < 1e-6);
+        assert!(chord(&square, Vec2::new(-20.0, 5.0), Vec2::new(1.0, 0.0)).is_some());
+        assert!(chord(&square, Vec2::new(-20.0, 5.1), Vec2::new(1.0, 0.0)).is_none());
+    }
+
+    #[test]
     fn seam_between_touching_blockers_blocks() {
         // Two walls touching along x = 0; a sight line straight up the seam.
         let walls = [wall_from(-20.0, 0.0, 40.0, 60.0), wall_from(0.0, 20.0, 40.0, 60.0)];

@@ -1834,6 +1834,30 @@ mod tests {
     }
 
     #[test]
+    fn trying_the_last_clear_direction_first_gives_the_same_answer() {
+        // The foe (60 wide) straddles the corner of the wood x ≥ 0, y ≥ 100, its front
+        // edge at y = 127 (27 mm in, where it is in the wood); a line of foes at
+        // y ∈ [50, 70], x ≤ -0.5 screens part of it. Some of its points are seen, some
+        // not (checked below); every point tried gets the same answer with and without
+        // the hint.
+        let others = r#",{"id":"line","side":"au","kind":"infantry","formation":"line","bases":[{"x":-30.5,"y":60,"heading":270,"width":60,"depth":20}]}"#;
+        let t = scene((-20.0, 137.0, 60.0, 20.0), others, &wood(0.0, 100.0, 400.0, 400.0));
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let eye = los.eye_of(&t.units[0].bases[0]);
+        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+        let blockers = p.blockers();
+        let mut hint = None;
+        let (mut seen, mut hidden) = (0, 0);
+        for q in los.grid(&p.target.vertices_ccw()).into_iter().step_by(7) {
+            let found = los.point_search(&p, q, &blockers).is_some();
+            assert_eq!(los.point_seen(&p, q, &blockers, &mut hint), found, "{q:?}");
+            if found { seen += 1 } else { hidden += 1 }
+        }
+        assert!(seen > 0 && hidden > 0, "{seen} {hidden}");
+    }
+
+    #[test]
     fn hidden_cells_are_hidden_to_the_search() {
         // The foe straddles the wood's corner (wood x ≥ 0, y ≥ 100): its front edge is
         // at y = 127, 27 mm in the wood where it is in it; a line of foes at y ∈ [50, 70]
