@@ -795,6 +795,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if len == 0.0 {
             return clear;
         }
+        // Stopping at the first cut, the limits go first: they are cheaper than the
+        // blockers and, in the bounded search, cut most lines (the verdict is the same).
+        let blockers_last = !all && !p.limits.is_empty();
         if all {
             // Every blocker that cuts on its own, then the union (seams).
             let mut any = false;
@@ -809,7 +812,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 any = true;
             }
             clear &= !any;
-        } else if let Some(o) = first_obstruction_among(e, t, blockers) {
+        } else if !blockers_last && let Some(o) = first_obstruction_among(e, t, blockers) {
             cuts.push(Cut { by: self.cut_by(p.source(o.blocker)), at: o.at });
             return false;
         }
@@ -903,6 +906,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 }
                 clear = false;
             }
+        }
+        if blockers_last && let Some(o) = first_obstruction_among(e, t, blockers) {
+            cuts.push(Cut { by: self.cut_by(p.source(o.blocker)), at: o.at });
+            return false;
         }
         clear
     }
