@@ -147,26 +147,34 @@ impl Blocker {
         {
             return Vec::new();
         }
-        let mut ts = vec![0.0, 1.0];
-        for e in self.edges() {
-            crossing_parameters(a, d, &e, &mut ts);
-        }
-        ts.retain(|t| (0.0..=1.0).contains(t));
-        ts.sort_by(f64::total_cmp);
-        ts.dedup();
-        let mut out: Vec<(f64, f64)> = Vec::new();
-        for w in ts.windows(2) {
-            if w[1] - w[0] <= 0.0 {
-                continue;
+        let run = |sc: &mut Scratch| {
+            let ts = &mut sc.ts;
+            ts.clear();
+            ts.extend([0.0, 1.0]);
+            for e in self.edges() {
+                crossing_parameters(a, d, &e, ts);
             }
-            if self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)) {
-                match out.last_mut() {
-                    Some(last) if last.1 == w[0] => last.1 = w[1],
-                    _ => out.push((w[0], w[1])),
+            ts.retain(|t| (0.0..=1.0).contains(t));
+            ts.sort_by(f64::total_cmp);
+            ts.dedup();
+            let mut out: Vec<(f64, f64)> = Vec::new();
+            for w in ts.windows(2) {
+                if w[1] - w[0] <= 0.0 {
+                    continue;
+                }
+                if self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)) {
+                    match out.last_mut() {
+                        Some(last) if last.1 == w[0] => last.1 = w[1],
+                        _ => out.push((w[0], w[1])),
+                    }
                 }
             }
-        }
-        out
+            out
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut sc) => run(&mut sc),
+            Err(_) => run(&mut Scratch::default()),
+        })
     }
 
     fn rings(&self) -> impl Iterator<Item = &[Vec2]> {
@@ -252,8 +260,8 @@ pub fn segment_is_clear(a: Vec2, b: Vec2, blockers: &[Blocker]) -> bool {
     first_obstruction(a, b, blockers).is_none()
 }
 
-/// Working lists of [`obstruction`], kept per thread so that the many segments a search
-/// tries allocate nothing.
+/// Working lists of [`obstruction`] and [`Blocker::inside_intervals`], kept per thread
+/// so that the many segments a search tries allocate (almost) nothing.
 #[derive(Default)]
 struct Scratch {
     near: Vec<usize>,
