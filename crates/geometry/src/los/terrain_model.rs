@@ -35,6 +35,14 @@
 //! - a spotting depth that every sight line must exceed, from the outline of the cover
 //!   alone, hides it ([`super::spotting_depth`]), as does the part of a convex piece of
 //!   the cover beyond the depth from the eye or the target when it leaves no line clear.
+//!
+//! Where the bounded search still runs, it skips only target points it would refute
+//! anyway, so its answers do not change: points the blockers alone hide (the exact
+//! search), points whose every line a spotting depth cuts (the bound for the part of
+//! the target toward the eye), and cells of the target proved hidden from every half of
+//! the eye (a spotting depth, or a chain of solid pieces). Proving a base fully
+//! visible, it tries the same directions for each point, nearest the last clear one
+//! first.
 
 use super::blind_zone::BlindZone;
 use super::explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
