@@ -147,26 +147,34 @@ impl Blocker {
         {
             return Vec::new();
         }
-        let mut ts = vec![0.0, 1.0];
-        for e in self.edges() {
-            crossing_parameters(a, d, &e, &mut ts);
-        }
-        ts.retain(|t| (0.0..=1.0).contains(t));
-        ts.sort_by(f64::total_cmp);
-        ts.dedup();
-        let mut out: Vec<(f64, f64)> = Vec::new();
-        for w in ts.windows(2) {
-            if w[1] - w[0] <= 0.0 {
-                continue;
+        let run = |sc: &mut Scratch| {
+            let ts = &mut sc.ts;
+            ts.clear();
+            ts.extend([0.0, 1.0]);
+            for e in self.edges() {
+                crossing_parameters(a, d, &e, ts);
             }
-            if self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)) {
-                match out.last_mut() {
-                    Some(last) if last.1 == w[0] => last.1 = w[1],
-                    _ => out.push((w[0], w[1])),
+            ts.retain(|t| (0.0..=1.0).contains(t));
+            ts.sort_by(f64::total_cmp);
+            ts.dedup();
+            let mut out: Vec<(f64, f64)> = Vec::new();
+            for w in ts.windows(2) {
+                if w[1] - w[0] <= 0.0 {
+                    continue;
+                }
+                if self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)) {
+                    match out.last_mut() {
+                        Some(last) if last.1 == w[0] => last.1 = w[1],
+                        _ => out.push((w[0], w[1])),
+                    }
                 }
             }
-        }
-        out
+            out
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut sc) => run(&mut sc),
+            Err(_) => run(&mut Scratch::default()),
+        })
     }
 
     fn rings(&self) -> impl Iterator<Item = &[Vec2]> {
@@ -212,17 +220,14 @@ fn on_ring(ring: &[Vec2], p: Vec2) -> bool {
     })
 }
 
-/// The blocker (if any) whose interior, or the seam between touching blockers, holds
-/// the point `m` of a sight line with unit normal `n`.
-fn blocking_at(m: Vec2, n: Vec2, blockers: &[&Blocker], index: &[usize]) -> Option<usize> {
+/// The blocker (if any, as an index into `blockers`) among those listed in `near`
+/// whose interior, or the seam between touching blockers, holds the point `m` of a sight
+/// line with unit normal `n`.
+fn blocking_at(m: Vec2, n: Vec2, blockers: &[&Blocker], near: &[usize]) -> Option<usize> {
     let a = m + n * GRAZE_TOLERANCE_MM;
     let b = m - n * GRAZE_TOLERANCE_MM;
-    let first = blockers.iter().position(|bl| bl.contains_closed(a))?;
-    if blockers[first].contains_closed(b) || blockers.iter().any(|bl| bl.contains_closed(b)) {
-        Some(index[first])
-    } else {
-        None
-    }
+    let first = near.iter().copied().find(|&k| blockers[k].contains_closed(a))?;
+    near.iter().any(|&k| blockers[k].contains_closed(b)).then_some(first)
 }
 
 /// Where the segment from `a` to `b` first passes through a blocker, or `None` when
@@ -246,8 +251,7 @@ pub fn first_obstruction(a: Vec2, b: Vec2, blockers: &[Blocker]) -> Option<Obstr
 /// [`first_obstruction`] over borrowed blockers (`blocker` indexes this slice).
 #[must_use]
 pub fn first_obstruction_among(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> Option<Obstruction> {
-    let index: Vec<usize> = (0..blockers.len()).collect();
-    obstruction(a, b, blockers, &index)
+    obstruction(a, b, blockers, None)
 }
 
 /// True when the segment from `a` to `b` is clear of every blocker.
@@ -256,44 +260,61 @@ pub fn segment_is_clear(a: Vec2, b: Vec2, blockers: &[Blocker]) -> bool {
     first_obstruction(a, b, blockers).is_none()
 }
 
-fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: &[usize]) -> Option<Obstruction> {
+/// Working lists of [`obstruction`] and [`Blocker::inside_intervals`], kept per thread
+/// so that the many segments a search tries allocate (almost) nothing.
+#[derive(Default)]
+struct Scratch {
+    near: Vec<usize>,
+    ts: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Where the segment from `a` to `b` first passes through one of `blockers` (reported
+/// as `index[k]` for blocker `k`, or `k` without `index`).
+fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: Option<&[usize]>) -> Option<Obstruction> {
     let d = b - a;
     let len = d.length();
     if len == 0.0 {
         return None;
     }
-    let n = d.perp_left() / len;
     let lo = Vec2::new(a.x.min(b.x), a.y.min(b.y));
     let hi = Vec2::new(a.x.max(b.x), a.y.max(b.y));
-    let mut near: Vec<&Blocker> = Vec::new();
-    let mut near_index: Vec<usize> = Vec::new();
-    let mut ts = vec![0.0, 1.0];
-    for (k, bl) in blockers.iter().enumerate() {
-        if !bl.bbox_overlaps(lo, hi) {
-            continue;
+    let first = blockers.iter().position(|bl| bl.bbox_overlaps(lo, hi))?;
+    let run = |sc: &mut Scratch| {
+        let n = d.perp_left() / len;
+        sc.near.clear();
+        sc.ts.clear();
+        sc.ts.extend([0.0, 1.0]);
+        for (k, bl) in blockers.iter().enumerate().skip(first) {
+            if !bl.bbox_overlaps(lo, hi) {
+                continue;
+            }
+            sc.near.push(k);
+            for e in bl.edges() {
+                crossing_parameters(a, d, &e, &mut sc.ts);
+            }
         }
-        near.push(bl);
-        near_index.push(index[k]);
-        for e in bl.edges() {
-            crossing_parameters(a, d, &e, &mut ts);
+        sc.ts.sort_by(f64::total_cmp);
+        sc.ts.dedup();
+        for w in sc.ts.windows(2) {
+            let (t0, t1) = (w[0].clamp(0.0, 1.0), w[1].clamp(0.0, 1.0));
+            if (t1 - t0) * len <= GRAZE_TOLERANCE_MM {
+                continue;
+            }
+            let m = a + d * ((t0 + t1) / 2.0);
+            if let Some(k) = blocking_at(m, n, blockers, &sc.near) {
+                return Some(Obstruction { blocker: index.map_or(k, |ix| ix[k]), at: a + d * t0 });
+            }
         }
-    }
-    if near.is_empty() {
-        return None;
-    }
-    ts.sort_by(f64::total_cmp);
-    ts.dedup();
-    for w in ts.windows(2) {
-        let (t0, t1) = (w[0].clamp(0.0, 1.0), w[1].clamp(0.0, 1.0));
-        if (t1 - t0) * len <= GRAZE_TOLERANCE_MM {
-            continue;
-        }
-        let m = a + d * ((t0 + t1) / 2.0);
-        if let Some(k) = blocking_at(m, n, &near, &near_index) {
-            return Some(Obstruction { blocker: k, at: a + d * t0 });
-        }
-    }
-    None
+        None
+    };
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut sc) => run(&mut sc),
+        Err(_) => run(&mut Scratch::default()),
+    })
 }
 
 /// Parameters along `a + t d` where it meets edge `e` (both ends of a collinear overlap).
@@ -319,12 +340,49 @@ fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) {
 /// The chord of a convex shape (two or more vertices, counter-clockwise) along the line
 /// `p + t dir`, as a parameter interval; `None` when the line misses it.
 pub(crate) fn chord(shape: &[Vec2], p: Vec2, dir: Vec2) -> Option<(f64, f64)> {
+    let n = shape.len();
+    chord_with(shape, p, dir, dir.length(), |i| (shape[(i + 1) % n] - shape[i]).length())
+}
+
+/// A convex shape with the lengths of its edges, for many chords.
+pub(crate) struct Outline<'a> {
+    shape: &'a [Vec2],
+    /// For a polygon, the length of each edge `i → i+1`; for a segment, its length.
+    lengths: Vec<f64>,
+}
+
+impl<'a> Outline<'a> {
+    pub(crate) fn new(shape: &'a [Vec2]) -> Self {
+        let n = shape.len();
+        let lengths = match n {
+            0 | 1 => Vec::new(),
+            2 => vec![(shape[1] - shape[0]).length()],
+            _ => (0..n).map(|i| (shape[(i + 1) % n] - shape[i]).length()).collect(),
+        };
+        Outline { shape, lengths }
+    }
+
+    /// [`chord`], given `dir_len`, the length of `dir` (mm).
+    pub(crate) fn chord(&self, p: Vec2, dir: Vec2, dir_len: f64) -> Option<(f64, f64)> {
+        chord_with(self.shape, p, dir, dir_len, |i| self.lengths[i])
+    }
+}
+
+/// [`chord`], given the length of `dir` and `edge_len(i)`, the length of the edge from
+/// vertex `i` to the next (mm).
+fn chord_with(
+    shape: &[Vec2],
+    p: Vec2,
+    dir: Vec2,
+    dir_len: f64,
+    edge_len: impl Fn(usize) -> f64,
+) -> Option<(f64, f64)> {
     const TOL: f64 = 1e-9;
     match shape.len() {
         0 => None,
         1 => {
             let q = shape[0];
-            ((q - p).cross(dir).abs() <= TOL * dir.length()).then(|| {
+            ((q - p).cross(dir).abs() <= TOL * dir_len).then(|| {
                 let t = (q - p).dot(dir) / dir.length_2();
                 (t, t)
             })
@@ -334,8 +392,8 @@ pub(crate) fn chord(shape: &[Vec2], p: Vec2, dir: Vec2) -> Option<(f64, f64)> {
             let s = b - a;
             let denom = dir.cross(s);
             let qp = a - p;
-            if denom.abs() <= 1e-15 * dir.length() * s.length() {
-                if qp.cross(dir).abs() > TOL * dir.length() {
+            if denom.abs() <= 1e-15 * dir_len * edge_len(0) {
+                if qp.cross(dir).abs() > TOL * dir_len {
                     return None;
                 }
                 let t0 = qp.dot(dir) / dir.length_2();
@@ -351,7 +409,7 @@ pub(crate) fn chord(shape: &[Vec2], p: Vec2, dir: Vec2) -> Option<(f64, f64)> {
             for i in 0..n {
                 let a = shape[i];
                 let e = shape[(i + 1) % n] - a;
-                let el = e.length();
+                let el = edge_len(i);
                 if el == 0.0 {
                     continue;
                 }
@@ -395,6 +453,33 @@ fn relevant<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocke
     blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (*b, i)).unzip()
 }
 
+/// The blockers that may come within twice [`GRAZE_TOLERANCE_MM`] of the convex hull of
+/// the shapes (the corridor every sight segment between them lies in), and their
+/// indices: those wholly beyond the line of one of the hull's edges by more are left
+/// out, as they cannot block such a segment, nor hold a point the seam test probes
+/// beside it, so leaving them out changes no segment's verdict.
+fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
+    let (near, index) = relevant(shapes, blockers);
+    let hull = hull_points(shapes.iter().flat_map(|s| s.iter().copied()).collect::<Vec<_>>());
+    if hull.len() < 3 {
+        return (near, index);
+    }
+    let gap = 2.0 * GRAZE_TOLERANCE_MM;
+    let n = hull.len();
+    // Each hull edge with its length: a blocker whose outline lies wholly beyond the
+    // line of one edge, by more than the gap, is that far from the hull.
+    let edges: Vec<(Vec2, Vec2, f64)> = (0..n)
+        .map(|i| {
+            let e = hull[(i + 1) % n] - hull[i];
+            (hull[i], e, e.length())
+        })
+        .collect();
+    let apart = |b: &Blocker| {
+        edges.iter().any(|&(a, e, len)| b.polygon.exterior.iter().all(|&v| e.cross(v - a) < -gap * len))
+    };
+    near.into_iter().zip(index).filter(|(b, _)| !apart(b)).unzip()
+}
+
 /// A clear sight segment from some point of `spotter` to some point of `target`, or
 /// `None` when every such segment is blocked. Shapes are convex with vertices
 /// counter-clockwise; a spotter of two vertices is a segment (a base's front edge).
@@ -422,11 +507,13 @@ pub fn clear_sight_segment_among(
     target: &[Vec2],
     blockers: &[&Blocker],
 ) -> Option<Segment> {
-    let (near, index) = relevant(&[spotter, target], blockers);
+    let (near, index) = in_corridor(&[spotter, target], blockers);
     let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
+    let (spotter_outline, target_outline) = (Outline::new(spotter), Outline::new(target));
     let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
-        let cs = chord(spotter, p, dir)?;
-        let ct = chord(target, p, dir)?;
+        let dir_len = dir.length();
+        let cs = spotter_outline.chord(p, dir, dir_len)?;
+        let ct = target_outline.chord(p, dir, dir_len)?;
         let (s, t) = if cs.1 < ct.0 {
             (cs.1, ct.0)
         } else if ct.1 < cs.0 {
@@ -437,7 +524,7 @@ pub fn clear_sight_segment_among(
             return Some(Segment::new(m, m));
         };
         let seg = Segment::new(p + dir * s, p + dir * t);
-        obstruction(seg.a, seg.b, &near, &index).is_none().then_some(seg)
+        obstruction(seg.a, seg.b, &near, Some(&index)).is_none().then_some(seg)
     };
     // The natural line first: centre to centre.
     let (cs, ct) = (centre(spotter), centre(target));
@@ -488,21 +575,22 @@ pub fn point_sight_segment(spotter: &[Vec2], t: Vec2, blockers: &[Blocker]) -> O
 /// [`point_sight_segment`] over borrowed blockers.
 #[must_use]
 pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
-    let (near, index) = relevant(&[spotter, &[t]], blockers);
+    let (near, index) = in_corridor(&[spotter, &[t]], blockers);
     point_sight(spotter, t, &near, &index)
 }
 
 fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) -> Option<Segment> {
     // Candidate directions from t: to each spotter corner, through each grazing blocker
     // corner, and midway between neighbours (visibility is constant in between).
+    let outline = Outline::new(spotter);
     let to_s = |dir: Vec2| -> Option<Segment> {
-        let (lo, hi) = chord(spotter, t, dir)?;
+        let (lo, hi) = outline.chord(t, dir, dir.length())?;
         if hi < 0.0 {
             return None;
         }
         let s = t + dir * lo.max(0.0);
         let seg = Segment::new(s, t);
-        obstruction(t, s, near, index).is_none().then_some(seg)
+        obstruction(t, s, near, Some(index)).is_none().then_some(seg)
     };
     if spotter.len() >= 3 && ConvexPolygon::from_ccw_unchecked(spotter.to_vec()).contains(t) {
         return Some(Segment::new(t, t));
@@ -786,6 +874,57 @@ mod tests {
             ]),
         ];
         assert_eq!(full_visibility(&eye, &target, &blockers), FullVisibility::Visible);
+    }
+
+    #[test]
+    fn the_corridor_keeps_blockers_within_the_graze_gap() {
+        // Spotter edge x ∈ [-10, 10] at y = 0, target x ∈ [40, 60], y ∈ [190, 210]: the
+        // corridor's right side runs from (10, 0) to (60, 190). A post whose nearest
+        // corner is 3e-6 mm beyond that side (its middle, (35, 95), moved out along
+        // the normal) is left out, more than twice the graze tolerance; one 1e-6 mm
+        // beyond it, or straddling it, is kept.
+        let spotter = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];
+        let target = rect(50.0, 200.0, 20.0, 20.0).vertices_ccw();
+        let u = Vec2::new(50.0, 190.0) / Vec2::new(50.0, 190.0).length();
+        let out = u.perp_right();
+        let post = |gap: f64| {
+            let c = Vec2::new(35.0, 95.0) + out * gap;
+            Blocker::new(Polygon::new(
+                hull_points(vec![c, c + out * 5.0, c + out * 5.0 + u * 5.0, c + u * 5.0]),
+                vec![],
+            ))
+        };
+        let (far, near, across) = (post(3e-6), post(1e-6), post(-1.0));
+        let (kept, index) = in_corridor(&[&spotter, &target], &[&far, &near, &across]);
+        assert_eq!(index, vec![1, 2]);
+        assert_eq!(kept.len(), 2);
+        // Leaving the far post out changes nothing: the side is clear either way, and
+        // the whole target is seen.
+        let side = (Vec2::new(10.0, 0.0), Vec2::new(60.0, 190.0));
+        assert!(segment_is_clear(side.0, side.1, std::slice::from_ref(&far)));
+        assert!(clear_sight_segment(&spotter, &target, std::slice::from_ref(&far)).is_some());
+        assert_eq!(full_visibility(&spotter, &target, &[far]), FullVisibility::Visible);
+    }
+
+    #[test]
+    fn an_outline_gives_the_chords_of_its_shape() {
+        let square = rect(0.0, 0.0, 10.0, 10.0).vertices_ccw();
+        let edge = [Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0)];
+        for (p, dir) in [
+            (Vec2::new(-20.0, 1.0), Vec2::new(1.0, 0.0)),
+            (Vec2::new(0.0, -20.0), Vec2::new(0.3, 1.0)),
+            (Vec2::new(-20.0, 5.0), Vec2::new(1.0, 0.0)),
+            (Vec2::new(-20.0, 0.0), Vec2::new(1.0, 0.0)),
+        ] {
+            assert_eq!(Outline::new(&square).chord(p, dir, dir.length()), chord(&square, p, dir));
+            assert_eq!(Outline::new(&edge).chord(p, dir, dir.length()), chord(&edge, p, dir));
+        }
+        // Along y = 1 the square x ∈ [-5, 5] is crossed from t = 15 to t = 25 (within the
+        // tolerance); the line y = 5 grazes its top edge: a chord too.
+        let c = chord(&square, Vec2::new(-20.0, 1.0), Vec2::new(1.0, 0.0)).unwrap_or_default();
+        assert!((c.0 - 15.0).abs() < 1e-6 && (c.1 - 25.0).abs() < 1e-6);
+        assert!(chord(&square, Vec2::new(-20.0, 5.0), Vec2::new(1.0, 0.0)).is_some());
+        assert!(chord(&square, Vec2::new(-20.0, 5.1), Vec2::new(1.0, 0.0)).is_none());
     }
 
     #[test]

@@ -202,6 +202,27 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
     bound
 }
 
+/// Where a sight segment from the segment `eye` to a point of `cell` (a point, or a
+/// convex part of the convex `target`, ccw) can first meet the target: the part of the
+/// target in the hull of the eye and the cell (the segment lies in that hull and meets
+/// the target at its end at the latest). Its first meeting with this part is its first
+/// meeting with the target, so [`run_lower_bound`] for the part bounds every such
+/// segment's run up to the target. `None` when the hull or the part is degenerate.
+pub(crate) fn part_toward(eye: &[Vec2], target: &[Vec2], cell: &[Vec2]) -> Option<Vec<Vec2>> {
+    if eye.len() != 2 || target.len() < 3 || cell.is_empty() {
+        return None;
+    }
+    let mut pts = eye.to_vec();
+    pts.extend_from_slice(cell);
+    let hull = hull_points(pts);
+    if hull.len() < 3 {
+        return None;
+    }
+    let part = ConvexPolygon::from_ccw_unchecked(target.to_vec())
+        .intersection(&ConvexPolygon::from_ccw_unchecked(hull));
+    (part.vertices().len() >= 3).then(|| part.vertices().to_vec())
+}
+
 /// Slack on the depth when a bound is compared with it, mm: above the slack of the
 /// limit itself, so that rounding never turns a seen line into a cut one.
 pub(crate) const DEPTH_SLACK_MM: f64 = 1e-6;
@@ -386,6 +407,34 @@ mod tests {
         // Straddling the edge: no bound.
         let target = rect(-15.0, 190.0, 15.0, 210.0);
         assert_eq!(run_lower_bound(&wood, &eye, &spotter, &target), 0.0);
+    }
+
+    #[test]
+    fn a_point_of_the_target_is_bounded_by_the_part_of_the_target_toward_the_eye() {
+        // Wood x ∈ [0, 400]; the eye x = -100, y ∈ [-2, 2]; a thin target across the line
+        // of sight, x ∈ [20, 30], y ∈ [-50, 50], wholly in the wood. The whole target has
+        // bound 20 (its front face, 20 mm in); so has its centre (25, 0), whose lines
+        // all meet the target within 0.08 mm of y = 0 on that face: a depth of 20.05 mm
+        // leaves it seen, 19.95 mm hides it. A point near its end, (25, 45), is only
+        // reached through the face well off the axis: every line runs more than 20 mm in.
+        let wood = Blocker::new(Polygon::new(rect(0.0, -400.0, 400.0, 400.0), vec![]));
+        let eye = [Vec2::new(-100.0, 2.0), Vec2::new(-100.0, -2.0)];
+        let spotter = rect(-120.0, -2.0, -100.0, 2.0);
+        let target = rect(20.0, -50.0, 30.0, 50.0);
+        assert!((run_lower_bound(&wood, &eye, &spotter, &target) - 20.0).abs() < 1e-9);
+        let centre = part_toward(&eye, &target, &[Vec2::new(25.0, 0.0)]).unwrap_or_default();
+        let b = run_lower_bound(&wood, &eye, &spotter, &centre);
+        assert!((b - 20.0).abs() < 1e-9, "{b}");
+        assert!(b > 19.95 && b <= 20.05);
+        // Toward (25, 45) the part lies within y ∈ [43.1, 45] at x ≥ 20, and the
+        // corridor crosses x = 0 at y ≤ 36.4: more than 21 mm apart.
+        let end = part_toward(&eye, &target, &[Vec2::new(25.0, 45.0)]).unwrap_or_default();
+        assert!(end.iter().all(|q| q.y > 42.5 && q.y < 45.5 && q.x >= 20.0 - 1e-9), "{end:?}");
+        let b = run_lower_bound(&wood, &eye, &spotter, &end);
+        assert!(b > 21.0 && b < 21.2, "{b}");
+        // Degenerate: t on the eye's line, or a target of two points.
+        assert!(part_toward(&eye, &target, &[Vec2::new(-100.0, 50.0)]).is_none());
+        assert!(part_toward(&eye, &target[..2], &[Vec2::new(25.0, 0.0)]).is_none());
     }
 
     #[test]
