@@ -240,6 +240,45 @@ impl Polygon {
     }
 }
 
+/// The parameters `t` within `range` for which `origin + t·dir` lies in the convex
+/// polygon `poly` (counter-clockwise), as `(lo, hi)`; `None` when there are none
+/// (Cyrus–Beck clipping). `slack(i)` moves edge `i` (from vertex `i` to `i + 1`) outward
+/// by that much in cross-product units (mm × the edge's length); `None` skips the edge
+/// (a zero-length edge).
+#[inline]
+#[must_use]
+pub(crate) fn line_in_convex(
+    poly: &[Vec2],
+    origin: Vec2,
+    dir: Vec2,
+    range: (f64, f64),
+    slack: impl Fn(usize) -> Option<f64>,
+) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = range;
+    let n = poly.len();
+    for i in 0..n {
+        let Some(out) = slack(i) else { continue };
+        let a = poly[i];
+        let e = poly[(i + 1) % n] - a;
+        // Inside: e × (x - a) ≥ -out.
+        let num = e.cross(origin - a) + out;
+        let den = e.cross(dir);
+        if den == 0.0 {
+            if num < 0.0 {
+                return None;
+            }
+        } else {
+            let t = -num / den;
+            if den > 0.0 {
+                lo = lo.max(t);
+            } else {
+                hi = hi.min(t);
+            }
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
 /// Even-odd point-in-ring test with the boundary counted as inside.
 #[must_use]
 pub fn ring_contains(ring: &[Vec2], p: Vec2) -> bool {

@@ -27,7 +27,7 @@
 
 use crate::base::Base;
 use crate::hull::hull_points;
-use crate::polygon::{ConvexPolygon, Polygon, ring_contains};
+use crate::polygon::{ConvexPolygon, Polygon, line_in_convex, ring_contains};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
 
@@ -404,32 +404,12 @@ fn chord_with(
             let u = qp.cross(dir) / denom;
             (-TOL..=1.0 + TOL).contains(&u).then_some((t, t))
         }
-        n => {
-            let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
-            for i in 0..n {
-                let a = shape[i];
-                let e = shape[(i + 1) % n] - a;
+        _ => {
+            // Inside: e × (x - a) ≥ -TOL·|e|.
+            line_in_convex(shape, p, dir, (f64::NEG_INFINITY, f64::INFINITY), |i| {
                 let el = edge_len(i);
-                if el == 0.0 {
-                    continue;
-                }
-                // Inside: e × (x - a) ≥ -TOL·|e|.
-                let num = e.cross(p - a) + TOL * el;
-                let den = e.cross(dir);
-                if den == 0.0 {
-                    if num < 0.0 {
-                        return None;
-                    }
-                } else {
-                    let t = -num / den;
-                    if den > 0.0 {
-                        lo = lo.max(t);
-                    } else {
-                        hi = hi.min(t);
-                    }
-                }
-            }
-            (lo <= hi).then_some((lo, hi))
+                (el != 0.0).then_some(TOL * el)
+            })
         }
     }
 }

@@ -17,8 +17,9 @@
 //! to the corridor, is connected; if one such union meets both bridges, the target is
 //! hidden.
 
+use super::union_root;
 use crate::hull::hull_points;
-use crate::polygon::{ConvexPolygon, HalfPlane};
+use crate::polygon::{ConvexPolygon, line_in_convex};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
 
@@ -71,24 +72,17 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     // Union-find over pieces that meet.
     let m = kept.len();
     let mut parent: Vec<usize> = (0..m).collect();
-    fn root(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
     for i in 0..m {
         for j in i + 1..m {
             if meets_convex(&kept[i].0, &kept[j].0) {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                let (a, b) = (union_root(&mut parent, i), union_root(&mut parent, j));
                 parent[a] = b;
             }
         }
     }
     let mut sides = vec![(false, false); m];
     for (i, k) in kept.iter().enumerate() {
-        let r = root(&mut parent, i);
+        let r = union_root(&mut parent, i);
         sides[r].0 |= k.1;
         sides[r].1 |= k.2;
         if sides[r].0 && sides[r].1 {
@@ -107,27 +101,7 @@ fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
 
 /// True when the convex polygon (ccw) and the segment share a point.
 fn meets_segment(p: &[Vec2], s: Segment) -> bool {
-    let d = s.b - s.a;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let n = p.len();
-    for i in 0..n {
-        let h = HalfPlane::left_of(p[i], p[(i + 1) % n]);
-        let num = h.side(s.a);
-        let den = h.direction.cross(d);
-        if den == 0.0 {
-            if num < 0.0 {
-                return false;
-            }
-        } else {
-            let t = -num / den;
-            if den > 0.0 {
-                lo = lo.max(t);
-            } else {
-                hi = hi.min(t);
-            }
-        }
-    }
-    lo <= hi
+    line_in_convex(p, s.a, s.b - s.a, (0.0, 1.0), |_| Some(0.0)).is_some()
 }
 
 /// True when two convex polygons (ccw) share a point (separating axis test).

@@ -32,3 +32,13 @@ pub use hills::{Contour, Ground};
 pub use sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, SightRules, UnitScreening};
 pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};
+
+/// The representative of `i` in a union-find forest (`parent[i] == i` at a root), with
+/// path halving; shared by the grouping of touching pieces and of gridded bases.
+pub(super) fn union_root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}

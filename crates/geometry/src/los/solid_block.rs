@@ -24,6 +24,7 @@
 //! stays within [`SLIT_PAD_MM`] of the strip from end to end: it threads the padded
 //! slit.
 
+use super::union_root;
 use crate::base::Base;
 use crate::sight::GRAZE_TOLERANCE_MM;
 use crate::vec2::Vec2;
@@ -174,27 +175,20 @@ pub(crate) fn solid_blocks(unit: usize, bases: &[Base]) -> Vec<SolidBlock> {
         .collect();
     // Groups of bases whose rectangles lie within MAX_SLIT_MM of each other.
     let mut parent: Vec<usize> = (0..n).collect();
-    fn root(p: &mut [usize], mut i: usize) -> usize {
-        while p[i] != i {
-            p[i] = p[p[i]];
-            i = p[i];
-        }
-        i
-    }
     for i in 0..n {
         for j in i + 1..n {
             let (a, b) = (rects[i], rects[j]);
             let gx = (b[0] - a[1]).max(a[0] - b[1]);
             let gy = (b[2] - a[3]).max(a[2] - b[3]);
             if gx <= MAX_SLIT_MM && gy <= MAX_SLIT_MM {
-                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                let (ri, rj) = (union_root(&mut parent, i), union_root(&mut parent, j));
                 parent[ri] = rj;
             }
         }
     }
     let mut out = Vec::new();
     for r in 0..n {
-        let members: Vec<usize> = (0..n).filter(|&i| root(&mut parent, i) == r).collect();
+        let members: Vec<usize> = (0..n).filter(|&i| union_root(&mut parent, i) == r).collect();
         if members.is_empty() {
             continue;
         }

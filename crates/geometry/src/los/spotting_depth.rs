@@ -24,7 +24,7 @@
 //! vertices (the set of differences is convex, and the component is linear).
 
 use crate::hull::hull_points;
-use crate::polygon::{ConvexPolygon, HalfPlane};
+use crate::polygon::{ConvexPolygon, HalfPlane, line_in_convex};
 use crate::segment::Segment;
 use crate::sight::Blocker;
 use crate::vec2::Vec2;
@@ -83,28 +83,8 @@ pub(crate) fn covers(cover: &Blocker, shape: &[Vec2]) -> bool {
 /// The part of the segment inside the convex polygon (ccw), if any.
 fn clip_to_convex(s: Segment, poly: &[Vec2]) -> Option<Segment> {
     let d = s.b - s.a;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let n = poly.len();
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        let e = b - a;
-        // Inside: e × (x - a) ≥ 0.
-        let num = e.cross(s.a - a);
-        let den = e.cross(d);
-        if den == 0.0 {
-            if num < 0.0 {
-                return None;
-            }
-        } else {
-            let t = -num / den;
-            if den > 0.0 {
-                lo = lo.max(t);
-            } else {
-                hi = hi.min(t);
-            }
-        }
-    }
-    (lo <= hi).then(|| Segment::new(s.a + d * lo, s.a + d * hi))
+    line_in_convex(poly, s.a, d, (0.0, 1.0), |_| Some(0.0))
+        .map(|(lo, hi)| Segment::new(s.a + d * lo, s.a + d * hi))
 }
 
 /// Distance between a segment and a convex shape (a point, a segment or a polygon,
