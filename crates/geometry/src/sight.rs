@@ -575,35 +575,50 @@ fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) ->
     if spotter.len() >= 3 && ConvexPolygon::from_ccw_unchecked(spotter.to_vec()).contains(t) {
         return Some(Segment::new(t, t));
     }
-    let mut angles: Vec<f64> = spotter.iter().map(|&v| (v - t).heading_deg()).collect();
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    // The spotter subtends less than a half turn from outside; measure angles relative to
-    // the direction of its centre to avoid the ±180° cut.
+    // The spotter subtends less than a half turn from outside; directions are ordered by
+    // a pseudo-angle relative to the direction of its centre (no ±180° cut, no
+    // trigonometry), and kept as the exact vectors toward the corners.
     let c = spotter.iter().fold(Vec2::ZERO, |a, &p| a + p) / spotter.len() as f64;
-    let base = (c - t).heading_deg();
-    let rel = |a: f64| (a - base + 540.0).rem_euclid(360.0) - 180.0;
-    for a in &mut angles {
-        *a = rel(*a);
-        lo = lo.min(*a);
-        hi = hi.max(*a);
-    }
+    let towards = c - t;
+    let key = |d: Vec2| relative_pseudo_angle(towards, d);
+    let mut dirs: Vec<(f64, Vec2)> = spotter.iter().map(|&v| (key(v - t), v - t)).collect();
+    let (lo, hi) =
+        dirs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(k, _)| (lo.min(k), hi.max(k)));
     for bl in near {
         for (prev, v, next) in bl.corners() {
             let dir = v - t;
             if dir.length_2() == 0.0 || !grazes(prev, v, next, dir) {
                 continue;
             }
-            let a = rel(dir.heading_deg());
-            if a >= lo && a <= hi {
-                angles.push(a);
+            let k = key(dir);
+            if k >= lo && k <= hi {
+                dirs.push((k, dir));
             }
         }
     }
-    angles.sort_by(f64::total_cmp);
-    angles.dedup();
-    let mut candidates = angles.clone();
-    candidates.extend(angles.windows(2).map(|w| (w[0] + w[1]) / 2.0));
-    candidates.into_iter().find_map(|a| to_s(Vec2::from_heading_deg(base + a)))
+    dirs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    dirs.dedup_by(|a, b| a.0 == b.0);
+    let unit = |d: Vec2| d / d.length();
+    let between = dirs.windows(2).map(|w| unit(w[0].1) + unit(w[1].1));
+    dirs.iter().map(|&(_, d)| d).chain(between).find_map(to_s)
+}
+
+/// A pseudo-angle of direction `d` relative to `towards`, in (-2, 2]: monotone in the
+/// angle from `towards` to `d` over (-180°, 180°], 0 along `towards`; no trigonometry.
+fn relative_pseudo_angle(towards: Vec2, d: Vec2) -> f64 {
+    let (x, y) = (towards.dot(d), towards.cross(d));
+    let sum = x.abs() + y.abs();
+    if sum == 0.0 {
+        return 0.0;
+    }
+    let r = y / sum;
+    if x >= 0.0 {
+        r
+    } else if y >= 0.0 {
+        2.0 - r
+    } else {
+        -2.0 - r
+    }
 }
 
 /// Whether every point of `target` can be seen from some point of `spotter` (convex
@@ -628,7 +643,10 @@ pub fn full_visibility(spotter: &[Vec2], target: &[Vec2], blockers: &[Blocker]) 
 /// [`full_visibility`] over borrowed blockers.
 #[must_use]
 pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blocker]) -> FullVisibility {
-    let (near, index) = relevant(&[spotter, target], blockers);
+    // Every sight segment from the spotter to a target point lies in the corridor
+    // between them, so blockers outside it change no point's visibility and draw no
+    // line along which it changes.
+    let (near, _) = in_corridor(&[spotter, target], blockers);
     let target_poly = ConvexPolygon::from_ccw_unchecked(target.to_vec());
     // The mean of a cell's vertices lies inside it however thin it is; the area centroid
     // of a sliver (area near the 1e-12 threshold) divides rounding noise by that area
@@ -640,7 +658,7 @@ pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blo
     if near.is_empty() {
         return FullVisibility::Visible;
     }
-    if let Some(verdict) = quick_verdict(spotter, target, &near, &index) {
+    if let Some(verdict) = quick_verdict(spotter, target, &near) {
         return verdict;
     }
     // Lines where visibility can change: through a spotter corner and a grazed blocker
@@ -697,7 +715,7 @@ pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blo
     }
     for cell in &cells {
         if let Some(w) = witness(cell)
-            && point_sight(spotter, w, &near, &index).is_none()
+            && point_sight_segment_among(spotter, w, &near).is_none()
         {
             return FullVisibility::Hidden { witness: w };
         }
@@ -716,12 +734,7 @@ pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blo
 /// `None` when neither settles it. Both are exact, so the answer never differs from the
 /// decomposition's; they only skip it for the common cases of a target in the clear and
 /// a target squarely behind a blocker.
-fn quick_verdict(
-    spotter: &[Vec2],
-    target: &[Vec2],
-    near: &[&Blocker],
-    index: &[usize],
-) -> Option<FullVisibility> {
+fn quick_verdict(spotter: &[Vec2], target: &[Vec2], near: &[&Blocker]) -> Option<FullVisibility> {
     for &s in spotter {
         let mut points = target.to_vec();
         points.push(s);
@@ -736,7 +749,7 @@ fn quick_verdict(
     std::iter::once(c)
         .chain(target.iter().map(|&v| v.lerp(c, 0.25)))
         .chain((0..n).map(|i| target[i].lerp(target[(i + 1) % n], 0.5).lerp(c, 0.25)))
-        .find(|&p| point_sight(spotter, p, near, index).is_none())
+        .find(|&p| point_sight_segment_among(spotter, p, near).is_none())
         .map(|witness| FullVisibility::Hidden { witness })
 }
 
@@ -781,20 +794,19 @@ mod tests {
     fn quick_verdicts_settle_the_clear_and_the_squarely_hidden() {
         let spotter = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];
         let target = rect(0.0, 200.0, 20.0, 20.0).vertices_ccw();
-        let idx = [0usize];
         // A wall well off to the side: the hull from either spotter corner is clear.
         let aside = wall_from(60.0, 100.0, 90.0, 110.0);
-        assert_eq!(quick_verdict(&spotter, &target, &[&aside], &idx), Some(FullVisibility::Visible));
+        assert_eq!(quick_verdict(&spotter, &target, &[&aside]), Some(FullVisibility::Visible));
         // A wall across the whole field: the centroid (0, 200) is hidden.
         let across = wall_from(-100.0, 100.0, 90.0, 110.0);
         assert_eq!(
-            quick_verdict(&spotter, &target, &[&across], &idx),
+            quick_verdict(&spotter, &target, &[&across]),
             Some(FullVisibility::Hidden { witness: Vec2::new(0.0, 200.0) })
         );
         // A post in the middle of the field: every interior test point is seen from some
         // spotter point, but the post cuts every hull: left to the decomposition.
         let post = wall_from(-1.0, 1.0, 99.0, 101.0);
-        assert_eq!(quick_verdict(&spotter, &target, &[&post], &idx), None);
+        assert_eq!(quick_verdict(&spotter, &target, &[&post]), None);
         assert_eq!(full_visibility(&spotter, &target, &[post]), FullVisibility::Visible);
         // The hull of a triangle and a point inside it is the triangle.
         let h = hull_points(vec![
