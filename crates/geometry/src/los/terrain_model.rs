@@ -1022,7 +1022,19 @@ impl<'i, 't> TerrainSight<'i, 't> {
         blockers: &[&Blocker],
         cuts: &mut Vec<Cut>,
     ) -> Option<Segment> {
-        let dir = Vec2::from_heading_deg(heading_deg);
+        self.try_direction(p, t, Vec2::from_heading_deg(heading_deg), blockers, cuts)
+    }
+
+    /// The segment from the eye to `t` along direction `dir` (from `t`, any length), when
+    /// the line meets the eye on `t`'s side and the segment passes every limit.
+    fn try_direction(
+        &self,
+        p: &Pair<'_>,
+        t: Vec2,
+        dir: Vec2,
+        blockers: &[&Blocker],
+        cuts: &mut Vec<Cut>,
+    ) -> Option<Segment> {
         let (s0, s1) = chord(&p.eye, t, dir)?;
         if s1 < 0.0 {
             return None;
@@ -1040,10 +1052,20 @@ impl<'i, 't> TerrainSight<'i, 't> {
         angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts))
     }
 
-    /// Whether [`Self::point_search`] finds a segment, trying the same directions nearest
-    /// `hint` (an eye point that saw a neighbouring target point) first: the same set, so
-    /// the same answer; `hint` becomes the eye end of the segment found.
+    /// Whether [`Self::point_search`] finds a segment, trying first the line toward
+    /// `hint` (an eye point that saw a neighbouring target point), then the same
+    /// directions nearest it first; `hint` becomes the eye end of the segment found.
+    /// The line toward the hint is checked like every other, so a point it sees is seen;
+    /// it only spares building the directions for the many points it settles.
     fn point_seen(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker], hint: &mut Option<Vec2>) -> bool {
+        let mut cuts = Vec::new();
+        if let Some(h) = *hint
+            && h != t
+            && let Some(s) = self.try_direction(p, t, h - t, blockers, &mut cuts)
+        {
+            *hint = Some(s.a);
+            return true;
+        }
         let Some((base, mut angles)) = self.search_angles(p, t) else { return true };
         if let Some(h) = *hint
             && h != t
@@ -1051,7 +1073,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
             let want = ((h - t).heading_deg() - base + 540.0).rem_euclid(360.0) - 180.0;
             angles.sort_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()));
         }
-        let mut cuts = Vec::new();
         match angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts)) {
             Some(s) => {
                 *hint = Some(s.a);
@@ -1216,45 +1237,68 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 sight,
             };
         }
+        let (full, full_method) = self.full_part(p, &blockers, whole_in_view);
+        let method = if full_method == Method::Exact { method } else { full_method };
+        BaseVerdict { visible: true, full, method, sight }
+    }
+
+    /// Whether every point of the target is seen, without first searching for any sight
+    /// line: the same [`FullVisibility`] verdict (`Visible` or `Hidden`) as
+    /// [`Self::decide`] gives, since "fully visible" implies "visible" and every proof of
+    /// "not visible" there is a proof of a hidden point here; only the witness point may
+    /// differ. What the artillery asks of each candidate base (000 §4.5), and what a
+    /// unit's further bases are asked once one of its bases is known to be visible.
+    fn decide_full(&self, p: &Pair<'_>) -> (FullVisibility, Method) {
+        let tv = p.target.vertices_ccw();
+        let hidden = |w: Vec2| (FullVisibility::Hidden { witness: w }, Method::Exact);
+        if self.depth_cannot_pass(p) || (self.proof == Proof::Shortcuts && depth_cuts_every_line(p, &tv)) {
+            return hidden(p.target.centre());
+        }
+        let whole_in_view =
+            p.field.as_ref().is_none_or(|h| tv.iter().all(|&v| h.signed_distance(v) >= -LIMIT_SLACK_MM));
+        self.full_part(p, &p.blockers(), whole_in_view)
+    }
+
+    /// The full-visibility part of [`Self::decide`]: the exact test over the blockers,
+    /// then, where limits decide, the exact hidden-corner bound and the bounded search
+    /// over the grid of target points.
+    fn full_part(
+        &self,
+        p: &Pair<'_>,
+        blockers: &[&Blocker],
+        whole_in_view: bool,
+    ) -> (FullVisibility, Method) {
+        let tv = p.target.vertices_ccw();
+        let hidden = |w: Vec2, m: Method| (FullVisibility::Hidden { witness: w }, m);
         if !whole_in_view {
             let w = tv
                 .iter()
                 .copied()
                 .find(|&v| p.field.as_ref().is_some_and(|h| h.signed_distance(v) < 0.0))
                 .unwrap_or(p.target.centre());
-            return BaseVerdict { visible: true, full: FullVisibility::Hidden { witness: w }, method, sight };
+            return hidden(w, Method::Exact);
         }
         // A hidden corner or centre settles it cheaply (exact, with a witness).
         for q in tv.iter().copied().chain(std::iter::once(p.target.centre())) {
-            if point_sight_segment_among(&p.eye, q, &blockers).is_none() {
-                return BaseVerdict {
-                    visible: true,
-                    full: FullVisibility::Hidden { witness: q },
-                    method,
-                    sight,
-                };
+            if point_sight_segment_among(&p.eye, q, blockers).is_none() {
+                return hidden(q, Method::Exact);
             }
         }
-        let exact = full_visibility_among(&p.eye, &tv, &blockers);
+        let exact = full_visibility_among(&p.eye, &tv, blockers);
         if exact != FullVisibility::Visible || !p.has_limits() {
-            return BaseVerdict { visible: true, full: exact, method, sight };
+            return (exact, Method::Exact);
         }
         if let Some(q) = self.depth_hidden_corner(p).filter(|_| self.proof == Proof::Shortcuts) {
-            return BaseVerdict { visible: true, full: FullVisibility::Hidden { witness: q }, method, sight };
+            return hidden(q, Method::Exact);
         }
         let method = Method::Sampled(self.sampling);
         let mut hint = None;
         for t in self.grid(&tv) {
-            if self.depth_hides_point(p, t) || !self.point_seen(p, t, &blockers, &mut hint) {
-                return BaseVerdict {
-                    visible: true,
-                    full: FullVisibility::Hidden { witness: t },
-                    method,
-                    sight,
-                };
+            if self.depth_hides_point(p, t) || !self.point_seen(p, t, blockers, &mut hint) {
+                return hidden(t, method);
             }
         }
-        BaseVerdict { visible: true, full: FullVisibility::Visible, method, sight }
+        (FullVisibility::Visible, method)
     }
 
     /// Convex regions a sight line of the pair cannot pass through without running more
@@ -1554,6 +1598,18 @@ impl UnitView<'_, '_, '_> {
                 if v.hidden_base(tr) {
                     continue;
                 }
+                if out.visible {
+                    // Only a full base is still sought: no need to search for a sight line.
+                    let Some((full, method)) = v.full_verdict(tr) else { continue };
+                    if method != Method::Exact {
+                        out.method = method;
+                    }
+                    if full == FullVisibility::Visible {
+                        out.full_base = Some((v.base, tr));
+                        return out;
+                    }
+                    continue;
+                }
                 let Some(verdict) = v.base_verdict(tr, out.full_base.is_none()) else { continue };
                 if verdict.method != Method::Exact {
                     out.method = verdict.method;
@@ -1601,6 +1657,16 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
             Some(UnitSight::Partly(mask)) => r.base < 64 && mask & (1 << r.base) != 0,
             _ => false,
         }
+    }
+
+    /// Whether the whole target base is seen ([`TerrainSight::decide_full`]), with how
+    /// that was decided.
+    fn full_verdict(&self, target: BaseRef) -> Option<(FullVisibility, Method)> {
+        let p = self.sight.pair(self.base, &self.eye, target)?;
+        if self.sight.chain_hides(&p) {
+            return Some((FullVisibility::Hidden { witness: p.target.centre() }, Method::Exact));
+        }
+        Some(self.sight.decide_full(&p))
     }
 
     /// The verdict for one target base.
@@ -1776,7 +1842,7 @@ impl LineOfSight for TerrainSight<'_, '_> {
         };
         match self.pair(BaseRef::new(spotter, si), eye, target) {
             Some(p) if self.chain_hides(&p) => FullVisibility::Hidden { witness: p.target.centre() },
-            Some(p) => self.decide(&p, true).full,
+            Some(p) => self.decide_full(&p).0,
             None => FullVisibility::Hidden { witness: tb.centre() },
         }
     }
