@@ -440,7 +440,16 @@ fn relevant<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocke
 /// beside it, so leaving them out changes no segment's verdict.
 fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
     let (near, index) = relevant(shapes, blockers);
-    let hull = hull_points(shapes.iter().flat_map(|s| s.iter().copied()).collect::<Vec<_>>());
+    let points: Vec<Vec2> = shapes.iter().flat_map(|s| s.iter().copied()).collect();
+    let hull = match points[..] {
+        // A segment and a point (the common case): the triangle, counter-clockwise.
+        [a, b, c] => match (b - a).cross(c - a) {
+            o if o > 0.0 => vec![a, b, c],
+            o if o < 0.0 => vec![a, c, b],
+            _ => Vec::new(),
+        },
+        _ => hull_points(points),
+    };
     if hull.len() < 3 {
         return (near, index);
     }

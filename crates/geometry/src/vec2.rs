@@ -79,7 +79,7 @@ impl Vec2 {
     /// Length (mm).
     #[must_use]
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
 
     /// Distance between two points (mm).
