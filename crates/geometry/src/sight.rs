@@ -433,40 +433,58 @@ fn relevant<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocke
     blockers.iter().enumerate().filter(|(_, b)| b.bbox_overlaps(lo, hi)).map(|(i, b)| (*b, i)).unzip()
 }
 
-/// The blockers that may come within twice [`GRAZE_TOLERANCE_MM`] of the convex hull of
-/// the shapes (the corridor every sight segment between them lies in), and their
-/// indices: those wholly beyond the line of one of the hull's edges by more are left
-/// out, as they cannot block such a segment, nor hold a point the seam test probes
-/// beside it, so leaving them out changes no segment's verdict.
+/// The corridor between shapes: their convex hull, which holds every sight segment from
+/// one to the other, with the lines of its edges. Anything wholly beyond one of those
+/// lines by more than twice [`GRAZE_TOLERANCE_MM`] can neither block such a segment nor
+/// hold a point the seam test probes beside it, so leaving it out changes no segment's
+/// verdict.
+pub(crate) struct Corridor {
+    /// Each hull edge: its start, its vector and its length (mm).
+    edges: Vec<(Vec2, Vec2, f64)>,
+}
+
+impl Corridor {
+    /// The corridor of the points of `shapes`; `None` when they are collinear (no hull
+    /// to cull by).
+    pub(crate) fn new(shapes: &[&[Vec2]]) -> Option<Corridor> {
+        let points: Vec<Vec2> = shapes.iter().flat_map(|s| s.iter().copied()).collect();
+        let hull = match points[..] {
+            // A segment and a point (the common case): the triangle, counter-clockwise.
+            [a, b, c] => match (b - a).cross(c - a) {
+                o if o > 0.0 => vec![a, b, c],
+                o if o < 0.0 => vec![a, c, b],
+                _ => Vec::new(),
+            },
+            _ => hull_points(points),
+        };
+        let n = hull.len();
+        (n >= 3).then(|| Corridor {
+            edges: (0..n)
+                .map(|i| {
+                    let e = hull[(i + 1) % n] - hull[i];
+                    (hull[i], e, e.length())
+                })
+                .collect(),
+        })
+    }
+
+    /// True when the ring lies wholly outside the corridor, beyond the line of one of its
+    /// edges by more than the gap.
+    pub(crate) fn excludes(&self, ring: &[Vec2]) -> bool {
+        let gap = 2.0 * GRAZE_TOLERANCE_MM;
+        self.edges.iter().any(|&(a, e, len)| ring.iter().all(|&v| e.cross(v - a) < -gap * len))
+    }
+}
+
+/// The blockers that may block a sight segment between the shapes (those the
+/// [`Corridor`] does not exclude, among those whose boxes meet the shapes' box), and
+/// their indices.
 fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
     let (near, index) = relevant(shapes, blockers);
-    let points: Vec<Vec2> = shapes.iter().flat_map(|s| s.iter().copied()).collect();
-    let hull = match points[..] {
-        // A segment and a point (the common case): the triangle, counter-clockwise.
-        [a, b, c] => match (b - a).cross(c - a) {
-            o if o > 0.0 => vec![a, b, c],
-            o if o < 0.0 => vec![a, c, b],
-            _ => Vec::new(),
-        },
-        _ => hull_points(points),
-    };
-    if hull.len() < 3 {
-        return (near, index);
+    match Corridor::new(shapes) {
+        Some(c) => near.into_iter().zip(index).filter(|(b, _)| !c.excludes(&b.polygon.exterior)).unzip(),
+        None => (near, index),
     }
-    let gap = 2.0 * GRAZE_TOLERANCE_MM;
-    let n = hull.len();
-    // Each hull edge with its length: a blocker whose outline lies wholly beyond the
-    // line of one edge, by more than the gap, is that far from the hull.
-    let edges: Vec<(Vec2, Vec2, f64)> = (0..n)
-        .map(|i| {
-            let e = hull[(i + 1) % n] - hull[i];
-            (hull[i], e, e.length())
-        })
-        .collect();
-    let apart = |b: &Blocker| {
-        edges.iter().any(|&(a, e, len)| b.polygon.exterior.iter().all(|&v| e.cross(v - a) < -gap * len))
-    };
-    near.into_iter().zip(index).filter(|(b, _)| !apart(b)).unzip()
 }
 
 /// A clear sight segment from some point of `spotter` to some point of `target`, or

@@ -57,7 +57,7 @@ use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
 use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
-    Blocker, FullVisibility, chord, clear_sight_segment_among, first_obstruction_among,
+    Blocker, Corridor, FullVisibility, chord, clear_sight_segment_among, first_obstruction_among,
     full_visibility_among, point_sight_segment_among,
 };
 use crate::table::{BaseRef, Formation, Selection, Table, UnitKind};
@@ -628,8 +628,16 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 &found
             }
         };
+        // Bases outside the corridor between eye and target block no sight line of the
+        // pair.
+        let corridor = Corridor::new(&[eye, &tv]);
         for &r in list {
             if r == target_ref {
+                continue;
+            }
+            if let (Some(c), Some(b)) = (&corridor, table.base(r))
+                && c.excludes(&b.vertices_ccw())
+            {
                 continue;
             }
             let own = r.unit == spotter_ref.unit;
@@ -1058,12 +1066,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// The line toward the hint is checked like every other, so a point it sees is seen;
     /// it only spares building the directions for the many points it settles.
     fn point_seen(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker], hint: &mut Option<Vec2>) -> bool {
-        let mut cuts = Vec::new();
-        if let Some(h) = *hint
-            && h != t
-            && let Some(s) = self.try_direction(p, t, h - t, blockers, &mut cuts)
-        {
-            *hint = Some(s.a);
+        if self.seen_toward_hint(p, t, blockers, hint) {
             return true;
         }
         let Some((base, mut angles)) = self.search_angles(p, t) else { return true };
@@ -1073,6 +1076,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             let want = ((h - t).heading_deg() - base + 540.0).rem_euclid(360.0) - 180.0;
             angles.sort_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()));
         }
+        let mut cuts = Vec::new();
         match angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts)) {
             Some(s) => {
                 *hint = Some(s.a);
@@ -1080,6 +1084,23 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
             None => false,
         }
+    }
+
+    /// True when the line from the target point `t` toward `hint` (an eye point) meets
+    /// the eye and passes every blocker and limit; `hint` becomes the eye end found.
+    fn seen_toward_hint(
+        &self,
+        p: &Pair<'_>,
+        t: Vec2,
+        blockers: &[&Blocker],
+        hint: &mut Option<Vec2>,
+    ) -> bool {
+        let Some(h) = *hint else { return false };
+        let seen = (h != t).then(|| self.try_direction(p, t, h - t, blockers, &mut Vec::new())).flatten();
+        if let Some(s) = seen {
+            *hint = Some(s.a);
+        }
+        seen.is_some()
     }
 
     /// False when the blockers alone leave no clear segment from the eye to the target
@@ -1294,6 +1315,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let method = Method::Sampled(self.sampling);
         let mut hint = None;
         for t in self.grid(&tv) {
+            // A checked line toward the last clear eye point settles most points before
+            // the exact depth bound, which is kept for the points it does not settle.
+            if self.seen_toward_hint(p, t, blockers, &mut hint) {
+                continue;
+            }
             if self.depth_hides_point(p, t) || !self.point_seen(p, t, blockers, &mut hint) {
                 return hidden(t, method);
             }
