@@ -1866,8 +1866,9 @@ impl LineOfSight for TerrainSight<'_, '_> {
         }) else {
             return FullVisibility::Hidden { witness: tb.centre() };
         };
+        // No chain test first: a chain of solid pieces hides the target from the blockers
+        // alone, which the exact tests of `decide_full` find as cheaply.
         match self.pair(BaseRef::new(spotter, si), eye, target) {
-            Some(p) if self.chain_hides(&p) => FullVisibility::Hidden { witness: p.target.centre() },
             Some(p) => self.decide_full(&p).0,
             None => FullVisibility::Hidden { witness: tb.centre() },
         }
