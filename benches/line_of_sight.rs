@@ -80,6 +80,12 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
             x.0, t.units[x.1].id, t.units[x.2].id, x.3, x.4, x.5
         );
     }
+    let in_pairs: f64 = times.iter().map(|x| x.0).sum();
+    let decided = times.iter().filter(|x| x.0 > 2e-6).count();
+    println!(
+        "views (occlusion sweeps) {:.3}s; pairs {in_pairs:.3}s, {decided} of them over 2 µs",
+        total - in_pairs
+    );
     let slow: f64 = times.iter().filter(|x| x.0 > 1e-3).map(|x| x.0).sum();
     println!("pairs over 1 ms: {} taking {slow:.3}s", times.iter().filter(|x| x.0 > 1e-3).count());
 }

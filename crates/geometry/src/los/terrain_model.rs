@@ -1366,10 +1366,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// wholly inside the cover, further than the depth from its edge and from the other
     /// base, so every sight line runs more than the depth inside it (exact).
     fn depth_cannot_pass(&self, p: &Pair<'_>) -> bool {
-        let apart = p.spotter.distance(p.target);
+        // The distance between the bases only when a spotting depth asks for it.
+        let apart = std::cell::OnceCell::new();
         p.limits.iter().any(|(f, l)| {
             let Limit::InCover(depth) = *l else { return false };
-            if apart <= depth {
+            if *apart.get_or_init(|| p.spotter.distance(p.target)) <= depth {
                 return false;
             }
             let deep = |b: &Base| {
