@@ -11,7 +11,8 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::los::{Proof, Sampling, TerrainSight};
-use vedette_geometry::{SpatialIndex, Table, UnitKind};
+use vedette_geometry::sight::FullVisibility;
+use vedette_geometry::{BaseRef, LineOfSight, SpatialIndex, Table, UnitKind};
 
 fn config(cases: u32, seed: u64) -> Config {
     Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
@@ -132,6 +133,37 @@ proptest! {
                     (e.visible, e.full_base),
                     "{} -> {}", u.id, v.id
                 );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(40, 1806))]
+
+    /// The full-base question alone (what the artillery asks, 000 §4.5) gives the same
+    /// verdict as the whole decision (a sight line first, then the full base), with the
+    /// shortcuts and with the exhaustive search.
+    #[test]
+    fn full_base_alone_gives_the_whole_decisions_verdict(s in scene()) {
+        let t = to_table(&s);
+        let index = SpatialIndex::new(&t);
+        for proof in [Proof::Shortcuts, Proof::Exhaustive] {
+            let los = TerrainSight::try_new(&index).unwrap().with_sampling(COARSE).with_proof(proof);
+            for (a, u) in t.units.iter().enumerate().filter(|(_, u)| u.kind == UnitKind::Artillery) {
+                let eye = los.eye_of(&u.bases[0]);
+                for (b, v) in t.units.iter().enumerate().filter(|(_, v)| v.side != u.side) {
+                    for k in 0..v.bases.len() {
+                        let target = BaseRef::new(b, k);
+                        let whole = los.base_verdict(BaseRef::new(a, 0), target).unwrap();
+                        let alone = los.full_base_visible(&t, a, &eye, target);
+                        prop_assert_eq!(
+                            alone == FullVisibility::Visible,
+                            whole.full == FullVisibility::Visible,
+                            "{} -> {}#{} ({:?})", u.id, v.id, k, proof
+                        );
+                    }
+                }
             }
         }
     }
