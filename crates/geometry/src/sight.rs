@@ -586,6 +586,15 @@ pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker
     point_sight(spotter, t, &near, &index)
 }
 
+/// True when some point of `spotter` sees the point `t` ([`point_sight_segment_among`]
+/// finds a segment): the straight segments from `t` to the spotter's corners are tried
+/// first, as they settle most points without the search's set-up (a segment to a corner
+/// that is clear is a clear sight segment, or holds one: its part outside the spotter).
+pub(crate) fn point_is_seen(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> bool {
+    spotter.iter().any(|&s| obstruction(t, s, blockers, None).is_none())
+        || point_sight_segment_among(spotter, t, blockers).is_some()
+}
+
 fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) -> Option<Segment> {
     // Candidate directions from t: to each spotter corner, through each grazing blocker
     // corner, and midway between neighbours (visibility is constant in between).
@@ -742,7 +751,7 @@ pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blo
     }
     for cell in &cells {
         if let Some(w) = witness(cell)
-            && point_sight_segment_among(spotter, w, &near).is_none()
+            && !point_is_seen(spotter, w, &near)
         {
             return FullVisibility::Hidden { witness: w };
         }
@@ -776,7 +785,7 @@ fn quick_verdict(spotter: &[Vec2], target: &[Vec2], near: &[&Blocker]) -> Option
     std::iter::once(c)
         .chain(target.iter().map(|&v| v.lerp(c, 0.25)))
         .chain((0..n).map(|i| target[i].lerp(target[(i + 1) % n], 0.5).lerp(c, 0.25)))
-        .find(|&p| point_sight_segment_among(spotter, p, near).is_none())
+        .find(|&p| !point_is_seen(spotter, p, near))
         .map(|witness| FullVisibility::Hidden { witness })
 }
 

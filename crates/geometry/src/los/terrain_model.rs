@@ -58,7 +58,7 @@ use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
     Blocker, Corridor, FullVisibility, chord, clear_sight_segment_among, first_obstruction_among,
-    full_visibility_among, point_sight_segment_among,
+    full_visibility_among, point_is_seen, point_sight_segment_among,
 };
 use crate::table::{BaseRef, Formation, Selection, Table, UnitKind};
 use crate::terrain::TerrainKind;
@@ -1107,7 +1107,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// point `t` (the exact search of [`crate::sight`]): then no direction the bounded
     /// search tries can pass, as each is checked against the same blockers first.
     fn blockers_may_pass(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> bool {
-        self.proof == Proof::Exhaustive || point_sight_segment_among(&p.eye, t, blockers).is_some()
+        self.proof == Proof::Exhaustive || point_is_seen(&p.eye, t, blockers)
     }
 
     /// Convex cells of `shape` (a part of the target) that no sight line of the pair
@@ -1301,7 +1301,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         // A hidden corner or centre settles it cheaply (exact, with a witness).
         for q in tv.iter().copied().chain(std::iter::once(p.target.centre())) {
-            if point_sight_segment_among(&p.eye, q, blockers).is_none() {
+            if !point_is_seen(&p.eye, q, blockers) {
                 return hidden(q, Method::Exact);
             }
         }
