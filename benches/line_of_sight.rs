@@ -81,13 +81,13 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
         );
     }
     let in_pairs: f64 = times.iter().map(|x| x.0).sum();
-    let decided = times.iter().filter(|x| x.0 > 2e-6).count();
-    println!(
-        "views (occlusion sweeps) {:.3}s; pairs {in_pairs:.3}s, {decided} of them over 2 µs",
-        total - in_pairs
-    );
-    let slow: f64 = times.iter().filter(|x| x.0 > 1e-3).map(|x| x.0).sum();
-    println!("pairs over 1 ms: {} taking {slow:.3}s", times.iter().filter(|x| x.0 > 1e-3).count());
+    println!("views (occlusion sweeps) {:.3}s; pairs {in_pairs:.3}s", total - in_pairs);
+    for (lo, hi, name) in
+        [(0.0, 2e-6, "under 2 µs"), (2e-6, 1e-3, "2 µs to 1 ms"), (1e-3, f64::INFINITY, "over 1 ms")]
+    {
+        let bucket: Vec<f64> = times.iter().map(|x| x.0).filter(|&d| d >= lo && d < hi).collect();
+        println!("pairs {name}: {} taking {:.4}s", bucket.len(), bucket.iter().sum::<f64>());
+    }
 }
 
 fn bench(c: &mut Criterion) {
