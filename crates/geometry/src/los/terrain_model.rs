@@ -1020,19 +1020,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
         Some((base, angles))
     }
 
-    /// The segment from the eye to `t` along heading `heading_deg` (degrees), when the
-    /// line meets the eye on `t`'s side and the segment passes every limit.
-    fn try_heading(
-        &self,
-        p: &Pair<'_>,
-        t: Vec2,
-        heading_deg: f64,
-        blockers: &[&Blocker],
-        cuts: &mut Vec<Cut>,
-    ) -> Option<Segment> {
-        self.try_direction(p, t, Vec2::from_heading_deg(heading_deg), blockers, cuts)
-    }
-
     /// The segment from the eye to `t` along direction `dir` (from `t`, any length), when
     /// the line meets the eye on `t`'s side and the segment passes every limit.
     fn try_direction(
@@ -1057,7 +1044,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
     fn point_search(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
         let Some((base, angles)) = self.search_angles(p, t) else { return Some(Segment::new(t, t)) };
         let mut cuts = Vec::new();
-        angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts))
+        angles
+            .iter()
+            .find_map(|a| self.try_direction(p, t, Vec2::from_heading_deg(base + a), blockers, &mut cuts))
     }
 
     /// Whether [`Self::point_search`] finds a segment, trying first the line toward
@@ -1077,7 +1066,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
             angles.sort_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()));
         }
         let mut cuts = Vec::new();
-        match angles.iter().find_map(|a| self.try_heading(p, t, base + a, blockers, &mut cuts)) {
+        match angles
+            .iter()
+            .find_map(|a| self.try_direction(p, t, Vec2::from_heading_deg(base + a), blockers, &mut cuts))
+        {
             Some(s) => {
                 *hint = Some(s.a);
                 true
