@@ -22,7 +22,10 @@
 //! ([`Sampling`]): for each target point of a grid, every eye point is tried along the
 //! exact critical directions (through every corner, and where a scaled eye edge meets a
 //! blind-zone blocker) and along directions whose eye points are at most
-//! `eye_step_mm` apart. See [`Method::Sampled`] for what that guarantees.
+//! `eye_step_mm` apart; where no blind zone limits the pair, a line to any point of the
+//! target passes cut back to where it first meets the target, so the search for a sight
+//! line runs over the target's outline only. See [`Method::Sampled`] for what that
+//! guarantees.
 //!
 //! # Shortcuts ([`Proof::Shortcuts`])
 //! Before any search, exact proofs settle most pairs; each only ever proves a target
@@ -120,7 +123,10 @@ pub enum Method {
     /// By the bounded search. "Visible" and "hidden point" answers carry a checked sight
     /// segment or witness and are right; a "not visible" answer can only be wrong if
     /// every clear sight segment loses clearness when its target end moves by
-    /// `target_step_mm·√2/2` or its eye end by `eye_step_mm/2`; a "fully visible" answer
+    /// `target_step_mm·√2/2` (where no blind zone limits the pair, only the target's
+    /// outline is searched, every clear segment having a clear part that ends on it:
+    /// `target_step_mm/2` along the outline) or its eye end by `eye_step_mm/2`; a
+    /// "fully visible" answer
     /// can only be wrong if the hidden part of the base holds no disc of radius
     /// `target_step_mm·√2/2`.
     Sampled(Sampling),
@@ -1221,7 +1227,13 @@ impl<'i, 't> TerrainSight<'i, 't> {
             method = Method::Sampled(self.sampling);
             // The first points (corners, then along the edges) are searched at once, as
             // most targets are seen there; then the cells proved hidden are skipped.
-            let grid = self.grid(&visible_shape);
+            // Where the line's far end does not matter to any limit, a target seen at all
+            // is seen where a sight line first meets it: only its outline is searched.
+            let grid = if outline_decides(p) {
+                outline_points(&visible_shape, self.sampling)
+            } else {
+                self.grid(&visible_shape)
+            };
             let head = grid.len().min(SEARCH_BEFORE_CELLS);
             let seen = |t: &Vec2| !self.depth_hides_point(p, *t) && self.blockers_may_pass(p, *t, &blockers);
             grid[..head].iter().filter(|t| seen(t)).find_map(|&t| self.point_search(p, t, &blockers)).or_else(
@@ -1378,13 +1390,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// then a grid inside, all at most `target_step_mm` apart.
     fn grid(&self, shape: &[Vec2]) -> Vec<Vec2> {
         let h = self.sampling.target_step_mm;
-        let mut out: Vec<Vec2> = shape.to_vec();
+        let mut out = outline_points(shape, self.sampling);
         let n = shape.len();
-        for i in 0..n {
-            let (a, b) = (shape[i], shape[(i + 1) % n]);
-            let k = (a.distance(b) / h).ceil().max(1.0) as usize;
-            out.extend((1..k).map(|j| a.lerp(b, j as f64 / k as f64)));
-        }
         let poly = ConvexPolygon::from_ccw_unchecked(shape.to_vec());
         if n >= 3 {
             // Grid along the first edge's direction.
@@ -1703,6 +1710,34 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     }
 }
 
+/// The outline part of [`TerrainSight::grid`]: the corners, then points along each edge
+/// at most `target_step_mm` apart.
+fn outline_points(shape: &[Vec2], sampling: Sampling) -> Vec<Vec2> {
+    let h = sampling.target_step_mm;
+    let mut out: Vec<Vec2> = shape.to_vec();
+    let n = shape.len();
+    for i in 0..n {
+        let (a, b) = (shape[i], shape[(i + 1) % n]);
+        let k = (a.distance(b) / h).ceil().max(1.0) as usize;
+        out.extend((1..k).map(|j| a.lerp(b, j as f64 / k as f64)));
+    }
+    out
+}
+
+/// True when whether a sight line passes does not depend on how far past the point where
+/// it first meets the target it runs: then a line to any point of the target, cut back
+/// to that first point (on the outline), passes too. It passes the same blockers (a part
+/// of a clear segment is clear), the field of view (the eye and the target point are in
+/// it, so is all between), the maximum visibility (it is shorter), and the spotting
+/// depths, visibility inside cover and distances past cover, which are all measured up
+/// to where the line enters the target. Not so for a blind zone, whose end is a fraction
+/// of the whole line (003 601).
+fn outline_decides(p: &Pair<'_>) -> bool {
+    !p.limits.iter().any(|(_, l)| {
+        matches!(l, Limit::Fraction { .. } | Limit::Line { beyond: Beyond::Fraction { .. }, .. })
+    })
+}
+
 /// The segment with its first point on the eye.
 fn oriented(s: Segment, eye: &[Vec2]) -> Segment {
     let on_eye = |q: Vec2| {
@@ -1931,6 +1966,39 @@ mod tests {
                 TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
             assert_eq!(los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
             assert_eq!(los.unit_verdict(0, 1).visible, !hidden);
+        }
+    }
+
+    #[test]
+    fn the_outline_search_finds_what_the_whole_grid_finds() {
+        // A foe in, behind or straddling a medium wood (spotting depth 25.4 mm), some
+        // half screened by a line of foes: with spotting depth the only limit, a sight
+        // line is searched on the foe's outline only; the answer must be the one the
+        // whole 1 mm grid gives, including just inside and just outside the depth.
+        let screen = r#",{"id":"line","side":"au","kind":"infantry","formation":"line","bases":[{"x":-30.5,"y":60,"heading":270,"width":60,"depth":20}]}"#;
+        let cases = [
+            ((0.0, 135.3, 30.0, 20.0), "", (-200.0, 100.0), true),
+            ((0.0, 135.5, 30.0, 20.0), "", (-200.0, 100.0), false),
+            ((-20.0, 137.0, 60.0, 20.0), screen, (0.0, 100.0), true),
+            ((-40.0, 160.0, 60.0, 20.0), screen, (0.0, 100.0), true),
+            ((60.0, 180.0, 40.0, 20.0), "", (0.0, 100.0), false),
+            ((-25.0, 150.0, 30.0, 20.0), screen, (-200.0, 120.0), true),
+            ((-25.0, 157.0, 30.0, 20.0), screen, (-200.0, 120.0), false),
+        ];
+        for (foe, others, (x0, y0), visible) in cases {
+            let t = scene(foe, others, &wood(x0, y0, 400.0, 400.0));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+            assert!(outline_decides(&p));
+            let blockers = p.blockers();
+            let whole_grid = los
+                .grid(&p.target.vertices_ccw())
+                .iter()
+                .any(|&q| los.point_search(&p, q, &blockers).is_some());
+            let outline = los.decide(&p, false).visible;
+            assert_eq!((outline, whole_grid), (visible, visible), "{foe:?}");
         }
     }
 
