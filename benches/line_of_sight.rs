@@ -80,6 +80,26 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
             x.0, t.units[x.1].id, t.units[x.2].id, x.3, x.4, x.5
         );
     }
+    // A digest of every answer, sight segments included: equal before and after a change
+    // that should not move any.
+    let mut digest = std::collections::hash_map::DefaultHasher::new();
+    for &(a, b) in p {
+        let v = los.unit_verdict(a, b);
+        if std::env::var("VEDETTE_LOS_DUMP").is_ok() {
+            eprintln!("{} {} {} {:?} {:?}", a, b, v.visible, v.full_base, v.sight.map(|s| s.segment));
+        }
+        std::hash::Hash::hash(
+            &(v.visible, v.full_base.map(|(x, y)| (x.unit, x.base, y.unit, y.base))),
+            &mut digest,
+        );
+        if let Some(s) = v.sight {
+            std::hash::Hash::hash(
+                &[s.segment.a.x, s.segment.a.y, s.segment.b.x, s.segment.b.y].map(f64::to_bits),
+                &mut digest,
+            );
+        }
+    }
+    println!("answers digest {:016x}", std::hash::Hasher::finish(&digest));
     let in_pairs: f64 = times.iter().map(|x| x.0).sum();
     println!("views (occlusion sweeps) {:.3}s; pairs {in_pairs:.3}s", total - in_pairs);
     for (lo, hi, name) in

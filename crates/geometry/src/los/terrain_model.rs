@@ -24,7 +24,7 @@
 //! blind-zone blocker) and along directions whose eye points are at most
 //! `eye_step_mm` apart; where no blind zone limits the pair, a line to any point of the
 //! target passes cut back to where it first meets the target, so the search for a sight
-//! line runs over the target's outline only. See [`Method::Sampled`] for what that
+//! line runs over the part of the target's outline that faces the eye only. See [`Method::Sampled`] for what that
 //! guarantees.
 //!
 //! # Shortcuts ([`Proof::Shortcuts`])
@@ -124,8 +124,8 @@ pub enum Method {
     /// segment or witness and are right; a "not visible" answer can only be wrong if
     /// every clear sight segment loses clearness when its target end moves by
     /// `target_step_mm·√2/2` (where no blind zone limits the pair, only the target's
-    /// outline is searched, every clear segment having a clear part that ends on it:
-    /// `target_step_mm/2` along the outline) or its eye end by `eye_step_mm/2`; a
+    /// outline facing the eye is searched, every clear segment having a clear part that
+    /// ends on it: `target_step_mm/2` along the outline) or its eye end by `eye_step_mm/2`; a
     /// "fully visible" answer
     /// can only be wrong if the hidden part of the base holds no disc of radius
     /// `target_step_mm·√2/2`.
@@ -1228,23 +1228,14 @@ impl<'i, 't> TerrainSight<'i, 't> {
             // The first points (corners, then along the edges) are searched at once, as
             // most targets are seen there; then the cells proved hidden are skipped.
             // Where the line's far end does not matter to any limit, a target seen at all
-            // is seen where a sight line first meets it: only its outline is searched.
-            let grid = if outline_decides(p) {
-                outline_points(&visible_shape, self.sampling)
+            // is seen where a sight line first meets it: only the outline it turns
+            // toward the eye is searched.
+            if outline_decides(p) {
+                self.outline_search(p, &visible_shape, &blockers)
             } else {
-                self.grid(&visible_shape)
-            };
-            let head = grid.len().min(SEARCH_BEFORE_CELLS);
-            let seen = |t: &Vec2| !self.depth_hides_point(p, *t) && self.blockers_may_pass(p, *t, &blockers);
-            grid[..head].iter().filter(|t| seen(t)).find_map(|&t| self.point_search(p, t, &blockers)).or_else(
-                || {
-                    let cells = self.hidden_cells(p, &visible_shape);
-                    grid[head..]
-                        .iter()
-                        .filter(|t| !cells.iter().any(|c| c.contains(**t)) && seen(t))
-                        .find_map(|&t| self.point_search(p, t, &blockers))
-                },
-            )
+                let grid = self.grid(&visible_shape);
+                self.grid_search(p, &visible_shape, &grid, &blockers)
+            }
         };
         if sight.is_none() {
             return BaseVerdict {
@@ -1265,6 +1256,42 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let (full, full_method) = self.full_part(p, &blockers, whole_in_view);
         let method = if full_method == Method::Exact { method } else { full_method };
         BaseVerdict { visible: true, full, method, sight }
+    }
+
+    /// The bounded search for a sight line to the grid points of `shape` (the visible
+    /// part of the target): the first [`SEARCH_BEFORE_CELLS`] points at once, then the
+    /// rest outside the cells proved hidden ([`Self::hidden_cells`]).
+    fn grid_search(
+        &self,
+        p: &Pair<'_>,
+        shape: &[Vec2],
+        grid: &[Vec2],
+        blockers: &[&Blocker],
+    ) -> Option<Segment> {
+        let head = grid.len().min(SEARCH_BEFORE_CELLS);
+        let seen = |t: &Vec2| !self.depth_hides_point(p, *t) && self.blockers_may_pass(p, *t, blockers);
+        grid[..head].iter().filter(|t| seen(t)).find_map(|&t| self.point_search(p, t, blockers)).or_else(
+            || {
+                let cells = self.hidden_cells(p, shape);
+                grid[head..]
+                    .iter()
+                    .filter(|t| !cells.iter().any(|c| c.contains(**t)) && seen(t))
+                    .find_map(|&t| self.point_search(p, t, blockers))
+            },
+        )
+    }
+
+    /// The bounded search over the outline of `shape` (the visible part of the target)
+    /// that some eye point faces ([`faced_edges`]): a sight segment reaching the shape
+    /// first meets it there, and where [`outline_decides`], that first part of it passes
+    /// whenever the whole does. Unlike the whole grid, no cells are proved hidden first:
+    /// on the outline that costs more than searching the points it would skip.
+    fn outline_search(&self, p: &Pair<'_>, shape: &[Vec2], blockers: &[&Blocker]) -> Option<Segment> {
+        let edges = faced_edges(&p.eye, shape);
+        edge_points(&edges, self.sampling)
+            .into_iter()
+            .filter(|&t| !self.depth_hides_point(p, t) && self.blockers_may_pass(p, t, blockers))
+            .find_map(|t| self.point_search(p, t, blockers))
     }
 
     /// Whether every point of the target is seen, without first searching for any sight
@@ -1724,6 +1751,35 @@ fn outline_points(shape: &[Vec2], sampling: Sampling) -> Vec<Vec2> {
     out
 }
 
+/// The edges of the convex `shape` (ccw) that some point of the eye faces (lies on the
+/// outer side of, or on the line of): a segment from the eye first meets the shape on
+/// one of them.
+fn faced_edges(eye: &[Vec2], shape: &[Vec2]) -> Vec<[Vec2; 2]> {
+    let n = shape.len();
+    (0..n)
+        .map(|i| [shape[i], shape[(i + 1) % n]])
+        .filter(|&[a, b]| eye.iter().any(|&e| (b - a).cross(e - a) <= 0.0))
+        .collect()
+}
+
+/// Points of `edges` for the bounded search: the ends of the edges, then points along
+/// each at most `target_step_mm` apart.
+fn edge_points(edges: &[[Vec2; 2]], sampling: Sampling) -> Vec<Vec2> {
+    let mut out: Vec<Vec2> = Vec::new();
+    for (k, &[a, b]) in edges.iter().enumerate() {
+        out.push(a);
+        if edges.get(k + 1).is_none_or(|next| next[0] != b) && edges.first().is_none_or(|first| first[0] != b)
+        {
+            out.push(b);
+        }
+    }
+    for &[a, b] in edges {
+        let n = (a.distance(b) / sampling.target_step_mm).ceil().max(1.0) as usize;
+        out.extend((1..n).map(|j| a.lerp(b, j as f64 / n as f64)));
+    }
+    out
+}
+
 /// True when whether a sight line passes does not depend on how far past the point where
 /// it first meets the target it runs: then a line to any point of the target, cut back
 /// to that first point (on the outline), passes too. It passes the same blockers (a part
@@ -2000,6 +2056,30 @@ mod tests {
             let outline = los.decide(&p, false).visible;
             assert_eq!((outline, whole_grid), (visible, visible), "{foe:?}");
         }
+    }
+
+    #[test]
+    fn only_the_edges_the_eye_faces_are_searched() {
+        let square = [Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0), Vec2::new(0.0, 10.0)];
+        let bottom = [square[0], square[1]];
+        let right = [square[1], square[2]];
+        let left = [square[3], square[0]];
+        // Straight below: the bottom edge only.
+        let below = [Vec2::new(2.0, -50.0), Vec2::new(8.0, -50.0)];
+        assert_eq!(faced_edges(&below, &square), vec![bottom]);
+        // Below and to the right: the bottom and the right edges.
+        assert_eq!(
+            faced_edges(&[Vec2::new(20.0, -50.0), Vec2::new(30.0, -50.0)], &square),
+            vec![bottom, right]
+        );
+        // An eye end on the line of the left edge (a grazing line along it) keeps it.
+        assert_eq!(faced_edges(&[Vec2::new(0.0, -50.0), Vec2::new(5.0, -50.0)], &square), vec![bottom, left]);
+        // Points: the corners of the faced edges once each, then 1 mm steps along them.
+        let pts = edge_points(&faced_edges(&below, &square), Sampling::default());
+        assert_eq!(pts.len(), 2 + 9);
+        let pts = edge_points(&[left, bottom], Sampling::default());
+        assert_eq!(&pts[..3], &[square[3], square[0], square[1]]);
+        assert_eq!(pts.len(), 3 + 2 * 9);
     }
 
     #[test]
