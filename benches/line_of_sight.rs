@@ -84,7 +84,7 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
     // that should not move any.
     let mut digest = std::collections::hash_map::DefaultHasher::new();
     for &(a, b) in p {
-        let v = los.unit_verdict(a, b);
+        let v = views.entry(a).or_insert_with(|| los.spotter(a)).unit_verdict(b);
         if std::env::var("VEDETTE_LOS_DUMP").is_ok() {
             eprintln!("{} {} {} {:?} {:?}", a, b, v.visible, v.full_base, v.sight.map(|s| s.segment));
         }
