@@ -480,8 +480,17 @@ impl Corridor {
 /// [`Corridor`] does not exclude, among those whose boxes meet the shapes' box), and
 /// their indices.
 fn in_corridor<'a>(shapes: &[&[Vec2]], blockers: &[&'a Blocker]) -> (Vec<&'a Blocker>, Vec<usize>) {
+    in_corridor_of(Corridor::new(shapes).as_ref(), shapes, blockers)
+}
+
+/// [`in_corridor`] with the shapes' corridor already built.
+fn in_corridor_of<'a>(
+    corridor: Option<&Corridor>,
+    shapes: &[&[Vec2]],
+    blockers: &[&'a Blocker],
+) -> (Vec<&'a Blocker>, Vec<usize>) {
     let (near, index) = relevant(shapes, blockers);
-    match Corridor::new(shapes) {
+    match corridor {
         Some(c) => near.into_iter().zip(index).filter(|(b, _)| !c.excludes(&b.polygon.exterior)).unzip(),
         None => (near, index),
     }
@@ -514,7 +523,8 @@ pub fn clear_sight_segment_among(
     target: &[Vec2],
     blockers: &[&Blocker],
 ) -> Option<Segment> {
-    let (near, index) = in_corridor(&[spotter, target], blockers);
+    let corridor = Corridor::new(&[spotter, target]);
+    let (near, index) = in_corridor_of(corridor.as_ref(), &[spotter, target], blockers);
     let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
     let (spotter_outline, target_outline) = (Outline::new(spotter), Outline::new(target));
     let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
@@ -544,12 +554,15 @@ pub fn clear_sight_segment_among(
         return try_line(cs, ct - cs).or_else(|| try_line(spotter[0], target[0] - spotter[0]));
     }
     // Event points: shape corners (any line through them) and blocker corners (lines
-    // that graze there).
+    // that graze there). A clear segment slid until it is stopped touches such points
+    // on itself, so inside the corridor: corners the corridor excludes are left out.
     let mut points: Vec<(Vec2, Option<(Vec2, Vec2)>)> =
         spotter.iter().chain(target.iter()).map(|&p| (p, None)).collect();
     for bl in &near {
         for (prev, v, next) in bl.corners() {
-            points.push((v, Some((prev, next))));
+            if corridor.as_ref().is_none_or(|c| !c.excludes(&[v])) {
+                points.push((v, Some((prev, next))));
+            }
         }
     }
     for i in 0..points.len() {
