@@ -26,22 +26,11 @@ fn pairs(t: &Table) -> Vec<(usize, usize)> {
     out
 }
 
-/// Per battery: one view (angular buckets of the table from its eye), reused for every
-/// enemy unit.
-fn all_batteries(los: &TerrainSight<'_, '_>, pairs: &[(usize, usize)]) -> (usize, usize) {
-    let (mut seen, mut full) = (0, 0);
-    let mut i = 0;
-    while i < pairs.len() {
-        let a = pairs[i].0;
-        let view = los.spotter(a);
-        while i < pairs.len() && pairs[i].0 == a {
-            let v = view.unit_verdict(pairs[i].1);
-            seen += usize::from(v.visible);
-            full += usize::from(v.full_base.is_some());
-            i += 1;
-        }
-    }
-    (seen, full)
+/// Every pair, one view (angular buckets of the table from its eye) per battery, on at
+/// most `threads` threads (0: every core): (visible, with a full base).
+fn all_batteries(los: &TerrainSight<'_, '_>, pairs: &[(usize, usize)], threads: usize) -> (usize, usize) {
+    let v = los.unit_verdicts(pairs, threads);
+    (v.iter().filter(|v| v.visible).count(), v.iter().filter(|v| v.full_base.is_some()).count())
 }
 
 /// With VEDETTE_LOS_DIAG=1: time every pair once and print the slowest, then stop.
@@ -66,7 +55,7 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
     let total = start.elapsed().as_secs_f64();
     println!("all at once: {:?}", {
         let s = std::time::Instant::now();
-        let r = all_batteries(&los, p);
+        let r = all_batteries(&los, p, 1);
         (s.elapsed(), r)
     });
     times.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -120,12 +109,18 @@ fn bench(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("line_of_sight");
     g.sample_size(10);
-    g.bench_function("grand_battle_every_battery_to_every_enemy_unit", |b| {
-        b.iter(|| {
-            let los = TerrainSight::try_new(&index).unwrap();
-            black_box(all_batteries(&los, &p))
-        })
-    });
+    // On every core of the machine (the spotters shared out), then on one.
+    for (name, threads) in [
+        ("grand_battle_every_battery_to_every_enemy_unit", 0),
+        ("grand_battle_every_battery_to_every_enemy_unit_one_thread", 1),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let los = TerrainSight::try_new(&index).unwrap();
+                black_box(all_batteries(&los, &p, threads))
+            })
+        });
+    }
     g.finish();
 }
 

@@ -168,3 +168,28 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config(12, 1807))]
+
+    /// The batch of every battery against every unit (friends too), shared out among
+    /// threads, gives each pair's own verdict and sight line, in the pairs' order,
+    /// whatever the number of threads.
+    #[test]
+    fn verdicts_in_a_batch_are_each_pairs_own(s in scene()) {
+        let t = to_table(&s);
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap().with_sampling(COARSE);
+        let pairs: Vec<(usize, usize)> = t
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.kind == UnitKind::Artillery)
+            .flat_map(|(a, _)| (0..t.units.len()).map(move |b| (a, b)))
+            .collect();
+        let one: Vec<_> = pairs.iter().map(|&(a, b)| los.unit_verdict(a, b)).collect();
+        for threads in [1, 2, 3] {
+            prop_assert_eq!(&los.unit_verdicts(&pairs, threads), &one, "{} threads", threads);
+        }
+    }
+}

@@ -1466,6 +1466,55 @@ impl<'i, 't> TerrainSight<'i, 't> {
         self.spotter(spotter).unit_verdict(target)
     }
 
+    /// The verdicts for many (spotter unit, target unit) pairs, in their order, as
+    /// [`Self::unit_verdict`] gives them: consecutive pairs with the same spotter share
+    /// one [`Self::spotter`] view, and the spotters are shared out among the machine's
+    /// cores (`threads`: how many at most; 0 for as many as it has). The answers do not
+    /// depend on the number of threads.
+    #[must_use]
+    pub fn unit_verdicts(&self, pairs: &[(usize, usize)], threads: usize) -> Vec<UnitVerdict> {
+        // Runs of pairs with one spotter, as (start, end).
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (i, &(a, _)) in pairs.iter().enumerate() {
+            match runs.last_mut() {
+                Some(r) if pairs[r.0].0 == a => r.1 = i + 1,
+                _ => runs.push((i, i + 1)),
+            }
+        }
+        let run = |&(start, end): &(usize, usize)| -> Vec<UnitVerdict> {
+            let view = self.spotter(pairs[start].0);
+            pairs[start..end].iter().map(|&(_, b)| view.unit_verdict(b)).collect()
+        };
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let workers = if threads == 0 { cores } else { threads }.min(runs.len());
+        if workers <= 1 {
+            return runs.iter().flat_map(run).collect();
+        }
+        // Each worker takes the next run until none is left (runs differ in cost).
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let mut done: Vec<(usize, Vec<UnitVerdict>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(r) = runs.get(k) else { break };
+                            mine.push((k, run(r)));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        done.sort_by_key(|d| d.0);
+        done.into_iter().flat_map(|d| d.1).collect()
+    }
+
     /// A spotter unit prepared for many questions (the views of all its bases): what a
     /// battery asks of every enemy unit.
     #[must_use]
