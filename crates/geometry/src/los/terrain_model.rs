@@ -949,7 +949,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// The directions the bounded search tries from target point `t`, as (the heading of
     /// the eye's centre from `t`, degrees; the angles relative to it, degrees): every
     /// critical direction, and directions whose eye points are at most `eye_step_mm`
-    /// apart, then the middles between neighbours. `None` when `t` is inside the eye.
+    /// apart, then the middles between each critical direction and its neighbours. `None` when `t` is inside the eye.
     fn search_angles(&self, p: &Pair<'_>, t: Vec2) -> Option<(f64, Vec<f64>)> {
         let eye = &p.eye;
         if eye.len() >= 3 && ConvexPolygon::from_ccw_unchecked(eye.clone()).contains(t) {
@@ -1016,12 +1016,20 @@ impl<'i, 't> TerrainSight<'i, 't> {
         // Uniform directions: eye points at most eye_step_mm apart (angle step · range).
         let span = (hi - lo).to_radians();
         let n = ((span * far) / self.sampling.eye_step_mm).ceil().clamp(1.0, 20_000.0) as usize;
-        for i in 0..=n {
-            angles.push(lo + (hi - lo) * i as f64 / n as f64);
-        }
-        angles.sort_by(f64::total_cmp);
-        angles.dedup();
-        let mids: Vec<f64> = angles.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+        // Critical directions are marked: a line just beside one (in the open interval to
+        // its neighbour, where nothing changes) is tried too. Between two uniform
+        // directions the step already bounds the gap.
+        let mut all: Vec<(f64, bool)> = angles.into_iter().map(|a| (a, true)).collect();
+        all.extend((0..=n).map(|i| (lo + (hi - lo) * i as f64 / n as f64, false)));
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        all.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            kept.1 |= same && later.1;
+            same
+        });
+        let mids: Vec<f64> =
+            all.windows(2).filter(|w| w[0].1 || w[1].1).map(|w| (w[0].0 + w[1].0) / 2.0).collect();
+        let mut angles: Vec<f64> = all.into_iter().map(|a| a.0).collect();
         angles.extend(mids);
         Some((base, angles))
     }
