@@ -949,7 +949,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// The directions the bounded search tries from target point `t`, as (the heading of
     /// the eye's centre from `t`, degrees; the angles relative to it, degrees): every
     /// critical direction, and directions whose eye points are at most `eye_step_mm`
-    /// apart, then the middles between each critical direction and its neighbours. `None` when `t` is inside the eye.
+    /// apart, then the middles between each critical direction and its neighbours.
+    /// `None` when `t` is inside the eye.
     fn search_angles(&self, p: &Pair<'_>, t: Vec2) -> Option<(f64, Vec<f64>)> {
         let eye = &p.eye;
         if eye.len() >= 3 && ConvexPolygon::from_ccw_unchecked(eye.clone()).contains(t) {
