@@ -221,10 +221,10 @@ struct Pair<'m> {
     eye: Vec<Vec2>,
     spotter: &'m Base,
     target: &'m Base,
-    spotter_shape: Blocker,
-    target_shape: Blocker,
-    /// Blockers with where they come from (owned: unit bases and screens).
-    owned: Vec<(Blocker, Source)>,
+    spotter_shape: &'m Blocker,
+    target_shape: &'m Blocker,
+    /// Unit bases and screens that block, with where they come from.
+    owned: Vec<(&'m Blocker, Source)>,
     /// Terrain that blocks outright for this pair.
     opaque: Vec<(&'m Blocker, usize)>,
     limits: Vec<(&'m Feature, Limit)>,
@@ -234,7 +234,7 @@ struct Pair<'m> {
 
 impl Pair<'_> {
     fn blockers(&self) -> Vec<&Blocker> {
-        self.owned.iter().map(|(b, _)| b).chain(self.opaque.iter().map(|(b, _)| *b)).collect()
+        self.owned.iter().map(|(b, _)| *b).chain(self.opaque.iter().map(|(b, _)| *b)).collect()
     }
 
     fn source(&self, i: usize) -> Source {
@@ -282,7 +282,12 @@ pub struct TerrainSight<'i, 't> {
     sampling: Sampling,
     proof: Proof,
     occluders: OnceLock<Occluders>,
+    /// Every base's shape as a blocker, by unit and base.
+    base_blockers: Vec<Vec<Blocker>>,
 }
+
+/// Convex shapes by feature, shared (`None`: the feature has none).
+type Shapes = std::sync::Arc<Vec<Option<Vec<Vec2>>>>;
 
 /// What the occlusion sweep uses, prepared once per table: the units' blocks and cells,
 /// each area feature's kernel (a convex part of it), the cover each unit stands in, and
@@ -290,8 +295,26 @@ pub struct TerrainSight<'i, 't> {
 struct Occluders {
     sweep: occlusion::Occluders,
     kernels: Vec<Option<Vec<Vec2>>>,
+    /// The kernels shrunk for an eye, by the shrink's bits (eyes of one width share it).
+    shrunk: std::sync::Mutex<Vec<(u64, Shapes)>>,
     unit_cover: Vec<Vec<usize>>,
     unit_top: Vec<f64>,
+}
+
+impl Occluders {
+    /// Every kernel shrunk by `d` ([`shrink_convex`]), computed once per distinct `d`.
+    fn shrunk_kernels(&self, d: f64) -> Shapes {
+        let shrink =
+            || self.kernels.iter().map(|k| k.as_ref().and_then(|k| shrink_convex(k, d))).collect::<Vec<_>>();
+        // A poisoned lock only means another thread panicked; the list is still sound.
+        let mut cache = self.shrunk.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, v)) = cache.iter().find(|(bits, _)| *bits == d.to_bits()) {
+            return v.clone();
+        }
+        let v = std::sync::Arc::new(shrink());
+        cache.push((d.to_bits(), v.clone()));
+        v
+    }
 }
 
 impl<'i, 't> TerrainSight<'i, 't> {
@@ -335,6 +358,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
             })
             .collect();
         let screens = skirmish_screens(table);
+        let base_blockers =
+            table.units.iter().map(|u| u.bases.iter().map(Blocker::from_base).collect()).collect();
         TerrainSight {
             index,
             table,
@@ -346,6 +371,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             sampling: Sampling::default(),
             proof: Proof::default(),
             occluders: OnceLock::new(),
+            base_blockers,
         }
     }
 
@@ -424,7 +450,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 .collect();
             let unit_top =
                 self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
-            Occluders { sweep, kernels, unit_cover, unit_top }
+            Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top }
         })
     }
 
@@ -464,16 +490,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let ls = self.level_of(spotter);
         let mut cover_top = f64::INFINITY;
         if self.rules.cover == CoverVisibility::DepthIntoCover {
+            let shrunk = occ.shrunk_kernels(shrink);
             for (k, f) in self.features.iter().enumerate() {
-                let Some(kernel) = &occ.kernels[k] else { continue };
+                let Some(s) = &shrunk[k] else { continue };
                 let top = f.level + f.props.height_levels;
                 if top < ls || f.overlaps_base(sb) {
                     continue;
                 }
-                if let Some(s) = shrink_convex(kernel, shrink) {
-                    cover_top = cover_top.min(top);
-                    terrain.push((s, Some(k as u32)));
-                }
+                cover_top = cover_top.min(top);
+                terrain.push((s.clone(), Some(k as u32)));
             }
             // A spotter standing in cover sees out of it only along lines that leave it
             // within the spotting depth: the rest of a convex part of the cover around
@@ -600,12 +625,18 @@ impl<'i, 't> TerrainSight<'i, 't> {
         pieces
     }
 
+    /// The shape of a base as a blocker.
+    fn base_blocker(&self, r: BaseRef) -> Option<&Blocker> {
+        self.base_blockers.get(r.unit)?.get(r.base)
+    }
+
     fn pair(&self, spotter_ref: BaseRef, eye: &[Vec2], target_ref: BaseRef) -> Option<Pair<'_>> {
         self.pair_among(spotter_ref, eye, target_ref, None)
     }
 
-    /// The pair, with the unit bases that may block taken from `candidates` (a superset
-    /// of those meeting the hull of eye and target) instead of the index.
+    /// The pair, with the unit bases that may block taken from `candidates` (sorted, a
+    /// superset of those whose boxes meet the box of eye and target) instead of the
+    /// index.
     fn pair_among(
         &self,
         spotter_ref: BaseRef,
@@ -641,6 +672,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
             if r == target_ref {
                 continue;
             }
+            // What the index gives for the box: bases whose boxes meet it.
+            if candidates.is_some()
+                && table
+                    .base(r)
+                    .map(Base::aabb)
+                    .is_none_or(|(l, h)| l.x > hi.x || lo.x > h.x || l.y > hi.y || lo.y > h.y)
+            {
+                continue;
+            }
             if let (Some(c), Some(b)) = (&corridor, table.base(r))
                 && c.excludes(&b.vertices_ccw())
             {
@@ -658,8 +698,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     UnitLevels { spotter: ls, blocker: self.level_of(r), target: lt },
                 )
             };
-            if blocks && let Some(b) = table.base(r) {
-                owned.push((Blocker::from_base(b), Source::Base(r)));
+            if blocks && let Some(b) = self.base_blocker(r) {
+                owned.push((b, Source::Base(r)));
             }
         }
         let spotter_unit = &table.units[spotter_ref.unit];
@@ -668,7 +708,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 let (l, h) = bl.bbox();
                 let side = &table.units[a.unit].side;
                 if *side == spotter_unit.side && l.x <= hi.x && lo.x <= h.x && l.y <= hi.y && lo.y <= h.y {
-                    owned.push((bl.clone(), Source::Screen(*a, *b)));
+                    owned.push((bl, Source::Screen(*a, *b)));
                 }
             }
         }
@@ -694,8 +734,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
             eye: eye.to_vec(),
             spotter,
             target,
-            spotter_shape: Blocker::from_base(spotter),
-            target_shape: Blocker::from_base(target),
+            spotter_shape: self.base_blocker(spotter_ref)?,
+            target_shape: self.base_blocker(target_ref)?,
             owned,
             opaque,
             limits,
@@ -841,8 +881,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if p.limits.is_empty() {
             return clear;
         }
-        let s_exit = leave_param(&p.spotter_shape, e, t);
-        let t_entry = enter_param(&p.target_shape, e, t);
+        let s_exit = leave_param(p.spotter_shape, e, t);
+        let t_entry = enter_param(p.target_shape, e, t);
         for (f, limit) in &p.limits {
             let cut = |rule: TerrainRule, at: Vec2| Cut {
                 by: CutBy::Terrain { feature: f.index, kind: f.kind, rule },
@@ -1703,15 +1743,19 @@ impl UnitView<'_, '_, '_> {
         if self.views.iter().all(|v| v.occlusion[target] == UnitSight::Hidden) {
             return out;
         }
+        // Per view, the bases that may block it from some base of the target (found once
+        // for the whole unit, not per base).
+        let mut candidates: Vec<Option<Vec<BaseRef>>> = vec![None; self.views.len()];
         for ti in 0..tu.bases.len() {
             let tr = BaseRef::new(target, ti);
-            for v in &self.views {
+            for (k, v) in self.views.iter().enumerate() {
                 if v.hidden_base(tr) {
                     continue;
                 }
+                let cands = candidates[k].get_or_insert_with(|| v.candidates(tu));
                 if out.visible {
                     // Only a full base is still sought: no need to search for a sight line.
-                    let Some((full, method)) = v.full_verdict(tr) else { continue };
+                    let Some((full, method)) = v.full_verdict(tr, cands) else { continue };
                     if method != Method::Exact {
                         out.method = method;
                     }
@@ -1721,7 +1765,7 @@ impl UnitView<'_, '_, '_> {
                     }
                     continue;
                 }
-                let Some(verdict) = v.base_verdict(tr, out.full_base.is_none()) else { continue };
+                let Some(verdict) = v.base_verdict(tr, out.full_base.is_none(), cands) else { continue };
                 if verdict.method != Method::Exact {
                     out.method = verdict.method;
                 }
@@ -1761,6 +1805,17 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
         SpotterView { sight, base, eye, occlusion }
     }
 
+    /// The bases whose boxes meet the box of the eye and the target unit's bases, sorted.
+    fn candidates(&self, target: &crate::table::Unit) -> Vec<BaseRef> {
+        let (mut lo, mut hi) =
+            (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        for p in self.eye.iter().copied().chain(target.bases.iter().flat_map(|b| b.vertices_ccw())) {
+            lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+        }
+        self.sight.index.bases_in_box(lo, hi)
+    }
+
     /// True when the occlusion sweep proved the whole base hidden from this eye.
     fn hidden_base(&self, r: BaseRef) -> bool {
         match self.occlusion.get(r.unit) {
@@ -1772,8 +1827,8 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
 
     /// Whether the whole target base is seen ([`TerrainSight::decide_full`]), with how
     /// that was decided.
-    fn full_verdict(&self, target: BaseRef) -> Option<(FullVisibility, Method)> {
-        let p = self.sight.pair(self.base, &self.eye, target)?;
+    fn full_verdict(&self, target: BaseRef, candidates: &[BaseRef]) -> Option<(FullVisibility, Method)> {
+        let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
         if self.sight.chain_hides(&p) {
             return Some((FullVisibility::Hidden { witness: p.target.centre() }, Method::Exact));
         }
@@ -1781,8 +1836,8 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     }
 
     /// The verdict for one target base.
-    fn base_verdict(&self, target: BaseRef, want_full: bool) -> Option<BaseVerdict> {
-        let p = self.sight.pair(self.base, &self.eye, target)?;
+    fn base_verdict(&self, target: BaseRef, want_full: bool, candidates: &[BaseRef]) -> Option<BaseVerdict> {
+        let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
         if self.sight.chain_hides(&p) {
             return Some(BaseVerdict {
                 visible: false,
