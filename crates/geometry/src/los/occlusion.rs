@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 pub(crate) const BUCKETS: usize = 1024;
 
 /// Largest sample radius: the eye is covered by discs at most this wide, mm.
-pub(crate) const SAMPLE_RADIUS_MM: f64 = 4.0;
+pub(crate) const SAMPLE_RADIUS_MM: f64 = 3.0;
 
 /// Side of the square cells the sweep groups units by, mm.
 const CELL_MM: f64 = 250.0;
@@ -337,15 +337,21 @@ impl Horizon {
                 continue;
             }
             // Outward normals and offsets: a ray along `dir` crosses edge e inward at
-            // h_e / (n_e · dir) where n_e · dir < 0.
+            // h_e / (n_e · dir) where n_e · dir < 0. Only edges facing the sample
+            // (h_e < 0) can give a positive entry, so only they are kept.
+            let mut m = 0;
             for k in 0..n {
                 let (a, b) = (shape[k], shape[(k + 1) % n]);
                 let nrm = (b - a).perp_right();
-                edges[k] = (nrm, nrm.dot(a - s));
+                let h = nrm.dot(a - s);
+                if h < 0.0 {
+                    edges[m] = (nrm, h);
+                    m += 1;
+                }
             }
             let entry = |dir: Vec2| {
                 let mut t = 0.0f64;
-                for &(nrm, h) in &edges[..n] {
+                for &(nrm, h) in &edges[..m] {
                     let nd = nrm.dot(dir);
                     if nd < 0.0 {
                         t = t.max(h / nd);
