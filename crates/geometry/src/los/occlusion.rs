@@ -574,21 +574,25 @@ impl Sweep<'_> {
     ) -> Vec<UnitSight> {
         let n = self.bases.len();
         let mut out = vec![UnitSight::Unknown; n];
-        for (shape, id) in terrain {
-            horizon.insert(shape, *id);
-        }
         let c = horizon.centre();
         let occ = self.occluders;
         let judged = |u: usize| u != self.spotter_unit && (self.judged)(u);
-        let mut cells: Vec<(f64, usize)> =
-            occ.cells.iter().enumerate().map(|(k, (b, _))| (distance_2_to_convex(c, b), k)).collect();
-        cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        // The directions that matter: those of the cells holding units to judge.
+        // The directions that matter: those of the cells holding units to judge. The
+        // horizon is only ever asked about them, so terrain wholly outside them is left
+        // out.
         let sector = Sector::around(
             c,
             horizon.half_eye,
             occ.cells.iter().filter(|(_, m)| m.iter().any(|&u| judged(u))).map(|(b, _)| b.as_slice()),
         );
+        for (shape, id) in terrain {
+            if sector.meets(c, horizon.half_eye, shape) {
+                horizon.insert(shape, *id);
+            }
+        }
+        let mut cells: Vec<(f64, usize)> =
+            occ.cells.iter().enumerate().map(|(k, (b, _))| (distance_2_to_convex(c, b), k)).collect();
+        cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut units: Vec<(f64, usize)> = Vec::new();
         for &(_, k) in &cells {
             let (cell_box, members) = &occ.cells[k];
