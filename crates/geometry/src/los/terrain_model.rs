@@ -610,16 +610,16 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
         }
         let mut seen_features: Vec<usize> = Vec::new();
+        let solid_kernels = (!p.opaque.is_empty()).then(|| occ.shrunk_kernels(SOLID_MARGIN_MM));
         for &(_, fi) in &p.opaque {
             if seen_features.contains(&fi) {
                 continue;
             }
             seen_features.push(fi);
             if let Some(k) = self.features.iter().position(|f| f.index == fi)
-                && let Some(kernel) = &occ.kernels[k]
-                && let Some(s) = shrink_convex(kernel, SOLID_MARGIN_MM)
+                && let Some(Some(s)) = solid_kernels.as_ref().and_then(|sk| sk.get(k))
             {
-                pieces.push(s);
+                pieces.push(s.clone());
             }
         }
         pieces
