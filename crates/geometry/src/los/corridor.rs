@@ -49,21 +49,30 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     let corridor = ConvexPolygon::from_ccw_unchecked(hull);
     let (clo, chi) = bbox(corridor.vertices());
     let eye_seg = Segment::new(eye[0], eye[1]);
-    // Clipped pieces that may join a chain, with whether each meets a bridge.
-    let mut kept: Vec<(Vec<Vec2>, bool, bool)> = Vec::new();
+    // Pieces in the corridor that may join a chain, with whether each meets a bridge:
+    // first unclipped, so that a corridor no piece crosses from one bridge is settled
+    // before any clipping.
+    let mut near: Vec<(&[Vec2], bool, bool)> = Vec::new();
     for &p in pieces {
         let (lo, hi) = bbox(p);
         if hi.x < clo.x || lo.x > chi.x || hi.y < clo.y || lo.y > chi.y {
             continue;
         }
-        if meets_segment(p, eye_seg) || meets_convex(p, target) {
+        if !meets_convex(p, corridor.vertices()) || meets_segment(p, eye_seg) || meets_convex(p, target) {
             continue;
         }
+        near.push((p, meets_segment(p, left), meets_segment(p, right)));
+    }
+    if !near.iter().any(|k| k.1) || !near.iter().any(|k| k.2) {
+        return false;
+    }
+    // Clipped to the corridor (pieces may only overlap outside it).
+    let mut kept: Vec<(Vec<Vec2>, bool, bool)> = Vec::new();
+    for (p, l, r) in near {
         let q = corridor.intersection(&ConvexPolygon::from_ccw_unchecked(p.to_vec()));
         if q.vertices().len() < 3 || q.area() <= 0.0 {
             continue;
         }
-        let (l, r) = (meets_segment(p, left), meets_segment(p, right));
         kept.push((q.vertices().to_vec(), l, r));
     }
     if !kept.iter().any(|k| k.1) || !kept.iter().any(|k| k.2) {
