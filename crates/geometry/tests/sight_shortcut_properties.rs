@@ -174,7 +174,7 @@ proptest! {
 
     /// The batch of every battery against every unit (friends too), shared out among
     /// threads, gives each pair's own verdict and sight line, in the pairs' order,
-    /// whatever the number of threads.
+    /// whatever the number of threads and however the pairs are ordered.
     #[test]
     fn verdicts_in_a_batch_are_each_pairs_own(s in scene()) {
         let t = to_table(&s);
@@ -187,9 +187,14 @@ proptest! {
             .filter(|(_, u)| u.kind == UnitKind::Artillery)
             .flat_map(|(a, _)| (0..t.units.len()).map(move |b| (a, b)))
             .collect();
-        let one: Vec<_> = pairs.iter().map(|&(a, b)| los.unit_verdict(a, b)).collect();
-        for threads in [1, 2, 3] {
-            prop_assert_eq!(&los.unit_verdicts(&pairs, threads), &one, "{} threads", threads);
+        // Grouped by spotter, and interleaved (each spotter's pairs scattered).
+        let mut interleaved = pairs.clone();
+        interleaved.sort_by_key(|&(a, b)| (b, a));
+        for pairs in [pairs, interleaved] {
+            let one: Vec<_> = pairs.iter().map(|&(a, b)| los.unit_verdict(a, b)).collect();
+            for threads in [1, 2, 3] {
+                prop_assert_eq!(&los.unit_verdicts(&pairs, threads), &one, "{} threads", threads);
+            }
         }
     }
 }

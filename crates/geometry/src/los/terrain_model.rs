@@ -1516,52 +1516,35 @@ impl<'i, 't> TerrainSight<'i, 't> {
     }
 
     /// The verdicts for many (spotter unit, target unit) pairs, in their order, as
-    /// [`Self::unit_verdict`] gives them: consecutive pairs with the same spotter share
-    /// one [`Self::spotter`] view, and the spotters are shared out among the machine's
-    /// cores (`threads`: how many at most; 0 for as many as it has). The answers do not
-    /// depend on the number of threads.
+    /// [`Self::unit_verdict`] gives them: one [`Self::spotter`] view per distinct
+    /// spotter, shared by all its pairs; the views, then the pairs (in small chunks, so
+    /// that no core idles at the end), are shared out among the machine's cores
+    /// (`threads`: how many at most; 0 for as many as it has). The answers do not depend
+    /// on the number of threads.
     #[must_use]
     pub fn unit_verdicts(&self, pairs: &[(usize, usize)], threads: usize) -> Vec<UnitVerdict> {
-        // Runs of pairs with one spotter, as (start, end).
-        let mut runs: Vec<(usize, usize)> = Vec::new();
-        for (i, &(a, _)) in pairs.iter().enumerate() {
-            match runs.last_mut() {
-                Some(r) if pairs[r.0].0 == a => r.1 = i + 1,
-                _ => runs.push((i, i + 1)),
-            }
+        /// Pairs a worker takes at a time.
+        const CHUNK: usize = 32;
+        let mut spotters: Vec<usize> = Vec::new();
+        let mut slot: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for &(a, _) in pairs {
+            slot.entry(a).or_insert_with(|| {
+                spotters.push(a);
+                spotters.len() - 1
+            });
         }
-        let run = |&(start, end): &(usize, usize)| -> Vec<UnitVerdict> {
-            let view = self.spotter(pairs[start].0);
-            pairs[start..end].iter().map(|&(_, b)| view.unit_verdict(b)).collect()
-        };
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-        let workers = if threads == 0 { cores } else { threads }.min(runs.len());
-        if workers <= 1 {
-            return runs.iter().flat_map(run).collect();
-        }
-        // Each worker takes the next run until none is left (runs differ in cost).
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let mut done: Vec<(usize, Vec<UnitVerdict>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut mine = Vec::new();
-                        loop {
-                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(r) = runs.get(k) else { break };
-                            mine.push((k, run(r)));
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        done.sort_by_key(|d| d.0);
-        done.into_iter().flat_map(|d| d.1).collect()
+        let workers = if threads == 0 { cores } else { threads };
+        let views = shared_out(&spotters, workers, |&a| self.spotter(a));
+        let chunks: Vec<&[(usize, usize)]> = pairs.chunks(CHUNK).collect();
+        let verdict = |&(a, b): &(usize, usize)| match slot.get(&a) {
+            Some(&k) => views[k].unit_verdict(b),
+            None => self.unit_verdict(a, b),
+        };
+        shared_out(&chunks, workers, |c| c.iter().map(verdict).collect::<Vec<_>>())
+            .into_iter()
+            .flatten()
+            .collect()
     }
 
     /// A spotter unit prepared for many questions (the views of all its bases): what a
@@ -1721,6 +1704,34 @@ fn band_distance(band: &Blocker, b: &Base) -> f64 {
         }
     }
     if v.iter().any(|&q| b.contains(q)) { 0.0 } else { best }
+}
+
+/// `f` of every item, in their order, computed on at most `workers` threads, each
+/// taking the next item until none is left.
+fn shared_out<T: Sync, R: Send>(items: &[T], workers: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = workers.min(items.len());
+    if workers <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(k) else { break };
+                        mine.push((k, f(item)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    });
+    done.sort_by_key(|d| d.0);
+    done.into_iter().map(|d| d.1).collect()
 }
 
 /// One spotter unit prepared for many targets: a [`SpotterView`] per base.
