@@ -34,7 +34,9 @@
 //!   once from its eye ([`super::occlusion`]): most units are proved hidden behind
 //!   nearer units, screens and woods at once;
 //! - solid pieces of what blocks a pair, overlapping from one side of the corridor
-//!   between eye and target to the other, hide the target ([`super::corridor`]);
+//!   between eye and target to the other, hide the target ([`super::corridor`]); so do
+//!   pieces that need not meet, when from every part of the eye (halving it) the ones
+//!   before the target, shrunk by that part's half-width, cover its whole angular span;
 //! - a spotting depth that every sight line must exceed, from the outline of the cover
 //!   alone, hides it ([`super::spotting_depth`]), as does the part of a convex piece of
 //!   the cover beyond the depth from the eye or the target when it leaves no line clear.
@@ -68,7 +70,7 @@ use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
 use std::sync::OnceLock;
 
-use super::corridor::separated;
+use super::corridor::{fan_hides, separated};
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
 use super::spotting_depth::{
@@ -78,6 +80,10 @@ use super::spotting_depth::{
 /// How many target points the bounded search tries before it proves cells of the target
 /// hidden ([`TerrainSight::hidden_cells`]).
 const SEARCH_BEFORE_CELLS: usize = 16;
+
+/// Halvings of the eye when pieces of what blocks a pair are tried as a fan hiding the
+/// target ([`super::corridor::fan_hides`]).
+const FAN_LEVELS: usize = 6;
 
 /// Slack on inclusive distance limits (spotting depth, visibility), mm: a target exactly
 /// at the limit is seen.
@@ -565,7 +571,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let pieces = self.chain_pieces(p);
         let refs: Vec<&[Vec2]> = pieces.iter().map(Vec::as_slice).collect();
-        separated(&p.eye, &p.target.vertices_ccw(), &refs)
+        let tv = p.target.vertices_ccw();
+        separated(&p.eye, &tv, &refs) || fan_hides(&p.eye, &tv, &refs, FAN_LEVELS)
     }
 
     /// The solid pieces of what blocks the pair for [`super::corridor::separated`]: its
