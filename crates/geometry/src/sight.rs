@@ -140,14 +140,23 @@ impl Blocker {
     /// ```
     #[must_use]
     pub fn inside_intervals(&self, a: Vec2, b: Vec2) -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        self.inside_intervals_into(a, b, &mut out);
+        out
+    }
+
+    /// [`Self::inside_intervals`] written into `out` (cleared first), so that a caller
+    /// testing many segments reuses one list.
+    pub(crate) fn inside_intervals_into(&self, a: Vec2, b: Vec2, out: &mut Vec<(f64, f64)>) {
+        out.clear();
         let d = b - a;
         if d.length_2() == 0.0
             || !self
                 .bbox_overlaps(Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y)))
         {
-            return Vec::new();
+            return;
         }
-        let run = |sc: &mut Scratch| {
+        let run = |sc: &mut Scratch, out: &mut Vec<(f64, f64)>| {
             let ts = &mut sc.ts;
             ts.clear();
             ts.extend([0.0, 1.0]);
@@ -157,7 +166,6 @@ impl Blocker {
             ts.retain(|t| (0.0..=1.0).contains(t));
             ts.sort_by(f64::total_cmp);
             ts.dedup();
-            let mut out: Vec<(f64, f64)> = Vec::new();
             for w in ts.windows(2) {
                 if w[1] - w[0] <= 0.0 {
                     continue;
@@ -169,12 +177,11 @@ impl Blocker {
                     }
                 }
             }
-            out
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut sc) => run(&mut sc),
-            Err(_) => run(&mut Scratch::default()),
-        })
+            Ok(mut sc) => run(&mut sc, out),
+            Err(_) => run(&mut Scratch::default(), out),
+        });
     }
 
     fn rings(&self) -> impl Iterator<Item = &[Vec2]> {

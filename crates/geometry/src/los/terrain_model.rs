@@ -888,8 +888,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if p.limits.is_empty() {
             return clear;
         }
-        let s_exit = leave_param(p.spotter_shape, e, t);
-        let t_entry = enter_param(p.target_shape, e, t);
+        // One list of intervals, reused for every shape the segment is clipped to.
+        let mut ivs: Vec<(f64, f64)> = Vec::new();
+        let s_exit = leave_param(p.spotter_shape, e, t, &mut ivs);
+        let t_entry = enter_param(p.target_shape, e, t, &mut ivs);
         for (f, limit) in &p.limits {
             let cut = |rule: TerrainRule, at: Vec2| Cut {
                 by: CutBy::Terrain { feature: f.index, kind: f.kind, rule },
@@ -907,7 +909,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 Limit::InCover(depth) => {
                     let mut run = 0.0;
                     'outer: for b in &f.blockers {
-                        for (a, z) in clipped(b.inside_intervals(e, t), s_exit, t_entry) {
+                        b.inside_intervals_into(e, t, &mut ivs);
+                        for (a, z) in clipped_in(&ivs, s_exit, t_entry) {
                             let piece = (z - a) * len;
                             if run + piece > depth + LIMIT_SLACK_MM {
                                 fail = Some(cut(
@@ -945,7 +948,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 }
                 Limit::Line { depth, beyond } => {
                     'line: for b in &f.blockers {
-                        for (a, z) in clipped(b.inside_intervals(e, t), s_exit, t_entry) {
+                        b.inside_intervals_into(e, t, &mut ivs);
+                        for (a, z) in clipped_in(&ivs, s_exit, t_entry) {
                             let c = (a + z) / 2.0;
                             if (t_entry - c) * len <= depth + LIMIT_SLACK_MM
                                 || (c - s_exit) * len <= depth + LIMIT_SLACK_MM
@@ -1945,19 +1949,26 @@ enum Role {
 
 /// The intervals clipped to `[lo, hi]`, keeping those of positive length.
 fn clipped(ivs: Vec<(f64, f64)>, lo: f64, hi: f64) -> Vec<(f64, f64)> {
-    ivs.into_iter().map(|(a, b)| (a.max(lo), b.min(hi))).filter(|(a, b)| b > a).collect()
+    clipped_in(&ivs, lo, hi).collect()
+}
+
+/// [`clipped`] over borrowed intervals.
+fn clipped_in(ivs: &[(f64, f64)], lo: f64, hi: f64) -> impl Iterator<Item = (f64, f64)> + '_ {
+    ivs.iter().map(move |&(a, b)| (a.max(lo), b.min(hi))).filter(|(a, b)| b > a)
 }
 
 /// Where the segment from `e` to `t` leaves the base it starts in (0 when it starts
 /// outside or on its edge going out).
-fn leave_param(b: &Blocker, e: Vec2, t: Vec2) -> f64 {
-    b.inside_intervals(e, t).first().filter(|iv| iv.0 <= 0.0).map_or(0.0, |iv| iv.1)
+fn leave_param(b: &Blocker, e: Vec2, t: Vec2, ivs: &mut Vec<(f64, f64)>) -> f64 {
+    b.inside_intervals_into(e, t, ivs);
+    ivs.first().filter(|iv| iv.0 <= 0.0).map_or(0.0, |iv| iv.1)
 }
 
 /// Where the segment from `e` to `t` enters the base it ends in (1 when it ends on its
 /// edge).
-fn enter_param(b: &Blocker, e: Vec2, t: Vec2) -> f64 {
-    b.inside_intervals(e, t).last().filter(|iv| iv.1 >= 1.0).map_or(1.0, |iv| iv.0)
+fn enter_param(b: &Blocker, e: Vec2, t: Vec2, ivs: &mut Vec<(f64, f64)>) -> f64 {
+    b.inside_intervals_into(e, t, ivs);
+    ivs.last().filter(|iv| iv.1 >= 1.0).map_or(1.0, |iv| iv.0)
 }
 
 /// The spaces between friendly skirmish markers of one regiment (000 §4.2: artillery
