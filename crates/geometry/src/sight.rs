@@ -661,7 +661,7 @@ fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) ->
 
 /// A pseudo-angle of direction `d` relative to `towards`, in (-2, 2]: monotone in the
 /// angle from `towards` to `d` over (-180°, 180°], 0 along `towards`; no trigonometry.
-fn relative_pseudo_angle(towards: Vec2, d: Vec2) -> f64 {
+pub(crate) fn relative_pseudo_angle(towards: Vec2, d: Vec2) -> f64 {
     let (x, y) = (towards.dot(d), towards.cross(d));
     let sum = x.abs() + y.abs();
     if sum == 0.0 {

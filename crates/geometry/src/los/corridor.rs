@@ -22,6 +22,7 @@ use super::union_root;
 use crate::hull::hull_points;
 use crate::polygon::{ConvexPolygon, line_in_convex};
 use crate::segment::Segment;
+use crate::sight::relative_pseudo_angle;
 use crate::vec2::Vec2;
 
 /// True when some chain of the convex `pieces` (ccw, each robust, see the module
@@ -242,24 +243,6 @@ fn angular_span(s: Vec2, towards: Vec2, shape: &[Vec2]) -> Option<(f64, f64)> {
         hi = hi.max(r);
     }
     (hi - lo < 2.0 && hi < 2.0 && lo > -2.0).then_some((lo, hi))
-}
-
-/// A pseudo-angle of `d` relative to `towards`, in (-2, 2]: monotone in the angle from
-/// `towards` to `d`, 0 along `towards`, ±2 opposite it.
-fn relative_pseudo_angle(towards: Vec2, d: Vec2) -> f64 {
-    let (x, y) = (towards.dot(d), towards.cross(d));
-    let sum = x.abs() + y.abs();
-    if sum == 0.0 {
-        return 0.0;
-    }
-    let r = y / sum;
-    if x >= 0.0 {
-        r
-    } else if y >= 0.0 {
-        2.0 - r
-    } else {
-        -2.0 - r
-    }
 }
 
 /// True when an edge line of the convex `piece` or of the convex `target` (both ccw)
