@@ -33,6 +33,13 @@ fn all_batteries(los: &TerrainSight<'_, '_>, pairs: &[(usize, usize)], threads: 
     (v.iter().filter(|v| v.visible).count(), v.iter().filter(|v| v.full_base.is_some()).count())
 }
 
+/// With VEDETTE_LOS_ONCE=1: every pair once on one thread (for an instruction count:
+/// `valgrind --tool=callgrind --toggle-collect='*measured_once*'`), then stop.
+#[inline(never)]
+fn measured_once(los: &TerrainSight<'_, '_>, pairs: &[(usize, usize)]) -> (usize, usize) {
+    all_batteries(los, pairs, 1)
+}
+
 /// With VEDETTE_LOS_DIAG=1: time every pair once and print the slowest, then stop.
 fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
     let los = TerrainSight::try_new(index).unwrap();
@@ -62,6 +69,7 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
     let visible = times.iter().filter(|x| x.3).count();
     let sampled = times.iter().filter(|x| x.5).count();
     let sampled_time: f64 = times.iter().filter(|x| x.5).map(|x| x.0).sum();
+
     println!("pairs {} total {total:.3}s visible {visible} sampled {sampled} ({sampled_time:.3}s)", p.len());
     for x in times.iter().take(25) {
         println!(
@@ -103,6 +111,11 @@ fn bench(c: &mut Criterion) {
     let t = grand_battle();
     let index = SpatialIndex::new(&t);
     let p = pairs(&t);
+    if std::env::var("VEDETTE_LOS_ONCE").is_ok() {
+        let los = TerrainSight::try_new(&index).unwrap();
+        println!("once {:?}", measured_once(&los, &p));
+        return;
+    }
     if std::env::var("VEDETTE_LOS_DIAG").is_ok() {
         diagnose(&t, &index, &p);
         return;

@@ -117,8 +117,12 @@ fn span(p: Vec2, poly: &[Vec2]) -> Span {
         }
         let a = pseudo_angle(d);
         angles[i] = a;
-        lo = lo.min(a);
-        hi = hi.max(a);
+        if a < lo {
+            lo = a;
+        }
+        if a > hi {
+            hi = a;
+        }
     }
     if inside {
         return Span::Inside;
@@ -154,7 +158,10 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
         }
         let l2 = ab.length_2();
         let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
-        best = best.min((ap - ab * t).length_2());
+        let d2 = (ap - ab * t).length_2();
+        if d2 < best {
+            best = d2;
+        }
     }
     if inside { 0.0 } else { best }
 }
@@ -349,24 +356,33 @@ impl Horizon {
                     m += 1;
                 }
             }
+            let edges = &edges[..m];
             let entry = |dir: Vec2| {
                 let mut t = 0.0f64;
-                for &(nrm, h) in &edges[..m] {
+                for &(nrm, h) in edges {
                     let nd = nrm.dot(dir);
                     if nd < 0.0 {
-                        t = t.max(h / nd);
+                        let x = h / nd;
+                        if x > t {
+                            t = x;
+                        }
                     }
                 }
                 t
             };
+            // This sample's buckets (plain comparisons: the values are never NaN).
+            let all = &mut self.all[base..base + BUCKETS];
+            let ub = &mut self.ub[base..base + BUCKETS];
+            let tb = &mut self.terrain[base..base + BUCKETS];
             let mut prev = f64::NAN;
             for r in first..=last {
                 // A bucket already bounded nearer than the shape cannot be lowered (for
                 // a blocker): skip a ray whose buckets on both sides are.
                 let j = wrap(r);
+                let before = wrap(r - 1);
                 if terrain.is_none() {
-                    let left = r == first || self.all[base + wrap(r - 1)] <= d;
-                    let right = r == last || self.all[base + j] <= d;
+                    let left = r == first || all[before] <= d;
+                    let right = r == last || all[j] <= d;
                     if left && right {
                         prev = f64::NAN;
                         continue;
@@ -374,27 +390,31 @@ impl Horizon {
                 }
                 let t = entry(rays[j]);
                 if r > first && !prev.is_nan() {
-                    let v = (prev.max(t) * (1.0 + 1e-12) + 1e-9).max(d);
-                    let at = base + wrap(r - 1);
+                    let mut v = (if t > prev { t } else { prev }) * (1.0 + 1e-12) + 1e-9;
+                    if d > v {
+                        v = d;
+                    }
                     match terrain {
                         None => {
-                            if v < self.ub[at] {
-                                self.ub[at] = v;
+                            if v < ub[before] {
+                                ub[before] = v;
                             }
                         }
                         Some(id) => {
-                            let w = &mut self.terrain[at];
+                            let w = &mut tb[before];
                             if id == w.id {
-                                w.best = w.best.min(v);
+                                if v < w.best {
+                                    w.best = v;
+                                }
                             } else if v < w.best {
                                 *w = TerrainBound { best: v, id, second: w.best };
-                            } else {
-                                w.second = w.second.min(v);
+                            } else if v < w.second {
+                                w.second = v;
                             }
                         }
                     }
-                    if v < self.all[at] {
-                        self.all[at] = v;
+                    if v < all[before] {
+                        all[before] = v;
                         from = from.min(r - 1);
                         to = to.max(r);
                     }
@@ -414,15 +434,21 @@ impl Horizon {
             let j = wrap(r);
             let mut m = f64::NEG_INFINITY;
             for i in 0..k {
-                m = m.max(self.all[i * BUCKETS + j]);
+                let v = self.all[i * BUCKETS + j];
+                if v > m {
+                    m = v;
+                }
             }
             self.merged[j] = m;
         }
     }
 }
 
+/// The bucket of an unwrapped bucket number (`BUCKETS` is a power of two, so the low
+/// bits of the two's complement are its Euclidean remainder).
 fn wrap(r: i64) -> usize {
-    r.rem_euclid(BUCKETS as i64) as usize
+    const { assert!(BUCKETS.is_power_of_two()) };
+    (r as usize) & (BUCKETS - 1)
 }
 
 /// The unwrapped bucket numbers a pseudo-angle range touches.
