@@ -890,8 +890,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         // One list of intervals, reused for every shape the segment is clipped to.
         let mut ivs: Vec<(f64, f64)> = Vec::new();
-        let s_exit = leave_param(p.spotter_shape, e, t, &mut ivs);
-        let t_entry = enter_param(p.target_shape, e, t, &mut ivs);
+        let s_exit = leave_param(p.spotter_shape, e, t);
+        let t_entry = enter_param(p.target_shape, e, t);
         for (f, limit) in &p.limits {
             let cut = |rule: TerrainRule, at: Vec2| Cut {
                 by: CutBy::Terrain { feature: f.index, kind: f.kind, rule },
@@ -1957,18 +1957,55 @@ fn clipped_in(ivs: &[(f64, f64)], lo: f64, hi: f64) -> impl Iterator<Item = (f64
     ivs.iter().map(move |&(a, b)| (a.max(lo), b.min(hi))).filter(|(a, b)| b > a)
 }
 
+/// The closed part of the segment from `a` to `b` inside the convex blocker `c` (a
+/// base), as a parameter interval of positive length. The crossing parameters are those
+/// [`Blocker::inside_intervals`] finds, but the one interval of a convex shape is cut
+/// from the edges' half-planes at once (no point-in-polygon test per window).
+fn convex_inside(c: &Blocker, a: Vec2, b: Vec2) -> Option<(f64, f64)> {
+    let ring = &c.polygon().exterior;
+    let n = ring.len();
+    if n < 3 {
+        return None;
+    }
+    // Inside is left of each edge for a counter-clockwise ring, right for a clockwise one.
+    let ccw = crate::polygon::signed_area(ring) > 0.0;
+    let d = b - a;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for i in 0..n {
+        let (ea, eb) = (ring[i], ring[(i + 1) % n]);
+        let s = eb - ea;
+        let denom = d.cross(s);
+        let qp = ea - a;
+        let side = qp.cross(s);
+        if denom == 0.0 {
+            // Parallel: inside along the whole line, or nowhere.
+            if (ccw && side < 0.0) || (!ccw && side > 0.0) {
+                return None;
+            }
+            continue;
+        }
+        let t = side / denom;
+        if (denom < 0.0) == ccw {
+            if t > lo {
+                lo = t;
+            }
+        } else if t < hi {
+            hi = t;
+        }
+    }
+    (hi + 1e-12 >= lo).then_some((lo, hi))
+}
+
 /// Where the segment from `e` to `t` leaves the base it starts in (0 when it starts
 /// outside or on its edge going out).
-fn leave_param(b: &Blocker, e: Vec2, t: Vec2, ivs: &mut Vec<(f64, f64)>) -> f64 {
-    b.inside_intervals_into(e, t, ivs);
-    ivs.first().filter(|iv| iv.0 <= 0.0).map_or(0.0, |iv| iv.1)
+fn leave_param(b: &Blocker, e: Vec2, t: Vec2) -> f64 {
+    convex_inside(b, e, t).filter(|iv| iv.0 <= 1e-12 && iv.1 > 0.0).map_or(0.0, |iv| iv.1)
 }
 
 /// Where the segment from `e` to `t` enters the base it ends in (1 when it ends on its
 /// edge).
-fn enter_param(b: &Blocker, e: Vec2, t: Vec2, ivs: &mut Vec<(f64, f64)>) -> f64 {
-    b.inside_intervals_into(e, t, ivs);
-    ivs.last().filter(|iv| iv.1 >= 1.0).map_or(1.0, |iv| iv.0)
+fn enter_param(b: &Blocker, e: Vec2, t: Vec2) -> f64 {
+    convex_inside(b, e, t).filter(|iv| iv.1 >= 1.0 - 1e-12 && iv.0 < 1.0).map_or(1.0, |iv| iv.0)
 }
 
 /// The spaces between friendly skirmish markers of one regiment (000 §4.2: artillery
@@ -2123,6 +2160,75 @@ mod tests {
         format!(
             r#"{{"id":"wood","kind":"medium-forest","outline":[[{x0},{y0}],[{x1},{y0}],[{x1},{y1}],[{x0},{y1}]]}}"#
         )
+    }
+
+    #[test]
+    fn a_line_enters_the_target_where_it_first_meets_it_whatever_the_rounding() {
+        use crate::base::{BaseSize, Pose};
+        // A sample battery's eye and a turned foe base (grand battle): every point along
+        // the foe's far edge (2 mm or more from its ends) is reached through the base, so
+        // the line enters it where it crosses a near side, 0.96 to 0.998 of the way, at
+        // least 0.04 mm before the point. (Found by splitting the segment
+        // at each crossing and testing midpoints, points exactly on the far edge came out
+        // outside by rounding about half the time, and the line was taken to enter the
+        // base at its far end, counting the base's own depth into the spotting depth.)
+        let foe = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(1691.997, 1562.076), 269.36));
+        let eye = Vec2::new(889.0844847804898, 1359.8975756244683);
+        let shape = Blocker::from_base(&foe);
+        let v = foe.vertices_ccw();
+        let (far_a, far_b) = (1..4)
+            .map(|i| (v[i], v[(i + 1) % 4]))
+            .max_by(|x, y| x.0.lerp(x.1, 0.5).distance(eye).total_cmp(&y.0.lerp(y.1, 0.5).distance(eye)))
+            .unwrap_or((v[0], v[1]));
+        for k in 14..=186 {
+            let t = far_a.lerp(far_b, k as f64 / 200.0);
+            let entry = enter_param(&shape, eye, t);
+            let at = eye.lerp(t, entry);
+            assert!(entry > 0.95 && at.distance(t) > 0.04, "{k}: {entry}");
+            // On the outline, and outside just before.
+            assert!(
+                foe.distance_to_point(at) < 1e-9 && !foe.polygon().contains(eye.lerp(t, entry - 1e-6)),
+                "{k}"
+            );
+        }
+        // Not reaching the base at all, or ending on its near edge: 1.
+        let near = v[0].lerp(v[3], 0.5);
+        assert!(enter_param(&shape, eye, eye.lerp(near, 0.5)) == 1.0);
+        assert!((enter_param(&shape, eye, near) - 1.0).abs() < 1e-12);
+        // Leaving the spotter: 0 from its front edge outward, the far side when the line
+        // runs back through it.
+        let gun = Base::new(BaseSize::new(25.0, 40.0), Pose::new(Vec2::new(0.0, 0.0), 90.0));
+        let gun_shape = Blocker::from_base(&gun);
+        let front = gun.front_edge();
+        let e = front.a.lerp(front.b, 0.3);
+        assert_eq!(leave_param(&gun_shape, e, Vec2::new(3.0, 200.0)), 0.0);
+        let back = leave_param(&gun_shape, e, Vec2::new(e.x, -100.0));
+        assert!((back - 40.0 / 120.0).abs() < 1e-12, "{back}");
+    }
+
+    #[test]
+    fn a_foe_in_a_wood_is_wholly_seen_when_its_near_side_is_within_the_spotting_depth() {
+        // Medium wood from y = 100 on (spotting depth 1" = 25.4 mm); the foe, 30 × 20 and
+        // turned 0.64° off facing the gun, stands with its near side n mm into the wood.
+        // Every point of it, far side included, is reached by lines that first meet it
+        // on its near side, at most n / cos(1.5°) < 22.9 mm into the wood for n = 22.86
+        // (0.9"): the whole base is seen, though its far side is 42.86 mm in. At
+        // n = 27.94 (1.1") no line passes at all.
+        for (n, visible) in [(22.86, true), (27.94, false)] {
+            let text = format!(
+                r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+                  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
+                  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0.37,"y":{},"heading":269.36,"width":30,"depth":20}}]}}],
+                  "terrain":[{}]}}"#,
+                100.0 + n + 10.0,
+                wood(-200.0, 100.0, 200.0, 400.0)
+            );
+            let t = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let v = los.unit_verdict(0, 1);
+            assert_eq!((v.visible, v.full_base.is_some()), (visible, visible), "{n}");
+        }
     }
 
     #[test]
