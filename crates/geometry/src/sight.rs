@@ -160,17 +160,25 @@ impl Blocker {
             let ts = &mut sc.ts;
             ts.clear();
             ts.extend([0.0, 1.0]);
+            // Every crossing clean (through an edge's inside, at an angle): then the
+            // windows between crossings alternate inside and outside, and one midpoint
+            // test settles them all; otherwise each window's midpoint is tested.
+            let mut clean = true;
             for e in self.edges() {
-                crossing_parameters(a, d, &e, ts);
+                clean &= crossing_parameters(a, d, &e, ts);
             }
             ts.retain(|t| (0.0..=1.0).contains(t));
             ts.sort_by(f64::total_cmp);
             ts.dedup();
-            for w in ts.windows(2) {
+            clean &= ts.windows(2).all(|w| w[1] - w[0] > CLEAN_WINDOW);
+            let mut inside = false;
+            for (k, w) in ts.windows(2).enumerate() {
                 if w[1] - w[0] <= 0.0 {
                     continue;
                 }
-                if self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)) {
+                let mid = a + d * ((w[0] + w[1]) / 2.0);
+                inside = if clean && k > 0 { !inside } else { self.contains_closed(mid) };
+                if inside {
                     match out.last_mut() {
                         Some(last) if last.1 == w[0] => last.1 = w[1],
                         _ => out.push((w[0], w[1])),
@@ -325,7 +333,10 @@ fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: Option<&[usize]>)
 }
 
 /// Parameters along `a + t d` where it meets edge `e` (both ends of a collinear overlap).
-fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) {
+/// Pushes the parameters along `a + t·d` where the line meets the edge `e`; returns
+/// false unless the meeting is clean: a single crossing through the edge's inside, away
+/// from its ends and at an angle (see [`CLEAN_WINDOW`]).
+fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) -> bool {
     let s = e.b - e.a;
     let denom = d.cross(s);
     let qp = e.a - a;
@@ -334,15 +345,29 @@ fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) {
             let dd = d.length_2();
             out.push(qp.dot(d) / dd);
             out.push((e.b - a).dot(d) / dd);
+            return false;
         }
-        return;
+        return true;
     }
     let t = qp.cross(s) / denom;
     let u = qp.cross(d) / denom;
     if (-1e-12..=1.0 + 1e-12).contains(&u) {
         out.push(t);
+        // Near an end, or nearly along the edge: not clean.
+        return u > CLEAN_END && u < 1.0 - CLEAN_END && denom.abs() > CLEAN_SINE * (d.length() * s.length());
     }
+    // A line missing the edge only just: the midpoint tests decide.
+    u < -CLEAN_END || u > 1.0 + CLEAN_END
 }
+
+/// How far apart (in the segment's parameter) crossings must be, how far from an edge's
+/// ends (in the edge's parameter) and at what sine of the angle to it, for the inside of
+/// a segment to alternate at its crossings with no midpoint test between: a window's
+/// midpoint is then more than 1e-5 / 2 · 1e-4 of the segment's length from the edge it
+/// crossed, far above the rounding of a point-in-polygon test.
+const CLEAN_WINDOW: f64 = 1e-5;
+const CLEAN_END: f64 = 1e-6;
+const CLEAN_SINE: f64 = 1e-4;
 
 /// The chord of a convex shape (two or more vertices, counter-clockwise) along the line
 /// `p + t dir`, as a parameter interval; `None` when the line misses it.
