@@ -357,7 +357,7 @@ fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) -> boo
         return u > CLEAN_END && u < 1.0 - CLEAN_END && denom.abs() > CLEAN_SINE * (d.length() * s.length());
     }
     // A line missing the edge only just: the midpoint tests decide.
-    u < -CLEAN_END || u > 1.0 + CLEAN_END
+    !(-CLEAN_END..=1.0 + CLEAN_END).contains(&u)
 }
 
 /// How far apart (in the segment's parameter) crossings must be, how far from an edge's
