@@ -148,6 +148,20 @@ impl Blocker {
     /// [`Self::inside_intervals`] written into `out` (cleared first), so that a caller
     /// testing many segments reuses one list.
     pub(crate) fn inside_intervals_into(&self, a: Vec2, b: Vec2, out: &mut Vec<(f64, f64)>) {
+        self.intervals_over(self.edges(), None, a, b, out);
+    }
+
+    /// The inside intervals of the segment from `a` to `b`, crossing only `edges` (every
+    /// edge the segment can meet) and, when `start_inside` is given, starting inside or
+    /// outside (its start is away from the outline).
+    fn intervals_over(
+        &self,
+        edges: impl Iterator<Item = Segment>,
+        start_inside: Option<bool>,
+        a: Vec2,
+        b: Vec2,
+        out: &mut Vec<(f64, f64)>,
+    ) {
         out.clear();
         let d = b - a;
         if d.length_2() == 0.0
@@ -162,9 +176,10 @@ impl Blocker {
             ts.extend([0.0, 1.0]);
             // Every crossing clean (through an edge's inside, at an angle): then the
             // windows between crossings alternate inside and outside, and one midpoint
-            // test settles them all; otherwise each window's midpoint is tested.
+            // test (or the known start) settles them all; otherwise each window's
+            // midpoint is tested.
             let mut clean = true;
-            for e in self.edges() {
+            for e in edges {
                 clean &= crossing_parameters(a, d, &e, ts);
             }
             ts.retain(|t| (0.0..=1.0).contains(t));
@@ -176,8 +191,11 @@ impl Blocker {
                 if w[1] - w[0] <= 0.0 {
                     continue;
                 }
-                let mid = a + d * ((w[0] + w[1]) / 2.0);
-                inside = if clean && k > 0 { !inside } else { self.contains_closed(mid) };
+                inside = match (clean, k, start_inside) {
+                    (true, 0, Some(s)) => s,
+                    (true, 1.., _) => !inside,
+                    _ => self.contains_closed(a + d * ((w[0] + w[1]) / 2.0)),
+                };
                 if inside {
                     match out.last_mut() {
                         Some(last) if last.1 == w[0] => last.1 = w[1],
@@ -505,6 +523,80 @@ impl Corridor {
     pub(crate) fn excludes(&self, ring: &[Vec2]) -> bool {
         let gap = 2.0 * GRAZE_TOLERANCE_MM;
         self.edges.iter().any(|&(a, e, len)| ring.iter().all(|&v| e.cross(v - a) < -gap * len))
+    }
+}
+
+/// A blocker prepared for many segments from one eye (a segment or a convex polygon)
+/// to one target (convex), all inside their hull: only the edges near that hull can be
+/// crossed, and the eye's side of the outline is known when the outline stays clear of
+/// it. [`Self::inside_intervals_into`] gives what [`Blocker::inside_intervals_into`]
+/// gives, with fewer edges and, for clean crossings, no point-in-polygon test.
+pub(crate) struct LocalBlocker<'a> {
+    blocker: &'a Blocker,
+    /// The hull of eye and target, grown by [`LOCAL_MARGIN_MM`]: segments outside it
+    /// are left to the whole blocker.
+    hull: Vec<(Vec2, Vec2, f64)>,
+    edges: Vec<Segment>,
+    /// Whether every eye point is inside the blocker, when the outline keeps
+    /// [`LOCAL_MARGIN_MM`] away from the eye.
+    eye_inside: Option<bool>,
+}
+
+/// How far (mm) the edges a [`LocalBlocker`] leaves out, and the outline from an eye
+/// whose side it settles, keep from the segments it is asked about.
+const LOCAL_MARGIN_MM: f64 = 1.0;
+
+impl<'a> LocalBlocker<'a> {
+    /// The blocker as seen by segments from `eye` to `target` (convex, ccw); `None` when
+    /// eye and target are collinear.
+    pub(crate) fn new(blocker: &'a Blocker, eye: &[Vec2], target: &[Vec2]) -> Option<Self> {
+        let mut points: Vec<Vec2> = eye.to_vec();
+        points.extend_from_slice(target);
+        let hull = hull_points(points);
+        let n = hull.len();
+        if n < 3 {
+            return None;
+        }
+        let hull: Vec<(Vec2, Vec2, f64)> = (0..n)
+            .map(|i| {
+                let e = hull[(i + 1) % n] - hull[i];
+                (hull[i], e, e.length())
+            })
+            .collect();
+        let outside = |v: &[Vec2]| {
+            hull.iter().any(|&(a, e, len)| v.iter().all(|&q| e.cross(q - a) < -LOCAL_MARGIN_MM * len))
+        };
+        let edges: Vec<Segment> = blocker.edges().filter(|e| !outside(&[e.a, e.b])).collect();
+        // The eye's side: the same for all its points when no edge comes near it and no
+        // ring lies inside it.
+        let eye_edges: Vec<Segment> = match eye.len() {
+            0 => Vec::new(),
+            1 => vec![Segment::new(eye[0], eye[0])],
+            2 => vec![Segment::new(eye[0], eye[1])],
+            m => (0..m).map(|i| Segment::new(eye[i], eye[(i + 1) % m])).collect(),
+        };
+        let near = blocker
+            .edges()
+            .any(|e| eye_edges.iter().any(|f| f.distance_2(&e) <= LOCAL_MARGIN_MM * LOCAL_MARGIN_MM));
+        let inside_eye =
+            |q: Vec2| eye.len() >= 3 && ConvexPolygon::from_ccw_unchecked(eye.to_vec()).contains(q);
+        let eye_inside = match eye.first() {
+            Some(&e0) if !near && !blocker.vertices().any(inside_eye) => Some(blocker.contains_closed(e0)),
+            _ => None,
+        };
+        Some(LocalBlocker { blocker, hull, edges, eye_inside })
+    }
+
+    /// [`Blocker::inside_intervals_into`] for a segment from a point of the eye to a point
+    /// of the target (any other segment is handed to the whole blocker).
+    pub(crate) fn inside_intervals_into(&self, a: Vec2, b: Vec2, out: &mut Vec<(f64, f64)>) {
+        let within =
+            |q: Vec2| self.hull.iter().all(|&(h, e, len)| e.cross(q - h) >= -0.5 * LOCAL_MARGIN_MM * len);
+        if within(a) && within(b) {
+            self.blocker.intervals_over(self.edges.iter().copied(), self.eye_inside, a, b, out);
+        } else {
+            self.blocker.inside_intervals_into(a, b, out);
+        }
     }
 }
 

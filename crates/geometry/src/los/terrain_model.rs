@@ -62,8 +62,8 @@ use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
 use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
-    Blocker, Corridor, FullVisibility, chord, clear_sight_segment_among, first_obstruction_among,
-    full_visibility_among, point_is_seen, point_sight_segment_among,
+    Blocker, Corridor, FullVisibility, LocalBlocker, chord, clear_sight_segment_among,
+    first_obstruction_among, full_visibility_among, point_is_seen, point_sight_segment_among,
 };
 use crate::table::{BaseRef, Formation, Selection, Table, UnitKind};
 use crate::terrain::TerrainKind;
@@ -236,9 +236,32 @@ struct Pair<'m> {
     limits: Vec<(&'m Feature, Limit)>,
     field: Option<HalfPlane>,
     max_mm: Option<f64>,
+    /// Per limit, its feature's blockers prepared for segments from the eye to the
+    /// target (built on first use).
+    local: std::cell::OnceCell<Vec<Vec<Option<LocalBlocker<'m>>>>>,
 }
 
-impl Pair<'_> {
+impl<'m> Pair<'m> {
+    /// The limits' blockers prepared for this pair's segments.
+    fn local(&self) -> &[Vec<Option<LocalBlocker<'m>>>] {
+        self.local.get_or_init(|| {
+            let tv = self.target.vertices_ccw();
+            self.limits
+                .iter()
+                .map(|(f, _)| f.blockers.iter().map(|b| LocalBlocker::new(b, &self.eye, &tv)).collect())
+                .collect()
+        })
+    }
+
+    /// The inside intervals of the segment from `e` (an eye point) to `t` in blocker `k`
+    /// of limit `i`'s feature.
+    fn limit_intervals(&self, i: usize, k: usize, e: Vec2, t: Vec2, ivs: &mut Vec<(f64, f64)>) {
+        match self.local().get(i).and_then(|l| l.get(k)) {
+            Some(Some(l)) => l.inside_intervals_into(e, t, ivs),
+            _ => self.limits[i].0.blockers[k].inside_intervals_into(e, t, ivs),
+        }
+    }
+
     fn blockers(&self) -> Vec<&Blocker> {
         self.owned.iter().map(|(b, _)| *b).chain(self.opaque.iter().map(|(b, _)| *b)).collect()
     }
@@ -748,6 +771,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             limits,
             field,
             max_mm: self.rules.max_visibility_mm,
+            local: std::cell::OnceCell::new(),
         })
     }
 
@@ -888,11 +912,13 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if p.limits.is_empty() {
             return clear;
         }
-        // One list of intervals, reused for every shape the segment is clipped to.
-        let mut ivs: Vec<(f64, f64)> = Vec::new();
+        // One list of intervals, reused for every shape the segment is clipped to (and
+        // by every check on this thread).
+        let mut reused = ReusedIntervals::take();
+        let ivs = &mut reused.0;
         let s_exit = leave_param(p.spotter_shape, e, t);
         let t_entry = enter_param(p.target_shape, e, t);
-        for (f, limit) in &p.limits {
+        for (li, (f, limit)) in p.limits.iter().enumerate() {
             let cut = |rule: TerrainRule, at: Vec2| Cut {
                 by: CutBy::Terrain { feature: f.index, kind: f.kind, rule },
                 at,
@@ -908,9 +934,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 }
                 Limit::InCover(depth) => {
                     let mut run = 0.0;
-                    'outer: for b in &f.blockers {
-                        b.inside_intervals_into(e, t, &mut ivs);
-                        for (a, z) in clipped_in(&ivs, s_exit, t_entry) {
+                    'outer: for k in 0..f.blockers.len() {
+                        p.limit_intervals(li, k, e, t, ivs);
+                        for (a, z) in clipped_in(ivs, s_exit, t_entry) {
                             let piece = (z - a) * len;
                             if run + piece > depth + LIMIT_SLACK_MM {
                                 fail = Some(cut(
@@ -947,9 +973,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     }
                 }
                 Limit::Line { depth, beyond } => {
-                    'line: for b in &f.blockers {
-                        b.inside_intervals_into(e, t, &mut ivs);
-                        for (a, z) in clipped_in(&ivs, s_exit, t_entry) {
+                    'line: for k in 0..f.blockers.len() {
+                        p.limit_intervals(li, k, e, t, ivs);
+                        for (a, z) in clipped_in(ivs, s_exit, t_entry) {
                             let c = (a + z) / 2.0;
                             if (t_entry - c) * len <= depth + LIMIT_SLACK_MM
                                 || (c - s_exit) * len <= depth + LIMIT_SLACK_MM
@@ -1945,6 +1971,27 @@ enum Role {
     Ignore,
     Opaque,
     Limit(Limit),
+}
+
+thread_local! {
+    static INTERVALS: std::cell::Cell<Vec<(f64, f64)>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A list of intervals borrowed from this thread's spare one (no allocation per
+/// segment checked), handed back when dropped.
+struct ReusedIntervals(Vec<(f64, f64)>);
+
+impl ReusedIntervals {
+    fn take() -> Self {
+        ReusedIntervals(INTERVALS.with(std::cell::Cell::take))
+    }
+}
+
+impl Drop for ReusedIntervals {
+    fn drop(&mut self) {
+        let v = std::mem::take(&mut self.0);
+        INTERVALS.with(|c| c.set(v));
+    }
 }
 
 /// The intervals clipped to `[lo, hi]`, keeping those of positive length.
