@@ -40,7 +40,9 @@
 //!
 //! The sweep takes the table nearest first, by cells of units: a cell whose outline is
 //! hidden hides every unit in it, and a hidden shape never joins the horizon (it could
-//! not lower it).
+//! not lower it). Terrain joins in the same order, each piece just before the first
+//! shape it could hide is judged, so that buckets nearer units already bound need no
+//! entry for it.
 
 use super::solid_block::{SOLID_MARGIN_MM, SolidBlock};
 use crate::base::Base;
@@ -53,6 +55,11 @@ pub(crate) const BUCKETS: usize = 1024;
 
 /// Largest sample radius: the eye is covered by discs at most this wide, mm.
 pub(crate) const SAMPLE_RADIUS_MM: f64 = 3.0;
+
+/// How far past a judged unit's box terrain joins the horizon before it is judged, mm:
+/// more than any spotting depth, so that the windows a check on a base in cover looks
+/// through are judged with all the terrain before them.
+const JUDGE_REACH_MM: f64 = 100.0;
 
 /// Side of the square cells the sweep groups units by, mm.
 const CELL_MM: f64 = 250.0;
@@ -376,17 +383,18 @@ impl Horizon {
             let tb = &mut self.terrain[base..base + BUCKETS];
             let mut prev = f64::NAN;
             for r in first..=last {
-                // A bucket already bounded nearer than the shape cannot be lowered (for
-                // a blocker): skip a ray whose buckets on both sides are.
+                // A bucket already bounded nearer than the shape cannot be lowered: skip
+                // a ray whose buckets on both sides are. For a blocker, any bound will
+                // do; for terrain, only one that every check uses (a piece of terrain
+                // may be left out of one).
                 let j = wrap(r);
                 let before = wrap(r - 1);
-                if terrain.is_none() {
-                    let left = r == first || all[before] <= d;
-                    let right = r == last || all[j] <= d;
-                    if left && right {
-                        prev = f64::NAN;
-                        continue;
-                    }
+                let near = if terrain.is_none() { &*all } else { &*ub };
+                let left = r == first || near[before] <= d;
+                let right = r == last || near[j] <= d;
+                if left && right {
+                    prev = f64::NAN;
+                    continue;
                 }
                 let t = entry(rays[j]);
                 if r > first && !prev.is_nan() {
@@ -590,8 +598,9 @@ pub(crate) struct Sweep<'a> {
 }
 
 impl Sweep<'_> {
-    /// Runs the sweep: `terrain` pieces (shrunk, with their identities) join the horizon
-    /// first, then the units nearest first.
+    /// Runs the sweep: units nearest first, with the `terrain` pieces (shrunk, with their
+    /// identities) joining the horizon in the same order, each just before the first
+    /// shape it could hide is judged.
     pub fn run(
         &self,
         mut horizon: Horizon,
@@ -611,20 +620,38 @@ impl Sweep<'_> {
             horizon.half_eye,
             occ.cells.iter().filter(|(_, m)| m.iter().any(|&u| judged(u))).map(|(b, _)| b.as_slice()),
         );
-        for (shape, id) in terrain {
-            if sector.meets(c, horizon.half_eye, shape) {
-                horizon.insert(shape, *id);
+        // Terrain joins the horizon nearest first, with the units, just before anything
+        // it could hide is judged: a piece no nearer than `reach` beyond the near side of
+        // a shape (the eye's width) leaves every bound over that shape as it is. So
+        // buckets already bounded by nearer units need no entry for it.
+        let mut pending: Vec<(f64, usize)> = terrain
+            .iter()
+            .enumerate()
+            .filter(|(_, (shape, _))| sector.meets(c, horizon.half_eye, shape))
+            .map(|(k, (shape, _))| (distance_2_to_convex(c, shape).sqrt(), k))
+            .collect();
+        pending.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let mut next = 0;
+        let reach = 2.0 * horizon.half_eye;
+        let mut terrain_within = |horizon: &mut Horizon, r: f64| {
+            while let Some(&(dt, k)) = pending.get(next) {
+                if dt > r {
+                    break;
+                }
+                horizon.insert(&terrain[k].0, terrain[k].1);
+                next += 1;
             }
-        }
+        };
         let mut cells: Vec<(f64, usize)> =
             occ.cells.iter().enumerate().map(|(k, (b, _))| (distance_2_to_convex(c, b), k)).collect();
         cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut units: Vec<(f64, usize)> = Vec::new();
-        for &(_, k) in &cells {
+        for &(cells_d, k) in &cells {
             let (cell_box, members) = &occ.cells[k];
             if !sector.meets(c, horizon.half_eye, cell_box) {
                 continue;
             }
+            terrain_within(&mut horizon, cells_d.sqrt() + reach);
             if horizon.hides_merged(cell_box) {
                 for &u in members {
                     if judged(u) {
@@ -638,6 +665,10 @@ impl Sweep<'_> {
             units.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             for &(_, u) in &units {
                 if judged(u) {
+                    // A base's windows into its cover lie within the unit's box grown by
+                    // the spotting depth (see `spotting_depth::hidden_in_cover`).
+                    let far = occ.unit_box[u].iter().map(|&q| q.distance(c)).fold(0.0, f64::max);
+                    terrain_within(&mut horizon, far + reach + JUDGE_REACH_MM);
                     out[u] = self.judge(&horizon, u);
                     if out[u] == UnitSight::Hidden {
                         continue;

@@ -331,8 +331,13 @@ struct Occluders {
 }
 
 impl Occluders {
-    /// Every kernel shrunk by `d` ([`shrink_convex`]), computed once per distinct `d`.
+    /// Every kernel shrunk by `d` rounded up to the micrometre ([`shrink_convex`]),
+    /// computed once per distinct rounded `d`.
     fn shrunk_kernels(&self, d: f64) -> Shapes {
+        // Eyes of one base width differ in the last bits of their length: shrinking by a
+        // little more (up to the next micrometre) lets them share one list, and a piece
+        // shrunk more still blocks.
+        let d = ((d + 1e-9) * 1e6).ceil() / 1e6;
         let shrink =
             || self.kernels.iter().map(|k| k.as_ref().and_then(|k| shrink_convex(k, d))).collect::<Vec<_>>();
         // A poisoned lock only means another thread panicked; the list is still sound.
