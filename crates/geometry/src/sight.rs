@@ -587,6 +587,51 @@ impl<'a> LocalBlocker<'a> {
         Some(LocalBlocker { blocker, hull, edges, eye_inside })
     }
 
+    /// True when every eye point is outside the blocker, its outline at least
+    /// [`LOCAL_MARGIN_MM`] away.
+    pub(crate) fn eye_outside(&self) -> bool {
+        self.eye_inside == Some(false)
+    }
+
+    /// The least distance from `t` to the blocker's outline within the triangle of `t`
+    /// and the eye points `a` and `b` (grown by a hair against rounding): a segment from
+    /// a point of the eye between `a` and `b` to `t` meets the outline no nearer to `t`.
+    /// Infinity when the outline misses the triangle; zero when it is degenerate.
+    pub(crate) fn outline_distance_in(&self, t: Vec2, a: Vec2, b: Vec2) -> f64 {
+        let (a, b) = match (a - t).cross(b - t) {
+            o if o > 0.0 => (a, b),
+            o if o < 0.0 => (b, a),
+            _ => return 0.0,
+        };
+        let tri = [t, a, b];
+        let mut best = f64::INFINITY;
+        for e in &self.edges {
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            let d = e.b - e.a;
+            for i in 0..3 {
+                let (u, v) = (tri[i], tri[(i + 1) % 3]);
+                let w = v - u;
+                let slack = 1e-9 * w.length();
+                let f0 = w.cross(e.a - u) + slack;
+                let f1 = w.cross(e.b - u) + slack;
+                if f0 < 0.0 && f1 < 0.0 {
+                    lo = 1.0;
+                    hi = 0.0;
+                    break;
+                }
+                if f0 < 0.0 {
+                    lo = lo.max(f0 / (f0 - f1));
+                } else if f1 < 0.0 {
+                    hi = hi.min(f0 / (f0 - f1));
+                }
+            }
+            if lo <= hi {
+                best = best.min(Segment::new(e.a + d * lo, e.a + d * hi).distance_to_point(t));
+            }
+        }
+        best
+    }
+
     /// [`Blocker::inside_intervals_into`] for a segment from a point of the eye to a point
     /// of the target (any other segment is handed to the whole blocker).
     pub(crate) fn inside_intervals_into(&self, a: Vec2, b: Vec2, out: &mut Vec<(f64, f64)>) {

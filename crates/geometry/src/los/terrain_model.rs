@@ -74,7 +74,7 @@ use super::corridor::{fan_hides, separated};
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
 use super::spotting_depth::{
-    beyond_depth, convex_part_around, covers, hidden_in_cover, part_toward, run_lower_bound,
+    DEPTH_SLACK_MM, beyond_depth, convex_part_around, covers, hidden_in_cover, part_toward, run_lower_bound,
 };
 
 /// How many target points the bounded search tries before it proves cells of the target
@@ -1136,14 +1136,107 @@ impl<'i, 't> TerrainSight<'i, 't> {
         self.check(p, e, t, blockers, false, cuts).then(|| Segment::new(e, t))
     }
 
+    /// Parts of the eye (as intervals of its parameter, 0 at its first point) from which
+    /// every segment to the target point `t` runs deeper into cover than its spotting
+    /// depth (exact): where `t` stands in the cover and the eye outside it, such a
+    /// segment's last piece in the cover runs from where it crosses the cover's outline,
+    /// inside the triangle of `t` and the part of the eye, to `t` (or to where it first
+    /// meets the target, which is `t` when the part of the eye is outside the target's
+    /// edge through `t`; and it leaves the spotter's base at once when `t` is ahead of the
+    /// front edge). Halving the eye up to [`DEPTH_CUT_LEVELS`] times.
+    fn depth_cut_eye(&self, p: &Pair<'_>, t: Vec2) -> Vec<(f64, f64)> {
+        /// Halvings of the eye.
+        const DEPTH_CUT_LEVELS: usize = 5;
+        let mut out = Vec::new();
+        if self.proof == Proof::Exhaustive || p.eye.len() != 2 || self.rules.eye != Eye::FrontEdge {
+            return out;
+        }
+        let (e0, e1) = (p.eye[0], p.eye[1]);
+        if (t - e0).dot(p.spotter.forward()) <= 1e-9 {
+            return out;
+        }
+        // The target's edges through t: a part of the eye outside one of them reaches t
+        // before any other point of the target.
+        let tv = p.target.vertices_ccw();
+        let through: Vec<(Vec2, Vec2, f64)> = (0..4)
+            .map(|i| (tv[i], tv[(i + 1) % 4]))
+            .filter_map(|(a, b)| {
+                let l = a.distance(b);
+                let on =
+                    (b - a).cross(t - a).abs() <= 1e-7 * l && Segment::new(a, b).distance_to_point(t) <= 1e-7;
+                (on && l > 0.0).then_some((a, b, l))
+            })
+            .collect();
+        if through.is_empty() {
+            return out;
+        }
+        let local = p.local();
+        let mut in_cover: Vec<(&LocalBlocker<'_>, f64)> = Vec::new();
+        for (i, (f, l)) in p.limits.iter().enumerate() {
+            let Limit::InCover(depth) = *l else { continue };
+            for (k, b) in f.blockers.iter().enumerate() {
+                if let Some(Some(lb)) = local.get(i).and_then(|v| v.get(k))
+                    && lb.eye_outside()
+                    && b.contains(t)
+                {
+                    in_cover.push((lb, depth + LIMIT_SLACK_MM + DEPTH_SLACK_MM));
+                }
+            }
+        }
+        if in_cover.is_empty() {
+            return out;
+        }
+        let outside = |q: Vec2, &(a, b, l): &(Vec2, Vec2, f64)| (b - a).cross(q - a) < -1e-9 * l;
+        let step = self.sampling.eye_step_mm / e0.distance(e1).max(1e-9);
+        let mut todo = vec![(0.0f64, 1.0f64, DEPTH_CUT_LEVELS)];
+        while let Some((lo, hi, level)) = todo.pop() {
+            let (a, b) = (e0.lerp(e1, lo), e0.lerp(e1, hi));
+            if through.iter().any(|line| outside(a, line) && outside(b, line))
+                && in_cover.iter().any(|&(lb, beyond)| lb.outline_distance_in(t, a, b) > beyond)
+            {
+                out.push((lo, hi));
+            } else if level > 0 && hi - lo > step {
+                let m = (lo + hi) / 2.0;
+                todo.push((lo, m, level - 1));
+                todo.push((m, hi, level - 1));
+            }
+        }
+        out
+    }
+
     /// A clear sight segment from some eye point to the target point `t`: the first of
     /// [`Self::search_angles`] that passes, in their order.
     fn point_search(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
+        self.point_search_past(p, t, blockers, &self.depth_cut_eye(p, t))
+    }
+
+    /// [`Self::point_search`], leaving out the directions from the parts of the eye in
+    /// `cut` ([`Self::depth_cut_eye`]): they would fail.
+    fn point_search_past(
+        &self,
+        p: &Pair<'_>,
+        t: Vec2,
+        blockers: &[&Blocker],
+        cut: &[(f64, f64)],
+    ) -> Option<Segment> {
         let Some((base, angles)) = self.search_angles(p, t) else { return Some(Segment::new(t, t)) };
+        let (e0, d) = (p.eye[0], p.eye[p.eye.len() - 1] - p.eye[0]);
+        let dd = d.length_2();
+        let skipped = |dir: Vec2| {
+            !cut.is_empty()
+                && chord(&p.eye, t, dir).is_some_and(|(s0, s1)| {
+                    let k = (t + dir * s0.max(0.0) - e0).dot(d) / dd;
+                    s1 >= 0.0 && cut.iter().any(|&(lo, hi)| k >= lo && k <= hi)
+                })
+        };
         let mut cuts = Vec::new();
-        angles
-            .iter()
-            .find_map(|a| self.try_direction(p, t, Vec2::from_heading_deg(base + a), blockers, &mut cuts))
+        angles.iter().find_map(|a| {
+            let dir = Vec2::from_heading_deg(base + a);
+            if skipped(dir) {
+                return None;
+            }
+            self.try_direction(p, t, dir, blockers, &mut cuts)
+        })
     }
 
     /// Whether [`Self::point_search`] finds a segment, trying first the line toward
@@ -1379,10 +1472,13 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// on the outline that costs more than searching the points it would skip.
     fn outline_search(&self, p: &Pair<'_>, shape: &[Vec2], blockers: &[&Blocker]) -> Option<Segment> {
         let edges = faced_edges(&p.eye, shape);
-        edge_points(&edges, self.sampling)
-            .into_iter()
-            .filter(|&t| !self.depth_hides_point(p, t) && self.blockers_may_pass(p, t, blockers))
-            .find_map(|t| self.point_search(p, t, blockers))
+        edge_points(&edges, self.sampling).into_iter().find_map(|t| {
+            let cut = self.depth_cut_eye(p, t);
+            if covers_unit(&cut) || self.depth_hides_point(p, t) || !self.blockers_may_pass(p, t, blockers) {
+                return None;
+            }
+            self.point_search_past(p, t, blockers, &cut)
+        })
     }
 
     /// Whether every point of the target is seen, without first searching for any sight
@@ -1999,6 +2095,20 @@ impl Drop for ReusedIntervals {
     }
 }
 
+/// True when the intervals (in any order) cover all of `[0, 1]`.
+fn covers_unit(ivs: &[(f64, f64)]) -> bool {
+    let mut sorted = ivs.to_vec();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut reach = 0.0;
+    for (lo, hi) in sorted {
+        if lo > reach {
+            return false;
+        }
+        reach = f64::max(reach, hi);
+    }
+    reach >= 1.0
+}
+
 /// The intervals clipped to `[lo, hi]`, keeping those of positive length.
 fn clipped(ivs: Vec<(f64, f64)>, lo: f64, hi: f64) -> Vec<(f64, f64)> {
     clipped_in(&ivs, lo, hi).collect()
@@ -2280,6 +2390,53 @@ mod tests {
             let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
             let v = los.unit_verdict(0, 1);
             assert_eq!((v.visible, v.full_base.is_some()), (visible, visible), "{n}");
+        }
+    }
+
+    #[test]
+    fn the_eye_is_cut_only_where_every_line_runs_deeper_than_the_spotting_depth() {
+        // Medium wood from y = 100 on (depth 25.4 mm); the foe's near edge at y = 100 + h,
+        // and t = (xt, 100 + h) on it; the eye is y = 20, x ∈ [-12.5, 12.5]. A line from
+        // eye point x to t enters the wood at y = 100 and runs h·√(1 + (xt − x)²/(80 + h)²)
+        // in it. Worked out: xt = 60, h = 22.86 (0.9"): deeper than 25.4 for x < 10.18;
+        // xt = 0, h = 25.3: for |x| > 9.37 only (just inside the depth straight ahead);
+        // xt = 0, h = 25.5 (just outside) and xt = 60, h = 24: from the whole eye.
+        let run = |x: f64, xt: f64, h: f64| h * (1.0 + (xt - x).powi(2) / (80.0 + h).powi(2)).sqrt();
+        /// (xt, h, whether the whole eye is cut, where lines run deeper than the depth).
+        type Case = (f64, f64, bool, fn(f64) -> bool);
+        let cases: [Case; 4] = [
+            (60.0, 22.86, false, |x: f64| x < 10.18),
+            (0.0, 25.3, false, |x: f64| x.abs() > 9.37),
+            (0.0, 25.5, true, |_: f64| true),
+            (60.0, 24.0, true, |_: f64| true),
+        ];
+        for (xt, h, whole, deeper_than) in cases {
+            let t = scene((xt, 110.0 + h, 30.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+            let blockers = p.blockers();
+            let target = Vec2::new(xt, 100.0 + h);
+            let cut = los.depth_cut_eye(&p, target);
+            assert_eq!(covers_unit(&cut), whole, "{xt} {h}: {cut:?}");
+            for k in 0..=250 {
+                let s = k as f64 / 250.0;
+                let e = eye[0].lerp(eye[1], s);
+                assert!(
+                    (deeper_than(e.x) == (run(e.x, xt, h) > 25.4)) || (run(e.x, xt, h) - 25.4).abs() < 0.01
+                );
+                if cut.iter().any(|&(lo, hi)| s >= lo && s <= hi) {
+                    // Proved cut: deeper, and the check agrees.
+                    assert!(run(e.x, xt, h) > 25.4, "{xt} {h} {}", e.x);
+                    assert!(!los.check(&p, e, target, &blockers, false, &mut Vec::new()), "{xt} {h} {}", e.x);
+                } else {
+                    // Not proved: within one piece (25/32 mm) of where the run reaches the
+                    // depth.
+                    let near = [-0.79, 0.79].iter().any(|dx| !deeper_than(e.x + dx));
+                    assert!(near, "{xt} {h}: {} left out", e.x);
+                }
+            }
         }
     }
 
