@@ -372,7 +372,9 @@ fn crossing_parameters(a: Vec2, d: Vec2, e: &Segment, out: &mut Vec<f64>) -> boo
     if (-1e-12..=1.0 + 1e-12).contains(&u) {
         out.push(t);
         // Near an end, or nearly along the edge: not clean.
-        return u > CLEAN_END && u < 1.0 - CLEAN_END && denom.abs() > CLEAN_SINE * (d.length() * s.length());
+        return u > CLEAN_END
+            && u < 1.0 - CLEAN_END
+            && denom * denom > CLEAN_SINE * CLEAN_SINE * (d.length_2() * s.length_2());
     }
     // A line missing the edge only just: the midpoint tests decide.
     !(-CLEAN_END..=1.0 + CLEAN_END).contains(&u)
@@ -533,9 +535,10 @@ impl Corridor {
 /// gives, with fewer edges and, for clean crossings, no point-in-polygon test.
 pub(crate) struct LocalBlocker<'a> {
     blocker: &'a Blocker,
-    /// The hull of eye and target, grown by [`LOCAL_MARGIN_MM`]: segments outside it
-    /// are left to the whole blocker.
-    hull: Vec<(Vec2, Vec2, f64)>,
+    /// The hull of eye and target, as unit outward normals and offsets (`n·q ≤ c`
+    /// inside): segments reaching more than half [`LOCAL_MARGIN_MM`] out of it are left
+    /// to the whole blocker.
+    hull: Vec<(Vec2, f64)>,
     edges: Vec<Segment>,
     /// Whether every eye point is inside the blocker, when the outline keeps
     /// [`LOCAL_MARGIN_MM`] away from the eye.
@@ -567,6 +570,14 @@ impl<'a> LocalBlocker<'a> {
             hull.iter().any(|&(a, e, len)| v.iter().all(|&q| e.cross(q - a) < -LOCAL_MARGIN_MM * len))
         };
         let edges: Vec<Segment> = blocker.edges().filter(|e| !outside(&[e.a, e.b])).collect();
+        let hull: Vec<(Vec2, f64)> = hull
+            .iter()
+            .filter(|h| h.2 > 0.0)
+            .map(|&(a, e, len)| {
+                let n = e.perp_right() / len;
+                (n, n.dot(a))
+            })
+            .collect();
         // The eye's side: the same for all its points when no edge comes near it and no
         // ring lies inside it.
         let eye_edges: Vec<Segment> = match eye.len() {
@@ -635,8 +646,7 @@ impl<'a> LocalBlocker<'a> {
     /// [`Blocker::inside_intervals_into`] for a segment from a point of the eye to a point
     /// of the target (any other segment is handed to the whole blocker).
     pub(crate) fn inside_intervals_into(&self, a: Vec2, b: Vec2, out: &mut Vec<(f64, f64)>) {
-        let within =
-            |q: Vec2| self.hull.iter().all(|&(h, e, len)| e.cross(q - h) >= -0.5 * LOCAL_MARGIN_MM * len);
+        let within = |q: Vec2| self.hull.iter().all(|&(n, c)| n.dot(q) <= c + 0.5 * LOCAL_MARGIN_MM);
         if within(a) && within(b) {
             self.blocker.intervals_over(self.edges.iter().copied(), self.eye_inside, a, b, out);
         } else {
