@@ -1204,6 +1204,56 @@ impl<'i, 't> TerrainSight<'i, 't> {
         out
     }
 
+    /// Parts of the eye (as in [`Self::depth_cut_eye`]) from which every segment to the
+    /// target point `t` passes through a unit base that blocks the pair (exact): a base
+    /// shrunk by [`SOLID_MARGIN_MM`] lying wholly between `t` and the eye's line shades,
+    /// from `t`, the part of the eye between the lines through its corners, and a segment
+    /// to a point strictly inside that part passes through the shrunk base, so deep
+    /// inside the base.
+    fn shaded_eye(&self, p: &Pair<'_>, t: Vec2) -> Vec<(f64, f64)> {
+        let mut out = Vec::new();
+        if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
+            return out;
+        }
+        let (e0, d) = (p.eye[0], p.eye[1] - p.eye[0]);
+        let ht = d.cross(t - e0);
+        if ht == 0.0 {
+            return out;
+        }
+        for (b, src) in &p.owned {
+            let Source::Base(_) = src else { continue };
+            let ring = &b.polygon().exterior;
+            if ring.len() != 4 {
+                continue;
+            }
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            let mut between = true;
+            for i in 0..4 {
+                let v = ring[i];
+                let (Some(a), Some(c)) =
+                    ((ring[(i + 1) % 4] - v).normalized(), (ring[(i + 3) % 4] - v).normalized())
+                else {
+                    between = false;
+                    break;
+                };
+                // The corner of the rectangle shrunk by the margin.
+                let q = v + (a + c) * SOLID_MARGIN_MM;
+                let hq = d.cross(q - e0);
+                if !(hq * ht > 0.0 && hq.abs() < ht.abs()) {
+                    between = false;
+                    break;
+                }
+                let k = (t - e0).cross(q - t) / d.cross(q - t);
+                lo = lo.min(k);
+                hi = hi.max(k);
+            }
+            if between && hi - lo > 2e-9 {
+                out.push((lo + 1e-9, hi - 1e-9));
+            }
+        }
+        out
+    }
+
     /// A clear sight segment from some eye point to the target point `t`: the first of
     /// [`Self::search_angles`] that passes, in their order.
     fn point_search(&self, p: &Pair<'_>, t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
@@ -1211,7 +1261,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     }
 
     /// [`Self::point_search`], leaving out the directions from the parts of the eye in
-    /// `cut` ([`Self::depth_cut_eye`]): they would fail.
+    /// `cut` ([`Self::depth_cut_eye`], [`Self::shaded_eye`]): they would fail.
     fn point_search_past(
         &self,
         p: &Pair<'_>,
@@ -1473,7 +1523,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
     fn outline_search(&self, p: &Pair<'_>, shape: &[Vec2], blockers: &[&Blocker]) -> Option<Segment> {
         let edges = faced_edges(&p.eye, shape);
         edge_points(&edges, self.sampling).into_iter().find_map(|t| {
-            let cut = self.depth_cut_eye(p, t);
+            let mut cut = self.depth_cut_eye(p, t);
+            if covers_unit(&cut) {
+                return None;
+            }
+            cut.extend(self.shaded_eye(p, t));
             if covers_unit(&cut) || self.depth_hides_point(p, t) || !self.blockers_may_pass(p, t, blockers) {
                 return None;
             }
@@ -2438,6 +2492,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_friendly_base_between_shades_the_eye_past_the_lines_through_its_corners() {
+        // A friendly line base (x ∈ [-50, -10], y ∈ [50, 70]) stands between the gun's eye
+        // (y = 20, x ∈ [-12.5, 12.5]) and t = (0, 200) on the foe's near edge. Shrunk by
+        // 0.05 mm, its corner (-10.05, 50.05) is the one nearest the eye's middle seen
+        // from t: the line through it meets the eye at x = -10.05 · 180 / 149.95 =
+        // -12.0640. So the eye is shaded for x < -12.0640 only; the base itself shades
+        // up to x = -12 (through (-10, 50)), the 0.064 mm between left to the search.
+        let friend = r#",{"id":"line","side":"fr","kind":"infantry","formation":"line","bases":[{"x":-30,"y":60,"heading":90,"width":40,"depth":20}]}"#;
+        let t = scene((0.0, 210.0, 30.0, 20.0), friend, "");
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let eye = los.eye_of(&t.units[0].bases[0]);
+        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+        let blockers = p.blockers();
+        let target = Vec2::new(0.0, 200.0);
+        let shaded = los.shaded_eye(&p, target);
+        assert_eq!(shaded.len(), 1, "{shaded:?}");
+        let edge = -10.05 * 180.0 / 149.95;
+        for k in 0..=1000 {
+            let s = k as f64 / 1000.0;
+            let e = eye[0].lerp(eye[1], s);
+            let in_shade = shaded.iter().any(|&(lo, hi)| s >= lo && s <= hi);
+            assert_eq!(in_shade, e.x < edge - 1e-6, "{}", e.x);
+            if in_shade {
+                assert!(!los.check(&p, e, target, &blockers, false, &mut Vec::new()), "{}", e.x);
+            }
+        }
+        // Just past the shade the line is clear: x = -11.9 passes right of (-10, 50).
+        let clear = Vec2::new(-11.9, 20.0);
+        assert!(los.check(&p, clear, target, &blockers, false, &mut Vec::new()));
     }
 
     #[test]
