@@ -2031,10 +2031,10 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     /// Whether the whole target base is seen ([`TerrainSight::decide_full`]), with how
     /// that was decided.
     fn full_verdict(&self, target: BaseRef, candidates: &[BaseRef]) -> Option<(FullVisibility, Method)> {
+        // No chain test first: asked of the further bases of a unit already seen, most
+        // of which are seen too, it costs more than the hidden corner it would spare
+        // finding (a base a chain hides has every corner hidden).
         let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
-        if self.sight.chain_hides(&p) {
-            return Some((FullVisibility::Hidden { witness: p.target.centre() }, Method::Exact));
-        }
         Some(self.sight.decide_full(&p))
     }
 
