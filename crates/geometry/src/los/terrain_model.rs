@@ -807,8 +807,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
                         let depth = self.rules.depth_mm(spotting_depth);
                         if f.linear {
                             let beyond = from_zone(top);
-                            let far_from =
-                                |b: &Base| f.blockers.iter().all(|bl| band_distance(bl, b) > depth);
+                            let far_from = |b: &Base| {
+                                f.blockers.iter().all(|bl| band_distance_over(bl, b, depth) > depth)
+                            };
                             match beyond {
                                 // Every crossing is more than the depth from both bases:
                                 // the line acts as its blind zone alone.
@@ -1884,8 +1885,17 @@ fn ring_distance(bl: &Blocker, b: &Base) -> f64 {
     best
 }
 
-/// The distance from a line obstacle's band to a base, mm.
-fn band_distance(band: &Blocker, b: &Base) -> f64 {
+/// The distance from a line obstacle's band to a base, mm, where it is at most `limit`;
+/// otherwise some distance above `limit` (the gap between the two bounding boxes, when
+/// that already exceeds it).
+fn band_distance_over(band: &Blocker, b: &Base, limit: f64) -> f64 {
+    let ((l0, h0), (l1, h1)) = (band.bbox(), b.aabb());
+    let dx = (l0.x - h1.x).max(l1.x - h0.x).max(0.0);
+    let dy = (l0.y - h1.y).max(l1.y - h0.y).max(0.0);
+    let gap = (dx * dx + dy * dy).sqrt();
+    if gap > limit {
+        return gap;
+    }
     let v: Vec<Vec2> = band.vertices().collect();
     let n = v.len();
     let mut best = f64::INFINITY;
