@@ -707,17 +707,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
             if r == target_ref {
                 continue;
             }
-            // What the index gives for the box: bases whose boxes meet it.
-            if candidates.is_some()
-                && table
-                    .base(r)
-                    .map(Base::aabb)
-                    .is_none_or(|(l, h)| l.x > hi.x || lo.x > h.x || l.y > hi.y || lo.y > h.y)
-            {
+            // What the index gives for the box: bases whose boxes meet it (the blocker's
+            // box, from the same corners, is as good a filter).
+            let Some(bl) = self.base_blocker(r) else { continue };
+            let (l, h) = bl.bbox();
+            if candidates.is_some() && (l.x > hi.x || lo.x > h.x || l.y > hi.y || lo.y > h.y) {
                 continue;
             }
-            if let (Some(c), Some(b)) = (&corridor, table.base(r))
-                && c.excludes(&b.vertices_ccw())
+            if let Some(c) = &corridor
+                && c.excludes(&bl.polygon().exterior)
             {
                 continue;
             }
