@@ -307,6 +307,67 @@ thread_local! {
 
 /// Where the segment from `a` to `b` first passes through one of `blockers` (reported
 /// as `index[k]` for blocker `k`, or `k` without `index`).
+/// True when [`obstruction`] finds the segment from `a` to `b` blocked, found first, where
+/// it can be, by a blocker of four corners (a base, a band) that the segment runs
+/// through deep inside: [`DEEP_MM`] or more from its outline over [`DEEP_RUN_MM`] of its
+/// length. Some window between crossings there is longer than the graze tolerance, and
+/// both points beside its middle are inside that blocker, so [`obstruction`] reports it.
+fn blocked(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> bool {
+    let d = b - a;
+    let len = d.length();
+    if len == 0.0 {
+        return false;
+    }
+    let lo = Vec2::new(a.x.min(b.x), a.y.min(b.y));
+    let hi = Vec2::new(a.x.max(b.x), a.y.max(b.y));
+    blockers.iter().any(|bl| bl.bbox_overlaps(lo, hi) && bl.runs_deep_through(a, d, len))
+        || obstruction(a, b, blockers, None).is_some()
+}
+
+/// Depth inside a blocker, and length of the run there, that make a segment blocked
+/// outright ([`blocked`]), mm: far above [`GRAZE_TOLERANCE_MM`].
+const DEEP_MM: f64 = 1e-3;
+const DEEP_RUN_MM: f64 = 1e-2;
+
+impl Blocker {
+    /// True when the blocker is a convex quadrilateral and the segment `a + t·d`
+    /// (`t ∈ [0, 1]`, `len = |d|`) runs at least [`DEEP_MM`] inside it over more than
+    /// [`DEEP_RUN_MM`].
+    fn runs_deep_through(&self, a: Vec2, d: Vec2, len: f64) -> bool {
+        let ring = &self.polygon.exterior;
+        if ring.len() != 4 || !self.polygon.holes.is_empty() {
+            return false;
+        }
+        // Convex, and which way round: every corner turns the same way.
+        let turn = |i: usize| (ring[(i + 1) % 4] - ring[i]).cross(ring[(i + 2) % 4] - ring[(i + 1) % 4]);
+        let sign = if (0..4).all(|i| turn(i) > 0.0) {
+            1.0
+        } else if (0..4).all(|i| turn(i) < 0.0) {
+            -1.0
+        } else {
+            return false;
+        };
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for i in 0..4 {
+            let (ea, eb) = (ring[i], ring[(i + 1) % 4]);
+            let s = eb - ea;
+            // At least DEEP_MM inside this edge where c0 + t·c1 ≥ 0.
+            let c0 = sign * s.cross(a - ea) - DEEP_MM * s.length();
+            let c1 = sign * s.cross(d);
+            if c1 == 0.0 {
+                if c0 < 0.0 {
+                    return false;
+                }
+            } else if c1 > 0.0 {
+                lo = lo.max(-c0 / c1);
+            } else {
+                hi = hi.min(-c0 / c1);
+            }
+        }
+        (hi - lo) * len > DEEP_RUN_MM
+    }
+}
+
 fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: Option<&[usize]>) -> Option<Obstruction> {
     let d = b - a;
     let len = d.length();
@@ -350,7 +411,6 @@ fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: Option<&[usize]>)
     })
 }
 
-/// Parameters along `a + t d` where it meets edge `e` (both ends of a collinear overlap).
 /// Pushes the parameters along `a + t·d` where the line meets the edge `e`; returns
 /// false unless the meeting is clean: a single crossing through the edge's inside, away
 /// from its ends and at an angle (see [`CLEAN_WINDOW`]).
@@ -703,7 +763,7 @@ pub fn clear_sight_segment_among(
     blockers: &[&Blocker],
 ) -> Option<Segment> {
     let corridor = Corridor::new(&[spotter, target]);
-    let (near, index) = in_corridor_of(corridor.as_ref(), &[spotter, target], blockers);
+    let (near, _) = in_corridor_of(corridor.as_ref(), &[spotter, target], blockers);
     let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
     let (spotter_outline, target_outline) = (Outline::new(spotter), Outline::new(target));
     let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
@@ -720,7 +780,7 @@ pub fn clear_sight_segment_among(
             return Some(Segment::new(m, m));
         };
         let seg = Segment::new(p + dir * s, p + dir * t);
-        obstruction(seg.a, seg.b, &near, Some(&index)).is_none().then_some(seg)
+        (!blocked(seg.a, seg.b, &near)).then_some(seg)
     };
     // The natural line first: centre to centre.
     let (cs, ct) = (centre(spotter), centre(target));
@@ -774,8 +834,8 @@ pub fn point_sight_segment(spotter: &[Vec2], t: Vec2, blockers: &[Blocker]) -> O
 /// [`point_sight_segment`] over borrowed blockers.
 #[must_use]
 pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> Option<Segment> {
-    let (near, index) = in_corridor(&[spotter, &[t]], blockers);
-    point_sight(spotter, t, &near, &index)
+    let (near, _) = in_corridor(&[spotter, &[t]], blockers);
+    point_sight(spotter, t, &near)
 }
 
 /// True when some point of `spotter` sees the point `t` ([`point_sight_segment_among`]
@@ -783,11 +843,11 @@ pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker
 /// first, as they settle most points without the search's set-up (a segment to a corner
 /// that is clear is a clear sight segment, or holds one: its part outside the spotter).
 pub(crate) fn point_is_seen(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> bool {
-    spotter.iter().any(|&s| obstruction(t, s, blockers, None).is_none())
+    spotter.iter().any(|&s| !blocked(t, s, blockers))
         || point_sight_segment_among(spotter, t, blockers).is_some()
 }
 
-fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) -> Option<Segment> {
+fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker]) -> Option<Segment> {
     // Candidate directions from t: to each spotter corner, through each grazing blocker
     // corner, and midway between neighbours (visibility is constant in between).
     let outline = Outline::new(spotter);
@@ -798,7 +858,7 @@ fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker], index: &[usize]) ->
         }
         let s = t + dir * lo.max(0.0);
         let seg = Segment::new(s, t);
-        obstruction(t, s, near, Some(index)).is_none().then_some(seg)
+        (!blocked(t, s, near)).then_some(seg)
     };
     if spotter.len() >= 3 && ConvexPolygon::from_ccw_unchecked(spotter.to_vec()).contains(t) {
         return Some(Segment::new(t, t));
@@ -1016,6 +1076,55 @@ mod tests {
 
     fn wall_from(x0: f64, x1: f64, y0: f64, y1: f64) -> Blocker {
         Blocker::from_base(&rect((x0 + x1) / 2.0, (y0 + y1) / 2.0, x1 - x0, y1 - y0))
+    }
+
+    #[test]
+    fn a_segment_deep_through_a_base_is_blocked_as_the_full_test_finds() {
+        // Wall x ∈ [-20, 20], y ∈ [45, 55].
+        let wall = wall_from(-20.0, 20.0, 45.0, 55.0);
+        let walls = [&wall];
+        let (a, b) = (Vec2::new(0.0, 0.0), Vec2::new(0.0, 100.0));
+        assert!(wall.runs_deep_through(a, b - a, 100.0) && blocked(a, b, &walls));
+        // Along the corner x = 20 (grazing, clear), and 0.0005 mm inside the end: not
+        // deep enough for the quick test, the full test finds it blocked.
+        let graze = (Vec2::new(20.0, 0.0), Vec2::new(20.0, 100.0));
+        assert!(
+            !wall.runs_deep_through(graze.0, graze.1 - graze.0, 100.0) && !blocked(graze.0, graze.1, &walls)
+        );
+        let shallow = (Vec2::new(19.9995, 0.0), Vec2::new(19.9995, 100.0));
+        assert!(!wall.runs_deep_through(shallow.0, shallow.1 - shallow.0, 100.0));
+        assert!(blocked(shallow.0, shallow.1, &walls));
+        // Stopping 0.005 mm past the near face (y = 45.005): too short a run for the quick
+        // test; the full test says blocked (deeper than the graze tolerance).
+        let (s0, s1) = (Vec2::new(0.0, 0.0), Vec2::new(0.0, 45.005));
+        assert!(!wall.runs_deep_through(s0, s1 - s0, 45.005));
+        assert_eq!(blocked(s0, s1, &walls), obstruction(s0, s1, &walls, None).is_some());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(11), ..Default::default() })]
+        /// The quick test never disagrees with the full one: turned bases, segments from
+        /// anywhere, including ones along a base's edge or through its corner.
+        #[test]
+        fn the_quick_deep_test_agrees_with_the_full_obstruction_test(
+            cx in -50.0f64..50.0, cy in -50.0f64..50.0, heading in 0.0f64..360.0,
+            w in 1.0f64..60.0, d in 1.0f64..60.0,
+            ax in -100.0f64..100.0, ay in -100.0f64..100.0, bx in -100.0f64..100.0, by in -100.0f64..100.0,
+            snap in 0usize..4,
+        ) {
+            let base = Base::new(BaseSize::new(w, d), Pose::new(Vec2::new(cx, cy), heading));
+            let bl = Blocker::from_base(&base);
+            let v = base.vertices_ccw();
+            let (mut a, mut b) = (Vec2::new(ax, ay), Vec2::new(bx, by));
+            // Some segments run along an edge's line or through a corner.
+            match snap {
+                1 => { a = v[0] + (v[1] - v[0]) * 3.0; b = v[1] + (v[0] - v[1]) * 2.5; }
+                2 => { a = v[2]; }
+                _ => {}
+            }
+            let blockers = [&bl];
+            proptest::prop_assert_eq!(blocked(a, b, &blockers), obstruction(a, b, &blockers, None).is_some());
+        }
     }
 
     #[test]
