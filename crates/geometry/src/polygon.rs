@@ -143,7 +143,10 @@ impl ConvexPolygon {
     /// True when `p` is inside or on the boundary.
     #[must_use]
     pub fn contains(&self, p: Vec2) -> bool {
-        !self.is_empty() && self.half_planes().iter().all(|h| h.contains(p))
+        let n = self.vertices.len();
+        // The half-planes of `half_planes`, tested without collecting them.
+        !self.is_empty()
+            && (0..n).all(|i| HalfPlane::left_of(self.vertices[i], self.vertices[(i + 1) % n]).contains(p))
     }
 
     /// The centroid (area-weighted); `None` for an empty polygon.
