@@ -313,13 +313,7 @@ thread_local! {
 /// length. Some window between crossings there is longer than the graze tolerance, and
 /// both points beside its middle are inside that blocker, so [`obstruction`] reports it.
 fn blocked(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> bool {
-    let d = b - a;
-    let len = d.length();
-    if len == 0.0 {
-        return false;
-    }
-    let lo = Vec2::new(a.x.min(b.x), a.y.min(b.y));
-    let hi = Vec2::new(a.x.max(b.x), a.y.max(b.y));
+    let Some((d, len, lo, hi)) = segment_frame(a, b) else { return false };
     blockers.iter().any(|bl| bl.bbox_overlaps(lo, hi) && bl.runs_deep_through(a, d, len))
         || obstruction(a, b, blockers, None).is_some()
 }
@@ -368,14 +362,17 @@ impl Blocker {
     }
 }
 
-fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: Option<&[usize]>) -> Option<Obstruction> {
+/// The segment from `a` to `b` as its vector, length and box (lower-left, upper-right);
+/// `None` when it is a point.
+fn segment_frame(a: Vec2, b: Vec2) -> Option<(Vec2, f64, Vec2, Vec2)> {
     let d = b - a;
     let len = d.length();
-    if len == 0.0 {
-        return None;
-    }
-    let lo = Vec2::new(a.x.min(b.x), a.y.min(b.y));
-    let hi = Vec2::new(a.x.max(b.x), a.y.max(b.y));
+    (len != 0.0)
+        .then(|| (d, len, Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y))))
+}
+
+fn obstruction(a: Vec2, b: Vec2, blockers: &[&Blocker], index: Option<&[usize]>) -> Option<Obstruction> {
+    let (d, len, lo, hi) = segment_frame(a, b)?;
     let first = blockers.iter().position(|bl| bl.bbox_overlaps(lo, hi))?;
     let run = |sc: &mut Scratch| {
         let n = d.perp_left() / len;
