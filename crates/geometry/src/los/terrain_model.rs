@@ -64,6 +64,7 @@ use crate::segment::Segment;
 use crate::sight::{
     Blocker, Corridor, FullVisibility, LocalBlocker, chord, clear_sight_segment_among,
     first_obstruction_among, full_visibility_among, point_is_seen, point_sight_segment_among,
+    relative_pseudo_angle,
 };
 use crate::table::{BaseRef, Formation, Selection, Table, UnitKind};
 use crate::terrain::TerrainKind;
@@ -80,6 +81,10 @@ use super::spotting_depth::{
 /// How many target points the bounded search tries before it proves cells of the target
 /// hidden ([`TerrainSight::hidden_cells`]).
 const SEARCH_BEFORE_CELLS: usize = 16;
+
+/// How many eye points the full-base grid tries the whole base from before it goes on
+/// point by point ([`TerrainSight::whole_base_passes_from`]).
+const WHOLE_BASE_TRIES: usize = 3;
 
 /// Halvings of the eye when pieces of what blocks a pair are tried as a fan hiding the
 /// target ([`super::corridor::fan_hides`]).
@@ -1585,6 +1590,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let method = Method::Sampled(self.sampling);
         let mut hint = None;
+        // Eye points the whole base has been tried from (a few at most).
+        let mut tried: Vec<Vec2> = Vec::new();
         for t in self.grid(&tv) {
             // A checked line toward the last clear eye point settles most points before
             // the exact depth bound, which is kept for the points it does not settle.
@@ -1594,8 +1601,89 @@ impl<'i, 't> TerrainSight<'i, 't> {
             if self.depth_hides_point(p, t) || !self.point_seen(p, t, blockers, &mut hint) {
                 return hidden(t, method);
             }
+            // A new eye point: if every point of the base passes the check from it, so
+            // does every grid point still to come.
+            if let Some(h) = hint
+                && tried.len() < WHOLE_BASE_TRIES
+                && !tried.contains(&h)
+            {
+                tried.push(h);
+                if self.whole_base_passes_from(p, h, blockers) {
+                    return (FullVisibility::Visible, method);
+                }
+            }
         }
         (FullVisibility::Visible, method)
+    }
+
+    /// True when the check passes for the segment from the eye point `h` to every point
+    /// of the target base (exact): no blocker reaches the hull of `h` and the base (the
+    /// spotter's own base aside, the base lying ahead of its front edge), and every
+    /// spotting depth holds, a segment's run in the cover being at most its length to
+    /// where it first meets the base (on an edge facing `h`) less its length before it
+    /// first reaches the cover (from `h`, outside the cover, to the cover's outline within
+    /// the segments' wedge). Only for pairs whose limits are all spotting depths.
+    fn whole_base_passes_from(&self, p: &Pair<'_>, h: Vec2, blockers: &[&Blocker]) -> bool {
+        if self.proof == Proof::Exhaustive
+            || p.eye.len() != 2
+            || self.rules.eye != Eye::FrontEdge
+            || p.field.is_some()
+            || p.max_mm.is_some()
+            || !p.limits.iter().all(|(_, l)| matches!(l, Limit::InCover(_)))
+        {
+            return false;
+        }
+        let tv = p.target.vertices_ccw();
+        // The base wholly ahead of the spotter's front edge: segments from `h` leave the
+        // spotter's base at once and touch it nowhere else.
+        let ahead = |q: Vec2| (q - h).dot(p.spotter.forward()) > 1e-6;
+        if !tv.iter().all(|&q| ahead(q)) {
+            return false;
+        }
+        let Some(corridor) = Corridor::new(&[&[h], &tv]) else { return false };
+        let own = p.spotter_shape;
+        if !blockers.iter().all(|b| std::ptr::eq(*b, own) || corridor.excludes(&b.polygon().exterior)) {
+            return false;
+        }
+        // The farthest a segment runs before it first meets the base: to a point of an
+        // edge facing `h`.
+        let n = tv.len();
+        let reach = (0..n)
+            .filter(|&i| (tv[(i + 1) % n] - tv[i]).cross(h - tv[i]) < 0.0)
+            .flat_map(|i| [tv[i], tv[(i + 1) % n]])
+            .map(|q| q.distance(h))
+            .fold(0.0, f64::max);
+        // The wedge of the segments from `h`, closed beyond the base.
+        let c = tv.iter().fold(Vec2::ZERO, |a, &q| a + q) / n as f64;
+        let key = |q: Vec2| relative_pseudo_angle(c - h, q - h);
+        let (Some(&lo), Some(&hi)) = (
+            tv.iter().min_by(|a, b| key(**a).total_cmp(&key(**b))),
+            tv.iter().max_by(|a, b| key(**a).total_cmp(&key(**b))),
+        ) else {
+            return false;
+        };
+        let far = tv.iter().map(|q| q.distance(h)).fold(0.0, f64::max);
+        let (Some(ul), Some(uh)) = ((lo - h).normalized(), (hi - h).normalized()) else { return false };
+        let cos_half = ((ul.dot(uh) + 1.0) / 2.0).max(0.0).sqrt();
+        if cos_half < 0.5 {
+            return false;
+        }
+        let r = 1.01 * far / cos_half;
+        let (a, b) = (h + ul * r, h + uh * r);
+        let local = p.local();
+        p.limits.iter().enumerate().all(|(i, (f, l))| {
+            let Limit::InCover(depth) = *l else { return false };
+            let mut before = f64::INFINITY;
+            for k in 0..f.blockers.len() {
+                match local.get(i).and_then(|v| v.get(k)) {
+                    Some(Some(lb)) if lb.eye_outside() => {
+                        before = before.min(lb.outline_distance_in(h, a, b))
+                    }
+                    _ => return false,
+                }
+            }
+            reach - before <= depth + LIMIT_SLACK_MM - DEPTH_SLACK_MM
+        })
     }
 
     /// Convex regions a sight line of the pair cannot pass through without running more
@@ -2533,6 +2621,59 @@ mod tests {
         // Just past the shade the line is clear: x = -11.9 passes right of (-10, 50).
         let clear = Vec2::new(-11.9, 20.0);
         assert!(los.check(&p, clear, target, &blockers, false, &mut Vec::new()));
+    }
+
+    #[test]
+    fn the_whole_base_passes_from_an_eye_point_only_within_the_bound() {
+        // Medium wood from y = 100 on (depth 25.4 mm); the foe, 30 × 20 turned 0.64°,
+        // its near side n mm into the wood; the eye point h = (0, 20). Segments from h
+        // reach the foe's near side at most √(15.4² + (80 + n)²) from h, and run at
+        // least 80 mm (to y = 100) before the wood: for n = 22.86 the bound is 104.0 −
+        // 80 = 24.0 ≤ 25.4, the whole base passes at once. For n = 24.5 it is 25.6: not
+        // proved (each line in fact runs at most 24.8 mm in the wood, so the grid finds
+        // the whole base seen). The verdicts are those of the exhaustive search.
+        for (n, proved, full) in [(22.86, true, true), (24.5, false, true)] {
+            let text = format!(
+                r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+                  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
+                  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0.37,"y":{},"heading":269.36,"width":30,"depth":20}}]}}],
+                  "terrain":[{}]}}"#,
+                100.0 + n + 10.0,
+                wood(-200.0, 100.0, 200.0, 400.0)
+            );
+            let t = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+            let h = eye[0].lerp(eye[1], 0.5);
+            assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
+            assert_eq!(los.whole_base_passes_from(&p, h, &p.blockers()), proved, "{n}");
+            let exhaustive =
+                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+            let (v, x) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+            assert_eq!(v.full_base.is_some(), full, "{n}");
+            assert_eq!(x.full_base.is_some(), full, "{n}");
+        }
+        // A friendly base inside the hull of h and the foe (x ∈ [2, 22], y ∈ [60, 70]; the
+        // lines from h to the foe's near side pass x ∈ [-6.6, 6.6] at y = 65): not proved
+        // from h.
+        // Moved right to x ∈ [8, 28], clear of those lines: proved.
+        for (x, proved) in [(12.0, false), (18.0, true)] {
+            let friend = format!(
+                r#",{{"id":"line","side":"fr","kind":"infantry","formation":"line","bases":[{{"x":{x},"y":65,"heading":90,"width":20,"depth":10}}]}}"#
+            );
+            let t = scene((0.0, 132.86, 30.0, 20.0), &friend, &wood(-200.0, 100.0, 200.0, 400.0));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+            assert_eq!(
+                los.whole_base_passes_from(&p, eye[0].lerp(eye[1], 0.5), &p.blockers()),
+                proved,
+                "{x}"
+            );
+        }
     }
 
     #[test]
