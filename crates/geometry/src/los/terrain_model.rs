@@ -2468,6 +2468,20 @@ mod tests {
         Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
     }
 
+    /// The gun of [`scene`] and a foe (30 × 20, turned 0.64° off facing it) with its near
+    /// side `n` mm into a medium wood from y = 100 on.
+    fn turned_foe_in_wood(n: f64) -> Table {
+        let text = format!(
+            r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+              {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
+              {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0.37,"y":{},"heading":269.36,"width":30,"depth":20}}]}}],
+              "terrain":[{}]}}"#,
+            100.0 + n + 10.0,
+            wood(-200.0, 100.0, 200.0, 400.0)
+        );
+        Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
     fn wood(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
         format!(
             r#"{{"id":"wood","kind":"medium-forest","outline":[[{x0},{y0}],[{x1},{y0}],[{x1},{y1}],[{x0},{y1}]]}}"#
@@ -2527,15 +2541,7 @@ mod tests {
         // (0.9"): the whole base is seen, though its far side is 42.86 mm in. At
         // n = 27.94 (1.1") no line passes at all.
         for (n, visible) in [(22.86, true), (27.94, false)] {
-            let text = format!(
-                r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
-                  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
-                  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0.37,"y":{},"heading":269.36,"width":30,"depth":20}}]}}],
-                  "terrain":[{}]}}"#,
-                100.0 + n + 10.0,
-                wood(-200.0, 100.0, 200.0, 400.0)
-            );
-            let t = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"));
+            let t = turned_foe_in_wood(n);
             let index = SpatialIndex::new(&t);
             let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
             let v = los.unit_verdict(0, 1);
@@ -2633,15 +2639,7 @@ mod tests {
         // proved (each line in fact runs at most 24.8 mm in the wood, so the grid finds
         // the whole base seen). The verdicts are those of the exhaustive search.
         for (n, proved, full) in [(22.86, true, true), (24.5, false, true)] {
-            let text = format!(
-                r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
-                  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
-                  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0.37,"y":{},"heading":269.36,"width":30,"depth":20}}]}}],
-                  "terrain":[{}]}}"#,
-                100.0 + n + 10.0,
-                wood(-200.0, 100.0, 200.0, 400.0)
-            );
-            let t = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"));
+            let t = turned_foe_in_wood(n);
             let index = SpatialIndex::new(&t);
             let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
             let eye = los.eye_of(&t.units[0].bases[0]);
