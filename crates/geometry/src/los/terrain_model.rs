@@ -2630,6 +2630,27 @@ mod tests {
     }
 
     #[test]
+    fn a_far_side_beyond_the_depth_is_seen_through_a_near_side_just_within_it() {
+        // The foe (30 × 20) faces the gun squarely with its near side n mm into a medium
+        // wood from y = 100 on (depth 25.4 mm); its far side is n + 20 mm in. Every point
+        // of it is first met on its near side (or from the side, at a corner), by lines
+        // that run at most n·√(1 + (2.5/(80 + n))²) in the wood (eye x ∈ [-12.5, 12.5],
+        // foe x ∈ [-15, 15]): 25.307 mm for n = 25.3, just within 25.4, so the whole base,
+        // far side 45.3 mm in included, is seen. For n = 25.5 every line runs at least
+        // 25.5 mm: nothing is seen. The exhaustive search agrees on both.
+        for (n, seen) in [(25.3, true), (25.5, false)] {
+            let t = scene((0.0, 110.0 + n, 30.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let exhaustive =
+                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+            for v in [los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1)] {
+                assert_eq!((v.visible, v.full_base.is_some()), (seen, seen), "{n}");
+            }
+        }
+    }
+
+    #[test]
     fn the_whole_base_passes_from_an_eye_point_only_within_the_bound() {
         // Medium wood from y = 100 on (depth 25.4 mm); the foe, 30 × 20 turned 0.64°,
         // its near side n mm into the wood; the eye point h = (0, 20). Segments from h
