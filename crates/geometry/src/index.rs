@@ -167,6 +167,26 @@ impl<'t> SpatialIndex<'t> {
         out
     }
 
+    /// Every base whose bounding box (`lo`, `hi`) `keep` accepts, sorted by reference.
+    /// `keep` is also asked about the boxes of the tree's nodes, so it must accept every
+    /// box that holds a box it accepts (as "some region meets the box" does).
+    pub fn bases_where(&self, keep: impl Fn(Vec2, Vec2) -> bool) -> Vec<BaseRef> {
+        struct Select<F>(F);
+        impl<F: Fn(Vec2, Vec2) -> bool> rstar::SelectionFunction<Entry> for Select<F> {
+            fn should_unpack_parent(&self, e: &AABB<[f64; 2]>) -> bool {
+                let (lo, hi) = (e.lower(), e.upper());
+                (self.0)(Vec2::new(lo[0], lo[1]), Vec2::new(hi[0], hi[1]))
+            }
+            fn should_unpack_leaf(&self, leaf: &Entry) -> bool {
+                self.should_unpack_parent(&leaf.envelope)
+            }
+        }
+        let mut out: Vec<BaseRef> =
+            self.tree.locate_with_selection_function(Select(keep)).map(|e| e.r).collect();
+        out.sort();
+        out
+    }
+
     /// Every base whose bounding box meets the axis-aligned box from `lo` to `hi`: the
     /// candidates for a query over a region (a zone, an arc), to be decided exactly by
     /// the caller. Unsorted.

@@ -109,6 +109,12 @@ impl ConvexPolygon {
         &self.vertices
     }
 
+    /// The vertices, counter-clockwise, as an owned list.
+    #[must_use]
+    pub fn into_vertices(self) -> Vec<Vec2> {
+        self.vertices
+    }
+
     /// True when the polygon has no area (fewer than three vertices).
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -26,7 +26,7 @@
 //! Millimetres in the table frame.
 
 use crate::base::Base;
-use crate::hull::hull_points;
+use crate::hull::{HullPoints, hull_small};
 use crate::polygon::{ConvexPolygon, Polygon, line_in_convex, ring_contains};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
@@ -556,15 +556,19 @@ impl Corridor {
     /// The corridor of the points of `shapes`; `None` when they are collinear (no hull
     /// to cull by).
     pub(crate) fn new(shapes: &[&[Vec2]]) -> Option<Corridor> {
-        let points: Vec<Vec2> = shapes.iter().flat_map(|s| s.iter().copied()).collect();
-        let hull = match points[..] {
+        let points = shapes.iter().flat_map(|s| s.iter().copied());
+        let hull: HullPoints = if shapes.iter().map(|s| s.len()).sum::<usize>() == 3 {
             // A segment and a point (the common case): the triangle, counter-clockwise.
-            [a, b, c] => match (b - a).cross(c - a) {
-                o if o > 0.0 => vec![a, b, c],
-                o if o < 0.0 => vec![a, c, b],
-                _ => Vec::new(),
-            },
-            _ => hull_points(points),
+            let mut t: HullPoints = points.collect();
+            let (a, b, c) = (t[0], t[1], t[2]);
+            match (b - a).cross(c - a) {
+                o if o > 0.0 => {}
+                o if o < 0.0 => t.swap(1, 2),
+                _ => t.clear(),
+            }
+            t
+        } else {
+            hull_small(points)
         };
         let n = hull.len();
         (n >= 3).then(|| Corridor {
@@ -575,6 +579,15 @@ impl Corridor {
                 })
                 .collect(),
         })
+    }
+
+    /// The corridor with only its `k` longest edges (for two far apart shapes, the sides
+    /// from one to the other): it excludes less, with fewer tests.
+    pub(crate) fn longest_edges(&self, k: usize) -> Corridor {
+        let mut edges = self.edges.clone();
+        edges.sort_by(|a, b| b.2.total_cmp(&a.2));
+        edges.truncate(k);
+        Corridor { edges }
     }
 
     /// True when the ring lies wholly outside the corridor, beyond the line of one of its
@@ -610,9 +623,7 @@ impl<'a> LocalBlocker<'a> {
     /// The blocker as seen by segments from `eye` to `target` (convex, ccw); `None` when
     /// eye and target are collinear.
     pub(crate) fn new(blocker: &'a Blocker, eye: &[Vec2], target: &[Vec2]) -> Option<Self> {
-        let mut points: Vec<Vec2> = eye.to_vec();
-        points.extend_from_slice(target);
-        let hull = hull_points(points);
+        let hull = hull_small(eye.iter().chain(target).copied());
         let n = hull.len();
         if n < 3 {
             return None;
@@ -1021,9 +1032,7 @@ pub fn full_visibility_among(spotter: &[Vec2], target: &[Vec2], blockers: &[&Blo
 /// a target squarely behind a blocker.
 fn quick_verdict(spotter: &[Vec2], target: &[Vec2], near: &[&Blocker]) -> Option<FullVisibility> {
     for &s in spotter {
-        let mut points = target.to_vec();
-        points.push(s);
-        let hull = hull_points(points);
+        let hull = hull_small(target.iter().copied().chain(std::iter::once(s)));
         if hull.len() >= 3 && near.iter().all(|b| clear_of(b, &hull, GRAZE_TOLERANCE_MM)) {
             return Some(FullVisibility::Visible);
         }
@@ -1066,6 +1075,7 @@ fn clear_of(b: &Blocker, convex: &[Vec2], gap: f64) -> bool {
 mod tests {
     use super::*;
     use crate::base::{BaseSize, Pose};
+    use crate::hull::hull_points;
 
     fn rect(x: f64, y: f64, w: f64, d: f64) -> Base {
         Base::new(BaseSize::new(w, d), Pose::new(Vec2::new(x, y), 90.0))

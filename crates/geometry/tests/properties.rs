@@ -136,6 +136,11 @@ proptest! {
             let eb = brute::nearest_enemy(&table, r).map(|n| (n.base, n.closest.distance_mm));
             prop_assert_eq!(e, eb);
         }
+        // A query by a predicate on boxes (here: meets a disc round p) gives exactly the
+        // bases whose boxes it accepts.
+        let meets_disc = |l: Vec2, h: Vec2| Vec2::new(p.x.clamp(l.x, h.x), p.y.clamp(l.y, h.y)).distance(p) <= d;
+        let want: Vec<BaseRef> = table.bases().filter(|(_, b)| { let (l, h) = b.aabb(); meets_disc(l, h) }).map(|(r, _)| r).collect();
+        prop_assert_eq!(index.bases_where(meets_disc), want);
         for u in 0..table.units.len() {
             let got: Vec<BaseRef> = index.within_of_unit(u, d).iter().map(|n| n.base).collect();
             let mut want: Vec<BaseRef> = table.bases()

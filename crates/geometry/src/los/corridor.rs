@@ -132,7 +132,7 @@ pub(crate) fn fan_hides(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]], level
     // Pieces that can stand before the target on rays from anywhere on the eye: in the
     // corridor, clear of eye and target, and separated from the target with the whole
     // eye on their side.
-    let near: Vec<&[Vec2]> = pieces
+    let near: Vec<FanPiece<'_>> = pieces
         .iter()
         .copied()
         .filter(|p| {
@@ -141,6 +141,7 @@ pub(crate) fn fan_hides(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]], level
                 && !meets_convex(p, target)
                 && before(&[a, b], p, target)
         })
+        .map(FanPiece::new)
         .collect();
     // One piece alone before the target from the whole eye would cross the corridor:
     // the chain test has already tried it.
@@ -161,7 +162,7 @@ fn fan_part(
     a: Vec2,
     b: Vec2,
     target: &[Vec2],
-    pieces: &[&[Vec2]],
+    pieces: &[FanPiece<'_>],
     levels: usize,
     spans: &mut Vec<(f64, f64)>,
 ) -> Fan {
@@ -186,13 +187,37 @@ fn fan_part(
 /// Most corners of a piece the fan test shrinks (larger pieces are left out).
 const FAN_CORNERS: usize = 16;
 
+/// A piece of the fan test with its edges' unit directions, found once for the many
+/// shrinkings of [`covers_span`] (`None`: it cannot be shrunk, see
+/// [`shrink_convex_into`]).
+struct FanPiece<'a> {
+    shape: &'a [Vec2],
+    dirs: Option<[Vec2; FAN_CORNERS]>,
+}
+
+impl<'a> FanPiece<'a> {
+    fn new(shape: &'a [Vec2]) -> Self {
+        let n = shape.len();
+        let mut dirs = [Vec2::ZERO; FAN_CORNERS];
+        let ok = (3..=FAN_CORNERS).contains(&n)
+            && (0..n).all(|i| match (shape[(i + 1) % n] - shape[i]).normalized() {
+                Some(d) => {
+                    dirs[i] = d;
+                    true
+                }
+                None => false,
+            });
+        FanPiece { shape, dirs: ok.then_some(dirs) }
+    }
+}
+
 /// True when, seen from `s`, the pieces shrunk by `shrink` (each before the target from
 /// `s`: a line separates it from the target with `s` on its side) cover the target's
 /// angular span. `spans` is working space.
 fn covers_span(
     s: Vec2,
     target: &[Vec2],
-    pieces: &[&[Vec2]],
+    pieces: &[FanPiece<'_>],
     shrink: f64,
     spans: &mut Vec<(f64, f64)>,
 ) -> bool {
@@ -200,12 +225,13 @@ fn covers_span(
     let Some((lo, hi)) = angular_span(s, towards, target) else { return false };
     spans.clear();
     let mut buf = [Vec2::ZERO; FAN_CORNERS];
-    for &p in pieces {
+    for p in pieces {
         let shape = if shrink > 0.0 {
-            let Some(n) = shrink_convex_into(p, shrink, &mut buf) else { continue };
+            let Some(dirs) = &p.dirs else { continue };
+            let Some(n) = shrink_convex_into(p.shape, dirs, shrink, &mut buf) else { continue };
             &buf[..n]
         } else {
-            p
+            p.shape
         };
         if let Some((l, h)) = angular_span(s, towards, shape)
             && h >= lo
@@ -261,24 +287,23 @@ fn before(eye: &[Vec2], piece: &[Vec2], target: &[Vec2]) -> bool {
     beyond(piece, target, true) || beyond(target, piece, false)
 }
 
-/// The convex polygon (ccw) with every edge moved inward by `d`, written into `out`
-/// (its corner count returned): each corner where the moved lines of its two edges
-/// cross. `None` when an edge vanishes or turns over (the polygon is too thin), for
-/// fewer than three corners, or more than `out` holds.
-fn shrink_convex_into(poly: &[Vec2], d: f64, out: &mut [Vec2; FAN_CORNERS]) -> Option<usize> {
+/// The convex polygon (ccw, with `dirs` its edges' unit directions, see [`FanPiece`])
+/// with every edge moved inward by `d`, written into `out` (its corner count returned):
+/// each corner where the moved lines of its two edges cross. `None` when an edge
+/// vanishes or turns over (the polygon is too thin).
+fn shrink_convex_into(
+    poly: &[Vec2],
+    dirs: &[Vec2; FAN_CORNERS],
+    d: f64,
+    out: &mut [Vec2; FAN_CORNERS],
+) -> Option<usize> {
     let n = poly.len();
-    if !(3..=FAN_CORNERS).contains(&n) {
-        return None;
-    }
-    let mut lines = [(Vec2::ZERO, Vec2::ZERO); FAN_CORNERS];
-    for (i, l) in lines.iter_mut().enumerate().take(n) {
-        let (u, v) = (poly[i], poly[(i + 1) % n]);
-        let dir = (v - u).normalized()?;
-        *l = (u + dir.perp_left() * d, dir);
-    }
+    // Edge i moved in: through this point, along `dirs[i]`.
+    let line = |i: usize| poly[i] + dirs[i].perp_left() * d;
     for i in 0..n {
-        let (p0, d0) = lines[(i + n - 1) % n];
-        let (p1, d1) = lines[i];
+        let j = (i + n - 1) % n;
+        let (p0, d0) = (line(j), dirs[j]);
+        let (p1, d1) = (line(i), dirs[i]);
         let den = d0.cross(d1);
         if den <= 0.0 {
             return None;
@@ -286,7 +311,7 @@ fn shrink_convex_into(poly: &[Vec2], d: f64, out: &mut [Vec2; FAN_CORNERS]) -> O
         out[i] = p0 + d0 * ((p1 - p0).cross(d1) / den);
     }
     // Every moved edge must keep its direction (none vanished or turned over).
-    (0..n).all(|i| (out[(i + 1) % n] - out[i]).dot(lines[i].1) > 0.0).then_some(n)
+    (0..n).all(|i| (out[(i + 1) % n] - out[i]).dot(dirs[i]) > 0.0).then_some(n)
 }
 
 fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
@@ -382,9 +407,15 @@ mod tests {
     #[test]
     fn a_convex_piece_shrinks_by_moving_its_edges_in() {
         let mut out = [Vec2::ZERO; FAN_CORNERS];
-        let n = shrink_convex_into(&rect(0.0, 0.0, 10.0, 4.0), 1.0, &mut out).unwrap_or(0);
+        let r = rect(0.0, 0.0, 10.0, 4.0);
+        let piece = FanPiece::new(&r);
+        let Some(dirs) = &piece.dirs else { panic!("a rectangle has edge directions") };
+        let n = shrink_convex_into(&r, dirs, 1.0, &mut out).unwrap_or(0);
         assert_eq!(&out[..n], &rect(1.0, 1.0, 9.0, 3.0)[..]);
         // Thinner than twice the distance: nothing left.
-        assert!(shrink_convex_into(&rect(0.0, 0.0, 10.0, 4.0), 2.5, &mut out).is_none());
+        assert!(shrink_convex_into(&r, dirs, 2.5, &mut out).is_none());
+        // A piece with a vanishing edge cannot be shrunk at all.
+        let flat = [Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(1.0, 0.0)];
+        assert!(FanPiece::new(&flat).dirs.is_none());
     }
 }

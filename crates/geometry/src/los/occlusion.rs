@@ -151,17 +151,25 @@ fn span(p: Vec2, poly: &[Vec2]) -> Span {
 }
 
 /// Squared distance from `p` to a convex polygon (ccw; zero inside), or to a segment or
-/// a point.
+/// a point. Only edges `p` is not strictly inside of are measured: the nearest point lies
+/// on one of them (of the two edges at a vertex, `p` is on the outer side of, or on the
+/// line of, at least one).
 fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
     let n = poly.len();
     let mut best = f64::INFINITY;
-    let mut inside = n >= 3;
+    let mut outside = n < 3;
     for i in 0..n {
         let (a, b) = (poly[i], poly[(i + 1) % n]);
         let ab = b - a;
         let ap = p - a;
-        if ab.cross(ap) < 0.0 {
-            inside = false;
+        if n >= 3 {
+            let c = ab.cross(ap);
+            if c > 0.0 {
+                continue;
+            }
+            if c < 0.0 {
+                outside = true;
+            }
         }
         let l2 = ab.length_2();
         let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
@@ -170,7 +178,7 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
             best = d2;
         }
     }
-    if inside { 0.0 } else { best }
+    if outside { best } else { 0.0 }
 }
 
 /// The convex polygon (ccw) shrunk by `d`, if anything is left.

@@ -94,6 +94,10 @@ const FAN_LEVELS: usize = 6;
 /// at the limit is seen.
 const LIMIT_SLACK_MM: f64 = 1e-9;
 
+/// How far (mm) a candidate box is grown before the corridors judge it: far more than
+/// the rounding between a base's box and its ring, far less than anything measured.
+const CANDIDATE_SLACK_MM: f64 = 1e-6;
+
 /// How the model proves its verdicts. Both give the same answers; the shortcuts are
 /// exact proofs that settle most pairs without the search (see the module
 /// documentation), and the exhaustive search is kept as their oracle in tests.
@@ -1805,20 +1809,24 @@ impl<'i, 't> TerrainSight<'i, 't> {
         /// Pairs a worker takes at a time.
         const CHUNK: usize = 32;
         let mut spotters: Vec<usize> = Vec::new();
-        let mut slot: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        // Per unit, its spotter's place in `spotters` (a unit index past the table's
+        // units has none, and is answered as `unit_verdict` answers it).
+        let mut slot: Vec<Option<usize>> = vec![None; self.table.units.len()];
         for &(a, _) in pairs {
-            slot.entry(a).or_insert_with(|| {
+            if let Some(s) = slot.get_mut(a)
+                && s.is_none()
+            {
                 spotters.push(a);
-                spotters.len() - 1
-            });
+                *s = Some(spotters.len() - 1);
+            }
         }
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let workers = if threads == 0 { cores } else { threads };
         let views = shared_out(&spotters, workers, |&a| self.spotter(a));
         let chunks: Vec<&[(usize, usize)]> = pairs.chunks(CHUNK).collect();
-        let verdict = |&(a, b): &(usize, usize)| match slot.get(&a) {
-            Some(&k) => views[k].unit_verdict(b),
-            None => self.unit_verdict(a, b),
+        let verdict = |&(a, b): &(usize, usize)| match slot.get(a) {
+            Some(&Some(k)) => views[k].unit_verdict(b),
+            _ => self.unit_verdict(a, b),
         };
         shared_out(&chunks, workers, |c| c.iter().map(verdict).collect::<Vec<_>>())
             .into_iter()
@@ -2104,15 +2112,50 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
         SpotterView { sight, base, eye, occlusion }
     }
 
-    /// The bases whose boxes meet the box of the eye and the target unit's bases, sorted.
+    /// The bases [`TerrainSight::pair_among`] may keep as blockers between this eye and
+    /// some base of the target unit, sorted: those whose boxes meet the box of the eye and
+    /// that base, and which the two longest edges of the corridor of the two (its sides)
+    /// do not exclude. A superset: a box
+    /// (grown by [`CANDIDATE_SLACK_MM`], as the index's boxes and the bases' rings are
+    /// computed apart) is dropped only when every pair would drop what lies in it.
     fn candidates(&self, target: &crate::table::Unit) -> Vec<BaseRef> {
-        let (mut lo, mut hi) =
-            (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for p in self.eye.iter().copied().chain(target.bases.iter().flat_map(|b| b.vertices_ccw())) {
-            lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
-            hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
-        }
-        self.sight.index.bases_in_box(lo, hi)
+        let regions: Vec<((Vec2, Vec2), Option<Corridor>)> = target
+            .bases
+            .iter()
+            .map(|b| {
+                let tv = b.vertices_ccw();
+                let (mut lo, mut hi) = (
+                    Vec2::new(f64::INFINITY, f64::INFINITY),
+                    Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+                );
+                for p in self.eye.iter().chain(tv.iter()) {
+                    lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+                    hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+                }
+                ((lo, hi), Corridor::new(&[&self.eye, &tv]).map(|c| c.longest_edges(2)))
+            })
+            .collect();
+        let (all_lo, all_hi) = regions.iter().fold(
+            (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+            |(l, h), ((lo, hi), _)| {
+                (Vec2::new(l.x.min(lo.x), l.y.min(lo.y)), Vec2::new(h.x.max(hi.x), h.y.max(hi.y)))
+            },
+        );
+        self.sight.index.bases_where(|l, h| {
+            let s = Vec2::new(CANDIDATE_SLACK_MM, CANDIDATE_SLACK_MM);
+            let (l, h) = (l - s, h + s);
+            if l.x > all_hi.x || all_lo.x > h.x || l.y > all_hi.y || all_lo.y > h.y {
+                return false;
+            }
+            let corners = [l, Vec2::new(h.x, l.y), h, Vec2::new(l.x, h.y)];
+            regions.iter().any(|((lo, hi), c)| {
+                l.x <= hi.x
+                    && lo.x <= h.x
+                    && l.y <= hi.y
+                    && lo.y <= h.y
+                    && c.as_ref().is_none_or(|c| !c.excludes(&corners))
+            })
+        })
     }
 
     /// True when the occlusion sweep proved the whole base hidden from this eye.
@@ -2486,6 +2529,51 @@ mod tests {
         format!(
             r#"{{"id":"wood","kind":"medium-forest","outline":[[{x0},{y0}],[{x1},{y0}],[{x1},{y1}],[{x0},{y1}]]}}"#
         )
+    }
+
+    #[test]
+    fn a_view_proposes_every_base_a_pair_keeps_as_a_blocker() {
+        // The grand battle: for every 25th battery and every enemy unit, the blockers a pair
+        // keeps from the view's candidates (boxes culled by the corridors' sides) are the
+        // blockers it keeps from the index's box query.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/grand-battle.json");
+        let table = Table::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let index = SpatialIndex::new(&table);
+        let sight = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let (mut pairs, mut culled) = (0, 0);
+        for (su, spotter) in
+            table.units.iter().enumerate().filter(|(_, u)| u.kind == UnitKind::Artillery).step_by(25)
+        {
+            let sr = BaseRef::new(su, 0);
+            let eye = sight.eye_of(&spotter.bases[0]);
+            let view = SpotterView { sight: &sight, base: sr, eye: eye.clone(), occlusion: Vec::new() };
+            for (tu, target) in table.units.iter().enumerate().filter(|(_, u)| u.side != spotter.side) {
+                let cands = view.candidates(target);
+                for ti in 0..target.bases.len() {
+                    let tr = BaseRef::new(tu, ti);
+                    let sources = |c: Option<&[BaseRef]>| {
+                        sight
+                            .pair_among(sr, &eye, tr, c)
+                            .map(|p| p.owned.iter().map(|o| o.1).collect::<Vec<_>>())
+                    };
+                    assert_eq!(sources(Some(&cands)), sources(None), "{} -> {}", spotter.id, target.id);
+                    pairs += 1;
+                }
+                let (lo, hi) = target.bases.iter().chain(std::iter::once(&spotter.bases[0])).fold(
+                    (
+                        Vec2::new(f64::INFINITY, f64::INFINITY),
+                        Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+                    ),
+                    |(l, h), b| {
+                        let (bl, bh) = b.aabb();
+                        (Vec2::new(l.x.min(bl.x), l.y.min(bl.y)), Vec2::new(h.x.max(bh.x), h.y.max(bh.y)))
+                    },
+                );
+                culled += index.bases_in_box(lo, hi).len().saturating_sub(cands.len());
+            }
+        }
+        // The test means something: many pairs, and the sides cull many boxes.
+        assert!(pairs > 3000 && culled > 50 * pairs, "{pairs} pairs, {culled} culled");
     }
 
     #[test]
