@@ -312,7 +312,7 @@ thread_local! {
 /// through deep inside: [`DEEP_MM`] or more from its outline over [`DEEP_RUN_MM`] of its
 /// length. Some window between crossings there is longer than the graze tolerance, and
 /// both points beside its middle are inside that blocker, so [`obstruction`] reports it.
-fn blocked(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> bool {
+pub(crate) fn blocked(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> bool {
     let Some((d, len, lo, hi)) = segment_frame(a, b) else { return false };
     blockers.iter().any(|bl| bl.bbox_overlaps(lo, hi) && bl.runs_deep_through(a, d, len))
         || obstruction(a, b, blockers, None).is_some()
@@ -584,9 +584,14 @@ impl Corridor {
     /// The corridor with only its `k` longest edges (for two far apart shapes, the sides
     /// from one to the other): it excludes less, with fewer tests.
     pub(crate) fn longest_edges(&self, k: usize) -> Corridor {
-        let mut edges = self.edges.clone();
-        edges.sort_by(|a, b| b.2.total_cmp(&a.2));
-        edges.truncate(k);
+        let mut edges: Vec<(Vec2, Vec2, f64)> = Vec::with_capacity(k + 1);
+        for &e in &self.edges {
+            let at = edges.iter().position(|x| x.2 < e.2).unwrap_or(edges.len());
+            if at < k {
+                edges.insert(at, e);
+                edges.truncate(k);
+            }
+        }
         Corridor { edges }
     }
 

@@ -71,11 +71,13 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     // Clipped to the corridor (pieces may only overlap outside it).
     let mut kept: Vec<(Vec<Vec2>, bool, bool)> = Vec::new();
     for (p, l, r) in near {
-        let q = corridor.intersection(&ConvexPolygon::from_ccw_unchecked(p.to_vec()));
+        let piece = ConvexPolygon::from_ccw_unchecked(p.to_vec());
+        // A piece wholly inside needs no clipping.
+        let q = if p.iter().all(|&v| corridor.contains(v)) { piece } else { corridor.intersection(&piece) };
         if q.vertices().len() < 3 || q.area() <= 0.0 {
             continue;
         }
-        kept.push((q.vertices().to_vec(), l, r));
+        kept.push((q.into_vertices(), l, r));
     }
     if !kept.iter().any(|k| k.1) || !kept.iter().any(|k| k.2) {
         return false;

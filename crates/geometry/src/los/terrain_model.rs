@@ -62,7 +62,7 @@ use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
 use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
-    Blocker, Corridor, FullVisibility, LocalBlocker, chord, clear_sight_segment_among,
+    Blocker, Corridor, FullVisibility, LocalBlocker, blocked, chord, clear_sight_segment_among,
     first_obstruction_among, full_visibility_among, point_is_seen, point_sight_segment_among,
     relative_pseudo_angle,
 };
@@ -678,15 +678,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
         self.pair_among(spotter_ref, eye, target_ref, None)
     }
 
-    /// The pair, with the unit bases that may block taken from `candidates` (sorted, a
-    /// superset of those whose boxes meet the box of eye and target) instead of the
-    /// index.
+    /// The pair, with the unit bases that may block, and the corridor, taken from
+    /// `candidates` (a view's, for the target's unit: [`SpotterView::candidates`])
+    /// instead of the index.
     fn pair_among(
         &self,
         spotter_ref: BaseRef,
         eye: &[Vec2],
         target_ref: BaseRef,
-        candidates: Option<&[BaseRef]>,
+        candidates: Option<&Candidates>,
     ) -> Option<Pair<'_>> {
         let table = self.table;
         let spotter = table.base(spotter_ref)?;
@@ -703,7 +703,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let mut owned = Vec::new();
         let found;
         let list: &[BaseRef] = match candidates {
-            Some(c) => c,
+            Some(c) => &c.bases,
             None => {
                 found = self.index.bases_in_box(lo, hi);
                 &found
@@ -711,7 +711,14 @@ impl<'i, 't> TerrainSight<'i, 't> {
         };
         // Bases outside the corridor between eye and target block no sight line of the
         // pair.
-        let corridor = Corridor::new(&[eye, &tv]);
+        let built;
+        let corridor = match candidates.and_then(|c| c.corridors.get(target_ref.base)) {
+            Some(c) => c.as_ref(),
+            None => {
+                built = Corridor::new(&[eye, &tv]);
+                built.as_ref()
+            }
+        };
         for &r in list {
             if r == target_ref {
                 continue;
@@ -723,7 +730,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             if candidates.is_some() && (l.x > hi.x || lo.x > h.x || l.y > hi.y || lo.y > h.y) {
                 continue;
             }
-            if let Some(c) = &corridor
+            if let Some(c) = corridor
                 && c.excludes(&bl.polygon().exterior)
             {
                 continue;
@@ -2052,7 +2059,7 @@ impl UnitView<'_, '_, '_> {
         }
         // Per view, the bases that may block it from some base of the target (found once
         // for the whole unit, not per base).
-        let mut candidates: Vec<Option<Vec<BaseRef>>> = vec![None; self.views.len()];
+        let mut candidates: Vec<Option<Candidates>> = (0..self.views.len()).map(|_| None).collect();
         for ti in 0..tu.bases.len() {
             let tr = BaseRef::new(target, ti);
             for (k, v) in self.views.iter().enumerate() {
@@ -2091,6 +2098,15 @@ impl UnitView<'_, '_, '_> {
     }
 }
 
+/// What a view finds once for all the bases of one target unit
+/// ([`SpotterView::candidates`]).
+struct Candidates {
+    /// The bases that may block a pair (sorted).
+    bases: Vec<BaseRef>,
+    /// Per base of the target unit, the corridor between the eye and it.
+    corridors: Vec<Option<Corridor>>,
+}
+
 /// One spotter base prepared for many targets: what the occlusion sweep
 /// ([`super::occlusion`]) proved its eye cannot see, so that most targets are settled
 /// without a search.
@@ -2118,7 +2134,8 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     /// do not exclude. A superset: a box
     /// (grown by [`CANDIDATE_SLACK_MM`], as the index's boxes and the bases' rings are
     /// computed apart) is dropped only when every pair would drop what lies in it.
-    fn candidates(&self, target: &crate::table::Unit) -> Vec<BaseRef> {
+    fn candidates(&self, target: &crate::table::Unit) -> Candidates {
+        let mut corridors = Vec::with_capacity(target.bases.len());
         let regions: Vec<((Vec2, Vec2), Option<Corridor>)> = target
             .bases
             .iter()
@@ -2132,7 +2149,10 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
                     lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
                     hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
                 }
-                ((lo, hi), Corridor::new(&[&self.eye, &tv]).map(|c| c.longest_edges(2)))
+                let corridor = Corridor::new(&[&self.eye, &tv]);
+                let sides = corridor.as_ref().map(|c| c.longest_edges(2));
+                corridors.push(corridor);
+                ((lo, hi), sides)
             })
             .collect();
         let (all_lo, all_hi) = regions.iter().fold(
@@ -2141,7 +2161,7 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
                 (Vec2::new(l.x.min(lo.x), l.y.min(lo.y)), Vec2::new(h.x.max(hi.x), h.y.max(hi.y)))
             },
         );
-        self.sight.index.bases_where(|l, h| {
+        let bases = self.sight.index.bases_where(|l, h| {
             let s = Vec2::new(CANDIDATE_SLACK_MM, CANDIDATE_SLACK_MM);
             let (l, h) = (l - s, h + s);
             if l.x > all_hi.x || all_lo.x > h.x || l.y > all_hi.y || all_lo.y > h.y {
@@ -2155,7 +2175,8 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
                     && lo.y <= h.y
                     && c.as_ref().is_none_or(|c| !c.excludes(&corners))
             })
-        })
+        });
+        Candidates { bases, corridors }
     }
 
     /// True when the occlusion sweep proved the whole base hidden from this eye.
@@ -2169,7 +2190,7 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
 
     /// Whether the whole target base is seen ([`TerrainSight::decide_full`]), with how
     /// that was decided.
-    fn full_verdict(&self, target: BaseRef, candidates: &[BaseRef]) -> Option<(FullVisibility, Method)> {
+    fn full_verdict(&self, target: BaseRef, candidates: &Candidates) -> Option<(FullVisibility, Method)> {
         // No chain test first: asked of the further bases of a unit already seen, most
         // of which are seen too, it costs more than the hidden corner it would spare
         // finding (a base a chain hides has every corner hidden).
@@ -2178,9 +2199,13 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     }
 
     /// The verdict for one target base.
-    fn base_verdict(&self, target: BaseRef, want_full: bool, candidates: &[BaseRef]) -> Option<BaseVerdict> {
+    fn base_verdict(&self, target: BaseRef, want_full: bool, candidates: &Candidates) -> Option<BaseVerdict> {
         let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
-        if self.sight.chain_hides(&p) {
+        // A clear line from the eye's middle to the target's centre is a sight line no
+        // chain can cross: the chain test would fail, so it is not run.
+        let centre_clear =
+            p.eye.len() == 2 && !blocked(p.eye[0].lerp(p.eye[1], 0.5), p.target.centre(), &p.blockers());
+        if !centre_clear && self.sight.chain_hides(&p) {
             return Some(BaseVerdict {
                 visible: false,
                 full: FullVisibility::Hidden { witness: p.target.centre() },
@@ -2551,7 +2576,7 @@ mod tests {
                 let cands = view.candidates(target);
                 for ti in 0..target.bases.len() {
                     let tr = BaseRef::new(tu, ti);
-                    let sources = |c: Option<&[BaseRef]>| {
+                    let sources = |c: Option<&Candidates>| {
                         sight
                             .pair_among(sr, &eye, tr, c)
                             .map(|p| p.owned.iter().map(|o| o.1).collect::<Vec<_>>())
@@ -2569,7 +2594,7 @@ mod tests {
                         (Vec2::new(l.x.min(bl.x), l.y.min(bl.y)), Vec2::new(h.x.max(bh.x), h.y.max(bh.y)))
                     },
                 );
-                culled += index.bases_in_box(lo, hi).len().saturating_sub(cands.len());
+                culled += index.bases_in_box(lo, hi).len().saturating_sub(cands.bases.len());
             }
         }
         // The test means something: many pairs, and the sides cull many boxes.
