@@ -50,8 +50,15 @@ impl HalfPlane {
 
 /// Clips a closed ring (any simple polygon, either orientation) to a half-plane.
 fn clip_ring(ring: &[Vec2], h: &HalfPlane) -> Vec<Vec2> {
+    let mut out = Vec::with_capacity(ring.len() + 2);
+    clip_ring_into(ring, h, &mut out);
+    out
+}
+
+/// [`clip_ring`], written into `out` (cleared first).
+fn clip_ring_into(ring: &[Vec2], h: &HalfPlane, out: &mut Vec<Vec2>) {
+    out.clear();
     let n = ring.len();
-    let mut out = Vec::with_capacity(n + 2);
     for i in 0..n {
         let cur = ring[i];
         let prev = ring[(i + n - 1) % n];
@@ -66,7 +73,6 @@ fn clip_ring(ring: &[Vec2], h: &HalfPlane) -> Vec<Vec2> {
             out.push(prev.lerp(cur, sp / (sp - sc)));
         }
     }
-    out
 }
 
 /// Signed area of a ring (positive when counter-clockwise), in mm².
@@ -100,7 +106,13 @@ impl ConvexPolygon {
     /// (which must be convex and counter-clockwise).
     #[must_use]
     pub fn from_half_planes(bound: &ConvexPolygon, planes: &[HalfPlane]) -> Self {
-        planes.iter().fold(bound.clone(), |p, h| p.clipped(h))
+        let mut cur = bound.vertices.clone();
+        let mut next = Vec::with_capacity(cur.len() + planes.len());
+        for h in planes {
+            clip_ring_into(&cur, h, &mut next);
+            std::mem::swap(&mut cur, &mut next);
+        }
+        ConvexPolygon { vertices: cur }
     }
 
     /// The vertices, counter-clockwise.
@@ -143,7 +155,15 @@ impl ConvexPolygon {
     /// The intersection of two convex polygons.
     #[must_use]
     pub fn intersection(&self, o: &ConvexPolygon) -> ConvexPolygon {
-        o.half_planes().iter().fold(self.clone(), |p, h| p.clipped(h))
+        // Clipped by each of `o`'s half-planes in turn, between two lists.
+        let n = o.vertices.len();
+        let mut cur = self.vertices.clone();
+        let mut next = Vec::with_capacity(cur.len() + n);
+        for i in 0..n {
+            clip_ring_into(&cur, &HalfPlane::left_of(o.vertices[i], o.vertices[(i + 1) % n]), &mut next);
+            std::mem::swap(&mut cur, &mut next);
+        }
+        ConvexPolygon { vertices: cur }
     }
 
     /// True when `p` is inside or on the boundary.
@@ -210,8 +230,13 @@ impl Polygon {
     pub fn area_inside(&self, clip: &ConvexPolygon) -> f64 {
         let planes = clip.half_planes();
         let clipped = |ring: &[Vec2]| -> f64 {
-            let r = planes.iter().fold(ring.to_vec(), |r, h| clip_ring(&r, h));
-            signed_area(&r).abs()
+            let mut cur = ring.to_vec();
+            let mut next = Vec::with_capacity(cur.len() + planes.len());
+            for h in &planes {
+                clip_ring_into(&cur, h, &mut next);
+                std::mem::swap(&mut cur, &mut next);
+            }
+            signed_area(&cur).abs()
         };
         (clipped(&self.exterior) - self.holes.iter().map(|h| clipped(h)).sum::<f64>()).max(0.0)
     }

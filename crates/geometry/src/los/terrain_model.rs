@@ -584,8 +584,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
             hidden_in_cover(cover, d, eye, &sv, &b.vertices_ccw(), |shape| h.hides(shape, t))
         };
         let blocks = |u: usize| u == su || crate::line_of_sight::blocks(table, su, u, usize::MAX);
-        // Sight is asked of enemies: friendly units are left to the exact search.
-        let judged = |u: usize| table.units[u].side != spotter_unit.side;
+        // Sight is asked of enemies: friendly units are left to the exact search. (Found
+        // once per unit: the sweep asks about every unit of a cell.)
+        let enemy: Vec<bool> = table.units.iter().map(|u| u.side != spotter_unit.side).collect();
+        let judged = |u: usize| enemy[u];
         let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
         let sweep = Sweep {
             occluders: &occ.sweep,
