@@ -353,8 +353,8 @@ impl Horizon {
             };
             let d = distance_2_to_convex(s, shape).sqrt();
             // Buckets whose two bounding rays both lie in the range: every ray hits.
-            let first = (lo * SCALE).ceil() as i64;
-            let last = (hi * SCALE).floor() as i64;
+            let first = ceil_i64(lo * SCALE);
+            let last = floor_i64(hi * SCALE);
             if last <= first {
                 continue;
             }
@@ -469,9 +469,22 @@ fn wrap(r: i64) -> usize {
 
 /// The unwrapped bucket numbers a pseudo-angle range touches.
 fn bucket_range(lo: f64, hi: f64) -> (i64, i64) {
-    let a = (lo * SCALE).floor() as i64;
-    let b = ((hi * SCALE).floor() as i64).min(a + BUCKETS as i64 - 1);
+    let a = floor_i64(lo * SCALE);
+    let b = floor_i64(hi * SCALE).min(a + BUCKETS as i64 - 1);
     (a, b)
+}
+
+/// `v.floor() as i64` for the small finite values here, without a library call
+/// (`floor` is one on CPUs without SSE4.1 instructions, which the build cannot assume).
+fn floor_i64(v: f64) -> i64 {
+    let i = v as i64;
+    if (i as f64) > v { i - 1 } else { i }
+}
+
+/// `v.ceil() as i64`, as [`floor_i64`].
+fn ceil_i64(v: f64) -> i64 {
+    let i = v as i64;
+    if (i as f64) < v { i + 1 } else { i }
 }
 
 /// An axis-aligned box as a ccw quadrilateral.
@@ -728,6 +741,14 @@ impl Sweep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_parts_are_those_of_floor_and_ceil() {
+        for v in [-1024.5, -3.0, -2.999_999_999, -0.5, -0.0, 0.0, 1e-300, 0.5, 1.0, 7.000_000_001, 4095.99] {
+            assert_eq!(floor_i64(v), v.floor() as i64, "{v}");
+            assert_eq!(ceil_i64(v), v.ceil() as i64, "{v}");
+        }
+    }
 
     #[test]
     fn pseudo_angles_are_monotone_and_invert() {

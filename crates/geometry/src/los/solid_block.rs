@@ -100,17 +100,19 @@ impl Slit {
         }
         // The reach is piecewise linear along the eye: its largest value is at an end or
         // where a = ±half_length or b = 0.
-        let mut ts = vec![0.0, 1.0];
+        let mut ts = [0.0, 1.0, f64::NAN, f64::NAN, f64::NAN];
+        let mut k = 2;
         for (f0, f1) in [
             (a0 - self.half_length, a1 - self.half_length),
             (a0 + self.half_length, a1 + self.half_length),
             (b0, b1),
         ] {
             if (f0 < 0.0) != (f1 < 0.0) {
-                ts.push(f0 / (f0 - f1));
+                ts[k] = f0 / (f0 - f1);
+                k += 1;
             }
         }
-        ts.into_iter().any(|t| reach(a0 + (a1 - a0) * t, b0 + (b1 - b0) * t) >= 0.0)
+        ts[..k].iter().any(|&t| reach(a0 + (a1 - a0) * t, b0 + (b1 - b0) * t) >= 0.0)
     }
 }
 
