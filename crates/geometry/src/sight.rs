@@ -677,6 +677,15 @@ impl<'a> LocalBlocker<'a> {
         self.eye_inside == Some(false)
     }
 
+    /// The least distance a segment from `t` to a point of the triangle of `t`, `a` and
+    /// `b` runs before it first reaches the blocker: none from inside it (or from its
+    /// outline), else [`Self::outline_distance_in`]. The side of `t` is the eye's when
+    /// that is known, else tested.
+    pub(crate) fn distance_before(&self, t: Vec2, a: Vec2, b: Vec2) -> f64 {
+        let inside = self.eye_inside.unwrap_or_else(|| self.blocker.contains(t));
+        if inside { 0.0 } else { self.outline_distance_in(t, a, b) }
+    }
+
     /// The least distance from `t` to the blocker's outline within the triangle of `t`
     /// and the eye points `a` and `b` (grown by a hair against rounding): a segment from
     /// a point of the eye between `a` and `b` to `t` meets the outline no nearer to `t`.
@@ -1088,6 +1097,30 @@ mod tests {
 
     fn wall_from(x0: f64, x1: f64, y0: f64, y1: f64) -> Blocker {
         Blocker::from_base(&rect((x0 + x1) / 2.0, (y0 + y1) / 2.0, x1 - x0, y1 - y0))
+    }
+
+    #[test]
+    fn a_run_in_cover_starts_where_the_eye_point_first_reaches_it() {
+        // Cover x ∈ [-50, 50], y ∈ [100, 200]; a target inside it at y ∈ [150, 160].
+        let cover = wall_from(-50.0, 50.0, 100.0, 200.0);
+        let target = rect(0.0, 155.0, 20.0, 10.0).vertices_ccw();
+        let (a, b) = (Vec2::new(-10.0, 150.0), Vec2::new(10.0, 150.0));
+        // Eye well outside: the run starts 80 mm out, straight ahead (the wedge holds it).
+        let eye = [Vec2::new(-10.0, 20.0), Vec2::new(10.0, 20.0)];
+        let lb = LocalBlocker::new(&cover, &eye, &target).unwrap_or_else(|| panic!("local"));
+        assert!(lb.eye_outside());
+        assert!((lb.distance_before(Vec2::new(0.0, 20.0), a, b) - 80.0).abs() < 1e-9);
+        // Eye inside the cover: it starts at once.
+        let eye = [Vec2::new(-10.0, 120.0), Vec2::new(10.0, 120.0)];
+        let lb = LocalBlocker::new(&cover, &eye, &target).unwrap_or_else(|| panic!("local"));
+        assert_eq!(lb.distance_before(Vec2::new(0.0, 120.0), a, b), 0.0);
+        // An eye along the cover's edge (its side unknown for the whole eye): each point
+        // is tested, on the outline counting as in (0), 0.5 mm out as 0.5 mm away.
+        let eye = [Vec2::new(-10.0, 99.5), Vec2::new(10.0, 100.0)];
+        let lb = LocalBlocker::new(&cover, &eye, &target).unwrap_or_else(|| panic!("local"));
+        assert!(!lb.eye_outside());
+        assert_eq!(lb.distance_before(Vec2::new(10.0, 100.0), a, b), 0.0);
+        assert!((lb.distance_before(Vec2::new(-10.0, 99.5), a, b) - 0.5).abs() < 1e-9);
     }
 
     #[test]

@@ -86,6 +86,10 @@ const SEARCH_BEFORE_CELLS: usize = 16;
 /// point by point ([`TerrainSight::whole_base_passes_from`]).
 const WHOLE_BASE_TRIES: usize = 3;
 
+/// Where the whole base is not proved from an eye point, its cells are: the base cut
+/// into this many strips each way ([`TerrainSight::region_passes_from`]).
+const CELL_SPLIT: usize = 4;
+
 /// Halvings of the eye when pieces of what blocks a pair are tried as a fan hiding the
 /// target ([`super::corridor::fan_hides`]).
 const FAN_LEVELS: usize = 6;
@@ -1603,9 +1607,14 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let method = Method::Sampled(self.sampling);
         let mut hint = None;
-        // Eye points the whole base has been tried from (a few at most).
+        // Eye points the whole base has been tried from (a few at most), and the cells of
+        // the base proved from them when the whole base was not.
         let mut tried: Vec<Vec2> = Vec::new();
+        let mut proved: Vec<ConvexPolygon> = Vec::new();
         for t in self.grid(&tv) {
+            if proved.iter().any(|c| c.contains(t)) {
+                continue;
+            }
             // A checked line toward the last clear eye point settles most points before
             // the exact depth bound, which is kept for the points it does not settle.
             if self.seen_toward_hint(p, t, blockers, &mut hint) {
@@ -1624,6 +1633,12 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 if self.whole_base_passes_from(p, h, blockers) {
                     return (FullVisibility::Visible, method);
                 }
+                proved.extend(
+                    base_cells(&tv, CELL_SPLIT)
+                        .into_iter()
+                        .filter(|c| self.region_passes_from(p, h, c, blockers))
+                        .map(|c| ConvexPolygon::from_ccw_unchecked(c.to_vec())),
+                );
             }
         }
         (FullVisibility::Visible, method)
@@ -1637,45 +1652,63 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// first reaches the cover (from `h`, outside the cover, to the cover's outline within
     /// the segments' wedge). Only for pairs whose limits are all spotting depths.
     fn whole_base_passes_from(&self, p: &Pair<'_>, h: Vec2, blockers: &[&Blocker]) -> bool {
+        self.region_passes_from(p, h, &p.target.vertices_ccw(), blockers)
+    }
+
+    /// [`Self::whole_base_passes_from`] for a convex part `cell` (ccw) of the target
+    /// base: true when the check passes for the segment from `h` to every point of the
+    /// cell (exact). No blocker may reach the hull of `h` and the cell, and a segment's
+    /// run in cover is bounded as for the whole base, with the farthest a segment toward
+    /// the cell runs before it first meets the base: where it enters the base through
+    /// the edges facing `h`. Along one edge that distance is convex in the direction, so
+    /// over the cell's wedge it is largest where a wedge side enters (a side passes
+    /// through a corner of the cell) or at a corner of the base's facing edges inside the
+    /// wedge.
+    fn region_passes_from(&self, p: &Pair<'_>, h: Vec2, cell: &[Vec2], blockers: &[&Blocker]) -> bool {
         if self.proof == Proof::Exhaustive
             || p.eye.len() != 2
             || self.rules.eye != Eye::FrontEdge
             || p.field.is_some()
             || p.max_mm.is_some()
+            || cell.len() < 3
             || !p.limits.iter().all(|(_, l)| matches!(l, Limit::InCover(_)))
         {
             return false;
         }
         let tv = p.target.vertices_ccw();
-        // The base wholly ahead of the spotter's front edge: segments from `h` leave the
-        // spotter's base at once and touch it nowhere else.
+        // The base wholly ahead of the spotter's front edge (so the cell too).
         let ahead = |q: Vec2| (q - h).dot(p.spotter.forward()) > 1e-6;
         if !tv.iter().all(|&q| ahead(q)) {
             return false;
         }
-        let Some(corridor) = Corridor::new(&[&[h], &tv]) else { return false };
+        let Some(corridor) = Corridor::new(&[&[h], cell]) else { return false };
         let own = p.spotter_shape;
         if !blockers.iter().all(|b| std::ptr::eq(*b, own) || corridor.excludes(&b.polygon().exterior)) {
             return false;
         }
-        // The farthest a segment runs before it first meets the base: to a point of an
-        // edge facing `h`.
-        let n = tv.len();
-        let reach = (0..n)
-            .filter(|&i| (tv[(i + 1) % n] - tv[i]).cross(h - tv[i]) < 0.0)
-            .flat_map(|i| [tv[i], tv[(i + 1) % n]])
-            .map(|q| q.distance(h))
-            .fold(0.0, f64::max);
-        // The wedge of the segments from `h`, closed beyond the base.
-        let c = tv.iter().fold(Vec2::ZERO, |a, &q| a + q) / n as f64;
+        // The cell's wedge from `h`.
+        let n = cell.len();
+        let c = cell.iter().fold(Vec2::ZERO, |a, &q| a + q) / n as f64;
         let key = |q: Vec2| relative_pseudo_angle(c - h, q - h);
         let (Some(&lo), Some(&hi)) = (
-            tv.iter().min_by(|a, b| key(**a).total_cmp(&key(**b))),
-            tv.iter().max_by(|a, b| key(**a).total_cmp(&key(**b))),
+            cell.iter().min_by(|a, b| key(**a).total_cmp(&key(**b))),
+            cell.iter().max_by(|a, b| key(**a).total_cmp(&key(**b))),
         ) else {
             return false;
         };
-        let far = tv.iter().map(|q| q.distance(h)).fold(0.0, f64::max);
+        // Where segments toward the cell first meet the base: its entry along the segment
+        // to each corner of the cell, and the corners of the facing edges in the wedge
+        // (taken with a hair of slack: one too many only loosens the bound).
+        let (klo, khi) = (key(lo) - 1e-9, key(hi) + 1e-9);
+        let shape = p.target_shape;
+        let m = tv.len();
+        let facing_corners = (0..m)
+            .filter(|&i| (tv[(i + 1) % m] - tv[i]).cross(h - tv[i]) < 0.0)
+            .flat_map(|i| [tv[i], tv[(i + 1) % m]])
+            .filter(|&q| (klo..=khi).contains(&key(q)));
+        let entries = cell.iter().map(|&q| h.lerp(q, enter_param(shape, h, q)));
+        let reach = facing_corners.chain(entries).map(|q| q.distance(h)).fold(0.0, f64::max);
+        let far = cell.iter().map(|q| q.distance(h)).fold(0.0, f64::max);
         let (Some(ul), Some(uh)) = ((lo - h).normalized(), (hi - h).normalized()) else { return false };
         let cos_half = ((ul.dot(uh) + 1.0) / 2.0).max(0.0).sqrt();
         if cos_half < 0.5 {
@@ -1689,9 +1722,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             let mut before = f64::INFINITY;
             for k in 0..f.blockers.len() {
                 match local.get(i).and_then(|v| v.get(k)) {
-                    Some(Some(lb)) if lb.eye_outside() => {
-                        before = before.min(lb.outline_distance_in(h, a, b))
-                    }
+                    Some(Some(lb)) => before = before.min(lb.distance_before(h, a, b)),
                     _ => return false,
                 }
             }
@@ -2217,6 +2248,23 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
         }
         Some(self.sight.decide(&p, want_full))
     }
+}
+
+/// The convex quadrilateral `shape` (ccw) cut into `k` × `k` cells along its edges
+/// (bilinear: for a rectangle, equal rectangles), each ccw; other shapes give none.
+fn base_cells(shape: &[Vec2], k: usize) -> Vec<[Vec2; 4]> {
+    let &[p0, p1, p2, p3] = shape else { return Vec::new() };
+    let at = |i: usize, j: usize| {
+        let (u, v) = (i as f64 / k as f64, j as f64 / k as f64);
+        p0.lerp(p1, u).lerp(p3.lerp(p2, u), v)
+    };
+    let mut out = Vec::with_capacity(k * k);
+    for i in 0..k {
+        for j in 0..k {
+            out.push([at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    out
 }
 
 /// The outline part of [`TerrainSight::grid`]: the corners, then points along each edge
@@ -2808,6 +2856,65 @@ mod tests {
                 "{x}"
             );
         }
+    }
+
+    #[test]
+    fn cells_of_the_base_pass_from_an_eye_point_where_the_whole_base_does_not() {
+        // Medium wood from y = 100 on (depth 25.4 mm); the foe, 40 × 20 facing the gun,
+        // its near side at y = 124; the eye point h = (0, 20). A line from h toward a
+        // point meets the base on the near side, and the wood at y = 100: 80 / cos θ from
+        // h, θ its angle off straight ahead.
+        // - Whole base: the lines reach the near side at most √(20² + 104²) = 105.906
+        //   from h, and the wedge holds θ = 0: 105.906 − 80 = 25.906 > 25.4, not proved.
+        // - Cut 4 × 4 (10 × 5 mm cells). The middle cells (x ∈ [−10, 10]): reach at most
+        //   √(10² + 104²) = 104.481, θ = 0 in the wedge: 24.481 ≤ 25.4, proved.
+        // - Outer cells, x ∈ [10, 20], by row (the wedge's least θ is at the corner
+        //   (10, y1), y1 the row's far side; reach at the corner (20, 124) when the wedge
+        //   holds it, else where the line to (20, y0) enters, x = 20·104 / (y0 − 20)):
+        //   y ∈ [124, 129]: 105.906 − 80 / cos 5.241° = 105.906 − 80.335 = 25.571;
+        //   y ∈ [129, 134]: 105.736 − 80 / cos 5.013° = 105.736 − 80.307 = 25.429, not
+        //   proved (just outside); y ∈ [134, 139]: 105.590 − 80.281 = 25.309, proved
+        //   (just within); y ∈ [139, 144]: 105.459 − 80.259 = 25.200, proved.
+        // Every line in fact runs at most 24.44 mm in the wood: the base is wholly seen,
+        // as the exhaustive search finds.
+        let t = scene((0.0, 134.0, 40.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let eye = los.eye_of(&t.units[0].bases[0]);
+        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+        let h = eye[0].lerp(eye[1], 0.5);
+        assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
+        let blockers = p.blockers();
+        assert!(!los.whole_base_passes_from(&p, h, &blockers));
+        let cells = base_cells(&p.target.vertices_ccw(), CELL_SPLIT);
+        assert_eq!(cells.len(), 16);
+        for c in &cells {
+            let mid = c.iter().fold(Vec2::ZERO, |a, &q| a + q) / 4.0;
+            assert!(
+                c.iter().all(|q| q.x.abs() <= 20.0 + 1e-9 && (124.0 - 1e-9..=144.0 + 1e-9).contains(&q.y))
+            );
+            assert_eq!(
+                los.region_passes_from(&p, h, c, &blockers),
+                mid.x.abs() < 10.0 || mid.y > 134.0,
+                "{mid:?}"
+            );
+        }
+        let exhaustive =
+            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+        assert!(los.unit_verdict(0, 1).full_base.is_some());
+        assert!(exhaustive.unit_verdict(0, 1).full_base.is_some());
+        // 2 mm deeper (near side at y = 126), the middle cells' bound is 26.5 and the outer
+        // ones' more: none pass.
+        let t = scene((0.0, 136.0, 40.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+        let blockers = p.blockers();
+        assert!(
+            base_cells(&p.target.vertices_ccw(), CELL_SPLIT)
+                .iter()
+                .all(|c| !los.region_passes_from(&p, h, c, &blockers))
+        );
     }
 
     #[test]
