@@ -147,7 +147,16 @@ pub(crate) fn fan_hides(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]], level
         .collect();
     // One piece alone before the target from the whole eye would cross the corridor:
     // the chain test has already tried it.
-    near.len() >= 2 && fan_part(a, b, target, &near, levels, &mut Vec::new()) == Fan::Hidden
+    if near.len() < 2 {
+        return false;
+    }
+    // Where the halving would end proving the part around an end of the eye, the
+    // unshrunk pieces cover the target's span from that end too (every ray from it to
+    // the target meets one): where they do not, no halving proves it.
+    let mut spans = Vec::new();
+    covers_span(a, target, &near, 0.0, &mut spans)
+        && covers_span(b, target, &near, 0.0, &mut spans)
+        && fan_part(a, b, target, &near, levels, &mut spans) == Fan::Hidden
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
