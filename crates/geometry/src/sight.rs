@@ -691,13 +691,34 @@ impl<'a> LocalBlocker<'a> {
     /// a point of the eye between `a` and `b` to `t` meets the outline no nearer to `t`.
     /// Infinity when the outline misses the triangle; zero when it is degenerate.
     pub(crate) fn outline_distance_in(&self, t: Vec2, a: Vec2, b: Vec2) -> f64 {
+        let mut best = f64::INFINITY;
+        if !self.outline_in(t, a, b, |piece| best = best.min(piece.distance_to_point(t))) {
+            return 0.0;
+        }
+        best
+    }
+
+    /// The greatest distance from `t` to the blocker's outline within the triangle of
+    /// `t`, `a` and `b` (grown by a hair): where a segment from `t` into the triangle
+    /// last leaves the blocker is no farther. Infinity when the outline misses the
+    /// triangle or it is degenerate.
+    pub(crate) fn farthest_outline_in(&self, t: Vec2, a: Vec2, b: Vec2) -> f64 {
+        let mut far = f64::NEG_INFINITY;
+        let proper = self.outline_in(t, a, b, |piece| {
+            far = far.max(piece.a.distance(t)).max(piece.b.distance(t));
+        });
+        if proper && far.is_finite() { far } else { f64::INFINITY }
+    }
+
+    /// Calls `f` with each piece of the kept outline inside the triangle of `t`, `a` and
+    /// `b` (grown by a hair against rounding); false when the triangle is degenerate.
+    fn outline_in(&self, t: Vec2, a: Vec2, b: Vec2, mut f: impl FnMut(Segment)) -> bool {
         let (a, b) = match (a - t).cross(b - t) {
             o if o > 0.0 => (a, b),
             o if o < 0.0 => (b, a),
-            _ => return 0.0,
+            _ => return false,
         };
         let tri = [t, a, b];
-        let mut best = f64::INFINITY;
         for e in &self.edges {
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
             let d = e.b - e.a;
@@ -719,10 +740,10 @@ impl<'a> LocalBlocker<'a> {
                 }
             }
             if lo <= hi {
-                best = best.min(Segment::new(e.a + d * lo, e.a + d * hi).distance_to_point(t));
+                f(Segment::new(e.a + d * lo, e.a + d * hi));
             }
         }
-        best
+        true
     }
 
     /// [`Blocker::inside_intervals_into`] for a segment from a point of the eye to a point
@@ -1063,7 +1084,7 @@ fn quick_verdict(spotter: &[Vec2], target: &[Vec2], near: &[&Blocker]) -> Option
 
 /// True when the blocker's outer ring and the convex polygon are more than `gap` apart
 /// (a conservative test: a polygon lying in one of the blocker's holes is not clear).
-fn clear_of(b: &Blocker, convex: &[Vec2], gap: f64) -> bool {
+pub(crate) fn clear_of(b: &Blocker, convex: &[Vec2], gap: f64) -> bool {
     let (mut lo, mut hi) =
         (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
     for p in convex {
@@ -1121,6 +1142,17 @@ mod tests {
         assert!(!lb.eye_outside());
         assert_eq!(lb.distance_before(Vec2::new(10.0, 100.0), a, b), 0.0);
         assert!((lb.distance_before(Vec2::new(-10.0, 99.5), a, b) - 0.5).abs() < 1e-9);
+        // From inside, toward a target beyond the cover (y ∈ [250, 260]) seen from
+        // h = (0, 120) between a = (-10, 250) and b = (10, 250): the lines leave the
+        // cover at y = 200, at most 80 / cos(atan(10 / 130)) = 80.2366 from h.
+        let far_target = rect(0.0, 255.0, 20.0, 10.0).vertices_ccw();
+        let eye = [Vec2::new(-10.0, 120.0), Vec2::new(10.0, 120.0)];
+        let lb = LocalBlocker::new(&cover, &eye, &far_target).unwrap_or_else(|| panic!("local"));
+        let (a, b, h) = (Vec2::new(-10.0, 250.0), Vec2::new(10.0, 250.0), Vec2::new(0.0, 120.0));
+        let want = 80.0 * (130.0f64.powi(2) + 100.0).sqrt() / 130.0;
+        assert!((lb.farthest_outline_in(h, a, b) - want).abs() < 1e-6, "{}", lb.farthest_outline_in(h, a, b));
+        // A triangle the outline misses: no bound.
+        assert_eq!(lb.farthest_outline_in(h, Vec2::new(-1.0, 150.0), Vec2::new(1.0, 150.0)), f64::INFINITY);
     }
 
     #[test]

@@ -62,7 +62,7 @@ use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
 use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
-    Blocker, Corridor, FullVisibility, LocalBlocker, blocked, chord, clear_sight_segment_among,
+    Blocker, Corridor, FullVisibility, LocalBlocker, blocked, chord, clear_of, clear_sight_segment_among,
     first_obstruction_among, full_visibility_among, point_is_seen, point_sight_segment_among,
     relative_pseudo_angle,
 };
@@ -89,6 +89,10 @@ const WHOLE_BASE_TRIES: usize = 3;
 /// Where the whole base is not proved from an eye point, its cells are: the base cut
 /// into this many strips each way ([`TerrainSight::region_passes_from`]).
 const CELL_SPLIT: usize = 4;
+
+/// How far (mm) a base must keep from a cover for a sight line to it to be taken as
+/// leaving the cover before it meets the base.
+const BASE_CLEAR_MM: f64 = 1e-6;
 
 /// Halvings of the eye when pieces of what blocks a pair are tried as a fan hiding the
 /// target ([`super::corridor::fan_hides`]).
@@ -1719,14 +1723,25 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let local = p.local();
         p.limits.iter().enumerate().all(|(i, (f, l))| {
             let Limit::InCover(depth) = *l else { return false };
-            let mut before = f64::INFINITY;
-            for k in 0..f.blockers.len() {
-                match local.get(i).and_then(|v| v.get(k)) {
-                    Some(Some(lb)) => before = before.min(lb.distance_before(h, a, b)),
-                    _ => return false,
-                }
+            let allowed = depth + LIMIT_SLACK_MM - DEPTH_SLACK_MM;
+            let Some(Some(pieces)) =
+                local.get(i).map(|v| v.iter().map(Option::as_ref).collect::<Option<Vec<_>>>())
+            else {
+                return false;
+            };
+            if pieces.len() != f.blockers.len() {
+                return false;
             }
-            reach - before <= depth + LIMIT_SLACK_MM - DEPTH_SLACK_MM
+            let before = pieces.iter().map(|lb| lb.distance_before(h, a, b)).fold(f64::INFINITY, f64::min);
+            if reach - before <= allowed {
+                return true;
+            }
+            // With the base clear of the cover, a segment leaves the cover for the last
+            // time before it meets the base, at a point of the outline in the wedge: the
+            // run ends no farther out (this settles a spotter standing in the cover).
+            let far =
+                pieces.iter().map(|lb| lb.farthest_outline_in(h, a, b)).fold(f64::NEG_INFINITY, f64::max);
+            far - before <= allowed && f.blockers.iter().all(|bl| clear_of(bl, &tv, BASE_CLEAR_MM))
         })
     }
 
@@ -2915,6 +2930,37 @@ mod tests {
                 .iter()
                 .all(|c| !los.region_passes_from(&p, h, c, &blockers))
         );
+    }
+
+    #[test]
+    fn a_gun_in_a_wood_sees_the_whole_base_when_every_line_leaves_the_wood_within_the_depth() {
+        // The gun stands in a medium wood (depth 25.4 mm) whose edge runs at y = 20 + e;
+        // the foe, 40 × 20 facing it in the open, y ∈ [200, 220]. From the eye point
+        // h = (0, 20) the lines to the foe spread at most atan(20 / 180) = 6.340° off
+        // straight ahead and leave the wood where they cross its edge, at most
+        // e / cos 6.340° = 1.006154·e from h, and no line re-enters. e = 25.0: 25.154 ≤
+        // 25.4, the whole base passes from h at once (the bound from the run to the base,
+        // 181.1 from inside the wood, could not tell). e = 25.3: 25.456 > 25.4, not
+        // proved (the line to the far corner does run 25.456 in the wood). e = 185: the
+        // wood reaches the foe (y = 205), the lines need not leave it first: not proved.
+        for (e, proved) in [(25.0, true), (25.3, false), (185.0, false)] {
+            let t = scene((0.0, 210.0, 40.0, 20.0), "", &wood(-200.0, -100.0, 200.0, 20.0 + e));
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let eye = los.eye_of(&t.units[0].bases[0]);
+            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+            assert!(p.has_limits(), "{e}");
+            let h = eye[0].lerp(eye[1], 0.5);
+            assert_eq!(los.whole_base_passes_from(&p, h, &p.blockers()), proved, "{e}");
+        }
+        // Where it is proved, the base is wholly seen, as the exhaustive search finds.
+        let t = scene((0.0, 210.0, 40.0, 20.0), "", &wood(-200.0, -100.0, 200.0, 45.0));
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let exhaustive =
+            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+        assert!(los.unit_verdict(0, 1).full_base.is_some());
+        assert!(exhaustive.unit_verdict(0, 1).full_base.is_some());
     }
 
     #[test]
