@@ -89,9 +89,9 @@ fn from_pseudo(p: f64) -> Vec2 {
 }
 
 /// The bounding rays of the buckets: ray `j` at pseudo-angle `4j / BUCKETS`.
-fn rays() -> &'static [Vec2] {
-    static RAYS: OnceLock<Vec<Vec2>> = OnceLock::new();
-    RAYS.get_or_init(|| (0..BUCKETS).map(|j| from_pseudo(j as f64 / SCALE)).collect())
+fn rays() -> &'static [Vec2; BUCKETS] {
+    static RAYS: OnceLock<[Vec2; BUCKETS]> = OnceLock::new();
+    RAYS.get_or_init(|| std::array::from_fn(|j| from_pseudo(j as f64 / SCALE)))
 }
 
 /// How a convex shape lies as seen from a point.
@@ -386,9 +386,17 @@ impl Horizon {
                 t
             };
             // This sample's buckets (plain comparisons: the values are never NaN).
-            let all = &mut self.all[base..base + BUCKETS];
-            let ub = &mut self.ub[base..base + BUCKETS];
-            let tb = &mut self.terrain[base..base + BUCKETS];
+            // As arrays, so that indexing by a wrapped bucket needs no bounds check.
+            let Ok(all) = <&mut [f64; BUCKETS]>::try_from(&mut self.all[base..base + BUCKETS]) else {
+                continue;
+            };
+            let Ok(ub) = <&mut [f64; BUCKETS]>::try_from(&mut self.ub[base..base + BUCKETS]) else {
+                continue;
+            };
+            let Ok(tb) = <&mut [TerrainBound; BUCKETS]>::try_from(&mut self.terrain[base..base + BUCKETS])
+            else {
+                continue;
+            };
             let mut prev = f64::NAN;
             for r in first..=last {
                 // A bucket already bounded nearer than the shape cannot be lowered: skip
