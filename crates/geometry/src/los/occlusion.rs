@@ -111,7 +111,6 @@ fn span(p: Vec2, poly: &[Vec2]) -> Span {
         return Span::Unknown;
     }
     let mut inside = n >= 3;
-    let mut angles = [0.0f64; 32];
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
     for i in 0..n {
@@ -123,7 +122,6 @@ fn span(p: Vec2, poly: &[Vec2]) -> Span {
             inside = false;
         }
         let a = pseudo_angle(d);
-        angles[i] = a;
         if a < lo {
             lo = a;
         }
@@ -135,10 +133,12 @@ fn span(p: Vec2, poly: &[Vec2]) -> Span {
         return Span::Inside;
     }
     if hi - lo >= 2.0 {
-        // The range wraps through 0: lift the low angles by a turn.
+        // The range wraps through 0: lift the low angles by a turn (the angles found
+        // again, rather than kept for this rare case).
         lo = f64::INFINITY;
         hi = f64::NEG_INFINITY;
-        for &a in &angles[..n] {
+        for &v in poly {
+            let a = pseudo_angle(v - p);
             let a = if a < 2.0 { a + 4.0 } else { a };
             lo = lo.min(a);
             hi = hi.max(a);
