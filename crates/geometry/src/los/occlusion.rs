@@ -581,9 +581,8 @@ pub(crate) struct Occluders {
 }
 
 impl Occluders {
-    pub fn new(units: &[&[Base]]) -> Occluders {
-        let blocks: Vec<Vec<SolidBlock>> =
-            units.iter().enumerate().map(|(u, bases)| super::solid_block::solid_blocks(u, bases)).collect();
+    /// `blocks`: each unit's solid blocks ([`super::solid_block::solid_blocks`]).
+    pub fn new(units: &[&[Base]], blocks: Vec<Vec<SolidBlock>>) -> Occluders {
         let boxes: Vec<Option<(Vec2, Vec2)>> = units
             .iter()
             .map(|bases| {

@@ -471,38 +471,38 @@ impl<'i, 't> TerrainSight<'i, 't> {
     }
 
     fn occluders(&self) -> &Occluders {
-        self.occluders.get_or_init(|| {
-            let table = self.table;
-            let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
-            let sweep = occlusion::Occluders::new(&units);
-            let kernels = self
-                .features
-                .iter()
-                .map(|f| {
-                    let poly = f.blockers.first()?.polygon();
-                    if f.linear
-                        || !poly.holes.is_empty()
-                        || !matches!(f.props.effect, SightEffect::Cover { .. })
-                    {
-                        return None;
-                    }
-                    kernel(&poly.exterior)
-                })
-                .collect();
-            let unit_cover = table
-                .units
-                .iter()
-                .map(|u| {
-                    (0..self.features.len())
-                        .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
-                        .filter(|&k| u.bases.iter().any(|b| self.features[k].overlaps_base(b)))
-                        .collect()
-                })
-                .collect();
-            let unit_top =
-                self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
-            Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top }
-        })
+        self.occluders.get_or_init(|| self.build_occluders(1))
+    }
+
+    /// What [`Self::occluders`] holds, the work per unit shared out among `workers`
+    /// threads.
+    fn build_occluders(&self, workers: usize) -> Occluders {
+        let table = self.table;
+        let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
+        let indices: Vec<usize> = (0..units.len()).collect();
+        let blocks = shared_out(&indices, workers, |&u| super::solid_block::solid_blocks(u, units[u]));
+        let sweep = occlusion::Occluders::new(&units, blocks);
+        let kernels = self
+            .features
+            .iter()
+            .map(|f| {
+                let poly = f.blockers.first()?.polygon();
+                if f.linear || !poly.holes.is_empty() || !matches!(f.props.effect, SightEffect::Cover { .. })
+                {
+                    return None;
+                }
+                kernel(&poly.exterior)
+            })
+            .collect();
+        let unit_cover = shared_out(&table.units, workers, |u| {
+            (0..self.features.len())
+                .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
+                .filter(|&k| u.bases.iter().any(|b| self.features[k].overlaps_base(b)))
+                .collect()
+        });
+        let unit_top =
+            self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
+        Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top }
     }
 
     /// Which units the eye of spotter base `spotter` cannot see at all, and which of
@@ -1877,6 +1877,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let workers = if threads == 0 { cores } else { threads };
+        // What every view's sweep uses, built first on every core (else the first view
+        // builds it while the other cores wait).
+        if self.proof != Proof::Exhaustive {
+            self.occluders.get_or_init(|| self.build_occluders(workers));
+        }
         let views = shared_out(&spotters, workers, |&a| self.spotter(a));
         let chunks: Vec<&[(usize, usize)]> = pairs.chunks(CHUNK).collect();
         let verdict = |&(a, b): &(usize, usize)| match slot.get(a) {
