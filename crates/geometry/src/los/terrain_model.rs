@@ -182,6 +182,13 @@ pub struct UnitVerdict {
     pub method: Method,
 }
 
+impl UnitVerdict {
+    /// Nothing seen, exactly.
+    fn unseen() -> Self {
+        UnitVerdict { visible: false, full_base: None, sight: None, method: Method::Exact }
+    }
+}
+
 /// A terrain feature as the sight model uses it.
 #[derive(Debug, Clone)]
 struct Feature {
@@ -1861,8 +1868,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// on the number of threads.
     #[must_use]
     pub fn unit_verdicts(&self, pairs: &[(usize, usize)], threads: usize) -> Vec<UnitVerdict> {
-        /// Pairs a worker takes at a time.
-        const CHUNK: usize = 32;
         let mut spotters: Vec<usize> = Vec::new();
         // Per unit, its spotter's place in `spotters` (a unit index past the table's
         // units has none, and is answered as `unit_verdict` answers it).
@@ -1883,15 +1888,28 @@ impl<'i, 't> TerrainSight<'i, 't> {
             self.occluders.get_or_init(|| self.build_occluders(workers));
         }
         let views = shared_out(&spotters, workers, |&a| self.spotter(a));
-        let chunks: Vec<&[(usize, usize)]> = pairs.chunks(CHUNK).collect();
-        let verdict = |&(a, b): &(usize, usize)| match slot.get(a) {
-            Some(&Some(k)) => views[k].unit_verdict(b),
-            _ => self.unit_verdict(a, b),
+        // Pairs the views settle at once (most: the sweep hid the target) are answered
+        // here; the others, whose costs differ a thousandfold, are shared out one by one,
+        // so that no core idles at the end.
+        let mut out: Vec<Option<UnitVerdict>> = pairs
+            .iter()
+            .map(|&(a, b)| match slot.get(a) {
+                Some(&Some(k)) => views[k].settled_at_once(b),
+                _ => None,
+            })
+            .collect();
+        let work: Vec<usize> = (0..pairs.len()).filter(|&i| out[i].is_none()).collect();
+        let verdict = |&i: &usize| {
+            let (a, b) = pairs[i];
+            match slot.get(a) {
+                Some(&Some(k)) => views[k].unit_verdict(b),
+                _ => self.unit_verdict(a, b),
+            }
         };
-        shared_out(&chunks, workers, |c| c.iter().map(verdict).collect::<Vec<_>>())
-            .into_iter()
-            .flatten()
-            .collect()
+        for (i, v) in work.iter().zip(shared_out(&work, workers, verdict)) {
+            out[*i] = Some(v);
+        }
+        out.into_iter().map(|v| v.unwrap_or_else(UnitVerdict::unseen)).collect()
     }
 
     /// A spotter unit prepared for many questions (the views of all its bases): what a
@@ -1918,7 +1936,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
         };
         let (sb, tb) = (bases(spotter), bases(target));
-        let mut verdict = UnitVerdict { visible: false, full_base: None, sight: None, method: Method::Exact };
+        let mut verdict = UnitVerdict::unseen();
         let mut partial: Option<(BaseRef, BaseRef, Vec2)> = None;
         for &tr in &tb {
             for &sr in &sb {
@@ -2097,19 +2115,25 @@ pub struct UnitView<'m, 'i, 't> {
 }
 
 impl UnitView<'_, '_, '_> {
+    /// The verdict when no search is needed: an unknown target, the spotter's own unit,
+    /// or a target the sweep hid from every base's eye (not seen).
+    fn settled_at_once(&self, target: usize) -> Option<UnitVerdict> {
+        let view0 = self.views.first()?;
+        let settled = view0.sight.table.units.get(target).is_none()
+            || target == self.unit
+            || self.views.iter().all(|v| v.occlusion.get(target) == Some(&UnitSight::Hidden));
+        settled.then(UnitVerdict::unseen)
+    }
+
     /// The verdict for a target unit (as [`TerrainSight::unit_verdict`]).
     #[must_use]
     pub fn unit_verdict(&self, target: usize) -> UnitVerdict {
-        let mut out = UnitVerdict { visible: false, full_base: None, sight: None, method: Method::Exact };
+        if let Some(v) = self.settled_at_once(target) {
+            return v;
+        }
+        let mut out = UnitVerdict::unseen();
         let Some(view0) = self.views.first() else { return out };
         let Some(tu) = view0.sight.table.units.get(target) else { return out };
-        if target == self.unit {
-            return out;
-        }
-        // Whole target unit hidden from every base's eye: nothing to do.
-        if self.views.iter().all(|v| v.occlusion[target] == UnitSight::Hidden) {
-            return out;
-        }
         // Per view, the bases that may block it from some base of the target (found once
         // for the whole unit, not per base).
         let mut candidates: Vec<Option<Candidates>> = (0..self.views.len()).map(|_| None).collect();
