@@ -2644,6 +2644,28 @@ mod tests {
         Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// Runs `f` with the sight model of `t`, the pair from the gun (unit 0) to the foe
+    /// (unit 1), and the middle of the gun's eye.
+    fn with_gun_and_foe(t: &Table, f: impl FnOnce(&TerrainSight<'_, '_>, &Pair<'_>, Vec2)) {
+        let index = SpatialIndex::new(t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let eye = los.eye_of(&t.units[0].bases[0]);
+        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
+        f(&los, &p, eye[0].lerp(eye[1], 0.5));
+    }
+
+    /// Whether the gun (unit 0) sees a full base of the foe (unit 1), with the shortcuts
+    /// and by the exhaustive search (the two must agree).
+    fn full_base_seen(t: &Table) -> bool {
+        let index = SpatialIndex::new(t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let exhaustive =
+            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+        let seen = los.unit_verdict(0, 1).full_base.is_some();
+        assert_eq!(seen, exhaustive.unit_verdict(0, 1).full_base.is_some());
+        seen
+    }
+
     fn wood(x0: f64, y0: f64, x1: f64, y1: f64) -> String {
         format!(
             r#"{{"id":"wood","kind":"medium-forest","outline":[[{x0},{y0}],[{x1},{y0}],[{x1},{y1}],[{x0},{y1}]]}}"#
@@ -2868,18 +2890,11 @@ mod tests {
         // the whole base seen). The verdicts are those of the exhaustive search.
         for (n, proved, full) in [(22.86, true, true), (24.5, false, true)] {
             let t = turned_foe_in_wood(n);
-            let index = SpatialIndex::new(&t);
-            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-            let eye = los.eye_of(&t.units[0].bases[0]);
-            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
-            let h = eye[0].lerp(eye[1], 0.5);
-            assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
-            assert_eq!(los.whole_base_passes_from(&p, h, &p.blockers()), proved, "{n}");
-            let exhaustive =
-                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
-            let (v, x) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
-            assert_eq!(v.full_base.is_some(), full, "{n}");
-            assert_eq!(x.full_base.is_some(), full, "{n}");
+            with_gun_and_foe(&t, |los, p, h| {
+                assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
+                assert_eq!(los.whole_base_passes_from(p, h, &p.blockers()), proved, "{n}");
+            });
+            assert_eq!(full_base_seen(&t), full, "{n}");
         }
         // A friendly base inside the hull of h and the foe (x ∈ [2, 22], y ∈ [60, 70]; the
         // lines from h to the foe's near side pass x ∈ [-6.6, 6.6] at y = 65): not proved
@@ -2890,15 +2905,9 @@ mod tests {
                 r#",{{"id":"line","side":"fr","kind":"infantry","formation":"line","bases":[{{"x":{x},"y":65,"heading":90,"width":20,"depth":10}}]}}"#
             );
             let t = scene((0.0, 132.86, 30.0, 20.0), &friend, &wood(-200.0, 100.0, 200.0, 400.0));
-            let index = SpatialIndex::new(&t);
-            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-            let eye = los.eye_of(&t.units[0].bases[0]);
-            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
-            assert_eq!(
-                los.whole_base_passes_from(&p, eye[0].lerp(eye[1], 0.5), &p.blockers()),
-                proved,
-                "{x}"
-            );
+            with_gun_and_foe(&t, |los, p, h| {
+                assert_eq!(los.whole_base_passes_from(p, h, &p.blockers()), proved, "{x}");
+            });
         }
     }
 
@@ -2922,43 +2931,37 @@ mod tests {
         // Every line in fact runs at most 24.44 mm in the wood: the base is wholly seen,
         // as the exhaustive search finds.
         let t = scene((0.0, 134.0, 40.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
-        let index = SpatialIndex::new(&t);
-        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-        let eye = los.eye_of(&t.units[0].bases[0]);
-        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
-        let h = eye[0].lerp(eye[1], 0.5);
-        assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
-        let blockers = p.blockers();
-        assert!(!los.whole_base_passes_from(&p, h, &blockers));
-        let cells = base_cells(&p.target.vertices_ccw(), CELL_SPLIT);
-        assert_eq!(cells.len(), 16);
-        for c in &cells {
-            let mid = c.iter().fold(Vec2::ZERO, |a, &q| a + q) / 4.0;
-            assert!(
-                c.iter().all(|q| q.x.abs() <= 20.0 + 1e-9 && (124.0 - 1e-9..=144.0 + 1e-9).contains(&q.y))
-            );
-            assert_eq!(
-                los.region_passes_from(&p, h, c, &blockers),
-                mid.x.abs() < 10.0 || mid.y > 134.0,
-                "{mid:?}"
-            );
-        }
-        let exhaustive =
-            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
-        assert!(los.unit_verdict(0, 1).full_base.is_some());
-        assert!(exhaustive.unit_verdict(0, 1).full_base.is_some());
+        with_gun_and_foe(&t, |los, p, h| {
+            assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
+            let blockers = p.blockers();
+            assert!(!los.whole_base_passes_from(p, h, &blockers));
+            let cells = base_cells(&p.target.vertices_ccw(), CELL_SPLIT);
+            assert_eq!(cells.len(), 16);
+            for c in &cells {
+                let mid = c.iter().fold(Vec2::ZERO, |a, &q| a + q) / 4.0;
+                assert!(
+                    c.iter()
+                        .all(|q| q.x.abs() <= 20.0 + 1e-9 && (124.0 - 1e-9..=144.0 + 1e-9).contains(&q.y))
+                );
+                assert_eq!(
+                    los.region_passes_from(p, h, c, &blockers),
+                    mid.x.abs() < 10.0 || mid.y > 134.0,
+                    "{mid:?}"
+                );
+            }
+        });
+        assert!(full_base_seen(&t));
         // 2 mm deeper (near side at y = 126), the middle cells' bound is 26.5 and the outer
         // ones' more: none pass.
         let t = scene((0.0, 136.0, 40.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 400.0));
-        let index = SpatialIndex::new(&t);
-        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-        let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
-        let blockers = p.blockers();
-        assert!(
-            base_cells(&p.target.vertices_ccw(), CELL_SPLIT)
-                .iter()
-                .all(|c| !los.region_passes_from(&p, h, c, &blockers))
-        );
+        with_gun_and_foe(&t, |los, p, h| {
+            let blockers = p.blockers();
+            assert!(
+                base_cells(&p.target.vertices_ccw(), CELL_SPLIT)
+                    .iter()
+                    .all(|c| !los.region_passes_from(p, h, c, &blockers))
+            );
+        });
     }
 
     #[test]
@@ -2974,22 +2977,13 @@ mod tests {
         // wood reaches the foe (y = 205), the lines need not leave it first: not proved.
         for (e, proved) in [(25.0, true), (25.3, false), (185.0, false)] {
             let t = scene((0.0, 210.0, 40.0, 20.0), "", &wood(-200.0, -100.0, 200.0, 20.0 + e));
-            let index = SpatialIndex::new(&t);
-            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-            let eye = los.eye_of(&t.units[0].bases[0]);
-            let p = los.pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0)).unwrap_or_else(|| panic!("pair"));
-            assert!(p.has_limits(), "{e}");
-            let h = eye[0].lerp(eye[1], 0.5);
-            assert_eq!(los.whole_base_passes_from(&p, h, &p.blockers()), proved, "{e}");
+            with_gun_and_foe(&t, |los, p, h| {
+                assert!(p.has_limits(), "{e}");
+                assert_eq!(los.whole_base_passes_from(p, h, &p.blockers()), proved, "{e}");
+            });
         }
         // Where it is proved, the base is wholly seen, as the exhaustive search finds.
-        let t = scene((0.0, 210.0, 40.0, 20.0), "", &wood(-200.0, -100.0, 200.0, 45.0));
-        let index = SpatialIndex::new(&t);
-        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-        let exhaustive =
-            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
-        assert!(los.unit_verdict(0, 1).full_base.is_some());
-        assert!(exhaustive.unit_verdict(0, 1).full_base.is_some());
+        assert!(full_base_seen(&scene((0.0, 210.0, 40.0, 20.0), "", &wood(-200.0, -100.0, 200.0, 45.0))));
     }
 
     #[test]
