@@ -181,6 +181,69 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
     if outside { best } else { 0.0 }
 }
 
+/// [`span`] and [`distance_2_to_convex`] of one shape from one point, in one pass over
+/// its edges (each edge's side test serves both). The distance is only meaningful with a
+/// [`Span::Range`].
+fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
+    let n = poly.len();
+    if !(3..=32).contains(&n) {
+        return (span(p, poly), distance_2_to_convex(p, poly));
+    }
+    let mut inside = true;
+    let mut outside = false;
+    let mut best = f64::INFINITY;
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        let d = a - p;
+        if d.x == 0.0 && d.y == 0.0 {
+            return (Span::Unknown, 0.0);
+        }
+        let ab = b - a;
+        let ap = p - a;
+        let c = ab.cross(ap);
+        if c <= 0.0 {
+            inside = false;
+            if c < 0.0 {
+                outside = true;
+            }
+            let l2 = ab.length_2();
+            let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
+            let d2 = (ap - ab * t).length_2();
+            if d2 < best {
+                best = d2;
+            }
+        }
+        let angle = pseudo_angle(d);
+        if angle < lo {
+            lo = angle;
+        }
+        if angle > hi {
+            hi = angle;
+        }
+    }
+    let d2 = if outside { best } else { 0.0 };
+    if inside {
+        return (Span::Inside, d2);
+    }
+    if hi - lo >= 2.0 {
+        // The range wraps through 0: lift the low angles by a turn.
+        lo = f64::INFINITY;
+        hi = f64::NEG_INFINITY;
+        for &v in poly {
+            let a = pseudo_angle(v - p);
+            let a = if a < 2.0 { a + 4.0 } else { a };
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+        if hi - lo >= 2.0 {
+            return (Span::Unknown, d2);
+        }
+    }
+    (Span::Range(lo, hi), d2)
+}
+
 /// The convex polygon (ccw) shrunk by `d`, if anything is left.
 pub(crate) fn shrink_convex(poly: &[Vec2], d: f64) -> Option<Vec<Vec2>> {
     let n = poly.len();
@@ -302,11 +365,12 @@ impl Horizon {
     /// The quick test: one range from the eye's centre, widened for the eye's width,
     /// against the largest bound of all samples.
     pub fn hides_merged(&self, shape: &[Vec2]) -> bool {
-        let d = distance_2_to_convex(self.centre, shape).sqrt() - self.half_eye;
+        let (sp, d2) = span_and_distance_2(self.centre, shape);
+        let d = d2.sqrt() - self.half_eye;
         if d <= 2.0 * self.half_eye {
             return false;
         }
-        let Span::Range(lo, hi) = span(self.centre, shape) else { return false };
+        let Span::Range(lo, hi) = sp else { return false };
         // Seen from a sample, a point at least d away turns by at most
         // asin(half eye / d) ≤ tan(asin(half eye / d)), and pseudo-angles turn no faster.
         let x = self.half_eye / d;
@@ -317,8 +381,8 @@ impl Horizon {
 
     fn hides_from(&self, i: usize, shape: &[Vec2], terrain: Terrain) -> bool {
         let s = self.samples[i];
-        let Span::Range(lo, hi) = span(s, shape) else { return false };
-        let d = distance_2_to_convex(s, shape).sqrt();
+        let (Span::Range(lo, hi), d2) = span_and_distance_2(s, shape) else { return false };
+        let d = d2.sqrt();
         let (a, b) = bucket_range(lo, hi);
         let base = i * BUCKETS;
         (a..=b).all(|r| self.bound(base + wrap(r), terrain) < d)
@@ -338,7 +402,8 @@ impl Horizon {
         for i in 0..self.samples.len() {
             let s = self.samples[i];
             let base = i * BUCKETS;
-            let (lo, hi) = match span(s, shape) {
+            let (sp, d2) = span_and_distance_2(s, shape);
+            let (lo, hi) = match sp {
                 Span::Inside => {
                     // The sample is inside: every ray from it starts blocked.
                     for at in base..base + BUCKETS {
@@ -351,7 +416,7 @@ impl Horizon {
                 Span::Unknown => continue,
                 Span::Range(lo, hi) => (lo, hi),
             };
-            let d = distance_2_to_convex(s, shape).sqrt();
+            let d = d2.sqrt();
             // Buckets whose two bounding rays both lie in the range: every ray hits.
             let first = ceil_i64(lo * SCALE);
             let last = floor_i64(hi * SCALE);
@@ -513,11 +578,12 @@ impl Sector {
     /// `half_eye` (so that it holds the shape's range from every eye point); `None` for
     /// every direction.
     fn of(c: Vec2, half_eye: f64, shape: &[Vec2]) -> Option<(f64, f64)> {
-        let d = distance_2_to_convex(c, shape).sqrt();
+        let (sp, d2) = span_and_distance_2(c, shape);
+        let d = d2.sqrt();
         if d <= 2.0 * half_eye {
             return None;
         }
-        let Span::Range(lo, hi) = span(c, shape) else { return None };
+        let Span::Range(lo, hi) = sp else { return None };
         let x = half_eye / d;
         let widen = x / (1.0 - x * x).sqrt() + 1e-9;
         (hi - lo + 2.0 * widen < 4.0).then_some((lo - widen, hi + widen))
@@ -748,6 +814,28 @@ impl Sweep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, rng_seed: proptest::test_runner::RngSeed::Fixed(12), ..ProptestConfig::default() })]
+        // Points and hulls on a small grid, so that points on corners, on edges and on
+        // edge lines are common.
+        #[test]
+        fn span_and_distance_in_one_pass_are_those_of_the_two_apart(
+            pts in proptest::collection::vec((-6i32..7, -6i32..7), 1..9),
+            (px, py) in (-8i32..9, -8i32..9),
+            scale in prop_oneof![Just(1.0), Just(0.37), Just(41.0)],
+        ) {
+            let v = |(x, y): (i32, i32)| Vec2::new(f64::from(x) * scale, f64::from(y) * scale);
+            let poly = crate::hull::hull_points(pts.iter().copied().map(v).collect::<Vec<_>>());
+            let p = v((px, py));
+            let (sp, d2) = span_and_distance_2(p, &poly);
+            prop_assert_eq!(sp, span(p, &poly));
+            if sp != Span::Unknown || poly.len() < 3 {
+                prop_assert_eq!(d2.to_bits(), distance_2_to_convex(p, &poly).to_bits());
+            }
+        }
+    }
 
     #[test]
     fn whole_parts_are_those_of_floor_and_ceil() {
