@@ -105,51 +105,6 @@ enum Span {
     Range(f64, f64),
 }
 
-fn span(p: Vec2, poly: &[Vec2]) -> Span {
-    let n = poly.len();
-    if n == 0 || n > 32 {
-        return Span::Unknown;
-    }
-    let mut inside = n >= 3;
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    for i in 0..n {
-        let d = poly[i] - p;
-        if d.x == 0.0 && d.y == 0.0 {
-            return Span::Unknown;
-        }
-        if inside && (poly[(i + 1) % n] - poly[i]).cross(p - poly[i]) <= 0.0 {
-            inside = false;
-        }
-        let a = pseudo_angle(d);
-        if a < lo {
-            lo = a;
-        }
-        if a > hi {
-            hi = a;
-        }
-    }
-    if inside {
-        return Span::Inside;
-    }
-    if hi - lo >= 2.0 {
-        // The range wraps through 0: lift the low angles by a turn (the angles found
-        // again, rather than kept for this rare case).
-        lo = f64::INFINITY;
-        hi = f64::NEG_INFINITY;
-        for &v in poly {
-            let a = pseudo_angle(v - p);
-            let a = if a < 2.0 { a + 4.0 } else { a };
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
-        if hi - lo >= 2.0 {
-            return Span::Unknown;
-        }
-    }
-    Span::Range(lo, hi)
-}
-
 /// Squared distance from `p` to a convex polygon (ccw; zero inside), or to a segment or
 /// a point. Only edges `p` is not strictly inside of are measured: the nearest point lies
 /// on one of them (of the two edges at a vertex, `p` is on the outer side of, or on the
@@ -171,9 +126,7 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
                 outside = true;
             }
         }
-        let l2 = ab.length_2();
-        let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
-        let d2 = (ap - ab * t).length_2();
+        let d2 = edge_distance_2(ap, ab);
         if d2 < best {
             best = d2;
         }
@@ -181,16 +134,26 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
     if outside { best } else { 0.0 }
 }
 
-/// [`span`] and [`distance_2_to_convex`] of one shape from one point, in one pass over
-/// its edges (each edge's side test serves both). The distance is only meaningful with a
+/// Squared distance from a point to an edge, the point at `ap` from the edge's start and
+/// the edge `ab` long (a point when it has no length).
+fn edge_distance_2(ap: Vec2, ab: Vec2) -> f64 {
+    let l2 = ab.length_2();
+    let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
+    (ap - ab * t).length_2()
+}
+
+/// How a convex shape (ccw; or a segment, or a point) lies as seen from `p`, and its
+/// squared distance from `p` ([`distance_2_to_convex`]), in one pass over its edges: each
+/// edge's side test serves both. The distance is only meaningful with a
 /// [`Span::Range`].
 fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
     let n = poly.len();
-    if !(3..=32).contains(&n) {
-        return (span(p, poly), distance_2_to_convex(p, poly));
+    if n == 0 || n > 32 {
+        return (Span::Unknown, 0.0);
     }
-    let mut inside = true;
-    let mut outside = false;
+    let polygon = n >= 3;
+    let mut inside = polygon;
+    let mut outside = !polygon;
     let mut best = f64::INFINITY;
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
@@ -203,14 +166,14 @@ fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
         let ab = b - a;
         let ap = p - a;
         let c = ab.cross(ap);
-        if c <= 0.0 {
+        // Only edges `p` is not strictly inside of are measured (as in
+        // `distance_2_to_convex`).
+        if !polygon || c <= 0.0 {
             inside = false;
             if c < 0.0 {
                 outside = true;
             }
-            let l2 = ab.length_2();
-            let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
-            let d2 = (ap - ab * t).length_2();
+            let d2 = edge_distance_2(ap, ab);
             if d2 < best {
                 best = d2;
             }
@@ -228,7 +191,8 @@ fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
         return (Span::Inside, d2);
     }
     if hi - lo >= 2.0 {
-        // The range wraps through 0: lift the low angles by a turn.
+        // The range wraps through 0: lift the low angles by a turn (the angles found
+        // again, rather than kept for this rare case).
         lo = f64::INFINITY;
         hi = f64::NEG_INFINITY;
         for &v in poly {
@@ -815,6 +779,53 @@ impl Sweep<'_> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// How a shape lies as seen from `p`, found apart from its distance: the reference
+    /// for [`span_and_distance_2`].
+    fn span(p: Vec2, poly: &[Vec2]) -> Span {
+        let n = poly.len();
+        if n == 0 || n > 32 {
+            return Span::Unknown;
+        }
+        let mut inside = n >= 3;
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for i in 0..n {
+            let d = poly[i] - p;
+            if d.x == 0.0 && d.y == 0.0 {
+                return Span::Unknown;
+            }
+            if inside && (poly[(i + 1) % n] - poly[i]).cross(p - poly[i]) <= 0.0 {
+                inside = false;
+            }
+            let a = pseudo_angle(d);
+            if a < lo {
+                lo = a;
+            }
+            if a > hi {
+                hi = a;
+            }
+        }
+        if inside {
+            return Span::Inside;
+        }
+        if hi - lo >= 2.0 {
+            // The range wraps through 0: lift the low angles by a turn (the angles found
+            // again, rather than kept for this rare case).
+            lo = f64::INFINITY;
+            hi = f64::NEG_INFINITY;
+            for &v in poly {
+                let a = pseudo_angle(v - p);
+                let a = if a < 2.0 { a + 4.0 } else { a };
+                lo = lo.min(a);
+                hi = hi.max(a);
+            }
+            if hi - lo >= 2.0 {
+                return Span::Unknown;
+            }
+        }
+        Span::Range(lo, hi)
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 3000, rng_seed: proptest::test_runner::RngSeed::Fixed(12), ..ProptestConfig::default() })]
