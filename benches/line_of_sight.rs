@@ -105,6 +105,16 @@ fn diagnose(t: &Table, index: &SpatialIndex<'_>, p: &[(usize, usize)]) {
         let bucket: Vec<f64> = times.iter().map(|x| x.0).filter(|&d| d >= lo && d < hi).collect();
         println!("pairs {name}: {} taking {:.4}s", bucket.len(), bucket.iter().sum::<f64>());
     }
+    // The searched pairs by answer: where the exact work goes.
+    for (visible, full) in [(false, false), (true, false), (true, true)] {
+        let kind: Vec<f64> =
+            times.iter().filter(|x| x.0 >= 2e-6 && x.3 == visible && x.4 == full).map(|x| x.0).collect();
+        println!(
+            "searched pairs visible {visible} full base {full}: {} taking {:.4}s",
+            kind.len(),
+            kind.iter().sum::<f64>()
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {

@@ -253,8 +253,14 @@ pub(crate) enum UnitSight {
     Unknown,
     /// No point of any of its bases can be seen.
     Hidden,
-    /// Some base may be seen; bit `i` set: base `i` is wholly hidden.
-    Partly(u64),
+    /// Some base may be seen. Bit `i` of `hidden` set: base `i` is wholly hidden; of
+    /// `not_whole`: some corner of base `i` is hidden, so it is not wholly seen.
+    Partly {
+        /// The bases wholly hidden.
+        hidden: u64,
+        /// The bases with a corner hidden (not wholly seen), wholly hidden ones aside.
+        not_whole: u64,
+    },
 }
 
 /// The horizons of the samples of one eye.
@@ -653,6 +659,12 @@ pub(crate) struct Sweep<'a> {
     pub terrain_of: &'a dyn Fn(usize) -> Terrain,
     /// A last exact chance for a base the horizon does not hide (unit, base).
     pub rescue: &'a dyn Fn(usize, usize, Terrain, &Horizon) -> bool,
+    /// Whether to judge the corners of bases not wholly hidden
+    /// ([`UnitSight::Partly`]'s `not_whole`). Only when every blocker in the horizon cuts
+    /// the whole sight segment, as unit bases and opaque terrain do; not when some only
+    /// bound the run in cover before the target base (a spotter in cover), as a line to
+    /// a far corner may pass deep in the cover only inside the target base.
+    pub corners: bool,
 }
 
 impl Sweep<'_> {
@@ -746,16 +758,20 @@ impl Sweep<'_> {
             return UnitSight::Hidden;
         }
         let bases = self.bases[u];
-        let mut mask = 0u64;
+        let (mut hidden, mut not_whole) = (0u64, 0u64);
         for (i, b) in bases.iter().enumerate().take(64) {
-            if horizon.hides(&b.vertices_ccw(), terrain) || (self.rescue)(u, i, terrain, horizon) {
-                mask |= 1 << i;
+            let corners = b.vertices_ccw();
+            if horizon.hides(&corners, terrain) || (self.rescue)(u, i, terrain, horizon) {
+                hidden |= 1 << i;
+            } else if self.corners && corners.iter().any(|&q| horizon.hides(&[q], terrain)) {
+                // A point of the base no eye point sees: the base is not wholly seen.
+                not_whole |= 1 << i;
             }
         }
-        if bases.len() <= 64 && mask.count_ones() as usize == bases.len() {
+        if bases.len() <= 64 && hidden.count_ones() as usize == bases.len() {
             UnitSight::Hidden
         } else {
-            UnitSight::Partly(mask)
+            UnitSight::Partly { hidden, not_whole }
         }
     }
 

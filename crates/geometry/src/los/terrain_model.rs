@@ -547,6 +547,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         // target standing in one is judged without it (its spotting depth decides).
         let ls = self.level_of(spotter);
         let mut cover_top = f64::INFINITY;
+        let mut spotter_in_cover = false;
         if self.rules.cover == CoverVisibility::DepthIntoCover {
             let shrunk = occ.shrunk_kernels(shrink);
             for (k, f) in self.features.iter().enumerate() {
@@ -568,6 +569,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     continue;
                 }
                 let Some(part) = convex_part_around(cover, eye) else { continue };
+                spotter_in_cover = true;
                 for piece in beyond_depth(&part, eye, self.rules.depth_mm(spotting_depth)) {
                     if let Some(s) = shrink_convex(&piece, shrink) {
                         terrain.push((s, None));
@@ -612,6 +614,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             judged: &judged,
             terrain_of: &terrain_of,
             rescue: &rescue,
+            corners: !spotter_in_cover,
         };
         sweep.run(horizon, shrink, &terrain)
     }
@@ -2143,6 +2146,11 @@ impl UnitView<'_, '_, '_> {
                 if v.hidden_base(tr) {
                     continue;
                 }
+                // A base the sweep proved not wholly seen is asked only for a sight line.
+                let whole_possible = !v.not_wholly_seen(tr);
+                if out.visible && !whole_possible {
+                    continue;
+                }
                 let cands = candidates[k].get_or_insert_with(|| v.candidates(tu));
                 if out.visible {
                     // Only a full base is still sought: no need to search for a sight line.
@@ -2156,7 +2164,8 @@ impl UnitView<'_, '_, '_> {
                     }
                     continue;
                 }
-                let Some(verdict) = v.base_verdict(tr, out.full_base.is_none(), cands) else { continue };
+                let want_full = out.full_base.is_none() && whole_possible;
+                let Some(verdict) = v.base_verdict(tr, want_full, cands) else { continue };
                 if verdict.method != Method::Exact {
                     out.method = verdict.method;
                 }
@@ -2260,7 +2269,19 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     fn hidden_base(&self, r: BaseRef) -> bool {
         match self.occlusion.get(r.unit) {
             Some(UnitSight::Hidden) => true,
-            Some(UnitSight::Partly(mask)) => r.base < 64 && mask & (1 << r.base) != 0,
+            Some(UnitSight::Partly { hidden, .. }) => r.base < 64 && hidden & (1 << r.base) != 0,
+            _ => false,
+        }
+    }
+
+    /// True when the occlusion sweep proved some point of the base hidden from this eye:
+    /// the base is not wholly seen (hidden bases included).
+    fn not_wholly_seen(&self, r: BaseRef) -> bool {
+        match self.occlusion.get(r.unit) {
+            Some(UnitSight::Hidden) => true,
+            Some(UnitSight::Partly { hidden, not_whole }) => {
+                r.base < 64 && (hidden | not_whole) & (1 << r.base) != 0
+            }
             _ => false,
         }
     }
@@ -2775,6 +2796,58 @@ mod tests {
             let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
             let v = los.unit_verdict(0, 1);
             assert_eq!((v.visible, v.full_base.is_some()), (visible, visible), "{n}");
+        }
+    }
+
+    /// What the occlusion sweep of the gun (unit 0) proved of the foe (unit 1).
+    fn swept(t: &Table) -> UnitSight {
+        let index = SpatialIndex::new(t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let view = los.spotter(0);
+        view.views[0].occlusion[1]
+    }
+
+    #[test]
+    fn a_corner_the_sweep_hides_shows_the_base_is_not_wholly_seen() {
+        // A friendly line x -10..45, y 110..130 (it blocks the gun) before the foe,
+        // x 60..90, y 210..230. The lines to the foe's near left corner (60, 210) from
+        // the eye's ends cross y = 110..130 at x 35.0..40.0 (from x = 12.5) and
+        // 21.8..29.5 (from x = -12.5): at least 5 mm inside the line, so that corner is
+        // hidden from the whole eye. The far right corner (90, 230) is seen from
+        // x = 12.5, passing the line's right end at x = 45.7. So the foe is seen, no
+        // base of it wholly: the sweep proves the hidden corner, and the search agrees.
+        let line = r#",{"id":"line","side":"fr","kind":"infantry","formation":"line","bases":[{"x":17.5,"y":120,"heading":90,"width":55,"depth":20}]}"#;
+        let t = scene((75.0, 220.0, 30.0, 20.0), line, "");
+        assert_eq!(swept(&t), UnitSight::Partly { hidden: 0, not_whole: 1 });
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        assert!(los.unit_verdict(0, 1).visible);
+        assert!(!full_base_seen(&t));
+        // With the line 20 mm further left, every corner is seen: nothing is proved.
+        let line = line.replace(r#""x":17.5"#, r#""x":-2.5"#);
+        let t = scene((75.0, 220.0, 30.0, 20.0), &line, "");
+        assert_eq!(swept(&t), UnitSight::Partly { hidden: 0, not_whole: 0 });
+        assert!(full_base_seen(&t));
+    }
+
+    #[test]
+    fn a_gun_in_a_wood_sees_the_far_corners_of_a_foe_whose_near_side_is_within_the_depth() {
+        // The gun stands in a medium wood (y -100..60, spotting depth 25.4 mm), its eye
+        // at y = 20; the foe, x -15..15, y 42..62. Each point of the foe is reached by a
+        // line from the eye point below it (or from the eye's end, 2.5 mm aside) that
+        // runs 22 mm (at most 22.14 mm) in the wood before it meets the foe: the whole
+        // base is seen, though lines to its far side run 40 mm and more in the wood.
+        // The sweep's pieces beyond the depth around the gun would hide those far
+        // corners, so it judges no corners here. At 26 mm (near side at y = 46) no
+        // line passes: every line runs 26 mm or more in the wood before the foe.
+        for (n, visible) in [(22.0, true), (25.0, true), (26.0, false)] {
+            let y = 20.0 + n + 10.0;
+            let t = scene((0.0, y, 30.0, 20.0), "", &wood(-200.0, -100.0, 200.0, 60.0));
+            assert!(matches!(swept(&t), UnitSight::Partly { not_whole: 0, .. } | UnitSight::Hidden), "{n}");
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(los.unit_verdict(0, 1).visible, visible, "{n}");
+            assert_eq!(full_base_seen(&t), visible, "{n}");
         }
     }
 
