@@ -432,53 +432,58 @@ impl Horizon {
             else {
                 continue;
             };
-            let mut prev = f64::NAN;
-            for r in first..=last {
-                // A bucket already bounded nearer than the shape cannot be lowered: skip
-                // a ray whose buckets on both sides are. For a blocker, any bound will
-                // do; for terrain, only one that every check uses (a piece of terrain
-                // may be left out of one).
-                let j = wrap(r);
-                let before = wrap(r - 1);
-                let near = if terrain.is_none() { &*all } else { &*ub };
-                let left = r == first || near[before] <= d;
-                let right = r == last || near[j] <= d;
-                if left && right {
-                    prev = f64::NAN;
+            // The buckets between rays `first` and `last`, each between its ray and the
+            // next. A bucket already bounded nearer than the shape cannot be lowered:
+            // it is skipped. For a blocker, any bound will do; for terrain, only one
+            // that every check uses (a piece of terrain may be left out of one).
+            let near_all = terrain.is_none();
+            let mut updated = (i64::MAX, i64::MIN);
+            // The entry along the last ray found, and which ray that was.
+            let (mut ray_at, mut ray_t) = (i64::MIN, 0.0f64);
+            for q in first..last {
+                let j = wrap(q);
+                if (if near_all { all[j] } else { ub[j] }) <= d {
                     continue;
                 }
-                let t = entry(rays[j]);
-                if r > first && !prev.is_nan() {
-                    let mut v = (if t > prev { t } else { prev }) * (1.0 + 1e-12) + 1e-9;
-                    if d > v {
-                        v = d;
-                    }
-                    match terrain {
-                        None => {
-                            if v < ub[before] {
-                                ub[before] = v;
-                            }
-                        }
-                        Some(id) => {
-                            let w = &mut tb[before];
-                            if id == w.id {
-                                if v < w.best {
-                                    w.best = v;
-                                }
-                            } else if v < w.best {
-                                *w = TerrainBound { best: v, id, second: w.best };
-                            } else if v < w.second {
-                                w.second = v;
-                            }
+                let t0 = if ray_at == q { ray_t } else { entry(rays[j]) };
+                let t1 = entry(rays[wrap(q + 1)]);
+                (ray_at, ray_t) = (q + 1, t1);
+                let mut v = (if t1 > t0 { t1 } else { t0 }) * (1.0 + 1e-12) + 1e-9;
+                if d > v {
+                    v = d;
+                }
+                match terrain {
+                    None => {
+                        if v < ub[j] {
+                            ub[j] = v;
                         }
                     }
-                    if v < all[before] {
-                        all[before] = v;
-                        from = from.min(r - 1);
-                        to = to.max(r);
+                    Some(id) => {
+                        let w = &mut tb[j];
+                        if id == w.id {
+                            if v < w.best {
+                                w.best = v;
+                            }
+                        } else if v < w.best {
+                            *w = TerrainBound { best: v, id, second: w.best };
+                        } else if v < w.second {
+                            w.second = v;
+                        }
                     }
                 }
-                prev = t;
+                if v < all[j] {
+                    all[j] = v;
+                    if updated.0 == i64::MAX {
+                        updated.0 = q;
+                    }
+                    updated.1 = q + 1;
+                }
+            }
+            if updated.0 < from {
+                from = updated.0;
+            }
+            if updated.1 > to {
+                to = updated.1;
             }
         }
         if from < to {
