@@ -276,7 +276,19 @@ pub(crate) struct Horizon {
     all: Vec<f64>,
     /// Per bucket, the largest bound of all samples (terrain included).
     merged: Vec<f64>,
+    /// Blockers covering a bucket only in part, from units and other blockers every check
+    /// uses: `right[i * BUCKETS + j] = (x, b)`: every ray of sample `i` from `x` (the
+    /// fraction of bucket `j`'s width, from its first bounding ray) to the bucket's
+    /// second bounding ray meets one before distance `b`; `left`: from the first
+    /// bounding ray to `x`. They settle a shape's end buckets, which it covers only in
+    /// part, and two that overlap bound the whole bucket.
+    right: Vec<(f64, f64)>,
+    left: Vec<(f64, f64)>,
 }
+
+/// No part of a bucket covered ([`Horizon`]'s `right` and `left`).
+const NO_RIGHT: (f64, f64) = (f64::INFINITY, f64::INFINITY);
+const NO_LEFT: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
 
 impl Horizon {
     /// Horizons for an eye (a segment) with nothing yet in view, and how far blockers
@@ -294,6 +306,8 @@ impl Horizon {
             all: vec![f64::INFINITY; k * BUCKETS],
             terrain: vec![NO_TERRAIN; k * BUCKETS],
             merged: vec![f64::INFINITY; BUCKETS],
+            right: vec![NO_RIGHT; k * BUCKETS],
+            left: vec![NO_LEFT; k * BUCKETS],
             samples,
         };
         (h, rho + SOLID_MARGIN_MM)
@@ -355,7 +369,26 @@ impl Horizon {
         let d = d2.sqrt();
         let (a, b) = bucket_range(lo, hi);
         let base = i * BUCKETS;
-        (a..=b).all(|r| self.bound(base + wrap(r), terrain) < d)
+        let whole = |r: i64| self.bound(base + wrap(r), terrain) < d;
+        if !(a + 1..b).all(whole) {
+            return false;
+        }
+        // The end buckets, which the shape may cover only in part: wholly bounded, or
+        // bounded over the part from the shape's end to the bucket's far side.
+        let (fa, fb) = (lo * SCALE - a as f64, hi * SCALE - b as f64);
+        let right = |r: i64, f: f64| {
+            let (x, bound) = self.right[base + wrap(r)];
+            x <= f && bound < d
+        };
+        let left = |r: i64, f: f64| {
+            let (x, bound) = self.left[base + wrap(r)];
+            x >= f && bound < d
+        };
+        if a == b {
+            whole(a) || right(a, fa) || left(a, fb)
+        } else {
+            (whole(a) || right(a, fa)) && (whole(b) || left(b, fb))
+        }
     }
 
     /// Adds a shrunk blocker (convex, ccw); `terrain` names the piece of terrain it is,
@@ -390,7 +423,7 @@ impl Horizon {
             // Buckets whose two bounding rays both lie in the range: every ray hits.
             let first = ceil_i64(lo * SCALE);
             let last = floor_i64(hi * SCALE);
-            if last <= first {
+            if last < first {
                 continue;
             }
             // Outward normals and offsets: a ray along `dir` crosses edge e inward at
@@ -420,22 +453,25 @@ impl Horizon {
                 }
                 t
             };
-            // This sample's buckets (plain comparisons: the values are never NaN).
-            // As arrays, so that indexing by a wrapped bucket needs no bounds check.
-            let Ok(all) = <&mut [f64; BUCKETS]>::try_from(&mut self.all[base..base + BUCKETS]) else {
-                continue;
-            };
-            let Ok(ub) = <&mut [f64; BUCKETS]>::try_from(&mut self.ub[base..base + BUCKETS]) else {
-                continue;
-            };
-            let Ok(tb) = <&mut [TerrainBound; BUCKETS]>::try_from(&mut self.terrain[base..base + BUCKETS])
-            else {
-                continue;
-            };
+            // This sample's buckets (plain comparisons: the values are never NaN),
+            // taken below as arrays, so that indexing by a wrapped bucket needs no
+            // bounds check.
             // The buckets between rays `first` and `last`, each between its ray and the
             // next. A bucket already bounded nearer than the shape cannot be lowered:
             // it is skipped. For a blocker, any bound will do; for terrain, only one
             // that every check uses (a piece of terrain may be left out of one).
+            if terrain.is_none() {
+                let (r, l) = self.partials(i, shape, (lo, hi), d, (first, last), &entry);
+                from = from.min(r);
+                to = to.max(l);
+            }
+            let (Ok(all), Ok(ub), Ok(tb)) = (
+                <&mut [f64; BUCKETS]>::try_from(&mut self.all[base..base + BUCKETS]),
+                <&mut [f64; BUCKETS]>::try_from(&mut self.ub[base..base + BUCKETS]),
+                <&mut [TerrainBound; BUCKETS]>::try_from(&mut self.terrain[base..base + BUCKETS]),
+            ) else {
+                continue;
+            };
             let near_all = terrain.is_none();
             let mut updated = (i64::MAX, i64::MIN);
             // The entry along the last ray found, and which ray that was.
@@ -489,6 +525,90 @@ impl Horizon {
         if from < to {
             self.refresh(from, to);
         }
+    }
+
+    /// Records the end buckets a blocker covers in part from sample `i`: its pseudo-angle
+    /// range `lo..hi` from the sample, at distance `d`, bounding rays `first..=last`
+    /// inside the range, `entry` the distance along a ray to where it enters the
+    /// blocker. Over the part of a bucket between the blocker's tangent ray (through its
+    /// extreme vertex) and a bounding ray, every ray meets it, no farther than the
+    /// larger of the two ends' entries (the entry distance is convex in the angle, see
+    /// the module documentation). Where the part a blocker covered before from the other
+    /// side overlaps, the whole bucket is bounded. Returns the buckets whose bound
+    /// changed, as `from..to` for [`Self::refresh`] (empty if none).
+    fn partials(
+        &mut self,
+        i: usize,
+        shape: &[Vec2],
+        (lo, hi): (f64, f64),
+        d: f64,
+        (first, last): (i64, i64),
+        entry: &dyn Fn(Vec2) -> f64,
+    ) -> (i64, i64) {
+        let s = self.samples[i];
+        let rays = rays();
+        // The distances of the extreme vertices (the largest where several share an
+        // angle), their angles found as `span_and_distance_2` found `lo` and `hi`.
+        let lifted = hi >= 4.0;
+        let (mut dlo, mut dhi) = (0.0f64, 0.0f64);
+        for &v in shape {
+            let mut a = pseudo_angle(v - s);
+            if lifted && a < 2.0 {
+                a += 4.0;
+            }
+            let d2 = (v - s).length_2();
+            if a == lo && d2 > dlo {
+                dlo = d2;
+            }
+            if a == hi && d2 > dhi {
+                dhi = d2;
+            }
+        }
+        if dlo == 0.0 || dhi == 0.0 {
+            return (i64::MAX, i64::MIN);
+        }
+        let pad = |v: f64| (v * (1.0 + 1e-12) + 1e-9).max(d);
+        let base = i * BUCKETS;
+        let mut changed = (i64::MAX, i64::MIN);
+        let mut bound_whole = |h: &mut Horizon, r: i64, v: f64| {
+            let at = base + wrap(r);
+            if v < h.ub[at] {
+                h.ub[at] = v;
+            }
+            if v < h.all[at] {
+                h.all[at] = v;
+                changed = (changed.0.min(r), changed.1.max(r + 1));
+            }
+        };
+        // The bucket before ray `first`, covered from `lo` to its far side.
+        let (r, f) = (first - 1, lo * SCALE - (first - 1) as f64);
+        let at = base + wrap(r);
+        let b = pad(entry(rays[wrap(first)]).max(dlo.sqrt()));
+        if b < self.ub[at] {
+            let (lx, lb) = self.left[at];
+            if lx >= f {
+                bound_whole(self, r, b.max(lb));
+            }
+            let (x, old) = self.right[at];
+            if f < x || (f == x && b < old) {
+                self.right[at] = (f, b);
+            }
+        }
+        // The bucket after ray `last`, covered from its near side to `hi`.
+        let (r, f) = (last, hi * SCALE - last as f64);
+        let at = base + wrap(r);
+        let b = pad(entry(rays[wrap(last)]).max(dhi.sqrt()));
+        if b < self.ub[at] {
+            let (rx, rb) = self.right[at];
+            if rx <= f {
+                bound_whole(self, r, b.max(rb));
+            }
+            let (x, old) = self.left[at];
+            if f > x || (f == x && b < old) {
+                self.left[at] = (f, b);
+            }
+        }
+        changed
     }
 
     /// Recomputes the merged bound of buckets `from..to` (unwrapped bucket numbers).
@@ -869,6 +989,68 @@ mod tests {
         }
     }
 
+    /// True when the segment from the origin to `t` meets the convex polygon (ccw)
+    /// grown by 1e-9 mm (a ray through a corner meets it, whatever the rounding).
+    fn segment_meets(t: Vec2, poly: &[Vec2]) -> bool {
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for i in 0..poly.len() {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            // Inside: (b - a) × (s·t - a) ≥ -1e-9 |b - a|, that is c0 + s·c1 ≥ 0.
+            let (c0, c1) = ((b - a).cross(-a) + 1e-9 * (b - a).length(), (b - a).cross(t));
+            if c1 == 0.0 {
+                if c0 < 0.0 {
+                    return false;
+                }
+            } else if c1 > 0.0 {
+                lo = lo.max(-c0 / c1);
+            } else {
+                hi = hi.min(-c0 / c1);
+            }
+        }
+        lo <= hi
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, rng_seed: proptest::test_runner::RngSeed::Fixed(21), ..ProptestConfig::default() })]
+        // Whatever a horizon of one sample hides lies behind something put in it: the
+        // segment from the sample to it meets a blocker (whole and partly covered
+        // buckets alike).
+        #[test]
+        fn what_a_horizon_hides_lies_behind_a_blocker(
+            blocks in proptest::collection::vec((-300.0f64..300.0, 20.0f64..300.0, 1.0f64..60.0, 1.0f64..30.0, 0.0f64..3.2), 1..8),
+            points in proptest::collection::vec((-500.0f64..500.0, -50.0f64..500.0), 40),
+        ) {
+            let mut h = one_sample();
+            let shapes: Vec<Vec<Vec2>> = blocks
+                .iter()
+                .map(|&(x, y, w, d, turn)| {
+                    let (u, v) = (Vec2::new(turn.cos(), turn.sin()), Vec2::new(-turn.sin(), turn.cos()));
+                    let c = Vec2::new(x, y);
+                    vec![c - u * w - v * d, c + u * w - v * d, c + u * w + v * d, c - u * w + v * d]
+                })
+                .collect();
+            for shape in &shapes {
+                h.insert(shape, None);
+            }
+            // Random points, and points about the blockers' corners, where the buckets
+            // covered in part lie.
+            let mut probes: Vec<Vec2> = points.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+            for v in shapes.iter().flatten() {
+                for f in [0.97, 0.995, 1.0005, 1.003, 1.02, 1.2] {
+                    for turn in [-3e-3, -4e-4, 0.0, 4e-4, 3e-3] {
+                        let (c, s) = (f64::cos(turn), f64::sin(turn));
+                        probes.push(Vec2::new(v.x * c - v.y * s, v.x * s + v.y * c) * f);
+                    }
+                }
+            }
+            for &t in &probes {
+                if h.hides(&[t], Terrain::All) {
+                    prop_assert!(shapes.iter().any(|s| segment_meets(t, s)), "{t:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn whole_parts_are_those_of_floor_and_ceil() {
         for v in [-1024.5, -3.0, -2.999_999_999, -0.5, -0.0, 0.0, 1e-300, 0.5, 1.0, 7.000_000_001, 4095.99] {
@@ -888,6 +1070,64 @@ mod tests {
             let back = from_pseudo(p);
             assert!((back - d).length() < 1e-12, "{k}");
         }
+    }
+
+    /// An axis-aligned box as a ccw quadrilateral.
+    fn rect(x0: f64, y0: f64, x1: f64, y1: f64) -> [Vec2; 4] {
+        box_corners(Vec2::new(x0, y0), Vec2::new(x1, y1))
+    }
+
+    /// Horizons of one sample at the origin (an eye 1 mm wide).
+    fn one_sample() -> Horizon {
+        let (h, _) = Horizon::new([Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0)]);
+        assert_eq!(h.samples, vec![Vec2::ZERO]);
+        h
+    }
+
+    #[test]
+    fn a_bucket_covered_in_part_hides_what_lies_behind_that_part() {
+        // Seen from the origin, a wall x -100..10, y 100..110 ends at the ray through
+        // (10, 100): pseudo-angle 1 - 10/110, 232.727 bucket widths, so it covers
+        // bucket 232 from 0.727 of its width on. A point at (19.884, 200) lies behind
+        // it at 232.850 (the wall's end ray meets y = 200 at x = 20): hidden, though
+        // no bucket it lies in is wholly covered. At (20.123, 200), 232.597, it is
+        // past the wall's end: seen.
+        let mut h = one_sample();
+        h.insert(&rect(-100.0, 100.0, 10.0, 110.0), None);
+        assert!(h.hides(&[Vec2::new(19.884, 200.0)], Terrain::All));
+        assert!(!h.hides(&[Vec2::new(20.123, 200.0)], Terrain::All));
+        // Nearer than the wall: seen.
+        assert!(!h.hides(&[Vec2::new(9.0, 95.0)], Terrain::All));
+    }
+
+    #[test]
+    fn two_blockers_meeting_inside_a_bucket_bound_it_whole() {
+        // The wall above covers bucket 232 from 0.727 of its width on; a second wall,
+        // x 15.048..100, y 150..151, covers it up to 0.800 (its corner (15.048, 151)).
+        // A box x 28.91..31.75, y 300..301 spans buckets 231.5 to 233.57: hidden
+        // behind the two together (bucket 231 lies behind the second wall, 233 behind
+        // the first), seen past either alone.
+        let target = rect(28.91, 300.0, 31.75, 301.0);
+        let first = rect(-100.0, 100.0, 10.0, 110.0);
+        let second = rect(15.048, 150.0, 100.0, 151.0);
+        for (shapes, hidden) in [(vec![first, second], true), (vec![first], false), (vec![second], false)] {
+            let mut h = one_sample();
+            for s in &shapes {
+                h.insert(s, None);
+            }
+            assert_eq!(h.hides(&target, Terrain::All), hidden, "{}", shapes.len());
+        }
+        // Either order.
+        let mut h = one_sample();
+        h.insert(&second, None);
+        h.insert(&first, None);
+        assert!(h.hides(&target, Terrain::All));
+        // Moved 0.1 mm right, the second wall's corner falls at 232.66 bucket widths,
+        // short of the first wall's 232.727: a gap, and the box is seen through it.
+        let mut h = one_sample();
+        h.insert(&first, None);
+        h.insert(&rect(15.148, 150.0, 100.0, 151.0), None);
+        assert!(!h.hides(&target, Terrain::All));
     }
 
     #[test]
