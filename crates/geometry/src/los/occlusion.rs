@@ -51,7 +51,7 @@ use crate::vec2::Vec2;
 use std::sync::OnceLock;
 
 /// Direction buckets over the full turn.
-pub(crate) const BUCKETS: usize = 1024;
+pub(crate) const BUCKETS: usize = 256;
 
 /// Largest sample radius: the eye is covered by discs at most this wide, mm.
 pub(crate) const SAMPLE_RADIUS_MM: f64 = 3.0;
@@ -1084,32 +1084,60 @@ mod tests {
         h
     }
 
+    /// The point at pseudo-angle `p` (in the first quadrant) on the line y = `y`.
+    fn at_angle(p: f64, y: f64) -> Vec2 {
+        let d = from_pseudo(p);
+        d * (y / d.y)
+    }
+
+    /// The bucket of a pseudo-angle, and where in it the angle lies (a fraction of its
+    /// width).
+    fn bucket_of(p: f64) -> (i64, f64) {
+        let b = floor_i64(p * SCALE);
+        (b, p * SCALE - b as f64)
+    }
+
     #[test]
     fn a_bucket_covered_in_part_hides_what_lies_behind_that_part() {
         // Seen from the origin, a wall x -100..10, y 100..110 ends at the ray through
-        // (10, 100): pseudo-angle 1 - 10/110, 232.727 bucket widths, so it covers
-        // bucket 232 from 0.727 of its width on. A point at (19.884, 200) lies behind
-        // it at 232.850 (the wall's end ray meets y = 200 at x = 20): hidden, though
-        // no bucket it lies in is wholly covered. At (20.123, 200), 232.597, it is
-        // past the wall's end: seen.
+        // (10, 100), pseudo-angle 1 - 10/110 (its other near corners lie at larger
+        // angles). Points on the line y = 200 a tenth of a bucket either side of that
+        // ray, in the same bucket: the one toward the wall lies behind it (hidden,
+        // though no bucket it lies in is wholly covered); the other is past the
+        // wall's end (seen).
+        let end = 1.0 - 10.0 / 110.0;
+        let (behind, past) = (end + 0.1 / SCALE, end - 0.1 / SCALE);
+        let (b, f) = bucket_of(end);
+        assert!(f > 0.1 && f < 0.9 && bucket_of(behind).0 == b && bucket_of(past).0 == b);
         let mut h = one_sample();
         h.insert(&rect(-100.0, 100.0, 10.0, 110.0), None);
-        assert!(h.hides(&[Vec2::new(19.884, 200.0)], Terrain::All));
-        assert!(!h.hides(&[Vec2::new(20.123, 200.0)], Terrain::All));
+        assert!(h.hides(&[at_angle(behind, 200.0)], Terrain::All));
+        assert!(!h.hides(&[at_angle(past, 200.0)], Terrain::All));
         // Nearer than the wall: seen.
-        assert!(!h.hides(&[Vec2::new(9.0, 95.0)], Terrain::All));
+        assert!(!h.hides(&[at_angle(behind, 95.0)], Terrain::All));
     }
 
     #[test]
     fn two_blockers_meeting_inside_a_bucket_bound_it_whole() {
-        // The wall above covers bucket 232 from 0.727 of its width on; a second wall,
-        // x 15.048..100, y 150..151, covers it up to 0.800 (its corner (15.048, 151)).
-        // A box x 28.91..31.75, y 300..301 spans buckets 231.5 to 233.57: hidden
-        // behind the two together (bucket 231 lies behind the second wall, 233 behind
-        // the first), seen past either alone.
-        let target = rect(28.91, 300.0, 31.75, 301.0);
+        // The wall above covers its end's bucket from the angle 1 - 10/110 on. A second
+        // wall, x x2..100, y 150..151, covers every angle from 0.6 (its corner
+        // (100, 150)) up to that of its corner (x2, 151), placed 0.07 of a bucket
+        // past the first wall's end: between them they cover the bucket. A box at
+        // y 300..301 from half a bucket before that bucket to half a bucket after it
+        // is hidden behind the two together (the bucket before lies behind the second
+        // wall, the one after behind the first), seen past either alone.
+        let end = 1.0 - 10.0 / 110.0;
+        let (b, _) = bucket_of(end);
+        let wall_to = |p: f64| {
+            let x2 = 151.0 * (1.0 - p) / p;
+            rect(x2, 150.0, 100.0, 151.0)
+        };
+        let lo = at_angle((b as f64 - 0.5) / SCALE, 300.0);
+        let hi = at_angle((b as f64 + 1.5) / SCALE, 300.0);
+        let target = rect(hi.x, 300.0, lo.x, 301.0);
         let first = rect(-100.0, 100.0, 10.0, 110.0);
-        let second = rect(15.048, 150.0, 100.0, 151.0);
+        let second = wall_to(end + 0.07 / SCALE);
+        assert_eq!(bucket_of(end + 0.07 / SCALE).0, b);
         for (shapes, hidden) in [(vec![first, second], true), (vec![first], false), (vec![second], false)] {
             let mut h = one_sample();
             for s in &shapes {
@@ -1122,11 +1150,11 @@ mod tests {
         h.insert(&second, None);
         h.insert(&first, None);
         assert!(h.hides(&target, Terrain::All));
-        // Moved 0.1 mm right, the second wall's corner falls at 232.66 bucket widths,
-        // short of the first wall's 232.727: a gap, and the box is seen through it.
+        // The second wall's corner 0.03 of a bucket short of the first wall's end: a
+        // gap, and the box is seen through it.
         let mut h = one_sample();
         h.insert(&first, None);
-        h.insert(&rect(15.148, 150.0, 100.0, 151.0), None);
+        h.insert(&wall_to(end - 0.03 / SCALE), None);
         assert!(!h.hides(&target, Terrain::All));
     }
 
