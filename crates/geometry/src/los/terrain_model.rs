@@ -62,7 +62,7 @@ use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
 use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
 use crate::segment::Segment;
 use crate::sight::{
-    Blocker, Corridor, FullVisibility, LocalBlocker, blocked, chord, clear_of, clear_sight_segment_among,
+    Blocker, Corridor, FullVisibility, LocalBlocker, chord, clear_of, clear_sight_segment_among,
     first_obstruction_among, full_visibility_among, point_is_seen, point_sight_segment_among,
     relative_pseudo_angle,
 };
@@ -71,7 +71,7 @@ use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
 use std::sync::OnceLock;
 
-use super::corridor::{fan_hides, separated};
+use super::corridor::separated;
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
 use super::spotting_depth::{
@@ -93,10 +93,6 @@ const CELL_SPLIT: usize = 4;
 /// How far (mm) a base must keep from a cover for a sight line to it to be taken as
 /// leaving the cover before it meets the base.
 const BASE_CLEAR_MM: f64 = 1e-6;
-
-/// Halvings of the eye when pieces of what blocks a pair are tried as a fan hiding the
-/// target ([`super::corridor::fan_hides`]).
-const FAN_LEVELS: usize = 6;
 
 /// Slack on inclusive distance limits (spotting depth, visibility), mm: a target exactly
 /// at the limit is seen.
@@ -617,19 +613,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
             corners: !spotter_in_cover,
         };
         sweep.run(horizon, shrink, &terrain)
-    }
-
-    /// True when solid pieces of what blocks the pair (its units' blocks, screens and
-    /// opaque terrain, shrunk by a margin) form a chain across the corridor between eye
-    /// and target ([`super::corridor`]): the target is hidden, exactly.
-    fn chain_hides(&self, p: &Pair<'_>) -> bool {
-        if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
-            return false;
-        }
-        let pieces = self.chain_pieces(p);
-        let refs: Vec<&[Vec2]> = pieces.iter().map(Vec::as_slice).collect();
-        let tv = p.target.vertices_ccw();
-        separated(&p.eye, &tv, &refs) || fan_hides(&p.eye, &tv, &refs, FAN_LEVELS)
     }
 
     /// The solid pieces of what blocks the pair for [`super::corridor::separated`]: its
@@ -2298,19 +2281,10 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
 
     /// The verdict for one target base.
     fn base_verdict(&self, target: BaseRef, want_full: bool, candidates: &Candidates) -> Option<BaseVerdict> {
+        // No chain or fan test first: on the grand battle they cost more than the
+        // search they spared (BENCHMARKS.md); the sweep settles most hidden bases, and
+        // the exact clear-segment search proves the others.
         let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
-        // A clear line from the eye's middle to the target's centre is a sight line no
-        // chain can cross: the chain test would fail, so it is not run.
-        let centre_clear =
-            p.eye.len() == 2 && !blocked(p.eye[0].lerp(p.eye[1], 0.5), p.target.centre(), &p.blockers());
-        if !centre_clear && self.sight.chain_hides(&p) {
-            return Some(BaseVerdict {
-                visible: false,
-                full: FullVisibility::Hidden { witness: p.target.centre() },
-                method: Method::Exact,
-                sight: None,
-            });
-        }
         Some(self.sight.decide(&p, want_full))
     }
 }
