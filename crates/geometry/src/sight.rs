@@ -318,6 +318,20 @@ pub(crate) fn blocked(a: Vec2, b: Vec2, blockers: &[&Blocker]) -> bool {
         || obstruction(a, b, blockers, None).is_some()
 }
 
+/// [`blocked`] for one of many segments tried against the same blockers: a blocker the
+/// segment runs deep through moves to the front of `blockers`, where the next segment,
+/// likely cut by the same one, meets it first. The answer does not depend on the order.
+fn blocked_reordering(a: Vec2, b: Vec2, blockers: &mut [&Blocker]) -> bool {
+    let Some((d, len, lo, hi)) = segment_frame(a, b) else { return false };
+    if let Some(k) =
+        blockers.iter().position(|bl| bl.bbox_overlaps(lo, hi) && bl.runs_deep_through(a, d, len))
+    {
+        blockers[..=k].rotate_right(1);
+        return true;
+    }
+    obstruction(a, b, blockers, None).is_some()
+}
+
 /// Depth inside a blocker, and length of the run there, that make a segment blocked
 /// outright ([`blocked`]), mm: far above [`GRAZE_TOLERANCE_MM`].
 const DEEP_MM: f64 = 1e-3;
@@ -809,7 +823,8 @@ pub fn clear_sight_segment_among(
     let (near, _) = in_corridor_of(corridor.as_ref(), &[spotter, target], blockers);
     let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |a, &p| a + p) / s.len().max(1) as f64;
     let (spotter_outline, target_outline) = (Outline::new(spotter), Outline::new(target));
-    let try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
+    let mut order = near.clone();
+    let mut try_line = |p: Vec2, dir: Vec2| -> Option<Segment> {
         let dir_len = dir.length();
         let cs = spotter_outline.chord(p, dir, dir_len)?;
         let ct = target_outline.chord(p, dir, dir_len)?;
@@ -823,7 +838,7 @@ pub fn clear_sight_segment_among(
             return Some(Segment::new(m, m));
         };
         let seg = Segment::new(p + dir * s, p + dir * t);
-        (!blocked(seg.a, seg.b, &near)).then_some(seg)
+        (!blocked_reordering(seg.a, seg.b, &mut order)).then_some(seg)
     };
     // The natural line first: centre to centre.
     let (cs, ct) = (centre(spotter), centre(target));

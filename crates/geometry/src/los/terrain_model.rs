@@ -1877,14 +1877,12 @@ impl<'i, 't> TerrainSight<'i, 't> {
         // Pairs the views settle at once (most: the sweep hid the target) are answered
         // here; the others, whose costs differ a thousandfold, are shared out one by one,
         // so that no core idles at the end.
-        let mut out: Vec<Option<UnitVerdict>> = pairs
-            .iter()
-            .map(|&(a, b)| match slot.get(a) {
-                Some(&Some(k)) => views[k].settled_at_once(b),
-                _ => None,
+        let work: Vec<usize> = (0..pairs.len())
+            .filter(|&i| {
+                let (a, b) = pairs[i];
+                !matches!(slot.get(a), Some(&Some(k)) if views[k].settled_at_once(b))
             })
             .collect();
-        let work: Vec<usize> = (0..pairs.len()).filter(|&i| out[i].is_none()).collect();
         let verdict = |&i: &usize| {
             let (a, b) = pairs[i];
             match slot.get(a) {
@@ -1892,10 +1890,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 _ => self.unit_verdict(a, b),
             }
         };
-        for (i, v) in work.iter().zip(shared_out(&work, workers, verdict)) {
-            out[*i] = Some(v);
-        }
-        out.into_iter().map(|v| v.unwrap_or_else(UnitVerdict::unseen)).collect()
+        // The answers in the pairs' order: those searched, in the order of `work`, the
+        // rest unseen.
+        let mut searched = work.iter().copied().zip(shared_out(&work, workers, verdict)).peekable();
+        (0..pairs.len())
+            .map(|i| match searched.next_if(|(w, _)| *w == i) {
+                Some((_, v)) => v,
+                None => UnitVerdict::unseen(),
+            })
+            .collect()
     }
 
     /// A spotter unit prepared for many questions (the views of all its bases): what a
@@ -2101,21 +2104,20 @@ pub struct UnitView<'m, 'i, 't> {
 }
 
 impl UnitView<'_, '_, '_> {
-    /// The verdict when no search is needed: an unknown target, the spotter's own unit,
-    /// or a target the sweep hid from every base's eye (not seen).
-    fn settled_at_once(&self, target: usize) -> Option<UnitVerdict> {
-        let view0 = self.views.first()?;
-        let settled = view0.sight.table.units.get(target).is_none()
+    /// True when no search is needed, the target being unseen: an unknown target, the
+    /// spotter's own unit, or a target the sweep hid from every base's eye.
+    fn settled_at_once(&self, target: usize) -> bool {
+        let Some(view0) = self.views.first() else { return false };
+        view0.sight.table.units.get(target).is_none()
             || target == self.unit
-            || self.views.iter().all(|v| v.occlusion.get(target) == Some(&UnitSight::Hidden));
-        settled.then(UnitVerdict::unseen)
+            || self.views.iter().all(|v| v.occlusion.get(target) == Some(&UnitSight::Hidden))
     }
 
     /// The verdict for a target unit (as [`TerrainSight::unit_verdict`]).
     #[must_use]
     pub fn unit_verdict(&self, target: usize) -> UnitVerdict {
-        if let Some(v) = self.settled_at_once(target) {
-            return v;
+        if self.settled_at_once(target) {
+            return UnitVerdict::unseen();
         }
         let mut out = UnitVerdict::unseen();
         let Some(view0) = self.views.first() else { return out };
