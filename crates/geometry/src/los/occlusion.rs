@@ -54,7 +54,7 @@ use std::sync::OnceLock;
 pub(crate) const BUCKETS: usize = 256;
 
 /// Largest sample radius: the eye is covered by discs at most this wide, mm.
-pub(crate) const SAMPLE_RADIUS_MM: f64 = 3.0;
+pub(crate) const SAMPLE_RADIUS_MM: f64 = 2.1;
 
 /// How far past a judged unit's box terrain joins the horizon before it is judged, mm:
 /// more than any spotting depth, so that the windows a check on a base in cover looks
