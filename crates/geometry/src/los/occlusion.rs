@@ -113,8 +113,12 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
     let n = poly.len();
     let mut best = f64::INFINITY;
     let mut outside = n < 3;
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
+    let Some(&first) = poly.first() else { return best };
+    // Edge (a, b) for each vertex a and the next, b (the first after the last).
+    let mut next = first;
+    for &a in poly.iter().rev() {
+        let b = next;
+        next = a;
         let ab = b - a;
         let ap = p - a;
         if n >= 3 {
@@ -138,8 +142,14 @@ fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
 /// the edge `ab` long (a point when it has no length).
 fn edge_distance_2(ap: Vec2, ab: Vec2) -> f64 {
     let l2 = ab.length_2();
-    let t = if l2 > 0.0 { (ap.dot(ab) / l2).clamp(0.0, 1.0) } else { 0.0 };
-    (ap - ab * t).length_2()
+    let along = ap.dot(ab);
+    // As `(ap - ab * (along / l2).clamp(0, 1)).length_2()`, without the division at
+    // either end.
+    if l2 > 0.0 && along > 0.0 {
+        if along >= l2 { (ap - ab).length_2() } else { (ap - ab * (along / l2)).length_2() }
+    } else {
+        ap.length_2()
+    }
 }
 
 /// How a convex shape (ccw; or a segment, or a point) lies as seen from `p`, and its
@@ -157,8 +167,11 @@ fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
     let mut best = f64::INFINITY;
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
+    // Edge (a, b) for each vertex a and the next, b (the first after the last).
+    let mut next = poly[0];
+    for &a in poly.iter().rev() {
+        let b = next;
+        next = a;
         let d = a - p;
         if d.x == 0.0 && d.y == 0.0 {
             return (Span::Unknown, 0.0);
