@@ -1005,22 +1005,9 @@ mod tests {
     /// True when the segment from the origin to `t` meets the convex polygon (ccw)
     /// grown by 1e-9 mm (a ray through a corner meets it, whatever the rounding).
     fn segment_meets(t: Vec2, poly: &[Vec2]) -> bool {
-        let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        for i in 0..poly.len() {
-            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
-            // Inside: (b - a) × (s·t - a) ≥ -1e-9 |b - a|, that is c0 + s·c1 ≥ 0.
-            let (c0, c1) = ((b - a).cross(-a) + 1e-9 * (b - a).length(), (b - a).cross(t));
-            if c1 == 0.0 {
-                if c0 < 0.0 {
-                    return false;
-                }
-            } else if c1 > 0.0 {
-                lo = lo.max(-c0 / c1);
-            } else {
-                hi = hi.min(-c0 / c1);
-            }
-        }
-        lo <= hi
+        let n = poly.len();
+        let grown = |i: usize| Some(1e-9 * (poly[(i + 1) % n] - poly[i]).length());
+        crate::polygon::line_in_convex(poly, Vec2::ZERO, t, (0.0, 1.0), grown).is_some()
     }
 
     proptest! {
