@@ -1890,15 +1890,12 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 _ => self.unit_verdict(a, b),
             }
         };
-        // The answers in the pairs' order: those searched, in the order of `work`, the
-        // rest unseen.
-        let mut searched = work.iter().copied().zip(shared_out(&work, workers, verdict)).peekable();
-        (0..pairs.len())
-            .map(|i| match searched.next_if(|(w, _)| *w == i) {
-                Some((_, v)) => v,
-                None => UnitVerdict::unseen(),
-            })
-            .collect()
+        // Every pair unseen, then the answers of those searched.
+        let mut out = vec![UnitVerdict::unseen(); pairs.len()];
+        for (&i, v) in work.iter().zip(shared_out(&work, workers, verdict)) {
+            out[i] = v;
+        }
+        out
     }
 
     /// A spotter unit prepared for many questions (the views of all its bases): what a
