@@ -686,22 +686,28 @@ impl Sector {
     /// `half_eye` (so that it holds the shape's range from every eye point); `None` for
     /// every direction.
     fn of(c: Vec2, half_eye: f64, shape: &[Vec2]) -> Option<(f64, f64)> {
+        Sector::of_at(c, half_eye, shape).1
+    }
+
+    /// The squared distance of the shape from `c` (as [`distance_2_to_convex`]) and its
+    /// range ([`Self::of`]), from one pass over its edges.
+    fn of_at(c: Vec2, half_eye: f64, shape: &[Vec2]) -> (f64, Option<(f64, f64)>) {
         let (sp, d2) = span_and_distance_2(c, shape);
         let d = d2.sqrt();
+        let Span::Range(lo, hi) = sp else { return (distance_2_to_convex(c, shape), None) };
         if d <= 2.0 * half_eye {
-            return None;
+            return (d2, None);
         }
-        let Span::Range(lo, hi) = sp else { return None };
         let x = half_eye / d;
         let widen = x / (1.0 - x * x).sqrt() + 1e-9;
-        (hi - lo + 2.0 * widen < 4.0).then_some((lo - widen, hi + widen))
+        (d2, (hi - lo + 2.0 * widen < 4.0).then_some((lo - widen, hi + widen)))
     }
 
     /// The smallest range holding the ranges of all the shapes.
-    fn around<'s>(c: Vec2, half_eye: f64, shapes: impl Iterator<Item = &'s [Vec2]>) -> Sector {
+    fn around(shape_ranges: impl Iterator<Item = Option<(f64, f64)>>) -> Sector {
         let mut ranges: Vec<(f64, f64)> = Vec::new();
-        for s in shapes {
-            match Sector::of(c, half_eye, s) {
+        for r in shape_ranges {
+            match r {
                 Some((lo, hi)) => {
                     let lo2 = lo.rem_euclid(4.0);
                     ranges.push((lo2, lo2 + (hi - lo)));
@@ -738,8 +744,13 @@ impl Sector {
 
     /// True when the shape's range (widened for the eye) meets the sector.
     fn meets(&self, c: Vec2, half_eye: f64, shape: &[Vec2]) -> bool {
+        matches!(self, Sector::All) || self.meets_range(Sector::of(c, half_eye, shape))
+    }
+
+    /// [`Self::meets`], given the shape's range ([`Self::of`]).
+    fn meets_range(&self, range: Option<(f64, f64)>) -> bool {
         let Sector::Range(lo, hi) = *self else { return true };
-        let Some((a, b)) = Sector::of(c, half_eye, shape) else { return true };
+        let Some((a, b)) = range else { return true };
         // Compare on the circle: shift the shape's range by whole turns next to the sector.
         let shift = ((lo - a) / 4.0).round() * 4.0;
         [-4.0, 0.0, 4.0].iter().any(|k| a + shift + k <= hi && b + shift + k >= lo)
@@ -823,10 +834,15 @@ impl Sweep<'_> {
         // The directions that matter: those of the cells holding units to judge. The
         // horizon is only ever asked about them, so terrain wholly outside them is left
         // out.
+        // Each cell's distance and range, found once.
+        let cell_at: Vec<(f64, Option<(f64, f64)>)> =
+            occ.cells.iter().map(|(b, _)| Sector::of_at(c, horizon.half_eye, b)).collect();
         let sector = Sector::around(
-            c,
-            horizon.half_eye,
-            occ.cells.iter().filter(|(_, m)| m.iter().any(|&u| judged(u))).map(|(b, _)| b.as_slice()),
+            occ.cells
+                .iter()
+                .zip(&cell_at)
+                .filter(|((_, m), _)| m.iter().any(|&u| judged(u)))
+                .map(|(_, a)| a.1),
         );
         // Terrain joins the horizon nearest first, with the units, just before anything
         // it could hide is judged: a piece no nearer than `reach` beyond the near side of
@@ -850,13 +866,12 @@ impl Sweep<'_> {
                 next += 1;
             }
         };
-        let mut cells: Vec<(f64, usize)> =
-            occ.cells.iter().enumerate().map(|(k, (b, _))| (distance_2_to_convex(c, b), k)).collect();
+        let mut cells: Vec<(f64, usize)> = cell_at.iter().enumerate().map(|(k, a)| (a.0, k)).collect();
         cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut units: Vec<(f64, usize)> = Vec::new();
         for &(cells_d, k) in &cells {
             let (cell_box, members) = &occ.cells[k];
-            if !sector.meets(c, horizon.half_eye, cell_box) {
+            if !sector.meets_range(cell_at[k].1) {
                 continue;
             }
             terrain_within(&mut horizon, cells_d.sqrt() + reach);
