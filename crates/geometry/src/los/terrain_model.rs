@@ -32,11 +32,8 @@
 //! hidden (or a corner of it hidden), so the answers are those of the search:
 //! - a spotter prepared for many targets ([`TerrainSight::spotter`]) sweeps the table
 //!   once from its eye ([`super::occlusion`]): most units are proved hidden behind
-//!   nearer units, screens and woods at once;
-//! - solid pieces of what blocks a pair, overlapping from one side of the corridor
-//!   between eye and target to the other, hide the target ([`super::corridor`]); so do
-//!   pieces that need not meet, when from every part of the eye (halving it) the ones
-//!   before the target, shrunk by that part's half-width, cover its whole angular span;
+//!   nearer units, screens and woods at once, and most bases of the others that are
+//!   not wholly seen, by a corner no eye point sees;
 //! - a spotting depth that every sight line must exceed, from the outline of the cover
 //!   alone, hides it ([`super::spotting_depth`]), as does the part of a convex piece of
 //!   the cover beyond the depth from the eye or the target when it leaves no line clear.
