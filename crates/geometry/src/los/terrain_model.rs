@@ -2794,10 +2794,27 @@ mod tests {
         assert!(los.unit_verdict(0, 1).visible);
         assert!(!full_base_seen(&t));
         // With the line 20 mm further left, every corner is seen: nothing is proved.
-        let line = line.replace(r#""x":17.5"#, r#""x":-2.5"#);
-        let t = scene((75.0, 220.0, 30.0, 20.0), &line, "");
+        let moved = line.replace(r#""x":17.5"#, r#""x":-2.5"#);
+        let t = scene((75.0, 220.0, 30.0, 20.0), &moved, "");
         assert_eq!(swept(&t), UnitSight::Partly { hidden: 0, not_whole: 0 });
         assert!(full_base_seen(&t));
+        // The threshold: with the line from x = -10 to x_r, the hardest foe point is
+        // (60, 230), whose best line, from the eye's end (12.5, 20), crosses y = 110 at
+        // x = 12.5 + 47.5 · 90/210 = 32.857 (from eye points further left it crosses
+        // further left). So the foe is wholly seen when x_r < 32.857: at 32.5 (0.36 mm
+        // inside) it is, at 33.2 (0.34 mm outside) it is not. Whatever the sweep proves
+        // there, the verdict is the exhaustive search's.
+        for (right, whole) in [(32.5, true), (33.2, false)] {
+            let (x, w) = ((right - 10.0) / 2.0, right + 10.0);
+            let other = line
+                .replace(r#""x":17.5"#, &format!(r#""x":{x}"#))
+                .replace(r#""width":55"#, &format!(r#""width":{w}"#));
+            let t = scene((75.0, 220.0, 30.0, 20.0), &other, "");
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            assert!(los.unit_verdict(0, 1).visible, "{right}");
+            assert_eq!(full_base_seen(&t), whole, "{right}");
+        }
     }
 
     #[test]
