@@ -313,6 +313,79 @@ pub(crate) fn line_in_convex(
     (lo <= hi).then_some((lo, hi))
 }
 
+/// Convex pieces (each counter-clockwise) that together make up the simple polygon
+/// `ring` (either orientation, no self-intersection): an ear-clipping triangulation,
+/// then neighbouring pieces merged across their shared diagonal while the union stays
+/// convex (Hertel–Mehlhorn: at most four times the fewest convex pieces). Each piece
+/// lies in the polygon. Empty when the ring has fewer than three vertices or no ear is
+/// found (a degenerate ring).
+#[must_use]
+pub(crate) fn convex_parts(ring: &[Vec2]) -> Vec<Vec<Vec2>> {
+    let mut pts = ring.to_vec();
+    if pts.len() < 3 {
+        return Vec::new();
+    }
+    if signed_area(&pts) < 0.0 {
+        pts.reverse();
+    }
+    let turn = |a: Vec2, b: Vec2, c: Vec2| (b - a).cross(c - b);
+    // Ear clipping over vertex indices.
+    let mut left: Vec<usize> = (0..pts.len()).collect();
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    while left.len() > 3 {
+        let m = left.len();
+        let ear = (0..m).find(|&i| {
+            let (a, b, c) = (left[(i + m - 1) % m], left[i], left[(i + 1) % m]);
+            let (pa, pb, pc) = (pts[a], pts[b], pts[c]);
+            turn(pa, pb, pc) > 0.0
+                && left.iter().all(|&j| {
+                    j == a || j == b || j == c || {
+                        let q = pts[j];
+                        // Outside the closed triangle (strictly beyond some edge).
+                        (pb - pa).cross(q - pa) < 0.0
+                            || (pc - pb).cross(q - pb) < 0.0
+                            || (pa - pc).cross(q - pc) < 0.0
+                    }
+                })
+        });
+        let Some(i) = ear else { return Vec::new() };
+        let m = left.len();
+        parts.push(vec![left[(i + m - 1) % m], left[i], left[(i + 1) % m]]);
+        left.remove(i);
+    }
+    parts.push(left);
+    // Merge pieces across a shared diagonal (u → v in one, v → u in the other) while the
+    // union stays convex.
+    let convex = |ix: &[usize]| {
+        let n = ix.len();
+        (0..n).all(|i| turn(pts[ix[(i + n - 1) % n]], pts[ix[i]], pts[ix[(i + 1) % n]]) >= 0.0)
+    };
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'search: for a in 0..parts.len() {
+            for b in a + 1..parts.len() {
+                let (pa, pb) = (&parts[a], &parts[b]);
+                let (na, nb) = (pa.len(), pb.len());
+                for i in 0..na {
+                    let (u, v) = (pa[i], pa[(i + 1) % na]);
+                    let Some(j) = (0..nb).find(|&j| pb[j] == v && pb[(j + 1) % nb] == u) else { continue };
+                    // `a` from v round to u, then `b` from u (exclusive) round to v (exclusive).
+                    let mut union: Vec<usize> = (0..na).map(|k| pa[(i + 1 + k) % na]).collect();
+                    union.extend((1..nb - 1).map(|k| pb[(j + 1 + k) % nb]));
+                    if convex(&union) {
+                        parts[a] = union;
+                        parts.swap_remove(b);
+                        merged = true;
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    parts.into_iter().map(|ix| ix.into_iter().map(|i| pts[i]).collect()).collect()
+}
+
 /// Even-odd point-in-ring test with the boundary counted as inside.
 #[must_use]
 pub fn ring_contains(ring: &[Vec2], p: Vec2) -> bool {
@@ -417,5 +490,90 @@ mod tests {
             vec![],
         );
         assert_eq!(p.self_intersections().len(), 1);
+    }
+
+    /// Checks `convex_parts` of a ring: each part convex and counter-clockwise, inside
+    /// the ring (its centroid, and the midpoints of its edges pulled toward the centroid),
+    /// and the parts' areas adding up to the ring's.
+    fn check_parts(ring: &[Vec2]) -> usize {
+        let parts = convex_parts(ring);
+        let poly = Polygon::new(ring.to_vec(), vec![]);
+        let mut total = 0.0;
+        for part in &parts {
+            let n = part.len();
+            assert!(n >= 3, "{part:?}");
+            for i in 0..n {
+                let (a, b, c) = (part[i], part[(i + 1) % n], part[(i + 2) % n]);
+                assert!((b - a).cross(c - b) >= -1e-9, "not convex: {part:?}");
+            }
+            let area = signed_area(part);
+            assert!(area > 0.0, "{part:?}");
+            total += area;
+            let c = part.iter().fold(Vec2::ZERO, |a, &q| a + q) / n as f64;
+            assert!(poly.contains(c), "{c:?} of {part:?}");
+            for i in 0..n {
+                let m = part[i].lerp(part[(i + 1) % n], 0.5).lerp(c, 1e-6);
+                assert!(poly.contains(m), "{m:?} of {part:?}");
+            }
+        }
+        assert_abs_diff_eq!(total, signed_area(ring).abs(), epsilon = 1e-6 * (1.0 + total));
+        parts.len()
+    }
+
+    #[test]
+    fn convex_parts_of_an_l_and_a_notched_square_are_few() {
+        // The L (reflex corner at (10, 10)): two pieces; clockwise, the same.
+        let l = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(20.0, 0.0),
+            Vec2::new(20.0, 10.0),
+            Vec2::new(10.0, 10.0),
+            Vec2::new(10.0, 20.0),
+            Vec2::new(0.0, 20.0),
+        ];
+        assert_eq!(check_parts(&l), 2);
+        let mut cw = l.to_vec();
+        cw.reverse();
+        assert_eq!(check_parts(&cw), 2);
+        // A convex ring is one piece; a square with a notch in one side, three at most.
+        assert_eq!(check_parts(&l[..3]), 1);
+        let notched = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(10.0, 0.0),
+            Vec2::new(10.0, 10.0),
+            Vec2::new(6.0, 10.0),
+            Vec2::new(5.0, 5.0),
+            Vec2::new(4.0, 10.0),
+            Vec2::new(0.0, 10.0),
+        ];
+        let n = check_parts(&notched);
+        assert!((2..=3).contains(&n), "{n}");
+        // Fewer than three vertices: nothing.
+        assert!(convex_parts(&l[..2]).is_empty());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 300,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(31),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+        /// Star-shaped rings (radii at increasing angles) of 3 to 14 vertices: the parts
+        /// tile the ring.
+        #[test]
+        fn convex_parts_tile_any_star_shaped_ring(
+            radii in proptest::collection::vec((0.2f64..1.0, 5.0f64..200.0), 3..15),
+        ) {
+            let total: f64 = radii.iter().map(|r| r.0).sum();
+            let mut turn = 0.0;
+            let ring: Vec<Vec2> = radii
+                .iter()
+                .map(|&(step, r)| {
+                    turn += step / total * std::f64::consts::TAU;
+                    Vec2::new(r * turn.cos(), r * turn.sin())
+                })
+                .collect();
+            check_parts(&ring);
+        }
     }
 }

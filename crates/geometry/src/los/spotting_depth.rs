@@ -352,6 +352,63 @@ pub(crate) fn beyond_depth(part: &[Vec2], around: &[Vec2], depth: f64) -> Vec<Ve
         .collect()
 }
 
+/// How deep inside a convex part of a cover a point must lie for every line through it
+/// to run more than `depth` inside the part (see [`deep_core`]): half the depth, plus
+/// [`DEPTH_SLACK_MM`].
+pub(crate) fn core_radius(depth: f64) -> f64 {
+    depth / 2.0 + DEPTH_SLACK_MM
+}
+
+/// The edge line of the convex `own` (ccw) beyond which the vertices of `toward` lie
+/// farthest, judged by the nearest of them: the half-plane of points at least `r`
+/// beyond that line, and how far beyond it that nearest vertex lies. Every point of the
+/// half-plane is at least `r` from `own`.
+fn far_side(own: &[Vec2], r: f64, toward: &[Vec2]) -> Option<(HalfPlane, f64)> {
+    let m = own.len();
+    if m < 3 {
+        return None;
+    }
+    (0..m)
+        .filter_map(|i| {
+            let (a, b) = (own[i], own[(i + 1) % m]);
+            let u = (b - a).normalized()?;
+            let n = u.perp_right();
+            let nearest = toward.iter().map(|&q| n.dot(q - a)).fold(f64::INFINITY, f64::min);
+            let q = a + n * r;
+            Some((HalfPlane::left_of(q, q - u), nearest))
+        })
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+}
+
+/// The part of a convex part of a cover, already shrunk by [`core_radius`]`(depth)`
+/// (`core`, ccw), that no sight segment between the convex bases `spotter` and `target`
+/// (ccw) can pass through within the spotting `depth`: the points of `core` at least
+/// `r = core_radius(depth)` beyond an edge of each base, the edge the other base lies
+/// beyond. A segment through such a point `p` runs inside the part along a chord that
+/// reaches `r` to either side of `p` (the disc of radius `r` about `p` lies in the
+/// part), and none of that chord lies inside the spotter's base or reaches the target
+/// base (each lies behind its edge, at least `r` from `p`): more than `depth` inside the
+/// cover, counted from where the segment leaves the spotter's base to where it first
+/// meets the target. `None` when nothing is left.
+pub(crate) fn deep_core(core: &[Vec2], depth: f64, spotter: &[Vec2], target: &[Vec2]) -> Option<Vec<Vec2>> {
+    if core.len() < 3 {
+        return None;
+    }
+    let r = core_radius(depth);
+    let planes = [far_side(spotter, r, target)?.0, far_side(target, r, spotter)?.0];
+    let poly = ConvexPolygon::from_half_planes(&ConvexPolygon::from_ccw_unchecked(core.to_vec()), &planes);
+    (poly.area() > 0.0 && poly.vertices().len() >= 3).then(|| poly.into_vertices())
+}
+
+/// True when every point of the convex `piece` (ccw) lies at least `reach` from each of
+/// the convex bases `spotter` and `target` (ccw), beyond one edge line of each: a sight
+/// segment between them crosses it, wherever, at least that far from both along the
+/// segment.
+pub(crate) fn beyond_reach(piece: &[Vec2], reach: f64, spotter: &[Vec2], target: &[Vec2]) -> bool {
+    let far = |own: &[Vec2]| far_side(own, reach, piece).is_some_and(|(_, nearest)| nearest >= reach);
+    !piece.is_empty() && far(spotter) && far(target)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,5 +485,48 @@ mod tests {
             let b = run_lower_bound(&wood, &eye, &spotter, &target);
             assert!((b - d).abs() < 1e-9, "{b}");
         }
+    }
+
+    #[test]
+    fn a_deep_core_keeps_the_points_half_the_depth_inside_and_beyond_both_bases() {
+        // A 200 × 200 part, depth 50: the core is the part shrunk by r = 25 (+ slack).
+        // Gun base below it (front edge y = -10), target above it (near edge y = 230):
+        // neither cuts the core.
+        let part = rect(0.0, 0.0, 200.0, 200.0);
+        let r = core_radius(50.0);
+        let core = crate::los::occlusion::shrink_convex(&part, r).unwrap_or_default();
+        let gun = rect(90.0, -50.0, 110.0, -10.0);
+        let contains = |c: &[Vec2], q: Vec2| ConvexPolygon::from_ccw_unchecked(c.to_vec()).contains(q);
+        let deep = deep_core(&core, 50.0, &gun, &rect(90.0, 230.0, 110.0, 250.0)).unwrap_or_default();
+        assert!(contains(&deep, Vec2::new(25.01, 174.99)) && contains(&deep, Vec2::new(174.99, 25.01)));
+        assert!(!contains(&deep, Vec2::new(24.99, 100.0)) && !contains(&deep, Vec2::new(100.0, 175.01)));
+        // The target's near edge at y = 190: the core stops r short of it, at y = 165.
+        let deep = deep_core(&core, 50.0, &gun, &rect(90.0, 190.0, 110.0, 210.0)).unwrap_or_default();
+        assert!(contains(&deep, Vec2::new(100.0, 164.99)));
+        assert!(!contains(&deep, Vec2::new(100.0, 165.01)));
+        // The gun's front edge at y = 10: the core starts r past it, at y = 35.
+        let near_gun = rect(90.0, -30.0, 110.0, 10.0);
+        let deep = deep_core(&core, 50.0, &near_gun, &rect(90.0, 230.0, 110.0, 250.0)).unwrap_or_default();
+        assert!(contains(&deep, Vec2::new(100.0, 35.01)));
+        assert!(!contains(&deep, Vec2::new(100.0, 34.99)));
+        // A part 50 mm wide has no core for a depth of 50 (every chord may be 50 long).
+        let thin = crate::los::occlusion::shrink_convex(&rect(0.0, 0.0, 200.0, 50.0), r);
+        assert!(thin.is_none());
+        let thick = crate::los::occlusion::shrink_convex(&rect(0.0, 0.0, 200.0, 50.01), r);
+        assert!(thick.is_some());
+    }
+
+    #[test]
+    fn a_piece_is_beyond_reach_only_when_a_base_edge_keeps_all_of_it_that_far() {
+        let gun = rect(-12.5, -20.0, 12.5, 20.0);
+        let foe = rect(-15.0, 300.0, 15.0, 320.0);
+        // A wall across y ∈ [199.5, 200.5]: 179.5 from the gun's front, 99.5 from the foe.
+        let wall = rect(-100.0, 199.5, 100.0, 200.5);
+        assert!(beyond_reach(&wall, 99.4, &gun, &foe));
+        assert!(!beyond_reach(&wall, 99.6, &gun, &foe));
+        // A wall beside the gun, running ahead of it: 10 mm to its right.
+        let side = rect(22.5, -20.0, 23.5, 200.0);
+        assert!(beyond_reach(&side, 9.9, &gun, &foe));
+        assert!(!beyond_reach(&side, 10.1, &gun, &foe));
     }
 }

@@ -35,8 +35,11 @@
 //!   nearer units, screens and woods at once, and most bases of the others that are
 //!   not wholly seen, by a corner no eye point sees;
 //! - a spotting depth that every sight line must exceed, from the outline of the cover
-//!   alone, hides it ([`super::spotting_depth`]), as does the part of a convex piece of
-//!   the cover beyond the depth from the eye or the target when it leaves no line clear.
+//!   alone, hides it ([`super::spotting_depth`]), as do, when they leave no line clear,
+//!   the part of a convex piece of the cover beyond the depth from the eye or the
+//!   target, the deep cores of the cover's convex parts (points more than half the depth
+//!   inside a part and past both bases: every line through one runs deeper than the
+//!   depth), and the pieces of a linear obstacle crossed too far from both bases.
 //!
 //! Where the bounded search still runs, it skips only target points it would refute
 //! anyway, so its answers do not change: points the blockers alone hide (the exact
@@ -56,7 +59,7 @@ use crate::error::GeometryError;
 use crate::hull::hull_points;
 use crate::index::SpatialIndex;
 use crate::line_of_sight::{LineOfSight, UnitLevels, blocks_at_levels};
-use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
+use crate::polygon::{ConvexPolygon, HalfPlane, Polygon, convex_parts};
 use crate::segment::Segment;
 use crate::sight::{
     Blocker, Corridor, FullVisibility, LocalBlocker, chord, clear_of, clear_sight_segment_among,
@@ -72,7 +75,8 @@ use super::corridor::separated;
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
 use super::spotting_depth::{
-    DEPTH_SLACK_MM, beyond_depth, convex_part_around, covers, hidden_in_cover, part_toward, run_lower_bound,
+    DEPTH_SLACK_MM, beyond_depth, beyond_reach, convex_part_around, core_radius, covers, deep_core,
+    hidden_in_cover, part_toward, run_lower_bound,
 };
 
 /// How many target points the bounded search tries before it proves cells of the target
@@ -345,6 +349,10 @@ struct Occluders {
     shrunk: std::sync::Mutex<Vec<(u64, Shapes)>>,
     unit_cover: Vec<Vec<usize>>,
     unit_top: Vec<f64>,
+    /// By terrain index, for a cover without holes: the spotting depth and the cover's
+    /// convex parts ([`convex_parts`], and its kernel) shrunk by [`core_radius`] of it,
+    /// whose [`deep_core`]s no sight line passes within the depth.
+    deep: Vec<(f64, Vec<Vec<Vec2>>)>,
 }
 
 impl Occluders {
@@ -482,7 +490,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let indices: Vec<usize> = (0..units.len()).collect();
         let blocks = shared_out(&indices, workers, |&u| super::solid_block::solid_blocks(u, units[u]));
         let sweep = occlusion::Occluders::new(&units, blocks);
-        let kernels = self
+        let kernels: Vec<Option<Vec<Vec2>>> = self
             .features
             .iter()
             .map(|f| {
@@ -502,7 +510,26 @@ impl<'i, 't> TerrainSight<'i, 't> {
         });
         let unit_top =
             self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
-        Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top }
+        let mut deep = vec![(0.0, Vec::new()); table.terrain.len()];
+        for (f, kernel) in self.features.iter().zip(&kernels) {
+            let SightEffect::Cover { spotting_depth } = f.props.effect else { continue };
+            let Some(poly) = f.blockers.first().map(Blocker::polygon) else { continue };
+            if f.linear || !poly.holes.is_empty() || self.rules.cover != CoverVisibility::DepthIntoCover {
+                continue;
+            }
+            let depth = self.rules.depth_mm(spotting_depth);
+            let mut parts = convex_parts(&poly.exterior);
+            // The kernel overlaps the parts: it holds points near their shared edges.
+            if parts.len() > 1
+                && let Some(k) = kernel
+            {
+                parts.push(k.clone());
+            }
+            if let Some(d) = deep.get_mut(f.index) {
+                *d = (depth, parts.iter().filter_map(|c| shrink_convex(c, core_radius(depth))).collect());
+            }
+        }
+        Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top, deep }
     }
 
     /// Which units the eye of spotter base `spotter` cannot see at all, and which of
@@ -1735,17 +1762,29 @@ impl<'i, 't> TerrainSight<'i, 't> {
         })
     }
 
-    /// Convex regions a sight line of the pair cannot pass through without running more
-    /// than a spotting depth inside cover ([`super::spotting_depth`]): the part of a
-    /// convex piece of the cover around the eye (or around the target) farther than the
-    /// depth from it.
+    /// Convex regions a sight line of the pair cannot pass through ([`super::spotting_depth`]):
+    /// for a spotting depth, the part of a convex piece of the cover around the eye (or
+    /// around the target) farther than the depth from it, and the deep cores of the
+    /// cover's convex parts ([`deep_core`]: a line through one runs more than the depth
+    /// inside the cover before it meets the target); for a linear obstacle that blocks
+    /// where it is crossed far from both bases, its pieces wholly that far from both
+    /// ([`beyond_reach`]).
     fn depth_cut_sets(&self, p: &Pair<'_>) -> Vec<Vec<Vec2>> {
         let mut out = Vec::new();
         if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
             return out;
         }
-        let tv = p.target.vertices_ccw();
+        let occ = self.occluders();
+        let (sv, tv) = (p.spotter.vertices_ccw(), p.target.vertices_ccw());
         for (f, l) in &p.limits {
+            // The pieces of a linear obstacle every crossing of which is farther than the
+            // depth from both bases, where such a crossing blocks.
+            if let Limit::Line { depth, beyond: Beyond::Blocks } = *l {
+                let far =
+                    |b: &&Blocker| beyond_reach(&b.polygon().exterior, depth + DEPTH_SLACK_MM, &sv, &tv);
+                out.extend(f.blockers.iter().filter(far).map(|b| b.polygon().exterior.clone()));
+                continue;
+            }
             let Limit::InCover(depth) = *l else { continue };
             let Some(cover) = f.blockers.first() else { continue };
             for around in [p.eye.as_slice(), tv.as_slice()] {
@@ -1755,6 +1794,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     out.extend(beyond_depth(&part, around, depth));
                 }
             }
+            // The deep cores of the cover's convex parts.
+            let cores = occ.deep.get(f.index).filter(|(d, _)| *d == depth).map(|(_, c)| c.as_slice());
+            out.extend(cores.unwrap_or_default().iter().filter_map(|c| deep_core(c, depth, &sv, &tv)));
         }
         out
     }
@@ -3170,12 +3212,70 @@ mod tests {
     }
 
     #[test]
+    fn a_wood_strip_deeper_than_the_spotting_depth_hides_a_foe_in_the_wood_beyond_exactly() {
+        // One medium wood (depth 25.4 mm) shaped like a hook: a strip y ∈ [100, 100 + w]
+        // across the gun's view (x ∈ [-200, 180]), an arm up its right (x ∈ [180, 200]),
+        // and a patch x ∈ [-50, 200], y ∈ [300, 400]. The foe (x ∈ [-15, 15], y ∈ [290,
+        // 310]) stands half in the patch. Every sight line crosses the strip, at least w
+        // inside it (straight up); the foe's half outside the patch needs no more. So
+        // the foe is seen for w ≤ 25.4 and hidden beyond: w = 25.3 (0.1 inside) is seen,
+        // w = 25.5 (0.1 outside) is not, and that is proved exactly, by the strip's deep
+        // core (the points 12.7 mm inside it), with no bounded search.
+        for (w, seen) in [(25.0, true), (25.3, true), (25.5, false), (26.0, false)] {
+            let y = 100.0 + w;
+            let hook = format!(
+                r#"{{"id":"wood","kind":"medium-forest","outline":[[-200,100],[200,100],[200,400],[-50,400],[-50,300],[180,300],[180,{y}],[-200,{y}]]}}"#
+            );
+            let t = scene((0.0, 300.0, 30.0, 20.0), "", &hook);
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let exhaustive =
+                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+            let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+            assert_eq!(short.visible, seen, "w = {w}");
+            assert_eq!((short.visible, short.full_base), (full.visible, full.full_base), "w = {w}");
+            if !seen {
+                assert_eq!(short.method, Method::Exact, "w = {w}");
+                assert_ne!(full.method, Method::Exact, "w = {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stone_wall_crossed_beyond_the_depth_from_both_bases_hides_exactly() {
+        // A wall across the view at y = y0 (x ∈ [-100, 100]), bending back toward the
+        // foe's right (to (30, 285)), so that it is not wholly far from the foe (x ∈ [-15,
+        // 15], y ∈ [290, 310]). Crossed more than 25.4 mm (1") from both bases, it
+        // blocks. Every line to the foe crosses the straight part, 290 - y0 from the
+        // foe's near side straight ahead and no nearer elsewhere: y0 = 264.7 (25.3 away)
+        // lets the foe be seen, y0 = 264.5 (25.5 away) hides it, exactly (the straight
+        // part is a blocker for this pair), with no bounded search.
+        for (y0, seen) in [(264.7, true), (264.5, false), (200.0, false)] {
+            let wall =
+                format!(r#"{{"id":"wall","kind":"stone-wall","path":[[-100,{y0}],[100,{y0}],[30,285]]}}"#);
+            let t = scene((0.0, 300.0, 30.0, 20.0), "", &wall);
+            let index = SpatialIndex::new(&t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            let exhaustive =
+                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+            let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+            assert_eq!(short.visible, seen, "y0 = {y0}");
+            assert_eq!((short.visible, short.full_base), (full.visible, full.full_base), "y0 = {y0}");
+            if !seen {
+                assert_eq!(short.method, Method::Exact, "y0 = {y0}");
+                assert_ne!(full.method, Method::Exact, "y0 = {y0}");
+            }
+        }
+    }
+
+    #[test]
     fn hidden_cells_are_hidden_to_the_search() {
         // The foe straddles the wood's corner (wood x ≥ 0, y ≥ 100): its front edge is
         // at y = 127, 27 mm in the wood where it is in it; a line of foes at y ∈ [50, 70]
         // screens the part outside the wood from the left of the eye. Every point of
         // every cell proved hidden is hidden to the exhaustive search, and the
-        // verdicts agree.
+        // verdicts agree (the shortcuts' sight line, which may be another, passes every
+        // check).
         let others = r#",{"id":"line","side":"au","kind":"infantry","formation":"line","bases":[{"x":-30.5,"y":60,"heading":270,"width":60,"depth":20}]}"#;
         let mut proved = Vec::new();
         for x in [-20.0, -5.0, 10.0, 25.0] {
@@ -3184,12 +3284,17 @@ mod tests {
             let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
             let exhaustive =
                 TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
-            assert_eq!(los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1), "foe at x = {x}");
+            let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+            assert_eq!((short.visible, short.full_base), (full.visible, full.full_base), "foe at x = {x}");
             let eye = los.eye_of(&t.units[0].bases[0]);
             let p = exhaustive
                 .pair(BaseRef::new(0, 0), &eye, BaseRef::new(1, 0))
                 .unwrap_or_else(|| panic!("pair"));
             let blockers = p.blockers();
+            if let Some(s) = short.sight {
+                let clear = exhaustive.check(&p, s.segment.a, s.segment.b, &blockers, false, &mut Vec::new());
+                assert!(clear, "{s:?} at x = {x}");
+            }
             let tv = p.target.vertices_ccw();
             let cells = los.hidden_cells(&p, &tv);
             proved.push(cells.len());
