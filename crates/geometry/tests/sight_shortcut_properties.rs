@@ -6,7 +6,8 @@
 //! neighbours overlap by a hair, touch, or leave a slit a fraction of a micrometre wide
 //! (a slit a battery looks along is see-through under the tie rule); batteries behind
 //! friendly lines, beside them and in woods; targets in, behind and straddling woods
-//! with spotting depths of ½", 1" and 2".
+//! with spotting depths of ½", 1" and 2"; stone walls (crossed within 1" of either base,
+//! or farther, where they block) running across the field and bending toward the lines.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -36,6 +37,8 @@ struct Scene {
     near: Vec<Line>,
     far: Vec<Line>,
     woods: Vec<(f64, f64, f64, usize, Vec<f64>)>,
+    /// Stone walls: paths of three points.
+    walls: Vec<[(f64, f64); 3]>,
 }
 
 /// Gaps between neighbouring bases: overlapping by a hair, touching, a slit, a gap.
@@ -62,8 +65,9 @@ fn scene() -> impl Strategy<Value = Scene> {
             ),
             0..3,
         ),
+        prop::collection::vec(prop::array::uniform3((-300.0..300.0f64, 150.0..450.0f64)), 0..3),
     )
-        .prop_map(|(near, far, woods)| Scene { near, far, woods })
+        .prop_map(|(near, far, woods, walls)| Scene { near, far, woods, walls })
 }
 
 fn to_table(s: &Scene) -> Table {
@@ -105,6 +109,10 @@ fn to_table(s: &Scene) -> Table {
                 .collect();
             format!(r#"{{"kind":"{}","outline":[{}]}}"#, COVER[*k], pts.join(","))
         })
+        .chain(s.walls.iter().map(|w| {
+            let pts: Vec<String> = w.iter().map(|(x, y)| format!("[{x},{y}]")).collect();
+            format!(r#"{{"kind":"stone-wall","path":[{}]}}"#, pts.join(","))
+        }))
         .collect();
     Table::from_json_str(&format!(
         r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[{}],"terrain":[{}]}}"#,

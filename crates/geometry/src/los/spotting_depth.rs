@@ -26,7 +26,7 @@
 use crate::hull::hull_points;
 use crate::polygon::{ConvexPolygon, HalfPlane, line_in_convex};
 use crate::segment::Segment;
-use crate::sight::Blocker;
+use crate::sight::{Blocker, relative_pseudo_angle};
 use crate::vec2::Vec2;
 
 /// The edges of every ring of the cover, with outward normals (pointing out of the
@@ -400,13 +400,87 @@ pub(crate) fn deep_core(core: &[Vec2], depth: f64, spotter: &[Vec2], target: &[V
     (poly.area() > 0.0 && poly.vertices().len() >= 3).then(|| poly.into_vertices())
 }
 
-/// True when every point of the convex `piece` (ccw) lies at least `reach` from each of
-/// the convex bases `spotter` and `target` (ccw), beyond one edge line of each: a sight
-/// segment between them crosses it, wherever, at least that far from both along the
-/// segment.
-pub(crate) fn beyond_reach(piece: &[Vec2], reach: f64, spotter: &[Vec2], target: &[Vec2]) -> bool {
-    let far = |own: &[Vec2]| far_side(own, reach, piece).is_some_and(|(_, nearest)| nearest >= reach);
-    !piece.is_empty() && far(spotter) && far(target)
+/// The parts of a piece of a linear obstacle (a thin rectangle, ccw, from
+/// [`Blocker::from_path`]: `[a - n, b - n, b + n, a + n]`, `n` across it) where a sight
+/// segment from `eye` to `target` that crosses it is counted as crossing at least
+/// `reach` from both bases: sub-rectangles of it, each the full width. A crossing is
+/// placed at the middle of the segment's chord through the rectangle, which lies
+/// within the chord's length `2h / sin θ` of any point of it (`h` the half-width, `θ`
+/// the smallest angle between a sight direction and the obstacle), so the parts keep
+/// that much more (plus `h`) beyond an edge line of each base. None where some sight
+/// direction runs along the obstacle.
+pub(crate) fn wall_parts_beyond(
+    wall: &[Vec2],
+    reach: f64,
+    eye: &[Vec2],
+    spotter: &[Vec2],
+    target: &[Vec2],
+) -> Vec<Vec<Vec2>> {
+    let &[p0, p1, p2, p3] = wall else { return Vec::new() };
+    let (a, b) = (p0.lerp(p3, 0.5), p1.lerp(p2, 0.5));
+    let h = p0.distance(p3) / 2.0;
+    let (Some(w), false) = ((b - a).normalized(), eye.is_empty() || target.is_empty()) else {
+        return Vec::new();
+    };
+    // The sight directions: the differences of target and eye points, a convex set whose
+    // extreme directions are differences of vertices.
+    let centre = |s: &[Vec2]| s.iter().fold(Vec2::ZERO, |acc, &q| acc + q) / s.len() as f64;
+    let towards = centre(target) - centre(eye);
+    let diffs = target.iter().flat_map(|&t| eye.iter().map(move |&e| t - e));
+    let keyed = diffs.map(|d| (relative_pseudo_angle(towards, d), d));
+    let (lo, hi) = keyed
+        .fold(((f64::INFINITY, Vec2::ZERO), (f64::NEG_INFINITY, Vec2::ZERO)), |(lo, hi), k| {
+            (if k.0 < lo.0 { k } else { lo }, if k.0 > hi.0 { k } else { hi })
+        });
+    if hi.0 - lo.0 >= 2.0
+        || [w, -w].iter().any(|&u| (lo.0..=hi.0).contains(&relative_pseudo_angle(towards, u)))
+    {
+        return Vec::new();
+    }
+    // Outside the range of directions, the sine is smallest at one of its ends.
+    let sine = |d: Vec2| d.normalized().map_or(0.0, |u| w.cross(u).abs());
+    let sin_min = sine(lo.1).min(sine(hi.1));
+    if sin_min <= 1e-9 {
+        return Vec::new();
+    }
+    let r = reach + 2.0 * h / sin_min + h;
+    // Along the middle line a + s (b - a), s in [0, 1]: the start and the end of it far
+    // beyond some edge line of `own` ([0, p] and [q, 1]), as sorted disjoint spans.
+    let far = |own: &[Vec2]| -> Vec<(f64, f64)> {
+        let m = own.len();
+        let (mut p, mut q) = (f64::NEG_INFINITY, f64::INFINITY);
+        for i in 0..m {
+            let (u, v) = (own[i], own[(i + 1) % m]);
+            let Some(n) = (v - u).normalized().map(Vec2::perp_right) else { continue };
+            let (f0, fs) = (n.dot(a - u) - r, n.dot(b - a));
+            if fs > 0.0 {
+                q = q.min(-f0 / fs);
+            } else if fs < 0.0 {
+                p = p.max(-f0 / fs);
+            } else if f0 >= 0.0 {
+                p = f64::INFINITY;
+            }
+        }
+        let (p, q) = (p.min(1.0), q.max(0.0));
+        if p >= q {
+            vec![(0.0, 1.0)]
+        } else {
+            [(0.0, p), (q, 1.0)].into_iter().filter(|(u, v)| v > u).collect()
+        }
+    };
+    if spotter.len() < 3 || target.len() < 3 {
+        return Vec::new();
+    }
+    let (fs, ft) = (far(spotter), far(target));
+    let across = w.perp_left() * h;
+    let mut out: Vec<Vec<Vec2>> = Vec::new();
+    // Each list is sorted and disjoint, so their pairwise meets are too.
+    let spans = fs.iter().flat_map(|x| ft.iter().map(move |y| (x.0.max(y.0), x.1.min(y.1))));
+    for (s0, s1) in spans.filter(|(s0, s1)| s1 > s0) {
+        let (q0, q1) = (a.lerp(b, s0), a.lerp(b, s1));
+        out.push(vec![q0 - across, q1 - across, q1 + across, q0 + across]);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -517,16 +591,42 @@ mod tests {
     }
 
     #[test]
-    fn a_piece_is_beyond_reach_only_when_a_base_edge_keeps_all_of_it_that_far() {
+    fn a_wall_is_cut_where_every_crossing_is_beyond_reach_of_both_bases() {
         let gun = rect(-12.5, -20.0, 12.5, 20.0);
+        let eye = [Vec2::new(-12.5, 20.0), Vec2::new(12.5, 20.0)];
         let foe = rect(-15.0, 300.0, 15.0, 320.0);
-        // A wall across y ∈ [199.5, 200.5]: 179.5 from the gun's front, 99.5 from the foe.
-        let wall = rect(-100.0, 199.5, 100.0, 200.5);
-        assert!(beyond_reach(&wall, 99.4, &gun, &foe));
-        assert!(!beyond_reach(&wall, 99.6, &gun, &foe));
-        // A wall beside the gun, running ahead of it: 10 mm to its right.
-        let side = rect(22.5, -20.0, 23.5, 200.0);
-        assert!(beyond_reach(&side, 9.9, &gun, &foe));
-        assert!(!beyond_reach(&side, 10.1, &gun, &foe));
+        let wall = |y: f64| Blocker::from_path(&[Vec2::new(-100.0, y), Vec2::new(100.0, y)]);
+        let parts = |y: f64, reach: f64| {
+            wall(y)
+                .iter()
+                .flat_map(|b| wall_parts_beyond(&b.polygon().exterior, reach, &eye, &gun, &foe))
+                .collect::<Vec<_>>()
+        };
+        // A wall across y = 200: 100 from the foe's near side, the sight lines crossing
+        // it nearly square (their sine at least 0.99), so a crossing's middle is within
+        // 0.02 / 0.99 of any point of its chord, and the wall is 0.01 thick each side:
+        // wholly kept up to a reach of about 99.97, and none of it kept from 99.99 on.
+        let whole = parts(200.0, 99.96);
+        assert_eq!(whole.len(), 1);
+        assert!(whole[0].iter().all(|q| (q.x.abs() - 100.01).abs() < 1e-9), "{whole:?}");
+        assert!(parts(200.0, 99.99).is_empty());
+        // Sight lines run along a wall beside the foe (x = 40): none of it is kept.
+        let side = Blocker::from_path(&[Vec2::new(40.0, 100.0), Vec2::new(40.0, 320.0)]);
+        assert!(wall_parts_beyond(&side[0].polygon().exterior, 1.0, &eye, &gun, &foe).is_empty());
+        // A slanted wall from (-100, 150) to (60, 300), 30.8 from the foe's corner
+        // (15, 300) at its nearest, crossed at a sine of at least 0.73 (a margin of
+        // 0.037): for a reach of 10 it is kept whole; for 35, two parts, one ending at
+        // y = 300 − 35.037 (below the foe's near side) and one starting at x = 15 +
+        // 35.037 (right of its right side).
+        let slant = Blocker::from_path(&[Vec2::new(-100.0, 150.0), Vec2::new(60.0, 300.0)]);
+        let ring = &slant[0].polygon().exterior;
+        let kept = wall_parts_beyond(ring, 10.0, &eye, &gun, &foe);
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert!(kept[0].iter().zip(ring).all(|(a, b)| a.distance(*b) < 1e-9), "{kept:?}");
+        let kept = wall_parts_beyond(ring, 35.0, &eye, &gun, &foe);
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        let top = kept[0].iter().map(|q| q.y).fold(f64::NEG_INFINITY, f64::max);
+        let left = kept[1].iter().map(|q| q.x).fold(f64::INFINITY, f64::min);
+        assert!((top - 264.96).abs() < 0.02 && (left - 50.04).abs() < 0.02, "{top} {left}");
     }
 }

@@ -75,8 +75,8 @@ use super::corridor::separated;
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
 use super::spotting_depth::{
-    DEPTH_SLACK_MM, beyond_depth, beyond_reach, convex_part_around, core_radius, covers, deep_core,
-    hidden_in_cover, part_toward, run_lower_bound,
+    DEPTH_SLACK_MM, beyond_depth, convex_part_around, core_radius, covers, deep_core, hidden_in_cover,
+    part_toward, run_lower_bound, wall_parts_beyond,
 };
 
 /// How many target points the bounded search tries before it proves cells of the target
@@ -1767,8 +1767,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// around the target) farther than the depth from it, and the deep cores of the
     /// cover's convex parts ([`deep_core`]: a line through one runs more than the depth
     /// inside the cover before it meets the target); for a linear obstacle that blocks
-    /// where it is crossed far from both bases, its pieces wholly that far from both
-    /// ([`beyond_reach`]).
+    /// where it is crossed far from both bases, the parts of it where every crossing is
+    /// ([`wall_parts_beyond`]).
     fn depth_cut_sets(&self, p: &Pair<'_>) -> Vec<Vec<Vec2>> {
         let mut out = Vec::new();
         if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
@@ -1780,9 +1780,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
             // The pieces of a linear obstacle every crossing of which is farther than the
             // depth from both bases, where such a crossing blocks.
             if let Limit::Line { depth, beyond: Beyond::Blocks } = *l {
-                let far =
-                    |b: &&Blocker| beyond_reach(&b.polygon().exterior, depth + DEPTH_SLACK_MM, &sv, &tv);
-                out.extend(f.blockers.iter().filter(far).map(|b| b.polygon().exterior.clone()));
+                let reach = depth + DEPTH_SLACK_MM;
+                for b in &f.blockers {
+                    out.extend(wall_parts_beyond(&b.polygon().exterior, reach, &p.eye, &sv, &tv));
+                }
                 continue;
             }
             let Limit::InCover(depth) = *l else { continue };
