@@ -1619,7 +1619,16 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 return hidden(q, Method::Exact);
             }
         }
-        let exact = full_visibility_among(&p.eye, &tv, blockers);
+        // Seen whole from one eye point when no blocker reaches the hull of it and the
+        // base (the ends of the eye and its middle tried); else the exact decomposition.
+        let middle = p.eye.iter().fold(Vec2::ZERO, |a, &q| a + q) / p.eye.len().max(1) as f64;
+        let exact = if self.proof == Proof::Shortcuts
+            && p.eye.iter().chain(std::iter::once(&middle)).any(|&h| nothing_between(p, h, &tv, blockers))
+        {
+            FullVisibility::Visible
+        } else {
+            full_visibility_among(&p.eye, &tv, blockers)
+        };
         if exact != FullVisibility::Visible || !p.has_limits() {
             return (exact, Method::Exact);
         }
@@ -2400,6 +2409,18 @@ fn outline_decides(p: &Pair<'_>) -> bool {
     !p.limits.iter().any(|(_, l)| {
         matches!(l, Limit::Fraction { .. } | Limit::Line { beyond: Beyond::Fraction { .. }, .. })
     })
+}
+
+/// True when no blocker of the pair reaches the hull of the eye point `h` and the target
+/// base `tv` (ccw), leaving each out by more than the graze tolerance: every point of the
+/// base is seen from `h`. The spotter's own base may touch the hull at `h` when the base
+/// lies wholly ahead of its front edge (no segment from `h` ahead enters it).
+fn nothing_between(p: &Pair<'_>, h: Vec2, tv: &[Vec2], blockers: &[&Blocker]) -> bool {
+    let Some(corridor) = Corridor::new(&[&[h], tv]) else { return false };
+    let ahead = tv.iter().all(|&q| (q - h).dot(p.spotter.forward()) > 1e-6);
+    blockers
+        .iter()
+        .all(|b| (ahead && std::ptr::eq(*b, p.spotter_shape)) || corridor.excludes(&b.polygon().exterior))
 }
 
 /// The segment with its first point on the eye.
@@ -3266,6 +3287,28 @@ mod tests {
                 assert_eq!(short.method, Method::Exact, "y0 = {y0}");
                 assert_ne!(full.method, Method::Exact, "y0 = {y0}");
             }
+        }
+    }
+
+    #[test]
+    fn a_base_is_seen_whole_from_an_eye_point_with_no_blocker_in_the_hull_of_the_two() {
+        // From the eye's right end h = (12.5, 20), the hull of h and the foe (x ∈ [-15,
+        // 15], y ∈ [290, 310]) has its left side along the line to (-15, 290), at x =
+        // -1.25 for y = 155. A friendly 10 × 10 base at y ∈ [145, 155] with its right
+        // side at x = -1.27 stays 0.02 mm (0.0199 across) outside it: the whole foe is
+        // seen from h. At x = -1.23 its corner (-1.23, 155) is inside: not so from h.
+        // The verdicts agree with the exhaustive search either way.
+        for (right, clear) in [(-1.27, true), (-1.23, false)] {
+            let friend = format!(
+                r#",{{"id":"friend","side":"fr","kind":"infantry","formation":"line","bases":[{{"x":{},"y":150,"heading":90,"width":10,"depth":10}}]}}"#,
+                right - 5.0
+            );
+            let t = scene((0.0, 300.0, 30.0, 20.0), &friend, "");
+            with_gun_and_foe(&t, |_, p, _| {
+                let h = p.eye.iter().copied().max_by(|a, b| a.x.total_cmp(&b.x)).unwrap_or_default();
+                assert_eq!(nothing_between(p, h, &p.target.vertices_ccw(), &p.blockers()), clear, "{right}");
+            });
+            assert!(full_base_seen(&t), "{right}");
         }
     }
 
