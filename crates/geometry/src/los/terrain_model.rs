@@ -1613,22 +1613,22 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 .unwrap_or(p.target.centre());
             return hidden(w, Method::Exact);
         }
-        // A hidden corner or centre settles it cheaply (exact, with a witness).
-        for q in tv.iter().copied().chain(std::iter::once(p.target.centre())) {
-            if !point_is_seen(&p.eye, q, blockers) {
-                return hidden(q, Method::Exact);
+        // Seen whole from one eye point when no blocker reaches the hull of it and the
+        // base (the ends of the eye and its middle tried).
+        let middle = p.eye.iter().fold(Vec2::ZERO, |a, &q| a + q) / p.eye.len().max(1) as f64;
+        let from_one = self.proof == Proof::Shortcuts
+            && p.eye.iter().chain(std::iter::once(&middle)).any(|&h| nothing_between(p, h, &tv, blockers));
+        // Else a hidden corner or centre settles it cheaply (exact, with a witness), and
+        // failing that the exact decomposition.
+        if !from_one {
+            for q in tv.iter().copied().chain(std::iter::once(p.target.centre())) {
+                if !point_is_seen(&p.eye, q, blockers) {
+                    return hidden(q, Method::Exact);
+                }
             }
         }
-        // Seen whole from one eye point when no blocker reaches the hull of it and the
-        // base (the ends of the eye and its middle tried); else the exact decomposition.
-        let middle = p.eye.iter().fold(Vec2::ZERO, |a, &q| a + q) / p.eye.len().max(1) as f64;
-        let exact = if self.proof == Proof::Shortcuts
-            && p.eye.iter().chain(std::iter::once(&middle)).any(|&h| nothing_between(p, h, &tv, blockers))
-        {
-            FullVisibility::Visible
-        } else {
-            full_visibility_among(&p.eye, &tv, blockers)
-        };
+        let exact =
+            if from_one { FullVisibility::Visible } else { full_visibility_among(&p.eye, &tv, blockers) };
         if exact != FullVisibility::Visible || !p.has_limits() {
             return (exact, Method::Exact);
         }
