@@ -99,6 +99,9 @@ const BASE_CLEAR_MM: f64 = 1e-6;
 /// at the limit is seen.
 const LIMIT_SLACK_MM: f64 = 1e-9;
 
+/// How many consecutive pairs [`TerrainSight::unit_verdicts`] hands a core at a time.
+const PAIRS_PER_RUN: usize = 32;
+
 /// How far (mm) a candidate box is grown before the corridors judge it: far more than
 /// the rounding between a base's box and its ring, far less than anything measured.
 const CANDIDATE_SLACK_MM: f64 = 1e-6;
@@ -488,7 +491,16 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let table = self.table;
         let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
         let indices: Vec<usize> = (0..units.len()).collect();
-        let blocks = shared_out(&indices, workers, |&u| super::solid_block::solid_blocks(u, units[u]));
+        // Per unit, its solid blocks and the cover it stands in.
+        let per_unit: Vec<(Vec<super::solid_block::SolidBlock>, Vec<usize>)> =
+            shared_out(&indices, workers, |&u| {
+                let cover = (0..self.features.len())
+                    .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
+                    .filter(|&k| units[u].iter().any(|b| self.features[k].overlaps_base(b)))
+                    .collect();
+                (super::solid_block::solid_blocks(u, units[u]), cover)
+            });
+        let (blocks, unit_cover): (Vec<_>, Vec<_>) = per_unit.into_iter().unzip();
         let sweep = occlusion::Occluders::new(&units, blocks);
         let kernels: Vec<Option<Vec<Vec2>>> = self
             .features
@@ -502,12 +514,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 kernel(&poly.exterior)
             })
             .collect();
-        let unit_cover = shared_out(&table.units, workers, |u| {
-            (0..self.features.len())
-                .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
-                .filter(|&k| u.bases.iter().any(|b| self.features[k].overlaps_base(b)))
-                .collect()
-        });
         let unit_top =
             self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
         let mut deep = vec![(0.0, Vec::new()); table.terrain.len()];
@@ -1923,25 +1929,28 @@ impl<'i, 't> TerrainSight<'i, 't> {
             self.occluders.get_or_init(|| self.build_occluders(workers));
         }
         let views = shared_out(&spotters, workers, |&a| self.spotter(a));
-        // Pairs the views settle at once (most: the sweep hid the target) are answered
-        // here; the others, whose costs differ a thousandfold, are shared out one by one,
-        // so that no core idles at the end.
-        let work: Vec<usize> = (0..pairs.len())
-            .filter(|&i| {
-                let (a, b) = pairs[i];
-                !matches!(slot.get(a), Some(&Some(k)) if views[k].settled_at_once(b))
-            })
+        // The pairs shared out in runs of a few: most are settled at once (the sweep hid
+        // the target) and left unseen; the others, whose costs differ a thousandfold,
+        // are searched. Short runs keep the cores busy to the end.
+        let runs: Vec<std::ops::Range<usize>> = (0..pairs.len())
+            .step_by(PAIRS_PER_RUN)
+            .map(|i| i..(i + PAIRS_PER_RUN).min(pairs.len()))
             .collect();
-        let verdict = |&i: &usize| {
-            let (a, b) = pairs[i];
-            match slot.get(a) {
-                Some(&Some(k)) => views[k].unit_verdict(b),
-                _ => self.unit_verdict(a, b),
-            }
-        };
+        let searched = shared_out(&runs, workers, |run| {
+            run.clone()
+                .filter_map(|i| {
+                    let (a, b) = pairs[i];
+                    match slot.get(a) {
+                        Some(&Some(k)) if views[k].settled_at_once(b) => None,
+                        Some(&Some(k)) => Some((i, views[k].unit_verdict(b))),
+                        _ => Some((i, self.unit_verdict(a, b))),
+                    }
+                })
+                .collect::<Vec<_>>()
+        });
         // Every pair unseen, then the answers of those searched.
         let mut out = vec![UnitVerdict::unseen(); pairs.len()];
-        for (&i, v) in work.iter().zip(shared_out(&work, workers, verdict)) {
+        for (i, v) in searched.into_iter().flatten() {
             out[i] = v;
         }
         out
