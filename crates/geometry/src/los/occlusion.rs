@@ -359,10 +359,25 @@ impl Horizon {
         (0..self.samples.len()).all(|i| self.hides_from(i, shape, terrain))
     }
 
+    /// [`Self::hides`] for a shape whose span and squared distance from the eye's centre
+    /// are known ([`span_and_distance_2`]).
+    fn hides_at(&self, shape: &[Vec2], terrain: Terrain, sp: Span, d2: f64) -> bool {
+        if terrain == Terrain::All && self.hides_merged_at(sp, d2) {
+            return true;
+        }
+        (0..self.samples.len()).all(|i| self.hides_from(i, shape, terrain))
+    }
+
     /// The quick test: one range from the eye's centre, widened for the eye's width,
     /// against the largest bound of all samples.
     pub fn hides_merged(&self, shape: &[Vec2]) -> bool {
         let (sp, d2) = span_and_distance_2(self.centre, shape);
+        self.hides_merged_at(sp, d2)
+    }
+
+    /// [`Self::hides_merged`] for a shape whose span and squared distance from the eye's
+    /// centre are known ([`span_and_distance_2`]).
+    fn hides_merged_at(&self, sp: Span, d2: f64) -> bool {
         let d = d2.sqrt() - self.half_eye;
         if d <= 2.0 * self.half_eye {
             return false;
@@ -693,6 +708,12 @@ impl Sector {
     /// range ([`Self::of`]), from one pass over its edges.
     fn of_at(c: Vec2, half_eye: f64, shape: &[Vec2]) -> (f64, Option<(f64, f64)>) {
         let (sp, d2) = span_and_distance_2(c, shape);
+        Sector::of_span(c, half_eye, shape, sp, d2)
+    }
+
+    /// [`Self::of_at`], given the shape's span and squared distance from `c`
+    /// ([`span_and_distance_2`]).
+    fn of_span(c: Vec2, half_eye: f64, shape: &[Vec2], sp: Span, d2: f64) -> (f64, Option<(f64, f64)>) {
         let d = d2.sqrt();
         let Span::Range(lo, hi) = sp else { return (distance_2_to_convex(c, shape), None) };
         if d <= 2.0 * half_eye {
@@ -835,8 +856,15 @@ impl Sweep<'_> {
         // horizon is only ever asked about them, so terrain wholly outside them is left
         // out.
         // Each cell's distance and range, found once.
-        let cell_at: Vec<(f64, Option<(f64, f64)>)> =
-            occ.cells.iter().map(|(b, _)| Sector::of_at(c, horizon.half_eye, b)).collect();
+        // Each cell's span and squared distance from the eye's centre, and from them its
+        // distance and range, found once.
+        let spans: Vec<(Span, f64)> = occ.cells.iter().map(|(b, _)| span_and_distance_2(c, b)).collect();
+        let cell_at: Vec<(f64, Option<(f64, f64)>)> = occ
+            .cells
+            .iter()
+            .zip(&spans)
+            .map(|((b, _), &(sp, d2))| Sector::of_span(c, horizon.half_eye, b, sp, d2))
+            .collect();
         let sector = Sector::around(
             occ.cells
                 .iter()
@@ -868,14 +896,15 @@ impl Sweep<'_> {
         };
         let mut cells: Vec<(f64, usize)> = cell_at.iter().enumerate().map(|(k, a)| (a.0, k)).collect();
         cells.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        let mut units: Vec<(f64, usize)> = Vec::new();
+        let mut units: Vec<(f64, usize, Span)> = Vec::new();
         for &(cells_d, k) in &cells {
-            let (cell_box, members) = &occ.cells[k];
+            let (_, members) = &occ.cells[k];
             if !sector.meets_range(cell_at[k].1) {
                 continue;
             }
             terrain_within(&mut horizon, cells_d.sqrt() + reach);
-            if horizon.hides_merged(cell_box) {
+            let (sp, d2) = spans[k];
+            if horizon.hides_merged_at(sp, d2) {
                 for &u in members {
                     if judged(u) {
                         out[u] = UnitSight::Hidden;
@@ -884,20 +913,28 @@ impl Sweep<'_> {
                 continue;
             }
             units.clear();
-            units.extend(members.iter().map(|&u| (distance_2_to_convex(c, &occ.unit_box[u]), u)));
+            // Each unit's span and squared distance from the eye's centre, found once.
+            units.extend(members.iter().map(|&u| {
+                let (sp, d2) = span_and_distance_2(c, &occ.unit_box[u]);
+                let d2 =
+                    if matches!(sp, Span::Unknown) { distance_2_to_convex(c, &occ.unit_box[u]) } else { d2 };
+                (d2, u, sp)
+            }));
             units.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-            for &(_, u) in &units {
+            for &(d2, u, sp) in &units {
                 if judged(u) {
                     // A base's windows into its cover lie within the unit's box grown by
                     // the spotting depth (see `spotting_depth::hidden_in_cover`).
                     let far = occ.unit_box[u].iter().map(|&q| q.distance(c)).fold(0.0, f64::max);
                     terrain_within(&mut horizon, far + reach + JUDGE_REACH_MM);
-                    out[u] = self.judge(&horizon, u);
+                    out[u] = self.judge(&horizon, u, sp, d2);
                     if out[u] == UnitSight::Hidden {
                         continue;
                     }
                 }
-                if (self.blocks)(u) && sector.meets(c, horizon.half_eye, &occ.unit_box[u]) {
+                if (self.blocks)(u)
+                    && sector.meets_range(Sector::of_span(c, horizon.half_eye, &occ.unit_box[u], sp, d2).1)
+                {
                     self.insert_unit(&mut horizon, u, shrink);
                 }
             }
@@ -905,9 +942,11 @@ impl Sweep<'_> {
         out
     }
 
-    fn judge(&self, horizon: &Horizon, u: usize) -> UnitSight {
+    /// What the horizon hides of unit `u`, whose box has span `sp` and squared distance
+    /// `d2` from the eye's centre.
+    fn judge(&self, horizon: &Horizon, u: usize, sp: Span, d2: f64) -> UnitSight {
         let terrain = (self.terrain_of)(u);
-        if horizon.hides(&self.occluders.unit_box[u], terrain) {
+        if horizon.hides_at(&self.occluders.unit_box[u], terrain, sp, d2) {
             return UnitSight::Hidden;
         }
         let bases = self.bases[u];
