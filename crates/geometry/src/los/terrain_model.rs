@@ -494,8 +494,19 @@ impl<'i, 't> TerrainSight<'i, 't> {
         // Per unit, its solid blocks and the cover it stands in.
         let per_unit: Vec<(Vec<super::solid_block::SolidBlock>, Vec<usize>)> =
             shared_out(&indices, workers, |&u| {
+                // The box round the unit first: most covers are far from most units.
+                let (lo, hi) = units[u].iter().map(Base::aabb).fold(
+                    (
+                        Vec2::new(f64::INFINITY, f64::INFINITY),
+                        Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+                    ),
+                    |(l, h), (bl, bh)| {
+                        (Vec2::new(l.x.min(bl.x), l.y.min(bl.y)), Vec2::new(h.x.max(bh.x), h.y.max(bh.y)))
+                    },
+                );
                 let cover = (0..self.features.len())
                     .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
+                    .filter(|&k| self.features[k].bbox_overlaps(lo, hi))
                     .filter(|&k| units[u].iter().any(|b| self.features[k].overlaps_base(b)))
                     .collect();
                 (super::solid_block::solid_blocks(u, units[u]), cover)
