@@ -2202,7 +2202,7 @@ impl UnitView<'_, '_, '_> {
                 if out.visible && !whole_possible {
                     continue;
                 }
-                let cands = candidates[k].get_or_insert_with(|| v.candidates(tu));
+                let cands = candidates[k].get_or_insert_with(|| v.candidates(target, tu));
                 if out.visible {
                     // Only a full base is still sought: no need to search for a sight line.
                     let Some((full, method)) = v.full_verdict(tr, cands) else { continue };
@@ -2242,6 +2242,16 @@ struct Candidates {
     bases: Vec<BaseRef>,
     /// Per base of the target unit, the corridor between the eye and it.
     corridors: Vec<Option<Corridor>>,
+    /// Per base of the target unit, whether `bases` holds its blockers: not for a base
+    /// the sweep hid from this eye (never asked about).
+    covered: Vec<bool>,
+}
+
+impl Candidates {
+    /// These candidates, when they hold the blockers for the target's base `b`.
+    fn for_base(&self, b: usize) -> Option<&Candidates> {
+        self.covered.get(b).copied().unwrap_or(false).then_some(self)
+    }
 }
 
 /// One spotter base prepared for many targets: what the occlusion sweep
@@ -2266,17 +2276,24 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
     }
 
     /// The bases [`TerrainSight::pair_among`] may keep as blockers between this eye and
-    /// some base of the target unit, sorted: those whose boxes meet the box of the eye and
-    /// that base, and which the two longest edges of the corridor of the two (its sides)
-    /// do not exclude. A superset: a box
+    /// some base of the target unit (`unit`) that the sweep did not hide from it (the
+    /// others are never asked about), sorted: those whose boxes meet the box of the eye
+    /// and that base, and which the two longest edges of the corridor of the two (its
+    /// sides) do not exclude. A superset: a box
     /// (grown by [`CANDIDATE_SLACK_MM`], as the index's boxes and the bases' rings are
     /// computed apart) is dropped only when every pair would drop what lies in it.
-    fn candidates(&self, target: &crate::table::Unit) -> Candidates {
+    fn candidates(&self, unit: usize, target: &crate::table::Unit) -> Candidates {
         let mut corridors = Vec::with_capacity(target.bases.len());
         let regions: Vec<((Vec2, Vec2), Option<Corridor>)> = target
             .bases
             .iter()
-            .map(|b| {
+            .enumerate()
+            .filter_map(|(i, b)| {
+                // A base the sweep hid is never asked about.
+                if self.hidden_base(BaseRef::new(unit, i)) {
+                    corridors.push(None);
+                    return None;
+                }
                 let tv = b.vertices_ccw();
                 let (mut lo, mut hi) = (
                     Vec2::new(f64::INFINITY, f64::INFINITY),
@@ -2289,7 +2306,7 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
                 let corridor = Corridor::new(&[&self.eye, &tv]);
                 let sides = corridor.as_ref().map(|c| c.longest_edges(2));
                 corridors.push(corridor);
-                ((lo, hi), sides)
+                Some(((lo, hi), sides))
             })
             .collect();
         let (all_lo, all_hi) = regions.iter().fold(
@@ -2313,7 +2330,8 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
                     && c.as_ref().is_none_or(|c| !c.excludes(&corners))
             })
         });
-        Candidates { bases, corridors }
+        let covered = (0..target.bases.len()).map(|i| !self.hidden_base(BaseRef::new(unit, i))).collect();
+        Candidates { bases, corridors, covered }
     }
 
     /// True when the occlusion sweep proved the whole base hidden from this eye.
@@ -2343,7 +2361,7 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
         // No chain test first: asked of the further bases of a unit already seen, most
         // of which are seen too, it costs more than the hidden corner it would spare
         // finding (a base a chain hides has every corner hidden).
-        let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
+        let p = self.sight.pair_among(self.base, &self.eye, target, candidates.for_base(target.base))?;
         Some(self.sight.decide_full(&p))
     }
 
@@ -2352,7 +2370,7 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
         // No chain or fan test first: on the grand battle they cost more than the
         // search they spared (BENCHMARKS.md); the sweep settles most hidden bases, and
         // the exact clear-segment search proves the others.
-        let p = self.sight.pair_among(self.base, &self.eye, target, Some(candidates))?;
+        let p = self.sight.pair_among(self.base, &self.eye, target, candidates.for_base(target.base))?;
         Some(self.sight.decide(&p, want_full))
     }
 }
@@ -2764,7 +2782,7 @@ mod tests {
             let eye = sight.eye_of(&spotter.bases[0]);
             let view = SpotterView { sight: &sight, base: sr, eye: eye.clone(), occlusion: Vec::new() };
             for (tu, target) in table.units.iter().enumerate().filter(|(_, u)| u.side != spotter.side) {
-                let cands = view.candidates(target);
+                let cands = view.candidates(tu, target);
                 for ti in 0..target.bases.len() {
                     let tr = BaseRef::new(tu, ti);
                     let sources = |c: Option<&Candidates>| {
