@@ -28,8 +28,9 @@
 //! guarantees.
 //!
 //! # Shortcuts ([`Proof::Shortcuts`])
-//! Before any search, exact proofs settle most pairs; each only ever proves a target
-//! hidden (or a corner of it hidden), so the answers are those of the search:
+//! Before any search, exact proofs settle most pairs; each proves a target hidden (or a
+//! corner of it hidden), or one base seen whole, only where the search would find the
+//! same, so the verdicts are those of the search:
 //! - a spotter prepared for many targets ([`TerrainSight::spotter`]) sweeps the table
 //!   once from its eye ([`super::occlusion`]): most units are proved hidden behind
 //!   nearer units, screens and woods at once, and most bases of the others that are
@@ -39,7 +40,10 @@
 //!   the part of a convex piece of the cover beyond the depth from the eye or the
 //!   target, the deep cores of the cover's convex parts (points more than half the depth
 //!   inside a part and past both bases: every line through one runs deeper than the
-//!   depth), and the pieces of a linear obstacle crossed too far from both bases.
+//!   depth), and the pieces of a linear obstacle crossed too far from both bases;
+//! - a base is seen whole, over the blockers, from an eye point (an end or the middle of
+//!   the eye) when no blocker reaches the hull of that point and the base; the exact
+//!   decomposition runs only where none is clear.
 //!
 //! Where the bounded search still runs, it skips only target points it would refute
 //! anyway, so its answers do not change: points the blockers alone hide (the exact
