@@ -523,29 +523,16 @@ mod tests {
     #[test]
     fn convex_parts_of_an_l_and_a_notched_square_are_few() {
         // The L (reflex corner at (10, 10)): two pieces; clockwise, the same.
-        let l = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(20.0, 0.0),
-            Vec2::new(20.0, 10.0),
-            Vec2::new(10.0, 10.0),
-            Vec2::new(10.0, 20.0),
-            Vec2::new(0.0, 20.0),
-        ];
+        let ring = |pts: &[(f64, f64)]| pts.iter().map(|&(x, y)| Vec2::new(x, y)).collect::<Vec<_>>();
+        let l = ring(&[(0.0, 0.0), (20.0, 0.0), (20.0, 10.0), (10.0, 10.0), (10.0, 20.0), (0.0, 20.0)]);
         assert_eq!(check_parts(&l), 2);
-        let mut cw = l.to_vec();
+        let mut cw = l.clone();
         cw.reverse();
         assert_eq!(check_parts(&cw), 2);
         // A convex ring is one piece; a square with a notch in one side, three at most.
         assert_eq!(check_parts(&l[..3]), 1);
-        let notched = [
-            Vec2::new(0.0, 0.0),
-            Vec2::new(10.0, 0.0),
-            Vec2::new(10.0, 10.0),
-            Vec2::new(6.0, 10.0),
-            Vec2::new(5.0, 5.0),
-            Vec2::new(4.0, 10.0),
-            Vec2::new(0.0, 10.0),
-        ];
+        let notched =
+            ring(&[(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (6.0, 10.0), (5.0, 5.0), (4.0, 10.0), (0.0, 10.0)]);
         let n = check_parts(&notched);
         assert!((2..=3).contains(&n), "{n}");
         // Fewer than three vertices: nothing.

@@ -3290,18 +3290,24 @@ mod tests {
             let hook = format!(
                 r#"{{"id":"wood","kind":"medium-forest","outline":[[-200,100],[200,100],[200,400],[-50,400],[-50,300],[180,300],[180,{y}],[-200,{y}]]}}"#
             );
-            let t = scene((0.0, 300.0, 30.0, 20.0), "", &hook);
-            let index = SpatialIndex::new(&t);
-            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-            let exhaustive =
-                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
-            let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
-            assert_eq!(short.visible, seen, "w = {w}");
-            assert_eq!((short.visible, short.full_base), (full.visible, full.full_base), "w = {w}");
-            if !seen {
-                assert_eq!(short.method, Method::Exact, "w = {w}");
-                assert_ne!(full.method, Method::Exact, "w = {w}");
-            }
+            seen_or_hidden_exactly(&scene((0.0, 300.0, 30.0, 20.0), "", &hook), seen, &format!("w = {w}"));
+        }
+    }
+
+    /// Checks that the gun (unit 0) sees the foe (unit 1) when `seen`, with the shortcuts
+    /// and by the exhaustive search alike, and that the shortcuts prove it hidden
+    /// exactly where the search needs its bounded part.
+    fn seen_or_hidden_exactly(t: &Table, seen: bool, label: &str) {
+        let index = SpatialIndex::new(t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let exhaustive =
+            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+        let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+        assert_eq!(short.visible, seen, "{label}");
+        assert_eq!((short.visible, short.full_base), (full.visible, full.full_base), "{label}");
+        if !seen {
+            assert_eq!(short.method, Method::Exact, "{label}");
+            assert_ne!(full.method, Method::Exact, "{label}");
         }
     }
 
@@ -3317,18 +3323,7 @@ mod tests {
         for (y0, seen) in [(264.7, true), (264.5, false), (200.0, false)] {
             let wall =
                 format!(r#"{{"id":"wall","kind":"stone-wall","path":[[-100,{y0}],[100,{y0}],[30,285]]}}"#);
-            let t = scene((0.0, 300.0, 30.0, 20.0), "", &wall);
-            let index = SpatialIndex::new(&t);
-            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
-            let exhaustive =
-                TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
-            let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
-            assert_eq!(short.visible, seen, "y0 = {y0}");
-            assert_eq!((short.visible, short.full_base), (full.visible, full.full_base), "y0 = {y0}");
-            if !seen {
-                assert_eq!(short.method, Method::Exact, "y0 = {y0}");
-                assert_ne!(full.method, Method::Exact, "y0 = {y0}");
-            }
+            seen_or_hidden_exactly(&scene((0.0, 300.0, 30.0, 20.0), "", &wall), seen, &format!("y0 = {y0}"));
         }
     }
 
