@@ -93,7 +93,7 @@ const WHOLE_BASE_TRIES: usize = 3;
 
 /// Where the whole base is not proved from an eye point, its cells are: the base cut
 /// into this many strips each way ([`TerrainSight::region_passes_from`]).
-const CELL_SPLIT: usize = 4;
+const CELL_SPLIT: usize = 3;
 
 /// How far (mm) a base must keep from a cover for a sight line to it to be taken as
 /// leaving the cover before it meets the base.
@@ -3101,7 +3101,7 @@ mod tests {
             assert!((h - Vec2::new(0.0, 20.0)).length() < 1e-9);
             let blockers = p.blockers();
             assert!(!los.whole_base_passes_from(p, h, &blockers));
-            let cells = base_cells(&p.target.vertices_ccw(), CELL_SPLIT);
+            let cells = base_cells(&p.target.vertices_ccw(), 4);
             assert_eq!(cells.len(), 16);
             for c in &cells {
                 let mid = c.iter().fold(Vec2::ZERO, |a, &q| a + q) / 4.0;
@@ -3123,7 +3123,7 @@ mod tests {
         with_gun_and_foe(&t, |los, p, h| {
             let blockers = p.blockers();
             assert!(
-                base_cells(&p.target.vertices_ccw(), CELL_SPLIT)
+                base_cells(&p.target.vertices_ccw(), 4)
                     .iter()
                     .all(|c| !los.region_passes_from(p, h, c, &blockers))
             );
