@@ -3294,6 +3294,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_cover_with_a_hole_gets_no_deep_core_and_the_bounded_search_decides() {
+        // The hook wood of the test above, its strip 26 mm deep (beyond the 25.4 mm
+        // depth), with a 10 × 10 clearing far off in its patch (x ∈ [100, 110], y ∈ [350,
+        // 360]). A cover with holes is not cut into convex parts (decision: no deep
+        // cores for it), so the foe is proved hidden by the bounded search instead: the
+        // same verdict as the exhaustive search, not exactly. Without the clearing it is
+        // proved exactly (the test above).
+        let hook = r#"{"id":"wood","kind":"medium-forest","outline":[[-200,100],[200,100],[200,400],[-50,400],[-50,300],[180,300],[180,126],[-200,126]],"holes":[[[100,350],[110,350],[110,360],[100,360]]]}"#;
+        let t = scene((0.0, 300.0, 30.0, 20.0), "", hook);
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let exhaustive =
+            TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}")).with_proof(Proof::Exhaustive);
+        let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
+        assert!(!short.visible && !full.visible);
+        assert_ne!(short.method, Method::Exact);
+        assert!(los.occluders().deep.iter().all(|(_, cores)| cores.is_empty()));
+    }
+
     /// Checks that the gun (unit 0) sees the foe (unit 1) when `seen`, with the shortcuts
     /// and by the exhaustive search alike, and that the shortcuts prove it hidden
     /// exactly where the search needs its bounded part.
