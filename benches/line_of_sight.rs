@@ -126,6 +126,25 @@ fn bench(c: &mut Criterion) {
         println!("once {:?}", measured_once(&los, &p));
         return;
     }
+    // With VEDETTE_LOS_REPS=n (and VEDETTE_LOS_THREADS, 0 for every core): n passes,
+    // timed apart, their fastest and median; short runs of two builds taking turns
+    // compare them on a machine whose speed drifts.
+    if let Ok(n) = std::env::var("VEDETTE_LOS_REPS") {
+        let n: usize = n.parse().unwrap();
+        let threads: usize = std::env::var("VEDETTE_LOS_THREADS").map_or(0, |t| t.parse().unwrap());
+        let mut times: Vec<f64> = (0..n)
+            .map(|_| {
+                let s = std::time::Instant::now();
+                let los = TerrainSight::try_new(&index).unwrap();
+                black_box(all_batteries(&los, &p, threads));
+                drop(los);
+                s.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        println!("reps {n} min {:.3} median {:.3} ms", times[0], times[n / 2]);
+        return;
+    }
     if std::env::var("VEDETTE_LOS_DIAG").is_ok() {
         diagnose(&t, &index, &p);
         return;

@@ -182,12 +182,14 @@ proptest! {
 
     /// The batch of every battery against every unit (friends too), shared out among
     /// threads, gives each pair's own verdict and sight line, in the pairs' order,
-    /// whatever the number of threads and however the pairs are ordered.
+    /// whatever the number of threads and however the pairs are ordered; on a fresh
+    /// model too, whose batch prepares what the sweeps use on every thread.
     #[test]
     fn verdicts_in_a_batch_are_each_pairs_own(s in scene()) {
         let t = to_table(&s);
         let index = SpatialIndex::new(&t);
-        let los = TerrainSight::try_new(&index).unwrap().with_sampling(COARSE);
+        let fresh = || TerrainSight::try_new(&index).unwrap().with_sampling(COARSE);
+        let los = fresh();
         let pairs: Vec<(usize, usize)> = t
             .units
             .iter()
@@ -202,6 +204,7 @@ proptest! {
             let one: Vec<_> = pairs.iter().map(|&(a, b)| los.unit_verdict(a, b)).collect();
             for threads in [1, 2, 3] {
                 prop_assert_eq!(&los.unit_verdicts(&pairs, threads), &one, "{} threads", threads);
+                prop_assert_eq!(&fresh().unit_verdicts(&pairs, threads), &one, "{} threads, fresh", threads);
             }
         }
     }

@@ -17,6 +17,7 @@
 
 mod blind_zone;
 mod corridor;
+mod crew;
 mod explanation;
 mod hills;
 mod occlusion;

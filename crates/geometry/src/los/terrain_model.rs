@@ -73,9 +73,11 @@ use crate::sight::{
 use crate::table::{BaseRef, Formation, Selection, Table, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use super::corridor::separated;
+use super::crew::Crew;
 use super::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
 use super::solid_block::SOLID_MARGIN_MM;
 use super::spotting_depth::{
@@ -362,6 +364,23 @@ struct Occluders {
     deep: Vec<(f64, Vec<Vec<Vec2>>)>,
 }
 
+/// One unit's part of [`Occluders`]: its solid blocks and the covers it stands in.
+type UnitOccluders = (Vec<super::solid_block::SolidBlock>, Vec<usize>);
+
+/// The terrain's part of [`Occluders`]: the kernels and the deep cores.
+type TerrainOccluders = (Vec<Option<Vec<Vec2>>>, Vec<(f64, Vec<Vec<Vec2>>)>);
+
+/// A part of [`Occluders`], as the cores make them.
+enum OccluderPart {
+    Unit(UnitOccluders),
+    Terrain(TerrainOccluders),
+}
+
+/// The lock, even if a thread panicked holding it (the crew raises that panic).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Occluders {
     /// Every kernel shrunk by `d` rounded up to the micrometre ([`shrink_convex`]),
     /// computed once per distinct rounded `d`.
@@ -373,7 +392,7 @@ impl Occluders {
         let shrink =
             || self.kernels.iter().map(|k| k.as_ref().and_then(|k| shrink_convex(k, d))).collect::<Vec<_>>();
         // A poisoned lock only means another thread panicked; the list is still sound.
-        let mut cache = self.shrunk.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut cache = lock(&self.shrunk);
         if let Some((_, v)) = cache.iter().find(|(bits, _)| *bits == d.to_bits()) {
             return v.clone();
         }
@@ -486,37 +505,35 @@ impl<'i, 't> TerrainSight<'i, 't> {
     }
 
     fn occluders(&self) -> &Occluders {
-        self.occluders.get_or_init(|| self.build_occluders(1))
+        self.occluders.get_or_init(|| {
+            let units = (0..self.table.units.len()).map(|u| self.unit_occluders(u)).collect();
+            self.occluders_of(units, self.terrain_occluders())
+        })
     }
 
-    /// What [`Self::occluders`] holds, the work per unit shared out among `workers`
-    /// threads.
-    fn build_occluders(&self, workers: usize) -> Occluders {
-        let table = self.table;
-        let units: Vec<&[Base]> = table.units.iter().map(|u| u.bases.as_slice()).collect();
-        let indices: Vec<usize> = (0..units.len()).collect();
-        // Per unit, its solid blocks and the cover it stands in.
-        let per_unit: Vec<(Vec<super::solid_block::SolidBlock>, Vec<usize>)> =
-            shared_out(&indices, workers, |&u| {
-                // The box round the unit first: most covers are far from most units.
-                let (lo, hi) = units[u].iter().map(Base::aabb).fold(
-                    (
-                        Vec2::new(f64::INFINITY, f64::INFINITY),
-                        Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-                    ),
-                    |(l, h), (bl, bh)| {
-                        (Vec2::new(l.x.min(bl.x), l.y.min(bl.y)), Vec2::new(h.x.max(bh.x), h.y.max(bh.y)))
-                    },
-                );
-                let cover = (0..self.features.len())
-                    .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
-                    .filter(|&k| self.features[k].bbox_overlaps(lo, hi))
-                    .filter(|&k| units[u].iter().any(|b| self.features[k].overlaps_base(b)))
-                    .collect();
-                (super::solid_block::solid_blocks(u, units[u]), cover)
-            });
-        let (blocks, unit_cover): (Vec<_>, Vec<_>) = per_unit.into_iter().unzip();
-        let sweep = occlusion::Occluders::new(&units, blocks);
+    /// One unit's part of [`Self::occluders`]: its solid blocks, and the covers it
+    /// stands in.
+    fn unit_occluders(&self, u: usize) -> UnitOccluders {
+        let Some(unit) = self.table.units.get(u) else { return (Vec::new(), Vec::new()) };
+        let bases = unit.bases.as_slice();
+        // The box round the unit first: most covers are far from most units.
+        let (lo, hi) = bases.iter().map(Base::aabb).fold(
+            (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+            |(l, h), (bl, bh)| {
+                (Vec2::new(l.x.min(bl.x), l.y.min(bl.y)), Vec2::new(h.x.max(bh.x), h.y.max(bh.y)))
+            },
+        );
+        let cover = (0..self.features.len())
+            .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
+            .filter(|&k| self.features[k].bbox_overlaps(lo, hi))
+            .filter(|&k| bases.iter().any(|b| self.features[k].overlaps_base(b)))
+            .collect();
+        (super::solid_block::solid_blocks(u, bases), cover)
+    }
+
+    /// The terrain's part of [`Self::occluders`]: each area cover's kernel, and its deep
+    /// cores (by terrain index).
+    fn terrain_occluders(&self) -> TerrainOccluders {
         let kernels: Vec<Option<Vec<Vec2>>> = self
             .features
             .iter()
@@ -529,9 +546,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 kernel(&poly.exterior)
             })
             .collect();
-        let unit_top =
-            self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
-        let mut deep = vec![(0.0, Vec::new()); table.terrain.len()];
+        let mut deep = vec![(0.0, Vec::new()); self.table.terrain.len()];
         for (f, kernel) in self.features.iter().zip(&kernels) {
             let SightEffect::Cover { spotting_depth } = f.props.effect else { continue };
             let Some(poly) = f.blockers.first().map(Blocker::polygon) else { continue };
@@ -550,6 +565,17 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 *d = (depth, parts.iter().filter_map(|c| shrink_convex(c, core_radius(depth))).collect());
             }
         }
+        (kernels, deep)
+    }
+
+    /// What [`Self::occluders`] holds, from its parts: every unit's, in unit order, and
+    /// the terrain's.
+    fn occluders_of(&self, units: Vec<UnitOccluders>, (kernels, deep): TerrainOccluders) -> Occluders {
+        let bases: Vec<&[Base]> = self.table.units.iter().map(|u| u.bases.as_slice()).collect();
+        let (blocks, unit_cover): (Vec<_>, Vec<_>) = units.into_iter().unzip();
+        let sweep = occlusion::Occluders::new(&bases, blocks);
+        let unit_top =
+            self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
         Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top, deep }
     }
 
@@ -1918,10 +1944,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
 
     /// The verdicts for many (spotter unit, target unit) pairs, in their order, as
     /// [`Self::unit_verdict`] gives them: one [`Self::spotter`] view per distinct
-    /// spotter, shared by all its pairs; the views, then the pairs (in small chunks, so
-    /// that no core idles at the end), are shared out among the machine's cores
-    /// (`threads`: how many at most; 0 for as many as it has). The answers do not depend
-    /// on the number of threads.
+    /// spotter, shared by all its pairs. The machine's cores (`threads`: how many at
+    /// most; 0 for as many as it has) prepare what the sweeps use, then the views, then
+    /// answer the pairs in small runs (so that no core idles at the end), with no pause
+    /// between the phases: a pair waits only for its own spotter's view
+    /// ([`super::crew`]). The answers do not depend on the number of threads.
     #[must_use]
     pub fn unit_verdicts(&self, pairs: &[(usize, usize)], threads: usize) -> Vec<UnitVerdict> {
         let mut spotters: Vec<usize> = Vec::new();
@@ -1938,34 +1965,81 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let workers = if threads == 0 { cores } else { threads };
+        let n_units = self.table.units.len();
         // What every view's sweep uses, built first on every core (else the first view
-        // builds it while the other cores wait).
-        if self.proof != Proof::Exhaustive {
-            self.occluders.get_or_init(|| self.build_occluders(workers));
-        }
-        let views = shared_out(&spotters, workers, |&a| self.spotter(a));
+        // builds it while the other cores wait): item `u` is unit `u`'s part, item
+        // `n_units` the terrain's; whoever finishes the last item puts them together.
+        let build = self.proof != Proof::Exhaustive && self.occluders.get().is_none();
+        let (next_part, parts_done) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let parts: Mutex<Vec<(usize, OccluderPart)>> = Mutex::new(Vec::new());
+        // One view per spotter, made by whoever takes it, waited for by whoever needs it.
+        let next_view = AtomicUsize::new(0);
+        let views: Vec<OnceLock<UnitView<'_, 'i, 't>>> = spotters.iter().map(|_| OnceLock::new()).collect();
         // The pairs shared out in runs of a few: most are settled at once (the sweep hid
         // the target) and left unseen; the others, whose costs differ a thousandfold,
         // are searched. Short runs keep the cores busy to the end.
-        let runs: Vec<std::ops::Range<usize>> = (0..pairs.len())
-            .step_by(PAIRS_PER_RUN)
-            .map(|i| i..(i + PAIRS_PER_RUN).min(pairs.len()))
-            .collect();
-        let searched = shared_out(&runs, workers, |run| {
-            run.clone()
-                .filter_map(|i| {
-                    let (a, b) = pairs[i];
-                    match slot.get(a) {
-                        Some(&Some(k)) if views[k].settled_at_once(b) => None,
-                        Some(&Some(k)) => Some((i, views[k].unit_verdict(b))),
-                        _ => Some((i, self.unit_verdict(a, b))),
+        let next_run = AtomicUsize::new(0);
+        let runs = pairs.len().div_ceil(PAIRS_PER_RUN);
+        // The answers, every pair unseen, made by the first worker done with the views.
+        let (unseen_taken, unseen) = (AtomicBool::new(false), OnceLock::new());
+        let found = Crew::run(workers, |crew| {
+            if build {
+                let mut mine = Vec::new();
+                Crew::take(&next_part, n_units + 1, |k| {
+                    mine.push(if k < n_units {
+                        (k, OccluderPart::Unit(self.unit_occluders(k)))
+                    } else {
+                        (k, OccluderPart::Terrain(self.terrain_occluders()))
+                    });
+                });
+                let count = mine.len();
+                lock(&parts).extend(mine);
+                if parts_done.fetch_add(count, Ordering::AcqRel) + count == n_units + 1 {
+                    let mut all = std::mem::take(&mut *lock(&parts));
+                    all.sort_unstable_by_key(|(k, _)| *k);
+                    let (mut units, mut terrain) = (Vec::with_capacity(n_units), None);
+                    for (_, part) in all {
+                        match part {
+                            OccluderPart::Unit(u) => units.push(u),
+                            OccluderPart::Terrain(t) => terrain = Some(t),
+                        }
                     }
-                })
-                .collect::<Vec<_>>()
+                    let terrain = terrain.unwrap_or_else(|| self.terrain_occluders());
+                    self.occluders.get_or_init(|| self.occluders_of(units, terrain));
+                } else if crew.wait(&self.occluders).is_none() {
+                    return Vec::new();
+                }
+            }
+            Crew::take(&next_view, spotters.len(), |k| {
+                // Only this worker took item k.
+                let _ = views[k].set(self.spotter(spotters[k]));
+            });
+            if !unseen_taken.swap(true, Ordering::AcqRel) {
+                let _ = unseen.set(vec![UnitVerdict::unseen(); pairs.len()]);
+            }
+            let mut mine = Vec::new();
+            Crew::take(&next_run, runs, |r| {
+                for (i, &(a, b)) in pairs.iter().enumerate().skip(r * PAIRS_PER_RUN).take(PAIRS_PER_RUN) {
+                    let verdict = match slot.get(a) {
+                        Some(&Some(k)) => {
+                            // Made by another worker if not yet made; none if that one
+                            // panicked (and the crew raises the panic).
+                            let Some(view) = crew.wait(&views[k]) else { return };
+                            if view.settled_at_once(b) {
+                                continue;
+                            }
+                            view.unit_verdict(b)
+                        }
+                        _ => self.unit_verdict(a, b),
+                    };
+                    mine.push((i, verdict));
+                }
+            });
+            mine
         });
         // Every pair unseen, then the answers of those searched.
-        let mut out = vec![UnitVerdict::unseen(); pairs.len()];
-        for (i, v) in searched.into_iter().flatten() {
+        let mut out = unseen.into_inner().unwrap_or_else(|| vec![UnitVerdict::unseen(); pairs.len()]);
+        for (i, v) in found.into_iter().flatten() {
             out[i] = v;
         }
         out
@@ -2137,34 +2211,6 @@ fn band_distance_over(band: &Blocker, b: &Base, limit: f64) -> f64 {
         }
     }
     if v.iter().any(|&q| b.contains(q)) { 0.0 } else { best }
-}
-
-/// `f` of every item, in their order, computed on at most `workers` threads, each
-/// taking the next item until none is left.
-fn shared_out<T: Sync, R: Send>(items: &[T], workers: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = workers.min(items.len());
-    if workers <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(k) else { break };
-                        mine.push((k, f(item)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
-    });
-    done.sort_by_key(|d| d.0);
-    done.into_iter().map(|d| d.1).collect()
 }
 
 /// One spotter unit prepared for many targets: a [`SpotterView`] per base.
