@@ -1967,8 +1967,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let workers = if threads == 0 { cores } else { threads };
         let n_units = self.table.units.len();
         // What every view's sweep uses, built first on every core (else the first view
-        // builds it while the other cores wait): item `u` is unit `u`'s part, item
-        // `n_units` the terrain's; whoever finishes the last item puts them together.
+        // builds it while the other cores wait): item 0 is the terrain's part (the
+        // longest, taken first), item `u + 1` unit `u`'s; whoever finishes the last item
+        // puts them together.
         let build = self.proof != Proof::Exhaustive && self.occluders.get().is_none();
         let (next_part, parts_done) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let parts: Mutex<Vec<(usize, OccluderPart)>> = Mutex::new(Vec::new());
@@ -1986,10 +1987,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
             if build {
                 let mut mine = Vec::new();
                 Crew::take(&next_part, n_units + 1, |k| {
-                    mine.push(if k < n_units {
-                        (k, OccluderPart::Unit(self.unit_occluders(k)))
-                    } else {
-                        (k, OccluderPart::Terrain(self.terrain_occluders()))
+                    mine.push(match k.checked_sub(1) {
+                        Some(u) => (k, OccluderPart::Unit(self.unit_occluders(u))),
+                        None => (k, OccluderPart::Terrain(self.terrain_occluders())),
                     });
                 });
                 let count = mine.len();
