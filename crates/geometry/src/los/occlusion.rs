@@ -157,16 +157,25 @@ fn edge_distance_2(ap: Vec2, ab: Vec2) -> f64 {
 /// edge's side test serves both. The distance is only meaningful with a
 /// [`Span::Range`].
 fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
+    let (sp, d2, _) = span_distance_and_ends::<false>(p, poly);
+    (sp, d2)
+}
+
+/// [`span_and_distance_2`], with the squared distances from `p` of the range's two
+/// extreme vertices (the farthest where several share the angle; meaningful with a
+/// [`Span::Range`]): what [`Horizon::insert`] needs of a blocker, found in the same pass.
+/// Without `ENDS`, the distances are left out (zero) and cost nothing.
+fn span_distance_and_ends<const ENDS: bool>(p: Vec2, poly: &[Vec2]) -> (Span, f64, (f64, f64)) {
     let n = poly.len();
     if n == 0 || n > 32 {
-        return (Span::Unknown, 0.0);
+        return (Span::Unknown, 0.0, (0.0, 0.0));
     }
     let polygon = n >= 3;
     let mut inside = polygon;
     let mut outside = !polygon;
     let mut best = f64::INFINITY;
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut dlo, mut dhi) = (0.0f64, 0.0f64);
     // Edge (a, b) for each vertex a and the next, b (the first after the last).
     let mut next = poly[0];
     for &a in poly.iter().rev() {
@@ -174,7 +183,7 @@ fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
         next = a;
         let d = a - p;
         if d.x == 0.0 && d.y == 0.0 {
-            return (Span::Unknown, 0.0);
+            return (Span::Unknown, 0.0, (0.0, 0.0));
         }
         let ab = b - a;
         let ap = p - a;
@@ -192,6 +201,15 @@ fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
             }
         }
         let angle = pseudo_angle(d);
+        if ENDS {
+            let dv = d.length_2();
+            if angle < lo || (angle == lo && dv > dlo) {
+                dlo = dv;
+            }
+            if angle > hi || (angle == hi && dv > dhi) {
+                dhi = dv;
+            }
+        }
         if angle < lo {
             lo = angle;
         }
@@ -201,24 +219,32 @@ fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
     }
     let d2 = if outside { best } else { 0.0 };
     if inside {
-        return (Span::Inside, d2);
+        return (Span::Inside, d2, (0.0, 0.0));
     }
     if hi - lo >= 2.0 {
         // The range wraps through 0: lift the low angles by a turn (the angles found
         // again, rather than kept for this rare case).
-        lo = f64::INFINITY;
-        hi = f64::NEG_INFINITY;
+        (lo, hi, dlo, dhi) = (f64::INFINITY, f64::NEG_INFINITY, 0.0, 0.0);
         for &v in poly {
             let a = pseudo_angle(v - p);
             let a = if a < 2.0 { a + 4.0 } else { a };
+            if ENDS {
+                let dv = (v - p).length_2();
+                if a < lo || (a == lo && dv > dlo) {
+                    dlo = dv;
+                }
+                if a > hi || (a == hi && dv > dhi) {
+                    dhi = dv;
+                }
+            }
             lo = lo.min(a);
             hi = hi.max(a);
         }
         if hi - lo >= 2.0 {
-            return (Span::Unknown, d2);
+            return (Span::Unknown, d2, (0.0, 0.0));
         }
     }
-    (Span::Range(lo, hi), d2)
+    (Span::Range(lo, hi), d2, (dlo, dhi))
 }
 
 /// The convex polygon (ccw) shrunk by `d`, if anything is left.
@@ -433,7 +459,7 @@ impl Horizon {
         for i in 0..self.samples.len() {
             let s = self.samples[i];
             let base = i * BUCKETS;
-            let (sp, d2) = span_and_distance_2(s, shape);
+            let (sp, d2, ends) = span_distance_and_ends::<true>(s, shape);
             let (lo, hi) = match sp {
                 Span::Inside => {
                     // The sample is inside: every ray from it starts blocked.
@@ -489,7 +515,7 @@ impl Horizon {
             // it is skipped. For a blocker, any bound will do; for terrain, only one
             // that every check uses (a piece of terrain may be left out of one).
             if terrain.is_none() {
-                let (r, l) = self.partials(i, shape, (lo, hi), d, (first, last), &entry);
+                let (r, l) = self.partials(i, (lo, hi), ends, d, (first, last), &entry);
                 from = from.min(r);
                 to = to.max(l);
             }
@@ -556,42 +582,25 @@ impl Horizon {
     }
 
     /// Records the end buckets a blocker covers in part from sample `i`: its pseudo-angle
-    /// range `lo..hi` from the sample, at distance `d`, bounding rays `first..=last`
-    /// inside the range, `entry` the distance along a ray to where it enters the
-    /// blocker. Over the part of a bucket between the blocker's tangent ray (through its
-    /// extreme vertex) and a bounding ray, every ray meets it, no farther than the
-    /// larger of the two ends' entries (the entry distance is convex in the angle, see
-    /// the module documentation). Where the part a blocker covered before from the other
-    /// side overlaps, the whole bucket is bounded. Returns the buckets whose bound
-    /// changed, as `from..to` for [`Self::refresh`] (empty if none).
+    /// range `lo..hi` from the sample, the squared distances of its extreme vertices
+    /// there (`dlo`, `dhi`: the farthest where several share an angle), at distance `d`,
+    /// bounding rays `first..=last` inside the range, `entry` the distance along a ray
+    /// to where it enters the blocker. Over the part of a bucket between the blocker's
+    /// tangent ray (through its extreme vertex) and a bounding ray, every ray meets it,
+    /// no farther than the larger of the two ends' entries (the entry distance is convex
+    /// in the angle, see the module documentation). Where the part a blocker covered
+    /// before from the other side overlaps, the whole bucket is bounded. Returns the
+    /// buckets whose bound changed, as `from..to` for [`Self::refresh`] (empty if none).
     fn partials(
         &mut self,
         i: usize,
-        shape: &[Vec2],
         (lo, hi): (f64, f64),
+        (dlo, dhi): (f64, f64),
         d: f64,
         (first, last): (i64, i64),
         entry: &dyn Fn(Vec2) -> f64,
     ) -> (i64, i64) {
-        let s = self.samples[i];
         let rays = rays();
-        // The distances of the extreme vertices (the largest where several share an
-        // angle), their angles found as `span_and_distance_2` found `lo` and `hi`.
-        let lifted = hi >= 4.0;
-        let (mut dlo, mut dhi) = (0.0f64, 0.0f64);
-        for &v in shape {
-            let mut a = pseudo_angle(v - s);
-            if lifted && a < 2.0 {
-                a += 4.0;
-            }
-            let d2 = (v - s).length_2();
-            if a == lo && d2 > dlo {
-                dlo = d2;
-            }
-            if a == hi && d2 > dhi {
-                dhi = d2;
-            }
-        }
         if dlo == 0.0 || dhi == 0.0 {
             return (i64::MAX, i64::MIN);
         }
@@ -1052,6 +1061,21 @@ mod tests {
             prop_assert_eq!(sp, span(p, &poly));
             if sp != Span::Unknown || poly.len() < 3 {
                 prop_assert_eq!(d2.to_bits(), distance_2_to_convex(p, &poly).to_bits());
+            }
+            // With the ends: the same span and distance, and for a range, the farthest
+            // vertex at each end's angle (the angles lifted by a turn as the range is).
+            let (sp_e, d2_e, (dlo, dhi)) = span_distance_and_ends::<true>(p, &poly);
+            prop_assert_eq!((sp_e, d2_e.to_bits()), (sp, d2.to_bits()));
+            if let Span::Range(lo, hi) = sp {
+                let lift = |a: f64| if hi >= 4.0 && a < 2.0 { a + 4.0 } else { a };
+                let farthest = |at: f64| {
+                    poly.iter()
+                        .filter(|&&q| lift(pseudo_angle(q - p)) == at)
+                        .map(|&q| (q - p).length_2())
+                        .fold(0.0, f64::max)
+                };
+                prop_assert_eq!((dlo, dhi), (farthest(lo), farthest(hi)));
+                prop_assert!(dlo > 0.0 && dhi > 0.0);
             }
         }
     }
