@@ -107,6 +107,10 @@ impl Ground {
             return 0.0;
         }
         let (lo, hi) = base.aabb();
+        // Most bases stand clear of every hill's box: no outline needed.
+        if !self.contours.iter().any(|c| c.bbox_overlaps(lo, hi)) {
+            return 0.0;
+        }
         let poly = base.polygon();
         let under: Vec<(&Contour, f64)> = self
             .contours
