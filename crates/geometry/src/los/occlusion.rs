@@ -796,8 +796,23 @@ pub(crate) struct Occluders {
 }
 
 impl Occluders {
-    /// `blocks`: each unit's solid blocks ([`super::solid_block::solid_blocks`]).
-    pub fn new(units: &[&[Base]], blocks: Vec<Vec<SolidBlock>>) -> Occluders {
+    /// `blocks`: each unit's solid blocks ([`super::solid_block::solid_blocks`]);
+    /// `layout`: where the units lie.
+    pub fn new(blocks: Vec<Vec<SolidBlock>>, layout: Layout) -> Occluders {
+        Occluders { blocks, unit_box: layout.unit_box, cells: layout.cells }
+    }
+}
+
+/// Where a table's units lie, for the sweep: a box round each unit, and cells of units
+/// (by the centre of the box) with a box round each cell's units.
+pub(crate) struct Layout {
+    unit_box: Vec<[Vec2; 4]>,
+    cells: Vec<([Vec2; 4], Vec<usize>)>,
+}
+
+impl Layout {
+    /// The layout of the units (their bases).
+    pub fn new(units: &[&[Base]]) -> Layout {
         let boxes: Vec<Option<(Vec2, Vec2)>> = units
             .iter()
             .map(|bases| {
@@ -819,7 +834,7 @@ impl Occluders {
             e.2.push(u);
         }
         let cells = cells.into_values().map(|(lo, hi, us)| (box_corners(lo, hi), us)).collect();
-        Occluders { blocks, unit_box, cells }
+        Layout { unit_box, cells }
     }
 }
 

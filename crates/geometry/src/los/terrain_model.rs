@@ -367,13 +367,18 @@ struct Occluders {
 /// One unit's part of [`Occluders`]: its solid blocks and the covers it stands in.
 type UnitOccluders = (Vec<super::solid_block::SolidBlock>, Vec<usize>);
 
-/// The terrain's part of [`Occluders`]: the kernels and the deep cores.
-type TerrainOccluders = (Vec<Option<Vec<Vec2>>>, Vec<(f64, Vec<Vec<Vec2>>)>);
+/// The table-wide part of [`Occluders`]: where the units lie, and each area cover's
+/// kernel and deep cores.
+struct TableOccluders {
+    layout: occlusion::Layout,
+    kernels: Vec<Option<Vec<Vec2>>>,
+    deep: Vec<(f64, Vec<Vec<Vec2>>)>,
+}
 
 /// A part of [`Occluders`], as the cores make them.
 enum OccluderPart {
     Unit(UnitOccluders),
-    Terrain(TerrainOccluders),
+    Table(TableOccluders),
 }
 
 /// The lock, even if a thread panicked holding it (the crew raises that panic).
@@ -507,7 +512,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     fn occluders(&self) -> &Occluders {
         self.occluders.get_or_init(|| {
             let units = (0..self.table.units.len()).map(|u| self.unit_occluders(u)).collect();
-            self.occluders_of(units, self.terrain_occluders())
+            self.occluders_of(units, self.table_occluders())
         })
     }
 
@@ -531,9 +536,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
         (super::solid_block::solid_blocks(u, bases), cover)
     }
 
-    /// The terrain's part of [`Self::occluders`]: each area cover's kernel, and its deep
-    /// cores (by terrain index).
-    fn terrain_occluders(&self) -> TerrainOccluders {
+    /// The table-wide part of [`Self::occluders`]: where the units lie, each area cover's
+    /// kernel, and its deep cores (by terrain index).
+    fn table_occluders(&self) -> TableOccluders {
         let kernels: Vec<Option<Vec<Vec2>>> = self
             .features
             .iter()
@@ -565,15 +570,16 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 *d = (depth, parts.iter().filter_map(|c| shrink_convex(c, core_radius(depth))).collect());
             }
         }
-        (kernels, deep)
+        let bases: Vec<&[Base]> = self.table.units.iter().map(|u| u.bases.as_slice()).collect();
+        TableOccluders { layout: occlusion::Layout::new(&bases), kernels, deep }
     }
 
     /// What [`Self::occluders`] holds, from its parts: every unit's, in unit order, and
-    /// the terrain's.
-    fn occluders_of(&self, units: Vec<UnitOccluders>, (kernels, deep): TerrainOccluders) -> Occluders {
-        let bases: Vec<&[Base]> = self.table.units.iter().map(|u| u.bases.as_slice()).collect();
+    /// the table's.
+    fn occluders_of(&self, units: Vec<UnitOccluders>, table: TableOccluders) -> Occluders {
+        let TableOccluders { layout, kernels, deep } = table;
         let (blocks, unit_cover): (Vec<_>, Vec<_>) = units.into_iter().unzip();
-        let sweep = occlusion::Occluders::new(&bases, blocks);
+        let sweep = occlusion::Occluders::new(blocks, layout);
         let unit_top =
             self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
         Occluders { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top, deep }
@@ -1967,9 +1973,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let workers = if threads == 0 { cores } else { threads };
         let n_units = self.table.units.len();
         // What every view's sweep uses, built first on every core (else the first view
-        // builds it while the other cores wait): item 0 is the terrain's part (the
-        // longest, taken first), item `u + 1` unit `u`'s; whoever finishes the last item
-        // puts them together.
+        // builds it while the other cores wait): item 0 is the table-wide part (where
+        // the units lie, the covers' kernels and cores: the longest, taken first), item
+        // `u + 1` unit `u`'s; whoever finishes the last item puts them together.
         let build = self.proof != Proof::Exhaustive && self.occluders.get().is_none();
         let (next_part, parts_done) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let parts: Mutex<Vec<(usize, OccluderPart)>> = Mutex::new(Vec::new());
@@ -1989,7 +1995,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 Crew::take(&next_part, n_units + 1, |k| {
                     mine.push(match k.checked_sub(1) {
                         Some(u) => (k, OccluderPart::Unit(self.unit_occluders(u))),
-                        None => (k, OccluderPart::Terrain(self.terrain_occluders())),
+                        None => (k, OccluderPart::Table(self.table_occluders())),
                     });
                 });
                 let count = mine.len();
@@ -1997,15 +2003,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 if parts_done.fetch_add(count, Ordering::AcqRel) + count == n_units + 1 {
                     let mut all = std::mem::take(&mut *lock(&parts));
                     all.sort_unstable_by_key(|(k, _)| *k);
-                    let (mut units, mut terrain) = (Vec::with_capacity(n_units), None);
+                    let (mut units, mut table) = (Vec::with_capacity(n_units), None);
                     for (_, part) in all {
                         match part {
                             OccluderPart::Unit(u) => units.push(u),
-                            OccluderPart::Terrain(t) => terrain = Some(t),
+                            OccluderPart::Table(t) => table = Some(t),
                         }
                     }
-                    let terrain = terrain.unwrap_or_else(|| self.terrain_occluders());
-                    self.occluders.get_or_init(|| self.occluders_of(units, terrain));
+                    let table = table.unwrap_or_else(|| self.table_occluders());
+                    self.occluders.get_or_init(|| self.occluders_of(units, table));
                 } else if crew.wait(&self.occluders).is_none() {
                     return Vec::new();
                 }
