@@ -33,7 +33,16 @@ fn artillery(c: &mut Criterion) {
     };
     let mut g = c.benchmark_group("artillery grand battle (2000 bases, 125 batteries, 40 terrain features)");
     g.bench_function("assess_artillery", |b| b.iter(|| black_box(assess_artillery(black_box(&field)))));
-    g.bench_function("report_section", |b| b.iter(|| black_box(artillery_section(black_box(&table)))));
+    // The report section as `vedette report` runs it: the index and the sight model built,
+    // then the section.
+    g.bench_function("report_section", |b| {
+        b.iter(|| {
+            let t = black_box(&table);
+            let index = SpatialIndex::new(t);
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            black_box(artillery_section(t, &index, &los).map(|s| s.map(|v| v.len())))
+        })
+    });
     g.finish();
 }
 

@@ -16,6 +16,26 @@
 //! | "half or more" (bases, area) | [`half_or_more`] | half counts |
 //! | an assault zone, a facing arc, a firing arc | [`ZONE_SLACK_MM`] | closed: touching the boundary is inside |
 //! | "greatest contact frontage" | [`same_length`] | equal frontages are all greatest |
+//!
+//! # Relations of a physical table
+//! Rule thresholds above are exact. The relations between bases that the rules take for
+//! granted ("directly ahead", "side by side", "in column", "touching") are not: a table
+//! typed to a tenth of a millimetre, or scanned with about 0.05 mm and 0.1° of noise,
+//! never has two bases exactly touching or exactly aligned, and such noise must not
+//! change which bases form a unit's front. These tolerances decide those relations
+//! (GEOMETRY.md, Bases and units). A tenth of a millimetre and a few tenths of a degree
+//! are noise; a millimetre is a real gap, so each tolerance sits between the two.
+//!
+//! | relation | tolerance | reasoning |
+//! |---|---|---|
+//! | a base directly ahead overlaps the strip ahead of the other by more than | [`AHEAD_MIN_OVERLAP_OF_WIDTH`] of the other's width | neighbours in a line overlap that strip by a scan's noise (micrometres to a millimetre), a base in a second line by half its width or more |
+//! | a base directly ahead has its rear edge within | [`AHEAD_MAX_GAP_DEPTHS`] depths of the other's front edge | a road column's one-base spacing (000 §1.4) is one depth, typed or scanned as 20.0003 mm; a gap of one and a half depths is a deliberate one |
+//! | bases touch (a bank, an edge) when their gap is at most | [`TOUCHING_MM`] | a scanned base "touching" a line stands up to a few tenths of a millimetre off or across it; a gap of a millimetre is visible at the table |
+//!
+//! Side-by-side neighbours that touch, overlap or stagger by up to 1 mm with headings
+//! within 2° are never directly ahead of each other: their overlap of each other's strip
+//! is at most a millimetre and the depth times the sine of 2°, far below a quarter of
+//! any base's width (property-tested in `unit_structure`).
 
 use crate::base::CONTACT_TOLERANCE_MM;
 
@@ -29,6 +49,33 @@ pub const TIE_FRACTION: f64 = 1e-12;
 /// closed: each boundary is pushed outward by this much, so a base that exactly touches
 /// a zone's side, or stands exactly at its depth, is inside it.
 pub const ZONE_SLACK_MM: f64 = CONTACT_TOLERANCE_MM;
+
+/// A base is directly ahead of another only when it overlaps the strip swept forward
+/// from the other's front edge by more than this fraction of the other's width.
+pub const AHEAD_MIN_OVERLAP_OF_WIDTH: f64 = 0.25;
+
+/// A base is directly ahead of another only when its rear edge lies within this many of
+/// the other's depths of the other's front edge (a road column's one-depth spacing,
+/// 000 §1.4, is inside; closed at the limit).
+pub const AHEAD_MAX_GAP_DEPTHS: f64 = 1.5;
+
+/// Two shapes touch (a base and a stream bank, 000 §3.6 note 2) when their gap is at
+/// most this, in mm: scan noise is a tenth of a millimetre, a real gap a millimetre.
+pub const TOUCHING_MM: f64 = 0.5;
+
+/// "Touching" on a physical table: a gap (or overlap, negative) of at most
+/// [`TOUCHING_MM`].
+///
+/// ```
+/// use vedette_geometry::ties::touching;
+/// assert!(touching(0.3));
+/// assert!(touching(-2.0)); // overlapping
+/// assert!(!touching(1.0));
+/// ```
+#[must_use]
+pub fn touching(gap_mm: f64) -> bool {
+    gap_mm <= TOUCHING_MM
+}
 
 /// "Within `limit_mm`": a distance exactly at the limit is within.
 ///

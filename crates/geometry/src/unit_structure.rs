@@ -1,57 +1,48 @@
 //! A unit's structure (GEOMETRY.md, Bases and units): its front bases, its face, and
 //! the closest distance between two units.
 
-use crate::base::{Base, CONTACT_TOLERANCE_MM};
+use crate::base::Base;
 use crate::segment::{ClosestPoints, Segment};
 use crate::table::Unit;
-use crate::vec2::Vec2;
+use crate::ties::{AHEAD_MAX_GAP_DEPTHS, AHEAD_MIN_OVERLAP_OF_WIDTH, TIE_MM};
 
-/// True when `other` stands directly ahead of `base`: it reaches into the strip swept
-/// forward from `base`'s front edge by one base depth.
+/// True when `other` stands directly ahead of `base` (GEOMETRY.md, Bases and units):
+/// it lies beyond `base`'s front edge, overlaps the strip swept forward from that edge by
+/// more than [`AHEAD_MIN_OVERLAP_OF_WIDTH`] of `base`'s width, and its near edge lies
+/// within [`AHEAD_MAX_GAP_DEPTHS`] of `base`'s depths of that front edge.
 ///
-/// Tie rules: the strip's far end is closed (a base whose rear edge lies exactly one
-/// depth ahead, as in a road column with one-base spacing, is ahead); its sides are open
-/// (a neighbour in line that only touches the strip's side is not ahead).
+/// These are tolerances of a physical table, not rule thresholds ([`crate::ties`]): a
+/// neighbour in a straight line, typed to a tenth of a millimetre or scanned with a
+/// tenth of a degree of noise, overlaps the strip by micrometres and is never ahead; a
+/// base in the next line overlaps it by its width; a road column's one-base spacing
+/// (000 §1.4), typed as 20.0003 mm, is well inside one and a half depths.
+///
+/// ```
+/// use vedette_geometry::{Base, BaseSize, Pose, Vec2, is_directly_ahead};
+/// let b = |x: f64, y: f64, h: f64| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), h));
+/// // Side by side, overlapping by 0.05 mm and staggered 0.04 mm: not ahead.
+/// assert!(!is_directly_ahead(&b(0.0, 0.0, 90.0), &b(29.95, 0.04, 90.1)));
+/// // A road column's one-depth gap, typed a little wide: ahead.
+/// assert!(is_directly_ahead(&b(0.0, 0.0, 90.0), &b(0.0, 40.0003, 90.0)));
+/// ```
 #[must_use]
 pub fn is_directly_ahead(base: &Base, other: &Base) -> bool {
-    // The strip in `base`'s frame: x in (-w/2, w/2), y in [d/2, d/2 + d].
-    let hw = base.width() / 2.0 - CONTACT_TOLERANCE_MM;
-    let y0 = base.depth() / 2.0;
-    let y1 = y0 + base.depth() + CONTACT_TOLERANCE_MM;
-    // Separating-axis test of the strip (a rectangle in base's frame) against `other`.
-    let corners: Vec<Vec2> = other.vertices_ccw().iter().map(|&v| base.to_local(v)).collect();
-    let (mut min_x, mut max_x, mut min_y, mut max_y) =
-        (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
-    for c in &corners {
+    let (w, d) = (base.width(), base.depth());
+    let front = d / 2.0;
+    // Beyond the front edge: `other`'s centre lies ahead of it (in `base`'s frame, x to
+    // its right, y forward).
+    if base.to_local(other.centre()).y <= front {
+        return false;
+    }
+    let (mut min_x, mut max_x, mut min_y) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY);
+    for v in other.vertices_ccw() {
+        let c = base.to_local(v);
         min_x = min_x.min(c.x);
         max_x = max_x.max(c.x);
         min_y = min_y.min(c.y);
-        max_y = max_y.max(c.y);
     }
-    // Axes of the strip: open in x (strict), the front edge must be strictly passed (the
-    // other base must reach beyond `base`'s own front edge), the far end closed.
-    if max_x <= -hw || min_x >= hw || max_y <= y0 + CONTACT_TOLERANCE_MM || min_y > y1 {
-        return false;
-    }
-    // Axes of `other`.
-    let strip = [Vec2::new(-hw, y0), Vec2::new(hw, y0), Vec2::new(hw, y1), Vec2::new(-hw, y1)];
-    let f = base.to_local(base.centre() + other.forward());
-    let r = f.perp_right();
-    for axis in [f, r] {
-        let (lo_o, hi_o) = extent(&corners, axis);
-        let (lo_s, hi_s) = extent(&strip, axis);
-        if hi_o < lo_s - CONTACT_TOLERANCE_MM || hi_s < lo_o - CONTACT_TOLERANCE_MM {
-            return false;
-        }
-    }
-    true
-}
-
-fn extent(points: &[Vec2], axis: Vec2) -> (f64, f64) {
-    points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-        let d = p.dot(axis);
-        (lo.min(d), hi.max(d))
-    })
+    let overlap = max_x.min(w / 2.0) - min_x.max(-w / 2.0);
+    overlap > AHEAD_MIN_OVERLAP_OF_WIDTH * w && min_y - front <= AHEAD_MAX_GAP_DEPTHS * d + TIE_MM
 }
 
 /// The indices of a unit's front bases: those with no base of the same unit directly
@@ -99,10 +90,20 @@ pub fn closest_between(a: &[Base], b: &[Base]) -> Option<UnitClosest> {
 }
 
 impl Unit {
-    /// The indices of the unit's front bases.
+    /// The indices of the unit's front bases: those with no base of the unit directly
+    /// ahead ([`front_bases_of`]), except that a unit declared in single file (attack,
+    /// road or breakthrough column, [`crate::Formation::is_single_file`]) has one front
+    /// base, its head: the front base farthest forward along the unit's heading (000
+    /// §1.4: "the unit stands are in single file facing the same direction").
     #[must_use]
     pub fn front_bases(&self) -> Vec<usize> {
-        front_bases_of(&self.bases)
+        let front = front_bases_of(&self.bases);
+        if front.len() < 2 || !self.formation.is_some_and(|f| f.is_single_file()) {
+            return front;
+        }
+        let Some(frame) = crate::frame::UnitFrame::of(&self.bases) else { return front };
+        let ahead = |i: &&usize| frame.to_local(self.bases[**i].front_midpoint()).y;
+        front.iter().max_by(|a, b| ahead(a).total_cmp(&ahead(b))).map_or(front.clone(), |&h| vec![h])
     }
 
     /// The unit's face: the front edges of its front bases (left to right as each base
@@ -123,6 +124,9 @@ impl Unit {
 mod tests {
     use super::*;
     use crate::base::{BaseSize, Pose};
+    use crate::table::{Formation, UnitKind};
+    use crate::vec2::Vec2;
+    use proptest::prelude::*;
 
     fn b(x: f64, y: f64, h: f64) -> Base {
         Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), h))
@@ -142,12 +146,68 @@ mod tests {
 
     #[test]
     fn road_column_with_one_base_spacing() {
-        // Gap of exactly one base depth: the far end of the strip is closed.
-        let col = [b(0.0, 0.0, 90.0), b(0.0, -40.0, 90.0), b(0.0, -80.0, 90.0)];
-        assert_eq!(front_bases_of(&col), vec![0]);
-        // Just over one depth: the base behind is a front base of its own.
-        let loose = [b(0.0, 0.0, 90.0), b(0.0, -40.01, 90.0)];
-        assert_eq!(front_bases_of(&loose), vec![0, 1]);
+        // Gap of one base depth (000 §1.4), exactly and as typed or scanned: only the
+        // head is a front base.
+        for gap in [20.0, 20.0003, 20.1] {
+            let col = [b(0.0, 0.0, 90.0), b(0.0, -20.0 - gap, 90.0), b(0.0, -40.0 - 2.0 * gap, 90.0)];
+            assert_eq!(front_bases_of(&col), vec![0], "gap {gap}");
+        }
+        // The strip reaches one and a half depths (30 mm), closed: 29.9 and 30 are ahead,
+        // 30.5 is a deliberate gap and the base behind is a front base of its own.
+        for (gap, front) in [(29.9, vec![0]), (30.0, vec![0]), (30.5, vec![0, 1])] {
+            let pair = [b(0.0, 0.0, 90.0), b(0.0, -20.0 - gap, 90.0)];
+            assert_eq!(front_bases_of(&pair), front, "gap {gap}");
+        }
+    }
+
+    #[test]
+    fn quarter_width_overlap_decides_ahead() {
+        // The base ahead overlaps the strip of the one behind by 7.4 mm (not ahead) and
+        // 7.6 mm (ahead): the threshold is a quarter of 30 mm.
+        assert!(!is_directly_ahead(&b(0.0, 0.0, 90.0), &b(22.6, 20.0, 90.0)));
+        assert!(is_directly_ahead(&b(0.0, 0.0, 90.0), &b(22.4, 20.0, 90.0)));
+    }
+
+    #[test]
+    fn declared_single_file_has_one_front_base() {
+        // A road column spread to 1.6 depths: geometry alone sees three front bases; the
+        // declared formation keeps the head (the base farthest along the heading).
+        let bases = vec![b(0.0, -104.0, 90.0), b(0.0, 0.0, 90.0), b(0.0, -52.0, 90.0)];
+        let mut u = Unit::new("c", "a", UnitKind::Infantry, bases);
+        assert_eq!(u.front_bases(), vec![0, 1, 2]);
+        u.formation = Some(Formation::RoadColumn);
+        assert_eq!(u.front_bases(), vec![1]);
+        u.formation = Some(Formation::Line);
+        assert_eq!(u.front_bases(), vec![0, 1, 2]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(16), ..ProptestConfig::default() })]
+
+        /// Issue 16, touching lines: a straight line of three bases, typed or scanned at
+        /// any heading (neighbours overlapping or apart by up to 1 mm, staggered by up to
+        /// 1 mm, turned by up to 2°), has every base in front; a second line directly
+        /// behind it (touching, with the same noise) is behind it.
+        #[test]
+        fn a_noisy_line_keeps_every_base_in_front(
+            heading in 0.0f64..360.0,
+            origin in (0.0f64..1800.0, 0.0f64..1200.0),
+            jitter in proptest::collection::vec((-1.0f64..1.0, -1.0f64..1.0, -2.0f64..2.0), 6),
+            (w, d) in prop_oneof![Just((30.0, 20.0)), Just((40.0, 20.0)), Just((20.0, 40.0)), Just((60.0, 30.0))],
+        ) {
+            let f = Vec2::from_heading_deg(heading);
+            let r = f.perp_right();
+            let o = Vec2::new(origin.0, origin.1);
+            let base = |i: usize, row: f64, (dx, dy, dh): (f64, f64, f64)| {
+                let c = o + r * (w * (i as f64) + dx) + f * (row * d + dy / 2.0);
+                Base::new(BaseSize::new(w, d), Pose::new(c, heading + dh))
+            };
+            let line: Vec<Base> = (0..3).map(|i| base(i, 0.0, jitter[i])).collect();
+            prop_assert_eq!(front_bases_of(&line), vec![0, 1, 2]);
+            let mut two: Vec<Base> = line.clone();
+            two.extend((0..3).map(|i| base(i, -1.0, jitter[3 + i])));
+            prop_assert_eq!(front_bases_of(&two), vec![0, 1, 2]);
+        }
     }
 
     #[test]

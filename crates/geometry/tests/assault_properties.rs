@@ -122,9 +122,10 @@ proptest! {
         let key = |t: &Table| {
             let index = SpatialIndex::new(t);
             let book = t.rule_book().unwrap();
+            let sight = vedette_geometry::los::TerrainSight::try_new(&index).unwrap();
             let mut out = Vec::new();
             for u in 0..t.units.len() {
-                out.push(format!("r{u}:{:?}", reaction_zone(t, &index, &book, u).unwrap().keys().collect::<Vec<_>>()));
+                out.push(format!("r{u}:{:?}", reaction_zone(t, &index, &book, &sight, u).unwrap().keys().collect::<Vec<_>>()));
                 out.push(format!("p{u}:{:?}", pass_through(t, &index, &book, u).unwrap().keys().collect::<Vec<_>>()));
             }
             for c in check_skirmishers(t, &index, &book).unwrap() {
@@ -135,11 +136,12 @@ proptest! {
             pp.scale = vedette_geometry::Scale::Figures28mm;
             let book = pp.rule_book().unwrap();
             let index = SpatialIndex::new(&pp);
+            let sight = vedette_geometry::los::TerrainSight::try_new(&index).unwrap();
             for p in vedette_geometry::pro_patria::contact::proximities(&pp, &index, &book).unwrap() {
                 out.push(format!("c{}-{}:{}", p.a, p.b, p.in_contact));
             }
             for u in 0..pp.units.len() {
-                let n = vedette_geometry::pro_patria::arcs::nearest_in_arc(&pp, &index, &book, u).unwrap();
+                let n = vedette_geometry::pro_patria::arcs::nearest_in_arc(&pp, &index, &book, &sight, u).unwrap();
                 out.push(format!("a{u}:{:?}", n.map(|x| x.0)));
             }
             out

@@ -3,6 +3,7 @@
 
 mod common;
 use common::{IN, b, inf, table, unit};
+use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     LeaderRole, RuleSet, Spacing, SpatialIndex, Table, UnitKind, check_skirmishers, corps_area,
     division_area, division_gaps, nearest_enemy_of_divisions, pass_through, reaction_zone,
@@ -138,7 +139,9 @@ fn cavalry_and(at: (f64, f64), h: f64) -> Table {
 }
 
 fn reacts(t: &Table) -> bool {
-    !reaction_zone(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), 0).unwrap().is_empty()
+    let index = SpatialIndex::new(t);
+    let sight = TerrainSight::try_new(&index).unwrap();
+    !reaction_zone(t, &index, &t.rule_book().unwrap(), &sight, 0).unwrap().is_empty()
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 mod common;
 use common::{b, table, unit};
+use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::arcs::nearest_in_arc;
 use vedette_geometry::pro_patria::bombardment::{bombardment_box, units_in};
 use vedette_geometry::pro_patria::charge::{catches, is_fast_target};
@@ -29,7 +30,9 @@ fn arc_table(left: f64, skirmish: bool) -> Table {
 }
 
 fn target(t: &Table) -> Option<usize> {
-    nearest_in_arc(t, &SpatialIndex::new(t), &t.rule_book().unwrap(), 0).unwrap().map(|(u, _)| u)
+    let index = SpatialIndex::new(t);
+    let sight = TerrainSight::try_new(&index).unwrap();
+    nearest_in_arc(t, &index, &t.rule_book().unwrap(), &sight, 0).unwrap().map(|(u, _)| u)
 }
 
 #[test]

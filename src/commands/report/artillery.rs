@@ -178,16 +178,17 @@ fn enfilade_reason(v: EnfiladeVerdict) -> Option<ExposureName> {
 
 /// The artillery section of a table, or `None` when its rule set has no Republique
 /// artillery rules.
-pub fn artillery_section(table: &Table) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
+pub fn artillery_section(
+    table: &Table,
+    index: &SpatialIndex,
+    los: &TerrainSight,
+) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
     let rules = match ArtilleryRules::for_table(table) {
         Ok(r) => r,
         Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
         Err(e) => return Err(e.into()),
     };
-    let index = SpatialIndex::new(table);
-    let los = TerrainSight::try_new(&index)?;
-    let field =
-        Battlefield { table, index: &index, rules: &rules, line_of_sight: &los, ground: &TerrainOutlines };
+    let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
     let found = assess_artillery(&field)?;
     Ok(Some(found.iter().map(|a| entry(table, &rules, a)).collect()))
 }

@@ -10,6 +10,7 @@ use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
 use std::collections::BTreeSet;
+use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     LeaderRole, LeaderScope, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind, commanded_units,
     corps_area, corps_leader_distance_mm, division_area, division_gaps, division_leader,
@@ -161,7 +162,12 @@ fn sorted_set<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
 }
 
 /// Builds the section.
-pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<CommandSection, CliError> {
+pub fn build(
+    t: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+) -> Result<CommandSection, CliError> {
     let mut s = CommandSection::default();
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
     let sq_in = |mm2: f64| book.rule_inches_to_mm(1.0).map(|one| micro(mm2 / (one * one)));
@@ -281,7 +287,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Command
             );
             for (i, u) in t.units.iter().enumerate() {
                 if u.kind == UnitKind::Cavalry {
-                    let zone = reaction_zone(t, index, book, i)?;
+                    let zone = reaction_zone(t, index, book, sight, i)?;
                     if !zone.is_empty() {
                         s.cavalry_reaction.push(ZoneReport {
                             unit: u.id.clone(),

@@ -18,6 +18,7 @@ use artillery::{ArtilleryEntry, artillery_section, render_artillery};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{RuleSet, Scale, SpatialIndex, Table};
 
 /// The schema id of `vedette report --json` output.
@@ -85,6 +86,8 @@ pub struct SideSummary {
 pub fn build(table: &Table) -> Result<Report, CliError> {
     let book = table.rule_book()?;
     let index = SpatialIndex::new(table);
+    // One terrain line-of-sight model for every section that asks "is it seen?".
+    let sight = TerrainSight::try_new(&index)?;
     let mut sides: BTreeMap<String, SideSummary> = BTreeMap::new();
     for u in &table.units {
         let s = sides.entry(u.side.clone()).or_default();
@@ -104,11 +107,11 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
             markers: table.markers.len(),
             terrain: table.terrain.len(),
         },
-        artillery: artillery_section(table)?,
+        artillery: artillery_section(table, &index, &sight)?,
         assaults: assaults::build(table, &index, &book)?,
-        command: command::build(table, &index, &book)?,
+        command: command::build(table, &index, &book, &sight)?,
         skirmishers: skirmishers::build(table, &index, &book)?,
-        pro_patria: pro_patria::build(table, &index, &book)?,
+        pro_patria: pro_patria::build(table, &index, &book, &sight)?,
     })
 }
 

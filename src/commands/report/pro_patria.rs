@@ -6,6 +6,7 @@ use super::columns::render;
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
+use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::arcs::nearest_in_arc;
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::proximities;
@@ -67,7 +68,12 @@ pub struct ProPatriaSection {
 }
 
 /// Builds the section; `None` unless the table is played with Pro Patria.
-pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<ProPatriaSection>, CliError> {
+pub fn build(
+    t: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+) -> Result<Option<ProPatriaSection>, CliError> {
     if book.rules() != RuleSet::ProPatria {
         return Ok(None);
     }
@@ -85,7 +91,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<
     }
     for (i, u) in t.units.iter().enumerate() {
         if matches!(u.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Skirmisher)
-            && let Some((target, d)) = nearest_in_arc(t, index, book, i)?
+            && let Some((target, d)) = nearest_in_arc(t, index, book, sight, i)?
         {
             s.targets.push(TargetReport {
                 unit: u.id.clone(),

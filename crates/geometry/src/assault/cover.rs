@@ -19,14 +19,20 @@
 //!   no further than [`RuleDistance::ObstacleCover`] (Republique family: ½", a project
 //!   default, since the text states no distance) or Pro Patria's "within 25mm (15mm) and
 //!   behind" ([`RuleDistance::BehindCover`], 004 §15.11). Touching its front edge counts.
+//! - A stream bank or ravine (000 §3.6 note 2) gives Medium cover to a base touching its
+//!   edge ([`crate::ties::touching`]: its front edge within half a millimetre of the
+//!   bank, or across it) and Light cover to a base standing back from the edge but
+//!   facing it within 1" ([`RuleDistance::StreamBankStandOff`]). The note's exception
+//!   (no bonus when the leading attackers can mostly cross within assault range) depends
+//!   on the attacker's move and is not decided here.
 
-use crate::base::{Base, BaseSize, Pose};
+use crate::base::Base;
 use crate::error::GeometryError;
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
-use crate::segment::Segment;
 use crate::table::Unit;
-use crate::terrain::{CoverClass, CoverPosition, TerrainFeature};
-use crate::ties::half_or_more;
+use crate::terrain::{CoverClass, CoverPosition, TerrainFeature, TerrainKind};
+use crate::ties::{TIE_MM, TOUCHING_MM, half_or_more, touching, within};
+use crate::vec2::Vec2;
 use serde::Serialize;
 
 /// The share of one base inside one terrain area.
@@ -84,7 +90,17 @@ pub fn base_cover(
                     r
                 }
             };
-            if behind(base, &t.path, r) {
+            if t.kind == TerrainKind::StreamBank && class == CoverClass::Medium {
+                // 000 §3.6 note 2: Medium touching the edge, Light standing back within 1".
+                let stand_off = book.distance_mm(RuleDistance::StreamBankStandOff)?;
+                match gap_ahead(base, &t.path) {
+                    Some(g) if touching(g) => out.push(CoverShare { terrain: i, class, fraction: 1.0 }),
+                    Some(g) if within(g, stand_off) => {
+                        out.push(CoverShare { terrain: i, class: CoverClass::Light, fraction: 1.0 });
+                    }
+                    _ => {}
+                }
+            } else if behind(base, &t.path, r) {
                 out.push(CoverShare { terrain: i, class, fraction: 1.0 });
             }
             continue;
@@ -103,28 +119,51 @@ pub fn base_cover(
 /// True when the polyline `path` crosses the strip `reach_mm` deep ahead of the base's
 /// front edge (closed: touching the front edge counts).
 #[must_use]
-pub fn behind(base: &Base, path: &[crate::vec2::Vec2], reach_mm: f64) -> bool {
-    // Closed: the strip reaches a tie tolerance behind the front edge and past the reach.
-    let depth = reach_mm.max(0.0) + 2.0 * crate::ties::TIE_MM;
-    let strip = Base::new(
-        BaseSize::new(base.width(), depth),
-        Pose::new(base.front_midpoint() + base.forward() * (reach_mm.max(0.0) / 2.0), base.heading_deg()),
-    );
-    let edges = strip.edges();
-    path.windows(2).any(|w| {
-        let s = Segment::new(w[0], w[1]);
-        strip.contains(s.a) || strip.contains(s.b) || edges.iter().any(|e| e.intersection(&s).is_some())
-    })
+pub fn behind(base: &Base, path: &[Vec2], reach_mm: f64) -> bool {
+    gap_ahead(base, path).is_some_and(|g| within(g, reach_mm.max(0.0)))
 }
 
-fn overlaps_box(ring: &[crate::vec2::Vec2], lo: crate::vec2::Vec2, hi: crate::vec2::Vec2) -> bool {
-    let (mut a, mut b) = (
-        crate::vec2::Vec2::new(f64::INFINITY, f64::INFINITY),
-        crate::vec2::Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-    );
+/// How far ahead of the base's front edge the polyline `path` first crosses the strip
+/// swept forward from that edge, in mm (0 when it touches or crosses the front edge
+/// itself); `None` when no part of it lies in the strip ahead. A path that the front
+/// edge overlaps by up to [`TOUCHING_MM`] (a scan's noise) counts as touching it.
+#[must_use]
+pub fn gap_ahead(base: &Base, path: &[Vec2]) -> Option<f64> {
+    let (hw, front) = (base.width() / 2.0, base.depth() / 2.0);
+    let mut best: Option<f64> = None;
+    for w in path.windows(2) {
+        let (a, b) = (base.to_local(w[0]), base.to_local(w[1]));
+        // Clip the segment to the strip's sides, |x| <= w/2 (closed).
+        let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+        let dx = b.x - a.x;
+        if dx.abs() < 1e-15 {
+            if a.x.abs() > hw + TIE_MM {
+                continue;
+            }
+        } else {
+            let (ta, tb) = ((-hw - TIE_MM - a.x) / dx, (hw + TIE_MM - a.x) / dx);
+            t0 = t0.max(ta.min(tb));
+            t1 = t1.min(ta.max(tb));
+            if t0 > t1 {
+                continue;
+            }
+        }
+        let (y0, y1) = (a.y + (b.y - a.y) * t0, a.y + (b.y - a.y) * t1);
+        if y0.max(y1) < front - TOUCHING_MM {
+            continue; // behind the front edge by more than a touch: not ahead of the base
+        }
+        let g = (y0.min(y1) - front).max(0.0);
+        best = Some(best.map_or(g, |bst: f64| bst.min(g)));
+    }
+    best
+}
+
+fn overlaps_box(ring: &[Vec2], lo: Vec2, hi: Vec2) -> bool {
+    let (mut a, mut b) =
+        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
     for p in ring {
-        a = crate::vec2::Vec2::new(a.x.min(p.x), a.y.min(p.y));
-        b = crate::vec2::Vec2::new(b.x.max(p.x), b.y.max(p.y));
+        a = Vec2::new(a.x.min(p.x), a.y.min(p.y));
+        b = Vec2::new(b.x.max(p.x), b.y.max(p.y));
     }
     a.x <= hi.x && b.x >= lo.x && a.y <= hi.y && b.y >= lo.y
 }
@@ -219,4 +258,86 @@ pub fn in_buildings(unit: &Unit, terrain: &[TerrainFeature]) -> bool {
         }
     }
     !unit.bases.is_empty() && 2 * covered >= unit.bases.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scale;
+    use crate::base::{BaseSize, Pose};
+
+    /// A 30 x 20 mm defender facing a stream bank `gap` mm ahead of its front edge, the
+    /// whole scene turned by `turn` degrees about (500, 500) and the base moved by
+    /// `(dx, dy, dh)` of scan noise; the cover class it gets from the bank.
+    fn bank_cover(gap: f64, turn: f64, (dx, dy, dh): (f64, f64, f64)) -> Option<CoverClass> {
+        let book = RuleBook::try_new(RuleSet::Republique5, Scale::Medium).unwrap();
+        let o = Vec2::new(500.0, 500.0);
+        let rot = |p: Vec2| o + (p - o).rotated_deg(turn);
+        let bank = TerrainFeature {
+            id: Some("brook".into()),
+            kind: TerrainKind::StreamBank,
+            level: 0.0,
+            outline: vec![],
+            holes: vec![],
+            path: vec![rot(Vec2::new(300.0, 600.0)), rot(Vec2::new(700.0, 600.0))],
+        };
+        let centre = rot(Vec2::new(500.0 + dx, 600.0 - gap - 10.0 + dy));
+        let base = Base::new(BaseSize::new(30.0, 20.0), Pose::new(centre, 90.0 + turn + dh));
+        let shares = base_cover(&base, &[bank], &book).unwrap();
+        assert!(shares.len() <= 1);
+        shares.first().map(|s| s.class)
+    }
+
+    #[test]
+    fn stream_bank_gives_medium_touching_and_light_standing_back() {
+        // 000 §3.6 note 2: Medium for bases touching the edge, Light standing back within
+        // 1" (25.4 mm), nothing beyond. Touching is within half a millimetre (ties).
+        let cases = [
+            (-0.6, None),                     // standing across the bank: not behind it
+            (-0.3, Some(CoverClass::Medium)), // front edge just across the bank
+            (0.0, Some(CoverClass::Medium)),
+            (0.4, Some(CoverClass::Medium)),
+            (0.6, Some(CoverClass::Light)),
+            (0.4 * 25.4, Some(CoverClass::Light)), // the issue's 0.4" stand-off
+            (25.3, Some(CoverClass::Light)),
+            (25.4, Some(CoverClass::Light)), // exactly 1": within
+            (25.5, None),
+        ];
+        for turn in [0.0, 37.0, 90.0, 213.5] {
+            for (gap, want) in cases {
+                assert_eq!(
+                    bank_cover(gap, turn, (0.0, 0.0, 0.0)),
+                    want,
+                    "gap {gap} mm, table turned {turn}°"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stream_bank_cover_survives_scan_noise_away_from_thresholds() {
+        // Away from the thresholds (0.5 mm and 25.4 mm) by more than the noise can move
+        // the front edge (0.1 mm plus 15 mm x sin 0.2° = 0.15 mm), the class holds.
+        let noise = [(0.1, -0.1, 0.2), (-0.1, 0.1, -0.2), (0.07, 0.07, 0.1)];
+        for turn in [0.0, 61.0, 180.0] {
+            for n in noise {
+                assert_eq!(bank_cover(0.0, turn, n), Some(CoverClass::Medium));
+                assert_eq!(bank_cover(1.0, turn, n), Some(CoverClass::Light));
+                assert_eq!(bank_cover(24.8, turn, n), Some(CoverClass::Light));
+                assert_eq!(bank_cover(26.0, turn, n), None);
+            }
+        }
+    }
+
+    #[test]
+    fn gap_ahead_ignores_what_lies_beside_or_behind() {
+        let base = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(0.0, 0.0), 90.0));
+        // Beside the strip (x beyond ±15): nothing.
+        assert_eq!(gap_ahead(&base, &[Vec2::new(16.0, 5.0), Vec2::new(16.0, 50.0)]), None);
+        // Behind the base: nothing.
+        assert_eq!(gap_ahead(&base, &[Vec2::new(-50.0, -20.0), Vec2::new(50.0, -20.0)]), None);
+        // A slanted bank entering the strip at its right side, 5 mm ahead of the front.
+        let g = gap_ahead(&base, &[Vec2::new(15.0, 15.0), Vec2::new(45.0, 45.0)]).unwrap();
+        assert!((g - 5.0).abs() < 1e-9, "{g}");
+    }
 }

@@ -7,12 +7,19 @@
 //! whose sides turn 90° outward (so they run along the flank line, parallel to the
 //! front). An enemy is in the zone when the part of it ahead of that line is within 6" of
 //! the cavalry (closest points). The zone is closed: exactly 6" is within.
+//!
+//! "Reacting cavalry may begin moving as soon as enemy units approach to within line of
+//! sight or 6", whichever is less": an enemy in the zone that the cavalry does not see
+//! (the terrain line of sight `vedette los` decides, [`TerrainSight`]) does not count.
+//! Reading: the enemy unit counts when some part of it is within 6" of the front and
+//! some part of it is seen.
 
 use crate::assault::zone::loosened;
 use crate::cone::FrontageCone;
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::index::SpatialIndex;
+use crate::los::TerrainSight;
 use crate::polygon::ConvexPolygon;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
@@ -36,12 +43,14 @@ pub fn front_cone(unit: &Unit) -> Option<FrontageCone> {
     Some(FrontageCone::flared(Segment::new(corner(*l, true), corner(*r, false)), frame.forward, 90.0))
 }
 
-/// Enemy units in a cavalry unit's reaction zone, with the distance of their part ahead
-/// of its flank line (unit index → mm). Empty for a unit that is not cavalry.
+/// Enemy units in a cavalry unit's reaction zone that it sees, with the distance of
+/// their part ahead of its flank line (unit index → mm). Empty for a unit that is not
+/// cavalry.
 pub fn reaction_zone(
     table: &Table,
     index: &SpatialIndex,
     book: &RuleBook,
+    sight: &TerrainSight,
     cavalry: usize,
 ) -> Result<BTreeMap<usize, f64>, GeometryError> {
     let mut out = BTreeMap::new();
@@ -69,5 +78,6 @@ pub fn reaction_zone(
             *e = f64::min(*e, d);
         }
     }
+    out.retain(|&e, _| sight.unit_verdict(cavalry, e).visible);
     Ok(out)
 }

@@ -5,14 +5,19 @@
 //! Each stand's arc is a [`FrontageCone`] from its front edge, sides turned 22½° outward
 //! (90° for skirmishers: everything ahead of the front edge). An enemy is in arc when any
 //! part of one of its stands is inside (touching counts); its distance is measured from
-//! the firing stand to the part inside. Line of sight (terrain, intervening troops) is the
-//! line-of-sight work's; visibility range (1200 mm / 720) limits the search.
+//! the firing stand to the part inside. "Visible" is the terrain line of sight that
+//! `vedette los` decides ([`TerrainSight`]: terrain, intervening troops, Pro Patria's
+//! visibility limits): the nearest enemy in arc that the firer does not see is skipped
+//! for the next one. Reading: a target is eligible when some part of it is in arc and
+//! some part of it is seen (the text does not ask that the seen part be the part in
+//! arc). Visibility range (1200 mm / 720) limits the search.
 
 use crate::assault::zone::loosened;
 use crate::base::Base;
 use crate::cone::FrontageCone;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::los::TerrainSight;
 use crate::polygon::ConvexPolygon;
 use crate::rules::{RuleAngle, RuleBook, RuleDistance};
 use crate::table::{Formation, Table, Unit, UnitKind};
@@ -52,13 +57,15 @@ pub fn distance_in_arc(arc: &FrontageCone, stand: &Base, target: &Base) -> Optio
     if part.is_empty() { None } else { part.distance_to_base(stand) }
 }
 
-/// The nearest enemy unit with a stand in the firing arc of one of `firer`'s stands,
-/// within visibility: (unit index, distance in mm). Staff and engineers are eligible
-/// targets only for skirmishers (§17.3.10).
+/// "The nearest visible eligible enemy unit" (004 §17.3): the nearest enemy unit with a
+/// stand in the firing arc of one of `firer`'s stands, within visibility, that `sight`
+/// sees: (unit index, distance in mm). Staff and engineers are eligible targets only for
+/// skirmishers (§17.3.10). Equal distances go to the lower unit index.
 pub fn nearest_in_arc(
     table: &Table,
     index: &SpatialIndex,
     book: &RuleBook,
+    sight: &TerrainSight,
     firer: usize,
 ) -> Result<Option<(usize, f64)>, GeometryError> {
     let Some(u) = table.units.get(firer) else { return Ok(None) };
@@ -66,7 +73,8 @@ pub fn nearest_in_arc(
     let all_round = shoots_all_round_ahead(u);
     let arcs: Vec<FrontageCone> =
         u.bases.iter().map(|b| firing_arc(b, all_round, book)).collect::<Result<_, _>>()?;
-    let mut best: Option<(usize, f64)> = None;
+    // Per enemy unit, its nearest distance in arc.
+    let mut in_arc: std::collections::BTreeMap<usize, f64> = std::collections::BTreeMap::new();
     for n in index.within_of_unit(firer, visibility) {
         let e = &table.units[n.base.unit];
         // "Only skirmishing stands may deliberately fire at enemy staff" (§17.3.10); the
@@ -79,11 +87,13 @@ pub fn nearest_in_arc(
         for (stand, arc) in u.bases.iter().zip(&arcs) {
             if let Some(d) = distance_in_arc(arc, stand, t)
                 && d <= visibility
-                && best.is_none_or(|(bu, bd)| d < bd || (d == bd && n.base.unit < bu))
             {
-                best = Some((n.base.unit, d));
+                let e = in_arc.entry(n.base.unit).or_insert(f64::INFINITY);
+                *e = e.min(d);
             }
         }
     }
-    Ok(best)
+    let mut order: Vec<(usize, f64)> = in_arc.into_iter().collect();
+    order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    Ok(order.into_iter().find(|&(e, _)| sight.unit_verdict(firer, e).visible))
 }

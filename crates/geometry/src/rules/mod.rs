@@ -384,6 +384,9 @@ pub enum RuleDistance {
     /// within this of ("cover when behind", 000 §3.6, 001 §4.3; the distance is not
     /// stated: project default ½", classic 12.7 mm).
     ObstacleCover,
+    /// Stream bank or ravine: a defender standing back from the edge but facing it within
+    /// this gets Light cover; touching it, Medium (000 §3.6 note 2, "within 1"").
+    StreamBankStandOff,
     /// Pro Patria: an infantry charge this close catches its target (004 §17.2.3: 50 / 30).
     CaughtByInfantry,
     /// Pro Patria: a cavalry charge this close catches its target (004 §17.2.3: 150 / 90).

@@ -51,6 +51,7 @@ pub(super) static DISTANCES: &[DistanceEntry] = &[
     inches(RuleDistance::FallBack, 8.0, "000 §3.4"),
     inches(RuleDistance::Retreat, 10.0, "000 §3.4"),
     inches(RuleDistance::Rout, 12.0, "000 §3.4"),
+    inches(RuleDistance::StreamBankStandOff, 1.0, "000 §3.6 note 2"),
     default_inches(RuleDistance::ObstacleCover, 0.5, "000 §3.6 \"cover when behind\" (distance not stated)"),
     inches(RuleDistance::SpottingDepthTwoInches, 2.0, "000 §3.6 terrain effects"),
     inches(RuleDistance::SpottingDepthOneInch, 1.0, "000 §3.6 terrain effects"),

@@ -187,6 +187,14 @@ pub enum Formation {
 }
 
 impl Formation {
+    /// True for the formations in single file, whose only front base is the head: the
+    /// attack column, the road column (000 §1.4) and the Republic breakthrough column
+    /// (003 §103, brigades in attack column).
+    #[must_use]
+    pub fn is_single_file(self) -> bool {
+        matches!(self, Formation::AttackColumn | Formation::RoadColumn | Formation::BreakthroughColumn)
+    }
+
     /// The name used in table files.
     #[must_use]
     pub fn name(self) -> &'static str {
@@ -272,6 +280,33 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A unit with its id, side, kind and bases, and nothing else declared (no
+    /// formation, division, corps, parent, weight, frontage or role; not attached).
+    ///
+    /// ```
+    /// use vedette_geometry::{Base, BaseSize, Pose, Unit, UnitKind, Vec2};
+    /// let b = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(100.0, 100.0), 90.0));
+    /// let u = Unit::new("fr-1", "french", UnitKind::Infantry, vec![b]);
+    /// assert!(u.is_combat() && u.formation.is_none());
+    /// ```
+    #[must_use]
+    pub fn new(id: impl Into<String>, side: impl Into<String>, kind: UnitKind, bases: Vec<Base>) -> Unit {
+        Unit {
+            id: id.into(),
+            side: side.into(),
+            kind,
+            formation: None,
+            bases,
+            division: None,
+            corps: None,
+            parent: None,
+            weight: None,
+            frontage: None,
+            role: None,
+            attached: false,
+        }
+    }
+
     /// Combat units are made of infantry, cavalry or artillery bases.
     #[must_use]
     pub fn is_combat(&self) -> bool {
