@@ -31,6 +31,7 @@
 //! | a base directly ahead overlaps the strip ahead of the other by more than | [`AHEAD_MIN_OVERLAP_OF_WIDTH`] of the other's width | neighbours in a line overlap that strip by a scan's noise (micrometres to a millimetre), a base in a second line by half its width or more |
 //! | a base directly ahead has its rear edge within | [`AHEAD_MAX_GAP_DEPTHS`] depths of the other's front edge | a road column's one-base spacing (000 §1.4) is one depth, typed or scanned as 20.0003 mm; a gap of one and a half depths is a deliberate one |
 //! | bases touch (a bank, an edge) when their gap is at most | [`TOUCHING_MM`] | a scanned base "touching" a line stands up to a few tenths of a millimetre off or across it; a gap of a millimetre is visible at the table |
+//! | edges lie against each other (Pro Patria's base-to-base contact) when parallel within | [`ALIGNED_DEG`] and [`TOUCHING_MM`] apart | as for touching; a scan turns bases by tenths of a degree |
 //!
 //! Side-by-side neighbours that touch, overlap or stagger by up to 1 mm with headings
 //! within 2° are never directly ahead of each other: their overlap of each other's strip
@@ -62,6 +63,11 @@ pub const AHEAD_MAX_GAP_DEPTHS: f64 = 1.5;
 /// Two shapes touch (a base and a stream bank, 000 §3.6 note 2) when their gap is at
 /// most this, in mm: scan noise is a tenth of a millimetre, a real gap a millimetre.
 pub const TOUCHING_MM: f64 = 0.5;
+
+/// Two edges (or bases) count as parallel, for edge contact and lines, when their
+/// directions differ by at most this, in degrees: a scan turns a base by a few tenths of
+/// a degree, a player lines up bases to about a degree.
+pub const ALIGNED_DEG: f64 = 2.0;
 
 /// "Touching" on a physical table: a gap (or overlap, negative) of at most
 /// [`TOUCHING_MM`].

@@ -5,7 +5,7 @@ mod common;
 use common::{IN, b, inf, table, unit};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
-    LeaderRole, RuleSet, Spacing, SpatialIndex, Table, UnitKind, check_skirmishers, corps_area,
+    LeaderRole, RuleSet, Spacing, SpatialIndex, Table, TerrainKind, UnitKind, check_skirmishers, corps_area,
     division_area, division_gaps, nearest_enemy_of_divisions, pass_through, reaction_zone,
 };
 
@@ -142,6 +142,20 @@ fn reacts(t: &Table) -> bool {
     let index = SpatialIndex::new(t);
     let sight = TerrainSight::try_new(&index).unwrap();
     !reaction_zone(t, &index, &t.rule_book().unwrap(), &sight, 0).unwrap().is_empty()
+}
+
+#[test]
+fn cavalry_reacts_only_to_enemies_it_sees() {
+    // 000 §3.6 "within line of sight or 6", whichever is less": an enemy 5" straight ahead
+    // (near edge y = 15 + 5") behind a medium wood (y 40..120, 1 m wide) between them is
+    // not seen, so no reaction; with the wood 200 mm to the side, it reacts.
+    let with_wood = |x0: f64| {
+        let mut t = cavalry_and((0.0, 15.0 + 5.0 * IN + 10.0), 270.0);
+        t.terrain.push(common::area(TerrainKind::MediumForest, x0, 40.0, x0 + 1000.0, 120.0));
+        t
+    };
+    assert!(!reacts(&with_wood(-500.0)));
+    assert!(reacts(&with_wood(200.0)));
 }
 
 #[test]

@@ -10,7 +10,9 @@ use vedette_geometry::pro_patria::charge::{catches, is_fast_target};
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::{edge_contact_mm, proximities};
 use vedette_geometry::pro_patria::corridor::endangered;
-use vedette_geometry::{Formation, LeaderRole, RuleSet, Scale, SpatialIndex, Table, UnitKind, Vec2};
+use vedette_geometry::{
+    Formation, LeaderRole, RuleSet, Scale, SpatialIndex, Table, TerrainKind, UnitKind, Vec2,
+};
 
 fn stand(x: f64, y: f64, h: f64) -> vedette_geometry::Base {
     b(x, y, h, 60.0, 20.0)
@@ -45,6 +47,29 @@ fn firing_arcs_are_22_and_a_half_degrees_from_the_front_corners() {
     assert_eq!(target(&arc_table(line + 0.5, false)), None);
     // Skirmishers fire in 180°: the same enemy is in their arc.
     assert_eq!(target(&arc_table(line + 0.5, true)), Some(1));
+}
+
+#[test]
+fn the_nearest_target_must_be_visible() {
+    // 004 §17.3 "the nearest visible eligible enemy unit". Enemy 1 stands 120 mm straight
+    // ahead (near edge y = 110); enemy 2 250 mm ahead (near edge y = 240), 40 mm to the
+    // right, both in arc. A heavy wood 600 mm wide fills y 40..100 between the firer and
+    // enemy 1 only when `wood_at` reaches it; enemy 2 is seen past its end.
+    let scene = |wood: Option<(f64, f64)>| {
+        let mut t = arc_table(-30.0, false);
+        t.units.push(unit("au2", "au", UnitKind::Infantry, vec![stand(40.0, 250.0, 90.0)]));
+        if let Some((x0, x1)) = wood {
+            t.terrain.push(common::area(TerrainKind::HeavyForest, x0, 40.0, x1, 100.0));
+        }
+        t
+    };
+    assert_eq!(target(&scene(None)), Some(1));
+    // The wood hides enemy 1 (whose whole front lies behind it, x -30..30) and, being
+    // 60 mm deep and 900 mm wide, enemy 2 too: no visible target.
+    assert_eq!(target(&scene(Some((-450.0, 450.0)))), None);
+    // A wood covering x -450..35 hides enemy 1 (x -30..30); enemy 2 (x 10..70) is seen
+    // past its right end (the firer's right corner at x = 30 sees x > 35 straight ahead).
+    assert_eq!(target(&scene(Some((-450.0, 35.0)))), Some(2));
 }
 
 #[test]

@@ -4,18 +4,20 @@
 //! an enemy unit to be 'in contact'." "A unit cannot come within 25mm (15mm for 15mm
 //! gaming) of an enemy unit it has not charged."
 //!
-//! Edge contact is the length of base edges lying against each other: parallel edges on
-//! one line (within the contact tolerance, facing each other), measured along their
-//! overlap, summed over every pair of stands of the two units. Bases touching only at a
-//! corner, or at an angle, have no edge contact. At exactly 30 mm the units are in
-//! contact; at exactly 25 mm a unit is within the no-approach distance.
+//! Edge contact is the length of base edges lying against each other: edges parallel
+//! within [`ALIGNED_DEG`] whose overlap's middle lies within [`TOUCHING_MM`] of the other
+//! edge (a physical table's "touching", [`crate::ties`]: scanned stands never touch
+//! exactly), measured along their overlap, summed over every pair of stands of the two
+//! units. Bases touching only at a corner, or at an angle, have no edge contact. At
+//! exactly 30 mm the units are in contact; at exactly 25 mm a unit is within the
+//! no-approach distance.
 
-use crate::base::{Base, CONTACT_TOLERANCE_MM};
+use crate::base::Base;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::table::Table;
-use crate::ties::{at_least, within};
+use crate::ties::{ALIGNED_DEG, TOUCHING_MM, at_least, touching, within};
 use std::collections::BTreeMap;
 
 /// The length of edge contact between two stands, mm.
@@ -30,23 +32,26 @@ use std::collections::BTreeMap;
 /// ```
 #[must_use]
 pub fn edge_contact_mm(a: &Base, b: &Base) -> f64 {
-    if a.separation(b) > CONTACT_TOLERANCE_MM {
+    if a.separation(b) > TOUCHING_MM {
         return 0.0;
     }
+    let max_cross = ALIGNED_DEG.to_radians().sin();
     let mut total = 0.0;
     for e in a.edges() {
         let Some(d) = (e.b - e.a).normalized() else { continue };
         for f in b.edges() {
             let Some(g) = (f.b - f.a).normalized() else { continue };
-            // Parallel (either way) and on one line.
-            if d.cross(g).abs() > 1e-9 || d.cross(f.a - e.a).abs() > CONTACT_TOLERANCE_MM {
+            // Parallel (either way) within the alignment tolerance.
+            if d.cross(g).abs() > max_cross {
                 continue;
             }
             let (e0, e1) = (0.0f64, (e.b - e.a).dot(d));
             let (f0, f1) = ((f.a - e.a).dot(d), (f.b - e.a).dot(d));
-            let overlap = e1.min(f0.max(f1)) - e0.max(f0.min(f1));
-            if overlap > 0.0 {
-                total += overlap;
+            let (lo, hi) = (e0.max(f0.min(f1)), e1.min(f0.max(f1)));
+            // Lying against each other: the overlap's middle within touching distance of f.
+            let mid = e.a + d * ((lo + hi) / 2.0);
+            if hi > lo && touching(g.cross(mid - f.a).abs()) {
+                total += hi - lo;
             }
         }
     }
