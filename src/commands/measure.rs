@@ -5,7 +5,7 @@ use super::emit;
 use crate::CliError;
 use serde::Serialize;
 use std::path::PathBuf;
-use vedette_geometry::{Base, BaseRef, Selection, Table, mm_to_inches};
+use vedette_geometry::{Table, closest_between_selections, mm_to_inches};
 
 /// Arguments of `vedette measure`.
 #[derive(Debug, clap::Args)]
@@ -42,15 +42,6 @@ pub struct Measurement {
     pub to_base: String,
 }
 
-fn selected(table: &Table, s: Selection) -> Vec<(BaseRef, &Base)> {
-    match s {
-        Selection::Unit(u) => {
-            table.units[u].bases.iter().enumerate().map(|(i, b)| (BaseRef::new(u, i), b)).collect()
-        }
-        Selection::Base(r) => table.base(r).map(|b| vec![(r, b)]).unwrap_or_default(),
-    }
-}
-
 /// Rounds to six decimals: a millionth of a millimetre (or inch) is far below anything
 /// measurable, and it hides floating-point noise such as 38.10000000000002.
 #[must_use]
@@ -68,21 +59,11 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
         )));
     }
     let book = table.rule_book()?;
-    let mut best: Option<(f64, BaseRef, BaseRef, vedette_geometry::ClosestPoints)> = None;
-    for (ra, ba) in selected(table, sa) {
-        for (rb, bb) in selected(table, sb) {
-            if ra == rb {
-                continue;
-            }
-            let c = ba.closest_points(bb);
-            if best.is_none_or(|(d, ..)| c.distance_mm < d) {
-                best = Some((c.distance_mm, ra, rb, c));
-            }
-        }
-    }
-    let (mm, ra, rb, c) = best.ok_or_else(|| {
+    let found = closest_between_selections(table, sa, sb).ok_or_else(|| {
         CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
     })?;
+    let (c, ra, rb) = (found.closest, found.from, found.to);
+    let mm = c.distance_mm;
     Ok(Measurement {
         mm: micro(mm),
         inches: micro(mm_to_inches(mm)),

@@ -14,7 +14,8 @@
 //!   between two bases ([`Base::closest_points`]).
 //! - The one cone construction: [`FrontageCone`], for arcs of fire, firing zones,
 //!   enfilade zones, assault zones and corridors.
-//! - Units: [`front_bases_of`], [`Unit::face`], [`closest_between`].
+//! - Units: [`front_bases_of`], [`Unit::face`], [`closest_between`],
+//!   [`closest_between_selections`].
 //! - The table model: [`Table`] with [`Unit`], [`Marker`], [`TerrainFeature`]; loading
 //!   and validation with errors that name the unit and field ([`GeometryError`]).
 //! - Rule sets as data: [`RuleSet`], [`RuleDistance`], [`RuleAngle`], [`RuleBook`].
@@ -133,5 +134,8 @@ pub use terrain::{
     CoverClass, CoverPosition, Impassable, MovementCost, TerrainFeature, TerrainKind, TerrainProperties,
 };
 pub use transform::RigidMotion;
-pub use unit_structure::{UnitClosest, closest_between, front_bases_of, is_directly_ahead};
+pub use unit_structure::{
+    SelectionClosest, UnitClosest, closest_between, closest_between_selections, front_bases_of,
+    is_directly_ahead,
+};
 pub use vec2::Vec2;

@@ -3,7 +3,7 @@
 
 use crate::base::Base;
 use crate::segment::{ClosestPoints, Segment};
-use crate::table::Unit;
+use crate::table::{BaseRef, Selection, Table, Unit};
 use crate::ties::{AHEAD_MAX_GAP_DEPTHS, AHEAD_MIN_OVERLAP_OF_WIDTH, TIE_MM};
 
 /// True when `other` stands directly ahead of `base` (GEOMETRY.md, Bases and units):
@@ -83,6 +83,62 @@ pub fn closest_between(a: &[Base], b: &[Base]) -> Option<UnitClosest> {
             let c = x.closest_points(y);
             if best.is_none_or(|bst| c.distance_mm < bst.closest.distance_mm) {
                 best = Some(UnitClosest { closest: c, from_base: i, to_base: j });
+            }
+        }
+    }
+    best
+}
+
+/// The closest approach of two selections of a table (whole units or single bases).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SelectionClosest {
+    /// Distance and points.
+    pub closest: ClosestPoints,
+    /// The base of the first selection that is closest.
+    pub from: BaseRef,
+    /// The base of the second selection that is closest.
+    pub to: BaseRef,
+}
+
+/// The bases a selection names, with their references.
+fn selected(table: &Table, s: Selection) -> Vec<(BaseRef, &Base)> {
+    match s {
+        Selection::Unit(u) => table
+            .units
+            .get(u)
+            .map(|unit| unit.bases.iter().enumerate().map(|(i, b)| (BaseRef::new(u, i), b)).collect())
+            .unwrap_or_default(),
+        Selection::Base(r) => table.base(r).map(|b| vec![(r, b)]).unwrap_or_default(),
+    }
+}
+
+/// The exact closest edge-to-edge approach between two selections of `table` (what
+/// `vedette measure` answers). A base in both selections (a unit and one of its own
+/// bases) is never paired with itself; `None` when nothing is left to pair. Ties go to
+/// the first pair in base order.
+///
+/// ```
+/// use vedette_geometry::{Base, BaseRef, BaseSize, Pose, RuleSet, Scale, SCHEMA_ID, Selection, Table, Unit, UnitKind, Vec2, closest_between_selections};
+/// let b = |x: f64| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, 0.0), 90.0));
+/// let table = Table { schema: SCHEMA_ID.into(), rules: RuleSet::Republique5, scale: Scale::Medium, name: None,
+///     size: None, sides: Default::default(), artillery: Default::default(), markers: vec![], terrain: vec![],
+///     units: vec![Unit::new("a", "fr", UnitKind::Infantry, vec![b(0.0), b(30.0), b(90.0)])] };
+/// // A unit against its own third base: its second base is closest, 30 mm away.
+/// let c = closest_between_selections(&table, Selection::Unit(0), Selection::Base(BaseRef::new(0, 2))).unwrap();
+/// assert_eq!((c.from, c.closest.distance_mm), (BaseRef::new(0, 1), 30.0));
+/// ```
+#[must_use]
+pub fn closest_between_selections(table: &Table, a: Selection, b: Selection) -> Option<SelectionClosest> {
+    let (sa, sb) = (selected(table, a), selected(table, b));
+    let mut best: Option<SelectionClosest> = None;
+    for &(ra, ba) in &sa {
+        for &(rb, bb) in &sb {
+            if ra == rb {
+                continue;
+            }
+            let c = ba.closest_points(bb);
+            if best.is_none_or(|bst| c.distance_mm < bst.closest.distance_mm) {
+                best = Some(SelectionClosest { closest: c, from: ra, to: rb });
             }
         }
     }

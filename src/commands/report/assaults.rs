@@ -11,29 +11,15 @@
 use super::columns::{num, render};
 use crate::CliError;
 use serde::Serialize;
+use vedette_geometry::assault::assessment::assess_assaults;
 use vedette_geometry::{
-    Aspect, AspectException, AssaultDetail, AssaultRange, ClassicContactKind, CoverClass, CoverVerdict,
-    DefenderRole, DefenderStanding, FlankExceptions, FlankGeometry, FlankSide, RuleBook, RuleSet,
-    SpatialIndex, Table, aspect_of, assaults, classic_contacts, groups, in_buildings, is_in_square,
+    Aspect, AspectException, CoverClass, CoverVerdict, DefenderRole, FlankSide, RuleBook, RuleSet,
+    SpatialIndex, Table,
 };
 
 use crate::commands::measure::micro;
 
-/// How close a contact is, in the terms of the table's rule set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum ContactRange {
-    /// Republique 5.0 / Republic: within 1½".
-    AllOut,
-    /// Republique 5.0 / Republic: within 3".
-    General,
-    /// Classic: within 25 mm of the facing arc.
-    Primary,
-    /// Classic: 25-50 mm.
-    Incidental,
-    /// Pro Patria: 30 mm (20) of edge contact.
-    Contact,
-}
+pub use vedette_geometry::assault::assessment::ContactRange;
 
 /// A unit's §5.4 cover.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -147,159 +133,60 @@ fn label(t: &Table, unit: usize, base: usize) -> String {
     t.base_label(vedette_geometry::BaseRef::new(unit, base))
 }
 
-/// Builds the section.
+/// Builds the section: the library's assessment ([`assess_assaults`]) with ids, labels
+/// and rule inches.
 pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<AssaultsSection, CliError> {
     let rule_in = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
+    let found = assess_assaults(t, index, book)?;
     let mut s = AssaultsSection::default();
-    match book.rules() {
-        RuleSet::Republique5 | RuleSet::Republic => {
-            let all = assaults(t, index, book, AssaultDetail::WithCoverAndOverlap)?;
-            for a in &all {
-                let c = &a.contact;
-                s.entries.push(AssaultEntry {
-                    attacker: t.units[c.attacker].id.clone(),
-                    defender: t.units[c.defender].id.clone(),
-                    attacker_side: t.units[c.attacker].side.clone(),
-                    range: match c.range {
-                        AssaultRange::AllOut => ContactRange::AllOut,
-                        AssaultRange::General => ContactRange::General,
-                    },
-                    aspect: a.aspect.aspect,
-                    flank_side: a.aspect.flank_side,
-                    aspect_exception: a.aspect.exception,
-                    contact_face: c.contact_face.iter().map(|&i| label(t, c.attacker, i)).collect(),
-                    attacker_bases: a.attacker_bases,
-                    defender_bases: a.defender_bases,
-                    role: Some(c.role),
-                    distance_mm: micro(c.depth_mm),
-                    distance_in: rule_in(c.depth_mm),
-                    contact_frontage_mm: Some(micro(c.frontage_mm)),
-                    mixed: a.mixed,
-                    defender_cover: a.defender_cover.map(CoverReport::from),
-                    attacker_cover: a.attacker_cover.map(CoverReport::from),
-                    unopposed_overlap: a
-                        .overlap
-                        .iter()
-                        .map(|o| OverlapReport {
-                            side: o.side,
-                            overlap_in: rule_in(o.overlap_mm).unwrap_or(0.0),
-                            unopposed: o.unopposed,
-                        })
-                        .collect(),
-                });
-            }
-            for g in groups(t, &all) {
-                let (lo, hi) =
-                    (g.attacker_bases.min(g.defender_bases), g.attacker_bases.max(g.defender_bases));
-                let ratio = (lo > 0).then(|| micro(hi as f64 / lo as f64));
-                let outnumbered = ratio.filter(|&r| r >= 1.5).map(|_| {
-                    if g.attacker_bases < g.defender_bases { "attacker" } else { "defender" }.to_string()
-                });
-                s.groups.push(GroupEntry {
-                    defender: t.units[g.defender].id.clone(),
-                    attackers: g.attackers.iter().map(|&i| t.units[i].id.clone()).collect(),
-                    supporting: g.supporting.iter().map(|&i| t.units[i].id.clone()).collect(),
-                    mixed: g.mixed,
-                    attacker_bases: g.attacker_bases,
-                    defender_bases: g.defender_bases,
-                    ratio,
-                    outnumbered,
-                });
-            }
-        }
-        RuleSet::RepubliqueClassic => {
-            for c in classic_contacts(t, index, book)? {
-                let (u, e) = (&t.units[c.unit], &t.units[c.enemy]);
-                let aspect = attack_aspect(t, c.unit, c.enemy, FlankExceptions::Classic);
-                s.entries.push(AssaultEntry {
-                    attacker: u.id.clone(),
-                    defender: e.id.clone(),
-                    attacker_side: u.side.clone(),
-                    range: match c.kind {
-                        ClassicContactKind::Primary => ContactRange::Primary,
-                        ClassicContactKind::Incidental => ContactRange::Incidental,
-                    },
-                    aspect: aspect.map_or(Aspect::Front, |a| a.aspect),
-                    flank_side: aspect.and_then(|a| a.flank_side),
-                    aspect_exception: aspect.and_then(|a| a.exception),
-                    contact_face: u.front_bases().iter().map(|&i| label(t, c.unit, i)).collect(),
-                    attacker_bases: c.strength,
-                    defender_bases: e.bases.len(),
-                    role: None,
-                    distance_mm: micro(c.distance_mm),
-                    distance_in: rule_in(c.distance_mm),
-                    contact_frontage_mm: None,
-                    mixed: false,
-                    defender_cover: None,
-                    attacker_cover: None,
-                    unopposed_overlap: Vec::new(),
-                });
-            }
-        }
-        RuleSet::ProPatria => {
-            for p in vedette_geometry::pro_patria::contact::proximities(t, index, book)? {
-                if !p.in_contact {
-                    continue;
-                }
-                for (a, d) in [(p.a, p.b), (p.b, p.a)] {
-                    let aspect = attack_aspect(t, a, d, FlankExceptions::ProPatria);
-                    let face: Vec<String> = t.units[a]
-                        .bases
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, b)| {
-                            t.units[d]
-                                .bases
-                                .iter()
-                                .any(|o| vedette_geometry::pro_patria::contact::edge_contact_mm(b, o) > 0.0)
-                        })
-                        .map(|(i, _)| label(t, a, i))
-                        .collect();
-                    s.entries.push(AssaultEntry {
-                        attacker: t.units[a].id.clone(),
-                        defender: t.units[d].id.clone(),
-                        attacker_side: t.units[a].side.clone(),
-                        range: ContactRange::Contact,
-                        aspect: aspect.map_or(Aspect::Front, |x| x.aspect),
-                        flank_side: aspect.and_then(|x| x.flank_side),
-                        aspect_exception: aspect.and_then(|x| x.exception),
-                        contact_face: face,
-                        attacker_bases: t.units[a].bases.len(),
-                        defender_bases: t.units[d].bases.len(),
-                        role: None,
-                        distance_mm: micro(p.distance_mm),
-                        distance_in: None,
-                        contact_frontage_mm: Some(micro(p.contact_mm)),
-                        mixed: false,
-                        defender_cover: None,
-                        attacker_cover: None,
-                        unopposed_overlap: Vec::new(),
-                    });
-                }
-            }
-            s.entries.sort_by(|x, y| (&x.attacker, &x.defender).cmp(&(&y.attacker, &y.defender)));
-        }
+    for f in &found.findings {
+        s.entries.push(AssaultEntry {
+            attacker: t.units[f.attacker].id.clone(),
+            defender: t.units[f.defender].id.clone(),
+            attacker_side: t.units[f.attacker].side.clone(),
+            range: f.range,
+            aspect: f.aspect.map_or(Aspect::Front, |a| a.aspect),
+            flank_side: f.aspect.and_then(|a| a.flank_side),
+            aspect_exception: f.aspect.and_then(|a| a.exception),
+            contact_face: f.contact_face.iter().map(|&i| label(t, f.attacker, i)).collect(),
+            attacker_bases: f.attacker_bases,
+            defender_bases: f.defender_bases,
+            role: f.role,
+            distance_mm: micro(f.distance_mm),
+            distance_in: if book.rules() == RuleSet::ProPatria { None } else { rule_in(f.distance_mm) },
+            contact_frontage_mm: f.contact_frontage_mm.map(micro),
+            mixed: f.mixed,
+            defender_cover: f.defender_cover.map(CoverReport::from),
+            attacker_cover: f.attacker_cover.map(CoverReport::from),
+            unopposed_overlap: f
+                .overlap
+                .iter()
+                .map(|o| OverlapReport {
+                    side: o.side,
+                    overlap_in: rule_in(o.overlap_mm).unwrap_or(0.0),
+                    unopposed: o.unopposed,
+                })
+                .collect(),
+        });
+    }
+    if book.rules() == RuleSet::ProPatria {
+        s.entries.sort_by(|x, y| (&x.attacker, &x.defender).cmp(&(&y.attacker, &y.defender)));
+    }
+    for (g, o) in &found.groups {
+        s.groups.push(GroupEntry {
+            defender: t.units[g.defender].id.clone(),
+            attackers: g.attackers.iter().map(|&i| t.units[i].id.clone()).collect(),
+            supporting: g.supporting.iter().map(|&i| t.units[i].id.clone()).collect(),
+            mixed: g.mixed,
+            attacker_bases: g.attacker_bases,
+            defender_bases: g.defender_bases,
+            ratio: o.map(|o| micro(o.ratio)),
+            outnumbered: o.and_then(|o| o.outnumbered).map(|side| kebab(&side)),
+        });
     }
     Ok(s)
 }
 
-fn attack_aspect(
-    t: &Table,
-    attacker: usize,
-    defender: usize,
-    exceptions: FlankExceptions,
-) -> Option<vedette_geometry::AttackAspect> {
-    let d = &t.units[defender];
-    let lines = FlankGeometry::of(&d.bases)?;
-    let standing = DefenderStanding {
-        kind: d.kind,
-        in_square: is_in_square(t, defender),
-        in_buildings: in_buildings(d, &t.terrain),
-    };
-    Some(aspect_of(&t.units[attacker], &lines, &standing, exceptions))
-}
-
-/// A value's JSON name (the kebab-case the report uses).
 fn kebab<T: Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|j| j.as_str().map(str::to_string)).unwrap_or_default()
 }

@@ -8,10 +8,13 @@
 //! - [`outnumbering`]: bases each side brings; Republic's unopposed overlap.
 //! - [`cover`]: cover fractions and the §5.4 in-cover test.
 //! - [`classic`]: classic Republique's facing arc, primary and incidental contact.
+//! - [`assessment`]: the whole table's assault findings per rule set, with the
+//!   outnumbering of each group ([`assessment::assess_assaults`]).
 //!
 //! [`assaults`] puts the first five together for a whole table.
 
 pub mod aspect;
+pub mod assessment;
 pub mod classic;
 pub mod contact;
 pub mod cover;
