@@ -9,14 +9,9 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use vedette_geometry::command::assessment::{AssetFinding, ZoneFinding, assess_command};
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::{
-    LeaderRole, LeaderScope, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind, commanded_units,
-    corps_area, corps_leader_distance_mm, division_area, division_gaps, division_leader,
-    nearest_enemy_of_divisions, pass_through, primary_units, rally_penalty, reaction_zone, unit_distance_mm,
-    units_within_reach,
-};
+use vedette_geometry::{LeaderRole, RuleBook, SpatialIndex, Table};
 
 /// A unit and a distance.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -157,218 +152,109 @@ pub struct CommandSection {
     pub pass_through: Vec<ZoneReport>,
 }
 
-fn sorted_set<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
-    it.map(str::to_string).collect::<BTreeSet<_>>().into_iter().collect()
-}
-
-/// Builds the section.
+/// Builds the section: the library's assessment ([`assess_command`]) with ids and rule
+/// inches.
 pub fn build(
     t: &Table,
     index: &SpatialIndex,
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<CommandSection, CliError> {
-    let mut s = CommandSection::default();
+    let found = assess_command(t, index, book, sight)?;
+    let id = |u: usize| t.units[u].id.clone();
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
     let sq_in = |mm2: f64| book.rule_inches_to_mm(1.0).map(|one| micro(mm2 / (one * one)));
-    let unit_dist = |u: usize, mm: f64| UnitDistance {
-        unit: t.units[u].id.clone(),
-        distance_in: inch(mm),
-        distance_mm: micro(mm),
+    let assets = |v: &[AssetFinding]| -> Vec<AssetCheck> {
+        v.iter()
+            .map(|a| AssetCheck {
+                unit: id(a.unit),
+                inside: a.inside,
+                fraction_inside: micro(a.fraction_inside),
+            })
+            .collect()
     };
-    match book.rules() {
-        RuleSet::Republique5 | RuleSet::Republic => {
-            let engage = book.distance_mm(RuleDistance::EngagementRange)?;
-            let corps_reach = book.distance_mm(RuleDistance::CorpsCommander)?;
-            let enemies = nearest_enemy_of_divisions(t, index, engage);
-            let divisions = sorted_set(t.units.iter().filter_map(|u| u.division.as_deref()));
-            for d in &divisions {
-                let members: Vec<usize> = (0..t.units.len())
-                    .filter(|&i| t.units[i].division.as_deref() == Some(d.as_str()))
-                    .collect();
-                let side = t.units[members[0]].side.clone();
-                let leader = division_leader(t, d);
-                let corps = members.iter().find_map(|&i| t.units[i].corps.clone());
-                let primary = primary_units(t, d);
-                let area = division_area(t, d, book)?;
-                let assets = members
+    let zone = |z: &ZoneFinding| ZoneReport {
+        unit: id(z.unit),
+        reach_in: inch(z.reach_mm),
+        units: nearest_first(
+            z.units
+                .iter()
+                .map(|(&u, &mm)| UnitDistance { unit: id(u), distance_in: inch(mm), distance_mm: micro(mm) })
+                .collect(),
+        ),
+    };
+    Ok(CommandSection {
+        divisions: found
+            .divisions
+            .iter()
+            .map(|d| DivisionReport {
+                division: d.name.clone(),
+                side: d.side.clone(),
+                leader: d.leader.map(id),
+                corps: d.corps.clone(),
+                primary_units: d.primary_units.iter().map(|&i| id(i)).collect(),
+                area_sq_in: d.area_mm2.and_then(sq_in),
+                assets: assets(&d.assets),
+                nearest_enemy_in: d.nearest_enemy_mm.and_then(inch),
+                engaged: d.nearest_enemy_mm.is_some(),
+                corps_leader_distance_in: d.corps_leader_distance_mm.and_then(inch),
+                corps_leader_beyond_12in: d.corps_leader_beyond,
+                rally: d
+                    .rally
                     .iter()
-                    .filter(|&&i| {
-                        let u = &t.units[i];
-                        (u.attached || u.kind == UnitKind::Artillery) && u.kind != UnitKind::Leader
+                    .map(|r| RallyReach {
+                        unit: id(r.unit),
+                        leader_distance_in: inch(r.leader_distance_mm),
+                        penalty: r.penalty,
                     })
-                    .map(|&i| {
-                        let u = &t.units[i];
-                        let frac = area.as_ref().map_or(0.0, |a| {
-                            u.bases.iter().map(|b| a.fraction_of_base(b) * b.area()).sum::<f64>()
-                                / u.bases.iter().map(|b| b.area()).sum::<f64>()
-                        });
-                        AssetCheck {
-                            unit: u.id.clone(),
-                            inside: area.as_ref().is_some_and(|a| a.contains_unit(u)),
-                            fraction_inside: micro(frac),
-                        }
-                    })
-                    .collect();
-                let corps_leader_mm = corps_leader_distance_mm(t, d);
-                let mut rally = Vec::new();
-                if let Some(l) = leader {
-                    for u in commanded_units(t, l) {
-                        if !t.units[u].is_combat() {
-                            continue;
-                        }
-                        if let Some(dmm) = unit_distance_mm(t, l, u) {
-                            rally.push(RallyReach {
-                                unit: t.units[u].id.clone(),
-                                leader_distance_in: inch(dmm),
-                                penalty: rally_penalty(dmm, book)?,
-                            });
-                        }
-                    }
-                }
-                s.divisions.push(DivisionReport {
-                    division: d.clone(),
-                    side,
-                    leader: leader.map(|l| t.units[l].id.clone()),
-                    corps,
-                    primary_units: primary.iter().map(|&i| t.units[i].id.clone()).collect(),
-                    area_sq_in: area.as_ref().and_then(|a| sq_in(a.area_mm2())),
-                    assets,
-                    nearest_enemy_in: enemies.get(d).and_then(|&mm| inch(mm)),
-                    engaged: enemies.contains_key(d),
-                    corps_leader_distance_in: corps_leader_mm.and_then(inch),
-                    corps_leader_beyond_12in: corps_leader_mm
-                        .is_some_and(|mm| !vedette_geometry::ties::within(mm, corps_reach)),
-                    rally,
-                });
-            }
-            for c in sorted_set(t.units.iter().filter_map(|u| u.corps.as_deref())) {
-                let area = corps_area(t, &c, book)?;
-                let assets = t
-                    .units
+                    .collect(),
+            })
+            .collect(),
+        corps: found
+            .corps
+            .iter()
+            .map(|c| CorpsReport {
+                corps: c.name.clone(),
+                area_sq_in: c.area_mm2.and_then(sq_in),
+                assets: assets(&c.assets),
+            })
+            .collect(),
+        division_pairs: found
+            .division_pairs
+            .iter()
+            .map(|p| DivisionPair {
+                a: p.a.clone(),
+                b: p.b.clone(),
+                distance_in: inch(p.distance_mm),
+                together: p.together,
+                adjoining: p.adjoining,
+            })
+            .collect(),
+        leaders: found
+            .leaders
+            .iter()
+            .map(|l| LeaderReport {
+                leader: id(l.leader),
+                role: t.units[l.leader].role,
+                reaches: l
+                    .reaches
                     .iter()
-                    .filter(|u| u.corps.as_deref() == Some(c.as_str()) && u.division.is_none() && u.attached)
-                    .map(|u| AssetCheck {
-                        unit: u.id.clone(),
-                        inside: area.as_ref().is_some_and(|a| a.contains_unit(u)),
-                        fraction_inside: micro(area.as_ref().map_or(0.0, |a| {
-                            u.bases.iter().map(|b| a.fraction_of_base(b) * b.area()).sum::<f64>()
-                                / u.bases.iter().map(|b| b.area()).sum::<f64>()
-                        })),
+                    .map(|r| LeaderReach {
+                        rule: r.rule.to_string(),
+                        reach_in: inch(r.reach_mm),
+                        units: r.units.iter().map(|&u| id(u)).collect(),
                     })
-                    .collect();
-                s.corps.push(CorpsReport {
-                    corps: c.clone(),
-                    area_sq_in: area.as_ref().and_then(|a| sq_in(a.area_mm2())),
-                    assets,
-                });
-            }
-            let together = book.distance_mm(RuleDistance::DivisionsTogether)?;
-            let adjoining = book.distance_mm(RuleDistance::AdjoiningDivisions)?;
-            for g in division_gaps(t, index, together) {
-                s.division_pairs.push(DivisionPair {
-                    a: g.a,
-                    b: g.b,
-                    distance_in: inch(g.distance_mm),
-                    together: true,
-                    adjoining: vedette_geometry::ties::within(g.distance_mm, adjoining),
-                });
-            }
-            let bonus = book.distance_mm(RuleDistance::LeaderAssaultBonus)?;
-            let rally_reach = book.distance_mm(RuleDistance::RallyStep)?;
-            s.leaders = leader_reports(
-                t,
-                index,
-                &[
-                    ("E/P assault bonus and hors de combat (000 §4.7, §5.4)", bonus, false),
-                    ("corps or army leader adds to rally (000 §2.3)", rally_reach, true),
-                ],
-                book,
-            );
-            for (i, u) in t.units.iter().enumerate() {
-                if u.kind == UnitKind::Cavalry {
-                    let zone = reaction_zone(t, index, book, sight, i)?;
-                    if !zone.is_empty() {
-                        s.cavalry_reaction.push(ZoneReport {
-                            unit: u.id.clone(),
-                            reach_in: inch(book.distance_mm(RuleDistance::CavalryReaction)?),
-                            units: nearest_first(zone.into_iter().map(|(k, v)| unit_dist(k, v)).collect()),
-                        });
-                    }
-                }
-                if let Some(reach) = vedette_geometry::pass_through_reach_mm(u.kind, book)? {
-                    let zone = pass_through(t, index, book, i)?;
-                    if !zone.is_empty() {
-                        s.pass_through.push(ZoneReport {
-                            unit: u.id.clone(),
-                            reach_in: inch(reach),
-                            units: nearest_first(zone.into_iter().map(|(k, v)| unit_dist(k, v)).collect()),
-                        });
-                    }
-                }
-            }
-        }
-        RuleSet::RepubliqueClassic => {
-            let panic = book.distance_mm(RuleDistance::AdjoiningPanic)?;
-            for g in division_gaps(t, index, panic) {
-                s.division_pairs.push(DivisionPair {
-                    a: g.a,
-                    b: g.b,
-                    distance_in: inch(g.distance_mm),
-                    together: false,
-                    adjoining: true,
-                });
-            }
-            let rally = book.distance_mm(RuleDistance::EmergencyRally)?;
-            s.leaders = leader_reports(
-                t,
-                index,
-                &[("emergency rally and leader injury (001 §4.5, §4.6)", rally, false)],
-                book,
-            );
-        }
-        RuleSet::ProPatria => {}
-    }
-    Ok(s)
+                    .collect(),
+            })
+            .collect(),
+        cavalry_reaction: found.cavalry_reaction.iter().map(zone).collect(),
+        pass_through: found.pass_through.iter().map(zone).collect(),
+    })
 }
 
 fn nearest_first(mut v: Vec<UnitDistance>) -> Vec<UnitDistance> {
     v.sort_by(|a, b| a.distance_mm.total_cmp(&b.distance_mm).then(a.unit.cmp(&b.unit)));
     v
-}
-
-/// For each leader, the friendly combat units within each reach (`own_command_only`:
-/// only units the leader commands; corps and army leaders only).
-fn leader_reports(
-    t: &Table,
-    index: &SpatialIndex,
-    reaches: &[(&str, f64, bool)],
-    book: &RuleBook,
-) -> Vec<LeaderReport> {
-    let mut out = Vec::new();
-    for (li, l) in t.units.iter().enumerate() {
-        if l.kind != UnitKind::Leader {
-            continue;
-        }
-        let mut rs = Vec::new();
-        for &(rule, reach, own) in reaches {
-            if own && !matches!(l.role, Some(LeaderRole::Corps | LeaderRole::Army)) {
-                continue;
-            }
-            let scope = if own { LeaderScope::OwnCommand } else { LeaderScope::AnyFriendly };
-            let units: Vec<String> = units_within_reach(t, index, li, reach, scope)
-                .into_iter()
-                .map(|u| t.units[u].id.clone())
-                .collect();
-            rs.push(LeaderReach {
-                rule: rule.to_string(),
-                reach_in: book.mm_to_rule_inches(reach).map(micro),
-                units,
-            });
-        }
-        out.push(LeaderReport { leader: l.id.clone(), role: l.role, reaches: rs });
-    }
-    out
 }
 
 /// The human rendering.

@@ -7,7 +7,10 @@
 //!   §6.2; classic 8 cm).
 //! - [`reaction`]: the cavalry reaction zone (000 §3.6).
 //! - [`pass_through`]: the pass-through zones behind losers (000 §5.5).
+//! - [`assessment`]: all of the above for a whole table, per rule set
+//!   ([`assessment::assess_command`]).
 
+pub mod assessment;
 pub mod deployment;
 pub mod divisions;
 pub mod leaders;

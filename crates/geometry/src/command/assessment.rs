@@ -1,0 +1,340 @@
+//! The command assessment of a whole table, for its rule set: divisions and corps with
+//! their deployment areas and assets, divisions together and adjoining, leaders' reaches,
+//! cavalry reaction and pass-through zones. The report prints this.
+//!
+//! - Republique 5.0 and Republic: per division its leader, primary units, deployment area
+//!   (000 §2.1) and the assets that must stand inside it (attached units and artillery),
+//!   the nearest enemy within engagement range (8", §3.3), the corps leader beyond 12"
+//!   (§3.3), the rally penalty of each combat unit (§2.3); per corps its area and corps
+//!   assets (attached, no division); divisions within 6" act together and within 3" adjoin
+//!   (§3.3, §6.2); leaders' 3" (§4.7, §5.4) and corps or army leaders' 4" (§2.3) reaches;
+//!   cavalry reaction (§3.6) and pass-through (§5.5).
+//! - Classic Republique: divisions adjoining within 8 cm (002 §5.2) and leaders' 8 cm
+//!   emergency rally and injury reach (001 §4.5, §4.6).
+//! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
+
+use super::deployment::{DeploymentArea, corps_area, division_area, primary_units};
+use super::divisions::{division_gaps, nearest_enemy_of_divisions};
+use super::leaders::{
+    LeaderScope, commanded_units, corps_leader_distance_mm, division_leader, rally_penalty, unit_distance_mm,
+    units_within_reach,
+};
+use super::pass_through::{pass_through, pass_through_reach_mm};
+use super::reaction::reaction_zone;
+use crate::error::GeometryError;
+use crate::index::SpatialIndex;
+use crate::los::TerrainSight;
+use crate::rules::{RuleBook, RuleDistance, RuleSet};
+use crate::table::{LeaderRole, Table, Unit, UnitKind};
+use crate::ties::within;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A unit that must stand inside a deployment area, and whether it does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssetFinding {
+    /// The unit's index.
+    pub unit: usize,
+    /// Wholly inside the area.
+    pub inside: bool,
+    /// The share of its bases' area inside (0 to 1).
+    pub fraction_inside: f64,
+}
+
+/// A combat unit's distance from its division leader and its rally penalty (000 §2.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RallyFinding {
+    /// The unit's index.
+    pub unit: usize,
+    /// Closest distance to the leader, mm.
+    pub leader_distance_mm: f64,
+    /// Rally penalty steps (one per 4" beyond 4").
+    pub penalty: u32,
+}
+
+/// One division.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DivisionFinding {
+    /// The division's name.
+    pub name: String,
+    /// Its side (that of its first unit).
+    pub side: String,
+    /// Its leader's unit index.
+    pub leader: Option<usize>,
+    /// Its corps.
+    pub corps: Option<String>,
+    /// Its primary units (those that draw the deployment area).
+    pub primary_units: Vec<usize>,
+    /// Its deployment area's size, mm² (`None` without primary units).
+    pub area_mm2: Option<f64>,
+    /// Attached units and artillery, which must stand inside the area.
+    pub assets: Vec<AssetFinding>,
+    /// The nearest enemy within engagement range, mm.
+    pub nearest_enemy_mm: Option<f64>,
+    /// The corps leader's distance from the division leader, mm.
+    pub corps_leader_distance_mm: Option<f64>,
+    /// The corps leader is beyond 12" (000 §3.3, a maneuver modifier).
+    pub corps_leader_beyond: bool,
+    /// Each combat unit the leader commands: distance and rally penalty.
+    pub rally: Vec<RallyFinding>,
+}
+
+/// One corps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorpsFinding {
+    /// The corps' name.
+    pub name: String,
+    /// Its deployment area's size, mm².
+    pub area_mm2: Option<f64>,
+    /// Corps assets (attached units of no division), which must stand inside.
+    pub assets: Vec<AssetFinding>,
+}
+
+/// Two divisions close to each other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DivisionPairFinding {
+    /// The first division (alphabetically).
+    pub a: String,
+    /// The second.
+    pub b: String,
+    /// Closest point to closest point, mm.
+    pub distance_mm: f64,
+    /// Within 6": they act together (R5 family, 000 §3.3).
+    pub together: bool,
+    /// Adjoining: within 3" (R5 family, 000 §6.2) or 8 cm (classic, 002 §5.2).
+    pub adjoining: bool,
+}
+
+/// The friendly units within one of a leader's reaches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderReachFinding {
+    /// The rule, with its sections.
+    pub rule: &'static str,
+    /// The reach, mm.
+    pub reach_mm: f64,
+    /// The units within it.
+    pub units: Vec<usize>,
+}
+
+/// One leader's reaches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderFinding {
+    /// The leader's unit index.
+    pub leader: usize,
+    /// Each reach that applies to this leader.
+    pub reaches: Vec<LeaderReachFinding>,
+}
+
+/// A zone around one unit and the units in it (cavalry reaction, pass-through).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZoneFinding {
+    /// The unit whose zone it is.
+    pub unit: usize,
+    /// The zone's reach, mm.
+    pub reach_mm: f64,
+    /// The units in it, with their distance, mm.
+    pub units: BTreeMap<usize, f64>,
+}
+
+/// Everything the command rules measure on one table.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CommandAssessment {
+    /// Divisions, by name.
+    pub divisions: Vec<DivisionFinding>,
+    /// Corps, by name.
+    pub corps: Vec<CorpsFinding>,
+    /// Divisions close to each other.
+    pub division_pairs: Vec<DivisionPairFinding>,
+    /// Every leader's reaches.
+    pub leaders: Vec<LeaderFinding>,
+    /// Cavalry with enemies in its reaction zone.
+    pub cavalry_reaction: Vec<ZoneFinding>,
+    /// Units with units in their pass-through zone.
+    pub pass_through: Vec<ZoneFinding>,
+}
+
+/// A division asset: attached units and artillery of the division (000 §2.1: they
+/// operate inside the area without drawing it); leaders are not assets.
+#[must_use]
+pub fn is_division_asset(u: &Unit) -> bool {
+    (u.attached || u.kind == UnitKind::Artillery) && u.kind != UnitKind::Leader
+}
+
+/// A corps asset of `corps`: an attached unit of the corps that belongs to no division.
+#[must_use]
+pub fn is_corps_asset(u: &Unit, corps: &str) -> bool {
+    u.corps.as_deref() == Some(corps) && u.division.is_none() && u.attached
+}
+
+fn asset(area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> AssetFinding {
+    let fraction_inside = area.map_or(0.0, |a| {
+        u.bases.iter().map(|b| a.fraction_of_base(b) * b.area()).sum::<f64>()
+            / u.bases.iter().map(|b| b.area()).sum::<f64>()
+    });
+    AssetFinding { unit: ui, inside: area.is_some_and(|a| a.contains_unit(u)), fraction_inside }
+}
+
+fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
+    it.collect::<BTreeSet<_>>().into_iter().map(str::to_string).collect()
+}
+
+/// For each leader, the friendly combat units within each reach (`own`: only units the
+/// leader commands, and only for corps and army leaders).
+fn leader_findings(
+    table: &Table,
+    index: &SpatialIndex,
+    reaches: &[(&'static str, f64, bool)],
+) -> Vec<LeaderFinding> {
+    let mut out = Vec::new();
+    for (li, l) in table.units.iter().enumerate().filter(|(_, l)| l.kind == UnitKind::Leader) {
+        let mut rs = Vec::new();
+        for &(rule, reach_mm, own) in reaches {
+            if own && !matches!(l.role, Some(LeaderRole::Corps | LeaderRole::Army)) {
+                continue;
+            }
+            let scope = if own { LeaderScope::OwnCommand } else { LeaderScope::AnyFriendly };
+            rs.push(LeaderReachFinding {
+                rule,
+                reach_mm,
+                units: units_within_reach(table, index, li, reach_mm, scope),
+            });
+        }
+        out.push(LeaderFinding { leader: li, reaches: rs });
+    }
+    out
+}
+
+/// The command assessment of `table` under its rule set (see the module docs); `sight`
+/// decides what cavalry sees for its reaction zone.
+pub fn assess_command(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+) -> Result<CommandAssessment, GeometryError> {
+    let mut s = CommandAssessment::default();
+    let t = table;
+    match book.rules() {
+        RuleSet::Republique5 | RuleSet::Republic => {
+            let engage = book.distance_mm(RuleDistance::EngagementRange)?;
+            let corps_reach = book.distance_mm(RuleDistance::CorpsCommander)?;
+            let enemies = nearest_enemy_of_divisions(t, index, engage);
+            for d in names(t.units.iter().filter_map(|u| u.division.as_deref())) {
+                let members: Vec<usize> = (0..t.units.len())
+                    .filter(|&i| t.units[i].division.as_deref() == Some(d.as_str()))
+                    .collect();
+                let leader = division_leader(t, &d);
+                let area = division_area(t, &d, book)?;
+                let assets = members
+                    .iter()
+                    .filter(|&&i| is_division_asset(&t.units[i]))
+                    .map(|&i| asset(area.as_ref(), i, &t.units[i]))
+                    .collect();
+                let corps_leader_mm = corps_leader_distance_mm(t, &d);
+                let mut rally = Vec::new();
+                if let Some(l) = leader {
+                    for u in commanded_units(t, l).into_iter().filter(|&u| t.units[u].is_combat()) {
+                        if let Some(dmm) = unit_distance_mm(t, l, u) {
+                            rally.push(RallyFinding {
+                                unit: u,
+                                leader_distance_mm: dmm,
+                                penalty: rally_penalty(dmm, book)?,
+                            });
+                        }
+                    }
+                }
+                s.divisions.push(DivisionFinding {
+                    side: members.first().map(|&i| t.units[i].side.clone()).unwrap_or_default(),
+                    leader,
+                    corps: members.iter().find_map(|&i| t.units[i].corps.clone()),
+                    primary_units: primary_units(t, &d),
+                    area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
+                    assets,
+                    nearest_enemy_mm: enemies.get(&d).copied(),
+                    corps_leader_distance_mm: corps_leader_mm,
+                    corps_leader_beyond: corps_leader_mm.is_some_and(|mm| !within(mm, corps_reach)),
+                    rally,
+                    name: d,
+                });
+            }
+            for c in names(t.units.iter().filter_map(|u| u.corps.as_deref())) {
+                let area = corps_area(t, &c, book)?;
+                let assets = (0..t.units.len())
+                    .filter(|&i| is_corps_asset(&t.units[i], &c))
+                    .map(|i| asset(area.as_ref(), i, &t.units[i]))
+                    .collect();
+                s.corps.push(CorpsFinding {
+                    area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
+                    assets,
+                    name: c,
+                });
+            }
+            let together = book.distance_mm(RuleDistance::DivisionsTogether)?;
+            let adjoining = book.distance_mm(RuleDistance::AdjoiningDivisions)?;
+            s.division_pairs = division_gaps(t, index, together)
+                .into_iter()
+                .map(|g| DivisionPairFinding {
+                    adjoining: within(g.distance_mm, adjoining),
+                    together: true,
+                    a: g.a,
+                    b: g.b,
+                    distance_mm: g.distance_mm,
+                })
+                .collect();
+            s.leaders = leader_findings(
+                t,
+                index,
+                &[
+                    (
+                        "E/P assault bonus and hors de combat (000 §4.7, §5.4)",
+                        book.distance_mm(RuleDistance::LeaderAssaultBonus)?,
+                        false,
+                    ),
+                    (
+                        "corps or army leader adds to rally (000 §2.3)",
+                        book.distance_mm(RuleDistance::RallyStep)?,
+                        true,
+                    ),
+                ],
+            );
+            let reaction = book.distance_mm(RuleDistance::CavalryReaction)?;
+            for (i, u) in t.units.iter().enumerate() {
+                if u.kind == UnitKind::Cavalry {
+                    let units = reaction_zone(t, index, book, sight, i)?;
+                    if !units.is_empty() {
+                        s.cavalry_reaction.push(ZoneFinding { unit: i, reach_mm: reaction, units });
+                    }
+                }
+                if let Some(reach_mm) = pass_through_reach_mm(u.kind, book)? {
+                    let units = pass_through(t, index, book, i)?;
+                    if !units.is_empty() {
+                        s.pass_through.push(ZoneFinding { unit: i, reach_mm, units });
+                    }
+                }
+            }
+        }
+        RuleSet::RepubliqueClassic => {
+            let panic = book.distance_mm(RuleDistance::AdjoiningPanic)?;
+            s.division_pairs = division_gaps(t, index, panic)
+                .into_iter()
+                .map(|g| DivisionPairFinding {
+                    a: g.a,
+                    b: g.b,
+                    distance_mm: g.distance_mm,
+                    together: false,
+                    adjoining: true,
+                })
+                .collect();
+            s.leaders = leader_findings(
+                t,
+                index,
+                &[(
+                    "emergency rally and leader injury (001 §4.5, §4.6)",
+                    book.distance_mm(RuleDistance::EmergencyRally)?,
+                    false,
+                )],
+            );
+        }
+        RuleSet::ProPatria => {}
+    }
+    Ok(s)
+}
