@@ -3,6 +3,7 @@
 
 mod common;
 use common::{IN, b, inf, table, unit};
+use vedette_geometry::command::assessment::assess_command;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     LeaderRole, RuleSet, Spacing, SpatialIndex, Table, TerrainKind, UnitKind, check_skirmishers, corps_area,
@@ -119,6 +120,34 @@ fn divisions_within_six_inches_and_engagement_at_eight() {
     };
     assert!(engaged(7.99 * IN));
     assert!(!engaged(8.01 * IN));
+}
+
+#[test]
+fn divisions_adjoin_within_three_inches_and_in_sight() {
+    // 000 §6.2: adjoining when the closest units are "within 3" of each other, or within
+    // line of sight, whichever is less". Two one-regiment divisions side by side, x gap
+    // 2.99" / 3.01"; with a heavy wood 1 m deep filling the gap (x 16..gap-16) they are
+    // 2.99" apart but unseen: not adjoining.
+    let adjoin = |gap: f64, wood: bool| {
+        let mut t = table(
+            RuleSet::Republique5,
+            vec![
+                with_division(unit("a", "fr", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)]), "d1"),
+                with_division(unit("b", "fr", UnitKind::Infantry, vec![inf(30.0 + gap, 0.0, 90.0)]), "d2"),
+            ],
+        );
+        if wood {
+            t.terrain.push(common::area(TerrainKind::HeavyForest, 16.0, -500.0, 14.0 + gap, 500.0));
+        }
+        let index = SpatialIndex::new(&t);
+        let sight = TerrainSight::try_new(&index).unwrap();
+        let found = assess_command(&t, &index, &t.rule_book().unwrap(), &sight).unwrap();
+        assert_eq!(found.division_pairs.len(), 1, "within 6\": listed");
+        found.division_pairs[0].adjoining
+    };
+    assert!(adjoin(2.99 * IN, false));
+    assert!(!adjoin(3.01 * IN, false));
+    assert!(!adjoin(2.99 * IN, true));
 }
 
 /// A cavalry brigade of two 40 x 30 bases facing +y (x -40..40, y -15..15; flank line

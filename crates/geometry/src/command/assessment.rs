@@ -6,10 +6,12 @@
 //!   (000 §2.1) and the assets that must stand inside it (attached units and artillery),
 //!   the nearest enemy within engagement range (8", §3.3), the corps leader beyond 12"
 //!   (§3.3), the rally penalty of each combat unit (§2.3); per corps its area and corps
-//!   assets (attached, no division); divisions within 6" act together and within 3" adjoin
-//!   (§3.3, §6.2); leaders' 3" (§4.7, §5.4) and corps or army leaders' 4" (§2.3) reaches;
+//!   assets (attached, no division); divisions within 6" act together (§3.3) and adjoin
+//!   within 3" when their closest units see each other (§6.2, "or within line of sight,
+//!   whichever is less"); leaders' 3" (§4.7, §5.4) and corps or army leaders' 4" (§2.3) reaches;
 //!   cavalry reaction (§3.6) and pass-through (§5.5).
-//! - Classic Republique: divisions adjoining within 8 cm (002 §5.2) and leaders' 8 cm
+//! - Classic Republique: divisions adjoining within 8 cm with their closest units in
+//!   sight of each other (002 §5.2) and leaders' 8 cm
 //!   emergency rally and injury reach (001 §4.5, §4.6).
 //! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
 
@@ -23,7 +25,7 @@ use super::pass_through::{pass_through, pass_through_reach_mm};
 use super::reaction::reaction_zone;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::los::TerrainSight;
+use crate::los::{Eye, FieldOfView, SightRules, TerrainSight};
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
 use crate::table::{LeaderRole, Table, Unit, UnitKind};
 use crate::ties::within;
@@ -100,7 +102,8 @@ pub struct DivisionPairFinding {
     pub distance_mm: f64,
     /// Within 6": they act together (R5 family, 000 §3.3).
     pub together: bool,
-    /// Adjoining: within 3" (R5 family, 000 §6.2) or 8 cm (classic, 002 §5.2).
+    /// Adjoining: within 3" (R5 family, 000 §6.2) or 8 cm (classic, 002 §5.2), and the
+    /// closest units see each other.
     pub adjoining: bool,
 }
 
@@ -203,8 +206,28 @@ fn leader_findings(
     out
 }
 
+/// "Within 3" (8 cm) ... or within line of sight, whichever is less" (000 §6.2, 002
+/// §5.2): the closest units of two divisions adjoin only when a clear sight line joins
+/// them. Reading: sight between the units themselves, from any point of a base and in
+/// any direction ([`Eye::WholeBase`], [`FieldOfView::Unlimited`]), not a spotter's
+/// view from its front edge: two divisions side by side adjoin though neither faces the
+/// other; terrain and other units still block as the rule set says.
+fn units_in_sight(
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<impl Fn((usize, usize)) -> bool, GeometryError> {
+    let rules = SightRules {
+        eye: Eye::WholeBase,
+        field_of_view: FieldOfView::Unlimited,
+        ..SightRules::for_book(book)?
+    };
+    let sight = TerrainSight::with_rules(index, rules);
+    Ok(move |(a, b): (usize, usize)| sight.unit_verdict(a, b).visible)
+}
+
 /// The command assessment of `table` under its rule set (see the module docs); `sight`
-/// decides what cavalry sees for its reaction zone.
+/// decides what cavalry sees for its reaction zone; whether divisions adjoin is decided
+/// by sight between the units (see `units_in_sight`).
 pub fn assess_command(
     table: &Table,
     index: &SpatialIndex,
@@ -270,10 +293,11 @@ pub fn assess_command(
             }
             let together = book.distance_mm(RuleDistance::DivisionsTogether)?;
             let adjoining = book.distance_mm(RuleDistance::AdjoiningDivisions)?;
+            let see = units_in_sight(index, book)?;
             s.division_pairs = division_gaps(t, index, together)
                 .into_iter()
                 .map(|g| DivisionPairFinding {
-                    adjoining: within(g.distance_mm, adjoining),
+                    adjoining: within(g.distance_mm, adjoining) && see(g.units),
                     together: true,
                     a: g.a,
                     b: g.b,

@@ -4,8 +4,10 @@
 //!   between closest units)" act together (§3.3);
 //! - "Divisions are considered adjoining if the closest points of their closest units are
 //!   within 3" of each other, or within line of sight, whichever is less" (§6.2; classic
-//!   8 cm, 002 §5.2). The line-of-sight clause needs the terrain and sight lines of the
-//!   line-of-sight work; here only the distance is decided;
+//!   8 cm, 002 §5.2). Each gap names its closest units ([`DivisionGap::units`]) so that
+//!   the line-of-sight clause can be decided on them
+//!   ([`crate::command::assessment::assess_command`]: adjoining when within the distance
+//!   and the closest units see each other);
 //! - "Once any units of a division move to within eight inches (8") of enemy units" the
 //!   division is in engagement range (§3.3).
 //!
@@ -25,6 +27,9 @@ pub struct DivisionGap {
     pub b: String,
     /// Closest point to closest point, mm.
     pub distance_mm: f64,
+    /// The closest units: one of division `a`, one of division `b` (unit indices; the
+    /// lowest indices on a tie).
+    pub units: (usize, usize),
 }
 
 fn counts(kind: UnitKind) -> bool {
@@ -34,18 +39,24 @@ fn counts(kind: UnitKind) -> bool {
 /// Every pair of friendly divisions within `reach_mm` of each other, sorted by name.
 #[must_use]
 pub fn division_gaps(table: &Table, index: &SpatialIndex, reach_mm: f64) -> Vec<DivisionGap> {
-    let mut best: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let mut best: BTreeMap<(String, String), (f64, (usize, usize))> = BTreeMap::new();
     for p in index.pairs_within(reach_mm) {
         let (ua, ub) = (&table.units[p.a.unit], &table.units[p.b.unit]);
         let (Some(da), Some(db)) = (&ua.division, &ub.division) else { continue };
         if da == db || ua.side != ub.side || !counts(ua.kind) || !counts(ub.kind) {
             continue;
         }
-        let key = if da < db { (da.clone(), db.clone()) } else { (db.clone(), da.clone()) };
-        let e = best.entry(key).or_insert(f64::INFINITY);
-        *e = e.min(p.distance_mm);
+        let (key, units) = if da < db {
+            ((da.clone(), db.clone()), (p.a.unit, p.b.unit))
+        } else {
+            ((db.clone(), da.clone()), (p.b.unit, p.a.unit))
+        };
+        let e = best.entry(key).or_insert((f64::INFINITY, units));
+        if p.distance_mm < e.0 || (p.distance_mm == e.0 && units < e.1) {
+            *e = (p.distance_mm, units);
+        }
     }
-    best.into_iter().map(|((a, b), distance_mm)| DivisionGap { a, b, distance_mm }).collect()
+    best.into_iter().map(|((a, b), (distance_mm, units))| DivisionGap { a, b, distance_mm, units }).collect()
 }
 
 /// The closest enemy to each division within `reach_mm` (division name → distance, mm);
