@@ -46,7 +46,8 @@
 //!   [`rally_penalty`]), divisions within reach of each other and of the enemy
 //!   ([`division_gaps`]), the cavalry reaction zone ([`reaction_zone`]), pass-through
 //!   zones ([`pass_through`]).
-//! - Skirmish marker legality: [`check_skirmishers`].
+//! - Skirmish marker legality: [`check_skirmishers`]; skirmish fire, targets and blocks
+//!   (000 §4.1): [`skirmish_fire`].
 //! - Pro Patria! ([`pro_patria`]): firing arcs, edge contact and no-approach, the
 //!   endangered corridor, command radius, bombardment box, charge impulses.
 //! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`].
@@ -71,6 +72,7 @@ pub mod rules;
 mod scale;
 mod segment;
 pub mod sight;
+mod skirmish_fire;
 mod skirmishers;
 mod table;
 mod terrain;
@@ -125,6 +127,7 @@ pub use rules::{
 };
 pub use scale::{MM_PER_INCH, Scale, inches_to_mm, mm_to_inches};
 pub use segment::{ClosestPoints, Segment};
+pub use skirmish_fire::{SkirmishFire, skirmish_fire};
 pub use skirmishers::{MarkerCheck, Spacing, check_skirmishers};
 pub use table::{
     ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, ManeuverSystem, Marker,

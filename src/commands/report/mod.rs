@@ -110,7 +110,7 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
         artillery: artillery_section(table, &index, &sight)?,
         assaults: assaults::build(table, &index, &book)?,
         command: command::build(table, &index, &book, &sight)?,
-        skirmishers: skirmishers::build(table, &index, &book)?,
+        skirmishers: skirmishers::build(table, &index, &book, &sight)?,
         pro_patria: pro_patria::build(table, &index, &book, &sight)?,
     })
 }

@@ -6,7 +6,10 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::{RuleBook, RuleSet, Spacing, SpatialIndex, Table, check_skirmishers};
+use vedette_geometry::los::TerrainSight;
+use vedette_geometry::{
+    BaseRef, RuleBook, RuleSet, Spacing, SpatialIndex, Table, check_skirmishers, skirmish_fire,
+};
 
 /// One skirmish marker.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -29,17 +32,60 @@ pub struct MarkerReport {
     pub enemy_between: Vec<String>,
     /// Breaks no rule.
     pub legal: bool,
+    /// What it may fire on and whom it blocks (000 §4.1).
+    pub fire: FireReport,
+}
+
+/// A marker's skirmish fire (000 §4.1), both as the attacker and as the defender.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct FireReport {
+    /// Enemy combat units with a base within 3" that it sees, nearest first.
+    pub targets: Vec<String>,
+    /// Defending: the closest enemy marker within 3", which it blocks.
+    pub blocks: Option<String>,
+    /// Attacking: the enemy markers that block it.
+    pub blocked_by: Vec<String>,
+    /// Attacking: it has a target and no enemy marker blocks it.
+    pub may_fire_attacking: bool,
+    /// Defending: it has a target and no enemy marker is within 3" (defensive fire).
+    pub defensive_fire: bool,
 }
 
 /// Builds the section.
-pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Vec<MarkerReport>, CliError> {
+pub fn build(
+    t: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+) -> Result<Vec<MarkerReport>, CliError> {
     if !matches!(book.rules(), RuleSet::Republique5 | RuleSet::Republic) {
         return Ok(Vec::new());
     }
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
+    let fire = skirmish_fire(t, index, book, sight)?;
+    let labels = |v: &[BaseRef]| v.iter().map(|&r| t.base_label(r)).collect::<Vec<_>>();
+    let fire_of = |m: BaseRef| {
+        fire.iter().find(|f| f.marker == m).map_or(
+            FireReport {
+                targets: Vec::new(),
+                blocks: None,
+                blocked_by: Vec::new(),
+                may_fire_attacking: false,
+                defensive_fire: false,
+            },
+            |f| FireReport {
+                targets: f.targets.iter().map(|&(u, _)| t.units[u].id.clone()).collect(),
+                blocks: f.blocks.map(|(r, _)| t.base_label(r)),
+                blocked_by: labels(&f.blocked_by),
+                may_fire_attacking: f.may_fire_attacking(),
+                defensive_fire: f.defensive_fire(),
+            },
+        )
+    };
     Ok(check_skirmishers(t, index, book)?
         .into_iter()
         .map(|c| MarkerReport {
+            fire: fire_of(c.marker),
             marker: t.base_label(c.marker),
             parent: c.parent.map(|p| t.units[p].id.clone()),
             parent_distance_in: c.parent_distance_mm.and_then(inch),
@@ -76,14 +122,45 @@ pub fn render_text(s: &[MarkerReport]) -> String {
                 },
                 if m.enemy_between.is_empty() { "-".into() } else { m.enemy_between.join(" ") },
                 if m.legal { "legal".into() } else { "ILLEGAL".into() },
+                fire_text(&m.fire),
             ]
         })
         .collect();
     format!(
         "\nSkirmishers\n{}",
         render(
-            &["marker", "parent", "to parent", "nearest friend", "spacing", "enemy between", "verdict"],
+            &[
+                "marker",
+                "parent",
+                "to parent",
+                "nearest friend",
+                "spacing",
+                "enemy between",
+                "verdict",
+                "fire (§4.1)"
+            ],
             &rows
         )
     )
+}
+
+/// One line of a marker's fire options: targets, whom it blocks, who blocks it.
+fn fire_text(f: &FireReport) -> String {
+    let mut parts = Vec::new();
+    if !f.targets.is_empty() {
+        let when = match (f.may_fire_attacking, f.defensive_fire) {
+            (true, true) => "",
+            (true, false) => " (attacking only)",
+            (false, true) => " (defensive fire only)",
+            (false, false) => " (blocked)",
+        };
+        parts.push(format!("on {}{when}", f.targets.join(" ")));
+    }
+    if let Some(b) = &f.blocks {
+        parts.push(format!("blocks {b}"));
+    }
+    if !f.blocked_by.is_empty() {
+        parts.push(format!("blocked by {}", f.blocked_by.join(" ")));
+    }
+    if parts.is_empty() { "-".into() } else { parts.join("; ") }
 }
