@@ -161,6 +161,10 @@ fn republic_overlap_and_individual_bases() {
     // fr-sk's markers are 2.9" apart: packed, still legal.
     let pair: Vec<&&Value> = sk.iter().filter(|m| m["parent"] == "fr-3").collect();
     assert!(pair.iter().all(|m| m["spacing"] == "packed" && m["legal"] == true));
+    // au-1 is alert (003 201): fr-1's front edge is 1" from au-1's, inside its 4" zone.
+    let alert = &r["republic"]["alert"][0];
+    assert_eq!((alert["unit"].as_str(), alert["enemies"][0].as_str()), (Some("au-1"), Some("fr-1")));
+    assert!((alert["distances_in"][0].as_f64().unwrap() - 1.0).abs() < 1e-6);
 }
 
 #[test]

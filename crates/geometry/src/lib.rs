@@ -46,6 +46,7 @@
 //!   [`rally_penalty`]), divisions within reach of each other and of the enemy
 //!   ([`division_gaps`]), the cavalry reaction zone ([`reaction_zone`]), pass-through
 //!   zones ([`pass_through`]).
+//! - Republic's table measures: alert zones and bluff reach ([`republic`], 003 201, 301).
 //! - Skirmish marker legality: [`check_skirmishers`]; skirmish fire, targets and blocks
 //!   (000 §4.1): [`skirmish_fire`].
 //! - Pro Patria! ([`pro_patria`]): firing arcs, edge contact and no-approach, the
@@ -68,6 +69,7 @@ mod line_of_sight;
 pub mod los;
 mod polygon;
 pub mod pro_patria;
+pub mod republic;
 pub mod rules;
 mod scale;
 mod segment;

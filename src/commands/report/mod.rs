@@ -10,6 +10,7 @@ pub mod assaults;
 mod columns;
 pub mod command;
 pub mod pro_patria;
+pub mod republic;
 pub mod skirmishers;
 
 use super::emit;
@@ -52,6 +53,9 @@ pub struct Report {
     pub skirmishers: Vec<skirmishers::MarkerReport>,
     /// Pro Patria's own checks; `null` for other rule sets (issue 5).
     pub pro_patria: Option<pro_patria::ProPatriaSection>,
+    /// Republic's advanced rules that measure the table (003 201, 301); `null` for other
+    /// rule sets.
+    pub republic: Option<republic::RepublicSection>,
 }
 
 /// The `table` section: what was read.
@@ -112,6 +116,7 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
         command: command::build(table, &index, &book, &sight)?,
         skirmishers: skirmishers::build(table, &index, &book, &sight)?,
         pro_patria: pro_patria::build(table, &index, &book, &sight)?,
+        republic: republic::build(table, &index, &book)?,
     })
 }
 
@@ -141,6 +146,9 @@ pub fn render_text(report: &Report) -> String {
     s.push_str(&skirmishers::render_text(&report.skirmishers));
     if let Some(p) = &report.pro_patria {
         s.push_str(&pro_patria::render_text(p));
+    }
+    if let Some(r) = &report.republic {
+        s.push_str(&republic::render_text(r));
     }
     s
 }

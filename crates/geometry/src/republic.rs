@@ -1,0 +1,127 @@
+//! Republic's advanced rules that measure the table (seed 003): alert infantry's 4"
+//! zone (201) and the reach of a bluff assault on skirmish markers (301).
+//!
+//! - 201 "Alert Infantry": "if any enemy unit moves into, through or across the alert
+//!   unit's 4" assault zone, the alert unit may immediately conduct a pro-rated reaction
+//!   move". The zone is the assault zone construction of 000 §5.1 (ahead of each front
+//!   base's full front edge, sides flaring 5°) made 4" deep
+//!   ([`RuleDistance::AlertZone`]). A unit is alert when an `alert` marker names it.
+//!   The table is a snapshot: the report lists the enemy units inside the zone now.
+//! - 301 "Dispersing Skirmishers": "Bluffing infantry must move to within 1" of the
+//!   nearest targeted skirmish markers, and bluffing cavalry must move to within 3" of
+//!   the closest targeted skirmish marker ... the targeted skirmishers must be in the
+//!   open." Listed: each infantry or cavalry unit with the enemy skirmish markers in the
+//!   open within its bluff reach ([`RuleDistance::BluffInfantry`],
+//!   [`RuleDistance::BluffCavalry`]). Reading: "in the open" is no part of the marker
+//!   inside a covering terrain area. Troop grades and morale hits, which the text also
+//!   asks, are not in the table.
+
+use crate::assault::cover::base_cover;
+use crate::assault::zone::AssaultZone;
+use crate::error::GeometryError;
+use crate::index::SpatialIndex;
+use crate::rules::{RuleAngle, RuleBook, RuleDistance};
+use crate::table::{MarkerKind, Table, UnitKind};
+use crate::ties::within;
+use std::collections::BTreeMap;
+
+/// True when an `alert` marker names unit `unit` (003 201).
+#[must_use]
+pub fn is_alert(table: &Table, unit: usize) -> bool {
+    table.units.get(unit).is_some_and(|u| {
+        table.markers.iter().any(|m| m.kind == MarkerKind::Alert && m.unit.as_deref() == Some(u.id.as_str()))
+    })
+}
+
+/// Enemy units inside the 4" alert zone of infantry unit `unit` (003 201), with their
+/// closest distance to a front base whose zone they enter, mm; empty for a unit that is
+/// not infantry. Whether the unit is alert is [`is_alert`]'s question.
+pub fn alert_zone(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    unit: usize,
+) -> Result<BTreeMap<usize, f64>, GeometryError> {
+    let mut out = BTreeMap::new();
+    let Some(u) = table.units.get(unit) else { return Ok(out) };
+    if u.kind != UnitKind::Infantry {
+        return Ok(out);
+    }
+    let depth = book.distance_mm(RuleDistance::AlertZone)?;
+    let flare = book.angle_deg(RuleAngle::AssaultZoneFlare)?;
+    let zones: Vec<(usize, AssaultZone)> =
+        u.front_bases().into_iter().map(|i| (i, AssaultZone::ahead_of(&u.bases[i], depth, flare))).collect();
+    // The zone's far corners lie within depth / cos(flare) of the front edge.
+    let reach = depth / flare.to_radians().cos() + 1.0;
+    for n in index.within_of_unit(unit, reach) {
+        let e = &table.units[n.base.unit];
+        if !index.are_enemies(unit, n.base.unit) || !(e.is_combat() || e.kind == UnitKind::Skirmisher) {
+            continue;
+        }
+        let Some(b) = table.base(n.base) else { continue };
+        for (i, z) in &zones {
+            if z.reaches(b) {
+                let d = u.bases[*i].closest_points(b).distance_mm;
+                let e = out.entry(n.base.unit).or_insert(f64::INFINITY);
+                *e = f64::min(*e, d);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One bluff assault that reaches: a unit and an enemy skirmish marker in the open
+/// within its reach (003 301).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BluffReach {
+    /// The bluffing unit (infantry or cavalry).
+    pub unit: usize,
+    /// The skirmish marker unit.
+    pub marker: usize,
+    /// Closest distance, mm.
+    pub distance_mm: f64,
+}
+
+/// Every infantry or cavalry unit within bluff reach (1" infantry, 3" cavalry) of an
+/// enemy skirmish marker standing in the open (003 301), by unit then marker.
+pub fn bluff_reach(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<Vec<BluffReach>, GeometryError> {
+    let infantry = book.distance_mm(RuleDistance::BluffInfantry)?;
+    let cavalry = book.distance_mm(RuleDistance::BluffCavalry)?;
+    let mut out = Vec::new();
+    for (ui, u) in table.units.iter().enumerate() {
+        let reach = match u.kind {
+            UnitKind::Infantry => infantry,
+            UnitKind::Cavalry => cavalry,
+            _ => continue,
+        };
+        let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+        for n in index.within_of_unit(ui, reach + 1.0) {
+            let m = &table.units[n.base.unit];
+            if m.kind != UnitKind::Skirmisher
+                || !index.are_enemies(ui, n.base.unit)
+                || !within(n.closest.distance_mm, reach)
+            {
+                continue;
+            }
+            let e = best.entry(n.base.unit).or_insert(f64::INFINITY);
+            *e = e.min(n.closest.distance_mm);
+        }
+        for (marker, distance_mm) in best {
+            let open = table.units[marker].bases.iter().try_fold(true, |open, b| {
+                Ok::<bool, GeometryError>(
+                    open && base_cover(b, &table.terrain, book)?
+                        .iter()
+                        .all(|s| table.terrain[s.terrain].kind.is_linear()),
+                )
+            })?;
+            if open {
+                out.push(BluffReach { unit: ui, marker, distance_mm });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,106 @@
+//! The `republic` section: Republic's advanced rules that measure the table (003 201
+//! alert infantry, 301 bluff assaults on skirmishers); `null` under other rule sets.
+//! The decisions are `vedette_geometry::republic`'s; this maps and prints them.
+
+use super::columns::{num, render};
+use crate::CliError;
+use crate::commands::measure::micro;
+use serde::Serialize;
+use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert};
+use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table, UnitKind};
+
+/// An alert infantry unit and the enemies inside its 4" zone (003 201).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct AlertReport {
+    /// The alert unit.
+    pub unit: String,
+    /// Enemy units in its zone now, nearest first.
+    pub enemies: Vec<String>,
+    /// Their distances, rule inches, in the same order.
+    pub distances_in: Vec<Option<f64>>,
+}
+
+/// A bluff assault that reaches an enemy skirmish marker in the open (003 301).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct BluffReport {
+    /// The bluffing infantry or cavalry unit.
+    pub unit: String,
+    /// The skirmish marker unit.
+    pub marker: String,
+    /// Closest distance, rule inches (within 1" for infantry, 3" for cavalry).
+    pub distance_in: Option<f64>,
+}
+
+/// The `republic` section.
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
+pub struct RepublicSection {
+    /// Every infantry unit an `alert` marker names, with the enemies in its zone.
+    pub alert: Vec<AlertReport>,
+    /// Every bluff assault that reaches.
+    pub bluff: Vec<BluffReport>,
+}
+
+/// Builds the section; `None` unless the table plays Republic.
+pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<RepublicSection>, CliError> {
+    if book.rules() != RuleSet::Republic {
+        return Ok(None);
+    }
+    let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
+    let mut s = RepublicSection::default();
+    for (i, u) in t.units.iter().enumerate() {
+        if u.kind == UnitKind::Infantry && is_alert(t, i) {
+            let mut zone: Vec<(usize, f64)> = alert_zone(t, index, book, i)?.into_iter().collect();
+            zone.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            s.alert.push(AlertReport {
+                unit: u.id.clone(),
+                enemies: zone.iter().map(|&(e, _)| t.units[e].id.clone()).collect(),
+                distances_in: zone.iter().map(|&(_, d)| inch(d)).collect(),
+            });
+        }
+    }
+    for r in bluff_reach(t, index, book)? {
+        s.bluff.push(BluffReport {
+            unit: t.units[r.unit].id.clone(),
+            marker: t.units[r.marker].id.clone(),
+            distance_in: inch(r.distance_mm),
+        });
+    }
+    Ok(Some(s))
+}
+
+/// The human rendering.
+#[must_use]
+pub fn render_text(s: &RepublicSection) -> String {
+    let mut out = String::new();
+    if !s.alert.is_empty() {
+        let rows: Vec<Vec<String>> = s
+            .alert
+            .iter()
+            .map(|a| {
+                let enemies: Vec<String> = a
+                    .enemies
+                    .iter()
+                    .zip(&a.distances_in)
+                    .map(|(e, d)| format!("{e} ({}\")", num(*d, 2)))
+                    .collect();
+                vec![a.unit.clone(), if enemies.is_empty() { "-".into() } else { enemies.join(" ") }]
+            })
+            .collect();
+        out.push_str(&format!(
+            "\nAlert infantry (003 201: enemies in the 4\" zone)\n{}",
+            render(&["unit", "enemies in zone"], &rows)
+        ));
+    }
+    if !s.bluff.is_empty() {
+        let rows: Vec<Vec<String>> = s
+            .bluff
+            .iter()
+            .map(|b| vec![b.unit.clone(), b.marker.clone(), format!("{}\"", num(b.distance_in, 2))])
+            .collect();
+        out.push_str(&format!(
+            "\nBluff assaults that reach (003 301: skirmishers in the open within 1\" / 3\" cavalry)\n{}",
+            render(&["unit", "skirmishers", "distance"], &rows)
+        ));
+    }
+    out
+}
