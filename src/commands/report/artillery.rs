@@ -10,11 +10,12 @@
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
+use vedette_geometry::artillery::{TargetCover, target_cover};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
-    ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, Battlefield, DeepReason, EnfiladeVerdict,
-    FlankSide, FrontageMode, FrontageSource, GeometryError, ManeuverSystem, SpatialIndex, StandingExposure,
-    Table, TerrainOutlines, UnitKind, ZoneObstacleSource, assess_artillery,
+    ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, Battlefield, CoverClass, DeepReason,
+    EnfiladeVerdict, FlankSide, FrontageMode, FrontageSource, GeometryError, ManeuverSystem, SpatialIndex,
+    StandingExposure, Table, TerrainOutlines, UnitKind, ZoneObstacleSource, assess_artillery,
 };
 
 /// One battery's findings.
@@ -74,6 +75,29 @@ pub struct ArtilleryEntry {
     pub adjacent: Vec<String>,
     /// The unlimber limit check (000 §3.6).
     pub unlimber: UnlimberEntry,
+    /// The main target's cover (000 §4.3 range column modifier); `null` without a main
+    /// target.
+    pub target_cover: Option<TargetCoverEntry>,
+}
+
+/// The cover of a battery's main target (000 §4.3).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct TargetCoverEntry {
+    /// The class the target counts as in (`medium`, `heavy`, `reinforced`): half or more
+    /// of its visible bases within or behind it; `null` in the open.
+    pub class: Option<CoverClass>,
+    /// Range columns to the right: 1 medium or heavy, 2 reinforced; 0 in the open or when
+    /// the centre of fire is nearest an uncovered base.
+    pub columns_right: u8,
+    /// The target's bases the battery sees some part of (`unit#index`).
+    pub visible_bases: Vec<String>,
+    /// Of those, the bases within or behind medium or better cover.
+    pub covered_bases: Vec<String>,
+    /// The visible base nearest the centre of fire.
+    pub aimed_base: Option<String>,
+    /// The centre of fire is nearest an uncovered base of a covered unit: the battery
+    /// fires at the uncovered portions without the modifier.
+    pub fires_at_uncovered: bool,
 }
 
 /// One candidate target of a battery.
@@ -189,15 +213,26 @@ pub fn artillery_section(
         Err(e) => return Err(e.into()),
     };
     let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
-    let found = assess_artillery(&field)?;
-    Ok(Some(found.iter().map(|a| entry(table, &rules, a)).collect()))
+    let book = table.rule_book()?;
+    let mut out = Vec::new();
+    for a in assess_artillery(&field)? {
+        let cover =
+            a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?;
+        out.push(entry(table, &rules, &a, cover.as_ref()));
+    }
+    Ok(Some(out))
 }
 
 fn battery_label(table: &Table, r: BaseRef) -> String {
     if table.units[r.unit].bases.len() == 1 { table.units[r.unit].id.clone() } else { table.base_label(r) }
 }
 
-fn entry(table: &Table, rules: &ArtilleryRules, a: &BatteryAssessment) -> ArtilleryEntry {
+fn entry(
+    table: &Table,
+    rules: &ArtilleryRules,
+    a: &BatteryAssessment,
+    cover: Option<&TargetCover>,
+) -> ArtilleryEntry {
     let inches = |mm: f64| micro(rules.rule_inches(mm));
     let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
     let ids = |v: &[usize]| v.iter().map(|&u| table.units[u].id.clone()).collect::<Vec<_>>();
@@ -291,6 +326,23 @@ fn entry(table: &Table, rules: &ArtilleryRules, a: &BatteryAssessment) -> Artill
             nearest_enemy: u.nearest_enemy.map(|(r, _)| table.base_label(r)),
             distance_in: u.nearest_enemy.map(|(_, d)| inches(d)),
         },
+        target_cover: main.zip(cover).map(|(m, c)| {
+            let label = |i: usize| table.base_label(BaseRef::new(m.unit, i));
+            TargetCoverEntry {
+                class: c.class,
+                columns_right: c.columns_right(),
+                visible_bases: c.visible_bases.iter().map(|&i| label(i)).collect(),
+                covered_bases: c
+                    .visible_bases
+                    .iter()
+                    .zip(&c.base_classes)
+                    .filter(|(_, k)| k.is_some_and(|k| k >= CoverClass::Medium))
+                    .map(|(&i, _)| label(i))
+                    .collect(),
+                aimed_base: c.aimed_base.map(label),
+                fires_at_uncovered: c.fires_at_uncovered,
+            }
+        }),
     }
 }
 
@@ -380,6 +432,20 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
                 (Some(_), ..) => format!("ok (limit {:.1}\")", b.unlimber.limit_in.unwrap_or(0.0)),
                 (None, ..) => "no system".to_string(),
             };
+            let cover = match &b.target_cover {
+                Some(c) if c.fires_at_uncovered => "no (aims at uncovered)".to_string(),
+                Some(TargetCoverEntry { class: Some(k), columns_right, .. }) => {
+                    format!(
+                        "{} (+{columns_right} col)",
+                        serde_json::to_value(k)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default()
+                    )
+                }
+                Some(_) => "no".to_string(),
+                None => "-".to_string(),
+            };
             vec![
                 b.battery.clone(),
                 b.weight.name().to_string(),
@@ -390,6 +456,7 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
                 b.aim_swing_deg.map_or("-".to_string(), |a| format!("{a:+.1}")),
                 deep,
                 enfilade,
+                cover,
                 list(&b.tandem),
                 list(&b.adjacent),
                 unlimber,
@@ -398,8 +465,8 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
         .collect();
     s.push_str(&text_table(
         &[
-            "battery", "weight", "frontage", "main", "range", "br", "aim", "deep", "enfilade", "tandem",
-            "adjacent", "unlimber",
+            "battery", "weight", "frontage", "main", "range", "br", "aim", "deep", "enfilade", "cover",
+            "tandem", "adjacent", "unlimber",
         ],
         &rows,
     ));

@@ -15,6 +15,7 @@
 //! | a unit's facing and flank edges | `../frame.rs` | [`crate::UnitBox`] |
 //! | enfilade, and which flank | `enfilade.rs` | [`enfilade`] |
 //! | too close to the enemy to unlimber? | `unlimber.rs` | [`unlimber_check`] |
+//! | is the target in cover (column modifier)? | `target_cover.rs` | [`target_cover`] |
 //! | is the ground open (deep, tandem)? | `open_ground.rs` | [`OpenGround`] |
 //! | all of it for a battery, a table | `assessment.rs` | [`assess_battery`], [`assess_artillery`] |
 //!
@@ -37,6 +38,7 @@ pub(crate) mod frontage;
 pub(crate) mod open_ground;
 pub(crate) mod range;
 pub(crate) mod secondary_targets;
+pub(crate) mod target_cover;
 pub(crate) mod targets;
 pub(crate) mod unit_frame;
 pub(crate) mod unlimber;
@@ -60,6 +62,7 @@ pub use range::{
     segment_to_convex_mm, within_max_range,
 };
 pub use secondary_targets::{SecondaryTargets, secondary_targets};
+pub use target_cover::{TargetCover, target_cover};
 pub use targets::{
     TargetAssessment, TargetClass, aim_at, assess_targets, is_packed_marker, main_target, main_target_order,
 };
