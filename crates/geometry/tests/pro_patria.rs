@@ -213,3 +213,34 @@ fn charges_catch_within_50mm_for_infantry_and_150mm_for_cavalry() {
     t15.scale = Scale::Figures15mm;
     assert!(!catches(UnitKind::Infantry, 30.1, &t15.rule_book().unwrap()).unwrap());
 }
+
+#[test]
+fn a_target_behind_a_hedge_within_25_mm_is_in_cover() {
+    // 004 §15.11: within 25 mm (28 mm figures) and behind light or heavy cover. The enemy
+    // stand's near edge is at y = 110 (its centre y = 120); a hedge across the line of
+    // fire at y = 110 - 24 is within 25 mm of it, at y = 110 - 26 it is not. A heavy wood
+    // holding the whole enemy stand is heavy cover.
+    let with = |f: vedette_geometry::TerrainFeature| {
+        let mut t = arc_table(-30.0, false);
+        t.terrain.push(f);
+        t
+    };
+    let hedge = |y: f64| vedette_geometry::TerrainFeature {
+        id: None,
+        kind: TerrainKind::Hedge,
+        level: 0.0,
+        outline: vec![],
+        holes: vec![],
+        path: vec![Vec2::new(-200.0, y), Vec2::new(200.0, y)],
+    };
+    let cover = |t: &Table| {
+        vedette_geometry::pro_patria::arcs::target_cover_class(t, &t.rule_book().unwrap(), 0, 1).unwrap()
+    };
+    assert_eq!(cover(&arc_table(-30.0, false)), None);
+    assert_eq!(cover(&with(hedge(110.0 - 24.0))), Some(vedette_geometry::CoverClass::Light));
+    assert_eq!(cover(&with(hedge(110.0 - 26.0))), None);
+    assert_eq!(
+        cover(&with(common::area(TerrainKind::HeavyForest, -100.0, 105.0, 100.0, 200.0))),
+        Some(vedette_geometry::CoverClass::Heavy)
+    );
+}

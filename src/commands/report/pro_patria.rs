@@ -7,11 +7,11 @@ use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::arcs::nearest_in_arc;
+use vedette_geometry::pro_patria::arcs::{nearest_in_arc, target_cover_class};
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::proximities;
 use vedette_geometry::pro_patria::corridor::endangered;
-use vedette_geometry::{RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind};
+use vedette_geometry::{CoverClass, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind};
 
 /// Two enemy units within 25 mm (15) of each other.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -35,10 +35,13 @@ pub struct ProximityReport {
 pub struct TargetReport {
     /// The firing unit.
     pub unit: String,
-    /// The nearest enemy in its arcs (within visibility; line of sight not checked).
+    /// The nearest visible enemy in its arcs, within visibility (§17.3).
     pub target: String,
     /// Distance, mm.
     pub distance_mm: f64,
+    /// The target's cover against this fire (§15.11: `light` or `heavy`), `null` in the
+    /// open.
+    pub cover: Option<CoverClass>,
     /// Friendly units in the corridor to the target: the unit may not fire (§17.3.8).
     pub endangered: Vec<String>,
 }
@@ -97,6 +100,7 @@ pub fn build(
                 unit: u.id.clone(),
                 target: t.units[target].id.clone(),
                 distance_mm: micro(d),
+                cover: target_cover_class(t, book, i, target)?,
                 endangered: endangered(t, index, i, target)
                     .into_iter()
                     .map(|e| t.units[e].id.clone())
@@ -145,7 +149,7 @@ pub fn render_text(s: &ProPatriaSection) -> String {
         out.push_str(&render(&["unit", "unit", "gap", "edge contact", "verdict"], &rows));
     }
     if !s.targets.is_empty() {
-        out.push_str("\nPro Patria: nearest target in arc\n");
+        out.push_str("\nPro Patria: nearest visible target in arc\n");
         let rows: Vec<Vec<String>> = s
             .targets
             .iter()
@@ -154,6 +158,10 @@ pub fn render_text(s: &ProPatriaSection) -> String {
                     x.unit.clone(),
                     x.target.clone(),
                     format!("{:.1} mm", x.distance_mm),
+                    x.cover
+                        .and_then(|c| serde_json::to_value(c).ok())
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_else(|| "-".into()),
                     if x.endangered.is_empty() {
                         "-".into()
                     } else {
@@ -162,7 +170,7 @@ pub fn render_text(s: &ProPatriaSection) -> String {
                 ]
             })
             .collect();
-        out.push_str(&render(&["unit", "target", "distance", "friends"], &rows));
+        out.push_str(&render(&["unit", "target", "distance", "cover", "friends"], &rows));
     }
     if !s.command.is_empty() {
         out.push_str("\nPro Patria: command radius\n");

@@ -20,7 +20,7 @@
 //!   battery fires at the uncovered portions without the modifier.
 
 use crate::artillery::assessment::MainTarget;
-use crate::assault::cover::base_cover;
+use crate::assault::cover::cover_against_fire;
 use crate::base::Base;
 use crate::error::GeometryError;
 use crate::los::TerrainSight;
@@ -68,42 +68,6 @@ fn base_to_segment_mm(b: &Base, s: &Segment) -> f64 {
     b.edges().iter().map(|e| e.closest_points(s).distance_mm).fold(f64::INFINITY, f64::min)
 }
 
-/// The cover class of one target base as seen from the battery's front edge middle
-/// `from`: within (half or more of its area in areas of the class or better) or behind
-/// (an obstacle crossing the line to its centre within `reach_mm` of it).
-fn base_class(
-    table: &Table,
-    book: &RuleBook,
-    base: &Base,
-    from: crate::vec2::Vec2,
-    reach_mm: f64,
-) -> Result<Option<CoverClass>, GeometryError> {
-    let shares = base_cover(base, &table.terrain, book)?;
-    let line = Segment::new(from, base.centre());
-    let mut best: Option<CoverClass> = None;
-    for class in CoverClass::ALL {
-        let within: f64 = shares
-            .iter()
-            .filter(|s| !table.terrain[s.terrain].kind.is_linear() && s.class >= class)
-            .map(|s| s.fraction)
-            .sum();
-        if half_or_more(within.min(1.0)) {
-            best = Some(class);
-        }
-    }
-    for t in table.terrain.iter().filter(|t| t.kind.is_linear() && t.path.len() >= 2) {
-        let Some(class) = t.kind.cover_class(book.rules()) else { continue };
-        let behind = t.path.windows(2).any(|w| {
-            line.intersection(&Segment::new(w[0], w[1]))
-                .is_some_and(|p| base.distance_to_point(p) <= reach_mm)
-        });
-        if behind && best.is_none_or(|b| class > b) {
-            best = Some(class);
-        }
-    }
-    Ok(best)
-}
-
 /// The cover of `main`'s target unit against battery base `battery` (see the module docs
 /// for the readings).
 pub fn target_cover(
@@ -129,7 +93,7 @@ pub fn target_cover(
     for (i, b) in unit.bases.iter().enumerate() {
         if sight.base_verdict(battery, BaseRef::new(main.unit, i)).is_some_and(|v| v.visible) {
             visible_bases.push(i);
-            base_classes.push(base_class(table, book, b, from, reach)?);
+            base_classes.push(cover_against_fire(b, &table.terrain, book, from, reach)?);
         }
     }
     let n = visible_bases.len();

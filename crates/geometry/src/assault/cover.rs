@@ -29,6 +29,7 @@
 use crate::base::Base;
 use crate::error::GeometryError;
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
+use crate::segment::Segment;
 use crate::table::Unit;
 use crate::terrain::{CoverClass, CoverPosition, TerrainFeature, TerrainKind};
 use crate::ties::{TIE_MM, TOUCHING_MM, half_or_more, touching, within};
@@ -166,6 +167,44 @@ fn overlaps_box(ring: &[Vec2], lo: Vec2, hi: Vec2) -> bool {
         b = Vec2::new(b.x.max(p.x), b.y.max(p.y));
     }
     a.x <= hi.x && b.x >= lo.x && a.y <= hi.y && b.y >= lo.y
+}
+
+/// The cover class of `base` against fire from `from` (000 §4.3, 004 §15.11): within
+/// (half or more of its area inside covering areas of the class or better) or behind (a
+/// covering obstacle crosses the line from `from` to the base's centre within
+/// `reach_mm` of the base: ½" for Republique's "cover when behind", 25 mm / 15 for Pro
+/// Patria); the heavier of the two, `None` in the open.
+pub fn cover_against_fire(
+    base: &Base,
+    terrain: &[TerrainFeature],
+    book: &RuleBook,
+    from: Vec2,
+    reach_mm: f64,
+) -> Result<Option<CoverClass>, GeometryError> {
+    let shares = base_cover(base, terrain, book)?;
+    let mut best: Option<CoverClass> = None;
+    for class in CoverClass::ALL {
+        let within: f64 = shares
+            .iter()
+            .filter(|s| !terrain[s.terrain].kind.is_linear() && s.class >= class)
+            .map(|s| s.fraction)
+            .sum();
+        if half_or_more(within.min(1.0)) {
+            best = Some(class);
+        }
+    }
+    let line = Segment::new(from, base.centre());
+    for t in terrain.iter().filter(|t| t.kind.is_linear() && t.path.len() >= 2) {
+        let Some(class) = t.kind.cover_class(book.rules()) else { continue };
+        let behind = t.path.windows(2).any(|w| {
+            line.intersection(&Segment::new(w[0], w[1]))
+                .is_some_and(|p| base.distance_to_point(p) <= reach_mm)
+        });
+        if behind && best.is_none_or(|b| class > b) {
+            best = Some(class);
+        }
+    }
+    Ok(best)
 }
 
 /// The fraction of `base` inside cover of class `at_least` or better (0 to 1).

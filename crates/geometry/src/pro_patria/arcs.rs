@@ -12,6 +12,7 @@
 //! some part of it is seen (the text does not ask that the seen part be the part in
 //! arc). Visibility range (1200 mm / 720) limits the search.
 
+use crate::assault::cover::cover_against_fire;
 use crate::assault::zone::loosened;
 use crate::base::Base;
 use crate::cone::FrontageCone;
@@ -21,6 +22,7 @@ use crate::los::TerrainSight;
 use crate::polygon::ConvexPolygon;
 use crate::rules::{RuleAngle, RuleBook, RuleDistance};
 use crate::table::{Formation, Table, Unit, UnitKind};
+use crate::terrain::CoverClass;
 use crate::ties::ZONE_SLACK_MM;
 
 /// True for units that shoot in a 180° arc: skirmish markers and units in skirmish order.
@@ -96,4 +98,43 @@ pub fn nearest_in_arc(
     let mut order: Vec<(usize, f64)> = in_arc.into_iter().collect();
     order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     Ok(order.into_iter().find(|&(e, _)| sight.unit_verdict(firer, e).visible))
+}
+
+/// The cover of target unit `target` against fire from unit `firer` (004 §15.11: "If a
+/// unit is within 25mm (15mm for 15mm) and behind terrain classified as heavy or light
+/// cover, eg a wall or hedge, then it will be classified as a target in heavy or light
+/// cover"; a unit inside woods or towns is in their cover). Reading: a stand is covered
+/// when half or more of it is inside covering terrain, or a covering obstacle crosses
+/// the line from the firer's nearest stand (the middle of its front edge) to the stand's
+/// centre within 25 mm (15) of the stand ([`cover_against_fire`]); the unit counts as in
+/// the heaviest class that half or more of its stands are in (as the assault test of
+/// 000 §5.4 counts); `None` in the open.
+pub fn target_cover_class(
+    table: &Table,
+    book: &RuleBook,
+    firer: usize,
+    target: usize,
+) -> Result<Option<CoverClass>, GeometryError> {
+    let (Some(f), Some(t)) = (table.units.get(firer), table.units.get(target)) else { return Ok(None) };
+    let reach = book.distance_mm(RuleDistance::BehindCover)?;
+    let Some(from) = f
+        .bases
+        .iter()
+        .min_by(|a, b| {
+            let d = |x: &Base| t.bases.iter().map(|y| x.distance(y)).fold(f64::INFINITY, f64::min);
+            d(a).total_cmp(&d(b))
+        })
+        .map(Base::front_midpoint)
+    else {
+        return Ok(None);
+    };
+    let classes: Vec<Option<CoverClass>> = t
+        .bases
+        .iter()
+        .map(|b| cover_against_fire(b, &table.terrain, book, from, reach))
+        .collect::<Result<_, _>>()?;
+    Ok(CoverClass::ALL.into_iter().rev().find(|&c| {
+        let n = classes.iter().filter(|k| k.is_some_and(|k| k >= c)).count();
+        !classes.is_empty() && 2 * n >= classes.len()
+    }))
 }
