@@ -19,7 +19,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use vedette::commands::report::build;
 use vedette_geometry::{
-    ArtilleryWeight, Base, BaseSize, Formation, Pose, RuleSet, SCHEMA_ID, Scale, Table, Unit, UnitKind, Vec2,
+    ArtilleryWeight, Base, BaseSize, Formation, Pose, RuleSet, Scale, Table, Unit, UnitKind, Vec2,
 };
 
 fn base(x: f64, y: f64, h: f64, w: f64, d: f64) -> Base {
@@ -48,15 +48,10 @@ fn scene(rules: RuleSet) -> Table {
         vec![base(-420.0, -15.0, 90.0, 40.0, 30.0), base(-380.0, -15.0, 90.0, 40.0, 30.0)],
     );
     cav.formation = Some(Formation::Line);
-    Table {
-        schema: SCHEMA_ID.into(),
+    Table::new(
         rules,
-        scale: if rules == RuleSet::ProPatria { Scale::Figures28mm } else { Scale::Medium },
-        name: None,
-        size: None,
-        sides: Default::default(),
-        artillery: Default::default(),
-        units: vec![
+        if rules == RuleSet::ProPatria { Scale::Figures28mm } else { Scale::Medium },
+        vec![
             line("fr-1", "fr", -30.0, -10.0, 90.0, 3),
             line("au-1", "au", -30.0, 20.0, 270.0, 3),
             gun,
@@ -64,9 +59,7 @@ fn scene(rules: RuleSet) -> Table {
             cav,
             line("au-3", "au", -400.0, 4.0 * 25.4 + 10.0, 270.0, 1),
         ],
-        markers: vec![],
-        terrain: vec![],
-    }
+    )
 }
 
 /// Every verdict of the report: the JSON with its measured numbers (floats) removed;

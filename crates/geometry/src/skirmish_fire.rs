@@ -120,7 +120,7 @@ pub fn skirmish_fire(
 mod tests {
     use super::*;
     use crate::base::{Base, BaseSize, Pose};
-    use crate::table::{SCHEMA_ID, Unit};
+    use crate::table::Unit;
     use crate::vec2::Vec2;
     use crate::{RuleSet, Scale};
 
@@ -141,18 +141,7 @@ mod tests {
                 *base = b(c.x, c.y, base.heading_deg() + turn, base.width(), base.depth());
             }
         }
-        let table = Table {
-            schema: SCHEMA_ID.into(),
-            rules: RuleSet::Republique5,
-            scale: Scale::Medium,
-            name: None,
-            size: None,
-            sides: Default::default(),
-            artillery: Default::default(),
-            units,
-            markers: vec![],
-            terrain: vec![],
-        };
+        let table = Table::new(RuleSet::Republique5, Scale::Medium, units);
         let index = SpatialIndex::new(&table);
         let sight = TerrainSight::try_new(&index).unwrap();
         skirmish_fire(&table, &index, &table.rule_book().unwrap(), &sight).unwrap()

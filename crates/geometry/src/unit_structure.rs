@@ -118,11 +118,10 @@ fn selected(table: &Table, s: Selection) -> Vec<(BaseRef, &Base)> {
 /// the first pair in base order.
 ///
 /// ```
-/// use vedette_geometry::{Base, BaseRef, BaseSize, Pose, RuleSet, Scale, SCHEMA_ID, Selection, Table, Unit, UnitKind, Vec2, closest_between_selections};
+/// use vedette_geometry::{Base, BaseRef, BaseSize, Pose, RuleSet, Scale, Selection, Table, Unit, UnitKind, Vec2, closest_between_selections};
 /// let b = |x: f64| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, 0.0), 90.0));
-/// let table = Table { schema: SCHEMA_ID.into(), rules: RuleSet::Republique5, scale: Scale::Medium, name: None,
-///     size: None, sides: Default::default(), artillery: Default::default(), markers: vec![], terrain: vec![],
-///     units: vec![Unit::new("a", "fr", UnitKind::Infantry, vec![b(0.0), b(30.0), b(90.0)])] };
+/// let units = vec![Unit::new("a", "fr", UnitKind::Infantry, vec![b(0.0), b(30.0), b(90.0)])];
+/// let table = Table::new(RuleSet::Republique5, Scale::Medium, units);
 /// // A unit against its own third base: its second base is closest, 30 mm away.
 /// let c = closest_between_selections(&table, Selection::Unit(0), Selection::Base(BaseRef::new(0, 2))).unwrap();
 /// assert_eq!((c.from, c.closest.distance_mm), (BaseRef::new(0, 1), 30.0));

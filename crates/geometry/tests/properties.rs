@@ -44,19 +44,8 @@ fn table_strategy(max_units: usize, extent: f64) -> impl Strategy<Value = Table>
             units: units
                 .into_iter()
                 .enumerate()
-                .map(|(i, (bases, side))| Unit {
-                    id: format!("u{i}"),
-                    side: format!("side{side}"),
-                    kind: UnitKind::Infantry,
-                    formation: None,
-                    bases,
-                    division: None,
-                    corps: None,
-                    parent: None,
-                    weight: None,
-                    frontage: None,
-                    role: None,
-                    attached: false,
+                .map(|(i, (bases, side))| {
+                    Unit::new(format!("u{i}"), format!("side{side}"), UnitKind::Infantry, bases)
                 })
                 .collect(),
             markers: vec![],

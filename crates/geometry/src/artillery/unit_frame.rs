@@ -12,20 +12,7 @@ mod tests {
     use approx::assert_abs_diff_eq;
 
     fn unit(bases: Vec<Base>) -> Unit {
-        Unit {
-            id: "u".to_string(),
-            side: "s".to_string(),
-            kind: UnitKind::Infantry,
-            formation: None,
-            bases,
-            division: None,
-            corps: None,
-            parent: None,
-            weight: None,
-            frontage: None,
-            role: None,
-            attached: false,
-        }
+        Unit::new("u", "s", UnitKind::Infantry, bases)
     }
 
     #[test]

@@ -413,6 +413,30 @@ pub enum Selection {
 }
 
 impl Table {
+    /// A table of `units` under `rules` at `scale`, with nothing else (no name, size,
+    /// side or artillery settings, markers or terrain).
+    ///
+    /// ```
+    /// use vedette_geometry::{RuleSet, Scale, Table};
+    /// let t = Table::new(RuleSet::Republique5, Scale::Medium, vec![]);
+    /// assert!(t.rule_book().is_ok());
+    /// ```
+    #[must_use]
+    pub fn new(rules: RuleSet, scale: Scale, units: Vec<Unit>) -> Table {
+        Table {
+            schema: SCHEMA_ID.to_string(),
+            rules,
+            scale,
+            name: None,
+            size: None,
+            sides: BTreeMap::new(),
+            artillery: ArtilleryOptions::default(),
+            units,
+            markers: vec![],
+            terrain: vec![],
+        }
+    }
+
     /// The rule book of this table (its rule set at its scale).
     pub fn rule_book(&self) -> Result<RuleBook, GeometryError> {
         RuleBook::try_new(self.rules, self.scale)

@@ -2,8 +2,7 @@
 #![allow(dead_code)]
 
 use vedette_geometry::{
-    Base, BaseSize, Formation, RuleSet, SCHEMA_ID, Scale, Table, TerrainFeature, TerrainKind, Unit, UnitKind,
-    Vec2,
+    Base, BaseSize, Formation, RuleSet, Scale, Table, TerrainFeature, TerrainKind, Unit, UnitKind, Vec2,
 };
 
 /// Millimetres per inch.
@@ -21,39 +20,17 @@ pub fn inf(x: f64, y: f64, h: f64) -> Base {
 
 /// A unit.
 pub fn unit(id: &str, side: &str, kind: UnitKind, bases: Vec<Base>) -> Unit {
-    Unit {
-        id: id.to_string(),
-        side: side.to_string(),
-        kind,
-        formation: Some(match kind {
-            UnitKind::Artillery => Formation::Unlimbered,
-            _ => Formation::Line,
-        }),
-        bases,
-        division: None,
-        corps: None,
-        parent: None,
-        weight: None,
-        frontage: None,
-        role: None,
-        attached: false,
-    }
+    let mut u = Unit::new(id, side, kind, bases);
+    u.formation = Some(match kind {
+        UnitKind::Artillery => Formation::Unlimbered,
+        _ => Formation::Line,
+    });
+    u
 }
 
 /// A table of `units` under `rules` at its usual scale.
 pub fn table(rules: RuleSet, units: Vec<Unit>) -> Table {
-    Table {
-        schema: SCHEMA_ID.to_string(),
-        rules,
-        scale: if rules == RuleSet::ProPatria { Scale::Figures28mm } else { Scale::Medium },
-        name: None,
-        size: None,
-        sides: Default::default(),
-        artillery: Default::default(),
-        units,
-        markers: vec![],
-        terrain: vec![],
-    }
+    Table::new(rules, if rules == RuleSet::ProPatria { Scale::Figures28mm } else { Scale::Medium }, units)
 }
 
 /// An axis-aligned rectangle of terrain.
