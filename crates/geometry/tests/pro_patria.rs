@@ -145,7 +145,7 @@ fn friends_crossing_the_firing_corridor_are_endangered() {
             ],
         )
     };
-    let e = |t: &Table| endangered(t, &SpatialIndex::new(t), 0, 1);
+    let e = |t: &Table| endangered(t, &SpatialIndex::new(t), 0, 1, None);
     assert_eq!(e(&with_friend(29.5)), vec![2]);
     assert!(e(&with_friend(30.5)).is_empty());
     // Beyond the target it is not between firer and target.
@@ -243,4 +243,59 @@ fn a_target_behind_a_hedge_within_25_mm_is_in_cover() {
         cover(&with(common::area(TerrainKind::HeavyForest, -100.0, 105.0, 100.0, 200.0))),
         Some(vedette_geometry::CoverClass::Heavy)
     );
+}
+
+/// A French gun stand (60 x 20) at the origin facing +y (front edge y = 10), an Austrian
+/// stand whose near edge is `gap` ahead of it, and hills of `gun_level` under the gun and
+/// `target_level` under the target (0: none).
+fn hill_table(gap: f64, gun_level: f64, target_level: f64) -> Table {
+    let gun = unit("fr-art", "fr", UnitKind::Artillery, vec![stand(0.0, 0.0, 90.0)]);
+    let foe = unit("au", "au", UnitKind::Infantry, vec![stand(0.0, 10.0 + gap + 10.0, 270.0)]);
+    let mut t = table(RuleSet::ProPatria, vec![gun, foe]);
+    let hill = |level: f64, y0: f64, y1: f64| {
+        let mut h = common::area(TerrainKind::Hill, -120.0, y0, 120.0, y1);
+        h.level = level;
+        h
+    };
+    if gun_level > 0.0 {
+        t.terrain.push(hill(gun_level, -60.0, 15.0));
+    }
+    if target_level > 0.0 {
+        t.terrain.push(hill(target_level, 5.0 + gap, 60.0 + gap));
+    }
+    t
+}
+
+#[test]
+fn artillery_elevation_limits() {
+    // 004 §17.3.7 (28 mm): a gun on a high hill cannot shoot at targets 150 mm or closer.
+    assert_eq!(target(&hill_table(149.0, 1.0, 0.0)), None);
+    assert_eq!(target(&hill_table(150.0, 1.0, 0.0)), None);
+    assert_eq!(target(&hill_table(151.0, 1.0, 0.0)), Some(1));
+    // On the table top there is no minimum range.
+    assert_eq!(target(&hill_table(100.0, 0.0, 0.0)), Some(1));
+    // A target on a high hill: not from the table top, yes from a low hill or a high one.
+    assert_eq!(target(&hill_table(300.0, 0.0, 1.0)), None);
+    assert_eq!(target(&hill_table(300.0, 0.5, 1.0)), Some(1));
+    assert_eq!(target(&hill_table(300.0, 1.0, 1.0)), Some(1));
+    // A target on a low hill may be shot from the table top.
+    assert_eq!(target(&hill_table(300.0, 0.0, 0.5)), Some(1));
+}
+
+#[test]
+fn from_a_high_hill_only_friends_near_the_target_are_endangered() {
+    // 004 §17.3.7: firing from a high hill, friends between gun and target are endangered
+    // only within 100 mm of the target. The target's near edge is 400 mm ahead (y = 410);
+    // a friendly stand in the corridor with its far edge 99 mm / 101 mm short of it.
+    let scene = |gun_level: f64, short: f64| {
+        let mut t = hill_table(400.0, gun_level, 0.0);
+        t.units.push(unit("fr-2", "fr", UnitKind::Infantry, vec![stand(0.0, 410.0 - short - 10.0, 90.0)]));
+        t
+    };
+    let near = |gun_level: f64| -> Option<f64> { (gun_level >= 1.0).then_some(100.0) };
+    let e = |t: &Table, level: f64| endangered(t, &SpatialIndex::new(t), 0, 1, near(level));
+    assert_eq!(e(&scene(1.0, 99.0), 1.0), vec![2]);
+    assert_eq!(e(&scene(1.0, 101.0), 1.0), Vec::<usize>::new());
+    // From the table top the whole corridor counts.
+    assert_eq!(e(&scene(0.0, 101.0), 0.0), vec![2]);
 }

@@ -7,7 +7,7 @@ use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::arcs::{nearest_in_arc, target_cover_class};
+use vedette_geometry::pro_patria::arcs::{Elevation, nearest_in_arc, target_cover_class};
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::proximities;
 use vedette_geometry::pro_patria::corridor::endangered;
@@ -92,6 +92,14 @@ pub fn build(
             too_close: p.too_close(no_approach),
         });
     }
+    // Artillery on a high hill fires over friends and endangers only those near the target.
+    let near_target = |u: &vedette_geometry::Unit, i: usize| -> Result<Option<f64>, CliError> {
+        Ok(if u.kind == UnitKind::Artillery && Elevation::of(u, i, sight) == Elevation::HighHill {
+            Some(book.distance_mm(RuleDistance::EndangeredNearTarget)?)
+        } else {
+            None
+        })
+    };
     for (i, u) in t.units.iter().enumerate() {
         if matches!(u.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Skirmisher)
             && let Some((target, d)) = nearest_in_arc(t, index, book, sight, i)?
@@ -101,7 +109,7 @@ pub fn build(
                 target: t.units[target].id.clone(),
                 distance_mm: micro(d),
                 cover: target_cover_class(t, book, i, target)?,
-                endangered: endangered(t, index, i, target)
+                endangered: endangered(t, index, i, target, near_target(u, i)?)
                     .into_iter()
                     .map(|e| t.units[e].id.clone())
                     .collect(),

@@ -18,12 +18,14 @@ use crate::base::Base;
 use crate::cone::FrontageCone;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::los::HIGH_HILL_LEVEL;
 use crate::los::TerrainSight;
 use crate::polygon::ConvexPolygon;
 use crate::rules::{RuleAngle, RuleBook, RuleDistance};
+use crate::table::BaseRef;
 use crate::table::{Formation, Table, Unit, UnitKind};
 use crate::terrain::CoverClass;
-use crate::ties::ZONE_SLACK_MM;
+use crate::ties::{ZONE_SLACK_MM, within};
 
 /// True for units that shoot in a 180° arc: skirmish markers and units in skirmish order.
 #[must_use]
@@ -95,9 +97,75 @@ pub fn nearest_in_arc(
             }
         }
     }
-    let mut order: Vec<(usize, f64)> = in_arc.into_iter().collect();
+    let elevation = Elevation::of(u, firer, sight);
+    let min_range = book.distance_mm(RuleDistance::HighHillMinimumRange)?;
+    let mut order: Vec<(usize, f64)> = in_arc
+        .into_iter()
+        .filter(|&(e, d)| {
+            u.kind != UnitKind::Artillery
+                || elevation.artillery_may_fire(&table.units[e], e, sight, d, min_range)
+        })
+        .collect();
     order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     Ok(order.into_iter().find(|&(e, _)| sight.unit_verdict(firer, e).visible))
+}
+
+/// Where a unit stands (004 §15.7-15.8, §17.3.7): on the table top, a low hill (below
+/// one full level) or a high hill ([`HIGH_HILL_LEVEL`] or more). Reading: a unit is on
+/// the lowest ground any of its stands is on (all its stands must be up the hill).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elevation {
+    /// Level 0.
+    TableTop,
+    /// Above the table, below a high hill.
+    LowHill,
+    /// A high hill.
+    HighHill,
+}
+
+impl Elevation {
+    /// The elevation of `unit` (index `ui`) in `sight`'s ground model.
+    #[must_use]
+    pub fn of(unit: &Unit, ui: usize, sight: &TerrainSight) -> Elevation {
+        let level =
+            (0..unit.bases.len()).map(|i| sight.level_of(BaseRef::new(ui, i))).fold(f64::INFINITY, f64::min);
+        Elevation::at(if level.is_finite() { level } else { 0.0 })
+    }
+
+    fn at(level: f64) -> Elevation {
+        if level >= HIGH_HILL_LEVEL {
+            Elevation::HighHill
+        } else if level > 0.0 {
+            Elevation::LowHill
+        } else {
+            Elevation::TableTop
+        }
+    }
+
+    /// 004 §17.3.7 for artillery at this elevation against `target` (index `ti`) at
+    /// `distance_mm`: "Unless using howitzers or sited on a low hill, artillery may not
+    /// fire at targets on high hills" (a target is on a high hill when any of its stands
+    /// is; "artillery on high hills can engage targets on all terrain", so only guns on
+    /// the table top are barred; howitzers are not in a table); "Artillery on high hills
+    /// cannot shoot at targets 150mm (90mm) or closer to the front edge of the Artillery
+    /// stands" (exactly 150 mm is barred).
+    #[must_use]
+    pub fn artillery_may_fire(
+        self,
+        target: &Unit,
+        ti: usize,
+        sight: &TerrainSight,
+        distance_mm: f64,
+        min_range_mm: f64,
+    ) -> bool {
+        let target_high =
+            (0..target.bases.len()).any(|i| sight.level_of(BaseRef::new(ti, i)) >= HIGH_HILL_LEVEL);
+        match self {
+            Elevation::TableTop => !target_high,
+            Elevation::LowHill => true,
+            Elevation::HighHill => !within(distance_mm, min_range_mm),
+        }
+    }
 }
 
 /// The cover of target unit `target` against fire from unit `firer` (004 §15.11: "If a

@@ -15,7 +15,7 @@ use crate::cone::FrontageCone;
 use crate::index::SpatialIndex;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::table::Table;
-use crate::ties::TIE_MM;
+use crate::ties::{TIE_MM, within};
 
 /// The corridor from a firing stand to a target stand as a polygon; `None` when the
 /// target is not ahead of the stand's front edge.
@@ -44,9 +44,18 @@ pub fn corridor(firer: &Base, target: &Base) -> Option<ConvexPolygon> {
 }
 
 /// Friendly units (other than the firer) endangered by `firer`'s stands shooting at
-/// `target`'s nearest stand to each (unit indices, sorted).
+/// `target`'s nearest stand to each (unit indices, sorted). `near_target_mm`: artillery
+/// firing from a high hill endangers only friends within this of the target (004
+/// §17.3.7: "Friendly troops are endangered if they are within 100mm of the target unit
+/// and are between the target and the firing Artillery"); `None` otherwise.
 #[must_use]
-pub fn endangered(table: &Table, index: &SpatialIndex, firer: usize, target: usize) -> Vec<usize> {
+pub fn endangered(
+    table: &Table,
+    index: &SpatialIndex,
+    firer: usize,
+    target: usize,
+    near_target_mm: Option<f64>,
+) -> Vec<usize> {
     let (Some(f), Some(t)) = (table.units.get(firer), table.units.get(target)) else { return Vec::new() };
     let mut out: Vec<usize> = Vec::new();
     for stand in &f.bases {
@@ -76,6 +85,9 @@ pub fn endangered(table: &Table, index: &SpatialIndex, firer: usize, target: usi
                 continue;
             }
             let Some(b) = table.base(r) else { continue };
+            if near_target_mm.is_some_and(|d| !t.bases.iter().any(|tb| within(b.distance(tb), d))) {
+                continue;
+            }
             let inside = ConvexPolygon::from_half_planes(&b.polygon(), &planes);
             if !inside.is_empty() && inside.area() > 0.0 {
                 out.push(r.unit);
