@@ -4,7 +4,7 @@
 mod common;
 use common::{b, table, unit};
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::arcs::nearest_in_arc;
+use vedette_geometry::pro_patria::arcs::{endangered_friends, nearest_in_arc};
 use vedette_geometry::pro_patria::bombardment::{bombardment_box, units_in};
 use vedette_geometry::pro_patria::charge::{catches, is_fast_target};
 use vedette_geometry::pro_patria::command::command_radius;
@@ -292,10 +292,14 @@ fn from_a_high_hill_only_friends_near_the_target_are_endangered() {
         t.units.push(unit("fr-2", "fr", UnitKind::Infantry, vec![stand(0.0, 410.0 - short - 10.0, 90.0)]));
         t
     };
-    let near = |gun_level: f64| -> Option<f64> { (gun_level >= 1.0).then_some(100.0) };
-    let e = |t: &Table, level: f64| endangered(t, &SpatialIndex::new(t), 0, 1, near(level));
-    assert_eq!(e(&scene(1.0, 99.0), 1.0), vec![2]);
-    assert_eq!(e(&scene(1.0, 101.0), 1.0), Vec::<usize>::new());
-    // From the table top the whole corridor counts.
-    assert_eq!(e(&scene(0.0, 101.0), 0.0), vec![2]);
+    let e = |t: &Table| {
+        let index = SpatialIndex::new(t);
+        let sight = TerrainSight::try_new(&index).unwrap();
+        endangered_friends(t, &index, &t.rule_book().unwrap(), &sight, 0, 1).unwrap()
+    };
+    assert_eq!(e(&scene(1.0, 99.0)), vec![2]);
+    assert_eq!(e(&scene(1.0, 101.0)), Vec::<usize>::new());
+    // From the table top (and a low hill) the whole corridor counts.
+    assert_eq!(e(&scene(0.0, 101.0)), vec![2]);
+    assert_eq!(e(&scene(0.5, 101.0)), vec![2]);
 }

@@ -7,10 +7,9 @@ use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::arcs::{Elevation, nearest_in_arc, target_cover_class};
+use vedette_geometry::pro_patria::arcs::{endangered_friends, nearest_in_arc, target_cover_class};
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::proximities;
-use vedette_geometry::pro_patria::corridor::endangered;
 use vedette_geometry::{CoverClass, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind};
 
 /// Two enemy units within 25 mm (15) of each other.
@@ -92,14 +91,6 @@ pub fn build(
             too_close: p.too_close(no_approach),
         });
     }
-    // Artillery on a high hill fires over friends and endangers only those near the target.
-    let near_target = |u: &vedette_geometry::Unit, i: usize| -> Result<Option<f64>, CliError> {
-        Ok(if u.kind == UnitKind::Artillery && Elevation::of(u, i, sight) == Elevation::HighHill {
-            Some(book.distance_mm(RuleDistance::EndangeredNearTarget)?)
-        } else {
-            None
-        })
-    };
     for (i, u) in t.units.iter().enumerate() {
         if matches!(u.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Skirmisher)
             && let Some((target, d)) = nearest_in_arc(t, index, book, sight, i)?
@@ -109,7 +100,7 @@ pub fn build(
                 target: t.units[target].id.clone(),
                 distance_mm: micro(d),
                 cover: target_cover_class(t, book, i, target)?,
-                endangered: endangered(t, index, i, target, near_target(u, i)?)
+                endangered: endangered_friends(t, index, book, sight, i, target)?
                     .into_iter()
                     .map(|e| t.units[e].id.clone())
                     .collect(),

@@ -206,3 +206,24 @@ pub fn target_cover_class(
         !classes.is_empty() && 2 * n >= classes.len()
     }))
 }
+
+/// Friendly units endangered by `firer` shooting at `target` (004 §17.3.8), with the
+/// high-hill exception of §17.3.7: artillery on a high hill endangers only friends within
+/// 100 mm (60) of the target ([`crate::pro_patria::corridor::endangered`]).
+pub fn endangered_friends(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+    firer: usize,
+    target: usize,
+) -> Result<Vec<usize>, GeometryError> {
+    let Some(u) = table.units.get(firer) else { return Ok(Vec::new()) };
+    let near_target =
+        if u.kind == UnitKind::Artillery && Elevation::of(u, firer, sight) == Elevation::HighHill {
+            Some(book.distance_mm(RuleDistance::EndangeredNearTarget)?)
+        } else {
+            None
+        };
+    Ok(crate::pro_patria::corridor::endangered(table, index, firer, target, near_target))
+}
