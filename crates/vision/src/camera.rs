@@ -154,6 +154,19 @@ impl Intrinsics {
                 .map(|p| [(p[0] - self.cx) / self.fx, (p[1] - self.cy) / self.fy])
                 .collect());
         }
+        if self.distortion.len() <= 5 {
+            return pixels
+                .iter()
+                .map(|p| {
+                    self.undistort_newton(*p).ok_or_else(|| VisionError::Calibration {
+                        reason: format!(
+                            "the lens model cannot undistort pixel ({:.1}, {:.1}): it lies where the distortion folds back (check the camera file's distortion coefficients)",
+                            p[0], p[1]
+                        ),
+                    })
+                })
+                .collect();
+        }
         let src: Vector<Point2d> = pixels.iter().map(|p| Point2d::new(p[0], p[1])).collect();
         let mut dst = Vector::<Point2d>::new();
         // Iterate to convergence rather than OpenCV's default 5 steps: wide lenses need it.
@@ -172,6 +185,66 @@ impl Intrinsics {
             criteria,
         )?;
         Ok(dst.iter().map(|p| [p.x, p.y]).collect())
+    }
+
+    /// The five coefficients `k1 k2 p1 p2 k3` (missing ones zero).
+    fn coefficients5(&self) -> [f64; 5] {
+        let mut d = [0.0; 5];
+        for (o, v) in d.iter_mut().zip(&self.distortion) {
+            *o = *v;
+        }
+        d
+    }
+
+    /// Undistorts one pixel by Newton's method on the distortion polynomial.
+    ///
+    /// OpenCV's `undistortPoints` iterates the fixed point `x = (xd - tangential) /
+    /// radial(x)`, which diverges for pincushion lenses (k1 > 0) near the frame corners
+    /// (issue 17: far-edge photos with fiducials in the corners). Newton's method with
+    /// the exact Jacobian converges there in a few steps, and the result is checked by
+    /// distorting it back.
+    fn undistort_newton(&self, px: [f64; 2]) -> Option<[f64; 2]> {
+        let [k1, k2, p1, p2, k3] = self.coefficients5();
+        let target = [(px[0] - self.cx) / self.fx, (px[1] - self.cy) / self.fy];
+        let distort = |x: f64, y: f64| {
+            let r2 = x * x + y * y;
+            let radial = 1.0 + r2 * (k1 + r2 * (k2 + r2 * k3));
+            [
+                x * radial + 2.0 * p1 * x * y + p2 * (r2 + 2.0 * x * x),
+                y * radial + p1 * (r2 + 2.0 * y * y) + 2.0 * p2 * x * y,
+            ]
+        };
+        let mut p = target;
+        for _ in 0..100 {
+            let [x, y] = p;
+            let r2 = x * x + y * y;
+            let radial = 1.0 + r2 * (k1 + r2 * (k2 + r2 * k3));
+            let dr = k1 + r2 * (2.0 * k2 + 3.0 * k3 * r2);
+            let cross = 2.0 * x * y * dr;
+            let a = radial + 2.0 * x * x * dr + 2.0 * p1 * y + 6.0 * p2 * x;
+            let b = cross + 2.0 * p1 * x + 2.0 * p2 * y;
+            let e = radial + 2.0 * y * y * dr + 6.0 * p1 * y + 2.0 * p2 * x;
+            let det = a * e - b * b;
+            if !det.is_finite() || det.abs() <= 1e-12 {
+                return None;
+            }
+            let d = distort(x, y);
+            let (rx, ry) = (target[0] - d[0], target[1] - d[1]);
+            let mut step = [(e * rx - b * ry) / det, (a * ry - b * rx) / det];
+            // Damp long steps: stay on the near branch of the polynomial.
+            let len = step[0].hypot(step[1]);
+            let cap = 0.25 * (1.0 + x.hypot(y));
+            if len > cap {
+                step = [step[0] * cap / len, step[1] * cap / len];
+            }
+            p = [x + step[0], y + step[1]];
+            if len < 1e-15 {
+                break;
+            }
+        }
+        let back = distort(p[0], p[1]);
+        ((back[0] - target[0]).hypot(back[1] - target[1]) < 1e-10 && p[0].is_finite() && p[1].is_finite())
+            .then_some(p)
     }
 
     /// Writes a camera file's text.
