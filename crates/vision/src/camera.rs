@@ -324,6 +324,33 @@ mod tests {
         assert!((n[0][0] - 0.3).abs() < 1e-5 && (n[0][1] + 0.2).abs() < 1e-5, "{n:?}");
     }
 
+    /// Issue 17: a pincushion lens (k1 = +0.05) with a point at the frame corner, where
+    /// OpenCV's fixed-point undistortion does not converge; Newton's method does.
+    #[test]
+    fn pincushion_frame_corners_undistort() {
+        let c = Intrinsics {
+            image_width: 4000,
+            image_height: 3000,
+            fx: 2917.0,
+            fy: 2917.0,
+            cx: 1999.5,
+            cy: 1499.5,
+            distortion: vec![0.05, 0.02, 0.0005, -0.0005, 0.0],
+        };
+        let d = c.coefficients5();
+        for n in [[0.68, 0.51], [-0.7, 0.5], [0.69, -0.52], [-0.1, 0.3]] {
+            let (x, y) = (n[0], n[1]);
+            let r2 = x * x + y * y;
+            let radial = 1.0 + r2 * (d[0] + r2 * (d[1] + r2 * d[4]));
+            let px = [
+                c.fx * (x * radial + 2.0 * d[2] * x * y + d[3] * (r2 + 2.0 * x * x)) + c.cx,
+                c.fy * (y * radial + d[2] * (r2 + 2.0 * y * y) + 2.0 * d[3] * x * y) + c.cy,
+            ];
+            let back = c.normalize(&[px]).unwrap()[0];
+            assert!((back[0] - x).abs() < 1e-9 && (back[1] - y).abs() < 1e-9, "{n:?} -> {back:?}");
+        }
+    }
+
     #[test]
     fn camera_file_round_trips_and_names_bad_fields() {
         let dir = tempfile::tempdir().unwrap();

@@ -33,7 +33,7 @@ pub enum ModelKind {
     Calibrated,
     /// Homography of the table plane with a focal length estimated from it.
     HomographyFocal,
-    /// No camera file: focal length, radial distortion (k1, k2) and pose adjusted to
+    /// No camera file: focal length, distortion (k1, k2, p1, p2) and pose adjusted to
     /// the fiducials and every base tag together (issue 17).
     SelfCalibrated,
     /// Homography of the table plane only; no height correction.
@@ -47,7 +47,7 @@ impl ModelKind {
         match self {
             ModelKind::Calibrated => "calibrated camera, pose by solvePnP (IPPE + LM refinement)",
             ModelKind::SelfCalibrated => {
-                "self-calibrated from the fiducials and the base tags (focal length, radial distortion k1 k2, pose)"
+                "self-calibrated from the fiducials and the base tags (focal length, distortion k1 k2 p1 p2, pose)"
             }
             ModelKind::HomographyFocal => {
                 "homography of the table plane, focal length estimated from the fiducials (no lens distortion model)"
@@ -678,7 +678,7 @@ pub struct SelfCalibration {
 }
 
 /// Self-calibration from the table itself (issue 17): when no camera file is given,
-/// adjusts the focal length, radial distortion k1 and k2 and the camera pose to the
+/// adjusts the focal length, distortion k1 k2 p1 p2 and the camera pose to the
 /// table fiducials and to every base tag (a square of known side on the base-top plane,
 /// its position and heading adjusted with the camera), by robust (Huber)
 /// Levenberg-Marquardt. The principal point stays at the image centre.
@@ -704,14 +704,14 @@ pub fn self_calibrate(
     let (k0, pose0) = match (&fit.model.intrinsics, &fit.model.pose) {
         (Some(k), Some(pose)) => (k.clone(), *pose),
         _ => {
-            // Looking straight down: the focal length is unobservable from the plane;
-            // a typical normal lens (focal = the longer side) is as good as any, the
-            // camera's height absorbs the difference.
+            // Looking straight down: the focal length is unobservable from one view of
+            // a plane, and only the base tops' parallax depends on it. Take a phone's
+            // main camera (24-28 mm equivalent: 0.67-0.78 of the longer side).
             let k = Intrinsics {
                 image_width: w,
                 image_height: h,
-                fx: longest,
-                fy: longest,
+                fx: PHONE_FOCAL * longest,
+                fy: PHONE_FOCAL * longest,
                 cx: centre[0],
                 cy: centre[1],
                 distortion: Vec::new(),
@@ -727,6 +727,7 @@ pub fn self_calibrate(
         r: Matrix3::from_fn(|i, j| pose0.r[i][j]),
         t: Vector3::new(pose0.t[0], pose0.t[1], pose0.t[2]),
         tag_scale: 1.0,
+        corner_bias_px: 0.0,
     };
     let tag_px: Vec<[[f64; 2]; 4]> = tags.iter().map(|t| t.corners_px).collect();
     let start: Vec<selfcal::TagState> = tags
@@ -799,6 +800,10 @@ pub fn self_calibrate(
     Ok(Some(result))
 }
 
+/// Focal length of a phone's main camera over the image's longer side (26 mm
+/// equivalent over 36 mm), the self-calibration's guess where the photo cannot tell.
+const PHONE_FOCAL: f64 = 0.72;
+
 /// A self-calibrated fiducial further off than this, mm RMS, starts the search for a
 /// moved fiducial.
 const LEAVE_ONE_OUT_MM: f64 = 0.3;
@@ -815,11 +820,13 @@ fn self_calibrated_model(cam: &selfcal::Camera, fit: &CameraFit, profile: &Profi
         ],
         t: [cam.t.x, cam.t.y, cam.t.z],
     };
-    let [k1, k2, ..] = cam.lens.dist;
+    let [k1, k2, p1, p2, _] = cam.lens.dist;
     let plausible = cam.lens.fx > 0.2 * longest
         && cam.lens.fx < 20.0 * longest
         && k1.abs() < 0.5
         && k2.abs() < 0.5
+        && p1.abs() < 0.05
+        && p2.abs() < 0.05
         && pose.centre()[2] > profile.bases.top_height_mm.max(profile.fiducials.height_mm);
     plausible.then(|| CameraModel {
         kind: ModelKind::SelfCalibrated,
@@ -830,7 +837,7 @@ fn self_calibrated_model(cam: &selfcal::Camera, fit: &CameraFit, profile: &Profi
             fy: cam.lens.fy,
             cx: cam.lens.cx,
             cy: cam.lens.cy,
-            distortion: vec![k1, k2, 0.0, 0.0, 0.0],
+            distortion: vec![k1, k2, p1, p2, 0.0],
         }),
         pose: Some(pose),
         homography: fit.model.homography,
