@@ -199,10 +199,12 @@ impl Intrinsics {
     /// Undistorts one pixel by Newton's method on the distortion polynomial.
     ///
     /// OpenCV's `undistortPoints` iterates the fixed point `x = (xd - tangential) /
-    /// radial(x)`, which diverges for pincushion lenses (k1 > 0) near the frame corners
-    /// (issue 17: far-edge photos with fiducials in the corners). Newton's method with
-    /// the exact Jacobian converges there in a few steps, and the result is checked by
-    /// distorting it back.
+    /// radial(x)`, which converges slowly (and can diverge) where the distortion is
+    /// strong; Newton's method with the exact Jacobian converges in a few steps, and the
+    /// result is checked by distorting it back, so a point where the lens model folds
+    /// back is an error naming the pixel rather than a wrong ray. (Measured: at k1 =
+    /// +0.05 both agree to 1e-12 at the frame corners; at k1 = +0.25 OpenCV's default
+    /// five steps are 10 px off there, its 50-step iteration agrees.)
     fn undistort_newton(&self, px: [f64; 2]) -> Option<[f64; 2]> {
         let [k1, k2, p1, p2, k3] = self.coefficients5();
         let target = [(px[0] - self.cx) / self.fx, (px[1] - self.cy) / self.fy];
@@ -324,8 +326,8 @@ mod tests {
         assert!((n[0][0] - 0.3).abs() < 1e-5 && (n[0][1] + 0.2).abs() < 1e-5, "{n:?}");
     }
 
-    /// Issue 17: a pincushion lens (k1 = +0.05) with a point at the frame corner, where
-    /// OpenCV's fixed-point undistortion does not converge; Newton's method does.
+    /// Issue 17: a pincushion lens (k1 = +0.05, with p1 and p2) undistorts exactly up to
+    /// the frame corners.
     #[test]
     fn pincushion_frame_corners_undistort() {
         let c = Intrinsics {

@@ -461,8 +461,8 @@ fn solve_pnp(c: &Correspondences, k: &Intrinsics) -> Result<CameraPose, VisionEr
     let km = k.camera_matrix()?;
     let dm = k.distortion_mat()?;
     // IPPE on ideal normalized points, undistorted by our own Newton iteration: OpenCV
-    // undistorts inside solvePnP with a fixed-point iteration that diverges for
-    // pincushion lenses near the frame corners (issue 17, far-edge photos).
+    // undistorts inside solvePnP with five fixed-point steps, pixels off at the frame
+    // corners of a strong lens (issue 17, far-edge photos).
     let normalized = k.normalize(&c.pixels)?;
     let img_n: Vector<Point2d> = normalized.iter().map(|p| Point2d::new(p[0], p[1])).collect();
     let eye = mat3([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])?;
