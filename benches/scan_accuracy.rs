@@ -1,8 +1,10 @@
 //! Scan accuracy and speed against ground truth (issue 3): a seeded set of synthetic
 //! photos rendered by vedette-synth (6'x4' table, 100-400 tagged bases in formations
-//! with touching bases, tilt 0-30°, random light, 8-24 MP, lens distortion, sensor
-//! noise, blur, JPEG), scanned by the same code as `vedette scan`, and compared with
-//! the truth: recall, precision, position and heading error, and scan time.
+//! with touching bases, tilt 0-30°, random light, 8-24 MP, barrel and pincushion lens
+//! distortion up to |k1| = 0.05, the photographer at the near or at the far edge, sensor
+//! noise, blur, JPEG), scanned by the same code as `vedette scan` with and without the
+//! camera file (self-calibration, issue 17), and compared with the truth: recall,
+//! precision, position and heading error, and scan time.
 //!
 //! ```text
 //! cargo bench --bench scan_accuracy            # renders once into target/scan-bench, then scans
@@ -32,7 +34,7 @@ use vedette_vision::{Dictionary, Photo, Profile, scan};
 const WIDTH: f64 = 1828.8;
 const DEPTH: f64 = 1219.2;
 /// Bump when the scene recipe changes, so cached renders are not reused.
-const RECIPE: u32 = 1;
+const RECIPE: u32 = 2;
 
 /// One photo of the set.
 #[derive(Debug, Clone, Copy)]
@@ -41,9 +43,23 @@ struct Shot {
     bases: usize,
     tilt_deg: f64,
     resolution: Resolution,
+    /// Where the photographer stands.
+    edge: Edge,
+    /// Pincushion (k1 > 0) or barrel (k1 < 0) lens.
+    pincushion: bool,
 }
 
-/// 24 photos: 12 at 12 MP (the targets' resolution), 4 each at 8, 16 and 24 MP.
+/// The table edge the photographer stands at: near (the near edge at the photo's
+/// bottom) or far (the photo upside down relative to the table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    Near,
+    Far,
+}
+
+/// 24 photos: 12 at 12 MP (the targets' resolution), 4 each at 8, 16 and 24 MP; barrel
+/// and pincushion lenses alternate in fours, near and far edge in pairs (three photos
+/// of each at 12 MP).
 fn shots() -> Vec<Shot> {
     let mut rng = ChaCha8Rng::seed_from_u64(1805);
     let res = |i: usize| match i % 6 {
@@ -58,6 +74,8 @@ fn shots() -> Vec<Shot> {
             bases: rng.random_range(100..=400),
             tilt_deg: (i % 7) as f64 * 5.0,
             resolution: res(i),
+            edge: if (i / 2) % 2 == 1 { Edge::Far } else { Edge::Near },
+            pincushion: (i / 4) % 2 == 1,
         })
         .collect()
 }
@@ -165,14 +183,19 @@ fn table(seed: u64, bases: usize) -> Table {
 
 /// A camera that sees the whole table at `tilt`, from the near side, as low as it can.
 fn camera(shot: &Shot, rng: &mut ChaCha8Rng) -> Camera {
+    let k1: f64 = rng.random_range(0.01..0.05);
     let distortion = Distortion {
-        k1: rng.random_range(-0.12..0.04),
-        k2: rng.random_range(-0.02..0.04),
+        k1: if shot.pincushion { k1 } else { -k1 },
+        k2: rng.random_range(-0.02..0.02),
         p1: rng.random_range(-0.001..0.001),
         p2: rng.random_range(-0.001..0.001),
         k3: 0.0,
     };
-    let yaw = rng.random_range(-3.0..3.0);
+    let yaw = rng.random_range(-3.0..3.0)
+        + match shot.edge {
+            Edge::Near => 0.0,
+            Edge::Far => 180.0,
+        };
     let target =
         Vec2::new(WIDTH / 2.0 + rng.random_range(-30.0..30.0), DEPTH / 2.0 + rng.random_range(-30.0..30.0));
     let mut height = 900.0;
@@ -221,11 +244,13 @@ fn tag_dictionary(shot: &Shot) -> (ArucoDictionary, Dictionary) {
 /// Renders a shot into `dir` unless it is already there.
 fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
     let name = format!(
-        "r{RECIPE}-{}-s{}-{}b-{}deg-{}x{}",
+        "r{RECIPE}-{}-s{}-{}b-{}deg-{}-{}-{}x{}",
         tag_dictionary(shot).1,
         shot.seed,
         shot.bases,
         shot.tilt_deg,
+        if shot.edge == Edge::Far { "far" } else { "near" },
+        if shot.pincushion { "pincushion" } else { "barrel" },
         shot.resolution.width_px,
         shot.resolution.height_px
     );
@@ -260,8 +285,12 @@ struct Row {
     calibrated: Accuracy,
     fallback: Accuracy,
     fallback_model: String,
+    /// The lens's k1, from the truth.
+    k1: f64,
     load_ms: f64,
     scan_ms: f64,
+    /// Scan time without a camera file (one run), ms.
+    fallback_ms: f64,
 }
 
 fn main() {
@@ -306,18 +335,31 @@ fn main() {
         // The fallback without a camera file, measured even where the profile's default
         // limits would refuse the photo (the table says which were refused).
         let photo = Photo::load(&jpg).expect("photo");
+        let t_fallback = Instant::now();
         let mut lenient = profile.clone();
         lenient.limits.max_residual_px = 1e6;
         lenient.limits.max_residual_mm = 1e6;
-        let (fallback, fallback_model) = match scan(&photo, &lenient, Some(&roster), None) {
+        let fallback_scan = scan(&photo, &lenient, Some(&roster), None);
+        let fallback_ms = t_fallback.elapsed().as_secs_f64() * 1e3;
+        let (fallback, fallback_model) = match fallback_scan {
             Ok(s) => {
                 let refused = s.fit.check_limits(&profile).is_err();
                 let model = format!(
-                    "{:?}, residual {:.2} px / {:.2} mm{}",
+                    "{:?}, residual {:.2} px / {:.2} mm, focal {:.0} px (truth {:.0}), k1 {:.4} k2 {:.4}, tilt {:.1}°{}{}",
                     s.report.camera.model,
                     s.report.camera.residual_px,
                     s.report.camera.residual_mm,
-                    if refused { " (refused at default limits)" } else { "" }
+                    s.report.camera.focal_px.unwrap_or(f64::NAN),
+                    k.fx,
+                    s.fit.model.intrinsics().and_then(|i| i.distortion.first().copied()).unwrap_or(f64::NAN),
+                    s.fit.model.intrinsics().and_then(|i| i.distortion.get(1).copied()).unwrap_or(f64::NAN),
+                    s.report.camera.tilt_deg.unwrap_or(f64::NAN),
+                    if refused { " (refused at default limits)" } else { "" },
+                    if s.report.issues.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} issues", s.report.issues.len())
+                    }
                 );
                 (compare(&s.table, &truth), model)
             }
@@ -332,11 +374,13 @@ fn main() {
             calibrated,
             fallback,
             fallback_model,
+            k1: k.distortion.first().copied().unwrap_or(0.0),
             load_ms: quantile(&loads, 0.5),
             scan_ms: quantile(&scans, 0.5),
+            fallback_ms,
         };
         eprintln!(
-            "{}: recall {:.4} precision {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, load {:.0} ms + scan {:.0} ms",
+            "{}: recall {:.4} precision {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, load {:.0} ms + scan {:.0} ms; without camera file: recall {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, scan {:.0} ms, {}",
             row.name,
             row.calibrated.recall(),
             row.calibrated.precision(),
@@ -344,7 +388,13 @@ fn main() {
             quantile(&row.calibrated.position_mm, 0.95),
             quantile(&row.calibrated.heading_deg, 0.5),
             row.load_ms,
-            row.scan_ms
+            row.scan_ms,
+            row.fallback.recall(),
+            quantile(&row.fallback.position_mm, 0.5),
+            quantile(&row.fallback.position_mm, 0.95),
+            quantile(&row.fallback.heading_deg, 0.5),
+            row.fallback_ms,
+            row.fallback_model
         );
         rows.push(row);
     }
@@ -381,8 +431,26 @@ fn report(rows: &[Row]) -> String {
     let header = "| photos | truth bases | scanned | recall | precision | pos median mm | pos p95 mm | pos max mm | heading median ° | heading p95 ° | within 2σ | load+scan ms median / max |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     let mut s = String::from("### Calibrated camera (profile + camera file)\n\n");
     s.push_str(header);
-    let groups: [(&str, Filter); 5] = [
-        ("12 MP (targets)", Box::new(|r: &Row| r.shot.resolution == Resolution::MP12)),
+    let mp12 = |r: &Row| r.shot.resolution == Resolution::MP12;
+    let groups: [(&str, Filter); 10] = [
+        ("12 MP (targets)", Box::new(mp12)),
+        (
+            "12 MP, near edge, barrel",
+            Box::new(move |r: &Row| mp12(r) && r.shot.edge == Edge::Near && !r.shot.pincushion),
+        ),
+        (
+            "12 MP, near edge, pincushion",
+            Box::new(move |r: &Row| mp12(r) && r.shot.edge == Edge::Near && r.shot.pincushion),
+        ),
+        (
+            "12 MP, far edge, barrel",
+            Box::new(move |r: &Row| mp12(r) && r.shot.edge == Edge::Far && !r.shot.pincushion),
+        ),
+        (
+            "12 MP, far edge, pincushion",
+            Box::new(move |r: &Row| mp12(r) && r.shot.edge == Edge::Far && r.shot.pincushion),
+        ),
+        ("12 MP, tilt 20-30°", Box::new(move |r: &Row| mp12(r) && r.shot.tilt_deg >= 20.0)),
         ("8 MP", Box::new(|r: &Row| r.shot.resolution == Resolution::MP8)),
         ("16 MP", Box::new(|r: &Row| r.shot.resolution == Resolution::MP16)),
         ("24 MP", Box::new(|r: &Row| r.shot.resolution == Resolution::MP24)),
@@ -397,7 +465,7 @@ fn report(rows: &[Row]) -> String {
         let times: Vec<f64> = sel.iter().map(|r| r.load_ms + r.scan_ms).collect();
         s.push_str(&summary_line(&format!("{label}: {}", sel.len()), &acc, &times));
     }
-    s.push_str("\n### No camera file (homography fallback; lens distortion not modelled)\n\n");
+    s.push_str("\n### No camera file (self-calibration; time: scan only, one run)\n\n");
     s.push_str(header);
     for (label, keep) in &groups {
         let sel: Vec<&Row> = rows.iter().filter(|r| keep(r)).collect();
@@ -405,16 +473,19 @@ fn report(rows: &[Row]) -> String {
             continue;
         }
         let acc = Accuracy::merge(&sel.iter().map(|r| r.fallback.clone()).collect::<Vec<_>>());
-        s.push_str(&summary_line(&format!("{label}: {}", sel.len()), &acc, &[]));
+        let times: Vec<f64> = sel.iter().map(|r| r.fallback_ms).collect();
+        s.push_str(&summary_line(&format!("{label}: {}", sel.len()), &acc, &times));
     }
-    s.push_str("\n### Per photo (calibrated)\n\n| photo | bases | tilt ° | recall | precision | pos median / p95 / max mm | heading median / p95 ° | load ms | scan ms | without camera file |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    s.push_str("\n### Per photo (calibrated, then without camera file)\n\n| photo | bases | tilt ° | k1 | recall | precision | pos median / p95 / max mm | heading median / p95 ° | load ms | scan ms | without camera file: recall, pos median / p95 mm, scan ms | model |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         let a = &r.calibrated;
+        let f = &r.fallback;
         s.push_str(&format!(
-            "| {} | {} | {} | {:.2}% | {:.2}% | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} | {:.0} | {:.0} | {} |\n",
+            "| {} | {} | {} | {:+.3} | {:.2}% | {:.2}% | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} | {:.0} | {:.0} | {:.2}%, {:.3} / {:.3}, {:.0} | {} |\n",
             r.name,
             a.truth_bases,
             r.shot.tilt_deg,
+            r.k1,
             100.0 * a.recall(),
             100.0 * a.precision(),
             quantile(&a.position_mm, 0.5),
@@ -424,6 +495,10 @@ fn report(rows: &[Row]) -> String {
             quantile(&a.heading_deg, 0.95),
             r.load_ms,
             r.scan_ms,
+            100.0 * f.recall(),
+            quantile(&f.position_mm, 0.5),
+            quantile(&f.position_mm, 0.95),
+            r.fallback_ms,
             r.fallback_model
         ));
     }

@@ -55,6 +55,7 @@ mod pose;
 mod profile;
 mod roster;
 mod scan;
+mod selfcal;
 mod sheet;
 mod tags;
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
@@ -66,7 +67,10 @@ pub use fiducials::{
     refine_edges,
 };
 pub use photo::{Photo, encode_image};
-pub use pose::{CameraFit, CameraModel, CameraPose, FiducialFit, ModelKind, solve_camera};
+pub use pose::{
+    CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,
+    Suspect, self_calibrate, solve_camera,
+};
 pub use profile::{
     BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, Profile, TableSpec, TagSpec,
     square_corners,

@@ -18,6 +18,9 @@ use crate::camera::{Intrinsics, mat3, rows3};
 use crate::error::VisionError;
 use crate::fiducials::DetectedMarker;
 use crate::profile::Profile;
+use crate::selfcal;
+use crate::tags::TagPose;
+use nalgebra::{Matrix3, Vector3};
 use opencv::core::{Mat, MatTraitConst, Point2d, Point3d, Vector};
 use serde::{Deserialize, Serialize};
 use vedette_geometry::Vec2;
@@ -30,6 +33,9 @@ pub enum ModelKind {
     Calibrated,
     /// Homography of the table plane with a focal length estimated from it.
     HomographyFocal,
+    /// No camera file: focal length, distortion (k1, k2, p1, p2) and pose adjusted to
+    /// the fiducials and every base tag together (issue 17).
+    SelfCalibrated,
     /// Homography of the table plane only; no height correction.
     Homography,
 }
@@ -40,6 +46,9 @@ impl ModelKind {
     pub fn describe(self) -> &'static str {
         match self {
             ModelKind::Calibrated => "calibrated camera, pose by solvePnP (IPPE + LM refinement)",
+            ModelKind::SelfCalibrated => {
+                "self-calibrated from the fiducials and the base tags (focal length, distortion k1 k2 p1 p2, pose)"
+            }
             ModelKind::HomographyFocal => {
                 "homography of the table plane, focal length estimated from the fiducials (no lens distortion model)"
             }
@@ -154,6 +163,24 @@ pub struct CameraFit {
     pub missing: Vec<u32>,
     /// The estimated focal length in px (homography models), or the calibrated one.
     pub focal_px: Option<f64>,
+    /// The fiducial the others and the tags disagree with, if one stands out (see
+    /// [`Suspect`]); it is then not among `fiducials`.
+    pub suspect: Option<Suspect>,
+}
+
+/// A fiducial that is not where the profile puts it (self-calibration): leave each
+/// fiducial out of the adjustment in turn and see which one, left out, lets the others
+/// and the tags agree best. Its corners are then left out of the camera.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Suspect {
+    /// The fiducial's id.
+    pub id: u32,
+    /// RMS distance of its corners from where the camera fitted without it puts them, mm.
+    pub offset_mm: f64,
+    /// The same in the photo, px.
+    pub offset_px: f64,
+    /// RMS residual of the other fiducials' corners under that camera, mm.
+    pub others_mm: f64,
 }
 
 impl CameraModel {
@@ -190,7 +217,7 @@ impl CameraModel {
     /// Image pixels to table mm on the plane `height_mm` above the table.
     pub fn image_to_table(&self, pixels: &[[f64; 2]], height_mm: f64) -> Result<Vec<Vec2>, VisionError> {
         match self.kind {
-            ModelKind::Calibrated => {
+            ModelKind::Calibrated | ModelKind::SelfCalibrated => {
                 let (Some(k), Some(pose)) = (&self.intrinsics, &self.pose) else {
                     return Err(VisionError::Calibration { reason: "calibrated model without pose".into() });
                 };
@@ -232,7 +259,7 @@ impl CameraModel {
             return Ok(Vec::new());
         }
         match (self.kind, &self.intrinsics, &self.pose) {
-            (ModelKind::Calibrated, Some(k), Some(pose)) => {
+            (ModelKind::Calibrated | ModelKind::SelfCalibrated, Some(k), Some(pose)) => {
                 let obj: Vector<Point3d> = points.iter().map(|p| Point3d::new(p.x, p.y, height_mm)).collect();
                 project_points(&obj, k, pose)
             }
@@ -433,34 +460,62 @@ fn solve_pnp(c: &Correspondences, k: &Intrinsics) -> Result<CameraPose, VisionEr
     let img: Vector<Point2d> = c.pixels.iter().map(|p| Point2d::new(p[0], p[1])).collect();
     let km = k.camera_matrix()?;
     let dm = k.distortion_mat()?;
-    let mut rvec = Mat::default();
-    let mut tvec = Mat::default();
-    let ok = opencv::calib3d::solve_pnp(
+    // IPPE on ideal normalized points, undistorted by our own Newton iteration: OpenCV
+    // undistorts inside solvePnP with five fixed-point steps, pixels off at the frame
+    // corners of a strong lens (issue 17, far-edge photos).
+    let normalized = k.normalize(&c.pixels)?;
+    let img_n: Vector<Point2d> = normalized.iter().map(|p| Point2d::new(p[0], p[1])).collect();
+    let eye = mat3([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])?;
+    let mut rvecs = Vector::<Mat>::new();
+    let mut tvecs = Vector::<Mat>::new();
+    let mut errors = Mat::default();
+    let solutions = opencv::calib3d::solve_pnp_generic(
         &obj,
-        &img,
-        &km,
-        &dm,
-        &mut rvec,
-        &mut tvec,
+        &img_n,
+        &eye,
+        &Mat::default(),
+        &mut rvecs,
+        &mut tvecs,
         false,
-        opencv::calib3d::SOLVEPNP_IPPE,
+        opencv::calib3d::SolvePnPMethod::SOLVEPNP_IPPE,
+        &Mat::default(),
+        &Mat::default(),
+        &mut errors,
     )?;
-    if !ok {
-        return Err(VisionError::Calibration {
-            reason: "solvePnP found no camera pose for the fiducials".into(),
-        });
-    }
     let criteria = opencv::core::TermCriteria::new(
         opencv::core::TermCriteria_COUNT + opencv::core::TermCriteria_EPS,
         100,
         1e-12,
     )?;
-    opencv::calib3d::solve_pnp_refine_lm(&obj, &img, &km, &dm, &mut rvec, &mut tvec, criteria)?;
-    let mut rmat = Mat::default();
-    opencv::calib3d::rodrigues_def(&rvec, &mut rmat)?;
-    let r = rows3(&rmat)?;
-    let t = [*tvec.at::<f64>(0)?, *tvec.at::<f64>(1)?, *tvec.at::<f64>(2)?];
-    Ok(CameraPose { r, t })
+    // IPPE gives two poses of a plane; keep the one with the camera above the table that
+    // reprojects best after refinement (the mirror pose is below the table).
+    let plane_h = c.table.first().map_or(0.0, |t| t[2]);
+    let mut best: Option<(f64, CameraPose)> = None;
+    for i in 0..solutions.max(0) as usize {
+        let mut rvec = rvecs.get(i)?.try_clone()?;
+        let mut tvec = tvecs.get(i)?.try_clone()?;
+        opencv::calib3d::solve_pnp_refine_lm(&obj, &img, &km, &dm, &mut rvec, &mut tvec, criteria)?;
+        let mut rmat = Mat::default();
+        opencv::calib3d::rodrigues_def(&rvec, &mut rmat)?;
+        let r = rows3(&rmat)?;
+        let t = [*tvec.at::<f64>(0)?, *tvec.at::<f64>(1)?, *tvec.at::<f64>(2)?];
+        let pose = CameraPose { r, t };
+        if pose.centre()[2] <= plane_h {
+            continue;
+        }
+        let reprojected = project_points(&obj, k, &pose)?;
+        let ss: f64 = reprojected
+            .iter()
+            .zip(&c.pixels)
+            .map(|(q, p)| (q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2))
+            .sum();
+        if best.as_ref().is_none_or(|(e, _)| ss < *e) {
+            best = Some((ss, pose));
+        }
+    }
+    best.map(|(_, pose)| pose).ok_or_else(|| VisionError::Calibration {
+        reason: "solvePnP found no camera pose above the table for the fiducials".into(),
+    })
 }
 
 /// Solves the camera model of a photo from the table fiducials found in it.
@@ -479,7 +534,6 @@ pub fn solve_camera(
     let h = homography(&c)?;
     let h_inv = invert3(&h)
         .ok_or_else(|| VisionError::Calibration { reason: "the fiducial homography is singular".into() })?;
-    let n = c.pixels.len();
     let model = match intrinsics {
         Some(k) => {
             let pose = solve_pnp(&c, k)?;
@@ -557,6 +611,13 @@ pub fn solve_camera(
             }
         }
     };
+    fit_of(model, &c, missing)
+}
+
+/// The fit of `model` to the fiducial correspondences: residuals per fiducial and overall.
+fn fit_of(model: CameraModel, c: &Correspondences, missing: Vec<u32>) -> Result<CameraFit, VisionError> {
+    let plane_h = c.table.first().map_or(0.0, |t| t[2]);
+    let n = c.pixels.len();
     // Residuals.
     let table_pts: Vec<Vec2> = c.table.iter().map(|t| Vec2::new(t[0], t[1])).collect();
     let reprojected = model.project(&table_pts, plane_h)?;
@@ -584,10 +645,12 @@ pub fn solve_camera(
     }
     let params = match model.kind {
         ModelKind::Calibrated => 6,
+        ModelKind::SelfCalibrated => 9,
         ModelKind::HomographyFocal | ModelKind::Homography => 8,
     };
     let focal_px = model.intrinsics.as_ref().map(|k| (k.fx + k.fy) / 2.0);
     Ok(CameraFit {
+        suspect: None,
         model,
         residual_px: (ss_px / n as f64).sqrt(),
         residual_mm: (ss_mm / n as f64).sqrt(),
@@ -597,6 +660,197 @@ pub fn solve_camera(
         focal_px,
     })
 }
+
+/// Fewest base tags a photo needs for [`self_calibrate`]: with fewer, the lens is left
+/// to the fiducials (today's homography models).
+pub const MIN_SELF_CALIBRATION_TAGS: usize = 8;
+
+/// A camera re-solved from the fiducials and the base tags together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelfCalibration {
+    /// The self-calibrated model and its fit to the fiducials.
+    pub fit: CameraFit,
+    /// RMS reprojection residual of each tag's corners under the adjusted camera (the
+    /// tag posed at its best on the base-top plane), px, in the order of the tags given.
+    pub tag_residual_px: Vec<f64>,
+    /// Levenberg-Marquardt iterations taken.
+    pub iterations: usize,
+}
+
+/// Self-calibration from the table itself (issue 17): when no camera file is given,
+/// adjusts the focal length, distortion k1 k2 p1 p2 and the camera pose to the
+/// table fiducials and to every base tag (a square of known side on the base-top plane,
+/// its position and heading adjusted with the camera), by robust (Huber)
+/// Levenberg-Marquardt. The principal point stays at the image centre.
+///
+/// Starts from `fit` (the homography models of [`solve_camera`]) and the tags as
+/// [`measure_tags`](crate::measure_tags) placed them with it. Returns `None` when `fit`
+/// is calibrated (a camera file stays the reference), when fewer than
+/// [`MIN_SELF_CALIBRATION_TAGS`] tags were seen, or when the adjustment does not reach
+/// a plausible camera (the caller keeps `fit`).
+pub fn self_calibrate(
+    profile: &Profile,
+    found: &[DetectedMarker],
+    fit: &CameraFit,
+    tags: &[TagPose],
+) -> Result<Option<SelfCalibration>, VisionError> {
+    if fit.model.kind == ModelKind::Calibrated || tags.len() < MIN_SELF_CALIBRATION_TAGS {
+        return Ok(None);
+    }
+    let (c, missing) = correspondences(profile, found)?;
+    let (w, h) = fit.model.image_size;
+    let longest = f64::from(w.max(h));
+    let centre = [(f64::from(w) - 1.0) / 2.0, (f64::from(h) - 1.0) / 2.0];
+    let (k0, pose0) = match (&fit.model.intrinsics, &fit.model.pose) {
+        (Some(k), Some(pose)) => (k.clone(), *pose),
+        _ => {
+            // Looking straight down: the focal length is unobservable from one view of
+            // a plane, and only the base tops' parallax depends on it. Take a phone's
+            // main camera (24-28 mm equivalent: 0.67-0.78 of the longer side).
+            let k = Intrinsics {
+                image_width: w,
+                image_height: h,
+                fx: PHONE_FOCAL * longest,
+                fy: PHONE_FOCAL * longest,
+                cx: centre[0],
+                cy: centre[1],
+                distortion: Vec::new(),
+            };
+            match solve_pnp(&c, &k) {
+                Ok(pose) => (k, pose),
+                Err(_) => return Ok(None),
+            }
+        }
+    };
+    let camera = selfcal::Camera {
+        lens: selfcal::Lens { fx: k0.fx, fy: k0.fy, cx: k0.cx, cy: k0.cy, dist: [0.0; 5] },
+        r: Matrix3::from_fn(|i, j| pose0.r[i][j]),
+        t: Vector3::new(pose0.t[0], pose0.t[1], pose0.t[2]),
+        tag_scale: 1.0,
+        corner_bias_px: 0.0,
+    };
+    let tag_px: Vec<[[f64; 2]; 4]> = tags.iter().map(|t| t.corners_px).collect();
+    let start: Vec<selfcal::TagState> = tags
+        .iter()
+        .map(|t| selfcal::TagState { centre: t.centre, heading: t.heading_deg.to_radians() })
+        .collect();
+    let adjust = |c: &Correspondences, camera: selfcal::Camera, start: Vec<selfcal::TagState>| {
+        let fiducial_table: Vec<Vector3<f64>> =
+            c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
+        let problem = selfcal::Problem {
+            fiducial_table: &fiducial_table,
+            fiducial_px: &c.pixels,
+            tag_px: &tag_px,
+            tag_size_mm: profile.tags.size_mm,
+            tag_height_mm: profile.bases.top_height_mm,
+            free: selfcal::Free::PoseFocalRadial,
+            focal_prior: (k0.fx, 0.25 * k0.fx),
+            huber_px: HUBER_PX,
+        };
+        let solution = problem.solve(camera, start)?;
+        let model = self_calibrated_model(&solution.camera, fit, profile)?;
+        Some((solution, model))
+    };
+    let Some((solution, model)) = adjust(&c, camera, start) else { return Ok(None) };
+    let mut result = SelfCalibration {
+        fit: fit_of(model, &c, missing.clone())?,
+        tag_residual_px: solution.tag_rms_px.clone(),
+        iterations: solution.iterations,
+    };
+    // A fiducial the tags disagree with: leave each out in turn; the one whose absence
+    // lets the others fit best is suspect when it is far off and they then agree. Its
+    // corners are left out of the camera, and the scan says so.
+    if result.fit.fiducials.len() >= 4
+        && result.fit.fiducials.iter().any(|f| f.residual_mm > LEAVE_ONE_OUT_MM)
+    {
+        let mut best: Option<(Suspect, SelfCalibration)> = None;
+        for f in &result.fit.fiducials {
+            let keep: Vec<usize> = (0..c.ids.len()).filter(|&i| c.ids[i] != f.id).collect();
+            let reduced = Correspondences {
+                ids: keep.iter().map(|&i| c.ids[i]).collect(),
+                table: keep.iter().map(|&i| c.table[i]).collect(),
+                pixels: keep.iter().map(|&i| c.pixels[i]).collect(),
+            };
+            let Some((sol, model)) = adjust(&reduced, solution.camera, solution.tags.clone()) else {
+                continue;
+            };
+            // Its offset: the full set of fiducials seen through the reduced camera.
+            let all = fit_of(model.clone(), &c, missing.clone())?;
+            let left_out = all.fiducials.iter().find(|g| g.id == f.id);
+            let offset_mm = left_out.map_or(0.0, |g| g.residual_mm);
+            let offset_px = left_out.map_or(0.0, |g| g.residual_px);
+            let reduced_fit = fit_of(model, &reduced, missing.clone())?;
+            let suspect = Suspect { id: f.id, offset_mm, offset_px, others_mm: reduced_fit.residual_mm };
+            if best.as_ref().is_none_or(|(b, _)| suspect.others_mm < b.others_mm) {
+                let mut fit = reduced_fit;
+                fit.suspect = Some(suspect);
+                best = Some((
+                    suspect,
+                    SelfCalibration { fit, tag_residual_px: sol.tag_rms_px, iterations: sol.iterations },
+                ));
+            }
+        }
+        if let Some((s, alt)) = best
+            && s.offset_mm > 4.0 * s.others_mm.max(0.05)
+            && s.offset_mm > LEAVE_ONE_OUT_MM
+        {
+            result = alt;
+        }
+    }
+    Ok(Some(result))
+}
+
+/// Focal length of a phone's main camera over the image's longer side (26 mm
+/// equivalent over 36 mm), the self-calibration's guess where the photo cannot tell.
+const PHONE_FOCAL: f64 = 0.72;
+
+/// A self-calibrated fiducial further off than this, mm RMS, starts the search for a
+/// moved fiducial.
+const LEAVE_ONE_OUT_MM: f64 = 0.3;
+
+/// The camera model of an adjusted camera; `None` when it is implausible.
+fn self_calibrated_model(cam: &selfcal::Camera, fit: &CameraFit, profile: &Profile) -> Option<CameraModel> {
+    let (w, h) = fit.model.image_size;
+    let longest = f64::from(w.max(h));
+    let pose = CameraPose {
+        r: [
+            [cam.r[(0, 0)], cam.r[(0, 1)], cam.r[(0, 2)]],
+            [cam.r[(1, 0)], cam.r[(1, 1)], cam.r[(1, 2)]],
+            [cam.r[(2, 0)], cam.r[(2, 1)], cam.r[(2, 2)]],
+        ],
+        t: [cam.t.x, cam.t.y, cam.t.z],
+    };
+    let [k1, k2, p1, p2, _] = cam.lens.dist;
+    let plausible = cam.lens.fx > 0.2 * longest
+        && cam.lens.fx < 20.0 * longest
+        && k1.abs() < 0.5
+        && k2.abs() < 0.5
+        && p1.abs() < 0.05
+        && p2.abs() < 0.05
+        && pose.centre()[2] > profile.bases.top_height_mm.max(profile.fiducials.height_mm);
+    plausible.then(|| CameraModel {
+        kind: ModelKind::SelfCalibrated,
+        intrinsics: Some(Intrinsics {
+            image_width: w,
+            image_height: h,
+            fx: cam.lens.fx,
+            fy: cam.lens.fy,
+            cx: cam.lens.cx,
+            cy: cam.lens.cy,
+            distortion: vec![k1, k2, p1, p2, 0.0],
+        }),
+        pose: Some(pose),
+        homography: fit.model.homography,
+        homography_inv: fit.model.homography_inv,
+        plane_height_mm: fit.model.plane_height_mm,
+        focal_rel_sigma: 0.0,
+        image_size: fit.model.image_size,
+    })
+}
+
+/// Huber threshold of the self-calibration, px: corner noise is a few tenths of a
+/// pixel; beyond one pixel a corner counts linearly.
+const HUBER_PX: f64 = 1.0;
 
 fn rms_px_homography(c: &Correspondences, h: &[[f64; 3]; 3]) -> f64 {
     let ss: f64 = c
@@ -612,18 +866,40 @@ fn rms_px_homography(c: &Correspondences, h: &[[f64; 3]; 3]) -> f64 {
 }
 
 impl CameraFit {
-    /// Fails with [`VisionError::ResidualTooLarge`] when the fit is worse than the
-    /// profile allows.
+    /// Fails with [`VisionError::ResidualTooLarge`] when the fit, or any one fiducial's
+    /// fit, is worse than the profile allows, or when a [`Suspect`] fiducial left out
+    /// of the fit is further off than that (a fiducial moved by less is reported by the
+    /// scan, not refused).
     pub fn check_limits(&self, profile: &Profile) -> Result<(), VisionError> {
         let l = profile.limits;
-        if self.residual_px > l.max_residual_px || self.residual_mm > l.max_residual_mm {
-            let worst = self.fiducials.iter().max_by(|a, b| a.residual_px.total_cmp(&b.residual_px));
+        if let Some(s) = self.suspect
+            && (s.offset_px > l.max_residual_px || s.offset_mm > l.max_residual_mm)
+        {
+            return Err(VisionError::ResidualTooLarge {
+                residual_px: s.offset_px,
+                residual_mm: s.offset_mm,
+                limit_px: l.max_residual_px,
+                limit_mm: l.max_residual_mm,
+                worst_id: i64::from(s.id) as i32,
+            });
+        }
+        // One fiducial far off is refused too, even when the RMS over all of them is
+        // within the limits: a moved fiducial bends every position near it.
+        let one_off = self
+            .fiducials
+            .iter()
+            .any(|f| f.residual_px > l.max_residual_px || f.residual_mm > l.max_residual_mm);
+        if self.residual_px > l.max_residual_px || self.residual_mm > l.max_residual_mm || one_off {
+            // The one the others disagree with, else the worst on the table (pixels
+            // favour the fiducials nearest the camera).
+            let worst = self.fiducials.iter().max_by(|a, b| a.residual_mm.total_cmp(&b.residual_mm));
+            let worst = self.suspect.map(|s| s.id).or(worst.map(|w| w.id));
             return Err(VisionError::ResidualTooLarge {
                 residual_px: self.residual_px,
                 residual_mm: self.residual_mm,
                 limit_px: l.max_residual_px,
                 limit_mm: l.max_residual_mm,
-                worst_id: worst.map_or(-1, |w| i64::from(w.id) as i32),
+                worst_id: worst.map_or(-1, |w| i64::from(w) as i32),
             });
         }
         Ok(())

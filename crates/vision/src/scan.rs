@@ -5,7 +5,7 @@ use crate::camera::Intrinsics;
 use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers};
 use crate::photo::Photo;
-use crate::pose::{CameraFit, FiducialFit, ModelKind, solve_camera};
+use crate::pose::{CameraFit, FiducialFit, ModelKind, self_calibrate, solve_camera};
 use crate::profile::Profile;
 use crate::roster::Roster;
 use crate::tags::{ErrorBudget, TagPose, measure_tags};
@@ -119,6 +119,28 @@ pub enum ScanIssue {
         /// The profile's tag size, mm.
         expected_mm: f64,
     },
+    /// Self-calibration: the camera that fits the fiducials and every other tag does
+    /// not fit this tag's corners as a square of the profile's size on the base-top
+    /// plane (a mis-sized print, a base of another height, a bent or mis-detected tag).
+    /// The base is kept; its place is doubtful.
+    TagDisagrees {
+        /// The tag id.
+        id: u32,
+        /// RMS reprojection residual of its corners, px.
+        residual_px: f64,
+        /// The photo's limit, px.
+        limit_px: f64,
+    },
+    /// A table fiducial is not where the profile says, judged by the other fiducials
+    /// (a moved or mis-measured fiducial). Positions near it are doubtful.
+    FiducialDisagrees {
+        /// The fiducial id.
+        id: u32,
+        /// RMS distance of its corners from where the other fiducials put them, mm.
+        offset_mm: f64,
+        /// How well the other fiducials agree among themselves, mm RMS.
+        others_mm: f64,
+    },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
     NoRoster {
@@ -148,6 +170,13 @@ impl ScanIssue {
             ScanIssue::TagSizeMismatch { id, measured_mm, expected_mm } => {
                 format!("tag {id} measures {measured_mm:.1} mm, the profile says {expected_mm:.1} mm")
             }
+            ScanIssue::TagDisagrees { id, residual_px, limit_px } => format!(
+                "tag {id} does not fit the self-calibrated camera: its corners are {residual_px:.2} px RMS off a {} square (limit {limit_px:.2} px); check its size and the base's height",
+                "profile-sized"
+            ),
+            ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
+                "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
+            ),
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
             }
@@ -166,8 +195,35 @@ pub struct Timing {
     pub total: f64,
 }
 
-/// Relative tag-size error past which a tag is reported.
+/// Relative tag-size error past which a tag is reported when the lens is not modelled
+/// (the homography models: distortion alone changes apparent sizes by a few percent).
 const SIZE_MISMATCH: f64 = 0.15;
+
+/// Relative tag-size error past which a tag is reported when the lens is modelled
+/// (calibrated or self-calibrated: sides measure to a few hundredths of a mm, and the
+/// corner detector's bias on small tags stays near 1%).
+const SIZE_MISMATCH_MODELLED: f64 = 0.04;
+
+/// A fiducial further than this from where the other fiducials put it is reported, mm
+/// RMS over its corners.
+const FIDUCIAL_WARN_MM: f64 = 1.0;
+
+/// The tag-size tolerance of a photo, mm: tighter when the lens is modelled.
+fn size_tolerance(fit: &CameraFit, size_mm: f64) -> f64 {
+    match fit.model.kind() {
+        ModelKind::Calibrated | ModelKind::SelfCalibrated => SIZE_MISMATCH_MODELLED * size_mm,
+        ModelKind::HomographyFocal | ModelKind::Homography => SIZE_MISMATCH * size_mm,
+    }
+}
+
+/// The reprojection residual past which a self-calibrated tag is reported, px: six
+/// robust standard deviations of the photo's tag residuals, and at least one pixel.
+fn residual_limit(residuals: &[f64]) -> f64 {
+    let mut v: Vec<f64> = residuals.iter().copied().filter(|r| r.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
+    (6.0 * median).max(1.0)
+}
 
 /// Scans a photo.
 ///
@@ -188,8 +244,10 @@ pub fn scan(
     let camera = profile_camera.map(|k| k.for_image_size(w, h)).transpose()?;
 
     let fiducials = find_fiducials(photo, profile)?;
-    let fit = solve_camera(profile, &fiducials, camera.as_ref(), (w, h))?;
-    fit.check_limits(profile)?;
+    let mut fit = solve_camera(profile, &fiducials, camera.as_ref(), (w, h))?;
+    if fit.model.kind() == ModelKind::Calibrated {
+        fit.check_limits(profile)?;
+    }
     let t_camera = start.elapsed().as_secs_f64() * 1e3;
 
     // Tags: sized from the camera model at the table's corners (the far side of a
@@ -213,11 +271,36 @@ pub fn scan(
         .filter(|m| !(shared && profile.fiducial(m.id).is_some()))
         .filter(|m| !fiducials.iter().any(|f| inside_quad(&f.corners, m.centre())))
         .collect();
-    let tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+    let mut tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+    // No camera file: the lens is calibrated from the table itself, and the tags are
+    // measured again through the new model (issue 17).
+    let mut tag_residual_px: Option<Vec<f64>> = None;
+    if let Some(sc) = self_calibrate(profile, &fiducials, &fit, &tags)? {
+        fit = sc.fit;
+        tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+        tag_residual_px = Some(sc.tag_residual_px);
+    }
+    fit.check_limits(profile)?;
     let budget =
         ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
 
     let mut issues = Vec::new();
+    let size_tolerance = size_tolerance(&fit, profile.tags.size_mm);
+    let residual_limit = tag_residual_px.as_deref().map(residual_limit);
+    for (i, t) in tags.iter().enumerate() {
+        if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
+            && *r > limit
+        {
+            issues.push(ScanIssue::TagDisagrees { id: t.id, residual_px: *r, limit_px: limit });
+        }
+    }
+    if let Some(f) = fit.suspect.filter(|f| f.offset_mm > FIDUCIAL_WARN_MM) {
+        issues.push(ScanIssue::FiducialDisagrees {
+            id: f.id,
+            offset_mm: f.offset_mm,
+            others_mm: f.others_mm,
+        });
+    }
     let mut by_id: BTreeMap<u32, Vec<&TagPose>> = BTreeMap::new();
     for t in &tags {
         by_id.entry(t.id).or_default().push(t);
@@ -238,7 +321,7 @@ pub fn scan(
             issues.push(ScanIssue::OutsideTable { id, at_mm: [t.centre.x, t.centre.y] });
             continue;
         }
-        if ((t.side_mm - profile.tags.size_mm) / profile.tags.size_mm).abs() > SIZE_MISMATCH {
+        if (t.side_mm - profile.tags.size_mm).abs() > size_tolerance {
             issues.push(ScanIssue::TagSizeMismatch {
                 id,
                 measured_mm: t.side_mm,

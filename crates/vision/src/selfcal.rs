@@ -1,0 +1,539 @@
+//! Self-calibration from the table itself (issue 17): the camera (focal length, radial
+//! distortion k1 and k2, tangential p1 and p2, pose) adjusted together with every base tag's planar pose by a
+//! robust Levenberg-Marquardt least-squares fit over all the corners in the photo.
+//!
+//! The table fiducials are squares at known table positions; every base tag is a
+//! square of known side lying on the plane of the base tops, at an unknown position and
+//! heading (three parameters of its own). A homography of four corner fiducials cannot
+//! bend, but the tags spread over the whole photo show how the lens bends it.
+//!
+//! The normal equations are sparse: each tag's three parameters meet only the camera's,
+//! so the tags are eliminated block by block (Schur complement) and every iteration
+//! costs a 9x9 solve plus one 3x3 inverse per tag. The loss is Huber's: a mis-detected
+//! tag or a moved fiducial weighs linearly, not quadratically, and cannot drag the
+//! camera. Jacobians are central differences (exact to rounding for these smooth
+//! functions at the chosen steps).
+
+use crate::profile::square_corners;
+use nalgebra::{Matrix3, Rotation3, SMatrix, SVector, Vector3};
+use vedette_geometry::Vec2;
+
+/// Shared parameters adjusted: rotation increment (3), translation (3), focal length,
+/// k1, k2, the photo's tag scale, tangential distortion p1, p2, and the tag corners'
+/// bias.
+const NC: usize = 13;
+type CamVec = SVector<f64, NC>;
+type CamMat = SMatrix<f64, NC, NC>;
+type CrossMat = SMatrix<f64, NC, 3>;
+
+/// Pinhole intrinsics with OpenCV's `k1 k2 p1 p2 k3` distortion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Lens {
+    /// Focal length along x, px.
+    pub fx: f64,
+    /// Focal length along y, px.
+    pub fy: f64,
+    /// Principal point, px.
+    pub cx: f64,
+    /// Principal point, px.
+    pub cy: f64,
+    /// `k1 k2 p1 p2 k3`.
+    pub dist: [f64; 5],
+}
+
+/// A camera: lens and pose (table frame to camera frame, `x_cam = r x + t`), and the
+/// scale of the photo's tags.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Camera {
+    /// The tags' side over the profile's, shared by every tag of the photo: a printer's
+    /// scaling, and the detector's corner bias (blur moves every tag corner outward or
+    /// inward by a fraction of a pixel). Without it, the many small tags would set the
+    /// scale of the whole photo against the few large fiducials.
+    pub tag_scale: f64,
+    /// How far the detector places every tag corner outward (negative: inward) from
+    /// the true corner, px: blur and the edge fit bias small markers by a fraction of
+    /// a pixel whatever their size, which a scale cannot absorb where tags of different
+    /// sizes in pixels (near and far) would then read as lens distortion.
+    pub corner_bias_px: f64,
+    /// The lens.
+    pub lens: Lens,
+    /// Rotation.
+    pub r: Matrix3<f64>,
+    /// Translation, mm.
+    pub t: Vector3<f64>,
+}
+
+impl Camera {
+    /// Projects a table point to pixels; `None` behind the camera.
+    pub(crate) fn project(&self, p: &Vector3<f64>) -> Option<[f64; 2]> {
+        let c = self.r * p + self.t;
+        if c.z <= 1e-9 {
+            return None;
+        }
+        let (x, y) = (c.x / c.z, c.y / c.z);
+        let [k1, k2, p1, p2, k3] = self.lens.dist;
+        let r2 = x * x + y * y;
+        let radial = 1.0 + r2 * (k1 + r2 * (k2 + r2 * k3));
+        let xd = x * radial + 2.0 * p1 * x * y + p2 * (r2 + 2.0 * x * x);
+        let yd = y * radial + p1 * (r2 + 2.0 * y * y) + 2.0 * p2 * x * y;
+        Some([self.lens.fx * xd + self.lens.cx, self.lens.fy * yd + self.lens.cy])
+    }
+
+    /// A tag's four corners in the photo as the detector reports them: projected, then
+    /// pushed outward from the tag's centre by the corner bias.
+    fn tag_image(&self, t: &TagState, size_mm: f64, height_mm: f64) -> Option<[[f64; 2]; 4]> {
+        let corners = t.corners(size_mm * self.tag_scale, height_mm);
+        let mut q = [[0.0; 2]; 4];
+        for (o, p) in q.iter_mut().zip(&corners) {
+            *o = self.project(p)?;
+        }
+        let cx = q.iter().map(|p| p[0]).sum::<f64>() / 4.0;
+        let cy = q.iter().map(|p| p[1]).sum::<f64>() / 4.0;
+        for p in &mut q {
+            let (dx, dy) = (p[0] - cx, p[1] - cy);
+            let len = dx.hypot(dy).max(1e-9);
+            p[0] += self.corner_bias_px * dx / len;
+            p[1] += self.corner_bias_px * dy / len;
+        }
+        Some(q)
+    }
+
+    /// The camera moved by `d` (rotation increment, translation, focal, k1, k2, tag
+    /// scale, p1, p2).
+    fn moved(&self, d: &CamVec) -> Camera {
+        let rot = Rotation3::new(Vector3::new(d[0], d[1], d[2]));
+        let aspect = self.lens.fy / self.lens.fx;
+        let fx = self.lens.fx + d[6];
+        let mut lens = Lens { fx, fy: fx * aspect, ..self.lens };
+        lens.dist[0] += d[7];
+        lens.dist[1] += d[8];
+        Camera {
+            lens,
+            r: rot.matrix() * self.r,
+            t: self.t + Vector3::new(d[3], d[4], d[5]),
+            tag_scale: self.tag_scale + d[9],
+            corner_bias_px: self.corner_bias_px + d[12],
+        }
+        .with_tangential(d[10], d[11])
+    }
+
+    fn with_tangential(mut self, dp1: f64, dp2: f64) -> Camera {
+        self.lens.dist[2] += dp1;
+        self.lens.dist[3] += dp2;
+        self
+    }
+}
+
+/// A tag on the base-top plane: centre (table mm) and heading (radians, its "up").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TagState {
+    /// Centre, table mm.
+    pub centre: Vec2,
+    /// Heading, radians counter-clockwise from +x.
+    pub heading: f64,
+}
+
+impl TagState {
+    fn moved(&self, d: &Vector3<f64>) -> TagState {
+        TagState { centre: self.centre + Vec2::new(d[0], d[1]), heading: self.heading + d[2] }
+    }
+
+    fn corners(&self, size: f64, height: f64) -> [Vector3<f64>; 4] {
+        square_corners(self.centre, size, self.heading.to_degrees()).map(|c| Vector3::new(c.x, c.y, height))
+    }
+}
+
+/// Which intrinsics the adjustment may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Free {
+    /// Pose only (a calibrated camera).
+    Pose,
+    /// Pose, focal length, radial distortion k1, k2, tangential p1, p2 and the tag
+    /// scale.
+    PoseFocalRadial,
+}
+
+/// Everything the adjustment sees.
+pub(crate) struct Problem<'a> {
+    /// Fiducial corners: table points (mm) and their pixels.
+    pub fiducial_table: &'a [Vector3<f64>],
+    /// Their pixels.
+    pub fiducial_px: &'a [[f64; 2]],
+    /// Each tag's four corners in the photo (OpenCV order).
+    pub tag_px: &'a [[[f64; 2]; 4]],
+    /// The tags' printed side, mm.
+    pub tag_size_mm: f64,
+    /// Height of the base-top plane the tags lie on, mm.
+    pub tag_height_mm: f64,
+    /// Which intrinsics are free.
+    pub free: Free,
+    /// Prior on the focal length: value and standard deviation, px.
+    pub focal_prior: (f64, f64),
+    /// Huber threshold, px.
+    pub huber_px: f64,
+}
+
+/// The adjusted camera and tags, with their residuals.
+#[derive(Debug, Clone)]
+pub(crate) struct Solution {
+    /// The camera.
+    pub camera: Camera,
+    /// The tags, in the problem's order (the scan measures them again through the
+    /// adjusted camera; the unit tests compare them with the truth).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub tags: Vec<TagState>,
+    /// RMS reprojection residual of each tag's corners, px.
+    pub tag_rms_px: Vec<f64>,
+    /// Iterations taken.
+    pub iterations: usize,
+}
+
+fn huber_weight(e: f64, delta: f64) -> f64 {
+    if e <= delta { 1.0 } else { delta / e }
+}
+
+fn huber_cost(e: f64, delta: f64) -> f64 {
+    if e <= delta { 0.5 * e * e } else { delta * (e - 0.5 * delta) }
+}
+
+/// Standard deviation of the weak prior on k1 and k2 (no distortion).
+const PRIOR_DISTORTION: f64 = 0.5;
+/// Standard deviation of the weak prior on p1 and p2 (no tangential distortion: a
+/// phone lens has a few thousandths at most).
+const PRIOR_TANGENTIAL: f64 = 0.01;
+/// Levenberg-Marquardt iterations at most (a far-off start walks slowly along the
+/// focal length / distance valley).
+const MAX_ITERATIONS: usize = 300;
+
+/// Standard deviation of the weak prior on the corner bias (none), px.
+const PRIOR_CORNER_BIAS_PX: f64 = 1.0;
+/// Standard deviation of the weak prior on the tag scale (the profile's size).
+const PRIOR_TAG_SCALE: f64 = 0.05;
+
+/// Finite-difference steps of the camera parameters.
+const CAM_STEP: [f64; NC] = [1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-3, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-4];
+/// Of the tag parameters (mm, mm, rad).
+const TAG_STEP: [f64; 3] = [1e-4, 1e-4, 1e-6];
+
+impl Problem<'_> {
+    /// Whether shared parameter `i` is adjusted (the pose always; the lens and the tag
+    /// scale when self-calibrating).
+    fn free_cam(&self, i: usize) -> bool {
+        i < 6 || self.free == Free::PoseFocalRadial
+    }
+
+    /// The robust cost of a state (the prior included); `None` when a point falls
+    /// behind the camera.
+    fn cost(&self, cam: &Camera, tags: &[TagState]) -> Option<f64> {
+        let d = self.huber_px;
+        let mut c = 0.0;
+        for (p, o) in self.fiducial_table.iter().zip(self.fiducial_px) {
+            let q = cam.project(p)?;
+            c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
+        }
+        for (t, obs) in tags.iter().zip(self.tag_px) {
+            for (q, o) in cam.tag_image(t, self.tag_size_mm, self.tag_height_mm)?.iter().zip(obs) {
+                c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
+            }
+        }
+        Some(c + 0.5 * self.prior_residuals(cam).iter().map(|r| r * r).sum::<f64>())
+    }
+
+    /// Weak priors: focal length near its first estimate, distortion near none (they
+    /// only steer directions the corners leave undetermined).
+    fn prior_residuals(&self, cam: &Camera) -> [f64; 7] {
+        if self.free == Free::Pose {
+            return [0.0; 7];
+        }
+        let (f0, sf) = self.focal_prior;
+        [
+            (cam.lens.fx - f0) / sf,
+            cam.lens.dist[0] / PRIOR_DISTORTION,
+            cam.lens.dist[1] / PRIOR_DISTORTION,
+            (cam.tag_scale - 1.0) / PRIOR_TAG_SCALE,
+            cam.lens.dist[2] / PRIOR_TANGENTIAL,
+            cam.lens.dist[3] / PRIOR_TANGENTIAL,
+            cam.corner_bias_px / PRIOR_CORNER_BIAS_PX,
+        ]
+    }
+
+    /// Solves from `cam` and `tags`; `None` when the start is unusable (a point behind
+    /// the camera).
+    pub(crate) fn solve(&self, cam: Camera, tags: Vec<TagState>) -> Option<Solution> {
+        let mut cam = cam;
+        let mut tags = tags;
+        let mut cost = self.cost(&cam, &tags)?;
+        let mut lambda = 1e-3;
+        let mut iterations = 0;
+        for _ in 0..MAX_ITERATIONS {
+            iterations += 1;
+            let sys = self.normal_equations(&cam, &tags)?;
+            let mut improved = false;
+            for _ in 0..12 {
+                let Some((dc, dts)) = sys.step(lambda, self) else {
+                    lambda *= 10.0;
+                    continue;
+                };
+                let cam2 = cam.moved(&dc);
+                let tags2: Vec<TagState> = tags.iter().zip(&dts).map(|(t, d)| t.moved(d)).collect();
+                match self.cost(&cam2, &tags2) {
+                    Some(c2) if c2 < cost => {
+                        let rel = (cost - c2) / cost.max(1e-30);
+                        cam = cam2;
+                        tags = tags2;
+                        cost = c2;
+                        lambda = (lambda / 3.0).max(1e-9);
+                        improved = rel > 1e-10;
+                        break;
+                    }
+                    _ => lambda *= 4.0,
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+        let tag_rms_px = tags
+            .iter()
+            .zip(self.tag_px)
+            .map(|(t, obs)| {
+                cam.tag_image(t, self.tag_size_mm, self.tag_height_mm).map_or(f64::INFINITY, |q| {
+                    let ss: f64 =
+                        q.iter().zip(obs).map(|(q, o)| (q[0] - o[0]).powi(2) + (q[1] - o[1]).powi(2)).sum();
+                    (ss / 4.0).sqrt()
+                })
+            })
+            .collect();
+        Some(Solution { camera: cam, tags, tag_rms_px, iterations })
+    }
+
+    /// The Gauss-Newton normal equations of the robust cost at the current state.
+    fn normal_equations(&self, cam: &Camera, tags: &[TagState]) -> Option<Normal> {
+        let moved: Vec<(Camera, Camera)> = (0..NC)
+            .map(|i| {
+                let mut d = CamVec::zeros();
+                d[i] = CAM_STEP[i];
+                (cam.moved(&d), cam.moved(&-d))
+            })
+            .collect();
+        let mut hcc = CamMat::zeros();
+        let mut gc = CamVec::zeros();
+        let delta = self.huber_px;
+        // One observed corner: residual, its camera Jacobian (2 x NC) and weight.
+        let corner = |p: &Vector3<f64>, o: &[f64; 2]| -> Option<([f64; 2], SMatrix<f64, 2, NC>)> {
+            let q = cam.project(p)?;
+            let mut j = SMatrix::<f64, 2, NC>::zeros();
+            for (i, (a, b)) in moved.iter().enumerate() {
+                if !self.free_cam(i) {
+                    continue;
+                }
+                let (qa, qb) = (a.project(p)?, b.project(p)?);
+                j[(0, i)] = (qa[0] - qb[0]) / (2.0 * CAM_STEP[i]);
+                j[(1, i)] = (qa[1] - qb[1]) / (2.0 * CAM_STEP[i]);
+            }
+            Some(([q[0] - o[0], q[1] - o[1]], j))
+        };
+        for (p, o) in self.fiducial_table.iter().zip(self.fiducial_px) {
+            let (r, j) = corner(p, o)?;
+            let w = huber_weight(r[0].hypot(r[1]), delta);
+            let rv = nalgebra::Vector2::new(r[0], r[1]);
+            hcc += w * j.transpose() * j;
+            gc += w * j.transpose() * rv;
+        }
+        let mut blocks = Vec::with_capacity(tags.len());
+        let image = |c: &Camera, t: &TagState| c.tag_image(t, self.tag_size_mm, self.tag_height_mm);
+        for (t, obs) in tags.iter().zip(self.tag_px) {
+            let q = image(cam, t)?;
+            // Central differences of the four corners' pixels, per shared parameter
+            // (the tag scale and the corner bias included) and per tag parameter.
+            let mut jc4 = [SMatrix::<f64, 2, NC>::zeros(); 4];
+            for (i, (a, b)) in moved.iter().enumerate() {
+                if !self.free_cam(i) {
+                    continue;
+                }
+                let (qa, qb) = (image(a, t)?, image(b, t)?);
+                for k in 0..4 {
+                    jc4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * CAM_STEP[i]);
+                    jc4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * CAM_STEP[i]);
+                }
+            }
+            let mut jt4 = [SMatrix::<f64, 2, 3>::zeros(); 4];
+            for i in 0..3 {
+                let mut d = Vector3::zeros();
+                d[i] = TAG_STEP[i];
+                let (qa, qb) = (image(cam, &t.moved(&d))?, image(cam, &t.moved(&-d))?);
+                for k in 0..4 {
+                    jt4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * TAG_STEP[i]);
+                    jt4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * TAG_STEP[i]);
+                }
+            }
+            let mut htt = Matrix3::zeros();
+            let mut hct = CrossMat::zeros();
+            let mut gt = Vector3::zeros();
+            for k in 0..4 {
+                let r = [q[k][0] - obs[k][0], q[k][1] - obs[k][1]];
+                let (jc, jt) = (&jc4[k], &jt4[k]);
+                let w = huber_weight(r[0].hypot(r[1]), delta);
+                let rv = nalgebra::Vector2::new(r[0], r[1]);
+                hcc += w * jc.transpose() * jc;
+                gc += w * jc.transpose() * rv;
+                htt += w * jt.transpose() * jt;
+                hct += w * jc.transpose() * jt;
+                gt += w * jt.transpose() * rv;
+            }
+            blocks.push(TagBlock { htt, hct, gt });
+        }
+        // Priors (diagonal).
+        if self.free == Free::PoseFocalRadial {
+            let pr = self.prior_residuals(cam);
+            let (_, sf) = self.focal_prior;
+            let sigmas = [
+                (6, sf),
+                (7, PRIOR_DISTORTION),
+                (8, PRIOR_DISTORTION),
+                (9, PRIOR_TAG_SCALE),
+                (10, PRIOR_TANGENTIAL),
+                (11, PRIOR_TANGENTIAL),
+                (12, PRIOR_CORNER_BIAS_PX),
+            ];
+            for (k, (i, s)) in sigmas.into_iter().enumerate() {
+                hcc[(i, i)] += 1.0 / (s * s);
+                gc[i] += pr[k] / s;
+            }
+        }
+        for i in 0..NC {
+            if !self.free_cam(i) {
+                for j in 0..NC {
+                    hcc[(i, j)] = 0.0;
+                    hcc[(j, i)] = 0.0;
+                }
+                hcc[(i, i)] = 1.0;
+                gc[i] = 0.0;
+                for b in &mut blocks {
+                    for j in 0..3 {
+                        b.hct[(i, j)] = 0.0;
+                    }
+                }
+            }
+        }
+        Some(Normal { hcc, gc, blocks })
+    }
+}
+
+struct TagBlock {
+    htt: Matrix3<f64>,
+    hct: CrossMat,
+    gt: Vector3<f64>,
+}
+
+struct Normal {
+    hcc: CamMat,
+    gc: CamVec,
+    blocks: Vec<TagBlock>,
+}
+
+impl Normal {
+    /// The damped step (Marquardt's diagonal scaling), tags eliminated by the Schur
+    /// complement.
+    fn step(&self, lambda: f64, problem: &Problem<'_>) -> Option<(CamVec, Vec<Vector3<f64>>)> {
+        let damp = |m: f64| m * (1.0 + lambda) + lambda * 1e-9;
+        let mut s = self.hcc;
+        for i in 0..NC {
+            if problem.free_cam(i) {
+                s[(i, i)] = damp(s[(i, i)]);
+            }
+        }
+        let mut b = self.gc;
+        let mut inverses = Vec::with_capacity(self.blocks.len());
+        for blk in &self.blocks {
+            let mut d = blk.htt;
+            for i in 0..3 {
+                d[(i, i)] = damp(d[(i, i)]);
+            }
+            let inv = d.try_inverse()?;
+            let hd = blk.hct * inv;
+            s -= hd * blk.hct.transpose();
+            b -= hd * blk.gt;
+            inverses.push(inv);
+        }
+        let dc = s.cholesky()?.solve(&-b);
+        if dc.iter().any(|v| !v.is_finite()) {
+            return None;
+        }
+        let dts = self
+            .blocks
+            .iter()
+            .zip(&inverses)
+            .map(|(blk, inv)| inv * (-blk.gt - blk.hct.transpose() * dc))
+            .collect();
+        Some((dc, dts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A camera 1.2 m up, tilted 20 degrees, pincushion lens; tags on a grid at 3 mm.
+    fn truth() -> (Camera, Vec<TagState>) {
+        let a = 20f64.to_radians();
+        let down = Matrix3::new(1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, -1.0);
+        let rx = Matrix3::new(1.0, 0.0, 0.0, 0.0, a.cos(), a.sin(), 0.0, -a.sin(), a.cos());
+        let r = rx * down;
+        let centre = Vector3::new(914.0, 610.0 - 1200.0 * a.tan(), 1200.0);
+        let lens =
+            Lens { fx: 2900.0, fy: 2900.0, cx: 1999.5, cy: 1499.5, dist: [0.04, -0.01, 0.0, 0.0, 0.0] };
+        let cam = Camera { lens, r, t: -(r * centre), tag_scale: 1.0, corner_bias_px: 0.0 };
+        let mut tags = Vec::new();
+        for i in 0..8 {
+            for j in 0..5 {
+                tags.push(TagState {
+                    centre: Vec2::new(250.0 + 200.0 * f64::from(i), 200.0 + 200.0 * f64::from(j)),
+                    heading: f64::from(i * 5 + j),
+                });
+            }
+        }
+        (cam, tags)
+    }
+
+    #[test]
+    fn recovers_focal_distortion_and_tags_from_a_rough_start() {
+        let (cam, tags) = truth();
+        let fid: Vec<Vector3<f64>> = [(30.0, 30.0), (1798.0, 30.0), (1798.0, 1189.0), (30.0, 1189.0)]
+            .iter()
+            .flat_map(|&(x, y)| {
+                square_corners(Vec2::new(x, y), 60.0, 90.0).map(|c| Vector3::new(c.x, c.y, 0.0))
+            })
+            .collect();
+        let fid_px: Vec<[f64; 2]> = fid.iter().map(|p| cam.project(p).unwrap()).collect();
+        let tag_px: Vec<[[f64; 2]; 4]> =
+            tags.iter().map(|t| t.corners(12.0, 3.0).map(|p| cam.project(&p).unwrap())).collect();
+        // Start: no distortion, focal 10% off, tags 2 mm and 2 degrees off.
+        let mut start = cam;
+        start.lens.dist = [0.0; 5];
+        start.lens.fx *= 1.1;
+        start.lens.fy *= 1.1;
+        start.t.z += 20.0;
+        let start_tags: Vec<TagState> = tags
+            .iter()
+            .map(|t| TagState { centre: t.centre + Vec2::new(2.0, -2.0), heading: t.heading + 0.03 })
+            .collect();
+        let problem = Problem {
+            fiducial_table: &fid,
+            fiducial_px: &fid_px,
+            tag_px: &tag_px,
+            tag_size_mm: 12.0,
+            tag_height_mm: 3.0,
+            free: Free::PoseFocalRadial,
+            focal_prior: (start.lens.fx, 0.3 * start.lens.fx),
+            huber_px: 1.0,
+        };
+        let s = problem.solve(start, start_tags).unwrap();
+        assert!((s.camera.lens.fx - 2900.0).abs() < 2.0, "{:?} after {}", s.camera.lens, s.iterations);
+        assert!((s.camera.lens.dist[0] - 0.04).abs() < 1e-3, "{:?}", s.camera.lens);
+        for (a, b) in s.tags.iter().zip(&tags) {
+            assert!(a.centre.distance(b.centre) < 0.05, "{a:?} {b:?}");
+        }
+        assert!(s.tag_rms_px.iter().all(|r| *r < 1e-3));
+    }
+}
