@@ -152,20 +152,14 @@ fn table(seed: u64, bases: usize) -> Table {
         }
         let n = units.len();
         placed.extend(candidate.iter().copied());
-        units.push(Unit {
-            id: format!("u{n}"),
-            side: if centre.y < DEPTH / 2.0 { "france".into() } else { "austria".into() },
+        let mut unit = Unit::new(
+            format!("u{n}"),
+            if centre.y < DEPTH / 2.0 { "france" } else { "austria" },
             kind,
-            formation: form,
-            bases: candidate,
-            division: None,
-            corps: None,
-            parent: None,
-            weight: None,
-            frontage: None,
-            role: None,
-            attached: false,
-        });
+            candidate,
+        );
+        unit.formation = form;
+        units.push(unit);
     }
     Table {
         schema: SCHEMA_ID.to_string(),

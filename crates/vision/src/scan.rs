@@ -359,20 +359,12 @@ pub fn scan(
         });
         match slot {
             Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
-            None => placeholders.push(Unit {
-                id: format!("tag-{id}"),
-                side: "unassigned".to_string(),
-                kind: UnitKind::Infantry,
-                formation: None,
-                bases: vec![base],
-                division: None,
-                corps: None,
-                parent: None,
-                weight: None,
-                frontage: None,
-                role: None,
-                attached: false,
-            }),
+            None => placeholders.push(Unit::new(
+                format!("tag-{id}"),
+                "unassigned",
+                UnitKind::Infantry,
+                vec![base],
+            )),
         }
     }
     let mut units = Vec::new();
