@@ -15,6 +15,13 @@
 //!   [`RuleDistance::BluffCavalry`]). Reading: "in the open" is no part of the marker
 //!   inside a covering terrain area. Troop grades and morale hits, which the text also
 //!   asks, are not in the table.
+//! - 308 "Lost in the woods": "Green or untrained brigades moving within wooded terrain
+//!   more than 4" from other friendly formations (of any type) must pass a Maneuver die
+//!   roll". Listed: every combat unit with a base in a wood (forest of any density or
+//!   orchard) and no other friendly combat unit within 4" ([`RuleDistance::GreenInWoods`];
+//!   exactly 4" is not more). Readings: "formations" are combat units (not skirmish
+//!   markers or leaders); the troop grade is not in a table, so the players apply the
+//!   list to their green and untrained brigades.
 
 use crate::assault::cover::base_cover;
 use crate::assault::zone::AssaultZone;
@@ -22,6 +29,7 @@ use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::rules::{RuleAngle, RuleBook, RuleDistance};
 use crate::table::{MarkerKind, Table, UnitKind};
+use crate::terrain::TerrainKind;
 use crate::ties::within;
 use std::collections::BTreeMap;
 
@@ -121,6 +129,54 @@ pub fn bluff_reach(
             if open {
                 out.push(BluffReach { unit: ui, marker, distance_mm });
             }
+        }
+    }
+    Ok(out)
+}
+
+/// True for wooded terrain (003 308): forests of any density and orchards.
+fn is_wooded(kind: TerrainKind) -> bool {
+    matches!(
+        kind,
+        TerrainKind::LightForest
+            | TerrainKind::MediumForest
+            | TerrainKind::HeavyForest
+            | TerrainKind::Orchard
+    )
+}
+
+/// Combat units in a wood with no other friendly combat unit within 4" (003 308), in
+/// table order.
+pub fn lost_in_woods(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<Vec<usize>, GeometryError> {
+    let reach = book.distance_mm(RuleDistance::GreenInWoods)?;
+    let woods: Vec<_> = table
+        .terrain
+        .iter()
+        .filter(|t| is_wooded(t.kind) && t.outline.len() >= 3)
+        .map(|t| t.polygon())
+        .collect();
+    let mut out = Vec::new();
+    for (ui, u) in table.units.iter().enumerate() {
+        if !u.is_combat() {
+            continue;
+        }
+        let in_wood = u.bases.iter().any(|b| {
+            let poly = b.polygon();
+            woods.iter().any(|w| w.area_inside(&poly) > 0.0)
+        });
+        if !in_wood {
+            continue;
+        }
+        let friend_near = index.within_of_unit(ui, reach).into_iter().any(|n| {
+            let f = &table.units[n.base.unit];
+            f.side == u.side && f.is_combat() && within(n.closest.distance_mm, reach)
+        });
+        if !friend_near {
+            out.push(ui);
         }
     }
     Ok(out)

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{IN, area, b, inf, table, unit};
-use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert};
+use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods};
 use vedette_geometry::{Marker, MarkerKind, RuleSet, SpatialIndex, Table, TerrainKind, Unit, UnitKind, Vec2};
 
 /// Every base and terrain point turned by `turn` degrees about the origin and moved to
@@ -99,5 +99,37 @@ fn bluff_reaches_markers_in_the_open_within_one_or_three_inches() {
         assert!(!bluffs(&turned(bluff_scene(UnitKind::Cavalry, 3.01 * IN, false), turn)));
         // A marker partly in a wood is not in the open.
         assert!(!bluffs(&turned(bluff_scene(UnitKind::Infantry, 0.5 * IN, true), turn)));
+    }
+}
+
+#[test]
+fn lost_in_the_woods_beyond_four_inches_of_friends() {
+    // 003 308: a brigade in a wood (x -100..100, y -100..100) and a friendly brigade
+    // outside it, `gap` beyond its right-hand base (x 15 + gap).
+    let scene = |gap: f64, wooded: bool| {
+        let mut t = table(
+            RuleSet::Republic,
+            vec![
+                unit("fr-1", "fr", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)]),
+                unit("fr-2", "fr", UnitKind::Infantry, vec![inf(15.0 + gap + 15.0, 0.0, 90.0)]),
+                unit("au-1", "au", UnitKind::Infantry, vec![inf(0.0, 30.0, 270.0)]),
+            ],
+        );
+        t.terrain.push(area(
+            if wooded { TerrainKind::MediumForest } else { TerrainKind::Marsh },
+            -100.0,
+            -100.0,
+            16.0,
+            100.0,
+        ));
+        t
+    };
+    let lost = |t: &Table| lost_in_woods(t, &SpatialIndex::new(t), &t.rule_book().unwrap()).unwrap();
+    for turn in [0.0, 250.0] {
+        // fr-1 in the wood; fr-2 just outside it; the enemy au-1 does not count as a friend
+        // (and is in the wood too, with no friend at all).
+        assert_eq!(lost(&turned(scene(4.01 * IN, true), turn)), vec![0, 2], "{turn}");
+        assert_eq!(lost(&turned(scene(3.99 * IN, true), turn)), vec![2], "{turn}");
+        assert_eq!(lost(&turned(scene(4.01 * IN, false), turn)), Vec::<usize>::new(), "{turn}");
     }
 }

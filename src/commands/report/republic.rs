@@ -1,12 +1,13 @@
 //! The `republic` section: Republic's advanced rules that measure the table (003 201
-//! alert infantry, 301 bluff assaults on skirmishers); `null` under other rule sets.
+//! alert infantry, 301 bluff assaults on skirmishers, 308 lost in the woods); `null`
+//! under other rule sets.
 //! The decisions are `vedette_geometry::republic`'s; this maps and prints them.
 
 use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert};
+use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods};
 use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table, UnitKind};
 
 /// An alert infantry unit and the enemies inside its 4" zone (003 201).
@@ -38,6 +39,9 @@ pub struct RepublicSection {
     pub alert: Vec<AlertReport>,
     /// Every bluff assault that reaches.
     pub bluff: Vec<BluffReport>,
+    /// Combat units in a wood with no other friendly combat unit within 4" (003 308:
+    /// green or untrained brigades among them test to move).
+    pub lost_in_woods: Vec<String>,
 }
 
 /// Builds the section; `None` unless the table plays Republic.
@@ -65,6 +69,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<
             distance_in: inch(r.distance_mm),
         });
     }
+    s.lost_in_woods = lost_in_woods(t, index, book)?.into_iter().map(|u| t.units[u].id.clone()).collect();
     Ok(Some(s))
 }
 
@@ -100,6 +105,12 @@ pub fn render_text(s: &RepublicSection) -> String {
         out.push_str(&format!(
             "\nBluff assaults that reach (003 301: skirmishers in the open within 1\" / 3\" cavalry)\n{}",
             render(&["unit", "skirmishers", "distance"], &rows)
+        ));
+    }
+    if !s.lost_in_woods.is_empty() {
+        out.push_str(&format!(
+            "\nIn the woods beyond 4\" of friends (003 308: green or untrained brigades test to move): {}\n",
+            s.lost_in_woods.join(" ")
         ));
     }
     out
