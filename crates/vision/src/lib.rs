@@ -72,8 +72,8 @@ pub use pose::{
     Suspect, self_calibrate, solve_camera,
 };
 pub use profile::{
-    BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, Profile, TableSpec, TagSpec,
-    square_corners,
+    BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, MAX_FIDUCIALS, Profile, TableSpec,
+    TagSpec, square_corners,
 };
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
 pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};

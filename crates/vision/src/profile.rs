@@ -80,9 +80,14 @@ pub struct FiducialSpec {
     /// Height of the printed surface above the table, mm (0 for paper on the mat).
     #[serde(default)]
     pub height_mm: f64,
-    /// Each fiducial; at least four.
+    /// Each fiducial; four to [`MAX_FIDUCIALS`].
     pub markers: Vec<FiducialPlacement>,
 }
+
+/// The most table fiducials a profile may declare: the four corners and up to two more
+/// along each edge. Every extra fiducial tightens the camera fit and lets a moved one be
+/// found by the others.
+pub const MAX_FIDUCIALS: usize = 12;
 
 /// Where one table fiducial lies.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -276,6 +281,15 @@ impl Profile {
                 ),
             ));
         }
+        if self.fiducials.markers.len() > MAX_FIDUCIALS {
+            return Err(self.field(
+                "fiducials.markers",
+                format!(
+                    "at most {MAX_FIDUCIALS} table fiducials are supported (four corners and up to eight along the edges), the profile has {}",
+                    self.fiducials.markers.len()
+                ),
+            ));
+        }
         let mut seen = BTreeSet::new();
         let dict = self.fiducials.dictionary;
         for (i, m) in self.fiducials.markers.iter().enumerate() {
@@ -421,6 +435,14 @@ markers = [
         );
         let e = Profile::from_toml_str(&bad, "p.toml").unwrap_err().to_string();
         assert!(e.contains("at least four"), "{e}");
+
+        let extra: String =
+            (4..13).map(|i| format!("  {{ id = {i}, x_mm = {}, y_mm = 50 }},\n", 100 + 150 * i)).collect();
+        let many = GOOD.replace("},\n]\n", &format!("}},\n{extra}]\n"));
+        let e = Profile::from_toml_str(&many, "p.toml").unwrap_err().to_string();
+        assert!(e.contains("fiducials.markers") && e.contains("at most 12") && e.contains("has 13"), "{e}");
+        let twelve = GOOD.replace("},\n]\n", &format!("}},\n{}]\n", &extra[..extra.rfind("  {").unwrap_or(0)]));
+        assert!(Profile::from_toml_str(&twelve, "p.toml").is_ok(), "twelve fiducials are allowed");
 
         let bad = GOOD.replace("width_mm", "widht_mm");
         let e = Profile::from_toml_str(&bad, "p.toml").unwrap_err().to_string();

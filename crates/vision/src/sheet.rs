@@ -352,13 +352,34 @@ mod tests {
     use super::*;
     use crate::fiducials::{DetectorSettings, detect_markers};
 
+    fn profile_named(name: &str) -> Profile {
+        let path = format!("{}/../../calibration/{name}", env!("CARGO_MANIFEST_DIR"));
+        Profile::from_toml_str(&std::fs::read_to_string(path).unwrap(), name).unwrap()
+    }
+
     fn profile() -> Profile {
-        Profile::from_toml_str(
-            &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/default.toml"))
-                .unwrap(),
-            "default.toml",
-        )
-        .unwrap()
+        profile_named("default.toml")
+    }
+
+    #[test]
+    fn every_fiducial_of_a_six_fiducial_profile_is_printed_and_read() {
+        // calibration/six-fiducials.toml: the corners and the middles of the long edges.
+        let p = profile_named("six-fiducials.toml");
+        let pages = sheets(&p, &[]).unwrap();
+        let mut got: Vec<u32> = Vec::new();
+        for page in pages.iter().filter(|pg| pg.name.starts_with("fiducials")) {
+            let (img, _) = decode(&page.render().unwrap().png);
+            let dict = p.fiducials.dictionary;
+            let found = detect_markers(
+                &img,
+                dict,
+                &DetectorSettings::for_marker_side(mm_to_px(p.fiducials.size_mm), dict.bits()),
+            )
+            .unwrap();
+            got.extend(found.iter().map(|m| m.id));
+        }
+        got.sort_unstable();
+        assert_eq!(got, (0..6).collect::<Vec<u32>>());
     }
 
     fn decode(png_bytes: &[u8]) -> (Mat, Option<png::PixelDimensions>) {
