@@ -15,6 +15,14 @@
 //!   [`RuleDistance::BluffCavalry`]). Reading: "in the open" is no part of the marker
 //!   inside a covering terrain area. Troop grades and morale hits, which the text also
 //!   asks, are not in the table.
+//! - 102 B (grand-tactical inexperience): "Any unit moving to support a friendly unit
+//!   that has already moved into assault range against an enemy formation must roll ...
+//!   once they approach to within 1" to the rear of the friendly unit." Listed: each
+//!   friendly unit within 1" ([`RuleDistance::SupportBehind`]) of a unit that is in
+//!   assault range of an enemy (an attacker of some contact, 000 §5.1), with some part
+//!   in that unit's rear zone (behind it, between its rear lines, as the assault aspect
+//!   measures it). Which sides are inexperienced is the players' agreement; the table
+//!   marks only 102 C.
 //! - 308 "Lost in the woods": "Green or untrained brigades moving within wooded terrain
 //!   more than 4" from other friendly formations (of any type) must pass a Maneuver die
 //!   roll". Listed: every combat unit with a base in a wood (forest of any density or
@@ -178,6 +186,54 @@ pub fn lost_in_woods(
         if !friend_near {
             out.push(ui);
         }
+    }
+    Ok(out)
+}
+
+/// A unit within 1" to the rear of a friend in assault range (003 102 B).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SupportBehind {
+    /// The unit in assault range.
+    pub supported: usize,
+    /// The friendly unit behind it.
+    pub supporter: usize,
+    /// Closest distance between them, mm.
+    pub distance_mm: f64,
+}
+
+/// Every friendly unit within 1" to the rear of a unit in assault range (003 102 B), by
+/// supported then supporter index.
+pub fn support_behind(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<Vec<SupportBehind>, GeometryError> {
+    let reach = book.distance_mm(RuleDistance::SupportBehind)?;
+    let mut attacking: Vec<usize> =
+        crate::assault::contact::assault_contacts(table, index, book)?.iter().map(|c| c.attacker).collect();
+    attacking.sort_unstable();
+    attacking.dedup();
+    let mut out = Vec::new();
+    for a in attacking {
+        let u = &table.units[a];
+        let Some(lines) = crate::assault::flank::FlankGeometry::of(&u.bases) else { continue };
+        let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+        for n in index.within_of_unit(a, reach + 1.0) {
+            let f = &table.units[n.base.unit];
+            if f.side != u.side || !f.is_combat() || !within(n.closest.distance_mm, reach) {
+                continue;
+            }
+            let Some(b) = table.base(n.base) else { continue };
+            if lines.reaches_rear_zone(b) {
+                let e = best.entry(n.base.unit).or_insert(f64::INFINITY);
+                *e = e.min(n.closest.distance_mm);
+            }
+        }
+        out.extend(best.into_iter().map(|(s, d)| SupportBehind {
+            supported: a,
+            supporter: s,
+            distance_mm: d,
+        }));
     }
     Ok(out)
 }

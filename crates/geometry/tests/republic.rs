@@ -4,7 +4,7 @@
 mod common;
 
 use common::{IN, area, b, inf, table, unit};
-use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods};
+use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods, support_behind};
 use vedette_geometry::{Marker, MarkerKind, RuleSet, SpatialIndex, Table, TerrainKind, Unit, UnitKind, Vec2};
 
 /// Every base and terrain point turned by `turn` degrees about the origin and moved to
@@ -131,5 +131,34 @@ fn lost_in_the_woods_beyond_four_inches_of_friends() {
         assert_eq!(lost(&turned(scene(4.01 * IN, true), turn)), vec![0, 2], "{turn}");
         assert_eq!(lost(&turned(scene(3.99 * IN, true), turn)), vec![2], "{turn}");
         assert_eq!(lost(&turned(scene(4.01 * IN, false), turn)), Vec::<usize>::new(), "{turn}");
+    }
+}
+
+#[test]
+fn support_within_one_inch_to_the_rear_of_a_unit_in_assault_range() {
+    // 003 102 B: fr-1 (front edge y = 10) is 2" from au-1 (in general assault range);
+    // fr-2 stands behind fr-1 (rear edge y = -10) with `gap` between them.
+    let scene = |gap: f64, enemy_gap: f64| {
+        table(
+            RuleSet::Republic,
+            vec![
+                unit("fr-1", "fr", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)]),
+                unit("fr-2", "fr", UnitKind::Infantry, vec![inf(0.0, -10.0 - gap - 10.0, 90.0)]),
+                unit("au-1", "au", UnitKind::Infantry, vec![inf(0.0, 10.0 + enemy_gap + 10.0, 270.0)]),
+            ],
+        )
+    };
+    let pairs = |t: &Table| {
+        support_behind(t, &SpatialIndex::new(t), &t.rule_book().unwrap())
+            .unwrap()
+            .iter()
+            .map(|s| (s.supported, s.supporter))
+            .collect::<Vec<_>>()
+    };
+    for turn in [0.0, 300.0] {
+        assert_eq!(pairs(&turned(scene(0.99 * IN, 2.0 * IN), turn)), vec![(0, 1)], "{turn}");
+        assert_eq!(pairs(&turned(scene(1.01 * IN, 2.0 * IN), turn)), vec![], "{turn}");
+        // fr-1 out of assault range (3.1"): no support test.
+        assert_eq!(pairs(&turned(scene(0.5 * IN, 3.1 * IN), turn)), vec![], "{turn}");
     }
 }

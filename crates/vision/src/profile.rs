@@ -441,7 +441,8 @@ markers = [
         let many = GOOD.replace("},\n]\n", &format!("}},\n{extra}]\n"));
         let e = Profile::from_toml_str(&many, "p.toml").unwrap_err().to_string();
         assert!(e.contains("fiducials.markers") && e.contains("at most 12") && e.contains("has 13"), "{e}");
-        let twelve = GOOD.replace("},\n]\n", &format!("}},\n{}]\n", &extra[..extra.rfind("  {").unwrap_or(0)]));
+        let twelve =
+            GOOD.replace("},\n]\n", &format!("}},\n{}]\n", &extra[..extra.rfind("  {").unwrap_or(0)]));
         assert!(Profile::from_toml_str(&twelve, "p.toml").is_ok(), "twelve fiducials are allowed");
 
         let bad = GOOD.replace("width_mm", "widht_mm");

@@ -1,5 +1,6 @@
 //! The `republic` section: Republic's advanced rules that measure the table (003 201
-//! alert infantry, 301 bluff assaults on skirmishers, 308 lost in the woods); `null`
+//! alert infantry, 301 bluff assaults on skirmishers, 102 B support to the rear, 308 lost
+//! in the woods); `null`
 //! under other rule sets.
 //! The decisions are `vedette_geometry::republic`'s; this maps and prints them.
 
@@ -7,7 +8,7 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods};
+use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods, support_behind};
 use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table, UnitKind};
 
 /// An alert infantry unit and the enemies inside its 4" zone (003 201).
@@ -32,6 +33,17 @@ pub struct BluffReport {
     pub distance_in: Option<f64>,
 }
 
+/// A unit within 1" to the rear of a friend in assault range (003 102 B).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct SupportReport {
+    /// The unit in assault range.
+    pub unit: String,
+    /// The friendly unit behind it.
+    pub supporter: String,
+    /// Closest distance, rule inches.
+    pub distance_in: Option<f64>,
+}
+
 /// The `republic` section.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct RepublicSection {
@@ -39,6 +51,9 @@ pub struct RepublicSection {
     pub alert: Vec<AlertReport>,
     /// Every bluff assault that reaches.
     pub bluff: Vec<BluffReport>,
+    /// Friendly units within 1" to the rear of a unit in assault range (003 102 B: on an
+    /// inexperienced side, a die roll for both).
+    pub support_behind: Vec<SupportReport>,
     /// Combat units in a wood with no other friendly combat unit within 4" (003 308:
     /// green or untrained brigades among them test to move).
     pub lost_in_woods: Vec<String>,
@@ -66,6 +81,13 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<
         s.bluff.push(BluffReport {
             unit: t.units[r.unit].id.clone(),
             marker: t.units[r.marker].id.clone(),
+            distance_in: inch(r.distance_mm),
+        });
+    }
+    for r in support_behind(t, index, book)? {
+        s.support_behind.push(SupportReport {
+            unit: t.units[r.supported].id.clone(),
+            supporter: t.units[r.supporter].id.clone(),
             distance_in: inch(r.distance_mm),
         });
     }
@@ -105,6 +127,17 @@ pub fn render_text(s: &RepublicSection) -> String {
         out.push_str(&format!(
             "\nBluff assaults that reach (003 301: skirmishers in the open within 1\" / 3\" cavalry)\n{}",
             render(&["unit", "skirmishers", "distance"], &rows)
+        ));
+    }
+    if !s.support_behind.is_empty() {
+        let rows: Vec<Vec<String>> = s
+            .support_behind
+            .iter()
+            .map(|r| vec![r.unit.clone(), r.supporter.clone(), format!("{}\"", num(r.distance_in, 2))])
+            .collect();
+        out.push_str(&format!(
+            "\nSupport within 1\" to the rear of units in assault range (003 102 B, inexperienced sides)\n{}",
+            render(&["unit", "supporter", "distance"], &rows)
         ));
     }
     if !s.lost_in_woods.is_empty() {
