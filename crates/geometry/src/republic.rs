@@ -23,6 +23,12 @@
 //!   in that unit's rear zone (behind it, between its rear lines, as the assault aspect
 //!   measures it). Which sides are inexperienced is the players' agreement; the table
 //!   marks only 102 C.
+//! - 106 "Sharpshooters": "The sharpshooter base extends the range of the Enemy
+//!   Skirmish Marker modifier for the Hors de Combat table from 4" to 6" ... The effect
+//!   only applies to leader bases within the extended range of the sharpshooter marker
+//!   base". Listed: each leader with the enemy skirmish markers within 4"
+//!   ([`RuleDistance::SkirmisherHorsDeCombat`]), or 6" for a marker unit a
+//!   `sharpshooter` marker names ([`RuleDistance::SharpshooterHorsDeCombat`]); closed.
 //! - 308 "Lost in the woods": "Green or untrained brigades moving within wooded terrain
 //!   more than 4" from other friendly formations (of any type) must pass a Maneuver die
 //!   roll". Listed: every combat unit with a base in a wood (forest of any density or
@@ -234,6 +240,58 @@ pub fn support_behind(
             supporter: s,
             distance_mm: d,
         }));
+    }
+    Ok(out)
+}
+
+/// An enemy skirmish marker within hors de combat reach of a leader (003 106).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkerNearLeader {
+    /// The leader.
+    pub leader: usize,
+    /// The skirmish marker unit.
+    pub marker: usize,
+    /// Closest distance, mm.
+    pub distance_mm: f64,
+    /// The marker is its side's sharpshooter (reach 6" instead of 4").
+    pub sharpshooter: bool,
+}
+
+/// True when a `sharpshooter` marker names unit `unit` (003 106).
+#[must_use]
+pub fn is_sharpshooter(table: &Table, unit: usize) -> bool {
+    table.units.get(unit).is_some_and(|u| {
+        table
+            .markers
+            .iter()
+            .any(|m| m.kind == MarkerKind::Sharpshooter && m.unit.as_deref() == Some(u.id.as_str()))
+    })
+}
+
+/// Every leader with enemy skirmish markers within the Enemy Skirmish Marker reach of
+/// the hors de combat table (4", 6" for a sharpshooter; 003 106), by leader then marker.
+pub fn markers_near_leaders(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<Vec<MarkerNearLeader>, GeometryError> {
+    let normal = book.distance_mm(RuleDistance::SkirmisherHorsDeCombat)?;
+    let sharp = book.distance_mm(RuleDistance::SharpshooterHorsDeCombat)?;
+    let mut out = Vec::new();
+    for li in (0..table.units.len()).filter(|&i| table.units[i].kind == UnitKind::Leader) {
+        let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+        for n in index.within_of_unit(li, normal.max(sharp) + 1.0) {
+            if table.units[n.base.unit].kind == UnitKind::Skirmisher && index.are_enemies(li, n.base.unit) {
+                let e = best.entry(n.base.unit).or_insert(f64::INFINITY);
+                *e = e.min(n.closest.distance_mm);
+            }
+        }
+        for (m, d) in best {
+            let sharpshooter = is_sharpshooter(table, m);
+            if within(d, if sharpshooter { sharp } else { normal }) {
+                out.push(MarkerNearLeader { leader: li, marker: m, distance_mm: d, sharpshooter });
+            }
+        }
     }
     Ok(out)
 }

@@ -4,7 +4,9 @@
 mod common;
 
 use common::{IN, area, b, inf, table, unit};
-use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods, support_behind};
+use vedette_geometry::republic::{
+    alert_zone, bluff_reach, is_alert, lost_in_woods, markers_near_leaders, support_behind,
+};
 use vedette_geometry::{Marker, MarkerKind, RuleSet, SpatialIndex, Table, TerrainKind, Unit, UnitKind, Vec2};
 
 /// Every base and terrain point turned by `turn` degrees about the origin and moved to
@@ -160,5 +162,41 @@ fn support_within_one_inch_to_the_rear_of_a_unit_in_assault_range() {
         assert_eq!(pairs(&turned(scene(1.01 * IN, 2.0 * IN), turn)), vec![], "{turn}");
         // fr-1 out of assault range (3.1"): no support test.
         assert_eq!(pairs(&turned(scene(0.5 * IN, 3.1 * IN), turn)), vec![], "{turn}");
+    }
+}
+
+#[test]
+fn sharpshooters_reach_leaders_at_six_inches() {
+    // 003 106: an enemy skirmish marker counts for the hors de combat table within 4" of
+    // a leader, the side's sharpshooter within 6". A French leader (40 x 40) at the
+    // origin and an Austrian marker (20 x 20) `gap` to its right.
+    let scene = |gap: f64, sharpshooter: bool| {
+        let mut leader = unit("fr-gen", "fr", UnitKind::Leader, vec![b(0.0, 0.0, 90.0, 40.0, 40.0)]);
+        leader.formation = None;
+        let mut sk =
+            unit("au-sk", "au", UnitKind::Skirmisher, vec![b(20.0 + gap + 10.0, 0.0, 90.0, 20.0, 20.0)]);
+        sk.formation = None;
+        let mut t = table(RuleSet::Republic, vec![leader, sk]);
+        if sharpshooter {
+            t.markers.push(Marker {
+                kind: MarkerKind::Sharpshooter,
+                colour: None,
+                x: 0.0,
+                y: 0.0,
+                unit: Some("au-sk".into()),
+                size: None,
+                sigma_mm: None,
+            });
+        }
+        t
+    };
+    let near = |t: &Table| {
+        !markers_near_leaders(t, &SpatialIndex::new(t), &t.rule_book().unwrap()).unwrap().is_empty()
+    };
+    for turn in [0.0, 160.0] {
+        assert!(near(&turned(scene(3.99 * IN, false), turn)));
+        assert!(!near(&turned(scene(4.01 * IN, false), turn)));
+        assert!(near(&turned(scene(5.99 * IN, true), turn)));
+        assert!(!near(&turned(scene(6.01 * IN, true), turn)));
     }
 }

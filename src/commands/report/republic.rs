@@ -1,6 +1,6 @@
 //! The `republic` section: Republic's advanced rules that measure the table (003 201
-//! alert infantry, 301 bluff assaults on skirmishers, 102 B support to the rear, 308 lost
-//! in the woods); `null`
+//! alert infantry, 301 bluff assaults on skirmishers, 106 sharpshooters, 102 B support
+//! to the rear, 308 lost in the woods); `null`
 //! under other rule sets.
 //! The decisions are `vedette_geometry::republic`'s; this maps and prints them.
 
@@ -8,7 +8,9 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::republic::{alert_zone, bluff_reach, is_alert, lost_in_woods, support_behind};
+use vedette_geometry::republic::{
+    alert_zone, bluff_reach, is_alert, lost_in_woods, markers_near_leaders, support_behind,
+};
 use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table, UnitKind};
 
 /// An alert infantry unit and the enemies inside its 4" zone (003 201).
@@ -33,6 +35,19 @@ pub struct BluffReport {
     pub distance_in: Option<f64>,
 }
 
+/// An enemy skirmish marker within hors de combat reach of a leader (003 106).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct MarkerNearLeaderReport {
+    /// The leader.
+    pub leader: String,
+    /// The skirmish marker unit.
+    pub marker: String,
+    /// Closest distance, rule inches.
+    pub distance_in: Option<f64>,
+    /// The marker is its side's sharpshooter (reach 6").
+    pub sharpshooter: bool,
+}
+
 /// A unit within 1" to the rear of a friend in assault range (003 102 B).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SupportReport {
@@ -51,6 +66,9 @@ pub struct RepublicSection {
     pub alert: Vec<AlertReport>,
     /// Every bluff assault that reaches.
     pub bluff: Vec<BluffReport>,
+    /// Leaders with enemy skirmish markers within the hors de combat reach (003 106: 4",
+    /// 6" for a sharpshooter).
+    pub markers_near_leaders: Vec<MarkerNearLeaderReport>,
     /// Friendly units within 1" to the rear of a unit in assault range (003 102 B: on an
     /// inexperienced side, a die roll for both).
     pub support_behind: Vec<SupportReport>,
@@ -82,6 +100,14 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<
             unit: t.units[r.unit].id.clone(),
             marker: t.units[r.marker].id.clone(),
             distance_in: inch(r.distance_mm),
+        });
+    }
+    for m in markers_near_leaders(t, index, book)? {
+        s.markers_near_leaders.push(MarkerNearLeaderReport {
+            leader: t.units[m.leader].id.clone(),
+            marker: t.units[m.marker].id.clone(),
+            distance_in: inch(m.distance_mm),
+            sharpshooter: m.sharpshooter,
         });
     }
     for r in support_behind(t, index, book)? {
@@ -127,6 +153,21 @@ pub fn render_text(s: &RepublicSection) -> String {
         out.push_str(&format!(
             "\nBluff assaults that reach (003 301: skirmishers in the open within 1\" / 3\" cavalry)\n{}",
             render(&["unit", "skirmishers", "distance"], &rows)
+        ));
+    }
+    if !s.markers_near_leaders.is_empty() {
+        let rows: Vec<Vec<String>> = s
+            .markers_near_leaders
+            .iter()
+            .map(|m| {
+                let who =
+                    if m.sharpshooter { format!("{} (sharpshooter)", m.marker) } else { m.marker.clone() };
+                vec![m.leader.clone(), who, format!("{}\"", num(m.distance_in, 2))]
+            })
+            .collect();
+        out.push_str(&format!(
+            "\nEnemy skirmishers near leaders (003 106: hors de combat modifier within 4\", sharpshooter 6\")\n{}",
+            render(&["leader", "skirmishers", "distance"], &rows)
         ));
     }
     if !s.support_behind.is_empty() {

@@ -361,6 +361,9 @@ pub enum MarkerKind {
     Panic5,
     /// Republic alert infantry (003 201).
     Alert,
+    /// Republic sharpshooter (003 106): names the skirmish marker unit designated as
+    /// the side's sharpshooter.
+    Sharpshooter,
     /// Republic attached artillery (003 402).
     AttachedArtillery,
     /// A leader is hors de combat.
