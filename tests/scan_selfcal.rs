@@ -11,7 +11,7 @@ mod common;
 use common::truth::{Truth, compare, quantile};
 use std::path::Path;
 use vedette_geometry::{
-    Base, BaseSize, Formation, Pose, RuleSet, SCHEMA_ID, Scale, Table, TableSize, Unit, UnitKind, Vec2,
+    Base, BaseSize, Formation, Pose, RuleSet, Scale, Table, TableSize, Unit, UnitKind, Vec2,
 };
 use vedette_synth::{
     Camera, Distortion, Layout, LookAt, RenderOptions, Resolution, Scene, StandardLayout, render,
@@ -59,34 +59,16 @@ fn table() -> Table {
             let x = 150.0 + (WIDTH - 300.0) * f64::from(i) / 7.0;
             let y = 130.0 + (DEPTH - 260.0) * f64::from(j) / 5.0;
             let heading = f64::from(i * 37 + j * 61) % 360.0;
-            units.push(Unit {
-                id: format!("u{i}-{j}"),
-                side: "x".into(),
-                kind: UnitKind::Infantry,
-                formation: Some(Formation::Line),
-                bases: vec![Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading))],
-                division: None,
-                corps: None,
-                parent: None,
-                weight: None,
-                frontage: None,
-                role: None,
-                attached: false,
-            });
+            let base = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading));
+            let mut unit = Unit::new(format!("u{i}-{j}"), "x", UnitKind::Infantry, vec![base]);
+            unit.formation = Some(Formation::Line);
+            units.push(unit);
         }
     }
-    Table {
-        schema: SCHEMA_ID.to_string(),
-        rules: RuleSet::Republique5,
-        scale: Scale::Medium,
-        name: Some("self-calibration test".into()),
-        size: Some(TableSize { width: WIDTH, depth: DEPTH }),
-        sides: Default::default(),
-        artillery: Default::default(),
-        units,
-        markers: Vec::new(),
-        terrain: Vec::new(),
-    }
+    let mut table = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    table.name = Some("self-calibration test".into());
+    table.size = Some(TableSize { width: WIDTH, depth: DEPTH });
+    table
 }
 
 /// Where the photographer stands.
