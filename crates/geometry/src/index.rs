@@ -11,7 +11,7 @@ use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// An entry of the main tree: a base's bounding box and reference (kept small: range
 /// queries look the base up in the table only for candidates).
@@ -264,6 +264,25 @@ impl<'t> SpatialIndex<'t> {
         let mut out: Vec<Neighbour> = best.into_values().collect();
         out.sort_by_key(|n| n.base);
         out
+    }
+
+    /// The closest distance from `unit` to each other unit with a base within
+    /// `distance_mm` that `keep` accepts (unit index → mm, edge to edge).
+    #[must_use]
+    pub fn units_within_of_unit(
+        &self,
+        unit: usize,
+        distance_mm: f64,
+        keep: impl Fn(usize) -> bool,
+    ) -> BTreeMap<usize, f64> {
+        let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+        for n in self.within_of_unit(unit, distance_mm) {
+            if keep(n.base.unit) {
+                let e = best.entry(n.base.unit).or_insert(f64::INFINITY);
+                *e = e.min(n.closest.distance_mm);
+            }
+        }
+        best
     }
 
     /// The closest base of an enemy unit to base `r` (ties: the lowest reference);

@@ -120,19 +120,10 @@ pub fn bluff_reach(
             UnitKind::Cavalry => cavalry,
             _ => continue,
         };
-        let mut best: BTreeMap<usize, f64> = BTreeMap::new();
-        for n in index.within_of_unit(ui, reach + 1.0) {
-            let m = &table.units[n.base.unit];
-            if m.kind != UnitKind::Skirmisher
-                || !index.are_enemies(ui, n.base.unit)
-                || !within(n.closest.distance_mm, reach)
-            {
-                continue;
-            }
-            let e = best.entry(n.base.unit).or_insert(f64::INFINITY);
-            *e = e.min(n.closest.distance_mm);
-        }
-        for (marker, distance_mm) in best {
+        let near = index.units_within_of_unit(ui, reach + 1.0, |m| {
+            table.units[m].kind == UnitKind::Skirmisher && index.are_enemies(ui, m)
+        });
+        for (marker, distance_mm) in near.into_iter().filter(|&(_, d)| within(d, reach)) {
             let open = table.units[marker].bases.iter().try_fold(true, |open, b| {
                 Ok::<bool, GeometryError>(
                     open && base_cover(b, &table.terrain, book)?
@@ -279,14 +270,10 @@ pub fn markers_near_leaders(
     let sharp = book.distance_mm(RuleDistance::SharpshooterHorsDeCombat)?;
     let mut out = Vec::new();
     for li in (0..table.units.len()).filter(|&i| table.units[i].kind == UnitKind::Leader) {
-        let mut best: BTreeMap<usize, f64> = BTreeMap::new();
-        for n in index.within_of_unit(li, normal.max(sharp) + 1.0) {
-            if table.units[n.base.unit].kind == UnitKind::Skirmisher && index.are_enemies(li, n.base.unit) {
-                let e = best.entry(n.base.unit).or_insert(f64::INFINITY);
-                *e = e.min(n.closest.distance_mm);
-            }
-        }
-        for (m, d) in best {
+        let near = index.units_within_of_unit(li, normal.max(sharp) + 1.0, |m| {
+            table.units[m].kind == UnitKind::Skirmisher && index.are_enemies(li, m)
+        });
+        for (m, d) in near {
             let sharpshooter = is_sharpshooter(table, m);
             if within(d, if sharpshooter { sharp } else { normal }) {
                 out.push(MarkerNearLeader { leader: li, marker: m, distance_mm: d, sharpshooter });
