@@ -78,6 +78,7 @@ pub fn skirmish_fire(
         .filter(|(_, u)| u.kind == UnitKind::Skirmisher)
         .flat_map(|(ui, u)| (0..u.bases.len()).map(move |bi| BaseRef::new(ui, bi)))
         .collect();
+    // `markers` is in base order, so a marker's place is found by binary search.
     let mut out: Vec<SkirmishFire> = Vec::with_capacity(markers.len());
     for &m in &markers {
         let mut targets = Vec::new();
@@ -107,7 +108,7 @@ pub fn skirmish_fire(
     }
     for i in 0..out.len() {
         if let Some((b, _)) = out[i].blocks
-            && let Some(j) = markers.iter().position(|&m| m == b)
+            && let Ok(j) = markers.binary_search(&b)
         {
             let by = out[i].marker;
             out[j].blocked_by.push(by);

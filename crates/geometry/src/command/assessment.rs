@@ -211,7 +211,8 @@ fn leader_findings(
 /// them. Reading: sight between the units themselves, from any point of a base and in
 /// any direction ([`Eye::WholeBase`], [`FieldOfView::Unlimited`]), not a spotter's
 /// view from its front edge: two divisions side by side adjoin though neither faces the
-/// other; terrain and other units still block as the rule set says.
+/// other; terrain and other units still block as the rule set says. The sight model is
+/// built on the first question, so a table with no divisions close enough pays nothing.
 fn units_in_sight(
     index: &SpatialIndex,
     book: &RuleBook,
@@ -221,8 +222,10 @@ fn units_in_sight(
         field_of_view: FieldOfView::Unlimited,
         ..SightRules::for_book(book)?
     };
-    let sight = TerrainSight::with_rules(index, rules);
-    Ok(move |(a, b): (usize, usize)| sight.unit_verdict(a, b).visible)
+    let sight = std::cell::OnceCell::new();
+    Ok(move |(a, b): (usize, usize)| {
+        sight.get_or_init(|| TerrainSight::with_rules(index, rules)).unit_verdict(a, b).visible
+    })
 }
 
 /// The command assessment of `table` under its rule set (see the module docs); `sight`
