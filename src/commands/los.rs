@@ -3,12 +3,14 @@
 //! `full_base_visible`), the closest distance, and the explanation an overlay can draw
 //! (the clear sight lines, or what cuts the line examined and where).
 
+use super::calls::{self, CallEntry};
 use super::emit;
 use super::measure::{measure, micro};
 use crate::CliError;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
+use vedette_geometry::los::close_calls::sight_calls;
 use vedette_geometry::los::{Cut, CutBy, Method, TerrainRule, TerrainSight};
 use vedette_geometry::{BaseRef, RuleSet, Scale, SpatialIndex, Table, Vec2};
 
@@ -66,6 +68,11 @@ pub struct LosReport {
     pub blocked_by: Vec<Blocking>,
     /// A point of the target no spotter point sees (when visible but not in full).
     pub hidden_point: Option<[f64; 2]>,
+    /// The close call of `visible`: how far every base may move against the verdict
+    /// before it flips (see "Close calls" in docs/report-format.md).
+    pub visible_call: CallEntry,
+    /// The close call of `full_base_visible`.
+    pub full_base_call: CallEntry,
 }
 
 /// Two bases, `unit#index`.
@@ -210,6 +217,7 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
     let index = SpatialIndex::new(table);
     let los = TerrainSight::try_new(&index)?;
     let (v, ex) = los.explain(sa, sb)?;
+    let sight_calls = sight_calls(table, sa, sb)?;
     let label = |r: BaseRef| table.base_label(r);
     let (method, sampling) = match v.method {
         Method::Exact => ("exact".to_string(), None),
@@ -243,6 +251,8 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
         examined: ex.examined.map(|s| Line { from: pt(s.a), to: pt(s.b) }),
         blocked_by: ex.blocked_by.iter().map(|c| blocking(table, c)).collect(),
         hidden_point: ex.hidden_point.map(pt),
+        visible_call: calls::entry(table, &sight_calls.visible, None),
+        full_base_call: calls::entry(table, &sight_calls.full_base, None),
     })
 }
 
@@ -255,6 +265,16 @@ pub fn render_text(r: &LosReport) -> String {
         (true, false) => "VISIBLE in part, no base is seen in full\n",
         _ => "NOT VISIBLE\n",
     });
+    let (vc, fc) = (&r.visible_call, &r.full_base_call);
+    s.push_str(&format!(
+        "  margin: {:.2} mm for \"{}\", {:.2} mm for \"{}\" (every base moved against the verdict){}{}\n",
+        vc.margin_mm,
+        if r.visible { "visible" } else { "not visible" },
+        fc.margin_mm,
+        if r.full_base_visible { "a full base seen" } else { "no full base seen" },
+        calls::mark(vc),
+        calls::mark(fc)
+    ));
     let rule = r.distance.rule_in.map(|x| format!(", {x:.3} rule-in")).unwrap_or_default();
     s.push_str(&format!("  closest distance: {:.1} mm = {:.3} in{rule}\n", r.distance.mm, r.distance.inches));
     if let Some(fb) = &r.full_base {

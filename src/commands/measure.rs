@@ -1,11 +1,15 @@
 //! `vedette measure TABLE A B [--json]`: the closest edge-to-edge distance between two
 //! units (or `unit#index` bases), in mm, inches and rule inches, with the closest points.
 
+use super::calls::{self, CallEntry};
 use super::emit;
 use crate::CliError;
 use serde::Serialize;
 use std::path::PathBuf;
-use vedette_geometry::{Table, closest_between_selections, mm_to_inches};
+use vedette_geometry::close_call::distance_call;
+use vedette_geometry::{
+    RuleBook, RuleDistance, SelectionClosest, Table, closest_between_selections, mm_to_inches,
+};
 
 /// Arguments of `vedette measure`.
 #[derive(Debug, clap::Args)]
@@ -16,7 +20,8 @@ pub struct Args {
     pub a: String,
     /// The second unit id, or `unit#index`.
     pub b: String,
-    /// Print JSON: {"mm", "in", "rule_in", "from", "to", "from_base", "to_base"}.
+    /// Print JSON: {"mm", "in", "rule_in", "from", "to", "from_base", "to_base",
+    /// "sigma_mm", "thresholds"}.
     #[arg(long)]
     pub json: bool,
 }
@@ -40,6 +45,75 @@ pub struct Measurement {
     pub from_base: String,
     /// The base of B that is closest.
     pub to_base: String,
+    /// Standard uncertainty of the distance, mm, from the two closest bases' `sigma_mm`
+    /// and `sigma_heading_deg`; `null` on a table without uncertainties.
+    pub sigma_mm: Option<f64>,
+    /// The rule set's distances nearest the measurement: the largest one it exceeds and
+    /// the smallest one it is within, each with its close call.
+    pub thresholds: Vec<Threshold>,
+}
+
+/// A rule distance the measurement is compared with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Threshold {
+    /// The rule distances of this length, with their sections (`general-assault (000
+    /// §5.1)`).
+    pub names: Vec<String>,
+    /// Its length, mm.
+    pub limit_mm: f64,
+    /// Its length in rule inches (`null` for Pro Patria).
+    pub rule_in: Option<f64>,
+    /// The measurement is within it (distance ≤ limit).
+    pub within: bool,
+    /// How close a call that is.
+    pub call: CallEntry,
+}
+
+/// Distances this close to a limit are on it, mm (the rounding of [`micro`]).
+const TIE_MM: f64 = 1e-6;
+
+/// `GeneralAssault` as `general-assault`.
+fn kebab_name(name: RuleDistance) -> String {
+    let mut out = String::new();
+    for (i, ch) in format!("{name:?}").chars().enumerate() {
+        if ch.is_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.extend(ch.to_lowercase());
+    }
+    out
+}
+
+/// The nearest rule distances below and above `mm`, grouped by length.
+fn thresholds(table: &Table, book: &RuleBook, found: &SelectionClosest) -> Vec<Threshold> {
+    let mm = found.closest.distance_mm;
+    let mut limits: Vec<(f64, Vec<String>)> = Vec::new();
+    for e in table.rules.distances() {
+        let Ok(limit) = book.distance_mm(e.name) else { continue };
+        let label = format!("{} ({})", kebab_name(e.name), e.section);
+        match limits.iter_mut().find(|(l, _)| (l - limit).abs() < 1e-9) {
+            Some((_, names)) => names.push(label),
+            None => limits.push((limit, vec![label])),
+        }
+    }
+    // A measurement a millionth of a millimetre from a limit is on it (typed tables).
+    let within = |limit: f64| mm <= limit + TIE_MM;
+    let below = limits.iter().filter(|(l, _)| !within(*l)).max_by(|a, b| a.0.total_cmp(&b.0));
+    let above = limits.iter().filter(|(l, _)| within(*l)).min_by(|a, b| a.0.total_cmp(&b.0));
+    [below, above]
+        .into_iter()
+        .flatten()
+        .map(|(limit, names)| {
+            let call = distance_call(table, found.from, found.to, &found.closest, *limit);
+            Threshold {
+                names: names.clone(),
+                limit_mm: micro(*limit),
+                rule_in: book.mm_to_rule_inches(*limit).map(micro),
+                within: within(*limit),
+                call: calls::entry(table, &call, Some(*limit)),
+            }
+        })
+        .collect()
 }
 
 /// Rounds to six decimals: a millionth of a millimetre (or inch) is far below anything
@@ -64,6 +138,8 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
     })?;
     let (c, ra, rb) = (found.closest, found.from, found.to);
     let mm = c.distance_mm;
+    let sigma_mm = distance_call(table, ra, rb, &c, mm).sigma_mm.map(micro);
+    let thresholds = thresholds(table, &book, &found);
     Ok(Measurement {
         mm: micro(mm),
         inches: micro(mm_to_inches(mm)),
@@ -72,6 +148,8 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
         to: [micro(c.to.x), micro(c.to.y)],
         from_base: table.base_label(ra),
         to_base: table.base_label(rb),
+        sigma_mm,
+        thresholds,
     })
 }
 
@@ -95,11 +173,21 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             table.rules, table.scale, m.mm
         ),
     };
-    emit(
-        out,
-        &format!(
-            "{} to {}: {:.1} mm = {:.3} in edge to edge\n  rule distance: {rule}\n  closest bases: {} -> {}\n  closest points: ({:.1}, {:.1}) -> ({:.1}, {:.1})\n",
-            args.a, args.b, m.mm, m.inches, m.from_base, m.to_base, m.from[0], m.from[1], m.to[0], m.to[1]
-        ),
-    )
+    let sigma = m.sigma_mm.map_or(String::new(), |s| format!(" (sigma {s:.2} mm)"));
+    let mut text = format!(
+        "{} to {}: {:.1} mm{sigma} = {:.3} in edge to edge\n  rule distance: {rule}\n  closest bases: {} -> {}\n  closest points: ({:.1}, {:.1}) -> ({:.1}, {:.1})\n",
+        args.a, args.b, m.mm, m.inches, m.from_base, m.to_base, m.from[0], m.from[1], m.to[0], m.to[1]
+    );
+    for t in &m.thresholds {
+        let length =
+            t.rule_in.map_or(format!("{:.1} mm", t.limit_mm), |r| format!("{r:.3}\" ({:.1} mm)", t.limit_mm));
+        text.push_str(&format!(
+            "  {} {length} by {:.2} mm: {}{}\n",
+            if t.within { "within" } else { "beyond" },
+            t.call.margin_mm,
+            t.names.join(", "),
+            calls::mark(&t.call)
+        ));
+    }
+    emit(out, &text)
 }

@@ -58,6 +58,7 @@
 pub mod artillery;
 pub mod assault;
 mod base;
+pub mod close_call;
 pub mod command;
 mod cone;
 mod convex_distance;

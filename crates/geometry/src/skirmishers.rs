@@ -17,6 +17,7 @@
 //!   between (touching its edge is not).
 //! - Republic cavalry skirmishers (003 101) stay within 6" of a cavalry parent.
 
+use crate::close_call::{CloseCall, distance_call};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::polygon::{ConvexPolygon, HalfPlane};
@@ -56,6 +57,12 @@ pub struct MarkerCheck {
     pub spacing: Spacing,
     /// Enemy bases between the marker and its parent.
     pub enemy_between: Vec<BaseRef>,
+    /// The close call of `near_parent` against the parent reach, with the reach, mm.
+    pub parent_call: Option<(f64, CloseCall)>,
+    /// The close call of `spacing`: the nearest friendly marker against the nearer of
+    /// the skirmish-order spacing and one base width, with that limit, mm; `None` when
+    /// no friendly marker is within the spacing and [`SPACING_CALL_REACH_MM`].
+    pub spacing_call: Option<(f64, CloseCall)>,
 }
 
 impl MarkerCheck {
@@ -65,6 +72,10 @@ impl MarkerCheck {
         self.near_parent && self.spacing != Spacing::TooClose && self.enemy_between.is_empty()
     }
 }
+
+/// How far beyond the skirmish-order spacing a friendly marker is looked for to give
+/// the spacing's close call, mm.
+pub const SPACING_CALL_REACH_MM: f64 = 25.4;
 
 /// Checks every skirmish marker base on the table.
 ///
@@ -108,17 +119,27 @@ pub fn check_skirmishers(
             let parent_distance_mm = closest.map(|c| c.closest.distance_mm);
             // Friendly markers.
             let mut nearest: Option<(BaseRef, f64)> = None;
+            let mut nearest_call: Option<(f64, CloseCall)> = None;
             let mut spacing = Spacing::SkirmishOrder;
-            for n in index.within_of_base(r, spacing_mm + 1.0) {
+            let mut call_distance = f64::INFINITY;
+            for n in index.within_of_base(r, spacing_mm + SPACING_CALL_REACH_MM) {
                 let o = &table.units[n.base.unit];
                 if o.kind != UnitKind::Skirmisher || index.are_enemies(ui, n.base.unit) {
                     continue;
                 }
                 let d = n.closest.distance_mm;
+                let width = table.base(n.base).map_or(m.width(), |ob| ob.width().max(m.width()));
+                if d < call_distance {
+                    call_distance = d;
+                    let limit = if (d - width).abs() < (d - spacing_mm).abs() { width } else { spacing_mm };
+                    nearest_call = Some((limit, distance_call(table, r, n.base, &n.closest, limit)));
+                }
+                if d > spacing_mm + 1.0 {
+                    continue;
+                }
                 if nearest.is_none_or(|(_, b)| d < b) {
                     nearest = Some((n.base, d));
                 }
-                let width = table.base(n.base).map_or(m.width(), |ob| ob.width().max(m.width()));
                 let s = if !at_least(d, width) {
                     Spacing::TooClose
                 } else if !at_least(d, spacing_mm) {
@@ -168,6 +189,10 @@ pub fn check_skirmishers(
                 nearest_friend: nearest,
                 spacing,
                 enemy_between,
+                parent_call: parent.zip(closest).map(|(p, c)| {
+                    (reach, distance_call(table, r, BaseRef::new(p, c.to_base), &c.closest, reach))
+                }),
+                spacing_call: nearest_call,
             });
         }
     }

@@ -8,8 +8,10 @@
 //! [`TerrainOutlines`].
 
 use crate::CliError;
+use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
+use vedette_geometry::artillery::calls::{arc_call, range_call, unlimber_call};
 use vedette_geometry::artillery::{TargetCover, target_cover};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
@@ -134,6 +136,12 @@ pub struct TargetEntry {
     pub enfilade: bool,
     /// The flank it would be enfiladed on.
     pub enfilade_flank: Option<FlankSide>,
+    /// The range's close call against the nearest bracket edge or the maximum range
+    /// (`limit_mm`); see "Close calls" in docs/report-format.md.
+    pub range_call: Option<CallEntry>,
+    /// The close call of `half_base_in_arc`: the deciding base's centre against the arc
+    /// side nearest it.
+    pub arc_call: Option<CallEntry>,
 }
 
 /// The unlimber limit check of a battery.
@@ -149,6 +157,9 @@ pub struct UnlimberEntry {
     pub nearest_enemy: Option<String>,
     /// Its distance, rule inches.
     pub distance_in: Option<f64>,
+    /// The close call of `too_close`: the nearest enemy combat base against the limit
+    /// (`null` without a system or with no enemy within 1" beyond the limit).
+    pub call: Option<CallEntry>,
 }
 
 /// Where a frontage mode came from.
@@ -218,7 +229,9 @@ pub fn artillery_section(
     for a in assess_artillery(&field)? {
         let cover =
             a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?;
-        out.push(entry(table, &rules, &a, cover.as_ref()));
+        let unlimber = unlimber_call(table, index, a.battery.base_ref, &a.unlimber)
+            .map(|(limit, c)| calls::entry(table, &c, Some(limit)));
+        out.push(entry(table, &rules, &a, cover.as_ref(), unlimber));
     }
     Ok(Some(out))
 }
@@ -232,6 +245,7 @@ fn entry(
     rules: &ArtilleryRules,
     a: &BatteryAssessment,
     cover: Option<&TargetCover>,
+    unlimber_call: Option<CallEntry>,
 ) -> ArtilleryEntry {
     let inches = |mm: f64| micro(rules.rule_inches(mm));
     let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
@@ -256,6 +270,9 @@ fn entry(
             centre_offset_in: inches(t.centre_offset_mm),
             enfilade: t.enfilade.is_enfilade(),
             enfilade_flank: t.enfilade.flank(),
+            range_call: range_call(table, b, rules.bracket_mm, t)
+                .map(|(limit, c)| calls::entry(table, &c, Some(limit))),
+            arc_call: arc_call(table, b, t).map(|c| calls::entry(table, &c, None)),
         })
         .collect();
     let main = a.main.as_ref();
@@ -325,6 +342,7 @@ fn entry(
             too_close: u.too_close(),
             nearest_enemy: u.nearest_enemy.map(|(r, _)| table.base_label(r)),
             distance_in: u.nearest_enemy.map(|(_, d)| inches(d)),
+            call: unlimber_call,
         },
         target_cover: main.zip(cover).map(|(m, c)| {
             let label = |i: usize| table.base_label(BaseRef::new(m.unit, i));
@@ -471,6 +489,9 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
         &rows,
     ));
     for b in batteries {
+        if let Some(c) = b.unlimber.call.as_ref().filter(|c| !c.certain) {
+            s.push_str(&format!("\n  {} unlimber limit{}\n", b.battery, calls::mark(c)));
+        }
         if b.targets.is_empty() {
             continue;
         }
@@ -495,6 +516,19 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
             text_table(&["unit", "kind", "range", "br", "half in arc", "sight", "zone", "valid"], &rows);
         for line in table.lines() {
             s.push_str(&format!("  {line}\n"));
+        }
+        for t in &b.targets {
+            if let Some(c) = t.range_call.as_ref().filter(|c| !c.certain) {
+                s.push_str(&format!(
+                    "    {}: range against the {:.1} mm limit{}\n",
+                    t.unit,
+                    c.limit_mm.unwrap_or(0.0),
+                    calls::mark(c)
+                ));
+            }
+            if let Some(c) = t.arc_call.as_ref().filter(|c| !c.certain) {
+                s.push_str(&format!("    {}: half a base in the arc{}\n", t.unit, calls::mark(c)));
+            }
         }
     }
     s

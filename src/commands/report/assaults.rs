@@ -17,6 +17,7 @@ use vedette_geometry::{
     SpatialIndex, Table,
 };
 
+use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 
 pub use vedette_geometry::assault::assessment::ContactRange;
@@ -86,6 +87,9 @@ pub struct AssaultEntry {
     pub distance_mm: f64,
     /// The same in rule inches (`null` for Pro Patria).
     pub distance_in: Option<f64>,
+    /// The range's close call against the nearer of the rule set's two limits
+    /// (`null` for Pro Patria); see "Close calls".
+    pub range_call: Option<CallEntry>,
     /// R5: the attacker's contact frontage with the defender; Pro Patria: the edge
     /// contact; mm.
     pub contact_frontage_mm: Option<f64>,
@@ -154,6 +158,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Assault
             role: f.role,
             distance_mm: micro(f.distance_mm),
             distance_in: if book.rules() == RuleSet::ProPatria { None } else { rule_in(f.distance_mm) },
+            range_call: f.range_call(t, book).map(|(limit, c)| calls::entry(t, &c, Some(limit))),
             contact_frontage_mm: f.contact_frontage_mm.map(micro),
             mixed: f.mixed,
             defender_cover: f.defender_cover.map(CoverReport::from),
@@ -239,6 +244,9 @@ pub fn render_text(s: &AssaultsSection) -> String {
             }
             for o in e.unopposed_overlap.iter().filter(|o| o.unopposed) {
                 notes.push(format!("unopposed overlap {}", kebab(&o.side)));
+            }
+            if let Some(c) = e.range_call.as_ref().filter(|c| !c.certain) {
+                notes.push(format!("range{}", calls::mark(c)));
             }
             vec![
                 e.attacker.clone(),

@@ -4,6 +4,7 @@
 
 use super::columns::{num, render};
 use crate::CliError;
+use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
@@ -32,6 +33,11 @@ pub struct MarkerReport {
     pub enemy_between: Vec<String>,
     /// Breaks no rule.
     pub legal: bool,
+    /// The close call of `near_parent` (against the reach); see "Close calls".
+    pub parent_call: Option<CallEntry>,
+    /// The close call of `spacing` (the nearest friend against 3" or one base width;
+    /// `null` when no friendly marker is within 3" and 1 mm).
+    pub spacing_call: Option<CallEntry>,
     /// What it may fire on and whom it blocks (000 §4.1).
     pub fire: FireReport,
 }
@@ -95,6 +101,8 @@ pub fn build(
             spacing: c.spacing,
             enemy_between: c.enemy_between.iter().map(|&r| t.base_label(r)).collect(),
             legal: c.is_legal(),
+            parent_call: c.parent_call.map(|(limit, call)| calls::entry(t, &call, Some(limit))),
+            spacing_call: c.spacing_call.map(|(limit, call)| calls::entry(t, &call, Some(limit))),
         })
         .collect())
 }
@@ -126,8 +134,16 @@ pub fn render_text(s: &[MarkerReport]) -> String {
             ]
         })
         .collect();
+    let mut close = String::new();
+    for m in s {
+        for (what, call) in [("parent distance", &m.parent_call), ("spacing", &m.spacing_call)] {
+            if let Some(c) = call.as_ref().filter(|c| !c.certain) {
+                close.push_str(&format!("  {} {what}{}\n", m.marker, calls::mark(c)));
+            }
+        }
+    }
     format!(
-        "\nSkirmishers\n{}",
+        "\nSkirmishers\n{}{close}",
         render(
             &[
                 "marker",

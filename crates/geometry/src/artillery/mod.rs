@@ -31,6 +31,7 @@ pub(crate) mod arc_of_fire;
 pub(crate) mod artillery_rules;
 pub(crate) mod assessment;
 pub(crate) mod battery;
+pub mod calls;
 pub(crate) mod deep;
 pub(crate) mod enfilade;
 pub(crate) mod firing_zone;

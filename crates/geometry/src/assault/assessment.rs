@@ -20,11 +20,12 @@ use super::flank::FlankGeometry;
 use super::outnumbering::Overlap;
 use super::zone::AssaultRange;
 use super::{AssaultDetail, AssaultGroup, assaults, groups};
+use crate::close_call::{CloseCall, Party};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::pro_patria::contact::{edge_contact_mm, proximities};
-use crate::rules::{RuleBook, RuleSet};
-use crate::table::Table;
+use crate::rules::{RuleBook, RuleDistance, RuleSet};
+use crate::table::{BaseRef, Table};
 use serde::Serialize;
 
 /// How close a contact is, in the terms of the table's rule set.
@@ -249,6 +250,41 @@ pub fn assess_assaults(
         }
     }
     Ok(out)
+}
+
+impl AssaultFinding {
+    /// The close call of the contact's range (issue 17): its distance against the
+    /// nearer of the rule set's two limits (Republique 5.0 / Republic: 1½" all-out and
+    /// 3" general; classic: 25 and 50 mm), with the limit, mm. The deciding bases are
+    /// the first base of the contact face and the defender's base nearest it; the
+    /// distance runs along the attacker's advance, so moving the defender along the
+    /// attacker's heading flips it. `None` for Pro Patria, whose contact is edge
+    /// against edge ([`crate::ties::touching`] decides it).
+    #[must_use]
+    pub fn range_call(&self, table: &Table, book: &RuleBook) -> Option<(f64, CloseCall)> {
+        let names = match book.rules() {
+            RuleSet::Republique5 | RuleSet::Republic => {
+                [RuleDistance::AllOutAssault, RuleDistance::GeneralAssault]
+            }
+            RuleSet::RepubliqueClassic => [RuleDistance::PrimaryContact, RuleDistance::IncidentalContact],
+            RuleSet::ProPatria => return None,
+        };
+        let limit = names
+            .iter()
+            .filter_map(|&n| book.distance_mm(n).ok())
+            .min_by(|a, b| (a - self.distance_mm).abs().total_cmp(&(b - self.distance_mm).abs()))?;
+        let face = BaseRef::new(self.attacker, *self.contact_face.first()?);
+        let fb = table.base(face)?;
+        let defender = table.units.get(self.defender)?;
+        let (di, db) =
+            defender.bases.iter().enumerate().min_by(|a, b| fb.distance(a.1).total_cmp(&fb.distance(b.1)))?;
+        let away = if self.distance_mm <= limit { fb.forward() } else { -fb.forward() };
+        let parties = [
+            Party::anywhere(face, fb, Some(-away)),
+            Party::anywhere(BaseRef::new(self.defender, di), db, Some(away)),
+        ];
+        Some((limit, CloseCall::new(table, self.distance_mm - limit, &parties)))
+    }
 }
 
 #[cfg(test)]

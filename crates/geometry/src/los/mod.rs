@@ -16,6 +16,7 @@
 //!   bounds from the cover's outline.
 
 mod blind_zone;
+pub mod close_calls;
 mod corridor;
 mod crew;
 mod explanation;

@@ -1,0 +1,170 @@
+//! Close calls of line-of-sight verdicts (issue 17, [`crate::close_call`]).
+//!
+//! Sight has no single deciding distance: a sight line grazes a wood's corner, a
+//! blocking base's edge, the target's far corner. Its margin is measured by moving the
+//! bases against the verdict: every base of the spotter and of the target, and every
+//! other base (a possible blocker), is grown or shrunk by the same `k` mm on every side,
+//! whichever way makes the verdict harder to keep (a visible target shrinks, its
+//! spotter's eye shrinks, blockers grow; a hidden one grows, blockers shrink). A base
+//! moved by up to `k` in any direction stays inside its grown rectangle and covers its
+//! shrunk one, so a verdict that survives the worst case at `k` survives every move of
+//! up to `k`. The margin is the smallest `k` at which it flips (found by bisection to
+//! [`SIGHT_MARGIN_RESOLUTION_MM`], at most [`SIGHT_MARGIN_MAX_MM`]), and the sigma the
+//! largest of the bases' `sigma_mm` plus half diagonal times heading sigma: the verdict
+//! is certain when it survives the worst case at two such sigmas. Terrain is exact.
+
+use crate::base::{Base, BaseSize};
+use crate::close_call::{CloseCall, Nudge};
+use crate::error::GeometryError;
+use crate::index::SpatialIndex;
+use crate::los::{TerrainSight, UnitVerdict};
+use crate::table::{BaseRef, Selection, Table};
+
+/// The largest margin a sight verdict is searched to, mm: a verdict that survives every
+/// base grown or shrunk by this much is reported with this margin.
+pub const SIGHT_MARGIN_MAX_MM: f64 = 50.0;
+/// The bisection stops when the margin is known to this, mm.
+pub const SIGHT_MARGIN_RESOLUTION_MM: f64 = 0.005;
+/// The smallest side a shrunk base keeps, mm.
+const MIN_SIDE_MM: f64 = 0.01;
+
+/// The close calls of the two sight verdicts between two selections.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SightCalls {
+    /// Of `visible` (some point of the target seen).
+    pub visible: CloseCall,
+    /// Of `full_base` (some target base seen in full from one spotter base).
+    pub full_base: CloseCall,
+}
+
+fn members(table: &Table, s: Selection) -> Vec<BaseRef> {
+    match s {
+        Selection::Unit(u) => {
+            (0..table.units.get(u).map_or(0, |x| x.bases.len())).map(|b| BaseRef::new(u, b)).collect()
+        }
+        Selection::Base(r) => vec![r],
+    }
+}
+
+/// A base grown (`delta > 0`) or shrunk by `delta` on every side.
+fn resized(b: &Base, delta: f64) -> Base {
+    let size =
+        BaseSize::new((b.width() + 2.0 * delta).max(MIN_SIDE_MM), (b.depth() + 2.0 * delta).max(MIN_SIDE_MM));
+    Base::new(size, b.pose()).with_meta(b.meta())
+}
+
+/// Which verdict a perturbation works against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Against {
+    /// Keep `visible` true: shrink both ends, grow blockers.
+    Visible,
+    /// Keep `visible` false: grow both ends, shrink blockers.
+    Hidden,
+    /// Keep a full base seen: shrink the spotter, grow the target and blockers.
+    FullBase,
+    /// Keep no full base seen: grow the spotter, shrink the target and blockers.
+    NoFullBase,
+}
+
+impl Against {
+    /// Signs for (spotter, target, others).
+    fn signs(self) -> (f64, f64, f64) {
+        match self {
+            Against::Visible => (-1.0, -1.0, 1.0),
+            Against::Hidden => (1.0, 1.0, -1.0),
+            Against::FullBase => (-1.0, 1.0, 1.0),
+            Against::NoFullBase => (1.0, -1.0, -1.0),
+        }
+    }
+}
+
+fn verdict(table: &Table, spotter: Selection, target: Selection) -> Result<UnitVerdict, GeometryError> {
+    let index = SpatialIndex::new(table);
+    let sight = TerrainSight::try_new(&index)?;
+    Ok(sight.explain(spotter, target)?.0)
+}
+
+/// The table with every base moved against `against` by `k` mm.
+fn perturbed(table: &Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) -> Table {
+    let (s, t, o) = against.signs();
+    let mut out = table.clone();
+    for (ui, unit) in out.units.iter_mut().enumerate() {
+        for (bi, base) in unit.bases.iter_mut().enumerate() {
+            let r = BaseRef::new(ui, bi);
+            let sign = if spotter.contains(&r) {
+                s
+            } else if target.contains(&r) {
+                t
+            } else {
+                o
+            };
+            *base = resized(base, sign * k);
+        }
+    }
+    out
+}
+
+/// The effective sigma of a base for sight: position sigma plus half diagonal times
+/// heading sigma (radians), mm; `None` when it carries none.
+fn base_sigma(b: &Base) -> Option<f64> {
+    let m = b.meta();
+    if m.sigma_mm.is_none() && m.sigma_heading_deg.is_none() {
+        return None;
+    }
+    let lever = 0.5 * b.width().hypot(b.depth());
+    Some(m.sigma_mm.unwrap_or(0.0) + lever * m.sigma_heading_deg.unwrap_or(0.0).to_radians())
+}
+
+/// The close calls of `visible` and `full_base` between two selections of a table
+/// (see the module documentation).
+///
+/// # Errors
+/// When the table's terrain cannot be modelled ([`TerrainSight::try_new`]) or a
+/// selection is out of range.
+pub fn sight_calls(
+    table: &Table,
+    spotter: Selection,
+    target: Selection,
+) -> Result<SightCalls, GeometryError> {
+    let (sb, tb) = (members(table, spotter), members(table, target));
+    let base = verdict(table, spotter, target)?;
+    let sigma = table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
+    let nudge_base = tb.first().copied();
+    let mut calls = Vec::with_capacity(2);
+    for (holds, against) in [
+        (base.visible, if base.visible { Against::Visible } else { Against::Hidden }),
+        (
+            base.full_base.is_some(),
+            if base.full_base.is_some() { Against::FullBase } else { Against::NoFullBase },
+        ),
+    ] {
+        let flips = |k: f64| -> Result<bool, GeometryError> {
+            let v = verdict(&perturbed(table, &sb, &tb, against, k), spotter, target)?;
+            let now = match against {
+                Against::Visible | Against::Hidden => v.visible,
+                Against::FullBase | Against::NoFullBase => v.full_base.is_some(),
+            };
+            Ok(now != holds)
+        };
+        let margin = if flips(SIGHT_MARGIN_MAX_MM)? {
+            let (mut lo, mut hi) = (0.0, SIGHT_MARGIN_MAX_MM);
+            while hi - lo > SIGHT_MARGIN_RESOLUTION_MM {
+                let mid = 0.5 * (lo + hi);
+                if flips(mid)? {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            lo
+        } else {
+            SIGHT_MARGIN_MAX_MM
+        };
+        let mut call = CloseCall { margin_mm: margin, sigma_mm: sigma, nudge: None };
+        if !call.certain() {
+            call.nudge = nudge_base.map(|b| Nudge { base: b, by_mm: margin, towards: None });
+        }
+        calls.push(call);
+    }
+    Ok(SightCalls { visible: calls[0], full_base: calls[1] })
+}
