@@ -21,6 +21,8 @@ pub enum Command {
     Measure(commands::measure::Args),
     /// Line of sight from one unit (or base) to another, with its explanation.
     Los(commands::los::Args),
+    /// How far a unit moved between two table files, and what the move costs.
+    Move(commands::movement::Args),
     /// Every finding for a whole table.
     Report(commands::report::Args),
     /// Write a seeded sample battle (the grand-battle generator).
@@ -42,6 +44,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError
     match cli.command {
         Command::Measure(a) => commands::measure::run(&a, out),
         Command::Los(a) => commands::los::run(&a, out),
+        Command::Move(a) => commands::movement::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),

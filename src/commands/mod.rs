@@ -6,6 +6,7 @@ pub mod fiducials;
 pub mod generate;
 pub mod los;
 pub mod measure;
+pub mod movement;
 pub mod report;
 pub mod scan;
 pub mod schema;

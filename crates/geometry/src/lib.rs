@@ -68,6 +68,7 @@ mod hull;
 pub mod index;
 mod line_of_sight;
 pub mod los;
+pub mod movement;
 mod polygon;
 pub mod pro_patria;
 pub mod republic;
