@@ -12,7 +12,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use vedette_geometry::{
     ArtilleryWeight, Base, BaseSize, Formation, LeaderRole, MARKER_CUBE_MM, Marker, MarkerColour, MarkerKind,
-    Pose, RuleSet, SCHEMA_ID, Scale, Table, TableSize, TerrainFeature, TerrainKind, Unit, UnitKind, Vec2,
+    Pose, RuleSet, SCHEMA_ID, Scale, Segment, Table, TableSize, TerrainFeature, TerrainKind, Unit, UnitKind,
+    Vec2,
 };
 
 /// What to generate.
@@ -375,7 +376,7 @@ fn terrain(rng: &mut ChaCha8Rng, n: usize, width: f64, depth: f64) -> Vec<Terrai
     ];
     const LINES: [TerrainKind; 4] =
         [TerrainKind::Hedge, TerrainKind::StoneWall, TerrainKind::Treeline, TerrainKind::StreamBank];
-    (0..n)
+    let mut features: Vec<TerrainFeature> = (0..n)
         .map(|i| {
             let c = Vec2::new(
                 rng.random_range(0.1 * width..0.9 * width),
@@ -424,7 +425,33 @@ fn terrain(rng: &mut ChaCha8Rng, n: usize, width: f64, depth: f64) -> Vec<Terrai
                 }
             }
         })
-        .collect()
+        .collect();
+    // Hill contours may nest but never cross (a table with crossing contours is refused):
+    // a hill that would cross an earlier one becomes an orchard (no RNG is drawn, so the
+    // rest of the battle is unchanged).
+    for i in 0..features.len() {
+        if features[i].kind != TerrainKind::Hill {
+            continue;
+        }
+        let crosses = features[..i]
+            .iter()
+            .filter(|f| f.kind == TerrainKind::Hill)
+            .any(|f| rings_cross(&f.outline, &features[i].outline));
+        if crosses {
+            features[i].kind = TerrainKind::Orchard;
+            features[i].level = 0.0;
+        }
+    }
+    features
+}
+
+/// True when an edge of ring `a` meets an edge of ring `b`.
+fn rings_cross(a: &[Vec2], b: &[Vec2]) -> bool {
+    let edges = |r: &[Vec2]| -> Vec<Segment> {
+        (0..r.len()).map(|i| Segment::new(r[i], r[(i + 1) % r.len()])).collect()
+    };
+    let (ea, eb) = (edges(a), edges(b));
+    ea.iter().any(|x| eb.iter().any(|y| x.intersection(y).is_some()))
 }
 
 #[cfg(test)]

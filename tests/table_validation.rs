@@ -230,7 +230,7 @@ fn the_command_line_reports_the_same_errors() {
     assert!(err.starts_with("error: "), "{err}");
     assert!(
         err.contains(
-            "bad.json: units[0] \"fr-1-2\" bases[1].width: must be a positive number of mm, got -30"
+            "bad.json: units[0] \"fr-1-2\" bases[1].width: must be a positive number of mm up to 10000, got -30"
         ),
         "{err}"
     );
@@ -287,4 +287,48 @@ fn terrain_holes_and_hills_are_checked() {
     t.push(json!({"id": "h2", "kind": "hill", "level": 1.5, "outline": [[20,20],[80,20],[80,80],[20,80]]}));
     t.push(json!({"id": "h3", "kind": "hill", "level": 1, "outline": [[100,0],[200,0],[200,100],[100,100]]}));
     Table::from_json_str(&v.to_string()).unwrap();
+}
+
+#[test]
+fn coordinates_sizes_headings_and_outlines_are_bounded() {
+    // A base at x = -1e300 used to crash the hull in `report`; headings of 360e15
+    // shifted distances by millimetres; sizes of 1e20 made line of sight allocate
+    // without end. Each is refused naming the field, and just inside each bound loads.
+    assert_error(|v| v["units"][0]["bases"][0]["x"] = json!(-1e300), &["units[0]", "bases[0].x", "within"]);
+    assert_error(|v| v["units"][0]["bases"][0]["y"] = json!(1.000001e6), &["bases[0].y"]);
+    assert_error(|v| v["units"][0]["bases"][1]["heading"] = json!(360e15), &["bases[1].heading"]);
+    assert_error(
+        |v| v["units"][2]["bases"][0]["depth"] = json!(1e9),
+        &["units[2]", "bases[0].depth", "up to"],
+    );
+    assert_error(|v| v["units"][0]["bases"][0]["sigma_mm"] = json!(1e300), &["bases[0].sigma_mm"]);
+    assert_error(|v| v["markers"][0]["x"] = json!(1e200), &["markers[0] x"]);
+    assert_error(
+        |v| v["terrain"][0]["outline"][1] = json!([1e200, 0]),
+        &["terrain[0] \"wood\" outline", "within"],
+    );
+    let many: Vec<Value> = (0..10_001)
+        .map(|i| {
+            let a = f64::from(i) / 10_001.0 * std::f64::consts::TAU;
+            json!([500.0 + 100.0 * a.cos(), 500.0 + 100.0 * a.sin()])
+        })
+        .collect();
+    assert_error(
+        |v| v["terrain"][0]["outline"] = json!(many),
+        &["terrain[0] \"wood\" outline", "10001 points"],
+    );
+    let mut v = valid();
+    v["units"][0]["bases"][0]["x"] = json!(1e6 - 100.0);
+    v["units"][0]["bases"][1]["heading"] = json!(-999_990.0);
+    v["terrain"][0]["outline"] = json!(many[..10_000]);
+    assert!(Table::from_json_str(&v.to_string()).is_ok());
+    // Through the command line: exit 1, the field named, no panic.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("far.json");
+    let mut v = valid();
+    v["units"][0]["bases"][0]["x"] = json!(-1e300);
+    std::fs::write(&path, v.to_string()).unwrap();
+    let out = vedette(&["report", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bases[0].x"), "{}", stderr(&out));
 }

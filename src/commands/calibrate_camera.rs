@@ -4,7 +4,7 @@
 
 use super::emit;
 use crate::CliError;
-use crate::output::write_atomically;
+use crate::output::{check_outputs, write_atomically};
 use std::path::PathBuf;
 use vedette_vision::{Dictionary, Pattern, calibrate};
 
@@ -46,6 +46,8 @@ fn grid(text: &str, flag: &str) -> Result<(i32, i32), CliError> {
 
 /// Runs `vedette calibrate-camera`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let inputs: Vec<(&str, &std::path::Path)> = args.photos.iter().map(|p| ("photo", p.as_path())).collect();
+    check_outputs(&[("-o", &args.output)], &inputs)?;
     let pattern = match (&args.chessboard, &args.charuco) {
         (_, Some(c)) => {
             let (squares_x, squares_y) = grid(c, "charuco")?;

@@ -23,13 +23,33 @@ pub struct Args {
     pub terrain: Option<usize>,
 }
 
+/// The most bases `generate` writes (a million: fifty grand battles).
+pub const MAX_BASES: usize = 1_000_000;
+/// The most terrain features `generate` writes.
+pub const MAX_TERRAIN: usize = 100_000;
+
 /// Runs `vedette generate`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    if args.bases == 0 || args.bases > MAX_BASES {
+        return Err(CliError::Usage(format!(
+            "--bases must be between 1 and {MAX_BASES}, got {}",
+            args.bases
+        )));
+    }
+    if args.terrain.is_some_and(|t| t > MAX_TERRAIN) {
+        return Err(CliError::Usage(format!(
+            "--terrain must be at most {MAX_TERRAIN}, got {}",
+            args.terrain.unwrap_or_default()
+        )));
+    }
     let mut spec = BattleSpec::with_bases(args.bases, args.seed);
     if let Some(t) = args.terrain {
         spec.terrain_features = t;
     }
     let table = grand_battle(&spec);
+    // The generator's own tables must load: never write one that every other verb
+    // would refuse.
+    table.validate("generated table")?;
     let mut text = table.to_json_string();
     text.push('\n');
     write_atomically(&args.output, text.as_bytes())?;

@@ -134,8 +134,9 @@ pub use segment::{ClosestPoints, Segment};
 pub use skirmish_fire::{SkirmishFire, skirmish_fire};
 pub use skirmishers::{MarkerCheck, Spacing, check_skirmishers};
 pub use table::{
-    ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, ManeuverSystem, Marker,
-    MarkerColour, MarkerKind, SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,
+    ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, MAX_COORDINATE_MM,
+    MAX_HEADING_DEG, MAX_OUTLINE_POINTS, MAX_SIZE_MM, ManeuverSystem, Marker, MarkerColour, MarkerKind,
+    SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,
 };
 pub use terrain::{
     CoverClass, CoverPosition, Impassable, MovementCost, TerrainFeature, TerrainKind, TerrainProperties,

@@ -9,6 +9,7 @@ mod load;
 mod validate;
 
 pub use load::SCHEMA_ID;
+pub use validate::{MAX_COORDINATE_MM, MAX_HEADING_DEG, MAX_OUTLINE_POINTS, MAX_SIZE_MM};
 
 use crate::base::Base;
 use crate::error::GeometryError;

@@ -8,6 +8,24 @@ use crate::rules::{RuleBook, RuleSet};
 use crate::vec2::Vec2;
 use std::collections::HashMap;
 
+/// The largest coordinate (and table side) a table may hold, mm: a kilometre. A table is
+/// a few metres across; far beyond that, the arithmetic that decides tenths of a
+/// millimetre (hulls, intersections) has no digits left.
+pub const MAX_COORDINATE_MM: f64 = 1.0e6;
+/// The largest base or marker side, and the largest uncertainty, mm (ten metres).
+pub const MAX_SIZE_MM: f64 = 1.0e4;
+/// The largest heading magnitude, degrees: headings are read modulo 360°, and a number
+/// this size still holds its fraction of a degree to 1e-10.
+pub const MAX_HEADING_DEG: f64 = 1.0e6;
+/// The most points one terrain outline, hole or path may have (the simple-polygon check
+/// grows with the square of the count in the worst case).
+pub const MAX_OUTLINE_POINTS: usize = 10_000;
+
+/// `v` is finite and at most `limit` in magnitude.
+fn bounded(v: f64, limit: f64) -> bool {
+    v.is_finite() && v.abs() <= limit
+}
+
 impl Table {
     /// Checks everything serde's types cannot; `origin` names the file in errors.
     pub fn validate(&self, origin: &str) -> Result<(), GeometryError> {
@@ -19,10 +37,10 @@ impl Table {
         RuleBook::try_new(self.rules, self.scale).map_err(|e| field("scale".to_string(), e.to_string()))?;
         if let Some(size) = &self.size {
             for (name, v) in [("width", size.width), ("depth", size.depth)] {
-                if !(v.is_finite() && v > 0.0) {
+                if !(bounded(v, MAX_COORDINATE_MM) && v > 0.0) {
                     return Err(field(
                         format!("size.{name}"),
-                        format!("must be a positive number of mm, got {v}"),
+                        format!("must be a positive number of mm up to {MAX_COORDINATE_MM}, got {v}"),
                     ));
                 }
             }
@@ -82,19 +100,23 @@ impl Table {
             }
             for (bi, b) in unit.bases.iter().enumerate() {
                 let c = b.centre();
-                for (name, v) in [("x", c.x), ("y", c.y), ("heading", b.heading_deg())] {
-                    if !v.is_finite() {
+                for (name, v, limit) in [
+                    ("x", c.x, MAX_COORDINATE_MM),
+                    ("y", c.y, MAX_COORDINATE_MM),
+                    ("heading", b.heading_deg(), MAX_HEADING_DEG),
+                ] {
+                    if !bounded(v, limit) {
                         return Err(field(
                             at(&format!("bases[{bi}].{name}")),
-                            format!("must be a finite number, got {v}"),
+                            format!("must be a finite number within ±{limit}, got {v}"),
                         ));
                     }
                 }
                 for (name, v) in [("width", b.width()), ("depth", b.depth())] {
-                    if !(v.is_finite() && v > 0.0) {
+                    if !(bounded(v, MAX_SIZE_MM) && v > 0.0) {
                         return Err(field(
                             at(&format!("bases[{bi}].{name}")),
-                            format!("must be a positive number of mm, got {v}"),
+                            format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {v}"),
                         ));
                     }
                 }
@@ -102,11 +124,11 @@ impl Table {
                 for (name, v) in [("sigma_mm", meta.sigma_mm), ("sigma_heading_deg", meta.sigma_heading_deg)]
                 {
                     if let Some(v) = v
-                        && !(v.is_finite() && v >= 0.0)
+                        && !(bounded(v, MAX_SIZE_MM) && v >= 0.0)
                     {
                         return Err(field(
                             at(&format!("bases[{bi}].{name}")),
-                            format!("must be a non-negative number, got {v}"),
+                            format!("must be a non-negative number up to {MAX_SIZE_MM}, got {v}"),
                         ));
                     }
                 }
@@ -139,19 +161,28 @@ impl Table {
         for (i, m) in self.markers.iter().enumerate() {
             let at = |f: &str| format!("markers[{i}] {f}");
             for (name, v) in [("x", m.x), ("y", m.y)] {
-                if !v.is_finite() {
-                    return Err(field(at(name), format!("must be a finite number, got {v}")));
+                if !bounded(v, MAX_COORDINATE_MM) {
+                    return Err(field(
+                        at(name),
+                        format!("must be a finite number within ±{MAX_COORDINATE_MM}, got {v}"),
+                    ));
                 }
             }
             if let Some(s) = m.size
-                && !(s.is_finite() && s > 0.0)
+                && !(bounded(s, MAX_SIZE_MM) && s > 0.0)
             {
-                return Err(field(at("size"), format!("must be a positive number of mm, got {s}")));
+                return Err(field(
+                    at("size"),
+                    format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {s}"),
+                ));
             }
             if let Some(s) = m.sigma_mm
-                && !(s.is_finite() && s >= 0.0)
+                && !(bounded(s, MAX_SIZE_MM) && s >= 0.0)
             {
-                return Err(field(at("sigma_mm"), format!("must be a non-negative number, got {s}")));
+                return Err(field(
+                    at("sigma_mm"),
+                    format!("must be a non-negative number up to {MAX_SIZE_MM}, got {s}"),
+                ));
             }
             if m.kind == MarkerKind::Morale
                 && !matches!(
@@ -198,7 +229,20 @@ impl Table {
                     format!("must be 0 or more in half-level steps (0, 0.5, 1, ...), got {}", t.level),
                 ));
             }
-            let all_finite = |pts: &[Vec2]| pts.iter().all(|p| p.is_finite());
+            let all_finite = |pts: &[Vec2]| {
+                pts.iter().all(|p| bounded(p.x, MAX_COORDINATE_MM) && bounded(p.y, MAX_COORDINATE_MM))
+            };
+            for (name, n) in std::iter::once(("outline", t.outline.len()))
+                .chain(std::iter::once(("path", t.path.len())))
+                .chain(t.holes.iter().map(|h| ("holes", h.len())))
+            {
+                if n > MAX_OUTLINE_POINTS {
+                    return Err(field(
+                        at(name),
+                        format!("has {n} points; at most {MAX_OUTLINE_POINTS} (simplify it)"),
+                    ));
+                }
+            }
             if t.kind.is_linear() {
                 if t.path.len() < 2 {
                     return Err(field(
@@ -213,7 +257,10 @@ impl Table {
                     ));
                 }
                 if !all_finite(&t.path) {
-                    return Err(field(at("path"), "coordinates must be finite numbers".to_string()));
+                    return Err(field(
+                        at("path"),
+                        format!("coordinates must be finite numbers within ±{MAX_COORDINATE_MM} mm"),
+                    ));
                 }
                 if !t.holes.is_empty() {
                     return Err(field(at("holes"), format!("a {} is a line: it has no holes", t.kind)));
@@ -232,7 +279,10 @@ impl Table {
                     ));
                 }
                 if !all_finite(&t.outline) || !t.holes.iter().all(|h| all_finite(h)) {
-                    return Err(field(at("outline"), "coordinates must be finite numbers".to_string()));
+                    return Err(field(
+                        at("outline"),
+                        format!("coordinates must be finite numbers within ±{MAX_COORDINATE_MM} mm"),
+                    ));
                 }
                 if let Some(h) = t.holes.iter().position(|h| h.len() < 3) {
                     return Err(field(
