@@ -93,6 +93,8 @@ pub struct Accuracy {
     pub heading_deg: Vec<f64>,
     /// Position error over the scan's own sigma_mm, per correct base.
     pub error_over_sigma: Vec<f64>,
+    /// The scan's own sigma_mm, per correct base.
+    pub sigma_mm: Vec<f64>,
 }
 
 /// A scanned base further than this from its truth counts as wrong (a false positive
@@ -119,6 +121,7 @@ pub fn compare(scan: &Table, truth: &Truth) -> Accuracy {
             acc.heading_deg.push(h.abs());
             if let Some(s) = b.meta().sigma_mm.filter(|s| *s > 0.0) {
                 acc.error_over_sigma.push(e / s);
+                acc.sigma_mm.push(s);
             }
         }
     }
@@ -136,6 +139,7 @@ impl Accuracy {
             m.position_mm.extend(&a.position_mm);
             m.heading_deg.extend(&a.heading_deg);
             m.error_over_sigma.extend(&a.error_over_sigma);
+            m.sigma_mm.extend(&a.sigma_mm);
         }
         m
     }
@@ -153,8 +157,20 @@ impl Accuracy {
     /// The share of correct bases whose error is within 2 sigma_mm (per-axis sigma:
     /// 86% for honest Gaussian errors).
     pub fn within_two_sigma(&self) -> f64 {
+        self.within_sigmas(2.0)
+    }
+
+    /// The share of correct bases whose position error is within `k` sigma_mm (per-axis
+    /// sigma of a 2-D normal: 95% at k = 2.45).
+    pub fn within_sigmas(&self, k: f64) -> f64 {
         let n = self.error_over_sigma.len().max(1) as f64;
-        self.error_over_sigma.iter().filter(|r| **r <= 2.0).count() as f64 / n
+        self.error_over_sigma.iter().filter(|r| **r <= k).count() as f64 / n
+    }
+
+    /// The median sigma_mm over the median position error (issue 17: at most 3, or
+    /// sigma at most 0.1 mm).
+    pub fn sigma_over_error(&self) -> f64 {
+        quantile(&self.sigma_mm, 0.5) / quantile(&self.position_mm, 0.5)
     }
 }
 

@@ -673,8 +673,17 @@ pub struct SelfCalibration {
     /// RMS reprojection residual of each tag's corners under the adjusted camera (the
     /// tag posed at its best on the base-top plane), px, in the order of the tags given.
     pub tag_residual_px: Vec<f64>,
+    /// What the adjusted camera's own uncertainty adds to each tag's pose, in the order
+    /// of the tags given: the centre's variance per coordinate (mm²) and the heading's
+    /// (rad²). Empty when the covariance could not be formed.
+    pub tag_model_var: Vec<(f64, f64)>,
     /// Levenberg-Marquardt iterations taken.
     pub iterations: usize,
+}
+
+/// Each tag's model covariance as (centre variance per coordinate, heading variance).
+fn model_var(cov: &[Matrix3<f64>]) -> Vec<(f64, f64)> {
+    cov.iter().map(|c| (0.5 * (c[(0, 0)] + c[(1, 1)]).max(0.0), c[(2, 2)].max(0.0))).collect()
 }
 
 /// Self-calibration from the table itself (issue 17): when no camera file is given,
@@ -755,6 +764,7 @@ pub fn self_calibrate(
     let mut result = SelfCalibration {
         fit: fit_of(model, &c, missing.clone())?,
         tag_residual_px: solution.tag_rms_px.clone(),
+        tag_model_var: model_var(&solution.tag_model_cov),
         iterations: solution.iterations,
     };
     // A fiducial the tags disagree with: leave each out in turn; the one whose absence
@@ -786,7 +796,12 @@ pub fn self_calibrate(
                 fit.suspect = Some(suspect);
                 best = Some((
                     suspect,
-                    SelfCalibration { fit, tag_residual_px: sol.tag_rms_px, iterations: sol.iterations },
+                    SelfCalibration {
+                        fit,
+                        tag_model_var: model_var(&sol.tag_model_cov),
+                        tag_residual_px: sol.tag_rms_px,
+                        iterations: sol.iterations,
+                    },
                 ));
             }
         }
@@ -905,15 +920,28 @@ impl CameraFit {
         Ok(())
     }
 
-    /// The model's standard uncertainty on the table, mm: the fiducial residual with
-    /// the degrees of freedom the fit used up put back.
+    /// The model's standard uncertainty on the table, mm (per coordinate).
+    ///
+    /// The fiducial residual with the degrees of freedom the fit used up put back gives
+    /// the corners' own noise, `σ_r`. A calibrated camera's pose is fitted to all
+    /// `N` corner coordinates with `p` parameters, so its error at a point of the table
+    /// is on average `σ_r·√(p/N)` (the mean leverage of a least-squares fit is `p/N`; the
+    /// fiducials frame the table, so its points are interpolated, never further out).
+    /// The homography models cannot bend with the lens: what they leave unmodelled shows
+    /// in the corners' residual as much as anywhere, so their term is `√2·σ_r`. A
+    /// self-calibrated camera's term comes from its own covariance, tag by tag
+    /// ([`crate::TagPose::model_var`]); this is its fallback.
     #[must_use]
     pub fn model_sigma_mm(&self) -> f64 {
         let n = (self.fiducials.len() * 8) as f64;
         if self.dof == 0 {
             return self.residual_mm;
         }
-        self.residual_mm * (n / self.dof as f64).sqrt()
+        let corner_var = self.residual_mm.powi(2) * (n / 2.0) / self.dof as f64;
+        match self.model.kind {
+            ModelKind::Calibrated => (corner_var * 6.0 / n).sqrt(),
+            _ => (2.0 * corner_var).sqrt(),
+        }
     }
 }
 

@@ -278,6 +278,9 @@ pub fn scan(
     if let Some(sc) = self_calibrate(profile, &fiducials, &fit, &tags)? {
         fit = sc.fit;
         tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+        for (t, v) in tags.iter_mut().zip(&sc.tag_model_var) {
+            t.model_var = Some(*v);
+        }
         tag_residual_px = Some(sc.tag_residual_px);
     }
     fit.check_limits(profile)?;

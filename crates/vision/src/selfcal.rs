@@ -184,6 +184,9 @@ pub(crate) struct Solution {
     pub tags: Vec<TagState>,
     /// RMS reprojection residual of each tag's corners, px.
     pub tag_rms_px: Vec<f64>,
+    /// The part of each tag's pose covariance (centre x, y in mm, heading in rad) that
+    /// the camera's own uncertainty brings, in the problem's order.
+    pub tag_model_cov: Vec<Matrix3<f64>>,
     /// Iterations taken.
     pub iterations: usize,
 }
@@ -304,7 +307,57 @@ impl Problem<'_> {
                 })
             })
             .collect();
-        Some(Solution { camera: cam, tags, tag_rms_px, iterations })
+        let tag_model_cov = self.model_covariance(&cam, &tags).unwrap_or_default();
+        Some(Solution { camera: cam, tags, tag_rms_px, tag_model_cov, iterations })
+    }
+
+    /// The camera's uncertainty carried into each tag's pose, at the solution: with the
+    /// tags eliminated, the shared parameters' covariance is `σ² S⁻¹` (`S` the Schur
+    /// complement of the normal matrix, `σ²` the weighted residual variance per pixel
+    /// coordinate over the degrees of freedom left), and tag `i`'s share of it is
+    /// `σ² U⁻¹ Wᵀ S⁻¹ W U⁻¹` (`U` its own block, `W` its cross block): the second term
+    /// of a bundle adjustment's point covariance. The first, `σ² U⁻¹`, is the tag's own
+    /// corner noise, which the error budget already holds. `None` when the system is
+    /// singular.
+    fn model_covariance(&self, cam: &Camera, tags: &[TagState]) -> Option<Vec<Matrix3<f64>>> {
+        let sys = self.normal_equations(cam, tags)?;
+        let delta = self.huber_px;
+        let mut ss = 0.0;
+        let mut n = 0usize;
+        for (p, o) in self.fiducial_table.iter().zip(self.fiducial_px) {
+            let q = cam.project(p)?;
+            let e = (q[0] - o[0]).hypot(q[1] - o[1]);
+            ss += huber_weight(e, delta) * e * e;
+            n += 2;
+        }
+        for (t, obs) in tags.iter().zip(self.tag_px) {
+            for (q, o) in cam.tag_image(t, self.tag_size_mm, self.tag_height_mm)?.iter().zip(obs) {
+                let e = (q[0] - o[0]).hypot(q[1] - o[1]);
+                ss += huber_weight(e, delta) * e * e;
+                n += 2;
+            }
+        }
+        let free = (0..NC).filter(|&i| self.free_cam(i)).count();
+        let dof = n.saturating_sub(free + 3 * tags.len()).max(1);
+        let sigma2 = ss / dof as f64;
+        let mut schur = sys.hcc;
+        let mut inverses = Vec::with_capacity(sys.blocks.len());
+        for blk in &sys.blocks {
+            let inv = blk.htt.try_inverse()?;
+            schur -= blk.hct * inv * blk.hct.transpose();
+            inverses.push(inv);
+        }
+        let s_inv = schur.try_inverse()?;
+        Some(
+            sys.blocks
+                .iter()
+                .zip(&inverses)
+                .map(|(blk, inv)| {
+                    let a = blk.hct * inv;
+                    sigma2 * (a.transpose() * s_inv * a)
+                })
+                .collect(),
+        )
     }
 
     /// The Gauss-Newton normal equations of the robust cost at the current state.

@@ -31,6 +31,12 @@ pub struct TagPose {
     pub side_px: f64,
     /// The tag's four corners in the photo, px (OpenCV order).
     pub corners_px: [[f64; 2]; 4],
+    /// What a self-calibrated camera's own uncertainty adds to this tag's pose: the
+    /// centre's variance per coordinate (mm²) and the heading's (rad²); `None` with a
+    /// camera file or the homography models (their model term is the fiducial
+    /// residual, [`ErrorBudget::model_sigma_mm`]).
+    #[serde(skip)]
+    pub model_var: Option<(f64, f64)>,
 }
 
 /// The error budget of one photo's tags.
@@ -69,6 +75,7 @@ pub fn measure_tags(
                 fit_rms_mm: rms,
                 side_px: t.side_px(),
                 corners_px: t.corners,
+                model_var: None,
             }
         })
         .collect())
@@ -143,8 +150,11 @@ impl ErrorBudget {
         let own = tag.fit_rms_mm.powi(2) * 4.0 / 5.0;
         let corner_var = 0.5 * own + 0.5 * self.corner_sigma_mm.powi(2);
         // Centre of four corners; rotation about it (corners at size/sqrt(2)).
+        // A self-calibrated camera's uncertainty at this tag replaces the fiducial
+        // residual as the model term.
+        let (model_var, model_theta_var) = tag.model_var.unwrap_or((self.model_sigma_mm.powi(2), 0.0));
         let centre_var = corner_var / 4.0;
-        let theta_var = corner_var / (2.0 * tag_size_mm * tag_size_mm);
+        let theta_var = corner_var / (2.0 * tag_size_mm * tag_size_mm) + model_theta_var;
         let centre_px = [
             tag.corners_px.iter().map(|c| c[0]).sum::<f64>() / 4.0,
             tag.corners_px.iter().map(|c| c[1]).sum::<f64>() / 4.0,
@@ -160,7 +170,7 @@ impl ErrorBudget {
             (_, Some(l)) => (l * top_height_sigma_mm).powi(2),
             (_, None) => 0.0,
         };
-        let pos_var = centre_var + offset_mm.powi(2) * theta_var + self.model_sigma_mm.powi(2) + height_var;
+        let pos_var = centre_var + offset_mm.powi(2) * theta_var + model_var + height_var;
         (pos_var.sqrt(), theta_var.sqrt().to_degrees())
     }
 }
