@@ -1,5 +1,12 @@
 //! Argument parsing and dispatch. Exit status: 0 on success, 1 when the command fails
 //! (bad input, unreadable file, ...), 2 for a command line the parser rejects.
+//!
+//! # Two binaries
+//! The photo verbs (`scan`, `fiducials`, `sheet`, `calibrate-camera`) need OpenCV, whose
+//! shared libraries (and theirs: over a hundred on Debian) take about 0.2 s to load.
+//! The `vedette` binary never references them: it hands those verbs to its sibling
+//! `vedette-scanner` (built and installed with it), which runs every verb. So `report`,
+//! `measure`, `los` and `move` start in a few milliseconds.
 
 use crate::commands;
 use clap::{Parser, Subcommand};
@@ -39,32 +46,96 @@ pub enum Command {
     CalibrateCamera(commands::calibrate_camera::Args),
 }
 
-/// Runs a parsed command line, writing to stdout.
+/// Runs a parsed command line, writing to stdout: every verb, the photo verbs included.
 pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
     match cli.command {
+        Command::Scan(a) => commands::scan::run(&a, out),
+        Command::Fiducials(a) => commands::fiducials::run(&a, out),
+        Command::Sheet(a) => commands::sheet::run(&a, out),
+        Command::CalibrateCamera(a) => commands::calibrate_camera::run(&a, out),
+        other => run_table_verb(other, out),
+    }
+}
+
+/// Runs the verbs that need no photo; `None` for a photo verb.
+fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(), crate::CliError>> {
+    Some(match command {
         Command::Measure(a) => commands::measure::run(&a, out),
         Command::Los(a) => commands::los::run(&a, out),
         Command::Move(a) => commands::movement::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),
-        Command::Scan(a) => commands::scan::run(&a, out),
-        Command::Fiducials(a) => commands::fiducials::run(&a, out),
-        Command::Sheet(a) => commands::sheet::run(&a, out),
-        Command::CalibrateCamera(a) => commands::calibrate_camera::run(&a, out),
+        Command::Scan(_) | Command::Fiducials(_) | Command::Sheet(_) | Command::CalibrateCamera(_) => {
+            return None;
+        }
+    })
+}
+
+fn run_table_verb(command: Command, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
+    table_verb(command, out).unwrap_or_else(|| Err(crate::CliError::Usage("not a table verb".to_string())))
+}
+
+/// The name of the binary that runs the photo verbs.
+pub const SCANNER_BINARY: &str = "vedette-scanner";
+
+/// Replaces this process with `vedette-scanner` (beside this binary) running the same
+/// command line; returns only when that fails.
+fn exec_scanner() -> crate::CliError {
+    let beside = std::env::current_exe().map(|p| p.with_file_name(SCANNER_BINARY));
+    let path = match beside {
+        Ok(p) if p.exists() => p,
+        Ok(p) => {
+            return crate::CliError::Usage(format!(
+                "the photo verbs run in {SCANNER_BINARY}, which is not beside this binary (expected {}): build or install both binaries (cargo build --release)",
+                p.display()
+            ));
+        }
+        Err(e) => return crate::CliError::Usage(format!("cannot find this binary's directory: {e}")),
+    };
+    let mut cmd = std::process::Command::new(&path);
+    cmd.args(std::env::args_os().skip(1));
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let e = cmd.exec();
+        crate::CliError::Usage(format!("cannot run {}: {e}", path.display()))
+    }
+    #[cfg(not(unix))]
+    {
+        match cmd.status() {
+            Ok(s) => std::process::exit(s.code().unwrap_or(1)),
+            Err(e) => crate::CliError::Usage(format!("cannot run {}: {e}", path.display())),
+        }
     }
 }
 
-/// The binary's entry point.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    match run(cli, &mut lock) {
+fn finish(result: Result<(), crate::CliError>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
     }
+}
+
+/// The `vedette` binary's entry point: table verbs here, photo verbs handed to
+/// `vedette-scanner`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    match table_verb(cli.command, &mut lock) {
+        Some(result) => finish(result),
+        None => finish(Err(exec_scanner())),
+    }
+}
+
+/// The `vedette-scanner` binary's entry point: every verb.
+pub fn main_scanner() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    finish(run(cli, &mut lock))
 }
