@@ -332,3 +332,35 @@ fn coordinates_sizes_headings_and_outlines_are_bounded() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("bases[0].x"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped_and_a_repeated_key_is_refused() {
+    let text = serde_json::to_string_pretty(&valid()).unwrap();
+    let with_bom = format!("\u{feff}{text}");
+    assert_eq!(Table::from_json_str(&with_bom).unwrap(), Table::from_json_str(&text).unwrap());
+
+    // The same key twice, in the unit's object on the file's fourth line: serde_json would
+    // keep the second copy silently.
+    let twice = text.replacen("\"id\": \"fr-1-2\"", "\"id\": \"fr-1-2\", \"id\": \"fr-9\"", 1);
+    assert_ne!(twice, text);
+    let e = Table::parse(&twice, "dup.json").unwrap_err().to_string();
+    assert!(e.contains("dup.json") && e.contains("\"id\" is given twice"), "{e}");
+    assert!(e.contains("line "), "{e}");
+    // Nested objects too: a base's x given twice.
+    let nested = text.replacen("\"x\": 412.0", "\"x\": 412.0, \"x\": 1.0", 1);
+    let e = Table::parse(&nested, "dup.json").unwrap_err().to_string();
+    assert!(e.contains("\"x\" is given twice"), "{e}");
+}
+
+#[test]
+fn base_slots_must_increase() {
+    // A scan that missed base 1 writes "slot": 2 on the base after it.
+    let mut v = valid();
+    v["units"][0]["bases"][1]["slot"] = json!(2);
+    let t = Table::from_json_str(&v.to_string()).unwrap();
+    let Ok(vedette_geometry::Selection::Base(r)) = t.select("fr-1-2#2") else { panic!() };
+    assert_eq!((r.base, t.base_label(r)), (1, "fr-1-2#2".to_string()));
+    assert!(t.select("fr-1-2#1").is_err());
+    assert_error(|v| v["units"][0]["bases"][1]["slot"] = json!(0), &["\"fr-1-2\" bases[1].slot", "increase"]);
+    assert_error(|v| v["units"][0]["bases"][0]["slot"] = json!(3), &["\"fr-1-2\" bases[1].slot"]);
+}

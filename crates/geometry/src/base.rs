@@ -94,6 +94,10 @@ pub struct BaseMeta {
     pub sigma_mm: Option<f64>,
     /// Standard uncertainty of the heading, degrees.
     pub sigma_heading_deg: Option<f64>,
+    /// The base's number in its unit as the roster counts them, when a scan left out
+    /// bases before it (their tags were not seen): labels and selectors (`unit#2`) use
+    /// it, so a missing base never renumbers the others.
+    pub slot: Option<usize>,
 }
 
 /// The table-file form of a base: `{"x", "y", "heading", "width", "depth"}`.
@@ -119,12 +123,22 @@ pub struct BaseSpec {
     /// Standard uncertainty of the heading in degrees (scans only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sigma_heading_deg: Option<f64>,
+    /// The base's number in its unit as the roster counts them, written by a scan when
+    /// bases before it were not found: `unit#slot` names it (scans only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<usize>,
 }
 
 impl From<BaseSpec> for Base {
     fn from(s: BaseSpec) -> Self {
-        Base::new(BaseSize::new(s.width, s.depth), Pose::new(Vec2::new(s.x, s.y), s.heading))
-            .with_meta(BaseMeta { tag: s.tag, sigma_mm: s.sigma_mm, sigma_heading_deg: s.sigma_heading_deg })
+        Base::new(BaseSize::new(s.width, s.depth), Pose::new(Vec2::new(s.x, s.y), s.heading)).with_meta(
+            BaseMeta {
+                tag: s.tag,
+                sigma_mm: s.sigma_mm,
+                sigma_heading_deg: s.sigma_heading_deg,
+                slot: s.slot,
+            },
+        )
     }
 }
 
@@ -139,6 +153,7 @@ impl From<Base> for BaseSpec {
             tag: b.meta.tag,
             sigma_mm: b.meta.sigma_mm,
             sigma_heading_deg: b.meta.sigma_heading_deg,
+            slot: b.meta.slot,
         }
     }
 }

@@ -247,6 +247,7 @@ mod tests {
             tag: None,
             sigma_mm: sigma,
             sigma_heading_deg: sigma_deg,
+            slot: None,
         })
     }
 

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use vedette_geometry::{
-    ArtilleryWeight, BaseSize, Formation, FrontageMode, LeaderRole, RuleSet, Scale, Unit, UnitKind, Vec2,
+    ArtilleryWeight, Base, BaseSize, Formation, FrontageMode, GeometryError, LeaderRole, MAX_SIZE_MM, Pose,
+    RuleSet, Scale, Table, Unit, UnitKind, Vec2,
 };
 
 /// A roster: the game and every tagged unit.
@@ -194,15 +195,18 @@ impl Roster {
                 return Err(field(at("side"), "must not be empty".into()));
             }
             for (k, v) in u.base_mm.iter().enumerate() {
-                if !(v.is_finite() && *v > 0.0) {
+                if !(v.is_finite() && *v > 0.0 && *v <= MAX_SIZE_MM) {
                     return Err(field(
                         at(&format!("base_mm[{k}]")),
-                        format!("must be a positive number of mm, got {v}"),
+                        format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {v}"),
                     ));
                 }
             }
-            if u.tag_offset_mm.iter().any(|v| !v.is_finite()) {
-                return Err(field(at("tag_offset_mm"), "must be finite numbers of mm".into()));
+            if u.tag_offset_mm.iter().any(|v| !(v.is_finite() && v.abs() <= MAX_SIZE_MM)) {
+                return Err(field(
+                    at("tag_offset_mm"),
+                    format!("must be finite numbers of mm within ±{MAX_SIZE_MM}"),
+                ));
             }
             if u.tags.is_empty() {
                 return Err(field(at("tags"), "a unit needs at least one tagged base".into()));
@@ -216,7 +220,36 @@ impl Roster {
                 }
             }
         }
-        Ok(())
+        self.check_as_table(origin)
+    }
+
+    /// The unit-level rules of table files (kinds and formations that fit, parents that
+    /// exist, rule-set-only formations) checked on the roster itself, so that a scan can
+    /// never write a table every other verb refuses. Bases stand in a row: their places
+    /// do not matter to these rules.
+    fn check_as_table(&self, origin: &str) -> Result<(), VisionError> {
+        let units = self
+            .units
+            .iter()
+            .map(|u| {
+                let size = BaseSize::new(u.base_mm[0], u.base_mm[1]);
+                let pose = Pose { centre: Vec2::new(0.0, 0.0), heading_deg: 90.0 };
+                u.to_unit(u.tags.iter().map(|_| Base::new(size, pose)).collect())
+            })
+            .collect();
+        let table = Table::new(self.game.rules, self.game.scale, units);
+        let field = |location: String, reason: String| VisionError::InvalidField {
+            path: origin.to_string(),
+            field: location.replacen("units[", "unit[", 1),
+            reason,
+        };
+        table.validate(origin).map_err(|e| match e {
+            GeometryError::InvalidField { location, reason, .. } => field(location, reason),
+            GeometryError::UnknownReference { location, id, .. } => {
+                field(location, format!("no unit \"{id}\" in the roster"))
+            }
+            other => field("unit".to_string(), other.to_string()),
+        })
     }
 
     /// Where tag `id` belongs, if the roster knows it.
@@ -286,5 +319,27 @@ tags = [3]
         assert!(e.contains("base_mm[1]"), "{e}");
         let e = Roster::from_toml_str(&R.replace("infantry", "infantery"), "r.toml").unwrap_err().to_string();
         assert!(e.contains("r.toml") && e.contains("infantery"), "{e}");
+    }
+
+    #[test]
+    fn units_follow_the_table_rules() {
+        // Limbered infantry: refused as a table file would be, naming the unit.
+        let limbered = R.replacen("formation = \"line\"", "formation = \"limbered\"", 1);
+        let e = Roster::from_toml_str(&limbered, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("r.toml") && e.contains("unit[0] \"fr-1\" formation"), "{e}");
+        assert!(e.contains("infantry cannot be limbered"), "{e}");
+        // A parent that is not in the roster.
+        let orphan = format!(
+            "{R}\n[[unit]]\nid = \"sk\"\nside = \"france\"\nkind = \"skirmisher\"\nparent = \"fr-9\"\nbase_mm = [20, 20]\ntags = [4]\n"
+        );
+        let e = Roster::from_toml_str(&orphan, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("unit[2] \"sk\" parent") && e.contains("no unit \"fr-9\""), "{e}");
+        assert!(Roster::from_toml_str(&orphan.replace("fr-9", "fr-1"), "r.toml").is_ok());
+        // Sizes and offsets a table can hold (1e300 used to scan into an unusable table).
+        let far = R.replace("[0, -10]", "[0, 1e300]");
+        let e = Roster::from_toml_str(&far, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("tag_offset_mm"), "{e}");
+        let wide = R.replace("[25, 40]", "[25, 1e9]");
+        assert!(Roster::from_toml_str(&wide, "r.toml").unwrap_err().to_string().contains("base_mm[1]"));
     }
 }

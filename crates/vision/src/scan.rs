@@ -141,6 +141,14 @@ pub enum ScanIssue {
         /// How well the other fiducials agree among themselves, mm RMS.
         others_mm: f64,
     },
+    /// A unit was found but none of the bases of the unit it belongs to (a skirmisher's
+    /// or limber's parent): the table holds it without the link.
+    ParentNotFound {
+        /// The unit found.
+        unit: String,
+        /// Its parent in the roster.
+        parent: String,
+    },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
     NoRoster {
@@ -177,11 +185,32 @@ impl ScanIssue {
             ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
                 "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
             ),
+            ScanIssue::ParentNotFound { unit, parent } => format!(
+                "{unit} was found but no base of its parent {parent}: written without its parent, so checks against the parent are not made"
+            ),
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
             }
         }
     }
+}
+
+/// A unit's found bases, in roster order, as table bases: once a base before it is
+/// missing, each carries its roster number (`slot`) so that labels keep the roster's
+/// numbering.
+fn number_by_roster(bases: Vec<(usize, Base)>) -> Vec<Base> {
+    bases
+        .into_iter()
+        .enumerate()
+        .map(|(i, (slot, b))| {
+            if slot == i {
+                b
+            } else {
+                let meta = b.meta();
+                b.with_meta(BaseMeta { slot: Some(slot), ..meta })
+            }
+        })
+        .collect()
 }
 
 /// Time spent in each stage, ms.
@@ -359,6 +388,7 @@ pub fn scan(
             tag: Some(id),
             sigma_mm: Some(round_to(sigma_mm, 1e-3)),
             sigma_heading_deg: Some(round_to(sigma_heading_deg, 1e-3)),
+            slot: None,
         });
         match slot {
             Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
@@ -382,7 +412,15 @@ pub fn scan(
                     }
                 }
                 if !bases.is_empty() {
-                    units.push(u.to_unit(bases.into_iter().map(|(_, b)| b).collect()));
+                    units.push(u.to_unit(number_by_roster(bases)));
+                }
+            }
+            // A unit found without the unit it belongs to: the table cannot name a
+            // parent it does not hold, so the link is dropped and said.
+            let present: std::collections::BTreeSet<String> = units.iter().map(|u| u.id.clone()).collect();
+            for unit in &mut units {
+                if let Some(parent) = unit.parent.take_if(|p| !present.contains(p.as_str())) {
+                    issues.push(ScanIssue::ParentNotFound { unit: unit.id.clone(), parent });
                 }
             }
         }
@@ -723,6 +761,7 @@ top_height_mm = 0
 mod tests {
     use super::test_scene::*;
     use super::*;
+    use vedette_geometry::{BaseRef, Selection};
 
     fn tags() -> Vec<(u32, Vec2, f64)> {
         vec![
@@ -855,5 +894,62 @@ tags = [10, 11, 12, 13, 14]
         assert!(issues.iter().any(|i| matches!(i, ScanIssue::UnknownTag { id: 99, .. })), "{issues:?}");
         assert!(issues.iter().any(|i| matches!(i, ScanIssue::MissingTag { id: 14, .. })), "{issues:?}");
         assert_eq!(s.table.base_count(), 3);
+    }
+
+    #[test]
+    fn a_missing_base_does_not_renumber_the_others_and_an_orphan_loses_only_its_link() {
+        let p = profile();
+        let (k, r, t) = camera(10.0);
+        // Tag 11 (base 1 of "a") is not in the photo; tag 13 is a skirmisher whose
+        // parent "b" (tag 14) is not in the photo either.
+        let scene: Vec<_> = tags().into_iter().filter(|(id, ..)| *id != 11).collect();
+        let photo = render(&p, &scene, &k, r, t);
+        let roster = Roster::from_toml_str(
+            r#"
+[[unit]]
+id = "a"
+side = "x"
+kind = "infantry"
+base_mm = [30, 20]
+tags = [10, 11, 12]
+
+[[unit]]
+id = "b"
+side = "x"
+kind = "infantry"
+base_mm = [30, 20]
+tags = [14]
+
+[[unit]]
+id = "sk"
+side = "x"
+kind = "skirmisher"
+parent = "b"
+base_mm = [20, 20]
+tags = [13]
+"#,
+            "r.toml",
+        )
+        .unwrap();
+        let s = scan(&photo, &p, Some(&roster), Some(&k)).unwrap();
+        let table = Table::from_json_str(&s.table.to_json_string()).unwrap();
+        // Base 2 of "a" is still "a#2", where tag 12 stands; "a#1" names nothing.
+        let Ok(Selection::Base(r2)) = table.select("a#2") else { panic!("a#2 not found") };
+        assert_eq!(table.base_label(r2), "a#2");
+        let b2 = table.base(r2).unwrap();
+        assert_eq!(b2.meta().tag, Some(12));
+        assert!(b2.centre().distance(Vec2::new(450.0, 280.0)) < 5.0, "{:?}", b2.centre());
+        assert!(table.select("a#1").is_err());
+        assert_eq!(table.select("a#0").ok(), Some(Selection::Base(BaseRef::new(0, 0))));
+        // The skirmisher is kept without a parent the table does not hold, and said.
+        let sk = table.unit("sk").unwrap();
+        assert_eq!(sk.parent, None);
+        assert!(
+            s.report.issues.iter().any(
+                |i| matches!(i, ScanIssue::ParentNotFound { unit, parent } if unit == "sk" && parent == "b")
+            ),
+            "{:?}",
+            s.report.issues
+        );
     }
 }

@@ -25,8 +25,11 @@ impl Table {
     }
 
     /// Parses and validates; `origin` names the source in error messages.
+    /// A UTF-8 byte-order mark (which some editors write) is skipped; a key given twice
+    /// in one object is an error (JSON parsers disagree on which copy wins).
     pub fn parse(text: &str, origin: &str) -> Result<Table, GeometryError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| GeometryError::Json {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let value: Value = parse_json_strictly(text).map_err(|e| GeometryError::Json {
             origin: origin.to_string(),
             line: e.line(),
             column: e.column(),
@@ -57,6 +60,78 @@ impl Table {
     pub fn to_json_string(&self) -> String {
         // Serializing plain data with string keys cannot fail.
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// Parses JSON text into a [`Value`], refusing an object that gives one key twice
+/// (serde_json would silently keep the last copy).
+pub fn parse_json_strictly(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str::<Strict>(text).map(|s| s.0)
+}
+
+/// A [`Value`] whose objects have unique keys.
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key \"{key}\" is given twice in one object"
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            object.insert(key, v);
+        }
+        Ok(Value::Object(object))
     }
 }
 

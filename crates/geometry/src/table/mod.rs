@@ -482,7 +482,9 @@ impl Table {
     #[must_use]
     pub fn base_label(&self, r: BaseRef) -> String {
         match self.units.get(r.unit) {
-            Some(u) => format!("{}#{}", u.id, r.base),
+            Some(u) => {
+                format!("{}#{}", u.id, u.bases.get(r.base).and_then(|b| b.meta().slot).unwrap_or(r.base))
+            }
             None => format!("?#{}", r.base),
         }
     }
@@ -513,12 +515,18 @@ impl Table {
             .ok_or_else(|| GeometryError::UnknownUnit { id: id.to_string(), hint: self.suggest(id) })?;
         match index {
             None => Ok(Selection::Unit(ui)),
-            Some(bi) => {
-                let count = self.units[ui].bases.len();
-                if bi < count {
-                    Ok(Selection::Base(BaseRef::new(ui, bi)))
+            Some(number) => {
+                // A scan that missed some bases numbers the rest as the roster does.
+                let bases = &self.units[ui].bases;
+                let count = bases.len();
+                let found = if bases.iter().any(|b| b.meta().slot.is_some()) {
+                    bases.iter().enumerate().position(|(i, b)| b.meta().slot.unwrap_or(i) == number)
                 } else {
-                    Err(GeometryError::BadBaseIndex { unit: id.to_string(), index: bi, count })
+                    (number < count).then_some(number)
+                };
+                match found {
+                    Some(bi) => Ok(Selection::Base(BaseRef::new(ui, bi))),
+                    None => Err(GeometryError::BadBaseIndex { unit: id.to_string(), index: number, count }),
                 }
             }
         }

@@ -133,6 +133,19 @@ impl Table {
                     }
                 }
             }
+            let mut last_number = None;
+            for (bi, b) in unit.bases.iter().enumerate() {
+                let number = b.meta().slot.unwrap_or(bi);
+                if b.meta().slot.is_some_and(|s| s < bi) || last_number.is_some_and(|l| number <= l) {
+                    return Err(field(
+                        at(&format!("bases[{bi}].slot")),
+                        format!(
+                            "base numbers must increase along the unit's bases and a slot cannot be below the base's place ({bi}), got {number}"
+                        ),
+                    ));
+                }
+                last_number = Some(number);
+            }
             check_kind_fits(unit).map_err(|(f, reason)| field(at(f), reason))?;
             if unit.formation == Some(Formation::BreakthroughColumn) && self.rules != RuleSet::Republic {
                 return Err(field(
