@@ -72,8 +72,20 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             None => dicts.push(Dictionary::DEFAULT_TAGS),
         }
     }
+    if !(args.min_side_px.is_finite() && (4.0..=10_000.0).contains(&args.min_side_px)) {
+        return Err(CliError::Usage(format!(
+            "--min-side-px must be between 4 and 10000 px (a marker smaller than 4 px cannot be read), got {}",
+            vedette_geometry::Shown(args.min_side_px)
+        )));
+    }
     let photo = Photo::load(&args.photo)?;
     let (w, h) = photo.size()?;
+    if args.min_side_px > f64::from(w.min(h)) {
+        return Err(CliError::Usage(format!(
+            "--min-side-px {} is larger than the photo ({w}x{h} px)",
+            args.min_side_px
+        )));
+    }
     let settings = DetectorSettings { min_side_px: args.min_side_px, ..DetectorSettings::default() };
     let mut markers = Vec::new();
     for d in &dicts {

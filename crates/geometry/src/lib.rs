@@ -69,6 +69,7 @@ pub mod index;
 mod line_of_sight;
 pub mod los;
 pub mod movement;
+mod number;
 mod polygon;
 pub mod pro_patria;
 pub mod republic;
@@ -125,6 +126,7 @@ pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use line_of_sight::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
+pub use number::Shown;
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,

@@ -8,6 +8,29 @@ use crate::photo::Photo;
 use opencv::aruco::CharucoBoardTraitConst;
 use opencv::core::{Mat, MatTraitConst, Point2f, Point3f, Size, TermCriteria, Vector};
 use std::path::{Path, PathBuf};
+use vedette_geometry::Shown;
+
+/// The largest board square accepted, mm (a 1 m square would be a board 9 m wide).
+pub const MAX_SQUARE_MM: f64 = 1000.0;
+
+/// Two views whose board corners lie within this RMS distance of each other, px, are one
+/// view photographed twice: they add no information about the lens.
+const SAME_VIEW_PX: f64 = 2.0;
+
+/// Whether two views show the board from (nearly) the same place.
+fn same_view(a: &View, b: &View) -> bool {
+    if a.object.len() != b.object.len() || a.object.iter().zip(b.object.iter()).any(|(p, q)| p != q) {
+        return false;
+    }
+    let n = a.image.len().max(1) as f64;
+    let sum: f64 = a
+        .image
+        .iter()
+        .zip(b.image.iter())
+        .map(|(p, q)| f64::from(p.x - q.x).powi(2) + f64::from(p.y - q.y).powi(2))
+        .sum();
+    (sum / n).sqrt() < SAME_VIEW_PX
+}
 
 /// The calibration target.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,8 +82,11 @@ impl Pattern {
                 if cols < 2 || rows < 2 {
                     return bad(format!("a chessboard needs at least 2x2 inner corners, got {cols}x{rows}"));
                 }
-                if !(square_mm.is_finite() && square_mm > 0.0) {
-                    return bad(format!("square size must be positive, got {square_mm}"));
+                if !(square_mm.is_finite() && square_mm > 0.0 && square_mm <= MAX_SQUARE_MM) {
+                    return bad(format!(
+                        "the square size must be a positive number of mm up to {MAX_SQUARE_MM}, got {}",
+                        Shown(square_mm)
+                    ));
                 }
             }
             Pattern::Charuco { squares_x, squares_y, square_mm, marker_mm, .. } => {
@@ -72,6 +98,12 @@ impl Pattern {
                 if squares_y % 2 == 0 {
                     return bad(format!(
                         "use a ChArUco board with an odd number of rows (got {squares_y}): OpenCV 4.6 changed the layout of even-row boards, so boards printed by other versions would be misread"
+                    ));
+                }
+                if !(square_mm.is_finite() && square_mm <= MAX_SQUARE_MM) {
+                    return bad(format!(
+                        "the square size must be a positive number of mm up to {MAX_SQUARE_MM}, got {}",
+                        Shown(square_mm)
                     ));
                 }
                 if !(marker_mm > 0.0 && square_mm > marker_mm) {
@@ -224,7 +256,7 @@ pub fn calibrate(photos: &[PathBuf], pattern: &Pattern) -> Result<Calibration, V
         Pattern::Chessboard { .. } => None,
     };
     let mut views = Vec::new();
-    let mut used = Vec::new();
+    let mut used: Vec<PathBuf> = Vec::new();
     let mut skipped = Vec::new();
     let mut size: Option<Size> = None;
     for path in photos {
@@ -251,6 +283,16 @@ pub fn calibrate(photos: &[PathBuf], pattern: &Pattern) -> Result<Calibration, V
         };
         match view {
             Some(v) => {
+                if let Some(twin) = views.iter().position(|w| same_view(w, &v)) {
+                    skipped.push((
+                        path.clone(),
+                        format!(
+                            "the same view as {} (the board must be seen from different angles)",
+                            used[twin].display()
+                        ),
+                    ));
+                    continue;
+                }
                 size = Some(s);
                 views.push(v);
                 used.push(path.clone());
@@ -266,8 +308,13 @@ pub fn calibrate(photos: &[PathBuf], pattern: &Pattern) -> Result<Calibration, V
     if views.len() < 3 {
         return Err(VisionError::Calibration {
             reason: format!(
-                "the pattern was found in only {} photo(s); at least 3 views at different angles are needed",
-                views.len()
+                "the pattern was found in only {} distinct view(s){}; at least 3 views at different angles are needed",
+                views.len(),
+                if skipped.iter().any(|(_, why)| why.starts_with("the same view")) {
+                    " (photos of the same view count once)"
+                } else {
+                    ""
+                }
             ),
         });
     }
@@ -286,6 +333,23 @@ pub fn calibrate(photos: &[PathBuf], pattern: &Pattern) -> Result<Calibration, V
     let mut distortion = Vec::new();
     for i in 0..d.total() as i32 {
         distortion.push(*d.at::<f64>(i)?);
+    }
+    let (fx, fy, cx, cy) = (m[0][0], m[1][1], m[0][2], m[1][2]);
+    let (w, h) = (f64::from(size.width), f64::from(size.height));
+    let diagonal = w.hypot(h);
+    let sane = [fx, fy, cx, cy].iter().all(|v| v.is_finite())
+        && fx > 0.2 * diagonal
+        && fx < 20.0 * diagonal
+        && (fx / fy - 1.0).abs() < 0.2
+        && (0.0..=w).contains(&cx)
+        && (0.0..=h).contains(&cy);
+    if !sane {
+        return Err(VisionError::Calibration {
+            reason: format!(
+                "the views do not determine the lens (fx {fx:.0} px, fy {fy:.0} px, centre ({cx:.0}, {cy:.0}) for a {}x{} px photo): photograph the board tilted in different directions and at different places in the frame",
+                size.width, size.height
+            ),
+        });
     }
     let intrinsics = Intrinsics {
         image_width: size.width.max(0) as u32,

@@ -6,6 +6,7 @@ use crate::error::{VisionError, read_text};
 use opencv::core::{CV_64F, Mat, MatTrait, MatTraitConst, Point2d, Scalar, Vector};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use vedette_geometry::Shown;
 
 /// A calibrated camera: focal lengths and principal point in pixels for one image size,
 /// and OpenCV's distortion coefficients.
@@ -61,8 +62,7 @@ impl Intrinsics {
     pub fn load(path: &Path) -> Result<Intrinsics, VisionError> {
         let origin = path.display().to_string();
         let text = read_text(path)?;
-        let file: CameraFile = toml::from_str(&text)
-            .map_err(|e| VisionError::Toml { path: origin.clone(), message: e.to_string() })?;
+        let file: CameraFile = toml::from_str(&text).map_err(|e| crate::error::toml_error(&origin, &e))?;
         file.intrinsics.validate(&origin, "intrinsics")?;
         Ok(file.intrinsics)
     }
@@ -79,12 +79,12 @@ impl Intrinsics {
         }
         for (n, v) in [("fx", self.fx), ("fy", self.fy)] {
             if !(v.is_finite() && v > 0.0) {
-                return Err(err(n, format!("must be a positive number of pixels, got {v}")));
+                return Err(err(n, format!("must be a positive number of pixels, got {}", Shown(v))));
             }
         }
         for (n, v) in [("cx", self.cx), ("cy", self.cy)] {
             if !v.is_finite() {
-                return Err(err(n, format!("must be a finite number of pixels, got {v}")));
+                return Err(err(n, format!("must be a finite number of pixels, got {}", Shown(v))));
             }
         }
         if !matches!(self.distortion.len(), 0 | 4 | 5 | 8) {

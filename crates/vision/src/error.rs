@@ -86,6 +86,14 @@ pub enum VisionError {
         worst_id: i32,
     },
 
+    /// The solved camera cannot map a point of the photo onto the table: the camera file
+    /// does not belong to this photo, or the fiducials were misread.
+    #[error("the camera solved for this photo is impossible: {reason}")]
+    CameraModel {
+        /// What failed, with the pixel and the plane.
+        reason: String,
+    },
+
     /// The camera calibration photos did not yield a calibration.
     #[error("camera calibration failed: {reason}")]
     Calibration {
@@ -116,3 +124,23 @@ pub(crate) fn read_text(path: &std::path::Path) -> Result<String, VisionError> {
     std::fs::read_to_string(path)
         .map_err(|source| VisionError::Io { path: path.display().to_string(), source })
 }
+
+/// The TOML parser's message for `path`, each quoted source line cut to
+/// [`MAX_QUOTED_CHARS`] characters (a 200 KB line is not echoed to the terminal).
+pub(crate) fn toml_error(path: &str, e: &toml::de::Error) -> VisionError {
+    let message = e
+        .to_string()
+        .lines()
+        .map(|line| match line.char_indices().nth(MAX_QUOTED_CHARS) {
+            Some((cut, _)) => {
+                format!("{} ... ({} more characters)", &line[..cut], line[cut..].chars().count())
+            }
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    VisionError::Toml { path: path.to_string(), message }
+}
+
+/// The longest line of a file quoted in an error message, characters.
+pub const MAX_QUOTED_CHARS: usize = 160;

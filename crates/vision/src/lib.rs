@@ -50,6 +50,7 @@ mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
+mod image_header;
 mod photo;
 mod pose;
 mod profile;
@@ -66,6 +67,7 @@ pub use fiducials::{
     DetectedMarker, DetectorSettings, Refinement, detect_large_markers, detect_markers, refine_corners,
     refine_edges,
 };
+pub use image_header::{ImageFormat, ImageHeader, MAX_PIXELS, check_image};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,

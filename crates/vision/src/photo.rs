@@ -1,6 +1,7 @@
 //! Reading photos and writing images.
 
 use crate::error::VisionError;
+use crate::image_header::{MAX_PIXELS, check_image};
 use opencv::core::{Mat, MatTraitConst, Vector, VectorToVec};
 use std::path::Path;
 
@@ -20,13 +21,24 @@ impl Photo {
         let unreadable =
             |reason: String| VisionError::UnreadableImage { path: path.display().to_string(), reason };
         let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
+        let header = check_image(&bytes).map_err(unreadable)?;
         let buf: Vector<u8> = Vector::from_slice(&bytes);
-        let color = opencv::imgcodecs::imdecode(&buf, opencv::imgcodecs::IMREAD_COLOR)
-            .map_err(|e| unreadable(format!("not a readable image ({})", e.message)))?;
-        if color.empty() {
-            return Err(unreadable(format!(
-                "not an image OpenCV can decode ({} bytes; JPEG, PNG, TIFF, BMP and WebP are read)",
+        let damaged = || {
+            unreadable(format!(
+                "a {:?} file of {} bytes that cannot be decoded (damaged?)",
+                header.format,
                 bytes.len()
+            ))
+        };
+        let color =
+            opencv::imgcodecs::imdecode(&buf, opencv::imgcodecs::IMREAD_COLOR).map_err(|_| damaged())?;
+        if color.empty() {
+            return Err(damaged());
+        }
+        let decoded = (color.cols().max(0) as u64).saturating_mul(color.rows().max(0) as u64);
+        if decoded > MAX_PIXELS {
+            return Err(unreadable(format!(
+                "the image has {decoded} px; a photo may have at most {MAX_PIXELS}"
             )));
         }
         Photo::from_color(color)

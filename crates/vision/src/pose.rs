@@ -224,9 +224,13 @@ impl CameraModel {
                 let normalized = k.normalize(pixels)?;
                 normalized
                     .iter()
-                    .map(|&n| {
-                        pose.ray_to_plane(n, height_mm).ok_or_else(|| VisionError::Calibration {
-                            reason: "a pixel's ray does not meet the table (camera below the table?)".into(),
+                    .zip(pixels)
+                    .map(|(&n, p)| {
+                        pose.ray_to_plane(n, height_mm).ok_or_else(|| VisionError::CameraModel {
+                            reason: format!(
+                                "the ray of pixel ({:.0}, {:.0}) does not meet the plane {height_mm} mm above the table (it would put the camera below the table); check that --camera names this phone's camera file at this photo's resolution, and that the profile's fiducial positions are right",
+                                p[0], p[1]
+                            ),
                         })
                     })
                     .collect()

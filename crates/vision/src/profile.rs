@@ -8,6 +8,7 @@ use crate::error::{VisionError, read_text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use vedette_geometry::Shown;
 use vedette_geometry::Vec2;
 
 /// A calibration profile, as loaded from TOML.
@@ -235,8 +236,7 @@ impl Profile {
 
     /// Parses and checks a profile; `origin` names it in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Profile, VisionError> {
-        let mut p: Profile = toml::from_str(text)
-            .map_err(|e| VisionError::Toml { path: origin.to_string(), message: e.to_string() })?;
+        let mut p: Profile = toml::from_str(text).map_err(|e| crate::error::toml_error(origin, &e))?;
         p.origin = origin.to_string();
         p.validate()?;
         Ok(p)
@@ -252,7 +252,7 @@ impl Profile {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(self.field(name, format!("must be a positive number of mm, got {v}")))
+                Err(self.field(name, format!("must be a positive number of mm, got {}", Shown(v))))
             }
         };
         positive("table.width_mm", self.table.width_mm)?;
@@ -269,7 +269,7 @@ impl Profile {
             ("fiducials.height_mm", self.fiducials.height_mm),
         ] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(self.field(name, format!("must be a number of mm, 0 or more, got {v}")));
+                return Err(self.field(name, format!("must be a number of mm, 0 or more, got {}", Shown(v))));
             }
         }
         if self.fiducials.markers.len() < 4 {
@@ -304,7 +304,7 @@ impl Profile {
             }
             for (name, v) in [("x_mm", m.x_mm), ("y_mm", m.y_mm), ("rotation_deg", m.rotation_deg)] {
                 if !v.is_finite() {
-                    return Err(self.field(at(name), format!("must be a finite number, got {v}")));
+                    return Err(self.field(at(name), format!("must be a finite number, got {}", Shown(v))));
                 }
             }
         }

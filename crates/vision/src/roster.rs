@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use vedette_geometry::{
     ArtilleryWeight, Base, BaseSize, Formation, FrontageMode, GeometryError, LeaderRole, MAX_SIZE_MM, Pose,
-    RuleSet, Scale, Table, Unit, UnitKind, Vec2,
+    RuleSet, Scale, Shown, Table, Unit, UnitKind, Vec2,
 };
 
 /// A roster: the game and every tagged unit.
@@ -159,8 +159,7 @@ impl Roster {
 
     /// Parses and checks a roster; `origin` names it in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Roster, VisionError> {
-        let mut r: Roster = toml::from_str(text)
-            .map_err(|e| VisionError::Toml { path: origin.to_string(), message: e.to_string() })?;
+        let mut r: Roster = toml::from_str(text).map_err(|e| crate::error::toml_error(origin, &e))?;
         r.build_index(origin)?;
         Ok(r)
     }
@@ -198,7 +197,7 @@ impl Roster {
                 if !(v.is_finite() && *v > 0.0 && *v <= MAX_SIZE_MM) {
                     return Err(field(
                         at(&format!("base_mm[{k}]")),
-                        format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {v}"),
+                        format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {}", Shown(*v)),
                     ));
                 }
             }

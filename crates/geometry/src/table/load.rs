@@ -33,7 +33,7 @@ impl Table {
             origin: origin.to_string(),
             line: e.line(),
             column: e.column(),
-            message: strip_position(&e.to_string()),
+            message: clip(&strip_position(&e.to_string())),
         })?;
         if let Some(found) = value.get("schema").and_then(Value::as_str)
             && found != SCHEMA_ID
@@ -49,7 +49,7 @@ impl Table {
             GeometryError::InvalidField {
                 origin: origin.to_string(),
                 location,
-                reason: e.into_inner().to_string(),
+                reason: clip(&e.into_inner().to_string()),
             }
         })?;
         table.validate(origin)?;
@@ -132,6 +132,17 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
             object.insert(key, v);
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// The longest message quoted from a file, characters (a 200 KB string value is not
+/// echoed to the terminal).
+const MAX_MESSAGE_CHARS: usize = 300;
+
+fn clip(msg: &str) -> String {
+    match msg.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{} ... ({} more characters)", &msg[..cut], msg[cut..].chars().count()),
+        None => msg.to_string(),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::{Formation, MarkerColour, MarkerKind, Table, Unit, UnitKind};
 use crate::error::GeometryError;
+use crate::number::Shown;
 use crate::rules::{RuleBook, RuleSet};
 use crate::vec2::Vec2;
 use std::collections::HashMap;
@@ -40,7 +41,10 @@ impl Table {
                 if !(bounded(v, MAX_COORDINATE_MM) && v > 0.0) {
                     return Err(field(
                         format!("size.{name}"),
-                        format!("must be a positive number of mm up to {MAX_COORDINATE_MM}, got {v}"),
+                        format!(
+                            "must be a positive number of mm up to {MAX_COORDINATE_MM}, got {}",
+                            Shown(v)
+                        ),
                     ));
                 }
             }
@@ -49,7 +53,7 @@ impl Table {
             if !(v.is_finite() && *v > 0.0) {
                 return Err(field(
                     format!("artillery.max_range_in.{}", w.name()),
-                    format!("must be a positive number of inches, got {v}"),
+                    format!("must be a positive number of inches, got {}", Shown(*v)),
                 ));
             }
         }
@@ -108,7 +112,7 @@ impl Table {
                     if !bounded(v, limit) {
                         return Err(field(
                             at(&format!("bases[{bi}].{name}")),
-                            format!("must be a finite number within ±{limit}, got {v}"),
+                            format!("must be a finite number within ±{limit}, got {}", Shown(v)),
                         ));
                     }
                 }
@@ -116,7 +120,7 @@ impl Table {
                     if !(bounded(v, MAX_SIZE_MM) && v > 0.0) {
                         return Err(field(
                             at(&format!("bases[{bi}].{name}")),
-                            format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {v}"),
+                            format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {}", Shown(v)),
                         ));
                     }
                 }
@@ -128,7 +132,7 @@ impl Table {
                     {
                         return Err(field(
                             at(&format!("bases[{bi}].{name}")),
-                            format!("must be a non-negative number up to {MAX_SIZE_MM}, got {v}"),
+                            format!("must be a non-negative number up to {MAX_SIZE_MM}, got {}", Shown(v)),
                         ));
                     }
                 }
@@ -177,7 +181,7 @@ impl Table {
                 if !bounded(v, MAX_COORDINATE_MM) {
                     return Err(field(
                         at(name),
-                        format!("must be a finite number within ±{MAX_COORDINATE_MM}, got {v}"),
+                        format!("must be a finite number within ±{MAX_COORDINATE_MM}, got {}", Shown(v)),
                     ));
                 }
             }
@@ -186,7 +190,7 @@ impl Table {
             {
                 return Err(field(
                     at("size"),
-                    format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {s}"),
+                    format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {}", Shown(s)),
                 ));
             }
             if let Some(s) = m.sigma_mm
@@ -194,7 +198,7 @@ impl Table {
             {
                 return Err(field(
                     at("sigma_mm"),
-                    format!("must be a non-negative number up to {MAX_SIZE_MM}, got {s}"),
+                    format!("must be a non-negative number up to {MAX_SIZE_MM}, got {}", Shown(s)),
                 ));
             }
             if m.kind == MarkerKind::Morale
