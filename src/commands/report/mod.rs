@@ -88,10 +88,46 @@ pub struct SideSummary {
 
 /// Builds the report for a table.
 pub fn build(table: &Table) -> Result<Report, CliError> {
+    build_timed(table, &mut Stages::default())
+}
+
+/// Wall time of each stage of a report, ms, in order (printed to stderr when the
+/// environment variable `VEDETTE_TIMING` is set: how BENCHMARKS.md splits a run).
+#[derive(Debug, Default)]
+pub struct Stages {
+    last: Option<std::time::Instant>,
+    /// (stage, ms).
+    pub ms: Vec<(&'static str, f64)>,
+}
+
+impl Stages {
+    fn start(&mut self) {
+        self.last = Some(std::time::Instant::now());
+    }
+    fn done(&mut self, stage: &'static str) {
+        let now = std::time::Instant::now();
+        if let Some(t) = self.last {
+            self.ms.push((stage, (now - t).as_secs_f64() * 1e3));
+        }
+        self.last = Some(now);
+    }
+    fn print(&self) {
+        let parts: Vec<String> = self.ms.iter().map(|(s, ms)| format!("{s} {ms:.1}")).collect();
+        eprintln!("timing ms: {}", parts.join(", "));
+    }
+}
+
+/// [`build`], recording each stage's time.
+pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliError> {
+    if stages.last.is_none() {
+        stages.start();
+    }
     let book = table.rule_book()?;
     let index = SpatialIndex::new(table);
+    stages.done("index");
     // One terrain line-of-sight model for every section that asks "is it seen?".
     let sight = TerrainSight::try_new(&index)?;
+    stages.done("sight-model");
     let mut sides: BTreeMap<String, SideSummary> = BTreeMap::new();
     for u in &table.units {
         let s = sides.entry(u.side.clone()).or_default();
@@ -101,6 +137,18 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
             s.combat_bases += u.bases.len();
         }
     }
+    let artillery = artillery_section(table, &index, &sight)?;
+    stages.done("artillery");
+    let assaults = assaults::build(table, &index, &book)?;
+    stages.done("assaults");
+    let command = command::build(table, &index, &book, &sight)?;
+    stages.done("command");
+    let skirmishers = skirmishers::build(table, &index, &book, &sight)?;
+    stages.done("skirmishers");
+    let pro_patria = pro_patria::build(table, &index, &book, &sight)?;
+    stages.done("pro-patria");
+    let republic = republic::build(table, &index, &book)?;
+    stages.done("republic");
     Ok(Report {
         schema: REPORT_SCHEMA_ID.to_string(),
         table: TableSummary {
@@ -111,12 +159,12 @@ pub fn build(table: &Table) -> Result<Report, CliError> {
             markers: table.markers.len(),
             terrain: table.terrain.len(),
         },
-        artillery: artillery_section(table, &index, &sight)?,
-        assaults: assaults::build(table, &index, &book)?,
-        command: command::build(table, &index, &book, &sight)?,
-        skirmishers: skirmishers::build(table, &index, &book, &sight)?,
-        pro_patria: pro_patria::build(table, &index, &book, &sight)?,
-        republic: republic::build(table, &index, &book)?,
+        artillery,
+        assaults,
+        command,
+        skirmishers,
+        pro_patria,
+        republic,
     })
 }
 
@@ -155,12 +203,22 @@ pub fn render_text(report: &Report) -> String {
 
 /// Runs `vedette report`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let mut stages = Stages::default();
+    stages.start();
     let table = Table::load(&args.table)?;
-    let report = build(&table)?;
-    if args.json {
+    stages.done("load");
+    let report = build_timed(&table, &mut stages)?;
+    let text = if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Usage(e.to_string()))?;
-        emit(out, &format!("{text}\n"))
+        format!("{text}\n")
     } else {
-        emit(out, &render_text(&report))
+        render_text(&report)
+    };
+    stages.done("format");
+    let written = emit(out, &text);
+    stages.done("write");
+    if std::env::var_os("VEDETTE_TIMING").is_some() {
+        stages.print();
     }
+    written
 }
