@@ -112,6 +112,17 @@ const PAIRS_PER_RUN: usize = 32;
 /// the rounding between a base's box and its ring, far less than anything measured.
 const CANDIDATE_SLACK_MM: f64 = 1e-6;
 
+/// The most sample points along one side of a target (edge points, and grid rows and
+/// columns): past 256 the spacing grows with the base instead of the work (a base
+/// over 256 mm is no miniature base; a table scaled by 1000 must not take hours).
+const MAX_POINTS_PER_SIDE: f64 = 256.0;
+
+/// How many pieces a length is sampled in, at most `step` apart but never more than
+/// [`MAX_POINTS_PER_SIDE`].
+fn pieces(length: f64, step: f64) -> usize {
+    (length / step).ceil().clamp(1.0, MAX_POINTS_PER_SIDE) as usize
+}
+
 /// How the model proves its verdicts. Both give the same answers; the shortcuts are
 /// exact proofs that settle most pairs without the search (see the module
 /// documentation), and the exhaustive search is kept as their oracle in tests.
@@ -1915,8 +1926,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 b0 = b0.min(r.dot(uy));
                 b1 = b1.max(r.dot(uy));
             }
-            let (na, nb) =
-                (((a1 - a0) / h).ceil().max(1.0) as usize, ((b1 - b0) / h).ceil().max(1.0) as usize);
+            let (na, nb) = (pieces(a1 - a0, h), pieces(b1 - b0, h));
             for i in 1..na {
                 for j in 1..nb {
                     let q = shape[0]
@@ -2456,7 +2466,7 @@ fn outline_points(shape: &[Vec2], sampling: Sampling) -> Vec<Vec2> {
     let n = shape.len();
     for i in 0..n {
         let (a, b) = (shape[i], shape[(i + 1) % n]);
-        let k = (a.distance(b) / h).ceil().max(1.0) as usize;
+        let k = pieces(a.distance(b), h);
         out.extend((1..k).map(|j| a.lerp(b, j as f64 / k as f64)));
     }
     out
@@ -2485,7 +2495,7 @@ fn edge_points(edges: &[[Vec2; 2]], sampling: Sampling) -> Vec<Vec2> {
         }
     }
     for &[a, b] in edges {
-        let n = (a.distance(b) / sampling.target_step_mm).ceil().max(1.0) as usize;
+        let n = pieces(a.distance(b), sampling.target_step_mm);
         out.extend((1..n).map(|j| a.lerp(b, j as f64 / n as f64)));
     }
     out
@@ -2764,6 +2774,24 @@ impl LineOfSight for TerrainSight<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sampling_grows_with_the_base_only_past_256_points_a_side() {
+        // A miniature base: every point 1 mm apart, as documented.
+        assert_eq!(pieces(40.0, 1.0), 40);
+        assert_eq!(pieces(256.0, 1.0), 256);
+        // A 6 m "base" (a table scaled by 100) is sampled by 256 a side, not 6000.
+        assert_eq!(pieces(6000.0, 1.0), 256);
+        let big: Vec<Vec2> = vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(6000.0, 0.0),
+            Vec2::new(6000.0, 4000.0),
+            Vec2::new(0.0, 4000.0),
+        ];
+        let sampling = Sampling::default();
+        assert!(outline_points(&big, sampling).len() <= 4 * 256);
+        assert!(edge_points(&[[big[0], big[1]]], sampling).len() <= 257);
+    }
 
     /// A battery at the origin facing +y (eye x ∈ [-12.5, 12.5] at y = 20), a foe, and
     /// the terrain and other units given, under République 5 at medium scale (a medium
