@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use vedette_geometry::{Table, Vec2};
 use vedette_synth::{
-    Camera, Distortion, Layout, LookAt, RenderOptions, Resolution, Scene, SensorOptions, StandardLayout,
-    SynthError, render,
+    Camera, Distortion, FigureSpacing, Layout, LookAt, RenderOptions, Resolution, Scene, SensorOptions,
+    StandardLayout, SynthError, render,
 };
 
 /// Render a synthetic overhead photo of a table, with its ground truth.
@@ -84,6 +84,10 @@ struct Args {
     /// Leave the figures off the bases.
     #[arg(long)]
     no_clutter: bool,
+    /// Figures stand right against the tags' paper and overhang them from a tilted
+    /// camera, each unit in one of four uniforms (issue 18's hard case).
+    #[arg(long)]
+    figures_against_tags: bool,
     /// Samples per pixel along each axis in the first pass (edges take 6x6).
     #[arg(long, default_value_t = 1)]
     supersampling: u32,
@@ -146,6 +150,11 @@ fn run(args: &Args) -> Result<(), SynthError> {
         seed: args.seed,
         supersampling: args.supersampling,
         clutter: !args.no_clutter,
+        figure_spacing: if args.figures_against_tags {
+            FigureSpacing::AgainstTags
+        } else {
+            FigureSpacing::ClearOfTags
+        },
         texel_mm: args.texel_mm,
         sensor: SensorOptions {
             blur_sigma_px: args.blur_sigma_px,
