@@ -28,7 +28,6 @@ fn visible_tags(truth: &Truth, fraction: f64) -> BTreeSet<u32> {
 /// white-coated two-line infantry"): a tilted photo of crowded units, every tag at
 /// least 90% visible is read, precision stays 100%.
 #[test]
-#[ignore = "issue 18: reproduces the miss; the clutter detector comes next"]
 fn tags_beside_figures_are_read() {
     let tmp = tempfile::tempdir().unwrap();
     // SCAN_CLUTTER_DIR keeps the render between runs (for work on the detector).

@@ -108,7 +108,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             text.push_str(&format!("    - {}\n", i.describe()));
         }
     }
-    text.push_str(&format!("  scan time: {:.0} ms\n", r.timing_ms.total));
+    text.push_str(&format!(
+        "  scan time: {:.0} ms (of which {:.0} ms searching among figures)\n",
+        r.timing_ms.total, r.timing_ms.clutter
+    ));
     emit(out, &text)
 }
 

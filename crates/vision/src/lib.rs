@@ -21,6 +21,10 @@
 //!   IPPE, or the homography fallbacks) and reports its residual in px and mm
 //!   ([`CameraFit`]); [`CameraModel::image_to_table`] back-projects onto any height.
 //! - Camera calibration: [`calibrate`] from chessboard or ChArUco photos ([`Pattern`]).
+//! - Tags among figures (issue 18): once the camera is solved, [`scan`] searches again
+//!   for tags whose border or quiet zone merges with figures, by fitting squares of the
+//!   tags' known size on the base-top plane to dark outlines; a square that is clearly
+//!   a tag but cannot be read is reported ([`ScanIssue::UndecodedTag`]).
 //! - Tags to bases: [`measure_tags`] and the per-photo [`ErrorBudget`].
 //! - The whole scan: [`scan`] gives a [`Scan`] (table, [`ScanReport`] with every
 //!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
@@ -46,6 +50,7 @@
 
 mod calibration;
 mod camera;
+mod clutter;
 mod decode;
 mod dictionary;
 mod error;

@@ -141,6 +141,13 @@ pub enum ScanIssue {
         /// How well the other fiducials agree among themselves, mm RMS.
         others_mm: f64,
     },
+    /// Something that is clearly a tag (a dark-bordered square of the tags' size with a
+    /// code inside) but could not be read, or read as an id that cannot be there: a
+    /// figure hides too much of it (issue 18). Nothing goes into the table.
+    UndecodedTag {
+        /// Its centre, table mm (on the plane of the base tops).
+        at_mm: [f64; 2],
+    },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
     NoRoster {
@@ -177,6 +184,9 @@ impl ScanIssue {
             ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
                 "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
             ),
+            ScanIssue::UndecodedTag { at_mm } => {
+                format!("a tag at {} could not be read (a figure hides part of it?): left out", at(at_mm))
+            }
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
             }
@@ -191,6 +201,9 @@ pub struct Timing {
     pub camera: f64,
     /// Finding and measuring the tags.
     pub tags: f64,
+    /// Of which: the second search for tags among figures (issue 18).
+    #[serde(default)]
+    pub clutter: f64,
     /// The whole scan (photo already in memory).
     pub total: f64,
 }
@@ -280,11 +293,19 @@ pub fn scan(
         tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
         tag_residual_px = Some(sc.tag_residual_px);
     }
+    // Tags among figures (issue 18): a second search that knows their size in the photo.
+    let t_clutter = Instant::now();
+    let (crowded, undecoded) = crate::clutter::search(photo, profile, roster, &fit, &seen, &fiducials)?;
+    let t_clutter = t_clutter.elapsed().as_secs_f64() * 1e3;
+    tags.extend(measure_tags(&fit, &crowded, profile.tags.size_mm, profile.bases.top_height_mm)?);
     fit.check_limits(profile)?;
     let budget =
         ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
 
-    let mut issues = Vec::new();
+    let mut issues: Vec<ScanIssue> = undecoded
+        .iter()
+        .map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] })
+        .collect();
     let size_tolerance = size_tolerance(&fit, profile.tags.size_mm);
     let residual_limit = tag_residual_px.as_deref().map(residual_limit);
     for (i, t) in tags.iter().enumerate() {
@@ -422,7 +443,7 @@ pub fn scan(
         tags_seen: tags.len(),
         bases: table.base_count(),
         issues,
-        timing_ms: Timing { camera: t_camera, tags: t_total - t_camera, total: t_total },
+        timing_ms: Timing { camera: t_camera, tags: t_total - t_camera, clutter: t_clutter, total: t_total },
     };
     Ok(Scan { table, report, tags, fiducials, fit })
 }
