@@ -43,7 +43,8 @@ fn tags_beside_figures_are_read() {
     let p = profile(WIDTH, DEPTH, FIDUCIAL_MM, INSET_MM);
     let photo = Photo::load(dir.join("crowd.jpg")).unwrap();
     let s = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
-    let found: BTreeSet<u32> = s.table.bases().filter_map(|(_, b)| b.meta().tag).collect();
+    let found: BTreeSet<u32> =
+        s.table.bases().filter(|(_, b)| !b.meta().inferred).filter_map(|(_, b)| b.meta().tag).collect();
     let visible = visible_tags(&truth, 0.9);
     let partly: usize = truth.camera.tags.iter().filter(|t| t.marker.visible_fraction < 1.0).count();
     let missed: Vec<u32> = visible.difference(&found).copied().collect();
@@ -60,4 +61,21 @@ fn tags_beside_figures_are_read() {
     assert!(partly >= 5, "only {partly} tags partly hidden: the scene is not crowded");
     assert!(missed.is_empty(), "missed {} of {} visible tags: {missed:?}", missed.len(), visible.len());
     assert_eq!(acc.precision(), 1.0, "a base was read that is not there");
+    // Bases inferred from their formation (issue 18 item 3) are flagged, listed and
+    // where the truth has them.
+    let truth_of = |tag: u32| {
+        let t = truth.camera.tags.iter().find(|t| t.marker.id == tag).unwrap();
+        truth.table.units[t.unit_index].bases[t.base]
+    };
+    let inferred: Vec<_> = s.table.bases().map(|(_, b)| *b).filter(|b| b.meta().inferred).collect();
+    for b in &inferred {
+        let tag = b.meta().tag.unwrap();
+        let err = b.centre().distance(truth_of(tag).centre());
+        eprintln!("inferred tag {tag}: {err:.2} mm off, sigma {:?}", b.meta().sigma_mm);
+        assert!(err < 3.0 * b.meta().sigma_mm.unwrap(), "inferred tag {tag} is {err:.2} mm off");
+        assert!(!visible.contains(&tag) || found.contains(&tag));
+        let listed =
+            s.report.issues.iter().any(|i| matches!(i, ScanIssue::InferredBase { id, .. } if *id == tag));
+        assert!(listed, "inferred tag {tag} not listed");
+    }
 }

@@ -135,7 +135,8 @@ pub fn camera(width: f64, depth: f64, tilt_deg: f64, yaw_deg: f64, resolution: R
 pub fn shoot(dir: &Path, name: &str, table: &Table, layout: &Layout, cam: &Camera, seed: u64) {
     let scene = Scene::new(table.clone(), layout).expect("scene");
     let options = RenderOptions {
-        texel_mm: 1.0,
+        texel_mm: 2.0,
+        edge_supersampling: 4,
         figure_spacing: FigureSpacing::AgainstTags,
         sensor: SensorOptions { blur_sigma_px: 0.7, ..SensorOptions::default() },
         ..RenderOptions::seeded(seed)

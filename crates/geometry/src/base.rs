@@ -94,6 +94,9 @@ pub struct BaseMeta {
     pub sigma_mm: Option<f64>,
     /// Standard uncertainty of the heading, degrees.
     pub sigma_heading_deg: Option<f64>,
+    /// The base's tag was not seen: its place was inferred from its unit's formation
+    /// and the bases found beside it (issue 18).
+    pub inferred: bool,
 }
 
 /// The table-file form of a base: `{"x", "y", "heading", "width", "depth"}`.
@@ -119,12 +122,22 @@ pub struct BaseSpec {
     /// Standard uncertainty of the heading in degrees (scans only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sigma_heading_deg: Option<f64>,
+    /// Scans only: the base's tag was not seen; its place is inferred from its unit's
+    /// formation and the bases found beside it, with a larger `sigma_mm`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inferred: bool,
 }
 
 impl From<BaseSpec> for Base {
     fn from(s: BaseSpec) -> Self {
-        Base::new(BaseSize::new(s.width, s.depth), Pose::new(Vec2::new(s.x, s.y), s.heading))
-            .with_meta(BaseMeta { tag: s.tag, sigma_mm: s.sigma_mm, sigma_heading_deg: s.sigma_heading_deg })
+        Base::new(BaseSize::new(s.width, s.depth), Pose::new(Vec2::new(s.x, s.y), s.heading)).with_meta(
+            BaseMeta {
+                tag: s.tag,
+                sigma_mm: s.sigma_mm,
+                sigma_heading_deg: s.sigma_heading_deg,
+                inferred: s.inferred,
+            },
+        )
     }
 }
 
@@ -139,6 +152,7 @@ impl From<Base> for BaseSpec {
             tag: b.meta.tag,
             sigma_mm: b.meta.sigma_mm,
             sigma_heading_deg: b.meta.sigma_heading_deg,
+            inferred: b.meta.inferred,
         }
     }
 }

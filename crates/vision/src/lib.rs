@@ -26,6 +26,8 @@
 //!   tags' known size on the base-top plane to dark outlines; a square that is clearly
 //!   a tag but cannot be read is reported ([`ScanIssue::UndecodedTag`]).
 //! - Tags to bases: [`measure_tags`] and the per-photo [`ErrorBudget`].
+//! - Bases inferred from their unit (issue 18): [`infer_unit`] and [`infer_bases`]
+//!   place a base whose tag was unseen where its formation fixes it beside found ones.
 //! - The whole scan: [`scan`] gives a [`Scan`] (table, [`ScanReport`] with every
 //!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
 //! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
@@ -55,6 +57,7 @@ mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
+mod infer;
 mod photo;
 mod pose;
 mod profile;
@@ -71,6 +74,7 @@ pub use fiducials::{
     DetectedMarker, DetectorSettings, Refinement, detect_large_markers, detect_markers, refine_corners,
     refine_edges,
 };
+pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,

@@ -148,6 +148,20 @@ pub enum ScanIssue {
         /// Its centre, table mm (on the plane of the base tops).
         at_mm: [f64; 2],
     },
+    /// A roster tag not seen, whose base was placed where its unit's formation puts it
+    /// beside the bases found (issue 18): in the table with `inferred: true`.
+    InferredBase {
+        /// The tag id.
+        id: u32,
+        /// Its unit.
+        unit: String,
+        /// Its base index in the roster.
+        base: usize,
+        /// Where the base centre was placed, table mm.
+        at_mm: [f64; 2],
+        /// Its standard uncertainty, mm.
+        sigma_mm: f64,
+    },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
     NoRoster {
@@ -187,6 +201,10 @@ impl ScanIssue {
             ScanIssue::UndecodedTag { at_mm } => {
                 format!("a tag at {} could not be read (a figure hides part of it?): left out", at(at_mm))
             }
+            ScanIssue::InferredBase { id, unit, base, at_mm, sigma_mm } => format!(
+                "tag {id} ({unit} base {base}) was not seen: the base is placed by its formation at {} (sigma {sigma_mm:.1} mm, inferred)",
+                at(at_mm)
+            ),
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
             }
@@ -377,6 +395,7 @@ pub fn scan(
             tag: Some(id),
             sigma_mm: Some(round_to(sigma_mm, 1e-3)),
             sigma_heading_deg: Some(round_to(sigma_heading_deg, 1e-3)),
+            inferred: false,
         });
         match slot {
             Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
@@ -391,11 +410,26 @@ pub fn scan(
     let mut units = Vec::new();
     match roster {
         Some(r) => {
+            // Bases whose tags were unseen, where their formation fixes them (issue 18).
+            let mut inferred = crate::infer::infer_bases(r, &found);
             for (ui, u) in r.units.iter().enumerate() {
                 let mut bases = found.remove(&ui).unwrap_or_default();
+                let placed = inferred.remove(&ui).unwrap_or_default();
+                for (bi, b) in &placed {
+                    let (id, at_mm) = (u.tags[*bi], [b.centre().x, b.centre().y]);
+                    let sigma_mm = b.meta().sigma_mm.unwrap_or(0.0);
+                    issues.push(ScanIssue::InferredBase {
+                        id,
+                        unit: u.id.clone(),
+                        base: *bi,
+                        at_mm,
+                        sigma_mm,
+                    });
+                }
+                bases.extend(placed);
                 bases.sort_by_key(|(i, _)| *i);
                 for (bi, &tag) in u.tags.iter().enumerate() {
-                    if !by_id.contains_key(&tag) {
+                    if !by_id.contains_key(&tag) && !bases.iter().any(|(i, _)| *i == bi) {
                         issues.push(ScanIssue::MissingTag { id: tag, unit: u.id.clone(), base: bi });
                     }
                 }
