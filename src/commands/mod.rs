@@ -7,6 +7,7 @@ pub mod los;
 pub mod measure;
 pub mod report;
 pub mod scan;
+pub mod scan_many;
 pub mod schema;
 pub mod sheet;
 

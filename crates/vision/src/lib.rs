@@ -30,6 +30,9 @@
 //!   place a base whose tag was unseen where its formation fixes it beside found ones.
 //! - The whole scan: [`scan`] gives a [`Scan`] (table, [`ScanReport`] with every
 //!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
+//! - Several photos of one table (issue 18): [`merge_scans`] merges the scans of each
+//!   photo in the table frame, weighted by uncertainty, reporting conflicts and which
+//!   photos saw each base ([`MergeReport`]).
 //! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
 //!   300 dpi PNG and SVG with a 100 mm ruler.
 //! - Errors: [`VisionError`].
@@ -58,6 +61,7 @@ mod dictionary;
 mod error;
 mod fiducials;
 mod infer;
+mod merge;
 mod photo;
 mod pose;
 mod profile;
@@ -75,6 +79,9 @@ pub use fiducials::{
     refine_edges,
 };
 pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
+pub use merge::{
+    CONFLICT_FLOOR_DEG, CONFLICT_FLOOR_MM, CONFLICT_SIGMAS, MergeReport, MergedScan, SeenBy, merge_scans,
+};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,

@@ -162,6 +162,16 @@ pub enum ScanIssue {
         /// Its standard uncertainty, mm.
         sigma_mm: f64,
     },
+    /// Several photos (issue 18): one tag lands in places further apart than their
+    /// joint uncertainty allows; the base is left out, not guessed.
+    ConflictingTag {
+        /// The tag id.
+        id: u32,
+        /// Where each photo put its base centre, table mm.
+        at_mm: Vec<[f64; 2]>,
+        /// The photos (0-based, in the order given), one per place.
+        photos: Vec<usize>,
+    },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
     NoRoster {
@@ -204,6 +214,11 @@ impl ScanIssue {
             ScanIssue::InferredBase { id, unit, base, at_mm, sigma_mm } => format!(
                 "tag {id} ({unit} base {base}) was not seen: the base is placed by its formation at {} (sigma {sigma_mm:.1} mm, inferred)",
                 at(at_mm)
+            ),
+            ScanIssue::ConflictingTag { id, at_mm, photos } => format!(
+                "tag {id} lands at {} in photos {}: further apart than their uncertainty allows, left out",
+                at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
+                photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
