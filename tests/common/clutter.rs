@@ -2,7 +2,7 @@
 //! one of the four crowd uniforms (white, dark blue, grey, red: vedette-synth's
 //! `CROWD_UNIFORMS`, unit `i` wears `i % 4`), tags at the rear of 20 mm deep bases, the
 //! figures standing against the tags. Shared by the clutter scan tests and the accuracy
-//! bench (`benches/scan_accuracy.rs` includes this file by path).
+//! bench (`benches/scan_two_photos.rs` includes this file by path).
 
 #![allow(dead_code)]
 
@@ -142,4 +142,71 @@ pub fn shoot(dir: &Path, name: &str, table: &Table, layout: &Layout, cam: &Camer
         ..RenderOptions::seeded(seed)
     };
     render(&scene, cam, &options).expect("render").write(dir, name).expect("write");
+}
+
+/// Two photos of one table from opposite long edges (issue 18).
+#[derive(Debug, Clone, Copy)]
+pub struct TwoEdges {
+    /// Tilt of both cameras from straight down, each toward its own edge, degrees.
+    pub tilt_deg: f64,
+    /// Both photos' size.
+    pub resolution: Resolution,
+    /// The near photo's seed; the far one takes `seed + 1`.
+    pub seed: u64,
+}
+
+/// The edges, as the photos are named: `near` (yaw 0, the near edge at the photo's
+/// bottom) and `far` (yaw 180).
+pub const EDGES: [(&str, f64); 2] = [("near", 0.0), ("far", 180.0)];
+
+/// Renders one table from both long edges into `dir`, as `{name}-near` and
+/// `{name}-far` (JPEG and truth files), each camera as low as the whole table allows
+/// ([`camera`]); returns the two names.
+pub fn shoot_from_both_edges(
+    dir: &Path,
+    name: &str,
+    table: &Table,
+    layout: &Layout,
+    shots: &TwoEdges,
+) -> [String; 2] {
+    let size = table.size.expect("table size");
+    EDGES.map(|(edge, yaw)| {
+        let cam = camera(size.width, size.depth, shots.tilt_deg, yaw, shots.resolution);
+        let n = format!("{name}-{edge}");
+        shoot(dir, &n, table, layout, &cam, shots.seed + u64::from(yaw > 0.0));
+        n
+    })
+}
+
+/// The roster of a table and its layout: every tag the layout puts on a base, as a
+/// player would write it (a roster may list tags that are missing from the photos).
+pub fn roster_of(table: &Table, layout: &Layout) -> vedette_vision::Roster {
+    let units = table
+        .units
+        .iter()
+        .filter_map(|u| {
+            let mut tags: Vec<_> = layout.tags.iter().filter(|t| t.unit == u.id).collect();
+            tags.sort_by_key(|t| t.base);
+            let first = tags.first()?;
+            let b = u.bases.first()?;
+            Some(vedette_vision::RosterUnit {
+                id: u.id.clone(),
+                side: u.side.clone(),
+                kind: u.kind,
+                formation: u.formation,
+                base_mm: [b.width(), b.depth()],
+                tag_offset_mm: [first.offset_mm.x, first.offset_mm.y],
+                tags: tags.iter().map(|t| t.id).collect(),
+                division: u.division.clone(),
+                corps: u.corps.clone(),
+                parent: u.parent.clone(),
+                weight: u.weight,
+                frontage: u.frontage,
+                role: u.role,
+                attached: u.attached,
+            })
+        })
+        .collect();
+    let game = vedette_vision::Game { rules: table.rules, scale: table.scale, name: table.name.clone() };
+    vedette_vision::Roster::from_units(game, units).expect("roster")
 }

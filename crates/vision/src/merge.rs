@@ -27,7 +27,10 @@ pub const CONFLICT_SIGMAS: f64 = 4.0;
 pub const CONFLICT_FLOOR_MM: f64 = 1.0;
 /// Headings of one tag differing by more than [`CONFLICT_SIGMAS`] standard deviations
 /// and at least this many degrees are a conflict (a base turned between the photos).
-pub const CONFLICT_FLOOR_DEG: f64 = 2.0;
+/// A tag with figures against it shows only part of its border, and its heading
+/// sigma is optimistic: two photos of unmoved crowded bases differed by up to 3.7°
+/// (`benches/scan_two_photos.rs`), so turns under 5° are merged, not conflicts.
+pub const CONFLICT_FLOOR_DEG: f64 = 5.0;
 
 /// The merged table and what the merge saw.
 #[derive(Debug, Clone)]
@@ -269,8 +272,10 @@ mod tests {
             combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 103.0, 50.0, 90.0, 0.2)]).is_err()
         );
         assert!(
-            combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.0, 50.0, 95.0, 0.2)]).is_err()
+            combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.0, 50.0, 96.0, 0.2)]).is_err()
         );
+        // Turns under CONFLICT_FLOOR_DEG are merged.
+        assert!(combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.0, 50.0, 94.0, 0.2)]).is_ok());
     }
 
     /// Issue 18: two photos of one table (different tilts), every tag merged and seen
