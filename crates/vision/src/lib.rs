@@ -92,6 +92,6 @@ pub use profile::{
     TagSpec, square_corners,
 };
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
-pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
+pub use scan::{CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
 pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
