@@ -11,6 +11,7 @@
 //! ```text
 //! cargo bench --bench scan_two_photos       # renders once into target/scan-bench/two-photos
 //! TWO_PHOTOS_TILTS=0,25 cargo bench --bench scan_two_photos   # a subset of the tilts
+//! TWO_PHOTOS_VERBOSE=1 cargo bench --bench scan_two_photos     # also list the tags missed
 //! ```
 //!
 //! The report (Markdown) is printed and written to
@@ -121,6 +122,8 @@ fn main() {
         .ok()
         .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
         .unwrap_or_else(|| TILTS.to_vec());
+    // TWO_PHOTOS_VERBOSE=1 lists every tag at least 90% visible that a photo missed.
+    let verbose = std::env::var_os("TWO_PHOTOS_VERBOSE").is_some();
     let table = crowded_table(WIDTH, DEPTH, 8, 5);
     let layout = rear_tags(&table, FIDUCIAL_MM, INSET_MM);
     let roster = roster_of(&table, &layout);
@@ -170,6 +173,15 @@ fn main() {
                 one_uni.add(u, found);
                 if t.marker.visible_fraction >= 0.9 {
                     let ok = read.contains(&t.marker.id) && o.correct.contains(&t.marker.id);
+                    if !ok && verbose {
+                        eprintln!(
+                            "{n}: missed tag {} ({}% visible, {u}, {f}, unit {} base {})",
+                            t.marker.id,
+                            (100.0 * t.marker.visible_fraction).round(),
+                            t.unit,
+                            t.base
+                        );
+                    }
                     vis.add("v", ok);
                     one_visible.add("v", ok);
                 }
@@ -249,11 +261,14 @@ fn main() {
     );
     let _ = writeln!(
         md,
-        "| tilt | one photo, near: all bases | far: all bases | near: tags ≥90% visible | far: tags ≥90% visible | two photos: all bases (read or inferred) | of which inferred | wrong bases (near+far+merged) | median error mm | p95 mm | conflicts | merge ms |"
+        "| tilt | one photo, near: all bases (read or inferred) | far: all bases | near: tags ≥90% visible | far: tags ≥90% visible | two photos: all bases (read or inferred) | of which inferred | wrong bases (near+far+merged) | median error mm | p95 mm | conflicts | merge ms |"
     );
     let _ = writeln!(md, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     md.push_str(&tilt_rows);
-    let _ = writeln!(md, "\n| formation | one photo | two photos |\n| --- | --- | --- |");
+    let _ = writeln!(
+        md,
+        "\nAll bases found (read or inferred), pooled over the tilts (one photo: near and far each).\n\n| formation | one photo | two photos |\n| --- | --- | --- |"
+    );
     for f in ["line", "two-line", "column"] {
         let _ = writeln!(md, "| {f} | {} | {} |", pct(one_form.get(f)), pct(two_form.get(f)));
     }
