@@ -184,3 +184,32 @@ fn one_chessboard_photographed_three_times_is_not_a_calibration() {
     assert!(r.status.success(), "{}", stderr(&r));
     assert!(common::stdout(&r).contains("skipped") && common::stdout(&r).contains("the same view as"));
 }
+
+#[test]
+fn scan_outputs_that_clash_with_an_input_or_each_other_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = dir.path().join("battle.jpg");
+    std::fs::copy(common::root().join("samples/photos/battle.jpg"), &photo).unwrap();
+    let roster = dir.path().join("battle.roster.toml");
+    std::fs::copy(common::root().join("samples/photos/battle.roster.toml"), &roster).unwrap();
+    let before = (std::fs::read(&photo).unwrap(), std::fs::read(&roster).unwrap());
+    let profile = common::root().join("calibration/default.toml");
+    let (p, r, f) = (photo.to_str().unwrap(), roster.to_str().unwrap(), profile.to_str().unwrap());
+    let x = dir.path().join("x.json");
+    let x = x.to_str().unwrap();
+    let cases: [(Vec<&str>, &str); 4] = [
+        (vec!["-o", x, "--report", x], "--report and -o are both"),
+        (vec!["-o", p], "-o"),
+        (vec!["-o", r], "is the roster"),
+        (vec!["-o", x, "--overlay", p], "is the photo"),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec!["scan", p, "--profile", f, "--roster", r];
+        args.extend(extra.iter().copied());
+        let o = vedette(&args);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle) && stderr(&o).contains("choose"), "{extra:?}: {}", stderr(&o));
+    }
+    assert_eq!((std::fs::read(&photo).unwrap(), std::fs::read(&roster).unwrap()), before);
+    assert!(!std::path::Path::new(x).exists());
+}

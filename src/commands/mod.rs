@@ -9,6 +9,7 @@ pub mod measure;
 pub mod movement;
 pub mod report;
 pub mod scan;
+pub mod scan_many;
 pub mod schema;
 pub mod sheet;
 

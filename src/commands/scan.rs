@@ -1,6 +1,7 @@
-//! `vedette scan PHOTO --profile PROFILE [--roster ROSTER] -o TABLE.json
+//! `vedette scan PHOTO [PHOTO...] --profile PROFILE [--roster ROSTER] -o TABLE.json
 //! [--overlay OUT.png] [--report REPORT.json]`: finds the table fiducials, solves the
-//! camera, finds every tagged base and writes the table file. Everything the scan saw
+//! camera, finds every tagged base and writes the table file. Several photos of one
+//! table are scanned each on its own and merged (`scan_many.rs`, issue 18). Everything the scan saw
 //! but left out (unknown, duplicate or off-table tags) and every roster tag it did not
 //! see is printed, and written to the report when asked.
 
@@ -14,8 +15,10 @@ use vedette_vision::{Intrinsics, Photo, Profile, Roster, ScanReport, draw_overla
 /// Arguments of `vedette scan`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The photo (JPEG, PNG, ...).
-    pub photo: PathBuf,
+    /// The photo (JPEG, PNG, ...); several photos of one table are scanned each on its
+    /// own and merged.
+    #[arg(required = true, num_args = 1..)]
+    pub photos: Vec<PathBuf>,
     /// The calibration profile (e.g. `calibration/default.toml`).
     #[arg(long)]
     pub profile: PathBuf,
@@ -23,13 +26,15 @@ pub struct Args {
     /// placeholder unit `tag-ID` of the profile's default base size.
     #[arg(long)]
     pub roster: Option<PathBuf>,
-    /// A camera file, overriding the profile's `[camera]`.
+    /// A camera file, overriding the profile's `[camera]`: once for every photo, or once
+    /// per photo in the order of the photos.
     #[arg(long)]
-    pub camera: Option<PathBuf>,
+    pub camera: Vec<PathBuf>,
     /// Where to write the table (`vedette/table/1` JSON).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Also write the photo with what was found drawn over it (.png or .jpg).
+    /// Also write the photo with what was found drawn over it (.png or .jpg); with
+    /// several photos, one per photo, numbered (`OUT-1.jpg`, `OUT-2.jpg`, ...).
     #[arg(long)]
     pub overlay: Option<PathBuf>,
     /// Also write the scan report (camera model, residuals, issues) as JSON.
@@ -48,11 +53,22 @@ struct ReportFile<'a> {
 
 /// Runs `vedette scan`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    check_scan_outputs(args)?;
+    if args.photos.len() > 1 {
+        return super::scan_many::run(args, out);
+    }
+    let Some(photo_path) = args.photos.first() else {
+        return Err(CliError::Usage("vedette scan needs a photo".into()));
+    };
+    if args.camera.len() > 1 {
+        return Err(CliError::Usage(format!("{} camera files for one photo: give one", args.camera.len())));
+    }
     let profile = Profile::load(&args.profile)?;
     let roster = args.roster.as_ref().map(Roster::load).transpose()?;
-    let camera = args.camera.as_ref().map(|p| Intrinsics::load(p)).transpose()?;
-    let photo = Photo::load(&args.photo)?;
-    let result = scan(&photo, &profile, roster.as_ref(), camera.as_ref())?;
+    let camera = args.camera.first().map(|p| Intrinsics::load(p)).transpose()?;
+    let photo = Photo::load(photo_path)?;
+    let result = scan(&photo, &profile, roster.as_ref(), camera.as_ref())
+        .map_err(|e| CliError::Usage(format!("{}: {e}", photo_path.display())))?;
 
     // Everything is produced in memory first, so that a failure leaves no file behind.
     let mut files: Vec<(&Path, Vec<u8>)> = Vec::new();
@@ -66,7 +82,7 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     if let Some(path) = &args.report {
         let file = ReportFile {
             schema: "vedette/scan-report/1",
-            photo: args.photo.display().to_string(),
+            photo: photo_path.display().to_string(),
             report: &result.report,
         };
         let mut text = serde_json::to_string_pretty(&file).map_err(|e| CliError::Usage(e.to_string()))?;
@@ -108,13 +124,36 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             text.push_str(&format!("    - {}\n", i.describe()));
         }
     }
-    text.push_str(&format!("  scan time: {:.0} ms\n", r.timing_ms.total));
+    text.push_str(&format!(
+        "  scan time: {:.0} ms (of which {:.0} ms searching among figures)\n",
+        r.timing_ms.total, r.timing_ms.clutter
+    ));
     emit(out, &text)
+}
+
+/// Refuses, before any work, outputs that would overwrite an input (a photo, the
+/// profile, the roster, a camera file) or each other (`-o X --report X`).
+fn check_scan_outputs(args: &Args) -> Result<(), CliError> {
+    let mut inputs: Vec<(&str, &Path)> = args.photos.iter().map(|p| ("photo", p.as_path())).collect();
+    inputs.push(("profile", &args.profile));
+    inputs.extend(args.roster.iter().map(|p| ("roster", p.as_path())));
+    inputs.extend(args.camera.iter().map(|p| ("camera file", p.as_path())));
+    let overlays: Vec<PathBuf> = match &args.overlay {
+        Some(o) if args.photos.len() > 1 => {
+            (0..args.photos.len()).map(|k| super::scan_many::numbered(o, k)).collect()
+        }
+        Some(o) => vec![o.clone()],
+        None => Vec::new(),
+    };
+    let mut outputs: Vec<(&str, &Path)> = vec![("-o", args.output.as_path())];
+    outputs.extend(overlays.iter().map(|p| ("--overlay", p.as_path())));
+    outputs.extend(args.report.iter().map(|p| ("--report", p.as_path())));
+    crate::output::check_outputs(&outputs, &inputs)
 }
 
 /// Writes every file, or none: when one fails, the ones already written by this call
 /// are removed again.
-fn write_all_or_none(files: &[(&Path, Vec<u8>)]) -> Result<(), CliError> {
+pub(super) fn write_all_or_none(files: &[(&Path, Vec<u8>)]) -> Result<(), CliError> {
     let mut written: Vec<&Path> = Vec::new();
     for (path, bytes) in files {
         if let Err(e) = write_atomically(path, bytes) {

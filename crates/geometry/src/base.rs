@@ -98,6 +98,9 @@ pub struct BaseMeta {
     /// bases before it (their tags were not seen): labels and selectors (`unit#2`) use
     /// it, so a missing base never renumbers the others.
     pub slot: Option<usize>,
+    /// The base's tag was not seen: its place was inferred from its unit's formation
+    /// and the bases found beside it (issue 18).
+    pub inferred: bool,
 }
 
 /// The table-file form of a base: `{"x", "y", "heading", "width", "depth"}`.
@@ -127,6 +130,10 @@ pub struct BaseSpec {
     /// bases before it were not found: `unit#slot` names it (scans only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<usize>,
+    /// Scans only: the base's tag was not seen; its place is inferred from its unit's
+    /// formation and the bases found beside it, with a larger `sigma_mm`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inferred: bool,
 }
 
 impl From<BaseSpec> for Base {
@@ -137,6 +144,7 @@ impl From<BaseSpec> for Base {
                 sigma_mm: s.sigma_mm,
                 sigma_heading_deg: s.sigma_heading_deg,
                 slot: s.slot,
+                inferred: s.inferred,
             },
         )
     }
@@ -154,6 +162,7 @@ impl From<Base> for BaseSpec {
             sigma_mm: b.meta.sigma_mm,
             sigma_heading_deg: b.meta.sigma_heading_deg,
             slot: b.meta.slot,
+            inferred: b.meta.inferred,
         }
     }
 }

@@ -248,6 +248,7 @@ mod tests {
             sigma_mm: sigma,
             sigma_heading_deg: sigma_deg,
             slot: None,
+            inferred: false,
         })
     }
 

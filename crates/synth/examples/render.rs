@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use vedette_geometry::{Table, Vec2};
 use vedette_synth::{
-    Camera, Distortion, Layout, LookAt, RenderOptions, Resolution, Scene, SensorOptions, StandardLayout,
-    SynthError, render,
+    Camera, Distortion, FigureSpacing, Layout, LookAt, RenderOptions, Resolution, Scene, SensorOptions,
+    StandardLayout, SynthError, render,
 };
 
 /// Render a synthetic overhead photo of a table, with its ground truth.
@@ -84,6 +84,15 @@ struct Args {
     /// Leave the figures off the bases.
     #[arg(long)]
     no_clutter: bool,
+    /// Figures stand right against the tags' paper and overhang them from a tilted
+    /// camera, each unit in one of four uniforms (issue 18's hard case).
+    #[arg(long)]
+    figures_against_tags: bool,
+    /// Every tag at the rear of its base, its paper touching the rear edge (as players
+    /// glue them so that the figures stand in front; issue 18's hard case). Only with
+    /// the standard layout.
+    #[arg(long)]
+    tags_at_rear: bool,
     /// Samples per pixel along each axis in the first pass (edges take 6x6).
     #[arg(long, default_value_t = 1)]
     supersampling: u32,
@@ -121,7 +130,22 @@ fn run(args: &Args) -> Result<(), SynthError> {
                 .map_err(|source| SynthError::Io { path: path.display().to_string(), source })?;
             Layout::from_json_str(&text, &path.display().to_string())?
         }
-        None => StandardLayout::default().build(&table)?,
+        None => {
+            let mut layout = StandardLayout::default().build(&table)?;
+            if args.tags_at_rear {
+                for t in &mut layout.tags {
+                    let depth = table
+                        .units
+                        .iter()
+                        .find(|u| u.id == t.unit)
+                        .and_then(|u| u.bases.get(t.base))
+                        .map_or(0.0, |b| b.depth());
+                    let quiet = t.quiet_zone_mm.unwrap_or(t.side_mm / 6.0);
+                    t.offset_mm = Vec2::new(0.0, -(depth / 2.0 - t.side_mm / 2.0 - quiet));
+                }
+            }
+            layout
+        }
     };
     if let Some(path) = &args.write_layout {
         std::fs::write(path, layout.to_json_string() + "\n")
@@ -146,6 +170,11 @@ fn run(args: &Args) -> Result<(), SynthError> {
         seed: args.seed,
         supersampling: args.supersampling,
         clutter: !args.no_clutter,
+        figure_spacing: if args.figures_against_tags {
+            FigureSpacing::AgainstTags
+        } else {
+            FigureSpacing::ClearOfTags
+        },
         texel_mm: args.texel_mm,
         sensor: SensorOptions {
             blur_sigma_px: args.blur_sigma_px,

@@ -15,7 +15,8 @@
 //!   on base tops; [`StandardLayout`] is the layout of the sample photos.
 //! - Rendering: [`render`] with [`RenderOptions`] and [`SensorOptions`]: textured mat
 //!   and terrain, fiducial sheets, bases as 3 mm boxes with their tags, figures
-//!   standing on them (never hiding a tag or fiducial), marker cubes, light gradient, soft shadows,
+//!   standing on them (never hiding a tag or fiducial, or crowding the tags with
+//!   [`FigureSpacing::AgainstTags`]), marker cubes, light gradient, soft shadows,
 //!   vignetting, blur, sensor noise; adaptive supersampling on edges.
 //! - Output: [`Render`] (image and [`Truth`]), written as `NAME.jpg`,
 //!   `NAME.table.json` and `NAME.camera.json` ([`CameraTruth`]) by [`Render::write`].
@@ -74,7 +75,7 @@ pub use error::SynthError;
 pub use output::{
     CAMERA_SCHEMA_ID, CameraTruth, MarkerTruth, PoseTruth, Render, TagTruth, Truth, WrittenFiles,
 };
-pub use props::TAG_CLEAR_MM;
+pub use props::{CROWD_UNIFORMS, FigureSpacing, TAG_CLEAR_MM};
 pub use render::{RenderOptions, render};
 pub use scene::{
     BaseTag, DEFAULT_BASE_HEIGHT_MM, DEFAULT_FIDUCIAL_QUIET_ZONE_MM, DEFAULT_TAG_SIDE_MM, Layout,

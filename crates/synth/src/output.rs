@@ -99,6 +99,15 @@ pub struct MarkerTruth {
     pub corners_px: [Option<[f64; 2]>; 4],
     /// Per corner: inside the frame and not hidden by any raised object.
     pub corners_visible: [bool; 4],
+    /// The share of the black square that is in the frame and not hidden by any raised
+    /// object, from a 10 x 10 grid of points over it (files written before issue 18
+    /// lack it: their figures kept clear of every tag, so it reads as 1).
+    #[serde(default = "fully_visible")]
+    pub visible_fraction: f64,
+}
+
+fn fully_visible() -> f64 {
+    1.0
 }
 
 /// A base tag and where it landed in the photo.
@@ -112,6 +121,11 @@ pub struct TagTruth {
     pub base: usize,
     /// Tag centre in the base frame (x to the base's right, y to its front), mm.
     pub offset_mm: Vec2,
+    /// The coat of the unit's figures when uniforms are chosen per unit
+    /// ([`FigureSpacing::AgainstTags`](crate::FigureSpacing::AgainstTags)): one of
+    /// [`CROWD_UNIFORMS`](crate::CROWD_UNIFORMS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uniform: Option<String>,
     /// The printed marker.
     #[serde(flatten)]
     pub marker: MarkerTruth,
@@ -129,7 +143,13 @@ pub struct WrittenFiles {
 }
 
 impl Truth {
-    pub(crate) fn new(world: &World<'_>, scene: &Scene, seed: u64, figures: usize) -> Truth {
+    pub(crate) fn new(
+        world: &World<'_>,
+        scene: &Scene,
+        seed: u64,
+        figures: usize,
+        uniforms: &[&str],
+    ) -> Truth {
         let camera = world.camera;
         let pose = &camera.pose;
         let r = pose.rotation();
@@ -155,6 +175,7 @@ impl Truth {
                     unit_index: t.base.unit,
                     base: t.base.base,
                     offset_mm: t.offset_mm,
+                    uniform: uniforms.get(t.base.unit).map(|u| (*u).to_string()),
                     marker: marker_truth(world, printed, solid),
                 }
             })
@@ -191,6 +212,23 @@ fn marker_truth(world: &World<'_>, m: &PrintedMarker, own_solid: Option<usize>) 
         *visible = corners_px[k].is_some_and(|px| world.camera.in_frame(px))
             && !world.occluded(&Point3::new(p[0], p[1], p[2]), own_solid);
     }
+    // Cell centres of a 10 x 10 grid over the black square.
+    let [a, b, _, d] = corners_mm;
+    let mut seen = 0;
+    for i in 0..10 {
+        for j in 0..10 {
+            let (s, t) = ((f64::from(i) + 0.5) / 10.0, (f64::from(j) + 0.5) / 10.0);
+            let p = Point3::new(
+                a[0] + (b[0] - a[0]) * s + (d[0] - a[0]) * t,
+                a[1] + (b[1] - a[1]) * s + (d[1] - a[1]) * t,
+                a[2] + (b[2] - a[2]) * s + (d[2] - a[2]) * t,
+            );
+            let in_frame = world.camera.project(&p).is_some_and(|px| world.camera.in_frame(px));
+            if in_frame && !world.occluded(&p, own_solid) {
+                seen += 1;
+            }
+        }
+    }
     MarkerTruth {
         dictionary: m.dictionary,
         id: m.id,
@@ -200,6 +238,7 @@ fn marker_truth(world: &World<'_>, m: &PrintedMarker, own_solid: Option<usize>) 
         corners_mm,
         corners_px,
         corners_visible,
+        visible_fraction: f64::from(seen) / 100.0,
     }
 }
 

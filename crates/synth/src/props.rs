@@ -5,6 +5,9 @@
 //! their base's edges a little and hide parts of those edges from a tilted camera, but
 //! a figure is only placed where neither it nor anything it hides from the camera
 //! touches a tag or a fiducial, or a margin of [`TAG_CLEAR_MM`] around its paper.
+//! With [`FigureSpacing::AgainstTags`] (issue 18) figures crowd the tags instead: they
+//! stand on a tag's quiet zone up to its black border and, from a tilted camera, hide
+//! part of it; only the black square itself stays free of feet.
 
 use crate::camera::Camera;
 use crate::noise;
@@ -33,12 +36,44 @@ const BRONZE: Colour = Colour::new(0.5, 0.4, 0.2);
 const WOOD: Colour = Colour::new(0.45, 0.3, 0.16);
 const FLOCK: Colour = Colour::new(0.36, 0.38, 0.2);
 
+/// How close figures may stand to the base tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FigureSpacing {
+    /// Figures never touch a tag's paper or the margin [`TAG_CLEAR_MM`] around it, nor
+    /// hide any of it from the camera; every side wears its own uniform.
+    #[default]
+    ClearOfTags,
+    /// The hard case of real armies (issue 18): figures stand right against the tags'
+    /// paper, and from a tilted camera their heads and hats overhang the quiet zone,
+    /// touch the black border and hide part of the code. Each unit wears one of
+    /// [`CROWD_UNIFORMS`] in turn (by unit index), so that every coat colour stands
+    /// next to tags. The truth's `visible_fraction` says how much of each tag shows.
+    /// Fiducials stay clear as before.
+    AgainstTags,
+}
+
+/// The coats of [`FigureSpacing::AgainstTags`], by name: unit `i` wears
+/// `CROWD_UNIFORMS[i % 4]`. White coats merge with a tag's paper, dark blue ones and
+/// the hats with its black border.
+pub const CROWD_UNIFORMS: [&str; 4] = ["white", "dark-blue", "grey", "red"];
+
+/// The colours of [`CROWD_UNIFORMS`].
+const CROWD_COATS: [Colour; 4] = [
+    Colour::new(0.86, 0.85, 0.8),
+    Colour::new(0.1, 0.12, 0.3),
+    Colour::new(0.5, 0.5, 0.52),
+    Colour::new(0.66, 0.1, 0.1),
+];
+
 /// The raised objects of a scene.
 pub(crate) struct Props {
     /// Bases first (in table order), then cubes, then figure parts.
     pub solids: Vec<Solid>,
     /// How many figures stand on the bases.
     pub figures: usize,
+    /// The name of each unit's uniform (by unit index) when uniforms are chosen per
+    /// unit ([`FigureSpacing::AgainstTags`]); empty otherwise.
+    pub uniforms: Vec<&'static str>,
 }
 
 /// The region a printed marker needs to stay visible: its paper plus a margin, at its
@@ -48,25 +83,45 @@ struct KeepOut {
     square: [Vec2; 4],
     radius: f64,
     z_mm: f64,
+    /// Only feet are kept out (a crowded tag's paper); what the figure hides
+    /// from the camera is allowed.
+    feet_only: bool,
 }
 
 impl KeepOut {
     fn new(tag: &PrintedMarker) -> KeepOut {
-        let half = tag.side_mm / 2.0 + tag.quiet_zone_mm + TAG_CLEAR_MM;
+        KeepOut::sized(tag, tag.side_mm / 2.0 + tag.quiet_zone_mm + TAG_CLEAR_MM, false)
+    }
+
+    /// The paper alone (black square and quiet zone, no margin), kept free of feet.
+    fn paper(tag: &PrintedMarker) -> KeepOut {
+        KeepOut::sized(tag, tag.side_mm / 2.0 + tag.quiet_zone_mm, true)
+    }
+
+    fn sized(tag: &PrintedMarker, half: f64, feet_only: bool) -> KeepOut {
         let (r, u) = (tag.right(), tag.up);
         let square = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
             .map(|(a, b)| tag.centre_mm + r * (a * half) + u * (b * half));
-        KeepOut { centre: tag.centre_mm, square, radius: half * std::f64::consts::SQRT_2, z_mm: tag.z_mm }
+        KeepOut {
+            centre: tag.centre_mm,
+            square,
+            radius: half * std::f64::consts::SQRT_2,
+            z_mm: tag.z_mm,
+            feet_only,
+        }
     }
 }
 
 /// Builds the solids: bases, cubes and (when `clutter`) figures chosen so that every
-/// marker of `keep_visible` stays visible from `camera`.
+/// fiducial and tag stays visible from `camera` (with [`FigureSpacing::AgainstTags`],
+/// the base tags only keep their paper free of feet).
 pub(crate) fn build(
     scene: &Scene,
-    keep_visible: &[PrintedMarker],
+    fiducials: &[PrintedMarker],
+    tags: &[PrintedMarker],
     camera: &Camera,
     clutter: bool,
+    spacing: FigureSpacing,
     seed: u64,
 ) -> Props {
     let table = scene.table();
@@ -99,8 +154,17 @@ pub(crate) fn build(
         });
     }
     let mut figures = 0;
+    let mut uniforms = Vec::new();
     if clutter {
-        let keep_outs: Vec<KeepOut> = keep_visible.iter().map(KeepOut::new).collect();
+        let crowded = spacing == FigureSpacing::AgainstTags;
+        if crowded {
+            uniforms = (0..table.units.len()).map(|i| CROWD_UNIFORMS[i % CROWD_UNIFORMS.len()]).collect();
+        }
+        let keep_outs: Vec<KeepOut> = fiducials
+            .iter()
+            .map(KeepOut::new)
+            .chain(tags.iter().map(|m| if crowded { KeepOut::paper(m) } else { KeepOut::new(m) }))
+            .collect();
         let mut sides: Vec<&str> = Vec::new();
         for u in &table.units {
             if !sides.contains(&u.side.as_str()) {
@@ -112,7 +176,11 @@ pub(crate) fn build(
         for (k, (r, base)) in table.bases().enumerate() {
             let Some(unit) = table.units.get(r.unit) else { continue };
             let side = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
-            let uniform = UNIFORMS[side % UNIFORMS.len()];
+            let uniform = if crowded {
+                CROWD_COATS[r.unit % CROWD_COATS.len()]
+            } else {
+                UNIFORMS[side % UNIFORMS.len()]
+            };
             let mut rng = ChaCha8Rng::seed_from_u64(noise::hash2(seed, k as i64, 13));
             for figure in arrange(unit.kind, base, h, uniform, &mut rng) {
                 if figure.iter().all(|part| !hides_a_marker(part, &keep_outs, eye)) {
@@ -122,7 +190,7 @@ pub(crate) fn build(
             }
         }
     }
-    Props { solids, figures }
+    Props { solids, figures, uniforms }
 }
 
 fn base_footprint(base: &Base) -> Footprint {
@@ -141,6 +209,9 @@ fn hides_a_marker(part: &Solid, keep_outs: &[KeepOut], eye: [f64; 3]) -> bool {
     let centre = (lo + hi) * 0.5;
     let reach = (hi - lo).length() / 2.0;
     keep_outs.iter().any(|k| {
+        if k.feet_only {
+            return part.z0_mm <= k.z_mm + 1e-9 && convex_overlap(&hull(outline.clone()), &k.square);
+        }
         // What a part can hide lies within its height times the sight line's slope of
         // its footprint.
         let run = k.centre.distance(Vec2::new(eye[0], eye[1])) + reach + k.radius;
@@ -409,7 +480,7 @@ mod tests {
         let tags = scene.printed_tags().unwrap();
         for tilt in [0.0, 30.0] {
             let cam = camera(tilt);
-            let props = build(&scene, &tags, &cam, true, 5);
+            let props = build(&scene, &[], &tags, &cam, true, FigureSpacing::ClearOfTags, 5);
             let figures: Vec<&Solid> = props.solids.iter().filter(|s| s.kind == SolidKind::Figure).collect();
             assert!(props.figures >= 8, "tilt {tilt}: only {} figures", props.figures);
             for tag in &tags {
@@ -436,13 +507,43 @@ mod tests {
         }
     }
 
+    /// Issue 18: crowded figures stand right against the tags' paper (at least as many
+    /// figures as when they keep clear), never on it; every unit wears a crowd uniform.
+    #[test]
+    fn crowded_figures_stand_against_the_paper_but_not_on_it() {
+        let table = one_base_table();
+        let mut layout = StandardLayout::default().build(&table).unwrap();
+        // At the rear of the base: the front rank stands against the paper.
+        layout.tags[0].offset_mm = Vec2::new(0.0, -2.0);
+        let scene = Scene::new(table, &layout).unwrap();
+        let tags = scene.printed_tags().unwrap();
+        let cam = camera(25.0);
+        let clear = build(&scene, &[], &tags, &cam, true, FigureSpacing::ClearOfTags, 9);
+        let crowded = build(&scene, &[], &tags, &cam, true, FigureSpacing::AgainstTags, 9);
+        assert!(crowded.figures >= clear.figures, "{} vs {}", crowded.figures, clear.figures);
+        assert_eq!(crowded.uniforms, vec!["white"]);
+        assert!(clear.uniforms.is_empty());
+        let paper = KeepOut::paper(&tags[0]);
+        let mut nearest = f64::INFINITY;
+        for s in crowded.solids.iter().filter(|s| s.kind == SolidKind::Figure) {
+            let outline = s.footprint.outline();
+            assert!(!convex_overlap(&hull(outline.clone()), &paper.square), "a foot on the paper");
+            for p in outline {
+                let l = tags[0].centre_mm - p;
+                let out = (l.dot(tags[0].right()).abs() - 8.0).max(l.dot(tags[0].up).abs() - 8.0);
+                nearest = nearest.min(out);
+            }
+        }
+        assert!(nearest < 0.5, "the nearest figure stands {nearest} mm off the paper");
+    }
+
     #[test]
     fn figures_overhang_but_stay_near_their_base() {
         let table = one_base_table();
         let layout = StandardLayout::default().build(&table).unwrap();
         let scene = Scene::new(table, &layout).unwrap();
         let tags = scene.printed_tags().unwrap();
-        let props = build(&scene, &tags, &camera(0.0), true, 9);
+        let props = build(&scene, &[], &tags, &camera(0.0), true, FigureSpacing::ClearOfTags, 9);
         let base = scene.table().units[0].bases[0];
         let mut overhangs = false;
         for s in props.solids.iter().filter(|s| s.kind == SolidKind::Figure) {

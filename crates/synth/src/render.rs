@@ -4,7 +4,7 @@
 use crate::camera::Camera;
 use crate::error::SynthError;
 use crate::output::{Render, Truth};
-use crate::props;
+use crate::props::{self, FigureSpacing};
 use crate::raster::{self, World};
 use crate::scene::Scene;
 use crate::sensor::{self, SensorOptions};
@@ -42,6 +42,8 @@ pub struct RenderOptions {
     pub texel_mm: f64,
     /// Figures standing on the bases.
     pub clutter: bool,
+    /// How close figures may stand to the base tags (issue 18).
+    pub figure_spacing: FigureSpacing,
     /// Optics and sensor.
     pub sensor: SensorOptions,
     /// JPEG quality used by [`Render::encode_jpeg`] and [`Render::write`], 1..=100.
@@ -58,6 +60,7 @@ impl Default for RenderOptions {
             edge_supersampling: 6,
             texel_mm: 0.5,
             clutter: true,
+            figure_spacing: FigureSpacing::ClearOfTags,
             sensor: SensorOptions::default(),
             jpeg_quality: 90,
         }
@@ -128,8 +131,8 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
     }
     let fiducials = scene.printed_fiducials()?;
     let tags = scene.printed_tags()?;
-    let keep_visible: Vec<_> = fiducials.iter().chain(&tags).copied().collect();
-    let props = props::build(scene, &keep_visible, camera, options.clutter, options.seed);
+    let props =
+        props::build(scene, &fiducials, &tags, camera, options.clutter, options.figure_spacing, options.seed);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let centre = Vec2::new(size.width / 2.0, size.depth / 2.0);
     let lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
@@ -179,7 +182,7 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
     let pixels = raster::rasterize(&world, options.supersampling, options.edge_supersampling);
     let width = camera.resolution().width_px as usize;
     let image = sensor::develop(pixels, width, &options.sensor, options.seed);
-    let truth = Truth::new(&world, scene, options.seed, props.figures);
+    let truth = Truth::new(&world, scene, options.seed, props.figures, &props.uniforms);
     Ok(Render { image, truth, jpeg_quality: options.jpeg_quality })
 }
 

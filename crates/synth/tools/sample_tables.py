@@ -6,6 +6,11 @@ crates/synth/README.md). Both are 6'x4' (1828.8 x 1219.2 mm) tables.
     cargo run --release -- generate --bases 150 --seed 5 --terrain 8 -o /tmp/battle-raw.json
     python3 crates/synth/tools/sample_tables.py battle /tmp/battle-raw.json > samples/photos/battle.table.json
 
+    python3 crates/synth/tools/sample_tables.py crowd > /tmp/crowd.json
+
+`crowd` is issue 18's hard case: 40 units of infantry in line (4 bases), two-line (3 x 2)
+and column (3), alternately facing the near and the far edge, in a grid (the table of
+tests/common/clutter.rs `crowded_table(1828.8, 1219.2, 8, 5)`).
 `skirmish` is a small hand-placed action (16 bases of every kind, cubes, terrain);
 `battle` moves a generated battle (vedette generate) onto the 6'x4' table, centring its
 bases, and keeps everything else as generated.
@@ -78,6 +83,23 @@ def skirmish():
             "units": units, "markers": markers, "terrain": terrain}
 
 
+def crowd(columns=8, rows=5):
+    units = []
+    formations = [("line", 4, 1), ("two-line", 3, 2), ("attack-column", 1, 3)]
+    for row in range(rows):
+        for col in range(columns):
+            i = len(units)
+            formation, files, ranks = formations[i % 3]
+            x = WIDTH * (col + 0.5) / columns
+            y = 150.0 + (DEPTH - 300.0) * (row + 0.5) / rows
+            heading = (90.0 if (row + col) % 2 == 0 else 270.0) + (i * 7) % 11 - 5.0
+            units.append({"id": f"u{i}", "side": "fr" if row % 2 == 0 else "au", "kind": "infantry",
+                          "formation": formation, "bases": line(x, y, heading, files, 30.0, 20.0, ranks=ranks)})
+    return {"schema": "vedette/table/1", "rules": "republique5", "scale": "medium",
+            "name": "Crowded infantry on a 6'x4' table", "size": {"width": WIDTH, "depth": DEPTH},
+            "units": units}
+
+
 def battle(path):
     table = json.load(open(path))
     xs = [b["x"] for u in table["units"] for b in u["bases"]]
@@ -104,6 +126,8 @@ if __name__ == "__main__":
     kind = sys.argv[1] if len(sys.argv) > 1 else ""
     if kind == "skirmish":
         t = skirmish()
+    elif kind == "crowd":
+        t = crowd()
     elif kind == "battle" and len(sys.argv) > 2:
         t = battle(sys.argv[2])
     else:

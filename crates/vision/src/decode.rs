@@ -49,6 +49,11 @@ impl Codebook {
     /// The id and turn whose code is nearest to `code`, if within the error budget and
     /// unambiguous.
     fn lookup(&self, code: u64) -> Option<(u32, usize)> {
+        self.lookup_with_errors(code).map(|(id, turn, _)| (id, turn))
+    }
+
+    /// [`Codebook::lookup`] with the number of bits corrected.
+    fn lookup_with_errors(&self, code: u64) -> Option<(u32, usize, u32)> {
         let mut best: Option<(u32, u32, usize)> = None;
         let mut runner_up = u32::MAX;
         for (id, turns) in self.codes.iter().enumerate() {
@@ -66,7 +71,7 @@ impl Codebook {
             }
         }
         let (d, id, t) = best?;
-        (d <= self.max_errors && runner_up > d).then_some((id, t))
+        (d <= self.max_errors && runner_up > d).then_some((id, t, d))
     }
 }
 
@@ -271,6 +276,127 @@ pub(crate) fn second_chance(
         out.push(DetectedMarker { id, corners });
     }
     out
+}
+
+/// What reading one candidate quad gave (see [`read_quad`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Reading {
+    /// A code of the dictionary.
+    Read {
+        /// The id.
+        id: u32,
+        /// Refined corners in OpenCV order (the marker's top-left first).
+        corners: [[f64; 2]; 4],
+        /// Bits corrected.
+        errors: u32,
+        /// Border cells that read light (hidden by something light, or not a tag).
+        border_light: usize,
+    },
+    /// A dark-bordered square with a code of dark and light cells that matches no code
+    /// of the dictionary within its error correction.
+    Unreadable,
+    /// Not a tag: no dark border, no contrast, or a uniform inside.
+    NotATag,
+}
+
+/// Reads a candidate quad (px, any orientation) that may be partly hidden: corners
+/// refined by lines fitted to the visible edge segments when they can be, levels from
+/// the border cells (dark; their median, robust to a hidden cell or two) and from the
+/// paper around and the light cells inside (the upper quartile), the dictionary's
+/// error correction. Up to two border cells may read light (a coat in front of them).
+pub(crate) fn read_quad(view: &GrayView<'_>, book: &Codebook, candidate: &[[f64; 2]; 4]) -> Reading {
+    let bits = book.bits;
+    let n = (bits + 2) as f64;
+    let mut q = *candidate;
+    let area: f64 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
+    if area < 0.0 {
+        q.swap(1, 3);
+    }
+    let side =
+        (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0;
+    let mut refined = q;
+    if refine_edges_view(view, &mut refined, bits as i32) {
+        let moved =
+            (0..4).map(|i| (refined[i][0] - q[i][0]).hypot(refined[i][1] - q[i][1])).fold(0.0, f64::max);
+        if moved < 0.3 * side / n {
+            q = refined;
+        }
+    }
+    let Some(h) = square_to_quad(&q, n) else { return Reading::NotATag };
+    let last = n - 1.0;
+    let mut border = Vec::new();
+    for i in 0..(bits + 2) {
+        let i = i as f64;
+        for (c, r) in [(i, 0.0), (i, last), (0.0, i), (last, i)] {
+            if let Some(v) = cell_mean(view, &h, c, r) {
+                border.push(v);
+            }
+        }
+    }
+    let mut paper = Vec::new();
+    for i in 0..(bits + 2) {
+        let i = i as f64 + 0.5;
+        for (u, v) in [(i, -0.5), (i, n + 0.5), (-0.5, i), (n + 0.5, i)] {
+            let p = apply(&h, u, v);
+            if let Some(val) = view.sample(p[0], p[1]) {
+                paper.push(val);
+            }
+        }
+    }
+    let mut inner = Vec::with_capacity(bits * bits);
+    for r in 0..bits {
+        for c in 0..bits {
+            match cell_mean(view, &h, (c + 1) as f64, (r + 1) as f64) {
+                Some(v) => inner.push(v),
+                None => return Reading::NotATag,
+            }
+        }
+    }
+    if border.len() < 4 * (bits + 1) || paper.len() < 8 {
+        return Reading::NotATag;
+    }
+    let quantile = |v: &[f64], p: f64| {
+        let mut s = v.to_vec();
+        s.sort_by(f64::total_cmp);
+        s[((s.len() - 1) as f64 * p).round() as usize]
+    };
+    let dark = quantile(&border, 0.5);
+    let light_pool: Vec<f64> = paper.iter().chain(&inner).copied().collect();
+    let light = quantile(&light_pool, 0.75);
+    if light - dark < 40.0 {
+        return Reading::NotATag;
+    }
+    // A lone white cell between black ones blurs to half grey in a small tag: the
+    // threshold is the widest gap between the inner cells' levels in the lower part of
+    // the range, when there is one, else halfway.
+    let mut sorted = inner.clone();
+    sorted.sort_by(f64::total_cmp);
+    let (lo, hi) = (dark, dark + 0.7 * (light - dark));
+    let threshold = sorted
+        .windows(2)
+        .filter(|w| (lo..=hi).contains(&((w[0] + w[1]) / 2.0)) && w[1] - w[0] > 0.2 * (light - dark))
+        .max_by(|a, b| (a[1] - a[0]).total_cmp(&(b[1] - b[0])))
+        .map_or((dark + light) / 2.0, |w| (w[0] + w[1]) / 2.0);
+    let border_light = border.iter().filter(|v| **v > threshold).count();
+    if border_light > 2 {
+        return Reading::NotATag;
+    }
+    let whites = inner.iter().filter(|v| **v > threshold).count();
+    if whites == 0 || whites == inner.len() {
+        return Reading::NotATag;
+    }
+    let mut code = 0u64;
+    for (k, v) in inner.iter().enumerate() {
+        if *v > threshold {
+            code |= 1 << k;
+        }
+    }
+    let Some((id, turn, errors)) = book.lookup_with_errors(code) else { return Reading::Unreadable };
+    let mut corners = [[0.0; 2]; 4];
+    for (k, c) in corners.iter_mut().enumerate() {
+        *c = q[(k + turn) % 4];
+    }
+    Reading::Read { id, corners, errors, border_light }
 }
 
 #[cfg(test)]

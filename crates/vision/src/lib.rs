@@ -21,9 +21,18 @@
 //!   IPPE, or the homography fallbacks) and reports its residual in px and mm
 //!   ([`CameraFit`]); [`CameraModel::image_to_table`] back-projects onto any height.
 //! - Camera calibration: [`calibrate`] from chessboard or ChArUco photos ([`Pattern`]).
+//! - Tags among figures (issue 18): once the camera is solved, [`scan`] searches again
+//!   for tags whose border or quiet zone merges with figures, by fitting squares of the
+//!   tags' known size on the base-top plane to dark outlines; a square that is clearly
+//!   a tag but cannot be read is reported ([`ScanIssue::UndecodedTag`]).
 //! - Tags to bases: [`measure_tags`] and the per-photo [`ErrorBudget`].
+//! - Bases inferred from their unit (issue 18): [`infer_unit`] and [`infer_bases`]
+//!   place a base whose tag was unseen where its formation fixes it beside found ones.
 //! - The whole scan: [`scan`] gives a [`Scan`] (table, [`ScanReport`] with every
 //!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
+//! - Several photos of one table (issue 18): [`merge_scans`] merges the scans of each
+//!   photo in the table frame, weighted by uncertainty, reporting conflicts and which
+//!   photos saw each base ([`MergeReport`]).
 //! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
 //!   300 dpi PNG and SVG with a 100 mm ruler.
 //! - Errors: [`VisionError`].
@@ -46,11 +55,14 @@
 
 mod calibration;
 mod camera;
+mod clutter;
 mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
 mod image_header;
+mod infer;
+mod merge;
 mod photo;
 mod pose;
 mod profile;
@@ -68,6 +80,10 @@ pub use fiducials::{
     refine_edges,
 };
 pub use image_header::{ImageFormat, ImageHeader, MAX_PIXELS, check_image};
+pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
+pub use merge::{
+    CONFLICT_FLOOR_DEG, CONFLICT_FLOOR_MM, CONFLICT_SIGMAS, MergeReport, MergedScan, SeenBy, merge_scans,
+};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,
@@ -78,6 +94,6 @@ pub use profile::{
     TagSpec, square_corners,
 };
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
-pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
+pub use scan::{CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
 pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};

@@ -104,6 +104,6 @@ mod tests {
         let junk = dir.path().join("junk.jpg");
         std::fs::write(&junk, b"this is not a jpeg").unwrap();
         let e = Photo::load(&junk).unwrap_err().to_string();
-        assert!(e.contains("junk.jpg") && e.contains("decode"), "{e}");
+        assert!(e.contains("junk.jpg") && e.contains("not a JPEG, PNG"), "{e}");
     }
 }

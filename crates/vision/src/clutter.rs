@@ -1,0 +1,563 @@
+//! Tags among figures (issue 18): a second search, once the camera is solved, for tags
+//! whose black border or quiet zone merges with the figures standing against them.
+//!
+//! OpenCV's detector needs each marker's thresholded outline to be a clean
+//! quadrilateral: a dark hat touching the black border adds a bump to it, a white coat
+//! overhanging the border bites into it, and the candidate is gone before it is read.
+//! Here the camera model says what a tag looks like: a square of the profile's size on
+//! the plane of the base tops. Every dark outline of about a tag's size or larger
+//! (adaptive threshold, contours) is mapped onto that plane, and the square of the
+//! tag's size that the most of its straight stretches agree with is found: the
+//! outline's directions vote for the square's turn, and along each axis the pair of
+//! edge lines a tag's side apart with the most outline points on them wins. Bumps and
+//! bites cost a little of the support and move nothing. The square's corners, back in
+//! the photo, are refined by lines fitted to the visible edge segments
+//! ([`crate::fiducials::refine_edges`], which rejects the points a figure spoils), its
+//! cells are read and matched with the dictionary's error correction, and the roster
+//! rejects ids that cannot be there.
+//!
+//! A candidate that is clearly a tag (four straight edges of the right size, a dark
+//! border, a code of dark and light cells) but cannot be read is returned as
+//! undecoded, with its place, so that the scan reports it instead of dropping it.
+
+use crate::decode::{Codebook, Reading, read_quad};
+use crate::error::VisionError;
+use crate::fiducials::{DetectedMarker, GrayView};
+use crate::photo::Photo;
+use crate::pose::CameraFit;
+use crate::profile::Profile;
+use crate::roster::Roster;
+use opencv::core::{Mat, Point, Vector};
+use vedette_geometry::Vec2;
+
+/// What the search found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClutterFinds {
+    /// Tags read, with their corners in the photo (OpenCV order).
+    pub tags: Vec<DetectedMarker>,
+    /// Squares that are clearly tags but could not be read: corners in the photo.
+    pub undecoded: Vec<[[f64; 2]; 4]>,
+}
+
+/// What the search needs to know about the tags.
+pub(crate) struct TagShape<'a> {
+    /// Side of a tag's black square, mm.
+    pub size_mm: f64,
+    /// Height of the base tops, mm.
+    pub top_height_mm: f64,
+    /// Tells whether a tag id may be on the table (the roster, fiducial ids).
+    pub allowed: &'a dyn Fn(u32) -> bool,
+}
+
+/// Smallest share of a square's outline (four edges, in 0.5 mm steps) the contour
+/// must cover to be read.
+const MIN_SUPPORT: f64 = 0.3;
+/// Share of each edge a square must cover to count as clearly a tag when unread.
+const CLEAR_EDGE_SUPPORT: f64 = 0.6;
+
+/// The search of a scan: tags of the profile's dictionary and size on its base tops,
+/// ids the roster lists (any id without a roster), never a fiducial's id when the
+/// dictionaries share codes. `seen` are the tags the detector found; the undecoded
+/// squares come back with their centres on the base-top plane, mm.
+pub(crate) fn search(
+    photo: &Photo,
+    profile: &Profile,
+    roster: Option<&Roster>,
+    fit: &CameraFit,
+    seen: &[DetectedMarker],
+    fiducials: &[DetectedMarker],
+) -> Result<(Vec<DetectedMarker>, Vec<Vec2>), VisionError> {
+    let book = crate::decode::codebook(profile.tags.dictionary)?;
+    let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
+    let allowed = |id: u32| {
+        !(shared && profile.fiducial(id).is_some()) && roster.is_none_or(|r| r.lookup(id).is_some())
+    };
+    let shape = TagShape {
+        size_mm: profile.tags.size_mm,
+        top_height_mm: profile.bases.top_height_mm,
+        allowed: &allowed,
+    };
+    let known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
+    let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
+    let centres: Vec<[f64; 2]> = finds.undecoded.iter().map(centre_px).collect();
+    let undecoded = fit.model.image_to_table(&centres, profile.bases.top_height_mm)?;
+    Ok((finds.tags, undecoded))
+}
+
+/// Searches `gray` for tags the detector missed. `known` are the markers already
+/// found (tags and fiducials): outlines on them are skipped.
+pub(crate) fn find_tags_in_clutter(
+    gray: &Mat,
+    fit: &CameraFit,
+    book: &Codebook,
+    shape: &TagShape<'_>,
+    known: &[DetectedMarker],
+) -> Result<ClutterFinds, VisionError> {
+    let view = GrayView::new(gray)?;
+    let (w, h) = fit.model.image_size();
+    // Tag sides across the photo, px.
+    let probe: Vec<[f64; 2]> = [0.1, 0.5, 0.9]
+        .iter()
+        .flat_map(|&fy| [0.1, 0.5, 0.9].map(|fx| [fx * f64::from(w), fy * f64::from(h)]))
+        .collect();
+    let mut sides = Vec::new();
+    for p in &probe {
+        let q = [*p, [p[0] + 10.0, p[1]]];
+        if let Ok(t) = fit.model.image_to_table(&q, shape.top_height_mm)
+            && let [a, b] = t[..]
+        {
+            let mm_per_px = a.distance(b) / 10.0;
+            if mm_per_px > 0.0 {
+                sides.push(shape.size_mm / mm_per_px);
+            }
+        }
+    }
+    if sides.is_empty() {
+        return Ok(ClutterFinds::default());
+    }
+    let min_side = sides.iter().copied().fold(f64::INFINITY, f64::min);
+    let max_side = sides.iter().copied().fold(0.0, f64::max);
+    let block = (((max_side + min_side) * 0.75) as i32) | 1;
+
+    let mut contours_px: Vec<Vec<[f64; 2]>> = Vec::new();
+    for c in [5.0, 18.0] {
+        let mut binary = Mat::default();
+        opencv::imgproc::adaptive_threshold(
+            gray,
+            &mut binary,
+            255.0,
+            opencv::imgproc::ADAPTIVE_THRESH_MEAN_C,
+            opencv::imgproc::THRESH_BINARY_INV,
+            block.max(3),
+            c,
+        )?;
+        let mut contours = Vector::<Vector<Point>>::new();
+        opencv::imgproc::find_contours(
+            &binary,
+            &mut contours,
+            opencv::imgproc::RETR_LIST,
+            opencv::imgproc::CHAIN_APPROX_NONE,
+            Point::new(0, 0),
+        )?;
+        for c in contours.iter() {
+            if (c.len() as f64) < 2.0 * min_side || (c.len() as f64) > 40.0 * max_side {
+                continue;
+            }
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            let pts: Vec<[f64; 2]> = c.iter().map(|p| [f64::from(p.x), f64::from(p.y)]).collect();
+            for p in &pts {
+                lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+                hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+            }
+            let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+            if extent < 0.7 * min_side || extent > 12.0 * max_side {
+                continue;
+            }
+            let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+            if known.iter().any(|m| near_quad(&m.corners, centre, 0.3)) {
+                continue;
+            }
+            contours_px.push(pts);
+        }
+    }
+    // Every outline onto the plane of the base tops at once, with the local scale of
+    // the photo there (to turn the image's edge directions into the table's).
+    let all: Vec<[f64; 2]> = contours_px.iter().flatten().copied().collect();
+    let all_mm = fit.model.image_to_table(&all, shape.top_height_mm)?;
+    let probes: Vec<[f64; 2]> = contours_px
+        .iter()
+        .flat_map(|c| {
+            let m = c.iter().fold([0.0, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
+            let m = [m[0] / c.len() as f64, m[1] / c.len() as f64];
+            [m, [m[0] + 1.0, m[1]], [m[0], m[1] + 1.0]]
+        })
+        .collect();
+    let probes_mm = fit.model.image_to_table(&probes, shape.top_height_mm)?;
+    let gradient = Gradient::of(gray)?;
+    let mut squares: Vec<OutlineSquare> = Vec::new();
+    let mut offset = 0;
+    for (k, c) in contours_px.iter().enumerate() {
+        let mm = &all_mm[offset..offset + c.len()];
+        offset += c.len();
+        let [o, ex, ey] = [probes_mm[3 * k], probes_mm[3 * k + 1], probes_mm[3 * k + 2]];
+        let (jx, jy) = (ex - o, ey - o);
+        // Edge directions on the table, from the image gradient (modulo a half turn).
+        let dirs: Vec<Option<f64>> = c
+            .iter()
+            .map(|p| {
+                let g = gradient.at(p[0] as i32, p[1] as i32)?;
+                let t = jx * -g.y + jy * g.x;
+                (t.length() > 0.0).then(|| t.y.atan2(t.x).to_degrees().rem_euclid(180.0))
+            })
+            .collect();
+        squares.extend(squares_on_outline(mm, &dirs, shape.size_mm));
+    }
+    // The best supported square of each place.
+    squares.sort_by(|a, b| b.support.total_cmp(&a.support));
+    let mut kept: Vec<[Vec2; 4]> = Vec::new();
+    for sq in squares {
+        if !kept.iter().any(|s| centre_of(s).distance(centre_of(&sq.corners)) < 0.3 * shape.size_mm) {
+            kept.push(sq.corners);
+        }
+    }
+    let squares = kept;
+    let mut finds = ClutterFinds::default();
+    let mut taken: std::collections::BTreeSet<u32> = known.iter().map(|m| m.id).collect();
+    for sq in &squares {
+        let px = fit.model.project(sq, shape.top_height_mm)?;
+        let quad = [px[0], px[1], px[2], px[3]];
+        if known.iter().any(|m| near_quad(&m.corners, centre_px(&quad), 0.2)) {
+            continue;
+        }
+        match read_quad(&view, book, &quad) {
+            Reading::Read { id, corners, errors, border_light } => {
+                let trusted = errors == 0 || border_light == 0;
+                if trusted && (shape.allowed)(id) && !taken.contains(&id) {
+                    taken.insert(id);
+                    finds.tags.push(DetectedMarker { id, corners });
+                } else if !taken.contains(&id) {
+                    finds.undecoded.push(quad);
+                }
+            }
+            Reading::Unreadable => finds.undecoded.push(quad),
+            Reading::NotATag => {}
+        }
+    }
+    // An unread square where a tag was read (a second outline of it) is no news.
+    let centres: Vec<[f64; 2]> = finds.undecoded.iter().map(centre_px).collect();
+    let mut kept: Vec<[[f64; 2]; 4]> = Vec::new();
+    for (q, c) in finds.undecoded.iter().zip(&centres) {
+        let on_read = finds.tags.iter().any(|m| near_quad(&m.corners, *c, 0.3));
+        if !on_read && !kept.iter().any(|k| near_quad(k, *c, 0.3)) && clearly_square(&view, q) {
+            kept.push(*q);
+        }
+    }
+    finds.undecoded = kept;
+    Ok(finds)
+}
+
+/// The image gradient (Sobel), for the direction of edges.
+struct Gradient {
+    gx: Mat,
+    gy: Mat,
+}
+
+impl Gradient {
+    /// Smallest gradient magnitude of an edge worth a direction (Sobel 3x3 units: a
+    /// step of 15 grey levels).
+    const MIN: f32 = 60.0;
+
+    fn of(gray: &Mat) -> Result<Gradient, VisionError> {
+        let (mut gx, mut gy) = (Mat::default(), Mat::default());
+        opencv::imgproc::sobel_def(gray, &mut gx, opencv::core::CV_32F, 1, 0)?;
+        opencv::imgproc::sobel_def(gray, &mut gy, opencv::core::CV_32F, 0, 1)?;
+        Ok(Gradient { gx, gy })
+    }
+
+    /// The gradient at pixel (x, y), if strong enough.
+    fn at(&self, x: i32, y: i32) -> Option<Vec2> {
+        use opencv::core::MatTraitConst;
+        let gx = *self.gx.at_2d::<f32>(y, x).ok()?;
+        let gy = *self.gy.at_2d::<f32>(y, x).ok()?;
+        (gx.hypot(gy) >= Gradient::MIN).then(|| Vec2::new(f64::from(gx), f64::from(gy)))
+    }
+}
+
+/// A square found on an outline, table mm.
+struct OutlineSquare {
+    corners: [Vec2; 4],
+    /// The share of its outline the contour covers.
+    support: f64,
+}
+
+fn centre_of(q: &[Vec2; 4]) -> Vec2 {
+    (q[0] + q[1] + q[2] + q[3]) / 4.0
+}
+
+fn centre_px(q: &[[f64; 2]; 4]) -> [f64; 2] {
+    [(q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4.0, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4.0]
+}
+
+/// True when `p` lies within the quad grown by `grow` of its size around its centre.
+fn near_quad(q: &[[f64; 2]; 4], p: [f64; 2], grow: f64) -> bool {
+    let c = centre_px(q);
+    let g: Vec<[f64; 2]> = q
+        .iter()
+        .map(|v| [c[0] + (v[0] - c[0]) * (1.0 + grow), c[1] + (v[1] - c[1]) * (1.0 + grow)])
+        .collect();
+    let side = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+    let s: Vec<f64> = (0..4).map(|i| side(g[i], g[(i + 1) % 4])).collect();
+    s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
+}
+
+/// The squares of side `size` an outline (table mm, in order) supports: its straight
+/// stretches vote for the turn, then for each axis the pair of lines `size` apart with
+/// the most outline points on them.
+fn squares_on_outline(pts: &[Vec2], dirs: &[Option<f64>], size: f64) -> Vec<OutlineSquare> {
+    if pts.len() < 16 {
+        return Vec::new();
+    }
+    // Directions of the outline, folded into a quarter turn.
+    let mut hist = [0.0f64; 90];
+    for a in dirs.iter().flatten() {
+        hist[(a.rem_euclid(90.0) as usize).min(89)] += 1.0;
+    }
+    let smooth: Vec<f64> = (0..90)
+        .map(|i| (-2i32..=2).map(|k| hist[(i + k).rem_euclid(90) as usize] * (3 - k.abs()) as f64).sum())
+        .collect();
+    let mut peaks: Vec<usize> = (0..90).collect();
+    peaks.sort_by(|&a, &b| smooth[b].total_cmp(&smooth[a]));
+    let mut turns: Vec<f64> = Vec::new();
+    for &p in &peaks {
+        if turns.len() == 2 || smooth[p] < 0.5 * smooth[peaks[0]] {
+            break;
+        }
+        let a = p as f64 + 0.5;
+        if turns.iter().all(|t| angle_gap(*t, a) > 10.0) {
+            turns.push(a);
+        }
+    }
+    let mut out = Vec::new();
+    for turn in turns {
+        // The turn, refined as the mean direction of the points that voted for it.
+        let (mut s, mut c) = (0.0, 0.0);
+        for a in dirs.iter().flatten() {
+            if angle_gap(*a, turn) < 6.0 {
+                let r = (a * 4.0).to_radians();
+                s += r.sin();
+                c += r.cos();
+            }
+        }
+        let turn = s.atan2(c).to_degrees() / 4.0;
+        if let Some(sq) = square_at_turn(pts, dirs, turn, size) {
+            out.push(sq);
+        }
+    }
+    out
+}
+
+/// Distance between two directions folded into a quarter turn, degrees.
+fn angle_gap(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(90.0);
+    d.min(90.0 - d)
+}
+
+/// The best square of side `size` turned `turn` degrees on the outline.
+fn square_at_turn(pts: &[Vec2], dirs: &[Option<f64>], turn: f64, size: f64) -> Option<OutlineSquare> {
+    let u = Vec2::from_heading_deg(turn);
+    let v = Vec2::new(-u.y, u.x);
+    // Points along u-edges (constant v) and along v-edges (constant u).
+    let mut along_u: Vec<(f64, f64)> = Vec::new();
+    let mut along_v: Vec<(f64, f64)> = Vec::new();
+    for (p, d) in pts.iter().zip(dirs) {
+        let Some(a) = d else { continue };
+        if angle_gap(*a, turn) > 12.0 {
+            continue;
+        }
+        let a_rel = (a - turn).rem_euclid(180.0);
+        let (pu, pv) = (p.dot(u), p.dot(v));
+        // Folded directions near the turn are along u or along v: half-turn parity.
+        let is_u = !(45.0..135.0).contains(&a_rel);
+        if is_u {
+            along_u.push((pv, pu));
+        } else {
+            along_v.push((pu, pv));
+        }
+    }
+    if along_u.len() < 4 || along_v.len() < 4 {
+        return None;
+    }
+    // The best few pairs of lines `size` apart across each axis (most points on them),
+    // then the combination whose four edges the outline covers best.
+    let pairs = |pts: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        let across: Vec<f64> = pts.iter().map(|(a, _)| *a).collect();
+        let count = |at: f64| across.iter().filter(|x| (**x - at).abs() <= 0.4).count() as f64;
+        let mut scored: Vec<(f64, f64, f64)> = Vec::new();
+        for &a in &across {
+            // A strict threshold erodes a tag's outline by up to a pixel on each side.
+            for k in 0..12 {
+                let b = a + size - 1.8 + 0.2 * f64::from(k);
+                scored.push((a, b, count(a) + count(b)));
+            }
+        }
+        scored.sort_by(|x, y| y.2.total_cmp(&x.2));
+        let mut best: Vec<(f64, f64)> = Vec::new();
+        for (a, b, _) in scored {
+            if best.len() == 4 {
+                break;
+            }
+            if best.iter().all(|(a2, b2)| (a - a2).abs() > 0.6 || (b - b2).abs() > 0.6) {
+                best.push((a, b));
+            }
+        }
+        best
+    };
+    // Support: the share of each edge's 0.5 mm steps with an outline point on it.
+    let steps = (size / 0.5).round() as usize;
+    let cover = |pts: &[(f64, f64)], at: f64, lo: f64| {
+        let mut hit = vec![false; steps];
+        for (across, along) in pts {
+            if (across - at).abs() <= 0.5 {
+                let k = ((along - lo) / 0.5).floor();
+                if k >= 0.0 && (k as usize) < steps {
+                    hit[k as usize] = true;
+                }
+            }
+        }
+        hit.iter().filter(|h| **h).count() as f64 / steps as f64
+    };
+    let mut best: Option<(f64, [f64; 4], f64, f64)> = None;
+    for (v0, v1) in pairs(&along_u) {
+        for (u0, u1) in pairs(&along_v) {
+            let (cu, cv) = ((u0 + u1) / 2.0, (v0 + v1) / 2.0);
+            let (lo_u, lo_v) = (cu - size / 2.0 + 0.25, cv - size / 2.0 + 0.25);
+            let support = [
+                cover(&along_u, v0, lo_u),
+                cover(&along_u, v1, lo_u),
+                cover(&along_v, u0, lo_v),
+                cover(&along_v, u1, lo_v),
+            ];
+            let total = support.iter().sum::<f64>() / 4.0;
+            if best.is_none_or(|b| total > b.0) {
+                best = Some((total, support, cu, cv));
+            }
+        }
+    }
+    let (total, support, cu, cv) = best?;
+    if total < MIN_SUPPORT || support.iter().filter(|s| **s >= 0.2).count() < 3 {
+        return None;
+    }
+    let centre = u * cu + v * cv;
+    let h = size / 2.0;
+    let corners = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(a, b)| centre + u * a + v * b);
+    Some(OutlineSquare { corners, support: total })
+}
+
+/// True when a quad in the photo has straight dark-to-light edges along most of three
+/// of its sides or more (a figure may stand against the fourth): the test an unread candidate must pass to be reported as a tag.
+fn clearly_square(view: &GrayView<'_>, q: &[[f64; 2]; 4]) -> bool {
+    let c = centre_px(q);
+    let mut good_sides = 0;
+    for k in 0..4 {
+        let (a, b) = (q[k], q[(k + 1) % 4]);
+        let mid_out = |t: f64, s: f64| {
+            let p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+            let d = [p[0] - c[0], p[1] - c[1]];
+            [p[0] + d[0] * s, p[1] + d[1] * s]
+        };
+        let mut steps = 0;
+        let mut edges = 0;
+        for i in 1..10 {
+            let t = f64::from(i) / 10.0;
+            let inside = mid_out(t, -0.1);
+            let outside = mid_out(t, 0.12);
+            if let (Some(vi), Some(vo)) =
+                (view.sample(inside[0], inside[1]), view.sample(outside[0], outside[1]))
+            {
+                steps += 1;
+                if vo - vi > 40.0 {
+                    edges += 1;
+                }
+            }
+        }
+        if steps > 0 && f64::from(edges) / f64::from(steps) >= CLEAR_EDGE_SUPPORT {
+            good_sides += 1;
+        }
+    }
+    good_sides >= 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fiducials::{DetectorSettings, detect_markers};
+    use crate::scan::scan;
+    use crate::scan::test_scene::{camera, profile, render};
+    use opencv::core::Scalar;
+
+    /// Table point (z = 0) to pixel through the test camera.
+    fn to_px(k: &crate::camera::Intrinsics, r: &[[f64; 3]; 3], t: &[f64; 3], p: Vec2) -> Point {
+        let c: Vec<f64> = (0..3).map(|i| r[i][0] * p.x + r[i][1] * p.y + t[i]).collect();
+        Point::new((k.fx * c[0] / c[2] + k.cx).round() as i32, (k.fy * c[1] / c[2] + k.cy).round() as i32)
+    }
+
+    /// Issue 18: a tag whose black border two dark figures touch (their hats over the
+    /// quiet zone, merging with the border) is missed by the marker detector and read
+    /// by the search among figures, at its place.
+    #[test]
+    fn a_tag_touched_by_dark_figures_is_read() {
+        let p = profile();
+        let (k, r, t) = camera(15.0);
+        let tags = [(10, Vec2::new(150.0, 120.0), 90.0), (11, Vec2::new(300.0, 200.0), 30.0)];
+        let photo = render(&p, &tags, &k, r, t);
+        let mut color = photo.color.clone();
+        // Two dark heads, 2.4 mm across... wide, standing against the right and top
+        // edges of tag 10's black square (6 mm from its centre).
+        let mm = to_px(&k, &r, &t, Vec2::new(151.0, 120.0)).x - to_px(&k, &r, &t, Vec2::new(150.0, 120.0)).x;
+        for centre in [Vec2::new(158.3, 121.0), Vec2::new(147.0, 128.3)] {
+            let c = to_px(&k, &r, &t, centre);
+            opencv::imgproc::circle(
+                &mut color,
+                c,
+                (2.4 * f64::from(mm)) as i32,
+                Scalar::all(30.0),
+                -1,
+                opencv::imgproc::LINE_AA,
+                0,
+            )
+            .unwrap();
+        }
+        let photo = Photo::from_color(color).unwrap();
+        let side = 12.0 * f64::from(mm);
+        let plain =
+            detect_markers(&photo.gray, p.tags.dictionary, &DetectorSettings::for_marker_side(side, 4))
+                .unwrap();
+        assert!(plain.iter().all(|m| m.id != 10), "the detector reads it: the test shows nothing");
+        let s = scan(&photo, &p, None, Some(&k)).unwrap();
+        let base = s.table.bases().map(|(_, b)| *b).find(|b| b.meta().tag == Some(10));
+        let base = base.unwrap_or_else(|| panic!("tag 10 not read: {:?}", s.report.issues));
+        assert!(base.centre().distance(Vec2::new(150.0, 120.0)) < 0.5, "{:?}", base.centre());
+        assert!((base.heading_deg() - 90.0).abs() < 1.0, "{}", base.heading_deg());
+        assert_eq!(s.table.base_count(), 2);
+    }
+
+    /// A tag whose code a white coat hides (but whose border shows all round) cannot be
+    /// read: it is reported with its place, and nothing goes into the table for it.
+    #[test]
+    fn an_unreadable_tag_is_reported_with_its_place() {
+        let p = profile();
+        let (k, r, t) = camera(10.0);
+        let tags = [(10, Vec2::new(150.0, 120.0), 90.0), (11, Vec2::new(300.0, 200.0), 30.0)];
+        let photo = render(&p, &tags, &k, r, t);
+        let mut color = photo.color.clone();
+        let mm = to_px(&k, &r, &t, Vec2::new(301.0, 200.0)).x - to_px(&k, &r, &t, Vec2::new(300.0, 200.0)).x;
+        let c = to_px(&k, &r, &t, Vec2::new(300.0, 200.0));
+        opencv::imgproc::circle(
+            &mut color,
+            c,
+            (3.2 * f64::from(mm)) as i32,
+            Scalar::all(235.0),
+            -1,
+            opencv::imgproc::LINE_AA,
+            0,
+        )
+        .unwrap();
+        let photo = Photo::from_color(color).unwrap();
+        let s = scan(&photo, &p, None, Some(&k)).unwrap();
+        assert_eq!(s.table.base_count(), 1, "{:?}", s.report.issues);
+        let undecoded: Vec<[f64; 2]> = s
+            .report
+            .issues
+            .iter()
+            .filter_map(|i| match i {
+                crate::scan::ScanIssue::UndecodedTag { at_mm } => Some(*at_mm),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(undecoded.len(), 1, "{:?}", s.report.issues);
+        assert!(
+            Vec2::new(undecoded[0][0], undecoded[0][1]).distance(Vec2::new(300.0, 200.0)) < 1.0,
+            "{undecoded:?}"
+        );
+    }
+}

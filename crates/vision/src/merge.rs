@@ -1,0 +1,327 @@
+//! Several photos, one table (issue 18): each photo is scanned on its own (its own
+//! fiducials, its own camera), and the bases are merged in the table frame.
+//!
+//! A tag seen in several photos becomes one base at the mean of its places weighted by
+//! their uncertainty (`1 / sigma_mm²`), with the combined `sigma_mm`. Places that
+//! disagree beyond their joint uncertainty ([`CONFLICT_SIGMAS`] standard deviations of
+//! the difference, at least [`CONFLICT_FLOOR_MM`]) are a conflict: reported with every
+//! place and the photos, and the base is left out, never guessed. Bases inferred from
+//! their formation in one photo are not carried over; inference runs again on the
+//! merged bases, so a base seen in the other photo is measured, not inferred.
+
+use crate::infer::infer_bases;
+use crate::profile::Profile;
+use crate::roster::Roster;
+use crate::scan::{Scan, ScanIssue};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+use vedette_geometry::{Base, BaseMeta, BaseSize, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2};
+
+/// Places of one tag further apart than this many standard deviations of their
+/// difference are a conflict.
+pub const CONFLICT_SIGMAS: f64 = 4.0;
+/// ... and at least this far apart, mm: a photo's sigma leaves out errors the photos
+/// share (the printed tag's size, the height of base tops), so two places closer than
+/// this never conflict.
+pub const CONFLICT_FLOOR_MM: f64 = 1.0;
+/// Headings of one tag differing by more than [`CONFLICT_SIGMAS`] standard deviations
+/// and at least this many degrees are a conflict (a base turned between the photos).
+/// A tag with figures against it shows only part of its border, and its heading
+/// sigma is optimistic: two photos of unmoved crowded bases differed by up to 3.7°
+/// (`benches/scan_two_photos.rs`), so turns under 5° are merged, not conflicts.
+pub const CONFLICT_FLOOR_DEG: f64 = 5.0;
+
+/// The merged table and what the merge saw.
+#[derive(Debug, Clone)]
+pub struct MergedScan {
+    /// The table: every base seen in any photo (or inferred from its unit).
+    pub table: Table,
+    /// Which photos saw each base, conflicts, missing tags.
+    pub report: MergeReport,
+}
+
+/// What merging several photos reports beside each photo's own scan report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MergeReport {
+    /// Bases in the merged table.
+    pub bases: usize,
+    /// For every tag in the table, the photos (0-based, in the order given) that saw it
+    /// (empty for an inferred base).
+    pub seen_by: Vec<SeenBy>,
+    /// Conflicts, tags not seen in any photo, bases inferred, unknown tags.
+    pub issues: Vec<ScanIssue>,
+    /// Time spent merging, ms (the scans themselves not included).
+    pub merge_ms: f64,
+}
+
+/// Which photos saw a tag.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeenBy {
+    /// The tag id.
+    pub tag: u32,
+    /// The photos, by index.
+    pub photos: Vec<usize>,
+}
+
+/// One photo's sighting of a tag: its base and where it came from.
+#[derive(Debug, Clone, Copy)]
+struct Sighting {
+    photo: usize,
+    base: Base,
+}
+
+/// Merges the scans of several photos of one table (each already solved on its own).
+#[must_use]
+pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -> MergedScan {
+    let start = Instant::now();
+    // A tag seen twice in one photo is left out of that photo's table; which copy is
+    // real is unknown, so it is left out of the merge too, even if another photo saw
+    // it once.
+    let mut duplicates: BTreeMap<u32, Vec<[f64; 2]>> = BTreeMap::new();
+    for s in scans {
+        for i in &s.report.issues {
+            if let ScanIssue::DuplicateTag { id, at_mm } = i {
+                duplicates.entry(*id).or_default().extend(at_mm.iter().copied());
+            }
+        }
+    }
+    let mut by_tag: BTreeMap<u32, Vec<Sighting>> = BTreeMap::new();
+    for (photo, s) in scans.iter().enumerate() {
+        for (_, b) in s.table.bases() {
+            if let Some(tag) = b.meta().tag.filter(|_| !b.meta().inferred) {
+                by_tag.entry(tag).or_default().push(Sighting { photo, base: *b });
+            }
+        }
+    }
+    let mut issues: Vec<ScanIssue> =
+        duplicates.iter().map(|(&id, at_mm)| ScanIssue::DuplicateTag { id, at_mm: at_mm.clone() }).collect();
+    let mut merged: BTreeMap<u32, (Base, Vec<usize>)> = BTreeMap::new();
+    for (&tag, sightings) in by_tag.iter().filter(|(t, _)| !duplicates.contains_key(t)) {
+        match combine(sightings) {
+            Ok(base) => {
+                let mut photos: Vec<usize> = sightings.iter().map(|s| s.photo).collect();
+                photos.dedup();
+                merged.insert(tag, (base, photos));
+            }
+            Err(()) => issues.push(ScanIssue::ConflictingTag {
+                id: tag,
+                at_mm: sightings.iter().map(|s| [s.base.centre().x, s.base.centre().y]).collect(),
+                photos: sightings.iter().map(|s| s.photo).collect(),
+            }),
+        }
+    }
+    let mut units = Vec::new();
+    let mut seen_by: Vec<SeenBy> = Vec::new();
+    match roster {
+        Some(r) => {
+            let mut found: BTreeMap<usize, Vec<(usize, Base)>> = BTreeMap::new();
+            for (&tag, (base, photos)) in &merged {
+                if let Some(e) = r.lookup(tag) {
+                    found.entry(e.unit).or_default().push((e.base, *base));
+                    seen_by.push(SeenBy { tag, photos: photos.clone() });
+                }
+            }
+            // Left out tags (conflicting, duplicated) are never guessed from the
+            // formation either.
+            let left_out_ids: BTreeSet<u32> = duplicates
+                .keys()
+                .copied()
+                .chain(issues.iter().filter_map(|i| match i {
+                    ScanIssue::ConflictingTag { id, .. } => Some(*id),
+                    _ => None,
+                }))
+                .collect();
+            let left_out = |tag: u32| left_out_ids.contains(&tag);
+            let mut inferred = infer_bases(r, &found);
+            for (ui, u) in r.units.iter().enumerate() {
+                let mut bases = found.remove(&ui).unwrap_or_default();
+                let placed: Vec<(usize, Base)> = inferred
+                    .remove(&ui)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|(bi, _)| u.tags.get(*bi).is_some_and(|&t| !left_out(t)))
+                    .collect();
+                for (bi, b) in placed {
+                    issues.push(ScanIssue::InferredBase {
+                        id: u.tags[bi],
+                        unit: u.id.clone(),
+                        base: bi,
+                        at_mm: [b.centre().x, b.centre().y],
+                        sigma_mm: b.meta().sigma_mm.unwrap_or(0.0),
+                    });
+                    seen_by.push(SeenBy { tag: u.tags[bi], photos: Vec::new() });
+                    bases.push((bi, b));
+                }
+                bases.sort_by_key(|(i, _)| *i);
+                for (bi, &tag) in u.tags.iter().enumerate() {
+                    if !left_out(tag) && !bases.iter().any(|(i, _)| *i == bi) {
+                        issues.push(ScanIssue::MissingTag { id: tag, unit: u.id.clone(), base: bi });
+                    }
+                }
+                if !bases.is_empty() {
+                    units.push(u.to_unit(crate::scan::number_by_roster(bases)));
+                }
+            }
+            crate::scan::drop_missing_parents(&mut units, &mut issues);
+        }
+        None => {
+            if !merged.is_empty() {
+                issues.push(ScanIssue::NoRoster { tags: merged.len() });
+            }
+            for (&tag, (base, photos)) in &merged {
+                let [w, d] = profile.bases.default_size_mm;
+                let b = Base::new(BaseSize::new(w, d), Pose::new(base.centre(), base.heading_deg()))
+                    .with_meta(base.meta());
+                units.push(Unit::new(format!("tag-{tag}"), "unassigned", UnitKind::Infantry, vec![b]));
+                seen_by.push(SeenBy { tag, photos: photos.clone() });
+            }
+        }
+    }
+    seen_by.sort_by_key(|s| s.tag);
+    let game = roster.map(|r| r.game.clone()).unwrap_or_default();
+    let table = Table {
+        schema: SCHEMA_ID.to_string(),
+        rules: game.rules,
+        scale: game.scale,
+        name: game.name.or_else(|| profile.name.clone()),
+        size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
+        sides: BTreeMap::new(),
+        artillery: Default::default(),
+        units,
+        markers: Vec::new(),
+        terrain: Vec::new(),
+    };
+    let report = MergeReport {
+        bases: table.base_count(),
+        seen_by,
+        issues,
+        merge_ms: start.elapsed().as_secs_f64() * 1e3,
+    };
+    MergedScan { table, report }
+}
+
+/// One base from the sightings of a tag: the weighted mean, or `Err` when two
+/// sightings disagree beyond their joint uncertainty.
+fn combine(sightings: &[Sighting]) -> Result<Base, ()> {
+    let sigma = |s: &Sighting| s.base.meta().sigma_mm.unwrap_or(1.0).max(1e-3);
+    let sigma_h = |s: &Sighting| s.base.meta().sigma_heading_deg.unwrap_or(1.0).max(1e-3);
+    for (i, a) in sightings.iter().enumerate() {
+        for b in &sightings[i + 1..] {
+            let joint = sigma(a).hypot(sigma(b));
+            let apart = a.base.centre().distance(b.base.centre());
+            let turn =
+                ((a.base.heading_deg() - b.base.heading_deg() + 540.0).rem_euclid(360.0) - 180.0).abs();
+            let joint_h = sigma_h(a).hypot(sigma_h(b));
+            if apart > (CONFLICT_SIGMAS * joint).max(CONFLICT_FLOOR_MM)
+                || turn > (CONFLICT_SIGMAS * joint_h).max(CONFLICT_FLOOR_DEG)
+            {
+                return Err(());
+            }
+        }
+    }
+    let first = sightings.first().ok_or(())?;
+    let (mut wsum, mut centre, mut s, mut c, mut whsum) = (0.0, Vec2::ZERO, 0.0, 0.0, 0.0);
+    for x in sightings {
+        let w = 1.0 / sigma(x).powi(2);
+        wsum += w;
+        centre += x.base.centre() * w;
+        let wh = 1.0 / sigma_h(x).powi(2);
+        whsum += wh;
+        let a = x.base.heading_deg().to_radians();
+        s += wh * a.sin();
+        c += wh * a.cos();
+    }
+    let heading = s.atan2(c).to_degrees().rem_euclid(360.0);
+    let round = |v: f64| (v * 1e3).round() / 1e3;
+    Ok(Base::new(first.base.size(), Pose::new(centre / wsum, heading)).with_meta(BaseMeta {
+        tag: first.base.meta().tag,
+        sigma_mm: Some(round(1.0 / wsum.sqrt())),
+        sigma_heading_deg: Some(round(1.0 / whsum.sqrt())),
+        inferred: false,
+        slot: None,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sighting(photo: usize, x: f64, y: f64, heading: f64, sigma: f64) -> Sighting {
+        let b =
+            Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading)).with_meta(BaseMeta {
+                tag: Some(10),
+                sigma_mm: Some(sigma),
+                sigma_heading_deg: Some(0.2),
+                inferred: false,
+                slot: None,
+            });
+        Sighting { photo, base: b }
+    }
+
+    #[test]
+    fn agreeing_sightings_are_averaged_by_their_uncertainty() {
+        let b = combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.3, 50.0, 90.2, 0.4)]).unwrap();
+        // Weights 25 and 6.25: 100 + 0.3 * 6.25 / 31.25 = 100.06.
+        assert!((b.centre().x - 100.06).abs() < 1e-9, "{:?}", b.centre());
+        assert!((b.heading_deg() - 90.1).abs() < 1e-6);
+        let s = b.meta().sigma_mm.unwrap();
+        assert!((s - 0.179).abs() < 1e-3, "{s}");
+    }
+
+    #[test]
+    fn sightings_apart_beyond_their_joint_uncertainty_conflict() {
+        assert!(
+            combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 103.0, 50.0, 90.0, 0.2)]).is_err()
+        );
+        assert!(
+            combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.0, 50.0, 96.0, 0.2)]).is_err()
+        );
+        // Turns under CONFLICT_FLOOR_DEG are merged.
+        assert!(combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.0, 50.0, 94.0, 0.2)]).is_ok());
+    }
+
+    /// Issue 18: two photos of one table (different tilts), every tag merged and seen
+    /// by both; the same table with one tag moved 4 mm between the photos: the tag is
+    /// reported as a conflict and left out.
+    #[test]
+    fn two_photos_merge_and_a_moved_tag_conflicts() {
+        use crate::scan::scan;
+        use crate::scan::test_scene::{camera, profile, render};
+        let p = profile();
+        let tags = vec![
+            (10, Vec2::new(150.0, 120.0), 90.0),
+            (11, Vec2::new(300.0, 200.0), 30.0),
+            (12, Vec2::new(450.0, 280.0), 200.0),
+        ];
+        let shoot = |tags: &[(u32, Vec2, f64)], tilt: f64| {
+            let (k, r, t) = camera(tilt);
+            scan(&render(&p, tags, &k, r, t), &p, None, Some(&k)).unwrap()
+        };
+        let a = shoot(&tags, 10.0);
+        let b = shoot(&tags, 25.0);
+        let merged = merge_scans(&[a.clone(), b], &p, None);
+        assert_eq!(merged.table.base_count(), 3, "{:?}", merged.report.issues);
+        for s in &merged.report.seen_by {
+            assert_eq!(s.photos, vec![0, 1], "tag {}", s.tag);
+        }
+        for (_, base) in merged.table.bases() {
+            let &(_, c, _) = tags.iter().find(|t| Some(t.0) == base.meta().tag).unwrap();
+            assert!(base.centre().distance(c) < 0.3, "{:?} vs {c:?}", base.centre());
+            let single = a.table.bases().find(|(_, x)| x.meta().tag == base.meta().tag).unwrap().1;
+            assert!(base.meta().sigma_mm < single.meta().sigma_mm, "merging two photos lowers sigma");
+        }
+        let mut moved = tags.clone();
+        moved[1].1 += Vec2::new(4.0, 0.0);
+        let c = shoot(&moved, 25.0);
+        let merged = merge_scans(&[a, c], &p, None);
+        assert_eq!(merged.table.base_count(), 2);
+        assert!(
+            merged.report.issues.iter().any(
+                |i| matches!(i, ScanIssue::ConflictingTag { id: 11, at_mm, photos } if at_mm.len() == 2 && photos == &vec![0, 1])
+            ),
+            "{:?}",
+            merged.report.issues
+        );
+    }
+}

@@ -1,0 +1,134 @@
+//! `vedette scan PHOTO PHOTO... --profile PROFILE [--roster R] [--camera FILE...] -o
+//! TABLE.json [--overlay OUT.jpg] [--report REPORT.json]` (issue 18): several photos of
+//! one table, each solved on its own from the fiducials, merged in the table frame
+//! ([`vedette_vision::merge_scans`]). The report says which photos saw each base; a
+//! tag that lands in different places beyond the photos' joint uncertainty is reported
+//! as a conflict and left out; one overlay is written per photo.
+
+use super::emit;
+use super::scan::{Args, write_all_or_none};
+use crate::CliError;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use vedette_vision::{
+    Intrinsics, MergeReport, Photo, Profile, Roster, ScanReport, draw_overlay, encode_image, merge_scans,
+    scan,
+};
+
+/// The report file of several photos.
+#[derive(Debug, Serialize)]
+struct ReportFile<'a> {
+    schema: &'static str,
+    /// Each photo's own scan report.
+    photos: Vec<PhotoReport<'a>>,
+    /// The merge.
+    merge: &'a MergeReport,
+}
+
+#[derive(Debug, Serialize)]
+struct PhotoReport<'a> {
+    photo: String,
+    #[serde(flatten)]
+    report: &'a ScanReport,
+}
+
+/// `OUT.jpg` for photo `k` (0-based): `OUT-{k+1}.jpg`.
+pub(super) fn numbered(path: &Path, k: usize) -> PathBuf {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{}.{}", k + 1, ext.to_string_lossy()),
+        None => format!("{stem}-{}", k + 1),
+    };
+    path.with_file_name(name)
+}
+
+/// Runs `vedette scan` on several photos.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let n = args.photos.len();
+    if !(args.camera.len() <= 1 || args.camera.len() == n) {
+        return Err(CliError::Usage(format!(
+            "{} camera files for {n} photos: give --camera once (every photo) or once per photo, in order",
+            args.camera.len()
+        )));
+    }
+    let profile = Profile::load(&args.profile)?;
+    let roster = args.roster.as_ref().map(Roster::load).transpose()?;
+    let cameras: Vec<Intrinsics> =
+        args.camera.iter().map(|p| Intrinsics::load(p)).collect::<Result<_, _>>()?;
+    let mut photos = Vec::with_capacity(n);
+    let mut scans = Vec::with_capacity(n);
+    for (k, path) in args.photos.iter().enumerate() {
+        let photo = Photo::load(path)?;
+        let camera = if cameras.len() == n { cameras.get(k) } else { cameras.first() };
+        let s = scan(&photo, &profile, roster.as_ref(), camera)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        photos.push(photo);
+        scans.push(s);
+    }
+    let merged = merge_scans(&scans, &profile, roster.as_ref());
+
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut table_text = merged.table.to_json_string();
+    table_text.push('\n');
+    files.push((args.output.clone(), table_text.into_bytes()));
+    if let Some(path) = &args.overlay {
+        for (k, (photo, s)) in photos.iter().zip(&scans).enumerate() {
+            let img = draw_overlay(photo, s, &profile)?;
+            let p = numbered(path, k);
+            let bytes = encode_image(&img, &p)?;
+            files.push((p, bytes));
+        }
+    }
+    if let Some(path) = &args.report {
+        let file = ReportFile {
+            schema: "vedette/multi-scan-report/1",
+            photos: args
+                .photos
+                .iter()
+                .zip(&scans)
+                .map(|(p, s)| PhotoReport { photo: p.display().to_string(), report: &s.report })
+                .collect(),
+            merge: &merged.report,
+        };
+        let mut text = serde_json::to_string_pretty(&file).map_err(|e| CliError::Usage(e.to_string()))?;
+        text.push('\n');
+        files.push((path.clone(), text.into_bytes()));
+    }
+    let refs: Vec<(&Path, Vec<u8>)> = files.iter().map(|(p, b)| (p.as_path(), b.clone())).collect();
+    write_all_or_none(&refs)?;
+
+    let r = &merged.report;
+    let mut text = format!(
+        "wrote {} ({} bases of {} units from {n} photos, merged in {:.1} ms)\n",
+        args.output.display(),
+        r.bases,
+        merged.table.units.len(),
+        r.merge_ms
+    );
+    for (k, (path, s)) in args.photos.iter().zip(&scans).enumerate() {
+        let c = &s.report.camera;
+        let alone = r.seen_by.iter().filter(|b| b.photos == [k]).count();
+        text.push_str(&format!(
+            "  photo {} ({}): {} tags, {} seen in no other photo; {}, fiducial residual {:.2} px / {:.2} mm; scan {:.0} ms\n",
+            k + 1,
+            path.display(),
+            s.report.tags_seen,
+            alone,
+            c.description,
+            c.residual_px,
+            c.residual_mm,
+            s.report.timing_ms.total
+        ));
+    }
+    let several = r.seen_by.iter().filter(|b| b.photos.len() > 1).count();
+    text.push_str(&format!("  {several} bases seen in more than one photo, merged by their uncertainty\n"));
+    if r.issues.is_empty() {
+        text.push_str("  no issues\n");
+    } else {
+        text.push_str(&format!("  {} issue(s):\n", r.issues.len()));
+        for i in &r.issues {
+            text.push_str(&format!("    - {}\n", i.describe()));
+        }
+    }
+    emit(out, &text)
+}
