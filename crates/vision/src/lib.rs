@@ -26,6 +26,8 @@
 //!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
 //! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
 //!   300 dpi PNG and SVG with a 100 mm ruler.
+//! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
+//!   puts a layer's terrain into a scanned table.
 //! - Errors: [`VisionError`].
 //!
 //! ## Example
@@ -50,6 +52,7 @@ mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
+mod layer;
 mod photo;
 mod pose;
 mod profile;
@@ -66,6 +69,7 @@ pub use fiducials::{
     DetectedMarker, DetectorSettings, Refinement, detect_large_markers, detect_markers, refine_corners,
     refine_edges,
 };
+pub use layer::{LAYER_SIZE_TOLERANCE_MM, merge_terrain, terrain_layer};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,
