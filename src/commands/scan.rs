@@ -16,8 +16,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vedette_geometry::Table;
 use vedette_vision::{
-    Intrinsics, Photo, Profile, Roster, ScanReport, draw_overlay, encode_image, merge_terrain, scan,
-    terrain_layer,
+    Intrinsics, Photo, Profile, Roster, ScanReport, SurfaceOptions, draw_overlay, encode_image,
+    merge_terrain, scan_with, terrain_layer,
 };
 
 /// Arguments of `vedette scan`.
@@ -70,7 +70,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let camera = args.camera.as_ref().map(|p| Intrinsics::load(p)).transpose()?;
     let layer = args.terrain.as_ref().map(Table::load).transpose()?;
     let photo = Photo::load(&args.photo)?;
-    let mut result = scan(&photo, &profile, roster.as_ref(), camera.as_ref())?;
+    // A layer replaces the segmentation; a layer of the empty table needs no cubes.
+    let surface = SurfaceOptions { markers: !args.terrain_only, terrain: layer.is_none() };
+    let mut result = scan_with(&photo, &profile, roster.as_ref(), camera.as_ref(), surface)?;
     if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
         merge_terrain(&mut result.table, layer, &path.display().to_string())?;
     }

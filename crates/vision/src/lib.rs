@@ -26,6 +26,11 @@
 //!   [`ScanIssue`]); [`draw_overlay`] draws it over the photo.
 //! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
 //!   300 dpi PNG and SVG with a 100 mm ruler.
+//! - What lies on the table (issue 19): [`find_cubes`] finds marker cubes by colour and
+//!   shape on the photo [`Rectified`] to their tops' plane and [`link`]s each to its
+//!   unit; [`segment`] finds the profile's [`TerrainClass`]es, colour-corrected by a
+//!   [`ColourCorrection`] from the fiducials, with what stands on the table
+//!   ([`occupied`]) masked out. [`scan_with`] chooses which ([`SurfaceOptions`]).
 //! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
 //!   puts a layer's terrain into a scanned table.
 //! - Errors: [`VisionError`].
@@ -48,21 +53,28 @@
 
 mod calibration;
 mod camera;
+mod cubes;
 mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
 mod layer;
+mod occupancy;
+mod palette;
 mod photo;
 mod pose;
 mod profile;
+mod rectify;
 mod roster;
 mod scan;
 mod selfcal;
 mod sheet;
+mod surface;
 mod tags;
+mod terrain;
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
+pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
 pub use dictionary::Dictionary;
 pub use error::VisionError;
 pub use fiducials::{
@@ -70,6 +82,8 @@ pub use fiducials::{
     refine_edges,
 };
 pub use layer::{LAYER_SIZE_TOLERANCE_MM, merge_terrain, terrain_layer};
+pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
+pub use palette::{ColourCorrection, ColourSpec};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,
@@ -79,7 +93,10 @@ pub use profile::{
     BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, MAX_FIDUCIALS, Profile, TableSpec,
     TagSpec, square_corners,
 };
+pub use rectify::Rectified;
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
-pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
+pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with};
 pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
+pub use surface::SurfaceOptions;
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
+pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};
