@@ -41,23 +41,29 @@ markers = [
 [colours]
 vignetting = 0.2
 ground = [[77, 107, 48], [107, 115, 56]]
+# The renderer paints templates flat.
 
 [[terrain]]
 kind = "medium-forest"
 colour = [36, 71, 26]
+thickness_mm = 0
 [[terrain]]
 kind = "medium-buildings"
 colour = [153, 84, 64]
+thickness_mm = 0
 [[terrain]]
 kind = "marsh"
 colour = [77, 92, 87]
+thickness_mm = 0
 [[terrain]]
 kind = "hill"
 colour = [128, 117, 71]
+thickness_mm = 0
 level = 1
 [[terrain]]
 kind = "stone-wall"
 colour = [148, 143, 133]
+thickness_mm = 0
 "#,
             x1 = WIDTH - 40.0,
             y2 = DEPTH - 40.0

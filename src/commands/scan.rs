@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use vedette_geometry::Table;
 use vedette_vision::{
     Intrinsics, Photo, Profile, Roster, ScanReport, SurfaceOptions, draw_overlay, encode_image,
-    merge_terrain, scan_with, terrain_layer,
+    merge_terrain, scan_with, stand_on_templates, terrain_layer,
 };
 
 /// Arguments of `vedette scan`.
@@ -75,6 +75,8 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let mut result = scan_with(&photo, &profile, roster.as_ref(), camera.as_ref(), surface)?;
     if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
         merge_terrain(&mut result.table, layer, &path.display().to_string())?;
+        // The layer's templates raise what stands on them, as segmented ones do.
+        stand_on_templates(&mut result.table, &result.fit.model, &profile)?;
     }
     let written = if args.terrain_only { terrain_layer(&result.table) } else { result.table.clone() };
 

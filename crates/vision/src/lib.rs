@@ -31,6 +31,7 @@
 //!   unit; [`segment`] finds the profile's [`TerrainClass`]es, colour-corrected by a
 //!   [`ColourCorrection`] from the fiducials, with what stands on the table
 //!   ([`occupied`]) masked out. [`scan_with`] chooses which ([`SurfaceOptions`]).
+//!   Bases and cubes on a template are measured on its top ([`stand_on_templates`]).
 //! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
 //!   puts a layer's terrain into a scanned table.
 //! - Errors: [`VisionError`].
@@ -69,6 +70,7 @@ mod roster;
 mod scan;
 mod selfcal;
 mod sheet;
+mod standing;
 mod surface;
 mod tags;
 mod terrain;
@@ -97,6 +99,7 @@ pub use rectify::Rectified;
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
 pub use scan::{CameraReport, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with};
 pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
+pub use standing::{stand_on_templates, template_thickness_at};
 pub use surface::SurfaceOptions;
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
 pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};

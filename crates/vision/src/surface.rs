@@ -50,9 +50,6 @@ pub(crate) fn read_surface(
         return Ok((issues, 0.0));
     }
     let correction = ColourCorrection::from_fiducials(&photo.color, &fit.model, profile, fiducials)?;
-    if want_terrain {
-        table.terrain = crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?;
-    }
     if want_markers {
         let found = cubes::find_cubes(photo, &fit.model, &correction, profile, table, tags)?;
         for cube in &found {
@@ -69,6 +66,11 @@ pub(crate) fn read_surface(
             }
             table.markers.push(cubes::to_marker(cube, &link, profile.markers.size_mm));
         }
+    }
+    // After the cubes, so that they are masked out of the terrain too.
+    if want_terrain {
+        table.terrain = crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?;
+        crate::standing::stand_on_templates(table, &fit.model, profile)?;
     }
     Ok((issues, start.elapsed().as_secs_f64() * 1e3))
 }
