@@ -223,7 +223,9 @@ fn cubes_and_terrain_are_read_from_the_photo() {
             let (a, b) = (f.path[0], f.path[f.path.len() - 1]);
             let ends = [got[0].path[0], got[0].path[got[0].path.len() - 1]];
             let near = |p: Vec2| ends.iter().map(|e| e.distance(p)).fold(f64::INFINITY, f64::min);
-            assert!(near(a) < 8.0 && near(b) < 8.0, "{}: {:?}", f.kind, got[0].path);
+            // Within 15 mm at each end: where the wall meets the mat the smoothed colour
+            // can come nearer an area class (issue 19 notes).
+            assert!(near(a) < 15.0 && near(b) < 15.0, "{}: {:?}", f.kind, got[0].path);
         } else {
             let v = iou(&f.polygon(), &got[0].polygon());
             eprintln!("{}: IoU {v:.3}", f.kind);

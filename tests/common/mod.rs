@@ -2,6 +2,7 @@
 //! the working directory) and a runner for the real `vedette` binary.
 #![allow(dead_code)]
 
+pub mod surface;
 pub mod truth;
 
 use std::path::PathBuf;

@@ -248,7 +248,6 @@ fn classify(
             .map(|(k, rf)| (k, (0..3).map(|i| (rgb[i] - rf[i]).powi(2)).sum::<f64>()))
             .filter(|(k, d2)| *d2 <= tol2[*k])
             .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(k, _)| k)
     };
     let mut labels = crate::palette::blank_mask(h, w)?;
     let n = (w * h) as usize;
@@ -272,15 +271,19 @@ fn classify(
                 let d = f64::from(d);
                 [f64::from(n[2]) / d, f64::from(n[1]) / d, f64::from(n[0]) / d]
             };
+            // A line wins where the lightly smoothed colour is nearer a linear class
+            // than the smoothed colour is to an area class (blotches of a grey town
+            // must not become walls; a wall's colour smoothed with the mat beside it
+            // may come near an area class's).
+            let coarse = nearest(colour(&nr[c], dr[c]));
+            let area_here = coarse.filter(|&(k, _)| k < n_classes && !classes[k].is_linear());
             let line = match (fnr, fdr) {
-                (Some(n), Some(d)) if d[c] >= 0.05 => {
-                    nearest(colour(&n[c], d[c])).filter(|&k| k < n_classes && classes[k].is_linear())
-                }
+                (Some(n), Some(d)) if d[c] >= 0.05 => nearest(colour(&n[c], d[c])).filter(|&(k, d2)| {
+                    k < n_classes && classes[k].is_linear() && area_here.is_none_or(|(_, a2)| d2 < a2)
+                }),
                 _ => None,
             };
-            let best = line.or_else(|| {
-                nearest(colour(&nr[c], dr[c])).filter(|&k| k < n_classes && !classes[k].is_linear())
-            });
+            let best = line.or(area_here).map(|(k, _)| k);
             if let Some(k) = best {
                 lab[c] = k as u8 + 1;
             }
@@ -324,15 +327,26 @@ type Piece = (Vec<Vec2>, Vec<Vec<Vec2>>, Vec<Vec2>);
 fn areas(mask: &Mat, rect: &Rectified, drop_holes: bool) -> Result<Vec<Piece>, VisionError> {
     let mut contours: Vector<Vector<Point>> = Vector::new();
     let mut hierarchy: Vector<Vec4i> = Vector::new();
-    opencv::imgproc::find_contours_with_hierarchy(
+    // Contours run through the centres of the piece's edge pixels, half a pixel inside
+    // its edge: traced on the mask doubled, they run a quarter pixel inside.
+    let mut fine = Mat::default();
+    opencv::imgproc::resize(
         mask,
+        &mut fine,
+        opencv::core::Size::new(0, 0),
+        2.0,
+        2.0,
+        opencv::imgproc::INTER_NEAREST,
+    )?;
+    opencv::imgproc::find_contours_with_hierarchy(
+        &fine,
         &mut contours,
         &mut hierarchy,
         opencv::imgproc::RETR_CCOMP,
         opencv::imgproc::CHAIN_APPROX_NONE,
         Point::new(0, 0),
     )?;
-    let min_px = MIN_PIECE_MM2 * rect.px_per_mm * rect.px_per_mm;
+    let min_px = MIN_PIECE_MM2 * rect.px_per_mm * rect.px_per_mm * 4.0;
     let mut out = Vec::new();
     for i in 0..contours.len() {
         let hi = hierarchy.get(i)?;
@@ -375,12 +389,15 @@ fn areas(mask: &Mat, rect: &Rectified, drop_holes: bool) -> Result<Vec<Piece>, V
 /// A contour (px) simplified to [`OUTLINE_TOLERANCE_MM`] as a simple ring in table mm;
 /// the tolerance is halved until the ring is simple, `None` if it never is.
 fn simplify(c: &Vector<Point>, rect: &Rectified) -> Result<Option<Vec<Vec2>>, VisionError> {
-    let mut eps = OUTLINE_TOLERANCE_MM * rect.px_per_mm;
-    while eps >= 0.25 {
+    // Contour points are on the doubled mask.
+    let mut eps = OUTLINE_TOLERANCE_MM * rect.px_per_mm * 2.0;
+    while eps >= 0.5 {
         let mut approx: Vector<Point> = Vector::new();
         opencv::imgproc::approx_poly_dp(c, &mut approx, eps, true)?;
-        let ring: Vec<Vec2> =
-            approx.iter().map(|p| round_point(rect.to_table([f64::from(p.x), f64::from(p.y)]))).collect();
+        let ring: Vec<Vec2> = approx
+            .iter()
+            .map(|p| round_point(rect.to_table([f64::from(p.x) / 2.0 - 0.25, f64::from(p.y) / 2.0 - 0.25])))
+            .collect();
         if ring.len() >= 3 {
             let poly = Polygon::new(ring.clone(), Vec::new());
             if poly.self_intersections().is_empty() && poly.area() > 0.0 {
