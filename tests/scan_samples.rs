@@ -211,7 +211,8 @@ fn samples_without_a_camera_file_use_the_fallback_model() {
 /// What the scan reads of the samples' terrain, cubes and sight lines (issue 19). The
 /// issue's targets (IoU 0.9 per piece, boundary p95 3 mm, no invented piece over
 /// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
-/// scores): these bounds hold the level reached, so that it does not slip back.
+/// scores): where not, these bounds hold the level reached, so that it does not slip
+/// back.
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -220,11 +221,11 @@ fn surface_targets(
     sight: &common::surface::SightScore,
 ) {
     for p in &terrain.pieces {
-        assert!(p.iou >= 0.6, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        assert!(p.iou >= 0.8, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
     }
     assert!(quantile(boundary, 0.95) <= 40.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
-    assert!(terrain.invented_mm2.iter().all(|a| *a <= 3500.0), "{name}: invented {:?}", terrain.invented_mm2);
+    assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
     assert!(cubes.found + 1 >= cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
     assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");
-    assert!(sight.rate() >= 0.95, "{name}: {sight:?}");
+    assert!(sight.rate() >= 0.985, "{name}: {sight:?}");
 }

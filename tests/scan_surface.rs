@@ -57,7 +57,7 @@ colour = [77, 92, 87]
 thickness_mm = 0
 [[terrain]]
 kind = "hill"
-colour = [128, 117, 71]
+colour = [148, 122, 77]
 thickness_mm = 0
 level = 1
 [[terrain]]

@@ -186,7 +186,8 @@ pub struct CubeScore {
     pub truth: usize,
     /// Found.
     pub found: usize,
-    /// Found with the right colour.
+    /// Found with the right colour (a natural cube's kind, square, saved fire or
+    /// P5, is not in its colour: the scan calls them all square markers).
     pub colour_right: usize,
     /// Found with the right unit (a cube the truth leaves without a unit must be left
     /// without one).
@@ -209,7 +210,7 @@ pub fn cube_score(scanned: &Table, truth: &Table, within_mm: f64) -> CubeScore {
             .min_by(|a, b| (a.x - t.x).hypot(a.y - t.y).total_cmp(&(b.x - t.x).hypot(b.y - t.y)))
         {
             s.found += 1;
-            s.colour_right += usize::from(g.colour == t.colour && g.kind == t.kind);
+            s.colour_right += usize::from(g.colour == t.colour);
             s.unit_right += usize::from(g.unit == t.unit);
         }
     }
@@ -283,7 +284,7 @@ pub fn sight_score(scanned: &Table, truth: &Table, margin_mm: f64) -> SightScore
     let verdicts = |t: &Table, pairs: &[(usize, usize)]| -> Vec<(bool, bool)> {
         let index = SpatialIndex::new(t);
         let los = TerrainSight::try_new(&index).unwrap();
-        los.unit_verdicts(pairs, 0).iter().map(|v| (v.visible, v.full_base.is_some())).collect()
+        los.unit_verdicts(pairs, 1).iter().map(|v| (v.visible, v.full_base.is_some())).collect()
     };
     let scanned_pairs: Vec<(usize, usize)> =
         pairs.iter().map(|&(a, b)| (si[&truth.units[a].id], si[&truth.units[b].id])).collect();

@@ -131,6 +131,14 @@ const LINE_SMOOTH_MM: f64 = 1.0;
 /// Pieces (and holes) smaller than this are dropped, mm² (15 cm²: smaller than any
 /// template, larger than a base's shadow).
 pub const MIN_PIECE_MM2: f64 = 1500.0;
+/// The ring beside what stands on the table where shadows fall, mm.
+const SHADOW_REACH_MM: f64 = 20.0;
+/// An area piece smaller than [`SHADOW_MAX_MM2`] with more than this share of its
+/// pixels in that ring is dropped.
+const SHADOW_SHARE: f64 = 0.6;
+/// Pieces at least this large are kept wherever they lie, mm² (50 cm²: the shadow
+/// of a battalion's line is some 15 x 150 mm).
+const SHADOW_MAX_MM2: f64 = 5000.0;
 /// Linear pieces: the line is sampled every this many mm along its length.
 const LINE_STEP_MM: f64 = 20.0;
 
@@ -159,6 +167,14 @@ pub fn segment(
         occupancy::prism(&mut occupied, &rect, model, &sq, 0.0, 2.0 * half)?;
     }
     let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground)?;
+    // Beside what stands on the table: its shadows and the figures' overhang.
+    let mut beside = Mat::default();
+    let reach = (2.0 * SHADOW_REACH_MM * rect.px_per_mm).round() as i32 + 1;
+    let disc = opencv::imgproc::get_structuring_element_def(
+        opencv::imgproc::MORPH_ELLIPSE,
+        opencv::core::Size::new(reach, reach),
+    )?;
+    opencv::imgproc::dilate_def(&occupied, &mut beside, &disc)?;
     let mut out = Vec::new();
     for (k, class) in profile.terrain.iter().enumerate() {
         let mut mask = Mat::default();
@@ -171,6 +187,9 @@ pub fn segment(
         )?;
         let mut clean = Mat::default();
         opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
+        if !class.is_linear() {
+            drop_shadows(&mut clean, &beside, rect.px_per_mm)?;
+        }
         let pieces = if class.is_linear() {
             lines(&clean, &rect)?
         } else {
@@ -192,6 +211,51 @@ pub fn segment(
         }
     }
     Ok(out)
+}
+
+/// Removes from an area class's mask the pieces lying mostly beside what stands on the
+/// table: the shadows of a line of figures on the mat look like a dark wood, and a
+/// column standing in a wood lightens the wood around it. A template is larger than
+/// the ring around the bases on it, or (a wood with a battalion in it) larger than
+/// [`SHADOW_MAX_MM2`].
+fn drop_shadows(mask: &mut Mat, beside: &Mat, px_per_mm: f64) -> Result<(), VisionError> {
+    let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
+    let n = opencv::imgproc::connected_components_with_stats_def(mask, &mut comp, &mut stats, &mut cents)?;
+    if n <= 1 {
+        return Ok(());
+    }
+    let mut near = vec![0usize; n as usize];
+    let size = mask.size()?;
+    for r in 0..size.height {
+        let cr = comp.at_row::<i32>(r)?;
+        let br = beside.at_row::<u8>(r)?;
+        for (c, b) in cr.iter().zip(br) {
+            if *c > 0 && *b != 0 {
+                near[*c as usize] += 1;
+            }
+        }
+    }
+    let drop: Vec<bool> = (0..n)
+        .map(|i| {
+            let area = stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA).map_or(0, |a| *a);
+            i > 0
+                && f64::from(area) < SHADOW_MAX_MM2 * px_per_mm * px_per_mm
+                && near[i as usize] as f64 > SHADOW_SHARE * f64::from(area.max(1))
+        })
+        .collect();
+    if !drop.iter().any(|d| *d) {
+        return Ok(());
+    }
+    for r in 0..size.height {
+        let cr = comp.at_row::<i32>(r)?.to_vec();
+        let mr = mask.at_row_mut::<u8>(r)?;
+        for (m, c) in mr.iter_mut().zip(cr) {
+            if drop[c as usize] {
+                *m = 0;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Label image: 1 + the index of the class nearest each smoothed pixel within its
