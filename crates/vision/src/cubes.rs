@@ -130,9 +130,11 @@ impl MarkerSpec {
     }
 }
 
-/// Pixels per mm of the plane the cubes are looked for on (about the photo's own
-/// resolution at 12 MP over a 6'x4' table: a cube top is some 19 px across).
-const CUBE_PX_PER_MM: f64 = 2.0;
+/// Pixels per mm of the plane the cubes are looked for on (a little under the photo's
+/// own resolution at 12 MP over a 6'x4' table, 2.2 px/mm: a cube top is some 14 px
+/// across; at 2 px/mm the cubes of the samples are found at the same places to 0.1 mm,
+/// in twice the time).
+const CUBE_PX_PER_MM: f64 = 1.5;
 
 /// A cube as found, before linking.
 #[derive(Debug, Clone, Copy, PartialEq)]
