@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::surface::{cube_score, sight_score, terrain_score};
 use common::truth::{Truth, compare, max, quantile};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -126,6 +127,36 @@ fn scan_sample(name: &str) {
     // No issues on a clean photo with its roster.
     let rep: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(rep["issues"], Value::Array(vec![]), "{name}: {}", rep["issues"]);
+
+    // What lies on the table (issue 19): every terrain piece of a kind the profile
+    // declares, every cube, and the line-of-sight verdicts between enemy units.
+    let profile = vedette_vision::Profile::load(root().join("calibration/default.toml")).unwrap();
+    let kinds: Vec<_> = profile.terrain.iter().filter(|c| !c.is_linear()).map(|c| c.kind).collect();
+    let terrain = terrain_score(&scanned, &truth.table, &kinds, 5.0);
+    let boundary: Vec<f64> = terrain.pieces.iter().flat_map(|p| p.boundary_mm.iter().copied()).collect();
+    for p in &terrain.pieces {
+        eprintln!(
+            "{name}: {} {}: IoU {:.3}, boundary p95 {:.2} mm",
+            p.kind,
+            p.id,
+            p.iou,
+            quantile(&p.boundary_mm, 0.95)
+        );
+    }
+    let cubes = cube_score(&scanned, &truth.table, 3.0);
+    let sight = sight_score(&scanned, &truth.table, 3.0);
+    eprintln!(
+        "{name}: boundary p95 {:.2} mm over all pieces, invented pieces {:?} mm2; cubes {cubes:?}; sight {sight:?} ({:.4} agree)",
+        quantile(&boundary, 0.95),
+        terrain.invented_mm2,
+        sight.rate()
+    );
+    // The default profile declares every terrain kind of the battle sample; the
+    // skirmish also has water, roads, hedges and light buildings it does not declare
+    // (they come out as other kinds), so its scores are printed, not held.
+    if name == "battle" {
+        surface_targets(name, &terrain, &boundary, &cubes, &sight);
+    }
 
     // The golden file: the scan output itself.
     let golden = root().join(format!("tests/golden/{name}.scan.json"));
@@ -267,4 +298,26 @@ fn crowd_two_photo_sample_finds_every_base() {
             panic!("crowd: scan output differs from {}: {e} (REGENERATE=1 refreshes it)", golden.display());
         }
     }
+}
+
+/// What the scan reads of the samples' terrain, cubes and sight lines (issue 19). The
+/// issue's targets (IoU 0.9 per piece, boundary p95 3 mm, no invented piece over
+/// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
+/// scores): where not, these bounds hold the level reached, so that it does not slip
+/// back.
+fn surface_targets(
+    name: &str,
+    terrain: &common::surface::TerrainScore,
+    boundary: &[f64],
+    cubes: &common::surface::CubeScore,
+    sight: &common::surface::SightScore,
+) {
+    for p in &terrain.pieces {
+        assert!(p.iou >= 0.8, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+    }
+    assert!(quantile(boundary, 0.95) <= 40.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
+    assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
+    assert!(cubes.found + 1 >= cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
+    assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");
+    assert!(sight.rate() >= 0.985, "{name}: {sight:?}");
 }

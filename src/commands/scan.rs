@@ -4,13 +4,22 @@
 //! table are scanned each on its own and merged (`scan_many.rs`, issue 18). Everything the scan saw
 //! but left out (unknown, duplicate or off-table tags) and every roster tag it did not
 //! see is printed, and written to the report when asked.
+//!
+//! Terrain layers (issue 19): `--terrain LAYER.json` puts the terrain of a table file
+//! (a layer made with `--terrain-only`, or any hand-typed table) into the scan instead
+//! of segmenting the photo; `--terrain-only` writes the terrain alone (a table file
+//! without units or markers), from a photo of the empty table.
 
 use super::emit;
 use crate::CliError;
 use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use vedette_vision::{Intrinsics, Photo, Profile, Roster, ScanReport, draw_overlay, encode_image, scan};
+use vedette_geometry::Table;
+use vedette_vision::{
+    Intrinsics, Photo, Profile, Roster, ScanReport, SurfaceOptions, draw_overlay, encode_image,
+    merge_terrain, scan_with, stand_on_templates, terrain_layer,
+};
 
 /// Arguments of `vedette scan`.
 #[derive(Debug, clap::Args)]
@@ -40,6 +49,14 @@ pub struct Args {
     /// Also write the scan report (camera model, residuals, issues) as JSON.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Take the terrain from this table file (a layer written by `--terrain-only`, or
+    /// any table file of the same table) instead of from the photo.
+    #[arg(long, value_name = "FILE", conflicts_with = "terrain_only")]
+    pub terrain: Option<PathBuf>,
+    /// Write only the terrain (a table file without units or markers): a layer for
+    /// later scans' `--terrain`, best made from a photo of the empty table.
+    #[arg(long)]
+    pub terrain_only: bool,
 }
 
 /// The report file: what the scan says beside the table.
@@ -54,6 +71,11 @@ struct ReportFile<'a> {
 /// Runs `vedette scan`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     check_scan_outputs(args)?;
+    if args.photos.len() > 1 && args.terrain_only {
+        return Err(CliError::Usage(
+            "--terrain-only makes a layer from one photo of the empty table: give one photo".into(),
+        ));
+    }
     if args.photos.len() > 1 {
         return super::scan_many::run(args, out);
     }
@@ -66,13 +88,22 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let profile = Profile::load(&args.profile)?;
     let roster = args.roster.as_ref().map(Roster::load).transpose()?;
     let camera = args.camera.first().map(|p| Intrinsics::load(p)).transpose()?;
+    let layer = args.terrain.as_ref().map(Table::load).transpose()?;
     let photo = Photo::load(photo_path)?;
-    let result = scan(&photo, &profile, roster.as_ref(), camera.as_ref())
+    // A layer replaces the segmentation; a layer of the empty table needs no cubes.
+    let surface = SurfaceOptions { markers: !args.terrain_only, terrain: layer.is_none() };
+    let mut result = scan_with(&photo, &profile, roster.as_ref(), camera.as_ref(), surface)
         .map_err(|e| CliError::Usage(format!("{}: {e}", photo_path.display())))?;
+    if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
+        merge_terrain(&mut result.table, layer, &path.display().to_string())?;
+        // The layer's templates raise what stands on them, as segmented ones do.
+        stand_on_templates(&mut result.table, &result.fit.model, &profile)?;
+    }
+    let written = if args.terrain_only { terrain_layer(&result.table) } else { result.table.clone() };
 
     // Everything is produced in memory first, so that a failure leaves no file behind.
     let mut files: Vec<(&Path, Vec<u8>)> = Vec::new();
-    let mut table_text = result.table.to_json_string();
+    let mut table_text = written.to_json_string();
     table_text.push('\n');
     files.push((&args.output, table_text.into_bytes()));
     if let Some(path) = &args.overlay {
@@ -93,18 +124,28 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
 
     let r = &result.report;
     let c = &r.camera;
-    let mut text = format!(
-        "wrote {} ({} bases of {} units from {} tags)\n  camera: {}\n  fiducial residual: {:.2} px RMS, {:.2} mm on the table ({} of {} fiducials)\n",
-        args.output.display(),
-        r.bases,
-        result.table.units.len(),
-        r.tags_seen,
+    let mut text = if args.terrain_only {
+        format!("wrote {} (terrain layer: {} features)\n", args.output.display(), written.terrain.len())
+    } else {
+        format!(
+            "wrote {} ({} bases of {} units from {} tags, {} markers, {} terrain features{})\n",
+            args.output.display(),
+            r.bases,
+            result.table.units.len(),
+            r.tags_seen,
+            written.markers.len(),
+            written.terrain.len(),
+            if layer.is_some() { " from the layer" } else { "" },
+        )
+    };
+    text.push_str(&format!(
+        "  camera: {}\n  fiducial residual: {:.2} px RMS, {:.2} mm on the table ({} of {} fiducials)\n",
         c.description,
         c.residual_px,
         c.residual_mm,
         c.fiducials.len(),
         profile.fiducials.markers.len(),
-    );
+    ));
     if let Some(f) = c.focal_px {
         text.push_str(&format!("  focal length: {f:.0} px"));
         if let (Some(t), Some(p)) = (c.tilt_deg, c.camera_mm) {
@@ -138,6 +179,7 @@ fn check_scan_outputs(args: &Args) -> Result<(), CliError> {
     inputs.push(("profile", &args.profile));
     inputs.extend(args.roster.iter().map(|p| ("roster", p.as_path())));
     inputs.extend(args.camera.iter().map(|p| ("camera file", p.as_path())));
+    inputs.extend(args.terrain.iter().map(|p| ("terrain layer", p.as_path())));
     let overlays: Vec<PathBuf> = match &args.overlay {
         Some(o) if args.photos.len() > 1 => {
             (0..args.photos.len()).map(|k| super::scan_many::numbered(o, k)).collect()

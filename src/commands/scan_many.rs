@@ -11,8 +11,8 @@ use crate::CliError;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vedette_vision::{
-    Intrinsics, MergeReport, Photo, Profile, Roster, ScanReport, draw_overlay, encode_image, merge_scans,
-    scan,
+    Intrinsics, MergeReport, Photo, Profile, Roster, ScanReport, SurfaceOptions, draw_overlay, encode_image,
+    merge_scans, scan_with,
 };
 
 /// The report file of several photos.
@@ -55,17 +55,40 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let roster = args.roster.as_ref().map(Roster::load).transpose()?;
     let cameras: Vec<Intrinsics> =
         args.camera.iter().map(|p| Intrinsics::load(p)).collect::<Result<_, _>>()?;
+    let layer = args.terrain.as_ref().map(vedette_geometry::Table::load).transpose()?;
     let mut photos = Vec::with_capacity(n);
     let mut scans = Vec::with_capacity(n);
     for (k, path) in args.photos.iter().enumerate() {
         let photo = Photo::load(path)?;
         let camera = if cameras.len() == n { cameras.get(k) } else { cameras.first() };
-        let s = scan(&photo, &profile, roster.as_ref(), camera)
+        // Markers and terrain are read from the first photo (or the layer).
+        let surface = SurfaceOptions { markers: k == 0, terrain: k == 0 && layer.is_none() };
+        let s = scan_with(&photo, &profile, roster.as_ref(), camera, surface)
             .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
         photos.push(photo);
         scans.push(s);
     }
-    let merged = merge_scans(&scans, &profile, roster.as_ref());
+    let mut merged = merge_scans(&scans, &profile, roster.as_ref());
+    if let Some(first) = scans.first() {
+        merged.table.terrain = first.table.terrain.clone();
+        let present: std::collections::BTreeSet<&str> =
+            merged.table.units.iter().map(|u| u.id.as_str()).collect();
+        merged.table.markers = first
+            .table
+            .markers
+            .iter()
+            .cloned()
+            .map(|mut m| {
+                if m.unit.as_deref().is_some_and(|u| !present.contains(u)) {
+                    m.unit = None;
+                }
+                m
+            })
+            .collect();
+    }
+    if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
+        vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())?;
+    }
 
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut table_text = merged.table.to_json_string();

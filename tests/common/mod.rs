@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod clutter;
+pub mod surface;
 pub mod truth;
 
 use std::path::PathBuf;

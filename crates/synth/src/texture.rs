@@ -35,10 +35,13 @@ fn look(kind: TerrainKind) -> Look {
         TerrainKind::Orchard => l(0.3, 0.45, 0.18, 0.5, 9.0, 0.0),
         TerrainKind::MediumForest => l(0.14, 0.28, 0.1, 0.6, 7.0, 0.0),
         TerrainKind::HeavyForest => l(0.09, 0.2, 0.07, 0.6, 6.0, 0.0),
-        TerrainKind::Marsh => l(0.33, 0.38, 0.25, 0.5, 12.0, 0.0),
+        // Marsh and hills have colours of their own (felt or painted board), as the
+        // scanner's terrain classes need (issue 19): grey-blue reeds, an evenly painted
+        // ochre slope (its shading must not take it to the mat's lighter patches).
+        TerrainKind::Marsh => l(0.3, 0.36, 0.34, 0.35, 12.0, 0.0),
         TerrainKind::Vineyard => l(0.36, 0.42, 0.2, 0.45, 4.0, 0.0),
         TerrainKind::SteepGround => l(0.45, 0.4, 0.32, 0.45, 5.0, 0.0),
-        TerrainKind::Hill => l(0.42, 0.5, 0.26, 0.2, 40.0, 0.0),
+        TerrainKind::Hill => l(0.58, 0.48, 0.3, 0.1, 40.0, 0.0),
         TerrainKind::Water => l(0.2, 0.32, 0.45, 0.2, 20.0, 0.0),
         TerrainKind::Road => l(0.62, 0.52, 0.38, 0.2, 6.0, 25.0),
         TerrainKind::FortressWall => l(0.55, 0.53, 0.5, 0.2, 3.0, 12.0),

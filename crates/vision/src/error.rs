@@ -110,6 +110,15 @@ pub enum VisionError {
         reason: String,
     },
 
+    /// A terrain layer does not fit the scanned table.
+    #[error("terrain layer '{path}': {reason}")]
+    LayerMismatch {
+        /// The layer's file.
+        path: String,
+        /// What does not fit.
+        reason: String,
+    },
+
     /// OpenCV reported an error.
     #[error("OpenCV: {source}")]
     OpenCv {

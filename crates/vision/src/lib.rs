@@ -35,6 +35,14 @@
 //!   photos saw each base ([`MergeReport`]).
 //! - Print sheets: [`sheets`] gives A4 [`Page`]s of fiducials and tags at exact size, as
 //!   300 dpi PNG and SVG with a 100 mm ruler.
+//! - What lies on the table (issue 19): [`find_cubes`] finds marker cubes by colour and
+//!   shape on the photo [`Rectified`] to their tops' plane and [`link`]s each to its
+//!   unit; [`segment`] finds the profile's [`TerrainClass`]es, colour-corrected by a
+//!   [`ColourCorrection`] from the fiducials, with what stands on the table
+//!   ([`occupied`]) masked out. [`scan_with`] chooses which ([`SurfaceOptions`]).
+//!   Bases and cubes on a template are measured on its top ([`stand_on_templates`]).
+//! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
+//!   puts a layer's terrain into a scanned table.
 //! - Errors: [`VisionError`].
 //!
 //! ## Example
@@ -56,23 +64,32 @@
 mod calibration;
 mod camera;
 mod clutter;
+mod cubes;
 mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
 mod image_header;
 mod infer;
+mod layer;
 mod merge;
+mod occupancy;
+mod palette;
 mod photo;
 mod pose;
 mod profile;
+mod rectify;
 mod roster;
 mod scan;
 mod selfcal;
 mod sheet;
+mod standing;
+mod surface;
 mod tags;
+mod terrain;
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
+pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
 pub use dictionary::Dictionary;
 pub use error::VisionError;
 pub use fiducials::{
@@ -81,9 +98,12 @@ pub use fiducials::{
 };
 pub use image_header::{ImageFormat, ImageHeader, MAX_PIXELS, check_image};
 pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
+pub use layer::{LAYER_SIZE_TOLERANCE_MM, merge_terrain, terrain_layer};
 pub use merge::{
     CONFLICT_FLOOR_DEG, CONFLICT_FLOOR_MM, CONFLICT_SIGMAS, MergeReport, MergedScan, SeenBy, merge_scans,
 };
+pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
+pub use palette::{ColourCorrection, ColourSpec};
 pub use photo::{Photo, encode_image};
 pub use pose::{
     CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,
@@ -93,7 +113,13 @@ pub use profile::{
     BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, MAX_FIDUCIALS, Profile, TableSpec,
     TagSpec, square_corners,
 };
+pub use rectify::Rectified;
 pub use roster::{Game, Roster, RosterUnit, TagEntry};
-pub use scan::{CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan};
+pub use scan::{
+    CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with,
+};
 pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
+pub use standing::{stand_on_templates, template_thickness_at};
+pub use surface::SurfaceOptions;
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
+pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};

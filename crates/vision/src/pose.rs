@@ -349,7 +349,7 @@ fn invert3(m: &[[f64; 3]; 3]) -> Option<[[f64; 3]; 3]> {
     ])
 }
 
-fn project_points(
+pub(crate) fn project_points(
     obj: &Vector<Point3d>,
     k: &Intrinsics,
     pose: &CameraPose,

@@ -3,8 +3,11 @@
 //! camera.
 
 use crate::camera::Intrinsics;
+use crate::cubes::MarkerSpec;
 use crate::dictionary::Dictionary;
 use crate::error::{VisionError, read_text};
+use crate::palette::ColourSpec;
+use crate::terrain::TerrainClass;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -52,6 +55,15 @@ pub struct Profile {
     /// When a scan refuses the camera model.
     #[serde(default)]
     pub limits: Limits,
+    /// Reference colours of the fiducials' paper and ink, for colour correction.
+    #[serde(default)]
+    pub colours: ColourSpec,
+    /// Marker cubes: their size, colours and how they link to units.
+    #[serde(default)]
+    pub markers: MarkerSpec,
+    /// The club's terrain classes (`[[terrain]]`), segmented from the photo.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<TerrainClass>,
     /// The directory the profile was loaded from (relative camera files resolve here).
     #[serde(skip)]
     pub dir: PathBuf,
@@ -68,6 +80,14 @@ pub struct TableSpec {
     pub width_mm: f64,
     /// Along y (away from the near edge), mm.
     pub depth_mm: f64,
+}
+
+impl TableSpec {
+    /// The table's centre, mm.
+    #[must_use]
+    pub fn centre(&self) -> Vec2 {
+        Vec2::new(self.width_mm / 2.0, self.depth_mm / 2.0)
+    }
 }
 
 /// The table fiducials: printed square markers laid flat at known places.
@@ -325,6 +345,14 @@ impl Profile {
                 );
             }
         }
+        self.markers.validate(&self.origin)?;
+        if !(self.colours.vignetting.is_finite() && (0.0..0.9).contains(&self.colours.vignetting)) {
+            return Err(self.field(
+                "colours.vignetting",
+                format!("must be 0 or more and below 0.9, got {}", self.colours.vignetting),
+            ));
+        }
+        crate::terrain::validate_classes(&self.terrain, &self.origin)?;
         if let Some(c) = &self.camera {
             match (&c.file, &c.intrinsics) {
                 (Some(_), Some(_)) => {

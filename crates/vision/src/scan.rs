@@ -8,13 +8,16 @@ use crate::photo::Photo;
 use crate::pose::{CameraFit, FiducialFit, ModelKind, self_calibrate, solve_camera};
 use crate::profile::Profile;
 use crate::roster::Roster;
+use crate::surface::{SurfaceOptions, read_surface};
 use crate::tags::{ErrorBudget, TagPose, measure_tags};
 use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Instant;
-use vedette_geometry::{Base, BaseMeta, BaseSize, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2};
+use vedette_geometry::{
+    Base, BaseMeta, BaseSize, MarkerColour, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2,
+};
 
 /// A finished scan.
 #[derive(Debug, Clone)]
@@ -197,6 +200,23 @@ pub enum ScanIssue {
         /// How many tags.
         tags: usize,
     },
+    /// A marker cube stands about as near to two or more units: it is in the table
+    /// without a unit, for a person to link (issue 19).
+    MarkerAmbiguous {
+        /// Its colour.
+        colour: MarkerColour,
+        /// Where, table mm.
+        at_mm: [f64; 2],
+        /// The units it could belong to, nearest first.
+        units: Vec<String>,
+    },
+    /// A marker cube stands near no unit: it is in the table without a unit.
+    MarkerUnlinked {
+        /// Its colour.
+        colour: MarkerColour,
+        /// Where, table mm.
+        at_mm: [f64; 2],
+    },
 }
 
 impl ScanIssue {
@@ -249,6 +269,16 @@ impl ScanIssue {
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
             }
+            ScanIssue::MarkerAmbiguous { colour, at_mm, units } => format!(
+                "{} cube at {} stands as near to {} as to {}: left unlinked, set its unit by hand",
+                colour_name(*colour),
+                at(at_mm),
+                units.first().map_or("", String::as_str),
+                units[1..].join(", ")
+            ),
+            ScanIssue::MarkerUnlinked { colour, at_mm } => {
+                format!("{} cube at {} is near no unit: left unlinked", colour_name(*colour), at(at_mm))
+            }
         }
     }
 }
@@ -282,6 +312,16 @@ pub(crate) fn drop_missing_parents(units: &mut [Unit], issues: &mut Vec<ScanIssu
     }
 }
 
+fn colour_name(c: MarkerColour) -> &'static str {
+    match c {
+        MarkerColour::White => "white",
+        MarkerColour::Yellow => "yellow",
+        MarkerColour::Red => "red",
+        MarkerColour::Black => "black",
+        MarkerColour::Natural => "natural",
+    }
+}
+
 /// Time spent in each stage, ms.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Timing {
@@ -292,6 +332,9 @@ pub struct Timing {
     /// Of which: the second search for tags among figures (issue 18).
     #[serde(default)]
     pub clutter: f64,
+    /// Finding marker cubes and segmenting terrain (issue 19).
+    #[serde(default)]
+    pub surface: f64,
     /// The whole scan (photo already in memory).
     pub total: f64,
 }
@@ -341,6 +384,17 @@ pub fn scan(
     profile: &Profile,
     roster: Option<&Roster>,
     intrinsics: Option<&Intrinsics>,
+) -> Result<Scan, VisionError> {
+    scan_with(photo, profile, roster, intrinsics, SurfaceOptions::default())
+}
+
+/// Scans a photo, reading markers and terrain as `surface` says ([`scan`] reads both).
+pub fn scan_with(
+    photo: &Photo,
+    profile: &Profile,
+    roster: Option<&Roster>,
+    intrinsics: Option<&Intrinsics>,
+    surface: SurfaceOptions,
 ) -> Result<Scan, VisionError> {
     let start = Instant::now();
     let (w, h) = photo.size()?;
@@ -535,7 +589,7 @@ pub fn scan(
         }
     }
     let game = roster.map(|r| r.game.clone()).unwrap_or_default();
-    let table = Table {
+    let mut table = Table {
         schema: SCHEMA_ID.to_string(),
         rules: game.rules,
         scale: game.scale,
@@ -547,6 +601,10 @@ pub fn scan(
         markers: Vec::new(),
         terrain: Vec::new(),
     };
+    let t_tags = start.elapsed().as_secs_f64() * 1e3;
+    let (surface_issues, t_surface) =
+        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface)?;
+    issues.extend(surface_issues);
     let t_total = start.elapsed().as_secs_f64() * 1e3;
     let report = ScanReport {
         image_width: w,
@@ -566,7 +624,13 @@ pub fn scan(
         tags_seen: tags.len(),
         bases: table.base_count(),
         issues,
-        timing_ms: Timing { camera: t_camera, tags: t_total - t_camera, clutter: t_clutter, total: t_total },
+        timing_ms: Timing {
+            camera: t_camera,
+            tags: t_tags - t_camera,
+            clutter: t_clutter,
+            surface: t_surface,
+            total: t_total,
+        },
     };
     Ok(Scan { table, report, tags, fiducials, fit })
 }

@@ -1,0 +1,466 @@
+//! Status marker cubes from the photo (issue 19): 3/8" cubes found by colour and shape
+//! on the photo rectified to the plane of their tops (so the camera model removes the
+//! parallax of their 9.5 mm height), with bases, figures, tags and fiducials masked
+//! out, and each linked to the unit it stands behind or beside.
+//!
+//! Morale cubes are white (unformed), yellow (rattled), red (shaken) and black
+//! (demoralized) (000 §1.2); unpainted wooden cubes are square markers. The colours are
+//! the profile's `[markers]` (`docs/calibration.md`).
+
+use crate::error::VisionError;
+use crate::occupancy;
+use crate::palette::ColourCorrection;
+use crate::photo::Photo;
+use crate::pose::CameraModel;
+use crate::profile::Profile;
+use crate::rectify::Rectified;
+use crate::tags::TagPose;
+use opencv::core::{Mat, Vec3b, Vector};
+use opencv::prelude::*;
+use serde::{Deserialize, Serialize};
+use vedette_geometry::{MARKER_CUBE_MM, Marker, MarkerColour, MarkerKind, Table, Vec2};
+
+/// What the profile says about marker cubes (section `[markers]`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerSpec {
+    /// Look for cubes at all (default true).
+    #[serde(default = "yes")]
+    pub find: bool,
+    /// Side of a cube, mm (default 9.525, a 3/8" cube, 000 §1.2).
+    #[serde(default = "default_cube")]
+    pub size_mm: f64,
+    /// Unformed (white) cubes' colour, sRGB 0-255.
+    #[serde(default = "default_white")]
+    pub white: [u8; 3],
+    /// Rattled (yellow) cubes' colour.
+    #[serde(default = "default_yellow")]
+    pub yellow: [u8; 3],
+    /// Shaken (red) cubes' colour.
+    #[serde(default = "default_red")]
+    pub red: [u8; 3],
+    /// Demoralized (black) cubes' colour.
+    #[serde(default = "default_black")]
+    pub black: [u8; 3],
+    /// Unpainted wooden cubes, read as square markers.
+    #[serde(default = "default_natural")]
+    pub natural: [u8; 3],
+    /// Largest distance of a cube top's colour from its reference, sRGB units
+    /// (Euclidean, after colour correction; default 40).
+    #[serde(default = "default_tolerance")]
+    pub tolerance: f64,
+    /// A cube farther than this from every base belongs to no unit, mm (default 76.2, 3").
+    #[serde(default = "default_reach")]
+    pub link_reach_mm: f64,
+}
+
+impl Default for MarkerSpec {
+    fn default() -> Self {
+        MarkerSpec {
+            find: true,
+            size_mm: default_cube(),
+            white: default_white(),
+            yellow: default_yellow(),
+            red: default_red(),
+            black: default_black(),
+            natural: default_natural(),
+            tolerance: default_tolerance(),
+            link_reach_mm: default_reach(),
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+fn default_cube() -> f64 {
+    MARKER_CUBE_MM
+}
+fn default_white() -> [u8; 3] {
+    [230, 230, 222]
+}
+fn default_yellow() -> [u8; 3] {
+    [235, 204, 38]
+}
+fn default_red() -> [u8; 3] {
+    [184, 26, 26]
+}
+fn default_black() -> [u8; 3] {
+    [18, 18, 18]
+}
+fn default_natural() -> [u8; 3] {
+    [199, 158, 107]
+}
+fn default_tolerance() -> f64 {
+    40.0
+}
+fn default_reach() -> f64 {
+    // 3": a cube stands beside or behind its unit, not across the table.
+    76.2
+}
+
+impl MarkerSpec {
+    /// The cube classes: kind, colour and reference sRGB.
+    #[must_use]
+    pub fn classes(&self) -> [(MarkerKind, MarkerColour, [u8; 3]); 5] {
+        [
+            (MarkerKind::Morale, MarkerColour::White, self.white),
+            (MarkerKind::Morale, MarkerColour::Yellow, self.yellow),
+            (MarkerKind::Morale, MarkerColour::Red, self.red),
+            (MarkerKind::Morale, MarkerColour::Black, self.black),
+            (MarkerKind::Square, MarkerColour::Natural, self.natural),
+        ]
+    }
+
+    /// Checks the numbers; errors name `origin` and the field.
+    pub fn validate(&self, origin: &str) -> Result<(), VisionError> {
+        let bad = |field: &str, reason: String| VisionError::InvalidField {
+            path: origin.to_string(),
+            field: format!("markers.{field}"),
+            reason,
+        };
+        for (name, v) in
+            [("size_mm", self.size_mm), ("tolerance", self.tolerance), ("link_reach_mm", self.link_reach_mm)]
+        {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(bad(name, format!("must be a positive number, got {v}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Pixels per mm of the plane the cubes are looked for on (a little under the photo's
+/// own resolution at 12 MP over a 6'x4' table, 2.2 px/mm: a cube top is some 14 px
+/// across; at 2 px/mm the cubes of the samples are found at the same places to 0.1 mm,
+/// in twice the time).
+const CUBE_PX_PER_MM: f64 = 1.5;
+
+/// A cube as found, before linking.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FoundCube {
+    /// What it marks.
+    pub kind: MarkerKind,
+    /// Its colour class.
+    pub colour: MarkerColour,
+    /// Centre of its top, table mm.
+    pub centre: Vec2,
+    /// Distance of its mean colour from the class reference, sRGB units.
+    pub colour_distance: f64,
+}
+
+/// How a cube was linked to a unit.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Link {
+    /// The one unit near enough, and clearly nearer than any other.
+    Unit(String),
+    /// Two or more units about as near: left unlinked, for a person to decide.
+    Ambiguous(Vec<String>),
+    /// No base within the profile's reach.
+    None,
+}
+
+/// Finds the cubes in a photo whose camera model is solved: `table` holds the bases
+/// found (their figures are masked), `tags` every tag seen.
+pub fn find_cubes(
+    photo: &Photo,
+    model: &CameraModel,
+    correction: &ColourCorrection,
+    profile: &Profile,
+    table: &Table,
+    tags: &[TagPose],
+) -> Result<Vec<FoundCube>, VisionError> {
+    let spec = &profile.markers;
+    let bounds = (Vec2::ZERO, Vec2::new(profile.table.width_mm, profile.table.depth_mm));
+    let mut rect = Rectified::new(&photo.color, model, spec.size_mm, bounds, CUBE_PX_PER_MM)?;
+    correction.apply(&mut rect, model)?;
+    let occupied = occupancy::occupied(&rect, model, profile, table, tags)?;
+    let classes = spec.classes();
+    let refs: Vec<[f64; 3]> = classes.iter().map(|c| c.2.map(f64::from)).collect();
+    let tol2 = spec.tolerance * spec.tolerance;
+    // Label image: 1 + class index of the nearest reference within tolerance, 0 else.
+    let (w, h) = rect.size()?;
+    let mut labels = crate::palette::blank_mask(h, w)?;
+    for r in 0..h {
+        let img = rect.image.at_row::<Vec3b>(r)?;
+        let occ = occupied.at_row::<u8>(r)?;
+        let lab = labels.at_row_mut::<u8>(r)?;
+        for c in 0..w as usize {
+            if occ[c] != 0 {
+                continue;
+            }
+            let p = img[c];
+            let rgb = [f64::from(p[2]), f64::from(p[1]), f64::from(p[0])];
+            if let Some((k, d2)) = nearest(&refs, rgb)
+                && d2 <= tol2
+            {
+                lab[c] = k as u8 + 1;
+            }
+        }
+    }
+    let side_px = spec.size_mm * CUBE_PX_PER_MM;
+    let top_area = side_px * side_px;
+    let nadir = model.camera_centre().map(|c| Vec2::new(c[0], c[1]));
+    let mut found = Vec::new();
+    for (k, class) in classes.iter().enumerate() {
+        let mut mask = Mat::default();
+        opencv::core::compare(
+            &labels,
+            &opencv::core::Scalar::all((k + 1) as f64),
+            &mut mask,
+            opencv::core::CMP_EQ,
+        )?;
+        let mut opened = Mat::default();
+        let kernel = opencv::imgproc::get_structuring_element_def(
+            opencv::imgproc::MORPH_RECT,
+            opencv::core::Size::new(3, 3),
+        )?;
+        opencv::imgproc::morphology_ex_def(&mask, &mut opened, opencv::imgproc::MORPH_OPEN, &kernel)?;
+        let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
+        let n =
+            opencv::imgproc::connected_components_with_stats_def(&opened, &mut comp, &mut stats, &mut cents)?;
+        for i in 1..n {
+            let area = f64::from(*stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)?);
+            if !(0.4 * top_area..=2.5 * top_area).contains(&area) {
+                continue;
+            }
+            let x0 = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_LEFT)?;
+            let y0 = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_TOP)?;
+            let bw = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_WIDTH)?;
+            let bh = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_HEIGHT)?;
+            let mut pts = Vec::new();
+            let mut sum = [0.0; 3];
+            for y in y0..y0 + bh {
+                let row = comp.at_row::<i32>(y)?;
+                let img = rect.image.at_row::<Vec3b>(y)?;
+                for x in x0..x0 + bw {
+                    if row[x as usize] == i {
+                        pts.push(rect.to_table([f64::from(x), f64::from(y)]));
+                        let p = img[x as usize];
+                        sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
+                    }
+                }
+            }
+            // A cube stands alone: little of its colour around it (textured terrain
+            // has patches of any colour, but they come in crowds).
+            if crowded(&labels, &occupied, (k + 1) as u8, (x0, y0, bw, bh), CUBE_PX_PER_MM)? {
+                continue;
+            }
+            let Some(centre) = cube_top(&pts, nadir, spec.size_mm) else { continue };
+            let inset = spec.size_mm / 2.0 + 1.0;
+            if !profile.on_table(centre, -inset) {
+                continue; // the floor beyond the table's edge
+            }
+            let mean = sum.map(|s| s / pts.len() as f64);
+            let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d2)| d2.sqrt());
+            // A cube's top is a filled square of its colour (with its sides, a little
+            // longer one way); a patch of terrain is ragged and of mixed colours, and a
+            // shadow keeps the hue of the ground it falls on.
+            if colour_distance > spec.tolerance / 2.0
+                || hue_distance(mean, refs[k]) > spec.tolerance / 4.0
+                || !square_enough(&pts, spec.size_mm, CUBE_PX_PER_MM)?
+            {
+                continue;
+            }
+            found.push(FoundCube { kind: class.0, colour: class.1, centre, colour_distance });
+        }
+    }
+    found.sort_by(|a, b| a.centre.x.total_cmp(&b.centre.x).then(a.centre.y.total_cmp(&b.centre.y)));
+    Ok(found)
+}
+
+/// The ring around a blob's box: from this far outside it to the outer value, mm.
+const RING_MM: (f64, f64) = (3.0, 8.0);
+/// A blob is crowded when more than this share of its free ring has its colour.
+const CROWDED: f64 = 0.1;
+
+/// True when the free pixels of the ring around the box `(x, y, w, h)` (px) are more
+/// than [`CROWDED`] of `label`.
+fn crowded(
+    labels: &Mat,
+    occupied: &Mat,
+    label: u8,
+    (x, y, w, h): (i32, i32, i32, i32),
+    px_per_mm: f64,
+) -> Result<bool, VisionError> {
+    let size = labels.size()?;
+    let (m1, m2) = ((RING_MM.0 * px_per_mm).round() as i32, (RING_MM.1 * px_per_mm).round() as i32);
+    let (mut same, mut all) = (0usize, 0usize);
+    for r in (y - m2).max(0)..(y + h + m2).min(size.height) {
+        let lab = labels.at_row::<u8>(r)?;
+        let occ = occupied.at_row::<u8>(r)?;
+        let inner_row = r >= y - m1 && r < y + h + m1;
+        for c in (x - m2).max(0)..(x + w + m2).min(size.width) {
+            if inner_row && c >= x - m1 && c < x + w + m1 {
+                continue;
+            }
+            let c = c as usize;
+            if occ[c] != 0 {
+                continue;
+            }
+            all += 1;
+            if lab[c] == label {
+                same += 1;
+            }
+        }
+    }
+    Ok(all > 0 && same as f64 > CROWDED * all as f64)
+}
+
+/// True when the blob's points (table mm, `px_per_mm` apart) fill at least 72% of
+/// their smallest enclosing rectangle, whose sides are 0.7 to 1.7 cube sides and within
+/// 1.5 of each other. (A cube's top alone fills 90% or more; with the sides a tilted
+/// camera sees, turned against the view, about 75%.)
+fn square_enough(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<bool, VisionError> {
+    let cv: Vector<opencv::core::Point2f> =
+        pts.iter().map(|p| opencv::core::Point2f::new(p.x as f32, p.y as f32)).collect();
+    let r = opencv::imgproc::min_area_rect(&cv)?;
+    // The pixel grid: each point stands for a pixel whose centre it is.
+    let (a, b) = (f64::from(r.size.width) + 1.0 / px_per_mm, f64::from(r.size.height) + 1.0 / px_per_mm);
+    let fill = pts.len() as f64 / (px_per_mm * px_per_mm) / (a * b);
+    let (lo, hi) = (a.min(b), a.max(b));
+    Ok(fill >= 0.72 && lo >= 0.7 * side && hi <= 1.7 * side && hi <= 1.5 * lo)
+}
+
+/// Distance between the hues of two colours: of their (R - G, B - G) differences.
+fn hue_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - a[1]) - (b[0] - b[1])).hypot((a[2] - a[1]) - (b[2] - b[1]))
+}
+
+/// Index and squared distance of the reference nearest `rgb`.
+fn nearest(refs: &[[f64; 3]], rgb: [f64; 3]) -> Option<(usize, f64)> {
+    refs.iter()
+        .enumerate()
+        .map(|(k, r)| (k, (0..3).map(|i| (rgb[i] - r[i]).powi(2)).sum::<f64>()))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The centre of a cube's top from the points of its blob (table mm on the top's
+/// plane), or `None` when the blob is not cube-shaped. A tilted camera also sees the
+/// sides, which appear on the camera's side of the top: the top is the part of the
+/// blob farthest from the camera's nadir.
+fn cube_top(pts: &[Vec2], nadir: Option<Vec2>, side: f64) -> Option<Vec2> {
+    let n = pts.len() as f64;
+    if pts.is_empty() {
+        return None;
+    }
+    let centroid = pts.iter().fold(Vec2::ZERO, |a, p| a + *p) / n;
+    let top: Vec<Vec2> = match nadir {
+        Some(o) if (centroid - o).length() > 1.0 => {
+            let u = (centroid - o) / (centroid - o).length();
+            let far = pts.iter().map(|p| (*p - o).dot(u)).fold(f64::NEG_INFINITY, f64::max);
+            pts.iter().copied().filter(|p| (*p - o).dot(u) >= far - side).collect()
+        }
+        _ => pts.to_vec(),
+    };
+    let m = top.len() as f64;
+    let c = top.iter().fold(Vec2::ZERO, |a, p| a + *p) / m;
+    // Second moments: a square of side s has variance s²/12 along every axis.
+    let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+    for p in &top {
+        let d = *p - c;
+        sxx += d.x * d.x;
+        sxy += d.x * d.y;
+        syy += d.y * d.y;
+    }
+    let (sxx, sxy, syy) = (sxx / m, sxy / m, syy / m);
+    let mid = (sxx + syy) / 2.0;
+    let dev = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
+    let (big, small) = (mid + dev, mid - dev);
+    let want = side * side / 12.0;
+    (big <= 1.8 * want && small >= 0.25 * want).then_some(c)
+}
+
+/// Links a cube to the unit it stands behind or beside: the unit with the nearest base
+/// within `reach_mm`; when a second unit's nearest base is within 1.5 times that
+/// distance plus 5 mm, the link is ambiguous.
+#[must_use]
+pub fn link(table: &Table, at: Vec2, reach_mm: f64) -> Link {
+    let mut near: Vec<(f64, &str)> = table
+        .units
+        .iter()
+        .filter_map(|u| {
+            u.bases.iter().map(|b| b.distance_to_point(at)).min_by(f64::total_cmp).map(|d| (d, u.id.as_str()))
+        })
+        .filter(|(d, _)| *d <= reach_mm)
+        .collect();
+    near.sort_by(|a, b| a.0.total_cmp(&b.0));
+    match near.as_slice() {
+        [] => Link::None,
+        [(_, id)] => Link::Unit((*id).to_string()),
+        [(d1, id), rest @ ..] => {
+            let close: Vec<String> =
+                rest.iter().filter(|(d, _)| *d <= 1.5 * d1 + 5.0).map(|(_, id)| (*id).to_string()).collect();
+            if close.is_empty() {
+                Link::Unit((*id).to_string())
+            } else {
+                Link::Ambiguous(std::iter::once((*id).to_string()).chain(close).collect())
+            }
+        }
+    }
+}
+
+/// The table marker for a found cube and its link.
+#[must_use]
+pub fn to_marker(cube: &FoundCube, link: &Link, size_mm: f64) -> Marker {
+    Marker {
+        kind: cube.kind,
+        colour: Some(cube.colour),
+        x: round(cube.centre.x),
+        y: round(cube.centre.y),
+        unit: match link {
+            Link::Unit(id) => Some(id.clone()),
+            _ => None,
+        },
+        size: Some(size_mm),
+        sigma_mm: None,
+    }
+}
+
+fn round(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_square_blob_is_a_cube_a_long_one_is_not() {
+        let grid = |w: f64, h: f64| -> Vec<Vec2> {
+            let mut v = Vec::new();
+            let mut x = 0.0;
+            while x < w {
+                let mut y = 0.0;
+                while y < h {
+                    v.push(Vec2::new(100.0 + x, 50.0 + y));
+                    y += 0.5;
+                }
+                x += 0.5;
+            }
+            v
+        };
+        let c = cube_top(&grid(9.5, 9.5), None, 9.525).unwrap();
+        assert!((c - Vec2::new(104.5, 54.5)).length() < 0.1, "{c:?}");
+        assert!(cube_top(&grid(30.0, 9.5), None, 9.525).is_none());
+        // Top plus a 5 mm side strip toward a nadir at -y: the top is found.
+        let c = cube_top(&grid(9.5, 14.5), Some(Vec2::new(104.75, -500.0)), 9.525).unwrap();
+        assert!((c - Vec2::new(104.5, 59.25)).length() < 0.1, "{c:?}");
+    }
+
+    #[test]
+    fn links_are_nearest_and_ambiguity_is_said() {
+        let table = Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+            {"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[{"x":100,"y":100,"heading":90,"width":30,"depth":20}]},
+            {"id":"b","side":"fr","kind":"infantry","formation":"line","bases":[{"x":160,"y":100,"heading":90,"width":30,"depth":20}]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(link(&table, Vec2::new(100.0, 80.0), 60.0), Link::Unit("a".into()));
+        assert_eq!(
+            link(&table, Vec2::new(130.0, 100.0), 60.0),
+            Link::Ambiguous(vec!["a".into(), "b".into()])
+        );
+        assert_eq!(link(&table, Vec2::new(400.0, 400.0), 60.0), Link::None);
+    }
+}

@@ -1,0 +1,76 @@
+//! What lies on the table besides the tagged bases (issue 19): the marker cubes and the
+//! terrain templates, read from the photo once the camera model is solved and the bases
+//! are known (they and their figures are masked out).
+
+use crate::cubes::{self, Link};
+use crate::error::VisionError;
+use crate::fiducials::DetectedMarker;
+use crate::palette::ColourCorrection;
+use crate::photo::Photo;
+use crate::pose::CameraFit;
+use crate::profile::Profile;
+use crate::scan::ScanIssue;
+use crate::tags::TagPose;
+use std::time::Instant;
+use vedette_geometry::Table;
+
+/// Which parts of the surface a scan reads from the photo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SurfaceOptions {
+    /// Find the marker cubes (when the profile's `[markers] find` also says so).
+    pub markers: bool,
+    /// Segment the profile's terrain classes (off when a terrain layer is merged
+    /// instead).
+    pub terrain: bool,
+}
+
+impl Default for SurfaceOptions {
+    /// Both.
+    fn default() -> Self {
+        SurfaceOptions { markers: true, terrain: true }
+    }
+}
+
+/// Reads the markers and terrain into `table`; returns the issues found and the time
+/// spent, ms.
+pub(crate) fn read_surface(
+    photo: &Photo,
+    profile: &Profile,
+    fit: &CameraFit,
+    fiducials: &[DetectedMarker],
+    table: &mut Table,
+    tags: &[TagPose],
+    options: SurfaceOptions,
+) -> Result<(Vec<ScanIssue>, f64), VisionError> {
+    let start = Instant::now();
+    let mut issues = Vec::new();
+    let want_markers = options.markers && profile.markers.find;
+    let want_terrain = options.terrain && !profile.terrain.is_empty();
+    if !(want_markers || want_terrain) {
+        return Ok((issues, 0.0));
+    }
+    let correction = ColourCorrection::from_fiducials(&photo.color, &fit.model, profile, fiducials)?;
+    if want_markers {
+        let found = cubes::find_cubes(photo, &fit.model, &correction, profile, table, tags)?;
+        for cube in &found {
+            let link = cubes::link(table, cube.centre, profile.markers.link_reach_mm);
+            let at_mm = [cube.centre.x, cube.centre.y];
+            match &link {
+                Link::Ambiguous(units) => issues.push(ScanIssue::MarkerAmbiguous {
+                    colour: cube.colour,
+                    at_mm,
+                    units: units.clone(),
+                }),
+                Link::None => issues.push(ScanIssue::MarkerUnlinked { colour: cube.colour, at_mm }),
+                Link::Unit(_) => {}
+            }
+            table.markers.push(cubes::to_marker(cube, &link, profile.markers.size_mm));
+        }
+    }
+    // After the cubes, so that they are masked out of the terrain too.
+    if want_terrain {
+        table.terrain = crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?;
+        crate::standing::stand_on_templates(table, &fit.model, profile)?;
+    }
+    Ok((issues, start.elapsed().as_secs_f64() * 1e3))
+}

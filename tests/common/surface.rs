@@ -1,0 +1,304 @@
+//! Scores of what a scan reads besides the bases (issue 19), against a photo's true
+//! table: terrain outlines (intersection over union and boundary distance per piece,
+//! invented pieces), marker cubes (found, colour, unit) and the agreement of
+//! line-of-sight verdicts between enemy units on the scanned and the true table.
+
+use std::collections::BTreeMap;
+use vedette_geometry::los::TerrainSight;
+use vedette_geometry::{Polygon, Segment, SpatialIndex, Table, TerrainFeature, TerrainKind, Vec2};
+
+/// One true area piece and the scanned piece of its kind that overlaps it most.
+#[derive(Debug, Clone)]
+pub struct PieceScore {
+    /// The true piece's kind and id.
+    pub kind: TerrainKind,
+    /// Its id in the true table.
+    pub id: String,
+    /// Intersection over union (0 when no scanned piece of its kind overlaps it).
+    pub iou: f64,
+    /// Distances from each true boundary point (every 1 mm, away from bases) to the
+    /// scanned boundary, and from each scanned boundary point to the true one, mm.
+    pub boundary_mm: Vec<f64>,
+}
+
+/// The terrain scores of a scan.
+#[derive(Debug, Clone, Default)]
+pub struct TerrainScore {
+    /// Per true area piece of a kind in `kinds`.
+    pub pieces: Vec<PieceScore>,
+    /// Areas of scanned pieces that overlap no true piece of their kind, mm².
+    pub invented_mm2: Vec<f64>,
+}
+
+fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
+    p.iter().fold(
+        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
+        |(a, b), q| (Vec2::new(a.x.min(q.x), a.y.min(q.y)), Vec2::new(b.x.max(q.x), b.y.max(q.y))),
+    )
+}
+
+/// Intersection over union of two polygons on a 1 mm grid.
+pub fn iou(a: &Polygon, b: &Polygon) -> f64 {
+    let (lo, hi) =
+        bbox(&[bbox(&a.exterior).0, bbox(&a.exterior).1, bbox(&b.exterior).0, bbox(&b.exterior).1]);
+    let (mut both, mut either) = (0usize, 0usize);
+    let mut y = lo.y.floor() + 0.5;
+    while y < hi.y {
+        let mut x = lo.x.floor() + 0.5;
+        while x < hi.x {
+            let p = Vec2::new(x, y);
+            let (u, v) = (a.contains(p), b.contains(p));
+            both += usize::from(u && v);
+            either += usize::from(u || v);
+            x += 1.0;
+        }
+        y += 1.0;
+    }
+    both as f64 / either.max(1) as f64
+}
+
+fn rings(f: &TerrainFeature) -> Vec<&Vec<Vec2>> {
+    std::iter::once(&f.outline).chain(f.holes.iter()).collect()
+}
+
+fn segments(f: &TerrainFeature) -> Vec<Segment> {
+    rings(f)
+        .into_iter()
+        .flat_map(|r| (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()])))
+        .collect()
+}
+
+/// Points every `step` mm along a feature's rings.
+fn boundary_points(f: &TerrainFeature, step: f64) -> Vec<Vec2> {
+    let mut out = Vec::new();
+    for s in segments(f) {
+        let n = (s.length() / step).ceil().max(1.0) as usize;
+        out.extend((0..n).map(|i| s.a + (s.b - s.a) * (i as f64 / n as f64)));
+    }
+    out
+}
+
+fn distance_to(segs: &[Segment], p: Vec2) -> f64 {
+    segs.iter().map(|s| s.closest_point(p).distance(p)).fold(f64::INFINITY, f64::min)
+}
+
+/// The renderer's painting order (vedette-synth's texture): hills, then the other
+/// areas in table order; a later piece covers an earlier one where they overlap.
+fn painted_over(truth: &Table, i: usize, p: Vec2) -> bool {
+    let rank = |f: &TerrainFeature| u8::from(f.kind != TerrainKind::Hill);
+    let fi = &truth.terrain[i];
+    truth.terrain.iter().enumerate().any(|(j, g)| {
+        j != i
+            && !g.kind.is_linear()
+            && g.outline.len() >= 3
+            && (rank(g), j) > (rank(fi), i)
+            && g.polygon().contains(p)
+    })
+}
+
+/// Scores the scanned terrain against the true terrain, for the true area pieces of
+/// `kinds` (the profile's area classes). A true piece is what the photo shows of it
+/// (less the pieces painted over it); the scanned side is every scanned piece of its
+/// kind that overlaps it. Boundary points within `clear_mm` of a base of the true
+/// table, or hidden under another piece, are left out.
+pub fn terrain_score(scanned: &Table, truth: &Table, kinds: &[TerrainKind], clear_mm: f64) -> TerrainScore {
+    let bases: Vec<_> = truth.units.iter().flat_map(|u| u.bases.iter()).collect();
+    let free = |p: &Vec2| bases.iter().all(|b| b.distance_to_point(*p) > clear_mm);
+    let mut score = TerrainScore::default();
+    let area = |f: &TerrainFeature| !f.kind.is_linear() && f.outline.len() >= 3;
+    for (i, t) in truth.terrain.iter().enumerate().filter(|(_, f)| area(f) && kinds.contains(&f.kind)) {
+        let tp = t.polygon();
+        let shown = |p: Vec2| tp.contains(p) && !painted_over(truth, i, p);
+        let (lo, hi) = bbox(&t.outline);
+        let candidates: Vec<&TerrainFeature> = scanned
+            .terrain
+            .iter()
+            .filter(|s| s.kind == t.kind && area(s))
+            .filter(|s| {
+                let (a, b) = bbox(&s.outline);
+                a.x < hi.x && b.x > lo.x && a.y < hi.y && b.y > lo.y
+            })
+            .collect();
+        let polys: Vec<Polygon> = candidates.iter().map(|s| s.polygon()).collect();
+        let (mut glo, mut ghi) = (lo, hi);
+        for s in &candidates {
+            let (a, b) = bbox(&s.outline);
+            glo = Vec2::new(glo.x.min(a.x), glo.y.min(a.y));
+            ghi = Vec2::new(ghi.x.max(b.x), ghi.y.max(b.y));
+        }
+        let (mut both, mut either) = (0usize, 0usize);
+        let mut y = glo.y.floor() + 0.5;
+        while y < ghi.y {
+            let mut x = glo.x.floor() + 0.5;
+            while x < ghi.x {
+                let p = Vec2::new(x, y);
+                let (u, v) = (shown(p), polys.iter().any(|q| q.contains(p)));
+                both += usize::from(u && v);
+                either += usize::from(u || v);
+                x += 1.0;
+            }
+            y += 1.0;
+        }
+        let v = both as f64 / either.max(1) as f64;
+        let ss: Vec<Segment> = candidates.iter().flat_map(|s| segments(s)).collect();
+        let ts = segments(t);
+        let mut boundary_mm: Vec<f64> = boundary_points(t, 1.0)
+            .into_iter()
+            .filter(free)
+            .filter(|p| !painted_over(truth, i, *p))
+            .map(|p| distance_to(&ss, p))
+            .collect();
+        for s in &candidates {
+            boundary_mm.extend(
+                boundary_points(s, 1.0)
+                    .into_iter()
+                    .filter(free)
+                    .filter(|p| !painted_over(truth, i, *p))
+                    .map(|p| distance_to(&ts, p)),
+            );
+        }
+        score.pieces.push(PieceScore {
+            kind: t.kind,
+            id: t.id.clone().unwrap_or_else(|| format!("terrain[{i}]")),
+            iou: v,
+            boundary_mm,
+        });
+    }
+    for s in scanned.terrain.iter().filter(|f| area(f)) {
+        let sp = s.polygon();
+        let overlaps = truth
+            .terrain
+            .iter()
+            .filter(|t| t.kind == s.kind && area(t))
+            .any(|t| iou(&sp, &t.polygon()) > 0.0);
+        if !overlaps {
+            score.invented_mm2.push(sp.area());
+        }
+    }
+    score
+}
+
+/// Cube scores: how many true cubes were found (a scanned cube within `within_mm`),
+/// how many of those have the right colour, and the right unit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CubeScore {
+    /// True cubes.
+    pub truth: usize,
+    /// Found.
+    pub found: usize,
+    /// Found with the right colour (a natural cube's kind, square, saved fire or
+    /// P5, is not in its colour: the scan calls them all square markers).
+    pub colour_right: usize,
+    /// Found with the right unit (a cube the truth leaves without a unit must be left
+    /// without one).
+    pub unit_right: usize,
+    /// Scanned cubes near no true cube.
+    pub invented: usize,
+}
+
+/// Scores the scanned markers against the true ones.
+pub fn cube_score(scanned: &Table, truth: &Table, within_mm: f64) -> CubeScore {
+    let mut s = CubeScore { truth: truth.markers.len(), ..CubeScore::default() };
+    let near = |a: &vedette_geometry::Marker, b: &vedette_geometry::Marker| {
+        (a.x - b.x).hypot(a.y - b.y) <= within_mm
+    };
+    for t in &truth.markers {
+        if let Some(g) = scanned
+            .markers
+            .iter()
+            .filter(|g| near(g, t))
+            .min_by(|a, b| (a.x - t.x).hypot(a.y - t.y).total_cmp(&(b.x - t.x).hypot(b.y - t.y)))
+        {
+            s.found += 1;
+            s.colour_right += usize::from(g.colour == t.colour);
+            s.unit_right += usize::from(g.unit == t.unit);
+        }
+    }
+    s.invented = scanned.markers.iter().filter(|g| !truth.markers.iter().any(|t| near(g, t))).count();
+    s
+}
+
+/// Line-of-sight agreement between enemy units.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SightScore {
+    /// Enemy (spotter, target) pairs of units present in both tables.
+    pub pairs: usize,
+    /// Of which close calls: a base of either unit within the margin of a true terrain
+    /// edge.
+    pub close_calls: usize,
+    /// Pairs, not close calls, whose verdict (visible, a full base visible) is the same.
+    pub agree: usize,
+    /// Close calls whose verdict is the same.
+    pub close_agree: usize,
+}
+
+impl SightScore {
+    /// Agreement among the pairs that are not close calls.
+    pub fn rate(&self) -> f64 {
+        self.agree as f64 / (self.pairs - self.close_calls).max(1) as f64
+    }
+}
+
+/// Compares `vedette los` verdicts (visible; a full base visible) between every
+/// ordered pair of enemy units on the scanned and the true table. A pair is a close
+/// call when a base of either unit lies within `margin_mm` of a terrain edge of the
+/// true table (the scan's uncertainty there decides it).
+pub fn sight_score(scanned: &Table, truth: &Table, margin_mm: f64) -> SightScore {
+    let index_of = |t: &Table| -> BTreeMap<String, usize> {
+        t.units.iter().enumerate().map(|(i, u)| (u.id.clone(), i)).collect()
+    };
+    let (si, ti) = (index_of(scanned), index_of(truth));
+    let mut pairs = Vec::new();
+    for (a, ua) in truth.units.iter().enumerate() {
+        for (b, ub) in truth.units.iter().enumerate() {
+            if ua.side != ub.side && si.contains_key(&ua.id) && si.contains_key(&ub.id) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    let edges: Vec<Segment> = truth
+        .terrain
+        .iter()
+        .flat_map(|f| {
+            let mut s = if f.kind.is_linear() {
+                f.path.windows(2).map(|w| Segment::new(w[0], w[1])).collect()
+            } else {
+                segments(f)
+            };
+            s.retain(|q| q.length() > 0.0);
+            s
+        })
+        .collect();
+    let near_edge: Vec<bool> = truth
+        .units
+        .iter()
+        .map(|u| {
+            u.bases.iter().any(|b| {
+                edges.iter().any(|e| {
+                    b.contains(e.a)
+                        || b.edges().iter().any(|be| be.closest_points(e).distance_mm <= margin_mm)
+                })
+            })
+        })
+        .collect();
+    let verdicts = |t: &Table, pairs: &[(usize, usize)]| -> Vec<(bool, bool)> {
+        let index = SpatialIndex::new(t);
+        let los = TerrainSight::try_new(&index).unwrap();
+        los.unit_verdicts(pairs, 1).iter().map(|v| (v.visible, v.full_base.is_some())).collect()
+    };
+    let scanned_pairs: Vec<(usize, usize)> =
+        pairs.iter().map(|&(a, b)| (si[&truth.units[a].id], si[&truth.units[b].id])).collect();
+    let _ = ti;
+    let (want, got) = (verdicts(truth, &pairs), verdicts(scanned, &scanned_pairs));
+    let mut s = SightScore { pairs: pairs.len(), ..SightScore::default() };
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let same = want[k] == got[k];
+        if near_edge[a] || near_edge[b] {
+            s.close_calls += 1;
+            s.close_agree += usize::from(same);
+        } else {
+            s.agree += usize::from(same);
+        }
+    }
+    s
+}

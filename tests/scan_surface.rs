@@ -1,0 +1,257 @@
+//! Markers and terrain from the photo (issue 19): a rendered 600 x 400 mm table with a
+//! battalion standing in a wood, a town, a marsh, a hill, a stone wall, cubes of every
+//! colour beside their units and one cube between two units. The scan finds each
+//! terrain kind (the wood as one piece), each cube with its colour and unit, and flags
+//! the cube it cannot link; the scanned table validates; a line of sight the wood blocks
+//! on the true table is blocked on the scanned one.
+//!
+//! The photo is 1600 x 1200 px of a 600 x 400 mm table (0.4 mm per pixel, about the
+//! scale of a 12 MP photo of a 6'x4' table), rendered with figures on the bases.
+
+mod common;
+
+use common::truth::Truth;
+use std::path::Path;
+use vedette_geometry::{
+    Base, BaseSize, Formation, Marker, MarkerColour, MarkerKind, Polygon, Pose, RuleSet, Scale, Table,
+    TableSize, TerrainFeature, TerrainKind, Unit, UnitKind, Vec2,
+};
+use vedette_synth::{Camera, LookAt, RenderOptions, Resolution, Scene, StandardLayout, render};
+use vedette_vision::{Photo, Profile, ScanIssue, scan};
+
+const WIDTH: f64 = 600.0;
+const DEPTH: f64 = 400.0;
+
+/// The test table's profile: StandardLayout's fiducials (40 mm, 40 mm in), the
+/// renderer's terrain colours as the club's classes, its mat as the bare table.
+fn profile() -> Profile {
+    Profile::from_toml_str(
+        &format!(
+            r#"
+[table]
+width_mm = {WIDTH}
+depth_mm = {DEPTH}
+[fiducials]
+dictionary = "DICT_4X4_250"
+size_mm = 40.0
+markers = [
+  {{ id = 0, x_mm = 40.0, y_mm = 40.0 }}, {{ id = 1, x_mm = {x1}, y_mm = 40.0 }},
+  {{ id = 2, x_mm = {x1}, y_mm = {y2} }}, {{ id = 3, x_mm = 40.0, y_mm = {y2} }},
+]
+[colours]
+vignetting = 0.2
+ground = [[77, 107, 48], [107, 115, 56]]
+# The renderer paints templates flat.
+
+[[terrain]]
+kind = "medium-forest"
+colour = [36, 71, 26]
+thickness_mm = 0
+[[terrain]]
+kind = "medium-buildings"
+colour = [153, 84, 64]
+thickness_mm = 0
+[[terrain]]
+kind = "marsh"
+colour = [77, 92, 87]
+thickness_mm = 0
+[[terrain]]
+kind = "hill"
+colour = [148, 122, 77]
+thickness_mm = 0
+level = 1
+[[terrain]]
+kind = "stone-wall"
+colour = [148, 143, 133]
+thickness_mm = 0
+"#,
+            x1 = WIDTH - 40.0,
+            y2 = DEPTH - 40.0
+        ),
+        "surface.toml",
+    )
+    .unwrap()
+}
+
+fn line(id: &str, side: &str, xs: &[f64], y: f64, heading: f64) -> Unit {
+    let bases = xs
+        .iter()
+        .map(|&x| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading)))
+        .collect();
+    let mut u = Unit::new(id, side, UnitKind::Infantry, bases);
+    u.formation = Some(Formation::Line);
+    u
+}
+
+fn area(kind: TerrainKind, pts: &[(f64, f64)], level: f64) -> TerrainFeature {
+    TerrainFeature {
+        id: None,
+        kind,
+        level,
+        outline: pts.iter().map(|&(x, y)| Vec2::new(x, y)).collect(),
+        holes: Vec::new(),
+        path: Vec::new(),
+    }
+}
+
+fn cube(colour: MarkerColour, x: f64, y: f64, unit: &str) -> Marker {
+    let kind = if colour == MarkerColour::Natural { MarkerKind::Square } else { MarkerKind::Morale };
+    Marker { kind, colour: Some(colour), x, y, unit: Some(unit.into()), size: None, sigma_mm: None }
+}
+
+fn table() -> Table {
+    let units = vec![
+        // A battalion standing in the wood.
+        line("fr-1", "fr", &[195.0, 225.0, 255.0, 285.0], 265.0, 90.0),
+        line("fr-2", "fr", &[120.0, 150.0], 200.0, 90.0),
+        line("au-1", "au", &[400.0, 430.0], 205.0, 270.0),
+        line("au-2", "au", &[500.0, 530.0], 205.0, 270.0),
+        // Behind the wood, as fr-2 sees it.
+        line("au-3", "au", &[220.0, 250.0], 368.0, 270.0),
+    ];
+    let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
+    t.markers = vec![
+        cube(MarkerColour::White, 318.0, 262.0, "fr-1"),
+        cube(MarkerColour::Black, 135.0, 228.0, "fr-2"),
+        cube(MarkerColour::Natural, 180.0, 195.0, "fr-2"),
+        cube(MarkerColour::Yellow, 415.0, 180.0, "au-1"),
+        // Between au-1 (right flank at x = 445) and au-2 (left flank at 485).
+        Marker { unit: None, ..cube(MarkerColour::Red, 465.0, 205.0, "au-1") },
+        cube(MarkerColour::Red, 515.0, 230.0, "au-2"),
+    ];
+    t.terrain = vec![
+        area(
+            TerrainKind::MediumForest,
+            &[(150.0, 220.0), (250.0, 205.0), (340.0, 230.0), (345.0, 310.0), (260.0, 335.0), (160.0, 315.0)],
+            0.0,
+        ),
+        area(
+            TerrainKind::MediumBuildings,
+            &[(380.0, 260.0), (500.0, 255.0), (505.0, 330.0), (385.0, 335.0)],
+            0.0,
+        ),
+        area(TerrainKind::Marsh, &[(90.0, 90.0), (200.0, 80.0), (215.0, 150.0), (100.0, 160.0)], 0.0),
+        area(
+            TerrainKind::Hill,
+            &[(330.0, 80.0), (470.0, 70.0), (520.0, 120.0), (450.0, 165.0), (340.0, 150.0)],
+            1.0,
+        ),
+        TerrainFeature {
+            id: None,
+            kind: TerrainKind::StoneWall,
+            level: 0.0,
+            outline: Vec::new(),
+            holes: Vec::new(),
+            path: vec![Vec2::new(240.0, 70.0), Vec2::new(300.0, 170.0)],
+        },
+    ];
+    t
+}
+
+fn shoot(dir: &Path) -> Truth {
+    let table = table();
+    let layout = StandardLayout { fiducial_side_mm: 40.0, inset_mm: 40.0, ..Default::default() }
+        .build(&table)
+        .unwrap();
+    let scene = Scene::new(table, &layout).unwrap();
+    let camera = Camera::looking_at(&LookAt {
+        target_mm: Vec2::new(WIDTH / 2.0, DEPTH / 2.0),
+        height_mm: 620.0,
+        tilt_deg: 10.0,
+        yaw_deg: 0.0,
+        focal_mm: 4.5,
+        sensor_width_mm: 6.17,
+        resolution: Resolution::new(1600, 1200),
+    })
+    .unwrap();
+    let options = RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(19) };
+    render(&scene, &camera, &options).unwrap().write(dir, "surface").unwrap();
+    Truth::load(dir, "surface")
+}
+
+/// Intersection over union of two polygons, on a 1 mm grid.
+fn iou(a: &Polygon, b: &Polygon) -> f64 {
+    let (mut both, mut either) = (0usize, 0usize);
+    for i in 0..WIDTH as usize {
+        for j in 0..DEPTH as usize {
+            let p = Vec2::new(i as f64 + 0.5, j as f64 + 0.5);
+            let (x, y) = (a.contains(p), b.contains(p));
+            both += usize::from(x && y);
+            either += usize::from(x || y);
+        }
+    }
+    both as f64 / either.max(1) as f64
+}
+
+#[test]
+fn cubes_and_terrain_are_read_from_the_photo() {
+    let dir = tempfile::tempdir().unwrap();
+    let truth = shoot(dir.path());
+    let p = profile();
+    let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
+    let s = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
+    let want = table();
+    assert_eq!(s.table.base_count(), want.base_count(), "{:?}", s.report.issues);
+
+    // Every cube, with its colour and its unit; the one between two units is flagged.
+    for m in &want.markers {
+        let got = s.table.markers.iter().find(|g| (g.x - m.x).hypot(g.y - m.y) < 3.0).unwrap_or_else(|| {
+            panic!("{:?} cube at ({}, {}) not found: {:?}", m.colour, m.x, m.y, s.table.markers)
+        });
+        assert_eq!((got.kind, got.colour), (m.kind, m.colour), "{got:?}");
+        assert_eq!(got.unit, m.unit, "{got:?}");
+    }
+    assert_eq!(s.table.markers.len(), want.markers.len(), "{:?}", s.table.markers);
+    let flagged: Vec<&ScanIssue> =
+        s.report.issues.iter().filter(|i| matches!(i, ScanIssue::MarkerAmbiguous { .. })).collect();
+    assert_eq!(flagged.len(), 1, "{:?}", s.report.issues);
+    if let ScanIssue::MarkerAmbiguous { colour, units, .. } = flagged[0] {
+        assert_eq!(*colour, MarkerColour::Red);
+        let mut units = units.clone();
+        units.sort();
+        assert_eq!(units, vec!["au-1".to_string(), "au-2".to_string()]);
+        assert!(flagged[0].describe().contains("au-1") && flagged[0].describe().contains("au-2"));
+    }
+
+    // Every terrain kind, one piece each, close to the truth; the wood with the
+    // battalion in it is one piece.
+    for f in &want.terrain {
+        let got: Vec<&TerrainFeature> = s.table.terrain.iter().filter(|g| g.kind == f.kind).collect();
+        assert_eq!(got.len(), 1, "{}: {:?}", f.kind, s.table.terrain);
+        if f.kind.is_linear() {
+            let (a, b) = (f.path[0], f.path[f.path.len() - 1]);
+            let ends = [got[0].path[0], got[0].path[got[0].path.len() - 1]];
+            let near = |p: Vec2| ends.iter().map(|e| e.distance(p)).fold(f64::INFINITY, f64::min);
+            // Within 15 mm at each end: where the wall meets the mat the smoothed colour
+            // can come nearer an area class (issue 19 notes).
+            assert!(near(a) < 15.0 && near(b) < 15.0, "{}: {:?}", f.kind, got[0].path);
+        } else {
+            let v = iou(&f.polygon(), &got[0].polygon());
+            eprintln!("{}: IoU {v:.3}", f.kind);
+            assert!(v >= 0.9, "{}: IoU {v}", f.kind);
+            if f.kind == TerrainKind::Hill {
+                assert_eq!(got[0].level, 1.0);
+            }
+        }
+    }
+    // The scanned table is a valid table file, and the wood decides a line of sight on
+    // it as on the true table.
+    let text = s.table.to_json_string();
+    Table::from_json_str(&text).unwrap();
+    let mut bare = s.table.clone();
+    bare.terrain.clear();
+    let mut verdicts = Vec::new();
+    for (name, t) in [("true", &want), ("scanned", &s.table), ("bare", &bare)] {
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, t.to_json_string()).unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
+            .args(["los", path.to_str().unwrap(), "fr-2", "au-3", "--json"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        verdicts.push(v["visible"].as_bool().unwrap());
+    }
+    assert_eq!(verdicts, vec![false, false, true], "true, scanned and bare tables: fr-2 sees au-3?");
+}
