@@ -2010,7 +2010,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 });
                 let count = mine.len();
                 lock(&parts).extend(mine);
-                if parts_done.fetch_add(count, Ordering::AcqRel) + count == n_units + 1 {
+                // Exactly one worker puts them together: the one whose parts complete the
+                // set. A worker that took no part must not (when it comes last it would
+                // find the count complete and the parts already taken, and could set
+                // occluders without any unit's blocks first).
+                if count > 0 && parts_done.fetch_add(count, Ordering::AcqRel) + count == n_units + 1 {
                     let mut all = std::mem::take(&mut *lock(&parts));
                     all.sort_unstable_by_key(|(k, _)| *k);
                     let (mut units, mut table) = (Vec::with_capacity(n_units), None);
@@ -2791,6 +2795,22 @@ mod tests {
         let sampling = Sampling::default();
         assert!(outline_points(&big, sampling).len() <= 4 * 256);
         assert!(edge_points(&[[big[0], big[1]]], sampling).len() <= 257);
+    }
+
+    #[test]
+    fn many_workers_on_a_small_table_build_the_occluders_once() {
+        // Two units and eight workers: most workers take no part of the occluders. One
+        // of them finishing last used to put together an empty set first (a panic on a
+        // unit's blocks, about one run in two of this test). Many fresh models, each asked once.
+        let t = scene((0.0, 150.0, 30.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 120.0));
+        let index = SpatialIndex::new(&t);
+        let one = TerrainSight::try_new(&index)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unit_verdicts(&[(0, 1), (1, 0)], 1);
+        for _ in 0..3000 {
+            let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(los.unit_verdicts(&[(0, 1), (1, 0)], 16), one);
+        }
     }
 
     /// A battery at the origin facing +y (eye x ∈ [-12.5, 12.5] at y = 20), a foe, and
