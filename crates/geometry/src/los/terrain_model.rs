@@ -2799,7 +2799,7 @@ mod tests {
 
     #[test]
     fn many_workers_on_a_small_table_build_the_occluders_once() {
-        // Two units and eight workers: most workers take no part of the occluders. One
+        // Two units and sixteen workers: most workers take no part of the occluders. One
         // of them finishing last used to put together an empty set first (a panic on a
         // unit's blocks, about one run in two of this test). Many fresh models, each asked once.
         let t = scene((0.0, 150.0, 30.0, 20.0), "", &wood(-200.0, 100.0, 200.0, 120.0));
