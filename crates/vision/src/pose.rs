@@ -1021,6 +1021,11 @@ markers = [
         // And projection inverts back-projection.
         let back = fit.model.project(&[at_top], 3.0).unwrap()[0];
         assert!((back[0] - px[0]).abs() < 1e-6 && (back[1] - px[1]).abs() < 1e-6);
+        // A plane above the camera: no ray meets it, and the error says which pixel,
+        // which plane and what to check (it used to ask "camera below the table?").
+        let e = fit.model.image_to_table(&[[2000.0, 1500.0]], 1500.0).unwrap_err().to_string();
+        assert!(e.contains("pixel (2000, 1500)") && e.contains("1500 mm above the table"), "{e}");
+        assert!(e.contains("--camera") && e.contains("fiducial positions"), "{e}");
     }
 
     #[test]
