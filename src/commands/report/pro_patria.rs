@@ -4,12 +4,14 @@
 
 use super::columns::render;
 use crate::CliError;
+use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::arcs::{endangered_friends, nearest_in_arc, target_cover_class};
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::proximities;
+use vedette_geometry::pro_patria::crest::{Crest, units_near_crests};
 use vedette_geometry::{CoverClass, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind};
 
 /// Two enemy units within 25 mm (15) of each other.
@@ -58,6 +60,25 @@ pub struct CommandReport {
     pub in_command: bool,
 }
 
+/// A unit within 25 mm (15) of a hill's crest line: its player must say whether it is
+/// behind the crest (not visible) or over it (visible) (§15.1).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct CrestReport {
+    /// The unit.
+    pub unit: String,
+    /// The hill (its id, or `terrain[K]`).
+    pub hill: String,
+    /// The nearer crest line: `spine` (along the hill through its centre) or `across`
+    /// (across its widest point), as docs/report-format.md draws them.
+    pub crest: Crest,
+    /// The unit's base nearest the crest.
+    pub base: String,
+    /// Its closest distance to the crest line, mm.
+    pub distance_mm: f64,
+    /// How close a call "within 25 mm" is.
+    pub call: CallEntry,
+}
+
 /// The `pro_patria` section.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ProPatriaSection {
@@ -67,6 +88,8 @@ pub struct ProPatriaSection {
     pub targets: Vec<TargetReport>,
     /// Command radius.
     pub command: Vec<CommandReport>,
+    /// Units near a crest line, who must declare behind or over (§15.1).
+    pub crests: Vec<CrestReport>,
 }
 
 /// Builds the section; `None` unless the table is played with Pro Patria.
@@ -116,6 +139,18 @@ pub fn build(
                 });
             }
         }
+    }
+    let reach = book.distance_mm(RuleDistance::CrestLine)?;
+    for c in units_near_crests(t, book)? {
+        let hill = t.terrain[c.hill].id.clone().unwrap_or_else(|| format!("terrain[{}]", c.hill));
+        s.crests.push(CrestReport {
+            unit: t.units[c.unit].id.clone(),
+            hill,
+            crest: c.crest,
+            base: t.base_label(c.base),
+            distance_mm: micro(c.distance_mm),
+            call: calls::entry(t, &c.call, Some(reach)),
+        });
     }
     Ok(Some(s))
 }
@@ -186,6 +221,26 @@ pub fn render_text(s: &ProPatriaSection) -> String {
             })
             .collect();
         out.push_str(&render(&["general", "unit", "distance", "verdict"], &rows));
+    }
+    if !s.crests.is_empty() {
+        out.push_str("\nPro Patria: within 25 mm of a crest line: declare behind (not visible) or over (visible) (§15.1)\n");
+        let rows: Vec<Vec<String>> = s
+            .crests
+            .iter()
+            .map(|c| {
+                let crest = match c.crest {
+                    Crest::Spine => "spine",
+                    Crest::Across => "across",
+                };
+                vec![
+                    c.unit.clone(),
+                    format!("{} {crest}", c.hill),
+                    format!("{:.1} mm", c.distance_mm),
+                    if c.call.certain { "-".into() } else { "TOO CLOSE TO CALL".into() },
+                ]
+            })
+            .collect();
+        out.push_str(&render(&["unit", "crest", "distance", "call"], &rows));
     }
     out
 }

@@ -7,6 +7,7 @@
 //! - [`corridor`]: endangered friendly troops (§17.3.8).
 //! - [`command`]: command radius 400 mm (250) (§14.2).
 //! - [`bombardment`]: the massed-battery box (§19.6).
+//! - [`crest`]: hills' crest lines and the units that must declare behind or over (§15.1).
 //! - [`charge`]: impulse distances (§17.2.3, §17.4.2, §17.4.10, §13.4).
 
 pub mod arcs;
@@ -15,3 +16,4 @@ pub mod charge;
 pub mod command;
 pub mod contact;
 pub mod corridor;
+pub mod crest;
