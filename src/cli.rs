@@ -32,6 +32,8 @@ pub enum Command {
     Move(commands::movement::Args),
     /// Every finding for a whole table.
     Report(commands::report::Args),
+    /// The Pro Patria massed-battery bombardment zone aimed at a point, and who is in it.
+    Bombard(commands::bombard::Args),
     /// Write a seeded sample battle (the grand-battle generator).
     Generate(commands::generate::Args),
     /// Print the JSON Schema of table files or of report output.
@@ -64,6 +66,7 @@ fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(
         Command::Los(a) => commands::los::run(&a, out),
         Command::Move(a) => commands::movement::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
+        Command::Bombard(a) => commands::bombard::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),
         Command::Scan(_) | Command::Fiducials(_) | Command::Sheet(_) | Command::CalibrateCamera(_) => {

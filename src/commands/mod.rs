@@ -1,5 +1,6 @@
 //! One module per `vedette` verb. Each has an `Args` (clap) and a `run`.
 
+pub mod bombard;
 pub mod calibrate_camera;
 pub mod calls;
 pub mod fiducials;

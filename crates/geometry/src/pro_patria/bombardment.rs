@@ -7,14 +7,22 @@
 //! runs from the point 150 mm (90) further away from the battery. (GEOMETRY.md says
 //! "centred on the declared point"; the seed centres it only across, "out to either side
 //! of the target point", and extends it "away from the Battery": the seed is followed.)
-//! The crest-line and maximum-range limits need hills and the gun chart, which are not
-//! here.
+//! "The bombardment zone does not extend over the crest of a hill": where a hill's crest
+//! line ([`super::crest`]) meets the box running across the line of fire (within 45° of
+//! the battery's frontage: a crest the shot would pass over, not one it runs along), the
+//! box is cut along that line and the part on the far side from the battery is left
+//! out ([`bombardment_zone`]); a crest between the battery and the box leaves nothing. The maximum-range
+//! limit needs the gun chart, which is not in a table.
 
+use super::crest::crest_lines;
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::polygon::ConvexPolygon;
+use crate::polygon::HalfPlane;
 use crate::rules::{RuleBook, RuleDistance};
+use crate::segment::Segment;
 use crate::table::{Table, Unit};
+use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
 
 /// The bombardment box of a battery (all its stands: their face is the frontage) aimed
@@ -65,4 +73,97 @@ pub fn units_in(table: &Table, area: &ConvexPolygon) -> Vec<usize> {
         .filter(|(_, u)| u.bases.iter().any(|b| area.intersection(&b.polygon()).area() > 0.0))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// A battery's bombardment zone aimed at a point, cut at the crests of hills.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BombardmentZone {
+    /// The zone (empty when a crest lies between the battery and the point).
+    pub area: ConvexPolygon,
+    /// The hills (terrain indices) whose crest cut it.
+    pub cut_by: Vec<usize>,
+    /// Every unit with any part inside, friend or foe ("every unit within the
+    /// bombardment zone regardless of target classification"), the battery excepted.
+    pub units: Vec<usize>,
+}
+
+/// The bombardment zone of battery `battery` (a unit index) aimed at `point` (004 §19.6);
+/// `None` for a unit with no bases.
+///
+/// ```
+/// use vedette_geometry::{Table, Vec2};
+/// use vedette_geometry::pro_patria::bombardment::bombardment_zone;
+/// // A 600 x 80 hill whose spine, y = 600, crosses the box (y from 500 to 650).
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"pro-patria","scale":"28mm",
+///   "units":[{"id":"b","side":"fr","kind":"artillery","formation":"unlimbered","bases":[
+///     {"x":-20,"y":0,"heading":90,"width":40,"depth":60},{"x":20,"y":0,"heading":90,"width":40,"depth":60}]}],
+///   "terrain":[{"kind":"hill","level":1,"outline":[[-300,560],[300,560],[300,640],[-300,640]]}]}"#)?;
+/// let z = bombardment_zone(&t, 0, Vec2::new(0.0, 500.0), &t.rule_book()?)?.unwrap();
+/// assert!((z.area.area() - 80.0 * 100.0).abs() < 1e-6);
+/// assert_eq!(z.cut_by, vec![0]);
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+pub fn bombardment_zone(
+    table: &Table,
+    battery: usize,
+    point: Vec2,
+    book: &RuleBook,
+) -> Result<Option<BombardmentZone>, GeometryError> {
+    let Some(unit) = table.units.get(battery) else { return Ok(None) };
+    let Some(mut area) = bombardment_box(unit, point, book)? else { return Ok(None) };
+    let Some(frame) = UnitFrame::of(&unit.bases) else { return Ok(None) };
+    let from = frame.origin;
+    // The ground the shot crosses: from the battery's front to the far side of the box.
+    let mut swept: Vec<Vec2> = area.vertices().to_vec();
+    for b in &unit.bases {
+        let c = b.corners();
+        swept.extend([c.front_left, c.front_right]);
+    }
+    let swept = ConvexPolygon::hull(&swept);
+    let mut cut_by = Vec::new();
+    for (k, f) in table.terrain.iter().enumerate() {
+        if f.kind != TerrainKind::Hill {
+            continue;
+        }
+        let Some(crests) = crest_lines(&f.outline) else { continue };
+        for (_, line) in crests {
+            let across = (line.b - line.a)
+                .normalized()
+                .is_some_and(|d| d.dot(frame.forward).abs() < d.dot(frame.right()).abs());
+            if area.is_empty() || !across || !meets(&swept, &line) {
+                continue;
+            }
+            // Keep the battery's side of the crest's line.
+            let d = line.b - line.a;
+            let side = d.cross(from - line.a);
+            if side == 0.0 {
+                continue;
+            }
+            let keep = if side > 0.0 {
+                HalfPlane::left_of(line.a, line.b)
+            } else {
+                HalfPlane::left_of(line.b, line.a)
+            };
+            area = area.clipped(&keep);
+            if !cut_by.contains(&k) {
+                cut_by.push(k);
+            }
+        }
+    }
+    let units = if area.is_empty() {
+        Vec::new()
+    } else {
+        units_in(table, &area).into_iter().filter(|&u| u != battery).collect()
+    };
+    Ok(Some(BombardmentZone { area, cut_by, units }))
+}
+
+/// Whether segment `s` meets the inside of convex `area`.
+fn meets(area: &ConvexPolygon, s: &Segment) -> bool {
+    let v = area.vertices();
+    let n = v.len();
+    if area.contains(s.a) || area.contains(s.b) {
+        return true;
+    }
+    (0..n).any(|i| Segment::new(v[i], v[(i + 1) % n]).intersection(s).is_some())
 }
