@@ -175,6 +175,49 @@ fn distorted_photos_from_either_edge_scan_within_the_targets() {
     }
 }
 
+/// Issue 17 item 2: six fiducials (two more at the middle of the long edges) on a photo
+/// with strong barrel distortion from the far edge: all six are used, and the scan is
+/// within the targets with and without the camera file.
+#[test]
+fn six_fiducials_are_used_and_scan_within_the_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let four = profile();
+    // The layout of calibration/six-fiducials.toml on the test table.
+    let (x1, y2, xm) = (WIDTH - 60.0, DEPTH - 60.0, WIDTH / 2.0);
+    let markers = format!(
+        "markers = [\n  {{ id = 0, x_mm = 60.0, y_mm = 60.0 }}, {{ id = 1, x_mm = {x1}, y_mm = 60.0 }},\n  {{ id = 2, x_mm = {x1}, y_mm = {y2} }}, {{ id = 3, x_mm = 60.0, y_mm = {y2} }},\n  {{ id = 4, x_mm = {xm}, y_mm = 60.0 }}, {{ id = 5, x_mm = {xm}, y_mm = {y2} }},\n]\n"
+    );
+    let text = format!(
+        "[table]\nwidth_mm = {WIDTH}\ndepth_mm = {DEPTH}\n[fiducials]\ndictionary = \"DICT_4X4_250\"\nsize_mm = 60.0\n{markers}[tags]\ndictionary = \"DICT_4X4_250\"\nsize_mm = 12.0\n[bases]\ntop_height_mm = 3.0\ntop_height_sigma_mm = 0.3\n"
+    );
+    let six = Profile::from_toml_str(&text, "six.toml").unwrap();
+    assert_eq!(six.fiducials.markers.len(), 6);
+    let cam = camera(Edge::Far, 20.0, -0.05, 0.02);
+    let truth = shoot(dir.path(), "six", &cam, |layout| {
+        let template = layout.fiducials[0];
+        for (id, y) in [(4, 60.0), (5, y2)] {
+            let mut f = template;
+            f.id = id;
+            f.centre_mm = Vec2::new(xm, y);
+            layout.fiducials.push(f);
+        }
+    });
+    let roster: Roster = truth.roster();
+    let photo = load(dir.path(), "six");
+    for (name, camera) in [("camera file", Some(truth.intrinsics())), ("self-calibrated", None)] {
+        let s = scan(&photo, &six, Some(&roster), camera.as_ref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(s.report.camera.fiducials.len(), 6, "{name}: {:?}", s.report.camera.fiducials);
+        let acc = compare(&s.table, &truth);
+        let (p50, p95) = (quantile(&acc.position_mm, 0.5), quantile(&acc.position_mm, 0.95));
+        eprintln!("six fiducials, {name}: recall {:.3}, position {p50:.3} / {p95:.3} mm", acc.recall());
+        assert!(acc.recall() >= 0.98, "{name}: recall {}", acc.recall());
+        assert!(p50 <= 0.2 && p95 <= 0.6, "{name}: {p50} / {p95} mm");
+    }
+    // The four-fiducial profile reads the same photo too (the extra two are not tags).
+    let s = scan(&photo, &four, Some(&roster), None).unwrap();
+    assert_eq!(s.report.camera.fiducials.len(), 4);
+}
+
 /// Issue 17 item 5: a fiducial moved 6 mm from where the profile puts it is named.
 #[test]
 fn a_moved_fiducial_is_caught() {
