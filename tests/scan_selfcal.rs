@@ -81,6 +81,11 @@ enum Edge {
 /// A camera at `tilt_deg` from `edge`, as low as it can be with the table (and a
 /// 30 mm margin) in frame: the fiducials end up near the frame corners.
 fn camera(edge: Edge, tilt_deg: f64, k1: f64, k2: f64) -> Camera {
+    camera_in(edge, tilt_deg, k1, k2, Resolution::new(2592, 1944))
+}
+
+/// [`camera`] with another frame (portrait: height greater than width).
+fn camera_in(edge: Edge, tilt_deg: f64, k1: f64, k2: f64, resolution: Resolution) -> Camera {
     let yaw = match edge {
         Edge::Near => 2.0,
         Edge::Far => 182.0,
@@ -95,7 +100,7 @@ fn camera(edge: Edge, tilt_deg: f64, k1: f64, k2: f64) -> Camera {
             yaw_deg: yaw,
             focal_mm: 4.5,
             sensor_width_mm: 6.17,
-            resolution: Resolution::new(2592, 1944),
+            resolution,
         })
         .unwrap()
         .with_distortion(distortion);
@@ -216,6 +221,28 @@ fn six_fiducials_are_used_and_scan_within_the_targets() {
     // The four-fiducial profile reads the same photo too (the extra two are not tags).
     let s = scan(&photo, &four, Some(&roster), None).unwrap();
     assert_eq!(s.report.camera.fiducials.len(), 4);
+}
+
+/// Issue 17 item 6: a portrait photo (the phone held upright) with pincushion
+/// distortion from the near edge scans within the targets with and without the camera
+/// file.
+#[test]
+fn a_portrait_photo_scans_within_the_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = profile();
+    let cam = camera_in(Edge::Near, 15.0, 0.04, -0.01, Resolution::new(1944, 2592));
+    let truth = shoot(dir.path(), "portrait", &cam, |_| {});
+    let roster: Roster = truth.roster();
+    let photo = load(dir.path(), "portrait");
+    assert!(photo.size().unwrap().1 > photo.size().unwrap().0);
+    for (name, camera) in [("camera file", Some(truth.intrinsics())), ("self-calibrated", None)] {
+        let s = scan(&photo, &p, Some(&roster), camera.as_ref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let acc = compare(&s.table, &truth);
+        let (p50, p95) = (quantile(&acc.position_mm, 0.5), quantile(&acc.position_mm, 0.95));
+        eprintln!("portrait, {name}: recall {:.3}, position {p50:.3} / {p95:.3} mm", acc.recall());
+        assert!(acc.recall() >= 0.98, "{name}: recall {}", acc.recall());
+        assert!(p50 <= 0.2 && p95 <= 0.6, "{name}: {p50} / {p95} mm");
+    }
 }
 
 /// Issue 17 item 5: a fiducial moved 6 mm from where the profile puts it is named.
