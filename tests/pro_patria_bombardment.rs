@@ -95,3 +95,40 @@ fn the_bombard_verb_names_the_zone_the_crest_and_who_is_inside() {
         assert!(common::stderr(&o).contains(needle), "{args:?}: {}", common::stderr(&o));
     }
 }
+
+/// A unit's near edge 1 mm either side of the crest (y = 600) and of the box's far edge
+/// without the hill (y = 650): in, out; the same under scan-sized noise (0.1 mm, 0.2°).
+#[test]
+fn just_inside_and_just_outside_the_cut_and_the_box_even_with_scan_noise() {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1962);
+    for deg in [0.0, 37.0, 90.0, 211.0] {
+        for (hill, edge) in [(true, 600.0), (false, 650.0)] {
+            for (gap, inside) in [(-1.0, true), (1.0, false)] {
+                for trial in 0..8 {
+                    let (dx, dy, dh) = if trial == 0 {
+                        (0.0, 0.0, 0.0)
+                    } else {
+                        (
+                            rng.random_range(-0.1..0.1),
+                            rng.random_range(-0.1..0.1),
+                            rng.random_range(-0.2..0.2),
+                        )
+                    };
+                    let t = scene(deg, hill);
+                    let mut v: serde_json::Value = serde_json::from_str(&t.to_json_string()).unwrap();
+                    // The "far" unit (index 4): its near edge at `edge + gap`.
+                    let (x, y) = turn(dx, edge + gap + 10.0 + dy, deg);
+                    v["units"][4]["bases"][0]["x"] = json!(x);
+                    v["units"][4]["bases"][0]["y"] = json!(y);
+                    v["units"][4]["bases"][0]["heading"] = json!((90.0 + deg + dh).rem_euclid(360.0));
+                    let t = Table::from_json_str(&v.to_string()).unwrap();
+                    let (px, py) = turn(0.0, 500.0, deg);
+                    let z =
+                        bombardment_zone(&t, 0, Vec2::new(px, py), &t.rule_book().unwrap()).unwrap().unwrap();
+                    assert_eq!(z.units.contains(&4), inside, "{deg}° hill {hill} gap {gap} trial {trial}");
+                }
+            }
+        }
+    }
+}
