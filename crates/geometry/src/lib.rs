@@ -126,7 +126,7 @@ pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use line_of_sight::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
-pub use number::Shown;
+pub use number::{Shown, clipped};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,

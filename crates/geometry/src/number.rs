@@ -1,5 +1,6 @@
-//! Numbers in messages: a value read from a file is echoed as typed when it is of a
-//! sensible size, and in exponent form when it is not (`1e300`, not 301 digits).
+//! Numbers and quotes in messages: a value read from a file is echoed as typed when it
+//! is of a sensible size, and in exponent form when it is not (`1e300`, not 301
+//! digits); text quoted from a file is cut to a readable length ([`clipped`]).
 
 use std::fmt;
 
@@ -23,5 +24,20 @@ impl fmt::Display for Shown {
         } else {
             write!(f, "{v}")
         }
+    }
+}
+
+/// `text` cut after `max_chars` characters, saying how many were left out (a 200 KB
+/// line of a file is not echoed to the terminal).
+///
+/// ```
+/// assert_eq!(vedette_geometry::clipped("abcdef", 4), "abcd ... (2 more characters)");
+/// assert_eq!(vedette_geometry::clipped("abc", 4), "abc");
+/// ```
+#[must_use]
+pub fn clipped(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{} ... ({} more characters)", &text[..cut], text[cut..].chars().count()),
+        None => text.to_string(),
     }
 }

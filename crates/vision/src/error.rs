@@ -140,12 +140,7 @@ pub(crate) fn toml_error(path: &str, e: &toml::de::Error) -> VisionError {
     let message = e
         .to_string()
         .lines()
-        .map(|line| match line.char_indices().nth(MAX_QUOTED_CHARS) {
-            Some((cut, _)) => {
-                format!("{} ... ({} more characters)", &line[..cut], line[cut..].chars().count())
-            }
-            None => line.to_string(),
-        })
+        .map(|line| vedette_geometry::clipped(line, MAX_QUOTED_CHARS))
         .collect::<Vec<_>>()
         .join("\n");
     VisionError::Toml { path: path.to_string(), message }

@@ -18,7 +18,7 @@ use super::crest::crest_lines;
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::polygon::ConvexPolygon;
-use crate::polygon::HalfPlane;
+use crate::polygon::{HalfPlane, line_in_convex};
 use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::{Table, Unit};
@@ -158,12 +158,7 @@ pub fn bombardment_zone(
     Ok(Some(BombardmentZone { area, cut_by, units }))
 }
 
-/// Whether segment `s` meets the inside of convex `area`.
+/// Whether segment `s` meets convex `area` (its boundary included).
 fn meets(area: &ConvexPolygon, s: &Segment) -> bool {
-    let v = area.vertices();
-    let n = v.len();
-    if area.contains(s.a) || area.contains(s.b) {
-        return true;
-    }
-    (0..n).any(|i| Segment::new(v[i], v[(i + 1) % n]).intersection(s).is_some())
+    line_in_convex(area.vertices(), s.a, s.b - s.a, (0.0, 1.0), |_| Some(0.0)).is_some()
 }

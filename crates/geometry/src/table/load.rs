@@ -140,10 +140,7 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
 const MAX_MESSAGE_CHARS: usize = 300;
 
 fn clip(msg: &str) -> String {
-    match msg.char_indices().nth(MAX_MESSAGE_CHARS) {
-        Some((cut, _)) => format!("{} ... ({} more characters)", &msg[..cut], msg[cut..].chars().count()),
-        None => msg.to_string(),
-    }
+    crate::number::clipped(msg, MAX_MESSAGE_CHARS)
 }
 
 /// serde_json appends " at line L column C"; the error carries those separately.
