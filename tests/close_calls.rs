@@ -336,3 +336,266 @@ mod noise {
         }
     }
 }
+
+/// Offsets from a command threshold: (offset mm, inside, certain). Inside includes
+/// exactly at the limit (000: "within"); two sigma is 0.8485 mm.
+const COMMAND_OFFSETS: [(f64, bool, bool); 4] =
+    [(-CLOSE, true, false), (CLOSE, false, false), (-CLEAR, true, true), (CLEAR, false, true)];
+
+fn unit(id: &str, side: &str, kind: &str, extra: Value, b: Value) -> Value {
+    let mut u = json!({ "id": id, "side": side, "kind": kind, "bases": [b] });
+    if let (Some(u), Some(e)) = (u.as_object_mut(), extra.as_object()) {
+        u.extend(e.clone());
+    }
+    u
+}
+
+/// A division leader (25 x 30 base, centre (900, 500), facing +y: front edge y = 515)
+/// and a regiment of its division whose rear edge is `gap` mm ahead of it (40 x 20 base,
+/// straight ahead: the closest points are the two edges' middles).
+fn leader_scene(gap: f64, deg: f64, sigma: Option<f64>) -> Table {
+    table(
+        vec![
+            unit(
+                "l",
+                "one",
+                "leader",
+                json!({ "role": "division", "division": "d" }),
+                base(900.0, 500.0, 90.0, 25.0, 30.0, deg, sigma),
+            ),
+            unit(
+                "r",
+                "one",
+                "infantry",
+                json!({ "formation": "line", "division": "d" }),
+                base(900.0, 515.0 + gap + 10.0, 90.0, 40.0, 20.0, deg, sigma),
+            ),
+        ],
+        vec![],
+    )
+}
+
+fn check_limit(call: &CallEntry, limit: f64, offset: f64, certain: bool, what: &str) {
+    assert!(call.limit_mm.is_some_and(|l| (l - limit).abs() < 1e-6), "{what}: {call:?}");
+    check(call, offset.abs(), 1e-6, certain, what);
+}
+
+#[test]
+fn leader_reach_just_inside_and_just_outside_three_inches() {
+    // 000 §4.7, §5.4: friendly units within 3" (76.2 mm) of an E/P leader. A unit just
+    // outside stays out of `units`, but a scanned table lists it among the calls when it
+    // is too close to call; a typed table never does.
+    for deg in HEADINGS {
+        for (offset, inside, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let r = report::build(&leader_scene(76.2 + offset, deg, Some(SIGMA))).unwrap();
+            let reach = &r.command.leaders[0].reaches[0];
+            assert_eq!(reach.units.contains(&"r".to_string()), inside, "{what}");
+            let call = reach.calls.iter().find(|c| c.unit == "r");
+            if inside || !certain {
+                let c = call.unwrap_or_else(|| panic!("{what}: {:?}", reach.calls));
+                assert_eq!(c.inside, inside, "{what}");
+                check_limit(&c.call, 76.2, offset, certain, &what);
+            } else {
+                assert!(call.is_none(), "{what}: a unit clear of the reach is not listed");
+            }
+            let text = report::render_text(&r);
+            assert_eq!(text.contains("Command close calls"), !certain, "{what}:\n{text}");
+        }
+        // Typed: 0.1 mm outside is simply outside.
+        let r = report::build(&leader_scene(76.2 + 0.1, deg, None)).unwrap();
+        assert!(r.command.leaders[0].reaches[0].calls.is_empty());
+    }
+}
+
+#[test]
+fn rally_penalty_step_at_eight_inches() {
+    // 000 §2.3: one point per full 4" beyond 4": 0 below 8" (203.2 mm), 1 from 8".
+    for deg in HEADINGS {
+        for (offset, inside, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let r = report::build(&leader_scene(203.2 + offset, deg, Some(SIGMA))).unwrap();
+            let rally = &r.command.divisions[0].rally[0];
+            assert_eq!(rally.penalty, u32::from(!inside), "{what}");
+            check_limit(&rally.call, 203.2, offset, certain, &what);
+        }
+    }
+}
+
+#[test]
+fn corps_leader_twelve_inches_and_engagement_eight_inches() {
+    // 000 §3.3: the corps leader beyond 12" (304.8 mm); the division in engagement range
+    // when an enemy is within 8" (203.2 mm). The corps leader (25 x 30) stands `gap`
+    // mm beyond the division leader's front; an enemy regiment `gap` mm beyond the
+    // division's regiment (which stands 50 mm ahead of its leader).
+    for deg in HEADINGS {
+        for (offset, inside, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let corps = table(
+                vec![
+                    unit(
+                        "l",
+                        "one",
+                        "leader",
+                        json!({ "role": "division", "division": "d", "corps": "c" }),
+                        base(900.0, 500.0, 90.0, 25.0, 30.0, deg, Some(SIGMA)),
+                    ),
+                    unit(
+                        "k",
+                        "one",
+                        "leader",
+                        json!({ "role": "corps", "corps": "c" }),
+                        base(900.0, 500.0 - 30.0 - (304.8 + offset), 90.0, 25.0, 30.0, deg, Some(SIGMA)),
+                    ),
+                ],
+                vec![],
+            );
+            let r = report::build(&corps).unwrap();
+            let d = &r.command.divisions[0];
+            assert_eq!(d.corps_leader_beyond_12in, !inside, "{what}");
+            check_limit(d.corps_leader_call.as_ref().unwrap(), 304.8, offset, certain, &what);
+
+            let mut units = vec![unit(
+                "l",
+                "one",
+                "leader",
+                json!({ "role": "division", "division": "d" }),
+                base(900.0, 400.0, 90.0, 25.0, 30.0, deg, Some(SIGMA)),
+            )];
+            units.push(unit(
+                "r",
+                "one",
+                "infantry",
+                json!({ "formation": "line", "division": "d" }),
+                base(900.0, 500.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
+            ));
+            units.push(unit(
+                "e",
+                "two",
+                "infantry",
+                json!({ "formation": "line" }),
+                base(900.0, 520.0 + 203.2 + offset, 270.0, 40.0, 20.0, deg, Some(SIGMA)),
+            ));
+            let r = report::build(&table(units, vec![])).unwrap();
+            let d = &r.command.divisions[0];
+            assert_eq!(d.engaged, inside, "{what}");
+            match &d.engagement_call {
+                Some(c) => check_limit(c, 203.2, offset, certain, &what),
+                None => assert!(certain && !inside, "{what}: an enemy too close to call is reported"),
+            }
+        }
+    }
+}
+
+#[test]
+fn divisions_together_at_six_inches_and_adjoining_at_three() {
+    // 000 §3.3 (6" = 152.4 mm: together) and §6.2 (3" = 76.2 mm: adjoining, in sight on
+    // this open table). Two regiments side by side facing +y, `gap` mm between their
+    // flanks.
+    for deg in HEADINGS {
+        for (limit, adjoining_limit) in [(152.4, false), (76.2, true)] {
+            for (offset, inside, certain) in COMMAND_OFFSETS {
+                let what = format!("limit {limit} offset {offset} at {deg}°");
+                let gap = limit + offset;
+                let t = table(
+                    vec![
+                        unit(
+                            "a",
+                            "one",
+                            "infantry",
+                            json!({ "formation": "line", "division": "d1" }),
+                            base(900.0, 500.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
+                        ),
+                        unit(
+                            "b",
+                            "one",
+                            "infantry",
+                            json!({ "formation": "line", "division": "d2" }),
+                            base(940.0 + gap, 500.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
+                        ),
+                    ],
+                    vec![],
+                );
+                let r = report::build(&t).unwrap();
+                let pair = r.command.division_pairs.first();
+                if adjoining_limit {
+                    let p = pair.unwrap();
+                    assert!(p.together, "{what}");
+                    assert_eq!(p.adjoining, inside, "{what}");
+                    check_limit(p.adjoining_call.as_ref().unwrap(), 76.2, offset, certain, &what);
+                } else if inside || !certain {
+                    let p = pair.unwrap_or_else(|| panic!("{what}: pair missing"));
+                    assert_eq!(p.together, inside, "{what}");
+                    assert!(!p.adjoining, "{what}");
+                    check_limit(p.together_call.as_ref().unwrap(), 152.4, offset, certain, &what);
+                } else {
+                    assert!(pair.is_none(), "{what}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cavalry_reaction_and_pass_through_zones() {
+    // 000 §3.6: an enemy within 6" (152.4 mm) of a cavalry unit's front, seen; 000 §5.5:
+    // a friend within 3" (76.2 mm) to an infantry loser's rear, wholly between its rear
+    // lines (same width, straight behind).
+    for deg in HEADINGS {
+        for (offset, inside, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let t = table(
+                vec![
+                    unit(
+                        "c",
+                        "one",
+                        "cavalry",
+                        json!({ "formation": "line" }),
+                        base(900.0, 500.0, 90.0, 40.0, 30.0, deg, Some(SIGMA)),
+                    ),
+                    unit(
+                        "e",
+                        "two",
+                        "infantry",
+                        json!({ "formation": "line" }),
+                        base(900.0, 515.0 + 152.4 + offset + 10.0, 270.0, 40.0, 20.0, deg, Some(SIGMA)),
+                    ),
+                    unit(
+                        "i",
+                        "one",
+                        "infantry",
+                        json!({ "formation": "line" }),
+                        base(400.0, 500.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
+                    ),
+                    unit(
+                        "f",
+                        "one",
+                        "infantry",
+                        json!({ "formation": "line" }),
+                        base(400.0, 490.0 - (76.2 + offset) - 10.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
+                    ),
+                ],
+                vec![],
+            );
+            let r = report::build(&t).unwrap();
+            for (zones, owner, other, limit) in
+                [(&r.command.cavalry_reaction, "c", "e", 152.4), (&r.command.pass_through, "i", "f", 76.2)]
+            {
+                let z = zones.iter().find(|z| z.unit == owner);
+                let c = z.and_then(|z| z.calls.iter().find(|c| c.unit == other));
+                assert_eq!(
+                    z.is_some_and(|z| z.units.iter().any(|u| u.unit == other)),
+                    inside,
+                    "{owner} {what}"
+                );
+                if inside || !certain {
+                    let c = c.unwrap_or_else(|| panic!("{owner} {what}: {zones:?}"));
+                    assert_eq!(c.inside, inside);
+                    check_limit(&c.call, limit, offset, certain, &format!("{owner} {what}"));
+                } else {
+                    assert!(c.is_none(), "{owner} {what}");
+                }
+            }
+        }
+    }
+}

@@ -178,6 +178,36 @@ pub fn distance_call(table: &Table, a: BaseRef, b: BaseRef, c: &ClosestPoints, l
     CloseCall::new(table, c.distance_mm - limit_mm, &parties)
 }
 
+/// How far beyond a rule limit a verdict can still be too close to call on `table`, mm:
+/// two combined sigmas of the least certain pair of bases (each base's `sigma_mm` and
+/// its heading sigma times its half diagonal, the largest lever). Zero on a table
+/// without uncertainties. A search for "just outside" verdicts (a unit 0.1 mm beyond a
+/// leader's reach on a scanned table) looks this far past the limit.
+#[must_use]
+pub fn near_band_mm(table: &Table) -> f64 {
+    let worst = table
+        .units
+        .iter()
+        .flat_map(|u| u.bases.iter())
+        .map(|b| {
+            let m = b.meta();
+            let turn = m.sigma_heading_deg.unwrap_or(0.0).to_radians() * 0.5 * b.width().hypot(b.depth());
+            m.sigma_mm.unwrap_or(0.0).hypot(turn)
+        })
+        .filter(|s| s.is_finite())
+        .fold(0.0, f64::max);
+    CERTAIN_AT_SIGMAS * std::f64::consts::SQRT_2 * worst
+}
+
+/// The close call of a distance between two units (closest points of their closest
+/// bases, as the command rules measure) against a rule limit, mm; `None` when either
+/// unit is missing or has no bases.
+#[must_use]
+pub fn unit_distance_call(table: &Table, a: usize, b: usize, limit_mm: f64) -> Option<CloseCall> {
+    let c = table.units.get(a)?.closest_to(table.units.get(b)?)?;
+    Some(distance_call(table, BaseRef::new(a, c.from_base), BaseRef::new(b, c.to_base), &c.closest, limit_mm))
+}
+
 /// The close call of a distance verdict measured from a line segment carried by base
 /// `a` (a battery's frontage, a front edge) to base `b`, against a rule limit, mm.
 #[must_use]

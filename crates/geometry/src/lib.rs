@@ -114,13 +114,15 @@ pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners
 pub use command::deployment::{
     ARC_EXCESS_MM, AreaOwner, DeploymentArea, corps_area, division_area, primary_units,
 };
-pub use command::divisions::{DivisionGap, division_gaps, nearest_enemy_of_divisions};
-pub use command::leaders::{
-    LeaderScope, commanded_units, corps_leader, corps_leader_distance_mm, division_leader, rally_penalty,
-    unit_distance_mm, units_within_reach,
+pub use command::divisions::{
+    DivisionGap, division_gaps, nearest_enemies_of_divisions, nearest_enemy_of_divisions,
 };
-pub use command::pass_through::{pass_through, pass_through_reach_mm};
-pub use command::reaction::{front_cone, reaction_zone};
+pub use command::leaders::{
+    LeaderScope, commanded_units, corps_leader, corps_leader_distance_mm, division_and_corps_leaders,
+    division_leader, rally_penalty, rally_step_boundary_mm, unit_distance_mm, units_within_reach,
+};
+pub use command::pass_through::{pass_through, pass_through_reach_mm, pass_through_within};
+pub use command::reaction::{front_cone, reaction_zone, reaction_zone_within};
 pub use cone::FrontageCone;
 pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};

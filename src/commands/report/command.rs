@@ -7,9 +7,11 @@
 
 use super::columns::{num, render};
 use crate::CliError;
+use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::command::assessment::{AssetFinding, ZoneFinding, assess_command};
+use vedette_geometry::close_call::CloseCall;
+use vedette_geometry::command::assessment::{AssetFinding, UnitCall, ZoneFinding, assess_command};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{LeaderRole, RuleBook, SpatialIndex, Table};
 
@@ -22,6 +24,20 @@ pub struct UnitDistance {
     pub distance_in: Option<f64>,
     /// The same, table mm.
     pub distance_mm: f64,
+}
+
+/// A unit's distance against a reach: inside it, or just outside and too close to call.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct UnitCallEntry {
+    /// The unit.
+    pub unit: String,
+    /// Closest point to closest point, table mm (for the cavalry reaction zone, of the
+    /// part ahead of the flank line).
+    pub distance_mm: f64,
+    /// Within the reach.
+    pub inside: bool,
+    /// The distance's close call against the reach; see "Close calls".
+    pub call: CallEntry,
 }
 
 /// An asset that must stand inside a deployment area.
@@ -44,6 +60,8 @@ pub struct RallyReach {
     pub leader_distance_in: Option<f64>,
     /// Rally penalty: one per full 4" beyond 4".
     pub penalty: u32,
+    /// The distance's close call against the nearest penalty step (8", 12"...).
+    pub call: CallEntry,
 }
 
 /// One division.
@@ -67,10 +85,15 @@ pub struct DivisionReport {
     pub nearest_enemy_in: Option<f64>,
     /// Within 8" of the enemy: in engagement range (000 §3.3).
     pub engaged: bool,
+    /// The nearest enemy's distance against 8" (`null` when no enemy is within it or
+    /// just outside and too close to call).
+    pub engagement_call: Option<CallEntry>,
     /// The division leader's distance to its corps leader, rule inches.
     pub corps_leader_distance_in: Option<f64>,
     /// The corps leader is more than 12" away (000 §3.3: -1 to the maneuver roll).
     pub corps_leader_beyond_12in: bool,
+    /// The corps leader's distance against 12".
+    pub corps_leader_call: Option<CallEntry>,
     /// Each unit's distance to the division leader and its rally penalty.
     pub rally: Vec<RallyReach>,
 }
@@ -100,6 +123,10 @@ pub struct DivisionPair {
     /// Within 3" (classic: 8 cm): adjoining for panic, unless line of sight is shorter
     /// (000 §6.2, 002 §5.2: not decided here).
     pub adjoining: bool,
+    /// The distance against 6" (`null` under classic rules).
+    pub together_call: Option<CallEntry>,
+    /// The distance against 3" (classic: 8 cm).
+    pub adjoining_call: Option<CallEntry>,
 }
 
 /// The units within one of a leader's rule distances.
@@ -111,6 +138,9 @@ pub struct LeaderReach {
     pub reach_in: Option<f64>,
     /// The friendly units within it.
     pub units: Vec<String>,
+    /// Each unit within it, and each just outside that is too close to call, with its
+    /// close call.
+    pub calls: Vec<UnitCallEntry>,
 }
 
 /// One leader.
@@ -133,6 +163,9 @@ pub struct ZoneReport {
     pub reach_in: Option<f64>,
     /// The units in it, nearest first.
     pub units: Vec<UnitDistance>,
+    /// Each unit in it, and each just outside its reach that is too close to call, with
+    /// its close call (the distance only: the lines that bound the zone are not carried).
+    pub calls: Vec<UnitCallEntry>,
 }
 
 /// The `command` section.
@@ -161,6 +194,7 @@ pub fn build(
     sight: &TerrainSight,
 ) -> Result<CommandSection, CliError> {
     let found = assess_command(t, index, book, sight)?;
+    let limited = |c: &Option<(f64, CloseCall)>| c.as_ref().map(|(l, c)| calls::entry(t, c, Some(*l)));
     let id = |u: usize| t.units[u].id.clone();
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
     let sq_in = |mm2: f64| book.rule_inches_to_mm(1.0).map(|one| micro(mm2 / (one * one)));
@@ -173,7 +207,18 @@ pub fn build(
             })
             .collect()
     };
+    let unit_calls = |v: &[UnitCall], reach_mm: f64| -> Vec<UnitCallEntry> {
+        v.iter()
+            .map(|c| UnitCallEntry {
+                unit: id(c.unit),
+                distance_mm: micro(c.distance_mm),
+                inside: c.inside,
+                call: calls::entry(t, &c.call, Some(reach_mm)),
+            })
+            .collect()
+    };
     let zone = |z: &ZoneFinding| ZoneReport {
+        calls: unit_calls(&z.calls, z.reach_mm),
         unit: id(z.unit),
         reach_in: inch(z.reach_mm),
         units: nearest_first(
@@ -197,8 +242,10 @@ pub fn build(
                 assets: assets(&d.assets),
                 nearest_enemy_in: d.nearest_enemy_mm.and_then(inch),
                 engaged: d.nearest_enemy_mm.is_some(),
+                engagement_call: limited(&d.engagement_call),
                 corps_leader_distance_in: d.corps_leader_distance_mm.and_then(inch),
                 corps_leader_beyond_12in: d.corps_leader_beyond,
+                corps_leader_call: limited(&d.corps_leader_call),
                 rally: d
                     .rally
                     .iter()
@@ -206,6 +253,7 @@ pub fn build(
                         unit: id(r.unit),
                         leader_distance_in: inch(r.leader_distance_mm),
                         penalty: r.penalty,
+                        call: calls::entry(t, &r.call, Some(r.boundary_mm)),
                     })
                     .collect(),
             })
@@ -228,6 +276,8 @@ pub fn build(
                 distance_in: inch(p.distance_mm),
                 together: p.together,
                 adjoining: p.adjoining,
+                together_call: limited(&p.together_call),
+                adjoining_call: limited(&p.adjoining_call),
             })
             .collect(),
         leaders: found
@@ -243,6 +293,7 @@ pub fn build(
                         rule: r.rule.to_string(),
                         reach_in: inch(r.reach_mm),
                         units: r.units.iter().map(|&u| id(u)).collect(),
+                        calls: unit_calls(&r.calls, r.reach_mm),
                     })
                     .collect(),
             })
@@ -375,5 +426,47 @@ pub fn render_text(s: &CommandSection) -> String {
             .collect();
         out.push_str(&render(&["unit", "reach", "units"], &rows));
     }
+    out.push_str(&render_close_calls(s));
     out
+}
+
+/// Every command verdict that is too close to call, one per line ("" when none).
+fn render_close_calls(s: &CommandSection) -> String {
+    let mut lines = Vec::new();
+    let mut add = |what: String, c: &Option<CallEntry>| {
+        if let Some(c) = c.as_ref().filter(|c| !c.certain) {
+            lines.push(format!("  {what}{}\n", calls::mark(c)));
+        }
+    };
+    for d in &s.divisions {
+        add(format!("{} engagement range (8\")", d.division), &d.engagement_call);
+        add(format!("{} corps leader within 12\"", d.division), &d.corps_leader_call);
+        for r in &d.rally {
+            add(format!("{} rally penalty of {}", d.division, r.unit), &Some(r.call.clone()));
+        }
+    }
+    for p in &s.division_pairs {
+        add(format!("{} and {} together (6\")", p.a, p.b), &p.together_call);
+        add(format!("{} and {} adjoining", p.a, p.b), &p.adjoining_call);
+    }
+    for l in &s.leaders {
+        for r in &l.reaches {
+            for c in &r.calls {
+                let side = if c.inside { "within" } else { "outside" };
+                add(
+                    format!("{} {side} {}\" of {}", c.unit, num(r.reach_in, 1), l.leader),
+                    &Some(c.call.clone()),
+                );
+            }
+        }
+    }
+    for (what, zones) in [("reaction zone", &s.cavalry_reaction), ("pass-through zone", &s.pass_through)] {
+        for z in zones {
+            for c in &z.calls {
+                let side = if c.inside { "in" } else { "outside" };
+                add(format!("{} {side} the {what} of {}", c.unit, z.unit), &Some(c.call.clone()));
+            }
+        }
+    }
+    if lines.is_empty() { String::new() } else { format!("\nCommand close calls\n{}", lines.concat()) }
 }

@@ -16,18 +16,20 @@
 //! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
 
 use super::deployment::{DeploymentArea, corps_area, division_area, primary_units};
-use super::divisions::{division_gaps, nearest_enemy_of_divisions};
+use super::divisions::{division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
-    LeaderScope, commanded_units, corps_leader_distance_mm, division_leader, rally_penalty, unit_distance_mm,
-    units_within_reach,
+    LeaderScope, commanded_units, division_and_corps_leaders, division_leader, rally_penalty,
+    rally_step_boundary_mm, unit_distance_mm, units_within_reach,
 };
-use super::pass_through::{pass_through, pass_through_reach_mm};
-use super::reaction::reaction_zone;
+use super::pass_through::{pass_through_reach_mm, pass_through_within};
+use super::reaction::reaction_zone_within;
+use crate::close_call::{CloseCall, distance_call, near_band_mm, unit_distance_call};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::{Eye, FieldOfView, SightRules, TerrainSight};
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
-use crate::table::{LeaderRole, Table, Unit, UnitKind};
+use crate::segment::ClosestPoints;
+use crate::table::{BaseRef, LeaderRole, Table, Unit, UnitKind};
 use crate::ties::within;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,6 +53,25 @@ pub struct RallyFinding {
     pub leader_distance_mm: f64,
     /// Rally penalty steps (one per 4" beyond 4").
     pub penalty: u32,
+    /// The penalty step boundary nearest the distance (8", 12"...), mm.
+    pub boundary_mm: f64,
+    /// The distance's close call against that boundary.
+    pub call: CloseCall,
+}
+
+/// A unit's distance verdict against a reach (a leader's, a zone's): inside, or just
+/// outside and too close to call, with its close call (`crate::close_call`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitCall {
+    /// The unit's index.
+    pub unit: usize,
+    /// Its distance, mm (closest points; for the cavalry reaction zone, of its part ahead
+    /// of the flank line).
+    pub distance_mm: f64,
+    /// Within the reach.
+    pub inside: bool,
+    /// The distance against the reach.
+    pub call: CloseCall,
 }
 
 /// One division.
@@ -72,10 +93,15 @@ pub struct DivisionFinding {
     pub assets: Vec<AssetFinding>,
     /// The nearest enemy within engagement range, mm.
     pub nearest_enemy_mm: Option<f64>,
+    /// The nearest enemy's distance against engagement range (8"): present when an enemy
+    /// is within it, or just outside it and too close to call; with the limit, mm.
+    pub engagement_call: Option<(f64, CloseCall)>,
     /// The corps leader's distance from the division leader, mm.
     pub corps_leader_distance_mm: Option<f64>,
     /// The corps leader is beyond 12" (000 §3.3, a maneuver modifier).
     pub corps_leader_beyond: bool,
+    /// The corps leader's distance against 12", with the limit, mm.
+    pub corps_leader_call: Option<(f64, CloseCall)>,
     /// Each combat unit the leader commands: distance and rally penalty.
     pub rally: Vec<RallyFinding>,
 }
@@ -105,6 +131,10 @@ pub struct DivisionPairFinding {
     /// Adjoining: within 3" (R5 family, 000 §6.2) or 8 cm (classic, 002 §5.2), and the
     /// closest units see each other.
     pub adjoining: bool,
+    /// The distance against 6" (R5 family; `None` for classic), with the limit, mm.
+    pub together_call: Option<(f64, CloseCall)>,
+    /// The distance against the adjoining distance, with the limit, mm.
+    pub adjoining_call: Option<(f64, CloseCall)>,
 }
 
 /// The friendly units within one of a leader's reaches.
@@ -116,6 +146,8 @@ pub struct LeaderReachFinding {
     pub reach_mm: f64,
     /// The units within it.
     pub units: Vec<usize>,
+    /// Each unit within it and each just outside it that is too close to call.
+    pub calls: Vec<UnitCall>,
 }
 
 /// One leader's reaches.
@@ -136,6 +168,9 @@ pub struct ZoneFinding {
     pub reach_mm: f64,
     /// The units in it, with their distance, mm.
     pub units: BTreeMap<usize, f64>,
+    /// Each unit in it and each just outside its reach that is too close to call (the
+    /// distance only: the flank and rear lines that bound the zone are not carried).
+    pub calls: Vec<UnitCall>,
 }
 
 /// Everything the command rules measure on one table.
@@ -180,6 +215,49 @@ fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
     it.collect::<BTreeSet<_>>().into_iter().map(str::to_string).collect()
 }
 
+/// A zone's finding from the units found within its reach and the near band beyond it
+/// (unit → distance, deciding base): the units within the reach, and a close call for
+/// each of them and for each unit outside that is too close to call; `None` when
+/// neither.
+fn zone_finding(
+    table: &Table,
+    unit: usize,
+    reach_mm: f64,
+    near: &BTreeMap<usize, (f64, BaseRef)>,
+) -> Option<ZoneFinding> {
+    let mut units = BTreeMap::new();
+    let mut calls = Vec::new();
+    for (&u, &(d, base)) in near {
+        let inside = within(d, reach_mm);
+        let call = zone_call(table, unit, base, d, reach_mm);
+        if inside {
+            units.insert(u, d);
+        }
+        if inside || !call.certain() {
+            calls.push(UnitCall { unit: u, distance_mm: d, inside, call });
+        }
+    }
+    (!calls.is_empty()).then_some(ZoneFinding { unit, reach_mm, units, calls })
+}
+
+/// The close call of a zone's distance `d` (to `other`, a base of another unit) against
+/// its reach: the zone unit's base nearest `other` and the closest points of the two
+/// decide (the distance itself is the zone's: for the cavalry reaction zone that of the
+/// part of `other` ahead of the flank line).
+fn zone_call(table: &Table, unit: usize, other: BaseRef, d: f64, reach_mm: f64) -> CloseCall {
+    let (Some(u), Some(ob)) = (table.units.get(unit), table.base(other)) else {
+        return CloseCall::exact(d - reach_mm);
+    };
+    let nearest = u
+        .bases
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (i, b.closest_points(ob)))
+        .min_by(|a, b| a.1.distance_mm.total_cmp(&b.1.distance_mm));
+    let Some((i, c)) = nearest else { return CloseCall::exact(d - reach_mm) };
+    distance_call(table, BaseRef::new(unit, i), other, &ClosestPoints { distance_mm: d, ..c }, reach_mm)
+}
+
 /// For each leader, the friendly combat units within each reach (`own`: only units the
 /// leader commands, and only for corps and army leaders).
 fn leader_findings(
@@ -187,6 +265,7 @@ fn leader_findings(
     index: &SpatialIndex,
     reaches: &[(&'static str, f64, bool)],
 ) -> Vec<LeaderFinding> {
+    let band = near_band_mm(table);
     let mut out = Vec::new();
     for (li, l) in table.units.iter().enumerate().filter(|(_, l)| l.kind == UnitKind::Leader) {
         let mut rs = Vec::new();
@@ -195,11 +274,17 @@ fn leader_findings(
                 continue;
             }
             let scope = if own { LeaderScope::OwnCommand } else { LeaderScope::AnyFriendly };
-            rs.push(LeaderReachFinding {
-                rule,
-                reach_mm,
-                units: units_within_reach(table, index, li, reach_mm, scope),
-            });
+            let units = units_within_reach(table, index, li, reach_mm, scope);
+            let calls = units_within_reach(table, index, li, reach_mm + band, scope)
+                .into_iter()
+                .filter_map(|u| {
+                    let call = unit_distance_call(table, li, u, reach_mm)?;
+                    let distance_mm = unit_distance_mm(table, li, u)?;
+                    let inside = units.contains(&u);
+                    (inside || !call.certain()).then_some(UnitCall { unit: u, distance_mm, inside, call })
+                })
+                .collect();
+            rs.push(LeaderReachFinding { rule, reach_mm, units, calls });
         }
         out.push(LeaderFinding { leader: li, reaches: rs });
     }
@@ -239,11 +324,13 @@ pub fn assess_command(
 ) -> Result<CommandAssessment, GeometryError> {
     let mut s = CommandAssessment::default();
     let t = table;
+    // How far past a limit a scanned table's verdict can still be too close to call.
+    let band = near_band_mm(t);
     match book.rules() {
         RuleSet::Republique5 | RuleSet::Republic => {
             let engage = book.distance_mm(RuleDistance::EngagementRange)?;
             let corps_reach = book.distance_mm(RuleDistance::CorpsCommander)?;
-            let enemies = nearest_enemy_of_divisions(t, index, engage);
+            let enemies = nearest_enemies_of_divisions(t, index, engage + band);
             for d in names(t.units.iter().filter_map(|u| u.division.as_deref())) {
                 let members: Vec<usize> = (0..t.units.len())
                     .filter(|&i| t.units[i].division.as_deref() == Some(d.as_str()))
@@ -255,19 +342,28 @@ pub fn assess_command(
                     .filter(|&&i| is_division_asset(&t.units[i]))
                     .map(|&i| asset(area.as_ref(), i, &t.units[i]))
                     .collect();
-                let corps_leader_mm = corps_leader_distance_mm(t, &d);
+                let leaders = division_and_corps_leaders(t, &d);
+                let corps_leader_mm = leaders.and_then(|(l, c)| unit_distance_mm(t, l, c));
+                let corps_leader_call = leaders
+                    .and_then(|(l, c)| unit_distance_call(t, l, c, corps_reach))
+                    .map(|c| (corps_reach, c));
                 let mut rally = Vec::new();
                 if let Some(l) = leader {
                     for u in commanded_units(t, l).into_iter().filter(|&u| t.units[u].is_combat()) {
                         if let Some(dmm) = unit_distance_mm(t, l, u) {
+                            let boundary_mm = rally_step_boundary_mm(dmm, book)?;
+                            let Some(call) = unit_distance_call(t, l, u, boundary_mm) else { continue };
                             rally.push(RallyFinding {
                                 unit: u,
                                 leader_distance_mm: dmm,
                                 penalty: rally_penalty(dmm, book)?,
+                                boundary_mm,
+                                call,
                             });
                         }
                     }
                 }
+                let enemy = enemies.get(&d).copied();
                 s.divisions.push(DivisionFinding {
                     side: members.first().map(|&i| t.units[i].side.clone()).unwrap_or_default(),
                     leader,
@@ -275,9 +371,13 @@ pub fn assess_command(
                     primary_units: primary_units(t, &d),
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
                     assets,
-                    nearest_enemy_mm: enemies.get(&d).copied(),
+                    nearest_enemy_mm: enemy.map(|(mm, _)| mm).filter(|&mm| within(mm, engage)),
+                    engagement_call: enemy
+                        .and_then(|(_, (own, foe))| unit_distance_call(t, own, foe, engage))
+                        .map(|c| (engage, c)),
                     corps_leader_distance_mm: corps_leader_mm,
                     corps_leader_beyond: corps_leader_mm.is_some_and(|mm| !within(mm, corps_reach)),
+                    corps_leader_call,
                     rally,
                     name: d,
                 });
@@ -297,14 +397,25 @@ pub fn assess_command(
             let together = book.distance_mm(RuleDistance::DivisionsTogether)?;
             let adjoining = book.distance_mm(RuleDistance::AdjoiningDivisions)?;
             let see = units_in_sight(index, book)?;
-            s.division_pairs = division_gaps(t, index, together)
+            s.division_pairs = division_gaps(t, index, together + band)
                 .into_iter()
-                .map(|g| DivisionPairFinding {
-                    adjoining: within(g.distance_mm, adjoining) && see(g.units),
-                    together: true,
-                    a: g.a,
-                    b: g.b,
-                    distance_mm: g.distance_mm,
+                .filter_map(|g| {
+                    let together_call =
+                        unit_distance_call(t, g.units.0, g.units.1, together).map(|c| (together, c));
+                    let is_together = within(g.distance_mm, together);
+                    if !is_together && together_call.is_none_or(|(_, c)| c.certain()) {
+                        return None;
+                    }
+                    Some(DivisionPairFinding {
+                        adjoining: within(g.distance_mm, adjoining) && see(g.units),
+                        together: is_together,
+                        together_call,
+                        adjoining_call: unit_distance_call(t, g.units.0, g.units.1, adjoining)
+                            .map(|c| (adjoining, c)),
+                        a: g.a,
+                        b: g.b,
+                        distance_mm: g.distance_mm,
+                    })
                 })
                 .collect();
             s.leaders = leader_findings(
@@ -326,29 +437,39 @@ pub fn assess_command(
             let reaction = book.distance_mm(RuleDistance::CavalryReaction)?;
             for (i, u) in t.units.iter().enumerate() {
                 if u.kind == UnitKind::Cavalry {
-                    let units = reaction_zone(t, index, book, sight, i)?;
-                    if !units.is_empty() {
-                        s.cavalry_reaction.push(ZoneFinding { unit: i, reach_mm: reaction, units });
+                    let near = reaction_zone_within(t, index, sight, i, reaction + band)?;
+                    if let Some(z) = zone_finding(t, i, reaction, &near) {
+                        s.cavalry_reaction.push(z);
                     }
                 }
                 if let Some(reach_mm) = pass_through_reach_mm(u.kind, book)? {
-                    let units = pass_through(t, index, book, i)?;
-                    if !units.is_empty() {
-                        s.pass_through.push(ZoneFinding { unit: i, reach_mm, units });
+                    let near = pass_through_within(t, index, i, reach_mm + band);
+                    if let Some(z) = zone_finding(t, i, reach_mm, &near) {
+                        s.pass_through.push(z);
                     }
                 }
             }
         }
         RuleSet::RepubliqueClassic => {
             let panic = book.distance_mm(RuleDistance::AdjoiningPanic)?;
-            s.division_pairs = division_gaps(t, index, panic)
+            s.division_pairs = division_gaps(t, index, panic + band)
                 .into_iter()
-                .map(|g| DivisionPairFinding {
-                    a: g.a,
-                    b: g.b,
-                    distance_mm: g.distance_mm,
-                    together: false,
-                    adjoining: true,
+                .filter_map(|g| {
+                    let adjoining_call =
+                        unit_distance_call(t, g.units.0, g.units.1, panic).map(|c| (panic, c));
+                    let adjoining = within(g.distance_mm, panic);
+                    if !adjoining && adjoining_call.is_none_or(|(_, c)| c.certain()) {
+                        return None;
+                    }
+                    Some(DivisionPairFinding {
+                        a: g.a,
+                        b: g.b,
+                        distance_mm: g.distance_mm,
+                        together: false,
+                        adjoining,
+                        together_call: None,
+                        adjoining_call,
+                    })
                 })
                 .collect();
             s.leaders = leader_findings(

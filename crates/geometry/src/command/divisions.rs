@@ -67,15 +67,29 @@ pub fn nearest_enemy_of_divisions(
     index: &SpatialIndex,
     reach_mm: f64,
 ) -> BTreeMap<String, f64> {
-    let mut out: BTreeMap<String, f64> = BTreeMap::new();
+    nearest_enemies_of_divisions(table, index, reach_mm).into_iter().map(|(d, (mm, _))| (d, mm)).collect()
+}
+
+/// [`nearest_enemy_of_divisions`] with the closest units: division name → (distance,
+/// mm; (the division's unit, the enemy unit)), the lowest indices on a tie.
+#[must_use]
+pub fn nearest_enemies_of_divisions(
+    table: &Table,
+    index: &SpatialIndex,
+    reach_mm: f64,
+) -> BTreeMap<String, (f64, (usize, usize))> {
+    let mut out: BTreeMap<String, (f64, (usize, usize))> = BTreeMap::new();
     for p in index.pairs_within(reach_mm) {
         let (ua, ub) = (&table.units[p.a.unit], &table.units[p.b.unit]);
         if ua.side == ub.side || !counts(ua.kind) || !counts(ub.kind) {
             continue;
         }
-        for d in [&ua.division, &ub.division].into_iter().flatten() {
-            let e = out.entry(d.clone()).or_insert(f64::INFINITY);
-            *e = e.min(p.distance_mm);
+        for (d, units) in [(&ua.division, (p.a.unit, p.b.unit)), (&ub.division, (p.b.unit, p.a.unit))] {
+            let Some(d) = d else { continue };
+            let e = out.entry(d.clone()).or_insert((f64::INFINITY, units));
+            if p.distance_mm < e.0 || (p.distance_mm == e.0 && units < e.1) {
+                *e = (p.distance_mm, units);
+            }
         }
     }
     out

@@ -131,10 +131,25 @@ pub fn units_within_reach(
 /// division's units (or its leader) name.
 #[must_use]
 pub fn corps_leader_distance_mm(table: &Table, division: &str) -> Option<f64> {
+    let (l, c) = division_and_corps_leaders(table, division)?;
+    unit_distance_mm(table, l, c)
+}
+
+/// A division's leader and its corps leader (unit indices), as
+/// [`corps_leader_distance_mm`] finds them.
+#[must_use]
+pub fn division_and_corps_leaders(table: &Table, division: &str) -> Option<(usize, usize)> {
     let l = division_leader(table, division)?;
     let corps = table.units[l].corps.clone().or_else(|| {
         table.units.iter().filter(|u| u.division.as_deref() == Some(division)).find_map(|u| u.corps.clone())
     })?;
-    let c = corps_leader(table, &corps)?;
-    unit_distance_mm(table, l, c)
+    Some((l, corps_leader(table, &corps)?))
+}
+
+/// The rally penalty's nearest step boundary to `distance_mm`, mm: the penalty changes
+/// at 8", 12", 16"... (000 §2.3, see [`rally_penalty`]), so a close call of the penalty
+/// is the distance against the nearest of those.
+pub fn rally_step_boundary_mm(distance_mm: f64, book: &RuleBook) -> Result<f64, GeometryError> {
+    let step = book.distance_mm(RuleDistance::RallyStep)?;
+    Ok(step * (distance_mm / step).round().max(2.0))
 }

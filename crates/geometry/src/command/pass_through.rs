@@ -35,23 +35,41 @@ pub fn pass_through(
     book: &RuleBook,
     loser: usize,
 ) -> Result<BTreeMap<usize, f64>, GeometryError> {
-    let mut out = BTreeMap::new();
-    let Some(u) = table.units.get(loser) else { return Ok(out) };
-    let Some(reach) = pass_through_reach_mm(u.kind, book)? else { return Ok(out) };
-    let Some(lines) = FlankGeometry::of(&u.bases) else { return Ok(out) };
+    let Some(u) = table.units.get(loser) else { return Ok(BTreeMap::new()) };
+    let Some(reach) = pass_through_reach_mm(u.kind, book)? else { return Ok(BTreeMap::new()) };
+    Ok(pass_through_within(table, index, loser, reach).into_iter().map(|(u, (d, _))| (u, d)).collect())
+}
+
+/// [`pass_through`] with the reach given, mm (the rule's reach or more, to find units
+/// just outside it): each friendly combat unit with a base wholly between the loser's
+/// rear lines, reaching into its rear zone, within `reach_mm`, with the distance and
+/// that base.
+#[must_use]
+pub fn pass_through_within(
+    table: &Table,
+    index: &SpatialIndex,
+    loser: usize,
+    reach_mm: f64,
+) -> BTreeMap<usize, (f64, BaseRef)> {
+    let mut out: BTreeMap<usize, (f64, BaseRef)> = BTreeMap::new();
+    let Some(u) = table.units.get(loser) else { return out };
+    let Some(lines) = FlankGeometry::of(&u.bases) else { return out };
     let (xl, xr) = (lines.rear_left.x, lines.rear_right.x);
-    for n in index.within_of_unit(loser, reach + 1.0) {
+    for n in index.within_of_unit(loser, reach_mm + 1.0) {
         let f = &table.units[n.base.unit];
-        if index.are_enemies(loser, n.base.unit) || !f.is_combat() || !within(n.closest.distance_mm, reach) {
+        if index.are_enemies(loser, n.base.unit) || !f.is_combat() || !within(n.closest.distance_mm, reach_mm)
+        {
             continue;
         }
-        let Some(b) = table.base(BaseRef::new(n.base.unit, n.base.base)) else { continue };
+        let Some(b) = table.base(n.base) else { continue };
         let wholly_between =
             lines.frame.local_corners(b).iter().all(|p| p.x >= xl - TIE_MM && p.x <= xr + TIE_MM);
         if wholly_between && lines.reaches_rear_zone(b) {
-            let e = out.entry(n.base.unit).or_insert(f64::INFINITY);
-            *e = f64::min(*e, n.closest.distance_mm);
+            let e = out.entry(n.base.unit).or_insert((f64::INFINITY, n.base));
+            if n.closest.distance_mm < e.0 {
+                *e = (n.closest.distance_mm, n.base);
+            }
         }
     }
-    Ok(out)
+    out
 }

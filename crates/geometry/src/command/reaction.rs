@@ -23,7 +23,7 @@ use crate::los::TerrainSight;
 use crate::polygon::ConvexPolygon;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
-use crate::table::{Table, Unit, UnitKind};
+use crate::table::{BaseRef, Table, Unit, UnitKind};
 use crate::ties::{ZONE_SLACK_MM, within};
 use std::collections::BTreeMap;
 
@@ -53,15 +53,34 @@ pub fn reaction_zone(
     sight: &TerrainSight,
     cavalry: usize,
 ) -> Result<BTreeMap<usize, f64>, GeometryError> {
-    let mut out = BTreeMap::new();
+    if table.units.get(cavalry).is_none_or(|u| u.kind != UnitKind::Cavalry) {
+        return Ok(BTreeMap::new());
+    }
+    let reach = book.distance_mm(RuleDistance::CavalryReaction)?;
+    Ok(reaction_zone_within(table, index, sight, cavalry, reach)?
+        .into_iter()
+        .map(|(u, (d, _))| (u, d))
+        .collect())
+}
+
+/// [`reaction_zone`] with the reach given, mm (the rule's 6" or more, to find enemies
+/// just outside it): each enemy unit seen with some part ahead of the flank line within
+/// `reach_mm`, with that part's distance and the enemy base that decides it.
+pub fn reaction_zone_within(
+    table: &Table,
+    index: &SpatialIndex,
+    sight: &TerrainSight,
+    cavalry: usize,
+    reach_mm: f64,
+) -> Result<BTreeMap<usize, (f64, BaseRef)>, GeometryError> {
+    let mut out: BTreeMap<usize, (f64, BaseRef)> = BTreeMap::new();
     let Some(u) = table.units.get(cavalry) else { return Ok(out) };
     if u.kind != UnitKind::Cavalry {
         return Ok(out);
     }
-    let reach = book.distance_mm(RuleDistance::CavalryReaction)?;
     let Some(cone) = front_cone(u) else { return Ok(out) };
     let planes = cone.half_planes().map(|h| loosened(h, ZONE_SLACK_MM));
-    for n in index.within_of_unit(cavalry, reach + 1.0) {
+    for n in index.within_of_unit(cavalry, reach_mm + 1.0) {
         let e = &table.units[n.base.unit];
         if !index.are_enemies(cavalry, n.base.unit) || !(e.is_combat() || e.kind == UnitKind::Skirmisher) {
             continue;
@@ -72,10 +91,12 @@ pub fn reaction_zone(
             continue;
         }
         if let Some(d) = u.bases.iter().filter_map(|cb| part.distance_to_base(cb)).reduce(f64::min)
-            && within(d, reach)
+            && within(d, reach_mm)
         {
-            let e = out.entry(n.base.unit).or_insert(f64::INFINITY);
-            *e = f64::min(*e, d);
+            let e = out.entry(n.base.unit).or_insert((f64::INFINITY, n.base));
+            if d < e.0 {
+                *e = (d, n.base);
+            }
         }
     }
     out.retain(|&e, _| sight.unit_verdict(cavalry, e).visible);
