@@ -599,3 +599,52 @@ fn cavalry_reaction_and_pass_through_zones() {
         }
     }
 }
+
+/// One defender base (40 x 20, centre (900, 600), facing +y: its flank line is its rear
+/// edge y = 590, its rear zone x 880-920 behind y = 590) and one attacker base.
+fn aspect_scene(attacker: Value, deg: f64) -> Table {
+    table(
+        vec![infantry("d", "two", base(900.0, 600.0, 90.0, 40.0, 20.0, deg, Some(SIGMA))), attacker],
+        vec![],
+    )
+}
+
+fn aspect_of(t: &Table) -> (String, CallEntry) {
+    let r = report::build(t).unwrap();
+    let e = r.assaults.entries.iter().find(|e| e.attacker == "a" && e.defender == "d").unwrap();
+    (serde_json::to_value(e.aspect).unwrap().as_str().unwrap().to_string(), e.aspect_call.clone().unwrap())
+}
+
+#[test]
+fn flank_line_and_rear_zone_just_either_side() {
+    // 000 §5.1 "Flank and Rear Examples": past the flank line (the rear edge of the front
+    // bases, run on parallel to the front) strikes the flank; inside the rear zone (between
+    // the lines run rearward from the outer rear corners) the rear.
+    for deg in HEADINGS {
+        for (offset, _, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            // Flank: an attacker facing +x, front edge 2 mm from the defender's left edge,
+            // its lower edge `offset` mm behind the flank line (y-span 590 - offset to
+            // 630 - offset).
+            let t = aspect_scene(
+                infantry("a", "one", base(868.0, 610.0 - offset, 0.0, 40.0, 20.0, deg, Some(SIGMA))),
+                deg,
+            );
+            let (aspect, call) = aspect_of(&t);
+            assert_eq!(aspect, if offset > 0.0 { "flank" } else { "front" }, "flank line, {what}");
+            assert_eq!(call.limit_mm, None);
+            check(&call, offset.abs(), 1e-6, certain, &format!("flank line, {what}"));
+            // Rear: an attacker turned 45°, well behind the flank line, whose front-right
+            // corner (centre + 10 forward + 20 right: x + 21.213, y - 7.071) lies `offset`
+            // mm past the left rear line x = 880.
+            let c = 20.0 * std::f64::consts::FRAC_1_SQRT_2 + 10.0 * std::f64::consts::FRAC_1_SQRT_2;
+            let t = aspect_scene(
+                infantry("a", "one", base(880.0 + offset - c, 570.0, 45.0, 40.0, 20.0, deg, Some(SIGMA))),
+                deg,
+            );
+            let (aspect, call) = aspect_of(&t);
+            assert_eq!(aspect, if offset > 0.0 { "rear" } else { "flank" }, "rear line, {what}");
+            check(&call, offset.abs(), 1e-6, certain, &format!("rear line, {what}"));
+        }
+    }
+}

@@ -74,6 +74,9 @@ pub struct AssaultEntry {
     pub flank_side: Option<FlankSide>,
     /// The exception that turned a flank or rear into front, if any.
     pub aspect_exception: Option<AspectException>,
+    /// The close call of the aspect from the lines (before exceptions): the attacker's
+    /// deciding base against the defender's flank line or rear zone; see "Close calls".
+    pub aspect_call: Option<CallEntry>,
     /// The attacker's bases on the contact face (`unit#index`).
     pub contact_face: Vec<String>,
     /// Bases the attacker brings.
@@ -152,6 +155,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Assault
             aspect: f.aspect.map_or(Aspect::Front, |a| a.aspect),
             flank_side: f.aspect.and_then(|a| a.flank_side),
             aspect_exception: f.aspect.and_then(|a| a.exception),
+            aspect_call: f.aspect_call(t).map(|c| calls::entry(t, &c, None)),
             contact_face: f.contact_face.iter().map(|&i| label(t, f.attacker, i)).collect(),
             attacker_bases: f.attacker_bases,
             defender_bases: f.defender_bases,
@@ -247,6 +251,9 @@ pub fn render_text(s: &AssaultsSection) -> String {
             }
             if let Some(c) = e.range_call.as_ref().filter(|c| !c.certain) {
                 notes.push(format!("range{}", calls::mark(c)));
+            }
+            if let Some(c) = e.aspect_call.as_ref().filter(|c| !c.certain) {
+                notes.push(format!("aspect{}", calls::mark(c)));
             }
             vec![
                 e.attacker.clone(),

@@ -12,7 +12,7 @@
 //! - Pro Patria (004 §17.4): units in contact (30 mm of edge, 20 for 15 mm figures), both
 //!   ways; the contact face is the stands with edge contact against the enemy.
 
-use super::aspect::{AttackAspect, DefenderStanding, FlankExceptions, aspect_of, is_in_square};
+use super::aspect::{Aspect, AttackAspect, DefenderStanding, FlankExceptions, aspect_of, is_in_square};
 use super::classic::{ClassicContactKind, classic_contacts};
 use super::contact::DefenderRole;
 use super::cover::{CoverVerdict, in_buildings};
@@ -20,6 +20,7 @@ use super::flank::FlankGeometry;
 use super::outnumbering::Overlap;
 use super::zone::AssaultRange;
 use super::{AssaultDetail, AssaultGroup, assaults, groups};
+use crate::base::Base;
 use crate::close_call::{CloseCall, Party};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
@@ -284,6 +285,58 @@ impl AssaultFinding {
             Party::anywhere(BaseRef::new(self.defender, di), db, Some(away)),
         ];
         Some((limit, CloseCall::new(table, self.distance_mm - limit, &parties)))
+    }
+}
+
+impl AssaultFinding {
+    /// The close call of the geometric aspect (front, flank or rear before the rule
+    /// set's exceptions, which no move changes), issue 17:
+    /// - front: the attacker's base nearest the defender's flank line, its distance to
+    ///   it ([`FlankGeometry::past_flank_line_mm`]);
+    /// - flank: the nearer of the attacker's deepest base past the flank line (back to
+    ///   front) and its base nearest the rear zone ([`FlankGeometry::rear_zone_margin_mm`],
+    ///   on to rear);
+    /// - rear: the attacker's base deepest in the rear zone (every base must leave it).
+    ///
+    /// The parties are that attacker base and the defender's base nearest it, each with
+    /// its half diagonal as the lever (the deciding point is a corner somewhere on it).
+    /// `None` when the defender has no bases or the finding has no aspect.
+    #[must_use]
+    pub fn aspect_call(&self, table: &Table) -> Option<CloseCall> {
+        let aspect = self.aspect?;
+        let attacker = table.units.get(self.attacker)?;
+        let defender = table.units.get(self.defender)?;
+        let lines = FlankGeometry::of(&defender.bases)?;
+        let bases = attacker.bases.iter().enumerate();
+        let past = |b: &Base| lines.past_flank_line_mm(b);
+        let rear = |b: &Base| lines.rear_zone_margin_mm(b);
+        let by = |f: &dyn Fn(&Base) -> f64| {
+            attacker.bases.iter().enumerate().map(|(i, b)| (i, f(b))).max_by(|a, b| a.1.total_cmp(&b.1))
+        };
+        let forward = lines.frame.forward;
+        let (base, margin, flip) = match aspect.geometric {
+            Aspect::Front => {
+                let (i, m) = by(&past)?;
+                (i, -m, Some(-forward))
+            }
+            Aspect::Flank => {
+                let (i, m) = by(&past)?;
+                let (j, r) = bases.map(|(j, b)| (j, rear(b))).max_by(|a, b| a.1.total_cmp(&b.1))?;
+                if m <= -r { (i, m, Some(forward)) } else { (j, -r, None) }
+            }
+            Aspect::Rear => {
+                let (i, m) = by(&rear)?;
+                (i, m, None)
+            }
+        };
+        let ab = attacker.bases.get(base)?;
+        let (di, db) =
+            defender.bases.iter().enumerate().min_by(|a, b| ab.distance(a.1).total_cmp(&ab.distance(b.1)))?;
+        let parties = [
+            Party::anywhere(BaseRef::new(self.attacker, base), ab, flip),
+            Party::anywhere(BaseRef::new(self.defender, di), db, flip.map(|f| -f)),
+        ];
+        Some(CloseCall::new(table, margin, &parties))
     }
 }
 

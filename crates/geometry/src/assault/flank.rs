@@ -180,6 +180,48 @@ impl FlankGeometry {
         !clipped.is_empty() && clipped.area() > 0.0
     }
 
+    /// How far `base` is inside the rear zone, mm: positive, the shortest move across
+    /// one of the zone's three sides that takes every corner out of it (the deepest
+    /// corner's depth past that side, least over the sides); zero or negative, minus the
+    /// base's distance to the zone. The close call of a rear verdict
+    /// ([`crate::assault::assessment::AssaultFinding::aspect_call`]).
+    ///
+    /// ```
+    /// use vedette_geometry::{Base, BaseSize, FlankGeometry, Pose, Vec2};
+    /// // Two 30 x 20 bases facing +y: rear corners (-15, -10) and (45, -10).
+    /// let b = |x: f64, y: f64| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), 90.0));
+    /// let g = FlankGeometry::of(&[b(0.0, 0.0), b(30.0, 0.0)]).unwrap();
+    /// // Well behind the unit, a base reaching 5 mm past the left rear line (x = -15) is
+    /// // 5 mm deep; one 2 mm short of it is -2 mm.
+    /// assert!((g.rear_zone_margin_mm(&b(-25.0, -32.0)) - 5.0).abs() < 1e-9);
+    /// assert!((g.rear_zone_margin_mm(&b(-32.0, -32.0)) + 2.0).abs() < 1e-9);
+    /// ```
+    #[must_use]
+    pub fn rear_zone_margin_mm(&self, base: &Base) -> f64 {
+        let f = &self.frame;
+        let l = f.to_table(self.rear_left);
+        let r = f.to_table(self.rear_right);
+        let back = -f.forward;
+        let sides =
+            [HalfPlane::left_of(l, l + back), HalfPlane::left_of(r + back, r), HalfPlane::left_of(r, l)];
+        let corners = base.polygon();
+        let depth = sides
+            .iter()
+            .map(|h| {
+                corners.vertices().iter().map(|&p| h.signed_distance(p)).fold(f64::NEG_INFINITY, f64::max)
+            })
+            .fold(f64::INFINITY, f64::min);
+        if depth > 0.0 {
+            return depth;
+        }
+        // Outside: the distance to the zone, cut off far behind the unit (a table is
+        // metres across, so 100 m behind it is as good as unbounded).
+        let reach = 1e5;
+        let far = ConvexPolygon::from_ccw_unchecked(vec![l, l + back * reach, r + back * reach, r]);
+        let zone = ConvexPolygon::from_half_planes(&far, &sides);
+        zone.distance_to_base(base).map_or(depth, |d| -d)
+    }
+
     /// Which side of the unit a point lies on (left of the face's middle or right).
     #[must_use]
     pub fn side_of(&self, p: Vec2) -> FlankSide {
