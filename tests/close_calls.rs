@@ -648,3 +648,42 @@ fn flank_line_and_rear_zone_just_either_side() {
         }
     }
 }
+
+#[test]
+fn cover_class_half_in_a_wood_either_side() {
+    // 000 §5.4: a unit is in cover when half or more of its bases are each half or more
+    // within it. The defender (one 40 x 20 base, x 880..920, y 590..610, facing the
+    // attacker 20 mm below it: all-out) stands across the left edge of a medium forest
+    // at x = 900 - offset: inside (920 - x0) / 40 of it, in Medium cover when offset > 0.
+    // The wood's edge crosses the base over its 20 mm depth, so the margin is
+    // |f - ½| · 800 / 20 = |offset| mm; one party (sigma 0.3 mm): two sigma 0.6 mm.
+    for deg in HEADINGS {
+        for (offset, _, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let x0 = 900.0 - offset;
+            let wood: Vec<Value> = [(x0, 580.0), (1400.0, 580.0), (1400.0, 900.0), (x0, 900.0)]
+                .iter()
+                .map(|&(x, y)| {
+                    let (x, y) = turn(x, y, deg);
+                    json!([x, y])
+                })
+                .collect();
+            let t = table(
+                vec![
+                    infantry("a", "one", base(900.0, 560.0, 90.0, 40.0, 20.0, deg, Some(SIGMA))),
+                    infantry("d", "two", base(900.0, 600.0, 270.0, 40.0, 20.0, deg, Some(SIGMA))),
+                ],
+                vec![json!({ "id": "wood", "kind": "medium-forest", "level": 0, "outline": wood })],
+            );
+            let r = report::build(&t).unwrap();
+            let e = r.assaults.entries.iter().find(|e| e.attacker == "a" && e.defender == "d").unwrap();
+            assert_eq!(e.defender_cover.is_some(), offset > 0.0, "{what}");
+            let call = e.defender_cover_call.as_ref().unwrap();
+            check(call, offset.abs(), 1e-6, certain, &format!("defender cover, {what}"));
+            assert!((call.sigma_mm.unwrap() - SIGMA).abs() < 1e-9, "{what}");
+            // The attacker stands wholly outside, 10 mm short of the wood: at least 10 mm
+            // plus half its 20 mm depth.
+            check(e.attacker_cover_call.as_ref().unwrap(), 20.0, 1e-6, true, &format!("attacker, {what}"));
+        }
+    }
+}

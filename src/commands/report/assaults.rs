@@ -102,6 +102,11 @@ pub struct AssaultEntry {
     pub defender_cover: Option<CoverReport>,
     /// The attacker's §5.4 cover (R5 family).
     pub attacker_cover: Option<CoverReport>,
+    /// The close call of the defender's cover class (R5 family, on a table with
+    /// terrain): how far its bases must move for the class to change; see "Close calls".
+    pub defender_cover_call: Option<CallEntry>,
+    /// The close call of the attacker's cover class.
+    pub attacker_cover_call: Option<CallEntry>,
     /// Republic 501: the attacker's overlap of its primary defender.
     pub unopposed_overlap: Vec<OverlapReport>,
 }
@@ -167,6 +172,8 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Assault
             mixed: f.mixed,
             defender_cover: f.defender_cover.map(CoverReport::from),
             attacker_cover: f.attacker_cover.map(CoverReport::from),
+            defender_cover_call: f.defender_cover_call.map(|c| calls::entry(t, &c, None)),
+            attacker_cover_call: f.attacker_cover_call.map(|c| calls::entry(t, &c, None)),
             unopposed_overlap: f
                 .overlap
                 .iter()
@@ -252,8 +259,14 @@ pub fn render_text(s: &AssaultsSection) -> String {
             if let Some(c) = e.range_call.as_ref().filter(|c| !c.certain) {
                 notes.push(format!("range{}", calls::mark(c)));
             }
-            if let Some(c) = e.aspect_call.as_ref().filter(|c| !c.certain) {
-                notes.push(format!("aspect{}", calls::mark(c)));
+            for (what, call) in [
+                ("aspect", &e.aspect_call),
+                ("defender cover", &e.defender_cover_call),
+                ("attacker cover", &e.attacker_cover_call),
+            ] {
+                if let Some(c) = call.as_ref().filter(|c| !c.certain) {
+                    notes.push(format!("{what}{}", calls::mark(c)));
+                }
             }
             vec![
                 e.attacker.clone(),

@@ -16,6 +16,7 @@ use super::aspect::{Aspect, AttackAspect, DefenderStanding, FlankExceptions, asp
 use super::classic::{ClassicContactKind, classic_contacts};
 use super::contact::DefenderRole;
 use super::cover::{CoverVerdict, in_buildings};
+use super::cover_call::cover_call;
 use super::flank::FlankGeometry;
 use super::outnumbering::Overlap;
 use super::zone::AssaultRange;
@@ -79,6 +80,11 @@ pub struct AssaultFinding {
     pub defender_cover: Option<CoverVerdict>,
     /// The attacker's §5.4 cover (R5 family).
     pub attacker_cover: Option<CoverVerdict>,
+    /// The close call of the defender's cover class (R5 family, on a table with
+    /// terrain; [`cover_call`]).
+    pub defender_cover_call: Option<CloseCall>,
+    /// The close call of the attacker's cover class.
+    pub attacker_cover_call: Option<CloseCall>,
     /// Republic 501: the attacker's overlap of its primary defender.
     pub overlap: Vec<Overlap>,
 }
@@ -177,9 +183,13 @@ pub fn assess_assaults(
                     (g, o)
                 })
                 .collect();
-            out.findings = all
-                .into_iter()
-                .map(|a| AssaultFinding {
+            let mut findings = Vec::with_capacity(all.len());
+            for a in all {
+                let defender_cover_call =
+                    cover_call(table, a.contact.defender, &a.contact.defender_bases_met, book)?;
+                let attacker_cover_call =
+                    cover_call(table, a.contact.attacker, &a.contact.contact_face, book)?;
+                findings.push(AssaultFinding {
                     attacker: a.contact.attacker,
                     defender: a.contact.defender,
                     range: match a.contact.range {
@@ -196,9 +206,12 @@ pub fn assess_assaults(
                     mixed: a.mixed,
                     defender_cover: a.defender_cover,
                     attacker_cover: a.attacker_cover,
+                    defender_cover_call,
+                    attacker_cover_call,
                     overlap: a.overlap,
-                })
-                .collect();
+                });
+            }
+            out.findings = findings;
         }
         RuleSet::RepubliqueClassic => {
             for c in classic_contacts(table, index, book)? {
@@ -219,6 +232,8 @@ pub fn assess_assaults(
                     mixed: false,
                     defender_cover: None,
                     attacker_cover: None,
+                    defender_cover_call: None,
+                    attacker_cover_call: None,
                     overlap: Vec::new(),
                 });
             }
@@ -243,6 +258,8 @@ pub fn assess_assaults(
                         mixed: false,
                         defender_cover: None,
                         attacker_cover: None,
+                        defender_cover_call: None,
+                        attacker_cover_call: None,
                         overlap: Vec::new(),
                     });
                 }

@@ -18,6 +18,7 @@ pub mod assessment;
 pub mod classic;
 pub mod contact;
 pub mod cover;
+pub mod cover_call;
 pub mod flank;
 pub mod outnumbering;
 pub mod zone;
