@@ -687,3 +687,32 @@ fn cover_class_half_in_a_wood_either_side() {
         }
     }
 }
+
+#[test]
+fn battery_frontage_just_inside_and_outside_the_enfilade_zone() {
+    // 000 §4.4: the battery's whole frontage within the target's enfilade zone: the arc
+    // (sides 30° out) laid on the target's flank edge nearest the battery. The target (40
+    // x 20, facing +y) has its left flank edge x = 880, y 590..610. A heavy battery (25 x
+    // 40, normal frontage 50 mm) facing +x with its frontage at x = 880 - D, y 575..625:
+    // its lower end's distance to the zone's lower side (through (880, 590), running out
+    // at 30° below -x) is 15 cos 30° - D sin 30°, zero at D0 = 15 / tan 30° = 25.98 mm.
+    // D = D0 + 2·offset puts both ends |offset| mm from the sides: inside for offset > 0.
+    let d0 = 15.0 / 30f64.to_radians().tan();
+    for deg in HEADINGS {
+        for (offset, _, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let x = 880.0 - (d0 + 2.0 * offset) - 20.0;
+            let battery = json!({ "id": "gun", "side": "one", "kind": "artillery", "formation": "unlimbered",
+                "weight": "heavy", "bases": [base(x, 600.0, 0.0, 25.0, 40.0, deg, Some(SIGMA))] });
+            let t = table(
+                vec![battery, infantry("t", "two", base(900.0, 600.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)))],
+                vec![],
+            );
+            let r = report::build(&t).unwrap();
+            let batteries = r.artillery.as_ref().unwrap();
+            let target = batteries[0].targets.iter().find(|e| e.unit == "t").unwrap();
+            assert_eq!(target.enfilade, offset > 0.0, "{what}");
+            check(target.enfilade_call.as_ref().unwrap(), offset.abs(), 1e-6, certain, &what);
+        }
+    }
+}

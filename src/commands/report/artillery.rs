@@ -11,7 +11,7 @@ use crate::CliError;
 use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::artillery::calls::{arc_call, range_call, unlimber_call};
+use vedette_geometry::artillery::calls::{arc_call, enfilade_call, range_call, unlimber_call};
 use vedette_geometry::artillery::{TargetCover, target_cover};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
@@ -142,6 +142,10 @@ pub struct TargetEntry {
     /// The close call of `half_base_in_arc`: the deciding base's centre against the arc
     /// side nearest it.
     pub arc_call: Option<CallEntry>,
+    /// The close call of `enfilade`: the battery's frontage end nearest to leaving (or
+    /// farthest from entering) the target's enfilade zone; `null` for a square or a
+    /// breakthrough column (enfiladed by formation).
+    pub enfilade_call: Option<CallEntry>,
 }
 
 /// The unlimber limit check of a battery.
@@ -273,6 +277,8 @@ fn entry(
             range_call: range_call(table, b, rules.bracket_mm, t)
                 .map(|(limit, c)| calls::entry(table, &c, Some(limit))),
             arc_call: arc_call(table, b, t).map(|c| calls::entry(table, &c, None)),
+            enfilade_call: enfilade_call(table, b, t, rules.arc_side_deg)
+                .map(|c| calls::entry(table, &c, None)),
         })
         .collect();
     let main = a.main.as_ref();
@@ -528,6 +534,9 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
             }
             if let Some(c) = t.arc_call.as_ref().filter(|c| !c.certain) {
                 s.push_str(&format!("    {}: half a base in the arc{}\n", t.unit, calls::mark(c)));
+            }
+            if let Some(c) = t.enfilade_call.as_ref().filter(|c| !c.certain) {
+                s.push_str(&format!("    {}: frontage in the enfilade zone{}\n", t.unit, calls::mark(c)));
             }
         }
     }

@@ -4,13 +4,17 @@
 //! enemy is from the unlimber limit.
 
 use crate::artillery::battery::Battery;
+use crate::artillery::enfilade::{EnfiladeVerdict, enfilade_zone, nearest_flanks};
 use crate::artillery::range::bracket_far_edge_mm;
 use crate::artillery::targets::TargetAssessment;
 use crate::artillery::unlimber::UnlimberCheck;
+use crate::close_call::Party;
 use crate::close_call::{CloseCall, distance_call, line_call, segment_to_base};
+use crate::frame::UnitBox;
 use crate::index::SpatialIndex;
-use crate::segment::ClosestPoints;
+use crate::segment::{ClosestPoints, Segment};
 use crate::table::{BaseRef, Table};
+use crate::vec2::Vec2;
 
 /// The close call of a target's range: `range_mm` against the nearest of its bracket's
 /// near and far edges and the battery's maximum range, with that limit, mm. The range
@@ -81,4 +85,79 @@ pub fn unlimber_call(
         .filter(|n| index.are_enemies(r.unit, n.base.unit) && table.units[n.base.unit].is_combat())
         .min_by(|a, b| a.closest.distance_mm.total_cmp(&b.closest.distance_mm))?;
     Some((limit, distance_call(table, r, nearest.base, &nearest.closest, limit)))
+}
+
+/// How far behind a zone's frontage the zone is cut off to measure a point's distance to
+/// it, mm (a table is metres across: as good as unbounded).
+const ZONE_DEPTH_MM: f64 = 1e5;
+
+/// The close call of "fire in enfilade" (000 §4.4: the battery's frontage entirely
+/// within the target's enfilade zone on its flank nearest the battery), with the arc's
+/// side angle `side_deg`:
+/// - in enfilade: the frontage end nearest the zone's boundary, its distance to it
+///   (moving that end out flips the verdict);
+/// - not: the frontage end farthest from the zone, its distance to it (both ends must
+///   enter; a lower bound on the battery's move).
+///
+/// `None` for a target enfiladed by its formation (square, breakthrough column: no
+/// geometry decides it) or without bases. The parties are the battery's base (the
+/// deciding end is on its frontage) and the target's base nearest the battery, each with
+/// its half diagonal as the lever.
+#[must_use]
+pub fn enfilade_call(
+    table: &Table,
+    battery: &Battery,
+    t: &TargetAssessment,
+    side_deg: f64,
+) -> Option<CloseCall> {
+    if matches!(t.enfilade, EnfiladeVerdict::Standing(_)) {
+        return None;
+    }
+    let target = table.units.get(t.unit)?;
+    let frame = UnitBox::of(&target.bases)?;
+    let front = battery.frontage.edge;
+    let ends = [front.a, front.b];
+    // Each nearest flank's zone (two when the battery is as near both): in enfilade, the
+    // zone that holds the frontage; otherwise the one the frontage is nearest to entering.
+    let per_flank: Vec<(bool, f64)> = nearest_flanks(&frame, &front)
+        .into_iter()
+        .map(|flank| {
+            let zone = enfilade_zone(&frame, flank, side_deg);
+            if zone.contains_segment(&front) {
+                let depth = |p: Vec2| {
+                    zone.half_planes().iter().map(|h| h.signed_distance(p)).fold(f64::INFINITY, f64::min)
+                };
+                (true, ends.into_iter().map(depth).fold(f64::INFINITY, f64::min).max(0.0))
+            } else {
+                let poly = zone.polygon(ZONE_DEPTH_MM);
+                let outside = |p: Vec2| {
+                    if poly.contains(p) {
+                        return 0.0;
+                    }
+                    let v = poly.vertices();
+                    (0..v.len())
+                        .map(|i| Segment::new(v[i], v[(i + 1) % v.len()]).distance_to_point(p))
+                        .fold(f64::INFINITY, f64::min)
+                };
+                (false, ends.into_iter().map(outside).fold(0.0, f64::max))
+            }
+        })
+        .collect();
+    // In enfilade: every zone that holds the frontage must be left (the largest margin);
+    // not: entering either zone flips it (the least).
+    let holding = per_flank.iter().filter(|f| f.0).map(|f| f.1).reduce(f64::max);
+    let margin = match holding {
+        Some(m) => m,
+        None => per_flank.iter().map(|f| f.1).reduce(f64::min)?,
+    };
+    let tb = target
+        .bases
+        .iter()
+        .enumerate()
+        .min_by(|a, b| a.1.distance(&battery.base).total_cmp(&b.1.distance(&battery.base)))?;
+    let parties = [
+        Party::anywhere(battery.base_ref, &battery.base, None),
+        Party::anywhere(BaseRef::new(t.unit, tb.0), tb.1, None),
+    ];
+    Some(CloseCall::new(table, margin, &parties))
 }
