@@ -716,3 +716,56 @@ fn battery_frontage_just_inside_and_outside_the_enfilade_zone() {
         }
     }
 }
+
+fn pro_patria_table(units: Vec<Value>) -> Table {
+    let t = json!({
+        "schema": "vedette/table/1", "rules": "pro-patria", "scale": "28mm",
+        "size": { "width": 1800.0, "depth": 1200.0 }, "units": units,
+    });
+    Table::from_json_str(&t.to_string()).unwrap()
+}
+
+#[test]
+fn pro_patria_contact_and_command_radius_either_side() {
+    // 004 §17.4.2: in contact with 30 mm or more of edge contact. Two 60 x 20 stands front
+    // edge to front edge (y = 510), the second slid sideways so that 30 + offset mm of
+    // their edges lie against each other: one pair of stands, margin |offset|.
+    // 004 §14.2: a general's command radius of 400 mm; a battalion of its division 400 +
+    // offset mm beyond the general's front edge.
+    for deg in HEADINGS {
+        for (offset, inside, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let c = 30.0 + offset;
+            let t = pro_patria_table(vec![
+                infantry("a", "one", base(900.0, 500.0, 90.0, 60.0, 20.0, deg, Some(SIGMA))),
+                infantry("b", "two", base(960.0 - c, 520.0, 270.0, 60.0, 20.0, deg, Some(SIGMA))),
+            ]);
+            let r = report::build(&t).unwrap();
+            let p = &r.pro_patria.as_ref().unwrap().proximity[0];
+            // Contact needs 30 mm or more: `inside` here is "short of it".
+            assert_eq!(p.in_contact, !inside, "contact, {what}");
+            check_limit(&p.contact_call, 30.0, offset, certain, &format!("contact, {what}"));
+
+            let t = pro_patria_table(vec![
+                unit(
+                    "g",
+                    "one",
+                    "leader",
+                    json!({ "role": "division", "division": "d" }),
+                    base(900.0, 500.0, 90.0, 40.0, 40.0, deg, Some(SIGMA)),
+                ),
+                unit(
+                    "u",
+                    "one",
+                    "infantry",
+                    json!({ "formation": "line", "division": "d" }),
+                    base(900.0, 520.0 + 400.0 + offset + 10.0, 90.0, 60.0, 20.0, deg, Some(SIGMA)),
+                ),
+            ]);
+            let r = report::build(&t).unwrap();
+            let c = &r.pro_patria.as_ref().unwrap().command[0];
+            assert_eq!(c.in_command, inside, "command, {what}");
+            check_limit(&c.call, 400.0, offset, certain, &format!("command, {what}"));
+        }
+    }
+}

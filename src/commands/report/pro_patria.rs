@@ -29,6 +29,11 @@ pub struct ProximityReport {
     pub in_contact: bool,
     /// Within 25 mm (15) without being in contact: only a charger may be this close.
     pub too_close: bool,
+    /// The close call of `in_contact`: the edge contact against 30 mm (20); see "Close
+    /// calls".
+    pub contact_call: CallEntry,
+    /// The close call of the distance against the no-approach distance (25 mm, 15).
+    pub approach_call: Option<CallEntry>,
 }
 
 /// A unit's nearest target in its arcs.
@@ -58,6 +63,8 @@ pub struct CommandReport {
     pub distance_mm: f64,
     /// Within the command radius (400 mm, 250 for 15 mm figures).
     pub in_command: bool,
+    /// The distance's close call against the radius.
+    pub call: CallEntry,
 }
 
 /// A unit within 25 mm (15) of a hill's crest line: its player must say whether it is
@@ -103,6 +110,8 @@ pub fn build(
         return Ok(None);
     }
     let no_approach = book.distance_mm(RuleDistance::NoApproach)?;
+    let needed = book.distance_mm(RuleDistance::ContactEdge)?;
+    let radius = book.distance_mm(RuleDistance::CommandRadius)?;
     let mut s = ProPatriaSection::default();
     for p in proximities(t, index, book)? {
         s.proximity.push(ProximityReport {
@@ -112,6 +121,8 @@ pub fn build(
             contact_mm: micro(p.contact_mm),
             in_contact: p.in_contact,
             too_close: p.too_close(no_approach),
+            contact_call: calls::entry(t, &p.contact_call(t, needed), Some(needed)),
+            approach_call: p.approach_call(t, no_approach).map(|c| calls::entry(t, &c, Some(no_approach))),
         });
     }
     for (i, u) in t.units.iter().enumerate() {
@@ -136,6 +147,7 @@ pub fn build(
                     unit: t.units[c.unit].id.clone(),
                     distance_mm: micro(c.distance_mm),
                     in_command: c.in_command,
+                    call: calls::entry(t, &c.call, Some(radius)),
                 });
             }
         }
@@ -177,10 +189,15 @@ pub fn render_text(s: &ProPatriaSection) -> String {
                     } else {
                         "-".into()
                     },
+                    close(
+                        [Some(&p.contact_call), p.approach_call.as_ref().filter(|_| !p.in_contact)]
+                            .into_iter()
+                            .flatten(),
+                    ),
                 ]
             })
             .collect();
-        out.push_str(&render(&["unit", "unit", "gap", "edge contact", "verdict"], &rows));
+        out.push_str(&render(&["unit", "unit", "gap", "edge contact", "verdict", "call"], &rows));
     }
     if !s.targets.is_empty() {
         out.push_str("\nPro Patria: nearest visible target in arc\n");
@@ -217,10 +234,11 @@ pub fn render_text(s: &ProPatriaSection) -> String {
                     c.unit.clone(),
                     format!("{:.1} mm", c.distance_mm),
                     if c.in_command { "in command".into() } else { "OUT of command".into() },
+                    close([&c.call]),
                 ]
             })
             .collect();
-        out.push_str(&render(&["general", "unit", "distance", "verdict"], &rows));
+        out.push_str(&render(&["general", "unit", "distance", "verdict", "call"], &rows));
     }
     if !s.crests.is_empty() {
         out.push_str("\nPro Patria: within 25 mm of a crest line: declare behind (not visible) or over (visible) (§15.1)\n");
@@ -236,11 +254,16 @@ pub fn render_text(s: &ProPatriaSection) -> String {
                     c.unit.clone(),
                     format!("{} {crest}", c.hill),
                     format!("{:.1} mm", c.distance_mm),
-                    if c.call.certain { "-".into() } else { "TOO CLOSE TO CALL".into() },
+                    close([&c.call]),
                 ]
             })
             .collect();
         out.push_str(&render(&["unit", "crest", "distance", "call"], &rows));
     }
     out
+}
+
+/// The call column: "TOO CLOSE TO CALL" when any of the calls is, else "-".
+fn close<'a>(c: impl IntoIterator<Item = &'a CallEntry>) -> String {
+    if calls::any_close(c) { "TOO CLOSE TO CALL".into() } else { "-".into() }
 }

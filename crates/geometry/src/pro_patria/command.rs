@@ -2,6 +2,7 @@
 //! (250mm for 15mm gaming)." A unit is in command when its closest point is within the
 //! radius of its general's stand (exactly 400 mm is within).
 
+use crate::close_call::{CloseCall, unit_distance_call};
 use crate::command::leaders::{commanded_units, unit_distance_mm};
 use crate::error::GeometryError;
 use crate::rules::{RuleBook, RuleDistance};
@@ -19,6 +20,8 @@ pub struct InCommand {
     pub distance_mm: f64,
     /// Within the command radius.
     pub in_command: bool,
+    /// The distance's close call against the radius (the closest stands of the two).
+    pub call: CloseCall,
 }
 
 /// Every unit of `general`'s command with its distance and verdict.
@@ -31,12 +34,9 @@ pub fn command_radius(
     Ok(commanded_units(table, general)
         .into_iter()
         .filter_map(|u| {
-            unit_distance_mm(table, general, u).map(|d| InCommand {
-                general,
-                unit: u,
-                distance_mm: d,
-                in_command: within(d, radius),
-            })
+            let d = unit_distance_mm(table, general, u)?;
+            let call = unit_distance_call(table, general, u, radius)?;
+            Some(InCommand { general, unit: u, distance_mm: d, in_command: within(d, radius), call })
         })
         .collect())
 }

@@ -13,10 +13,11 @@
 //! no-approach distance.
 
 use crate::base::Base;
+use crate::close_call::{CloseCall, Party, unit_distance_call};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::rules::{RuleBook, RuleDistance};
-use crate::table::Table;
+use crate::table::{BaseRef, Table};
 use crate::ties::{ALIGNED_DEG, TOUCHING_MM, at_least, touching, within};
 use std::collections::BTreeMap;
 
@@ -81,6 +82,41 @@ pub struct Proximity {
 }
 
 impl Proximity {
+    /// The close call of `in_contact` (edge contact against `needed_mm`, 30 mm or 20):
+    /// sliding one unit along the other by `δ` changes each stand pair's edge contact by
+    /// at most `δ`, so the margin is `|contact - needed| / n` for the `n` stand pairs in
+    /// edge contact (a lower bound; at least one pair). Whether a pair's gap stays within
+    /// the touching tolerance is not carried. Parties: the first pair in edge contact (or
+    /// the closest pair), half diagonal as lever.
+    #[must_use]
+    pub fn contact_call(&self, table: &Table, needed_mm: f64) -> CloseCall {
+        let (Some(ua), Some(ub)) = (table.units.get(self.a), table.units.get(self.b)) else {
+            return CloseCall::exact(self.contact_mm - needed_mm);
+        };
+        let pairs: Vec<(usize, usize)> = (0..ua.bases.len())
+            .flat_map(|i| (0..ub.bases.len()).map(move |j| (i, j)))
+            .filter(|&(i, j)| edge_contact_mm(&ua.bases[i], &ub.bases[j]) > 0.0)
+            .collect();
+        let deciding = pairs.first().copied().or_else(|| ua.closest_to(ub).map(|c| (c.from_base, c.to_base)));
+        let parties: Vec<Party> = deciding
+            .into_iter()
+            .flat_map(|(i, j)| {
+                [
+                    Party::anywhere(BaseRef::new(self.a, i), &ua.bases[i], None),
+                    Party::anywhere(BaseRef::new(self.b, j), &ub.bases[j], None),
+                ]
+            })
+            .collect();
+        CloseCall::new(table, (self.contact_mm - needed_mm) / pairs.len().max(1) as f64, &parties)
+    }
+
+    /// The close call of `too_close`'s distance (closest stands) against the no-approach
+    /// distance, mm; `None` when a unit is missing.
+    #[must_use]
+    pub fn approach_call(&self, table: &Table, no_approach_mm: f64) -> Option<CloseCall> {
+        unit_distance_call(table, self.a, self.b, no_approach_mm)
+    }
+
     /// Closer than the no-approach distance without being in contact: allowed only to a
     /// unit charging the other.
     #[must_use]
