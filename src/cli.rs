@@ -34,6 +34,8 @@ pub enum Command {
     Report(commands::report::Args),
     /// The Pro Patria massed-battery bombardment zone aimed at a point, and who is in it.
     Bombard(commands::bombard::Args),
+    /// Pro Patria artillery bounce-through: the units behind a target the ball reaches.
+    Bounce(commands::bounce::Args),
     /// Write a seeded sample battle (the grand-battle generator).
     Generate(commands::generate::Args),
     /// Print the JSON Schema of table files or of report output.
@@ -67,6 +69,7 @@ fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(
         Command::Move(a) => commands::movement::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
         Command::Bombard(a) => commands::bombard::run(&a, out),
+        Command::Bounce(a) => commands::bounce::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),
         Command::Scan(_) | Command::Fiducials(_) | Command::Sheet(_) | Command::CalibrateCamera(_) => {

@@ -1,6 +1,7 @@
 //! One module per `vedette` verb. Each has an `Args` (clap) and a `run`.
 
 pub mod bombard;
+pub mod bounce;
 pub mod calibrate_camera;
 pub mod calls;
 pub mod fiducials;

@@ -12,6 +12,7 @@
 
 pub mod arcs;
 pub mod bombardment;
+pub mod bounce;
 pub mod charge;
 pub mod command;
 pub mod contact;
