@@ -211,6 +211,23 @@ fn enfilade_reason(v: EnfiladeVerdict) -> Option<ExposureName> {
     }
 }
 
+/// The artillery rules of a table and every battery's assessment, or `None` when its
+/// rule set has no Republique artillery rules.
+pub fn assess(
+    table: &Table,
+    index: &SpatialIndex,
+    los: &TerrainSight,
+) -> Result<Option<(ArtilleryRules, Vec<BatteryAssessment>)>, CliError> {
+    let rules = match ArtilleryRules::for_table(table) {
+        Ok(r) => r,
+        Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
+    let found = assess_artillery(&field)?;
+    Ok(Some((rules, found)))
+}
+
 /// The artillery section of a table, or `None` when its rule set has no Republique
 /// artillery rules.
 pub fn artillery_section(
@@ -218,22 +235,27 @@ pub fn artillery_section(
     index: &SpatialIndex,
     los: &TerrainSight,
 ) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
-    let rules = match ArtilleryRules::for_table(table) {
-        Ok(r) => r,
-        Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
+    assess(table, index, los)?.map(|(rules, found)| section_of(table, index, los, &rules, &found)).transpose()
+}
+
+/// The artillery section from the batteries' assessments.
+pub fn section_of(
+    table: &Table,
+    index: &SpatialIndex,
+    los: &TerrainSight,
+    rules: &ArtilleryRules,
+    found: &[BatteryAssessment],
+) -> Result<Vec<ArtilleryEntry>, CliError> {
     let book = table.rule_book()?;
     let mut out = Vec::new();
-    for a in assess_artillery(&field)? {
+    for a in found {
         let cover =
             a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?;
         let unlimber = unlimber_call(table, index, a.battery.base_ref, &a.unlimber)
             .map(|(limit, c)| calls::entry(table, &c, Some(limit)));
-        out.push(entry(table, &rules, &a, cover.as_ref(), unlimber));
+        out.push(entry(table, rules, a, cover.as_ref(), unlimber));
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 fn battery_label(table: &Table, r: BaseRef) -> String {

@@ -9,7 +9,7 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::command::assessment::{AssetFinding, ZoneFinding, assess_command};
+use vedette_geometry::command::assessment::{AssetFinding, CommandAssessment, ZoneFinding, assess_command};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{LeaderRole, RuleBook, SpatialIndex, Table};
 
@@ -160,7 +160,12 @@ pub fn build(
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<CommandSection, CliError> {
-    let found = assess_command(t, index, book, sight)?;
+    Ok(section_of(t, book, &assess_command(t, index, book, sight)?))
+}
+
+/// The section from the library's assessment.
+#[must_use]
+pub fn section_of(t: &Table, book: &RuleBook, found: &CommandAssessment) -> CommandSection {
     let id = |u: usize| t.units[u].id.clone();
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
     let sq_in = |mm2: f64| book.rule_inches_to_mm(1.0).map(|one| micro(mm2 / (one * one)));
@@ -183,7 +188,7 @@ pub fn build(
                 .collect(),
         ),
     };
-    Ok(CommandSection {
+    CommandSection {
         divisions: found
             .divisions
             .iter()
@@ -249,7 +254,7 @@ pub fn build(
             .collect(),
         cavalry_reaction: found.cavalry_reaction.iter().map(zone).collect(),
         pass_through: found.pass_through.iter().map(zone).collect(),
-    })
+    }
 }
 
 fn nearest_first(mut v: Vec<UnitDistance>) -> Vec<UnitDistance> {

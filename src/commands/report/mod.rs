@@ -15,12 +15,16 @@ pub mod skirmishers;
 
 use super::emit;
 use crate::CliError;
-use artillery::{ArtilleryEntry, artillery_section, render_artillery};
+use crate::output::{check_outputs, write_atomically};
+use artillery::{ArtilleryEntry, render_artillery};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use vedette_draw::ReportFindings;
+use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
+use vedette_geometry::command::assessment::{CommandAssessment, assess_command};
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::{RuleSet, Scale, SpatialIndex, Table};
+use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleSet, Scale, SpatialIndex, Table};
 
 /// The schema id of `vedette report --json` output.
 pub const REPORT_SCHEMA_ID: &str = "vedette/report/1";
@@ -33,6 +37,38 @@ pub struct Args {
     /// Print JSON (see docs/report-format.md) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write a plan of the table with every finding, one toggleable SVG group per
+    /// layer (docs/drawing.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub plan: Option<PathBuf>,
+}
+
+/// The library's assessments behind a report: what the sections print and the plan
+/// draws.
+#[derive(Debug, Clone)]
+pub struct Findings {
+    /// The artillery rules and every battery's assessment (`None` without Republique
+    /// artillery rules).
+    pub artillery: Option<(ArtilleryRules, Vec<BatteryAssessment>)>,
+    /// Assault contacts and groups.
+    pub assaults: AssaultAssessment,
+    /// Command: deployment areas, leaders, divisions.
+    pub command: CommandAssessment,
+    /// Every skirmish marker's check.
+    pub skirmishers: Vec<MarkerCheck>,
+}
+
+impl Findings {
+    /// The findings as the drawing layer takes them.
+    #[must_use]
+    pub fn for_drawing(&self) -> ReportFindings<'_> {
+        ReportFindings {
+            artillery: self.artillery.as_ref().map(|(r, v)| (r, v.as_slice())),
+            assaults: &self.assaults,
+            command: &self.command,
+            skirmishers: &self.skirmishers,
+        }
+    }
 }
 
 /// The whole report.
@@ -88,7 +124,22 @@ pub struct SideSummary {
 
 /// Builds the report for a table.
 pub fn build(table: &Table) -> Result<Report, CliError> {
-    build_timed(table, &mut Stages::default())
+    build_timed(table, &mut Stages::default()).map(|(r, _)| r)
+}
+
+/// Builds the report and the plan of its findings, as an SVG document.
+pub fn build_with_plan(table: &Table) -> Result<(Report, String), CliError> {
+    let (report, findings) = build_timed(table, &mut Stages::default())?;
+    let plan = plan_svg(table, &findings)?;
+    Ok((report, plan))
+}
+
+/// The plan of a table's findings, as an SVG document.
+pub fn plan_svg(table: &Table, findings: &Findings) -> Result<String, CliError> {
+    let book = table.rule_book()?;
+    let index = SpatialIndex::new(table);
+    let scene = vedette_draw::report_scene(table, &index, &book, &findings.for_drawing())?;
+    Ok(vedette_draw::plan_svg(&scene)?)
 }
 
 /// Wall time of each stage of a report, ms, in order (printed to stderr when the
@@ -117,8 +168,8 @@ impl Stages {
     }
 }
 
-/// [`build`], recording each stage's time.
-pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliError> {
+/// [`build`], recording each stage's time; with the assessments behind it.
+pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findings), CliError> {
     if stages.last.is_none() {
         stages.start();
     }
@@ -137,19 +188,26 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliErro
             s.combat_bases += u.bases.len();
         }
     }
-    let artillery = artillery_section(table, &index, &sight)?;
+    let found_artillery = artillery::assess(table, &index, &sight)?;
+    let artillery = found_artillery
+        .as_ref()
+        .map(|(rules, found)| artillery::section_of(table, &index, &sight, rules, found))
+        .transpose()?;
     stages.done("artillery");
-    let assaults = assaults::build(table, &index, &book)?;
+    let found_assaults = assess_assaults(table, &index, &book)?;
+    let assaults = assaults::section_of(table, &book, &found_assaults);
     stages.done("assaults");
-    let command = command::build(table, &index, &book, &sight)?;
+    let found_command = assess_command(table, &index, &book, &sight)?;
+    let command = command::section_of(table, &book, &found_command);
     stages.done("command");
-    let skirmishers = skirmishers::build(table, &index, &book, &sight)?;
+    let checks = skirmishers::checks(table, &index, &book)?;
+    let skirmishers = skirmishers::section_of(table, &index, &book, &sight, &checks)?;
     stages.done("skirmishers");
     let pro_patria = pro_patria::build(table, &index, &book, &sight)?;
     stages.done("pro-patria");
     let republic = republic::build(table, &index, &book)?;
     stages.done("republic");
-    Ok(Report {
+    let report = Report {
         schema: REPORT_SCHEMA_ID.to_string(),
         table: TableSummary {
             name: table.name.clone(),
@@ -165,7 +223,14 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliErro
         skirmishers,
         pro_patria,
         republic,
-    })
+    };
+    let findings = Findings {
+        artillery: found_artillery,
+        assaults: found_assaults,
+        command: found_command,
+        skirmishers: checks,
+    };
+    Ok((report, findings))
 }
 
 /// The human-readable report.
@@ -203,11 +268,18 @@ pub fn render_text(report: &Report) -> String {
 
 /// Runs `vedette report`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    if let Some(plan) = &args.plan {
+        check_outputs(&[("--plan", plan)], &[("table", &args.table)])?;
+    }
     let mut stages = Stages::default();
     stages.start();
     let table = Table::load(&args.table)?;
     stages.done("load");
-    let report = build_timed(&table, &mut stages)?;
+    let (report, findings) = build_timed(&table, &mut stages)?;
+    if let Some(path) = &args.plan {
+        write_atomically(path, plan_svg(&table, &findings)?.as_bytes())?;
+        stages.done("plan");
+    }
     let text = if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Usage(e.to_string()))?;
         format!("{text}\n")

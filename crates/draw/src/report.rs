@@ -1,0 +1,63 @@
+//! The report's plan: the table with every finding of `vedette report` in its own
+//! toggleable layer (arcs and zones of every battery, main and secondary targets, deep
+//! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
+//! and leaders' reaches; skirmisher spacing; close calls). Fed by the library's
+//! assessments, the same ones the report prints.
+
+use crate::error::DrawError;
+use crate::findings::artillery::{BatteryDetail, draw_battery};
+use crate::findings::assault::{draw_assault, flank_lines};
+use crate::findings::command::draw_command;
+use crate::findings::skirmishers::draw_skirmishers;
+use crate::plan::table_scene;
+use crate::scene::Scene;
+use std::collections::BTreeSet;
+use vedette_geometry::assault::assessment::AssaultAssessment;
+use vedette_geometry::command::assessment::CommandAssessment;
+use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleBook, SpatialIndex, Table};
+
+/// Everything the report found, as the library's assessments.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportFindings<'a> {
+    /// The artillery rules and every battery's assessment (`None` for rule sets without
+    /// Republique artillery).
+    pub artillery: Option<(&'a ArtilleryRules, &'a [BatteryAssessment])>,
+    /// The assault assessment.
+    pub assaults: &'a AssaultAssessment,
+    /// The command assessment.
+    pub command: &'a CommandAssessment,
+    /// Every skirmish marker's check.
+    pub skirmishers: &'a [MarkerCheck],
+}
+
+/// The plan of a table with every finding.
+pub fn report_scene(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    f: &ReportFindings<'_>,
+) -> Result<Scene, DrawError> {
+    let title = format!(
+        "{}: every finding ({} at {} scale)",
+        table.name.as_deref().unwrap_or("table"),
+        table.rules,
+        table.scale
+    );
+    let mut scene = table_scene(table, &title);
+    draw_command(&mut scene, table, book, f.command);
+    if let Some((rules, batteries)) = f.artillery {
+        for a in batteries {
+            draw_battery(&mut scene, table, index, rules, a, BatteryDetail::Findings);
+        }
+    }
+    let mut defenders = BTreeSet::new();
+    for a in &f.assaults.findings {
+        draw_assault(&mut scene, table, book, a, false)?;
+        defenders.insert(a.defender);
+    }
+    for d in defenders {
+        flank_lines(&mut scene, table, d)?;
+    }
+    draw_skirmishers(&mut scene, table, book, f.skirmishers);
+    Ok(scene)
+}

@@ -1,0 +1,369 @@
+//! The SVG writer: one `<g>` per layer (its id the layer's name, so a viewer toggles
+//! it), one element per scene element with its id, class and, when it has one, a
+//! `<title>` with the verdict in words. Coordinates are written with two decimals
+//! (a hundredth of a millimetre on a plan), so the same scene always gives the same
+//! bytes.
+
+use crate::error::DrawError;
+use crate::labels::{Placer, text_width};
+use crate::projection::Projection;
+use crate::scene::{Align, Element, LayerId, Mark, Placement, Scene, Shape};
+use crate::style::stylesheet;
+use std::collections::HashMap;
+use std::fmt::Write;
+use vedette_geometry::Vec2;
+
+/// Where the legend goes and how the picture is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SvgOptions {
+    /// The legend's top-left corner, output units (`None`: top left of the picture).
+    pub legend_at: Option<Vec2>,
+}
+
+/// A number with two decimals, never `-0.00`.
+#[must_use]
+pub fn num(v: f64) -> String {
+    let s = format!("{v:.2}");
+    if s == "-0.00" { "0.00".to_string() } else { s }
+}
+
+/// Escapes text for XML content and attribute values.
+#[must_use]
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn check_finite(e: &Element) -> Result<(), DrawError> {
+    match e.shape.points().find(|p| !p.is_finite()) {
+        Some(p) => Err(DrawError::NotFinite { id: e.id.clone(), x: p.x, y: p.y }),
+        None => Ok(()),
+    }
+}
+
+fn path_of(rings: &[Vec<Vec2>], closed: bool) -> String {
+    let mut d = String::new();
+    for ring in rings {
+        for (i, p) in ring.iter().enumerate() {
+            let _ = write!(d, "{}{} {} ", if i == 0 { "M" } else { "L" }, num(p.x), num(p.y));
+        }
+        if closed && !ring.is_empty() {
+            d.push_str("Z ");
+        }
+    }
+    d.trim_end().to_string()
+}
+
+fn title_of(e: &Element) -> String {
+    e.title.as_ref().map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default()
+}
+
+fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
+    let _ = write!(out, "<{tag} id=\"{}\" class=\"{}\" {attrs}", escape(&e.id), escape(&e.class));
+    match &e.title {
+        Some(_) => {
+            let _ = writeln!(out, ">{}</{tag}>", title_of(e));
+        }
+        None => out.push_str("/>\n"),
+    }
+}
+
+/// Label positions, decided in priority order: (layer index, element index) → (x, y
+/// baseline, text-anchor).
+fn place_labels(scene: &Scene, proj: &dyn Projection) -> HashMap<(usize, usize), (f64, f64, &'static str)> {
+    let upm = proj.units_per_mm();
+    let mut order: Vec<(u8, usize, usize)> = Vec::new();
+    for (li, l) in scene.layers().iter().enumerate() {
+        for (ei, e) in l.elements.iter().enumerate() {
+            if matches!(e.shape, Shape::Text { .. }) {
+                order.push((l.id.label_priority(), li, ei));
+            }
+        }
+    }
+    order.sort_by_key(|&(p, li, ei)| (p, li, ei));
+    let mut placer = Placer::new(12.0 * upm);
+    let mut out = HashMap::new();
+    for (_, li, ei) in order {
+        let e = &scene.layers()[li].elements[ei];
+        let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
+        let Some(a) = proj.project(*anchor, e.height) else { continue };
+        let h = size_mm * upm;
+        let w = text_width(text, h);
+        match placement {
+            Placement::Fixed(align) => {
+                let (x0, anchor_name) = match align {
+                    Align::Start => (a.x, "start"),
+                    Align::Middle => (a.x - w / 2.0, "middle"),
+                    Align::End => (a.x - w, "end"),
+                };
+                placer.take(crate::labels::LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
+                out.insert((li, ei), (a.x, a.y + 0.35 * h, anchor_name));
+            }
+            Placement::Auto => {
+                let b = placer.place(a, w, h);
+                out.insert((li, ei), (b.x0, b.y1 - 0.22 * h, "start"));
+            }
+        }
+    }
+    out
+}
+
+fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: Option<&(f64, f64, &'static str)>) {
+    let upm = proj.units_per_mm();
+    let p = |v: Vec2| proj.project(v, e.height);
+    let ring = |pts: &[Vec2]| pts.iter().map(|&v| p(v)).collect::<Option<Vec<Vec2>>>();
+    match &e.shape {
+        Shape::Polygon { exterior, holes } => {
+            let mut rings = Vec::with_capacity(1 + holes.len());
+            let Some(r) = ring(exterior) else { return };
+            rings.push(r);
+            for h in holes {
+                let Some(r) = ring(h) else { return };
+                rings.push(r);
+            }
+            let rule = if holes.is_empty() { "" } else { " fill-rule=\"evenodd\"" };
+            open(out, "path", e, &format!("d=\"{}\"{rule}", path_of(&rings, true)));
+        }
+        Shape::Polyline(pts) => {
+            let Some(r) = ring(pts) else { return };
+            let points: Vec<String> = r.iter().map(|v| format!("{},{}", num(v.x), num(v.y))).collect();
+            open(out, "polyline", e, &format!("points=\"{}\"", points.join(" ")));
+        }
+        Shape::Circle { centre, radius_mm } => {
+            if proj.keeps_circles() {
+                let Some(c) = p(*centre) else { return };
+                open(
+                    out,
+                    "circle",
+                    e,
+                    &format!("cx=\"{}\" cy=\"{}\" r=\"{}\"", num(c.x), num(c.y), num(radius_mm * upm)),
+                );
+            } else {
+                let n = 96;
+                let pts: Vec<Vec2> = (0..n)
+                    .map(|i| {
+                        let a = std::f64::consts::TAU * i as f64 / n as f64;
+                        *centre + Vec2::new(a.cos(), a.sin()) * *radius_mm
+                    })
+                    .collect();
+                let Some(r) = ring(&pts) else { return };
+                open(out, "path", e, &format!("d=\"{}\"", path_of(&[r], true)));
+            }
+        }
+        Shape::Point { at, mark } => {
+            let Some(c) = p(*at) else { return };
+            match mark {
+                Mark::Dot => open(
+                    out,
+                    "circle",
+                    e,
+                    &format!("cx=\"{}\" cy=\"{}\" r=\"{}\"", num(c.x), num(c.y), num(1.2 * upm)),
+                ),
+                Mark::Cross => {
+                    let s = 2.2 * upm;
+                    let d = format!(
+                        "M{} {} L{} {} M{} {} L{} {}",
+                        num(c.x - s),
+                        num(c.y - s),
+                        num(c.x + s),
+                        num(c.y + s),
+                        num(c.x - s),
+                        num(c.y + s),
+                        num(c.x + s),
+                        num(c.y - s)
+                    );
+                    open(out, "path", e, &format!("d=\"{d}\""));
+                }
+            }
+        }
+        Shape::Text { text, size_mm, .. } => {
+            let Some(&(x, y, anchor)) = label else { return };
+            let _ = writeln!(
+                out,
+                "<text id=\"{}\" class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
+                escape(&e.id),
+                escape(&e.class),
+                num(x),
+                num(y),
+                num(size_mm * upm),
+                escape(text),
+                title_of(e)
+            );
+        }
+    }
+}
+
+fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2) {
+    let entries = scene.legend_entries();
+    if entries.is_empty() {
+        return;
+    }
+    let upm = proj.units_per_mm();
+    let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
+    let width = entries.iter().map(|e| text_width(&e.text, size)).fold(0.0, f64::max) + sw + 6.0 * upm;
+    let height = row * (entries.len() as f64 + 1.0) + 2.0 * upm;
+    let _ = writeln!(
+        out,
+        "<rect id=\"legend-box\" class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke-width=\"{}\"/>",
+        num(at.x),
+        num(at.y),
+        num(width),
+        num(height),
+        num(0.3 * upm)
+    );
+    let _ = writeln!(
+        out,
+        "<text id=\"legend-title\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\">Legend</text>",
+        num(at.x + 2.0 * upm),
+        num(at.y + row - 2.0 * upm),
+        num(size)
+    );
+    for (i, e) in entries.iter().enumerate() {
+        let y = at.y + row * (i as f64 + 1.0) + 2.0 * upm;
+        let x = at.x + 2.0 * upm;
+        if e.line {
+            let _ = writeln!(
+                out,
+                "<polyline id=\"legend-{i}\" class=\"{}\" points=\"{},{} {},{}\"/>",
+                escape(&e.class),
+                num(x),
+                num(y + row / 2.0),
+                num(x + sw),
+                num(y + row / 2.0)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "<rect id=\"legend-{i}\" class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                escape(&e.class),
+                num(x),
+                num(y + 1.5 * upm),
+                num(sw),
+                num(row - 3.0 * upm)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "<text id=\"legend-{i}-text\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>",
+            num(x + sw + 2.0 * upm),
+            num(y + row / 2.0 + 0.35 * size),
+            num(size),
+            escape(&e.text)
+        );
+    }
+}
+
+/// Writes the scene as an SVG document through a projection.
+///
+/// ```
+/// use vedette_draw::{Height, LayerId, PlanView, Scene, Shape, SvgOptions, write_svg};
+/// use vedette_geometry::Vec2;
+/// let mut s = Scene::new("one line");
+/// s.add(LayerId::Measurements, "m", "measure", Shape::line(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0)),
+///       Height::Table, Some("10 mm".into()));
+/// let svg = write_svg(&s, &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0), 5.0),
+///                     SvgOptions::default())?;
+/// assert!(svg.contains(r#"<g id="measurements" class="layer">"#));
+/// assert!(svg.contains(r#"points="5.00,15.00 15.00,15.00""#));
+/// # Ok::<(), vedette_draw::DrawError>(())
+/// ```
+pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> Result<String, DrawError> {
+    for e in scene.layers().iter().flat_map(|l| &l.elements) {
+        check_finite(e)?;
+    }
+    let labels = place_labels(scene, proj);
+    let (w, h) = proj.output_size();
+    let unit = proj.unit_suffix();
+    let mut out =
+        String::with_capacity(256 + 160 * scene.layers().iter().map(|l| l.elements.len()).sum::<usize>());
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}{unit}\" height=\"{}{unit}\" viewBox=\"0 0 {} {}\">",
+        num(w),
+        num(h),
+        num(w),
+        num(h)
+    );
+    let _ = writeln!(out, "<title>{}</title>", escape(&scene.title));
+    let _ = writeln!(out, "<style>\n{}</style>", stylesheet(proj.units_per_mm()));
+    for (li, layer) in scene.layers().iter().enumerate() {
+        if layer.id == LayerId::Legend {
+            continue;
+        }
+        let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", layer.id.name());
+        for (ei, e) in layer.elements.iter().enumerate() {
+            element(&mut out, e, proj, labels.get(&(li, ei)));
+        }
+        out.push_str("</g>\n");
+    }
+    let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", LayerId::Legend.name());
+    legend(&mut out, scene, proj, options.legend_at.unwrap_or(Vec2::new(2.0, 2.0)));
+    out.push_str("</g>\n</svg>\n");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::projection::PlanView;
+    use crate::scene::Height;
+
+    #[test]
+    fn text_is_escaped_and_numbers_have_two_decimals() {
+        let mut s = Scene::new("a < b & \"c\"");
+        s.add(
+            LayerId::Bases,
+            "x",
+            "label",
+            Shape::Text {
+                anchor: Vec2::new(1.0 / 3.0, 0.0),
+                text: "<fr&au>".into(),
+                size_mm: 4.0,
+                placement: Placement::Fixed(Align::Start),
+            },
+            Height::Table,
+            None,
+        );
+        let svg = write_svg(
+            &s,
+            &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), 0.0),
+            SvgOptions::default(),
+        )
+        .unwrap();
+        assert!(svg.contains("<title>a &lt; b &amp; &quot;c&quot;</title>"), "{svg}");
+        assert!(svg.contains(">&lt;fr&amp;au&gt;</text>"), "{svg}");
+        assert!(svg.contains("x=\"0.33\""), "{svg}");
+        assert_eq!(num(-0.001), "0.00");
+    }
+
+    #[test]
+    fn a_point_that_is_not_finite_is_refused() {
+        let mut s = Scene::new("t");
+        s.add(
+            LayerId::Sight,
+            "bad",
+            "cut",
+            Shape::line(Vec2::new(0.0, 0.0), Vec2::new(f64::NAN, 1.0)),
+            Height::Table,
+            None,
+        );
+        let e = write_svg(
+            &s,
+            &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), 0.0),
+            SvgOptions::default(),
+        );
+        assert!(matches!(e, Err(DrawError::NotFinite { ref id, .. }) if id == "bad"), "{e:?}");
+    }
+}
