@@ -7,11 +7,12 @@ use super::calls::{self, CallEntry};
 use super::emit;
 use super::measure::{measure, micro};
 use crate::CliError;
+use crate::output::{check_outputs, write_atomically};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
 use vedette_geometry::los::close_calls::sight_calls;
-use vedette_geometry::los::{Cut, CutBy, Method, TerrainRule, TerrainSight};
+use vedette_geometry::los::{Cut, CutBy, Explanation, Method, TerrainRule, TerrainSight};
 use vedette_geometry::{BaseRef, RuleSet, Scale, SpatialIndex, Table, Vec2};
 
 /// The schema id of `vedette los --json` output.
@@ -29,6 +30,10 @@ pub struct Args {
     /// Print JSON (see docs/report-format.md, `los`).
     #[arg(long)]
     pub json: bool,
+    /// Also write a picture: the clear sight lines, or the line examined with where and
+    /// by what it is cut (docs/drawing.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
 }
 
 /// The answer of `los`, as `--json` prints it.
@@ -211,6 +216,41 @@ fn blocking(table: &Table, c: &Cut) -> Blocking {
 
 /// Line of sight between two selections of a table.
 pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliError> {
+    line_of_sight_explained(table, a, b).map(|(r, _)| r)
+}
+
+/// The picture of a sight verdict, as an SVG document.
+pub fn sight_svg(
+    table: &Table,
+    a: &str,
+    b: &str,
+    r: &LosReport,
+    ex: &Explanation,
+) -> Result<String, CliError> {
+    let verdict = match (r.visible, r.full_base_visible) {
+        (true, true) => "VISIBLE, a full base seen",
+        (true, false) => "VISIBLE in part",
+        _ => "NOT VISIBLE",
+    };
+    let mut scene = vedette_draw::table_scene(table, &format!("{a} -> {b}: {verdict}"));
+    vedette_draw::findings::sight::draw_sight(
+        &mut scene,
+        table,
+        table.select(a)?,
+        table.select(b)?,
+        r.visible,
+        ex,
+    );
+    scene.focus_on(&[vedette_draw::LayerId::Sight]);
+    Ok(vedette_draw::plan_svg(&scene)?)
+}
+
+/// [`line_of_sight`] with the library's explanation (what a picture draws).
+pub fn line_of_sight_explained(
+    table: &Table,
+    a: &str,
+    b: &str,
+) -> Result<(LosReport, Explanation), CliError> {
     let sa = table.select(a)?;
     let sb = table.select(b)?;
     let m = measure(table, a, b)?;
@@ -226,7 +266,7 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
             Some(SamplingMm { target_step_mm: s.target_step_mm, eye_step_mm: s.eye_step_mm }),
         ),
     };
-    Ok(LosReport {
+    let report = LosReport {
         schema: LOS_SCHEMA_ID.to_string(),
         from: a.to_string(),
         to: b.to_string(),
@@ -253,7 +293,8 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
         hidden_point: ex.hidden_point.map(pt),
         visible_call: calls::entry(table, &sight_calls.visible, None),
         full_base_call: calls::entry(table, &sight_calls.full_base, None),
-    })
+    };
+    Ok((report, ex))
 }
 
 /// The human-readable answer.
@@ -324,8 +365,14 @@ pub fn render_text(r: &LosReport) -> String {
 
 /// Runs `vedette los`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    if let Some(svg) = &args.svg {
+        check_outputs(&[("--svg", svg)], &[("table", &args.table)])?;
+    }
     let table = Table::load(&args.table)?;
-    let r = line_of_sight(&table, &args.a, &args.b)?;
+    let (r, ex) = line_of_sight_explained(&table, &args.a, &args.b)?;
+    if let Some(svg) = &args.svg {
+        write_atomically(svg, sight_svg(&table, &args.a, &args.b, &r, &ex)?.as_bytes())?;
+    }
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

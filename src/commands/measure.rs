@@ -4,6 +4,7 @@
 use super::calls::{self, CallEntry};
 use super::emit;
 use crate::CliError;
+use crate::output::{check_outputs, write_atomically};
 use serde::Serialize;
 use std::path::PathBuf;
 use vedette_geometry::close_call::distance_call;
@@ -24,6 +25,10 @@ pub struct Args {
     /// "sigma_mm", "thresholds"}.
     #[arg(long)]
     pub json: bool,
+    /// Also write a picture of the measurement: the closest points joined, the value in
+    /// rule inches and mm, both units' bases highlighted (docs/drawing.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
 }
 
 /// The answer of `measure`, as `--json` prints it.
@@ -153,10 +158,36 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
     })
 }
 
+/// The picture of a measurement between two selections, as an SVG document.
+pub fn measure_svg(table: &Table, a: &str, b: &str, m: &Measurement) -> Result<String, CliError> {
+    let (sa, sb) = (table.select(a)?, table.select(b)?);
+    let book = table.rule_book()?;
+    let found = closest_between_selections(table, sa, sb).ok_or_else(|| {
+        CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
+    })?;
+    let mut scene = vedette_draw::table_scene(table, &format!("{a} to {b}: {:.1} mm", m.mm));
+    vedette_draw::findings::measure::draw_measurement(
+        &mut scene,
+        table,
+        &book,
+        (sa, sb),
+        &found.closest,
+        m.sigma_mm,
+    );
+    scene.focus_on(&[vedette_draw::LayerId::Measurements]);
+    Ok(vedette_draw::plan_svg(&scene)?)
+}
+
 /// Runs `vedette measure`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    if let Some(svg) = &args.svg {
+        check_outputs(&[("--svg", svg)], &[("table", &args.table)])?;
+    }
     let table = Table::load(&args.table)?;
     let m = measure(&table, &args.a, &args.b)?;
+    if let Some(svg) = &args.svg {
+        write_atomically(svg, measure_svg(&table, &args.a, &args.b, &m)?.as_bytes())?;
+    }
     if args.json {
         let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

@@ -73,8 +73,9 @@ impl Placer {
         }
     }
 
-    /// Places a `w` x `h` label near `anchor` and returns its box (taken from now on).
-    pub fn place(&mut self, anchor: Vec2, w: f64, h: f64) -> LabelBox {
+    /// Places a `w` x `h` label near `anchor` and returns its box (taken from now on);
+    /// `beside`: never centred on the anchor (a mark stays visible).
+    pub fn place(&mut self, anchor: Vec2, w: f64, h: f64, beside: bool) -> LabelBox {
         let g = 0.3 * h;
         let at = |x: f64, y: f64| LabelBox { x0: x, y0: y, x1: x + w, y1: y + h };
         let (ax, ay) = (anchor.x, anchor.y);
@@ -89,6 +90,7 @@ impl Placer {
             at(ax - w / 2.0, ay - 2.0 * (g + h)),
             at(ax - w / 2.0, ay + 2.0 * g + h),
         ];
+        let candidates = if beside { &candidates[3..] } else { &candidates[..] };
         let chosen = candidates.iter().copied().find(|b| self.free(b)).unwrap_or(candidates[0]);
         self.take(chosen);
         chosen
@@ -102,9 +104,9 @@ mod tests {
     #[test]
     fn a_second_label_on_the_same_anchor_moves_off_the_first() {
         let mut p = Placer::new(10.0);
-        let a = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0);
-        let b = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0);
-        let c = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0);
+        let a = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
+        let b = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
+        let c = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
         assert!(!a.overlaps(&b) && !a.overlaps(&c) && !b.overlaps(&c), "{a:?} {b:?} {c:?}");
         // The first goes centred on its anchor.
         assert_eq!(a, LabelBox { x0: 40.0, y0: 47.5, x1: 60.0, y1: 52.5 });
@@ -114,7 +116,9 @@ mod tests {
     fn when_every_candidate_is_taken_the_first_is_used() {
         let mut p = Placer::new(10.0);
         p.take(LabelBox { x0: -1000.0, y0: -1000.0, x1: 1000.0, y1: 1000.0 });
-        let a = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0);
+        let a = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, false);
+        let b = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, true);
+        assert_eq!(b, LabelBox { x0: 1.2, y0: -2.0, x1: 11.2, y1: 2.0 });
         assert_eq!(a, LabelBox { x0: -5.0, y0: -2.0, x1: 5.0, y1: 2.0 });
     }
 }

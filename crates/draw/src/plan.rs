@@ -158,13 +158,35 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
     s
 }
 
-/// The plan view of a scene: its bounds with a margin, and room on the right for the
-/// legend; with the options that put the legend there.
+/// How far a focused plan shows beyond its focus, mm.
+pub const FOCUS_MARGIN_MM: f64 = 60.0;
+
+/// The size of picture whose labels are drawn at their own size, mm: larger pictures
+/// scale their labels, marks and lines up with their longer side, so they stay readable
+/// when the whole picture is shown on a screen.
+pub const READABLE_SIDE_MM: f64 = 800.0;
+
+/// The plan view of a scene: its focus grown by [`FOCUS_MARGIN_MM`], or all of it,
+/// with a margin and room on the right for the legend; with the options that put the
+/// legend there and scale the labels to the picture.
 #[must_use]
 pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
-    let (lo, hi) = scene.bounds().unwrap_or((Vec2::new(0.0, 0.0), Vec2::new(100.0, 100.0)));
-    let view = PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right(LEGEND_ROOM_MM);
-    let options = SvgOptions { legend_at: Some(Vec2::new(view.box_right() + 10.0, PLAN_MARGIN_MM)) };
+    let (lo, hi) = match scene.focus {
+        Some((lo, hi)) => {
+            let g = Vec2::new(FOCUS_MARGIN_MM, FOCUS_MARGIN_MM);
+            (lo - g, hi + g)
+        }
+        None => scene.bounds().unwrap_or((Vec2::new(0.0, 0.0), Vec2::new(100.0, 100.0))),
+    };
+    let side = (hi.x - lo.x).max(hi.y - lo.y);
+    let scale = (side / READABLE_SIDE_MM).max(1.0);
+    let view = PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right(LEGEND_ROOM_MM * scale);
+    let clip = [0.0, 0.0, view.box_right() + PLAN_MARGIN_MM, hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
+    let options = SvgOptions {
+        legend_at: Some(Vec2::new(view.box_right() + 10.0, PLAN_MARGIN_MM)),
+        text_scale: scale,
+        clip: Some(clip),
+    };
     (view, options)
 }
 

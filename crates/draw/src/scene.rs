@@ -127,6 +127,8 @@ pub enum Placement {
     /// Near the anchor, at the first of a few candidate offsets where it overlaps no
     /// label placed before it ([`crate::labels`]).
     Auto,
+    /// As [`Placement::Auto`], but never centred on the anchor: beside a mark or a line.
+    Beside,
 }
 
 /// A point marker's look.
@@ -190,10 +192,21 @@ impl Shape {
         Shape::Polyline(vec![a, b])
     }
 
-    /// A label placed automatically near `anchor`.
+    /// A label placed automatically near `anchor` (centred on it if there is room).
     #[must_use]
     pub fn label(anchor: Vec2, text: impl Into<String>, size_mm: f64) -> Shape {
         Shape::Text { anchor, text: text.into(), size_mm, placement: Placement::Auto }
+    }
+
+    /// A verdict's label beside `anchor` (never over the mark or line it labels).
+    #[must_use]
+    pub fn verdict(anchor: Vec2, text: impl Into<String>) -> Shape {
+        Shape::Text {
+            anchor,
+            text: text.into(),
+            size_mm: crate::plan::VERDICT_TEXT_MM,
+            placement: Placement::Beside,
+        }
     }
 
     /// Every table point of the shape (for extents and checks).
@@ -258,6 +271,9 @@ pub struct Scene {
     pub title: String,
     /// The table's playing area (lower-left and upper-right corners), when known.
     pub extent: Option<(Vec2, Vec2)>,
+    /// The region the picture is about (a measurement, a sight line, a pair), when it
+    /// is not the whole table: a plan shows this region, a little grown.
+    pub focus: Option<(Vec2, Vec2)>,
     layers: Vec<Layer>,
     legend: Vec<LegendEntry>,
     ids: HashSet<String>,
@@ -339,6 +355,26 @@ impl Scene {
     #[must_use]
     pub fn element(&self, id: &str) -> Option<&Element> {
         self.layers.iter().flat_map(|l| &l.elements).find(|e| e.id == id)
+    }
+
+    /// Sets the focus to the bounding box of what `layers` hold (none: no focus).
+    pub fn focus_on(&mut self, layers: &[LayerId]) {
+        let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
+        let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for l in self.layers.iter().filter(|l| layers.contains(&l.id)) {
+            for p in l
+                .elements
+                .iter()
+                .filter(|e| !matches!(e.shape, Shape::Text { .. }))
+                .flat_map(|e| e.shape.points())
+            {
+                if p.is_finite() {
+                    lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+                    hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+                }
+            }
+        }
+        self.focus = (lo.x <= hi.x && lo.y <= hi.y).then_some((lo, hi));
     }
 
     /// The bounding box of everything drawn and of the table's extent.

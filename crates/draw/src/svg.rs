@@ -13,11 +13,23 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use vedette_geometry::Vec2;
 
-/// Where the legend goes and how the picture is framed.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+/// Where the legend goes and how large labels are drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SvgOptions {
     /// The legend's top-left corner, output units (`None`: top left of the picture).
     pub legend_at: Option<Vec2>,
+    /// Labels, marks and the legend are drawn this many times their size, line widths
+    /// by its square root (1: as given).
+    pub text_scale: f64,
+    /// The drawing is clipped to this rectangle (left, top, right, bottom; output
+    /// units), so a focused plan's legend stands clear of it.
+    pub clip: Option<[f64; 4]>,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions { legend_at: None, text_scale: 1.0, clip: None }
+    }
 }
 
 /// A number with two decimals, never `-0.00`.
@@ -81,8 +93,12 @@ fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
 
 /// Label positions, decided in priority order: (layer index, element index) → (x, y
 /// baseline, text-anchor).
-fn place_labels(scene: &Scene, proj: &dyn Projection) -> HashMap<(usize, usize), (f64, f64, &'static str)> {
-    let upm = proj.units_per_mm();
+fn place_labels(
+    scene: &Scene,
+    proj: &dyn Projection,
+    text_scale: f64,
+) -> HashMap<(usize, usize), (f64, f64, &'static str)> {
+    let upm = proj.units_per_mm() * text_scale;
     let mut order: Vec<(u8, usize, usize)> = Vec::new();
     for (li, l) in scene.layers().iter().enumerate() {
         for (ei, e) in l.elements.iter().enumerate() {
@@ -110,8 +126,8 @@ fn place_labels(scene: &Scene, proj: &dyn Projection) -> HashMap<(usize, usize),
                 placer.take(crate::labels::LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
                 out.insert((li, ei), (a.x, a.y + 0.35 * h, anchor_name));
             }
-            Placement::Auto => {
-                let b = placer.place(a, w, h);
+            Placement::Auto | Placement::Beside => {
+                let b = placer.place(a, w, h, *placement == Placement::Beside);
                 out.insert((li, ei), (b.x0, b.y1 - 0.22 * h, "start"));
             }
         }
@@ -119,8 +135,15 @@ fn place_labels(scene: &Scene, proj: &dyn Projection) -> HashMap<(usize, usize),
     out
 }
 
-fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: Option<&(f64, f64, &'static str)>) {
+fn element(
+    out: &mut String,
+    e: &Element,
+    proj: &dyn Projection,
+    label: Option<&(f64, f64, &'static str)>,
+    text_scale: f64,
+) {
     let upm = proj.units_per_mm();
+    let size = upm * text_scale;
     let p = |v: Vec2| proj.project(v, e.height);
     let ring = |pts: &[Vec2]| pts.iter().map(|&v| p(v)).collect::<Option<Vec<Vec2>>>();
     match &e.shape {
@@ -161,17 +184,17 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: Option<&
                 open(out, "path", e, &format!("d=\"{}\"", path_of(&[r], true)));
             }
         }
-        Shape::Point { at, mark } => {
+        Shape::Point { at, mark: look } => {
             let Some(c) = p(*at) else { return };
-            match mark {
+            match look {
                 Mark::Dot => open(
                     out,
                     "circle",
                     e,
-                    &format!("cx=\"{}\" cy=\"{}\" r=\"{}\"", num(c.x), num(c.y), num(1.2 * upm)),
+                    &format!("cx=\"{}\" cy=\"{}\" r=\"{}\"", num(c.x), num(c.y), num(1.2 * size)),
                 ),
                 Mark::Cross => {
-                    let s = 2.2 * upm;
+                    let s = 2.2 * size;
                     let d = format!(
                         "M{} {} L{} {} M{} {} L{} {}",
                         num(c.x - s),
@@ -196,7 +219,7 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: Option<&
                 escape(&e.class),
                 num(x),
                 num(y),
-                num(size_mm * upm),
+                num(size_mm * size),
                 escape(text),
                 title_of(e)
             );
@@ -204,12 +227,12 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: Option<&
     }
 }
 
-fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2) {
+fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2, text_scale: f64) {
     let entries = scene.legend_entries();
     if entries.is_empty() {
         return;
     }
-    let upm = proj.units_per_mm();
+    let upm = proj.units_per_mm() * text_scale;
     let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
     let width = entries.iter().map(|e| text_width(&e.text, size)).fold(0.0, f64::max) + sw + 6.0 * upm;
     let height = row * (entries.len() as f64 + 1.0) + 2.0 * upm;
@@ -282,7 +305,9 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
     for e in scene.layers().iter().flat_map(|l| &l.elements) {
         check_finite(e)?;
     }
-    let labels = place_labels(scene, proj);
+    let ts =
+        if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
+    let labels = place_labels(scene, proj, ts);
     let (w, h) = proj.output_size();
     let unit = proj.unit_suffix();
     let mut out =
@@ -297,19 +322,33 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
         num(h)
     );
     let _ = writeln!(out, "<title>{}</title>", escape(&scene.title));
-    let _ = writeln!(out, "<style>\n{}</style>", stylesheet(proj.units_per_mm()));
+    let _ = writeln!(out, "<style>\n{}</style>", stylesheet(proj.units_per_mm() * ts.sqrt()));
+    if let Some([x0, y0, x1, y1]) = options.clip {
+        let _ = writeln!(
+            out,
+            "<clipPath id=\"drawing-clip\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>",
+            num(x0),
+            num(y0),
+            num(x1 - x0),
+            num(y1 - y0)
+        );
+        out.push_str("<g id=\"drawing\" clip-path=\"url(#drawing-clip)\">\n");
+    } else {
+        out.push_str("<g id=\"drawing\">\n");
+    }
     for (li, layer) in scene.layers().iter().enumerate() {
         if layer.id == LayerId::Legend {
             continue;
         }
         let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", layer.id.name());
         for (ei, e) in layer.elements.iter().enumerate() {
-            element(&mut out, e, proj, labels.get(&(li, ei)));
+            element(&mut out, e, proj, labels.get(&(li, ei)), ts);
         }
         out.push_str("</g>\n");
     }
+    out.push_str("</g>\n");
     let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", LayerId::Legend.name());
-    legend(&mut out, scene, proj, options.legend_at.unwrap_or(Vec2::new(2.0, 2.0)));
+    legend(&mut out, scene, proj, options.legend_at.unwrap_or(Vec2::new(2.0, 2.0)), ts);
     out.push_str("</g>\n</svg>\n");
     Ok(out)
 }

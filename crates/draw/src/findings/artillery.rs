@@ -7,7 +7,7 @@
 //! [`enfilade_zone`], [`vedette_geometry::DeepTarget::window`].
 
 use crate::findings::{Words, inches_words, outline_bases};
-use crate::plan::{VERDICT_TEXT_MM, base_outline};
+use crate::plan::base_outline;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
 use vedette_geometry::artillery::calls::{arc_call, range_call, unlimber_call};
 use vedette_geometry::close_call::segment_to_base;
@@ -91,7 +91,7 @@ pub fn draw_battery(
             LayerId::Arcs,
             &format!("limbered-{key}"),
             "verdict",
-            Shape::label(b.muzzle(), format!("{label} limbered: may not fire"), VERDICT_TEXT_MM),
+            Shape::verdict(b.muzzle(), format!("{label} limbered: may not fire")),
             Height::BaseTop,
             None,
         );
@@ -287,11 +287,7 @@ pub fn draw_battery(
             LayerId::Targets,
             &format!("unlimber-{key}-label"),
             "verdict",
-            Shape::label(
-                c.from.lerp(c.to, 0.5),
-                format!("TOO CLOSE to unlimber: {}", inches(d)),
-                VERDICT_TEXT_MM,
-            ),
+            Shape::verdict(c.from.lerp(c.to, 0.5), format!("TOO CLOSE to unlimber: {}", inches(d))),
             Height::Table,
             None,
         );
@@ -336,7 +332,7 @@ fn target(
             LayerId::Targets,
             &format!("range-{key}-{}-label", id_part(id)),
             "verdict",
-            Shape::label(c.from.lerp(c.to, 0.5), format!("{id} {range} br {}", t.bracket), VERDICT_TEXT_MM),
+            Shape::verdict(c.from.lerp(c.to, 0.5), format!("{id} {range} br {}", t.bracket)),
             Height::Table,
             None,
         );
@@ -411,7 +407,7 @@ pub fn close_call(scene: &mut Scene, table: &Table, r: BaseRef, what: &str, why:
         LayerId::CloseCalls,
         &format!("{id}-label"),
         "verdict",
-        Shape::label(base.centre() + Vec2::new(0.0, radius), format!("TOO CLOSE: {what}"), VERDICT_TEXT_MM),
+        Shape::verdict(base.centre() + Vec2::new(0.0, radius), format!("TOO CLOSE: {what}")),
         Height::BaseTop,
         None,
     );

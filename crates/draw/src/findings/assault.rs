@@ -6,7 +6,6 @@
 
 use crate::findings::artillery::close_call;
 use crate::findings::distance_words;
-use crate::plan::VERDICT_TEXT_MM;
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use vedette_geometry::assault::assessment::{AssaultFinding, ContactRange};
 use vedette_geometry::{
@@ -128,7 +127,7 @@ pub fn draw_assault(
             LayerId::Contacts,
             &format!("contact-{key}-label"),
             "verdict",
-            Shape::label(
+            Shape::verdict(
                 c.from.lerp(c.to, 0.5),
                 format!(
                     "{} {}, {}",
@@ -136,7 +135,6 @@ pub fn draw_assault(
                     distance_words(book, f.distance_mm),
                     aspect_words(f)
                 ),
-                VERDICT_TEXT_MM,
             ),
             Height::Table,
             None,
@@ -149,7 +147,7 @@ pub fn draw_assault(
             LayerId::Contacts,
             &format!("cover-{key}"),
             "verdict",
-            Shape::label(at, format!("{} in {} cover", def.id, cover.class.name()), VERDICT_TEXT_MM),
+            Shape::verdict(at, format!("{} in {} cover", def.id, cover.class.name())),
             Height::BaseTop,
             Some(format!("{} is in {} cover (000 §5.4)", def.id, cover.class.name())),
         );

@@ -4,7 +4,7 @@
 //! ([`vedette_geometry::command::deployment::reach_outline`]).
 
 use crate::findings::{distance_words, outline_bases};
-use crate::plan::{VERDICT_TEXT_MM, side_numbers};
+use crate::plan::side_numbers;
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use crate::style::side_class;
 use vedette_geometry::command::assessment::{AssetFinding, CommandAssessment};
@@ -102,10 +102,9 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
                 LayerId::Command,
                 &format!("reach-{}-label", id_part(&u.id)),
                 "verdict",
-                Shape::label(
+                Shape::verdict(
                     b.centre() + vedette_geometry::Vec2::new(0.0, -r.reach_mm),
                     format!("{} {}: {} unit(s)", u.id, distance_words(book, r.reach_mm), r.units.len()),
-                    VERDICT_TEXT_MM,
                 ),
                 Height::Table,
                 None,

@@ -4,7 +4,6 @@
 
 use crate::findings::distance_words;
 use crate::findings::sight::highlight;
-use crate::plan::VERDICT_TEXT_MM;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape};
 use vedette_geometry::{ClosestPoints, RuleBook, Selection, Table};
 
@@ -44,7 +43,7 @@ pub fn draw_measurement(
         LayerId::Measurements,
         "measure-label",
         "verdict",
-        Shape::label(c.from.lerp(c.to, 0.5), words, VERDICT_TEXT_MM),
+        Shape::verdict(c.from.lerp(c.to, 0.5), words),
         Height::Table,
         None,
     );

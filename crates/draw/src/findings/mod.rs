@@ -13,10 +13,10 @@ use crate::plan::base_outline;
 use crate::scene::{Height, LayerId, Scene, Shape};
 use vedette_geometry::{FrontageMode, RuleBook, Table};
 
-/// A distance in rule inches and mm: `1.20" (30.5 mm)`.
+/// A distance in rule inches (scale applied) and mm: `1.20 rule-in (30.5 mm)`.
 #[must_use]
 pub fn inches_words(rule_in: f64, mm: f64) -> String {
-    format!("{rule_in:.2}\" ({mm:.1} mm)")
+    format!("{rule_in:.2} rule-in ({mm:.1} mm)")
 }
 
 /// A distance in the rule set's terms: rule inches and mm, or mm alone for rule sets

@@ -4,7 +4,6 @@
 //! the target. Drawn from [`vedette_geometry::los::Explanation`], the same explanation
 //! `vedette los` prints.
 
-use crate::plan::VERDICT_TEXT_MM;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
 use vedette_geometry::los::{Cut, CutBy, Explanation, TerrainRule};
 use vedette_geometry::{Selection, Table};
@@ -122,7 +121,7 @@ pub fn draw_sight(
             LayerId::Sight,
             &format!("cut-{i}-label"),
             "verdict",
-            Shape::label(c.at, words, VERDICT_TEXT_MM),
+            Shape::verdict(c.at, words),
             Height::Table,
             None,
         );

@@ -4,7 +4,6 @@
 
 use crate::findings::artillery::close_call;
 use crate::findings::distance_words;
-use crate::plan::VERDICT_TEXT_MM;
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use vedette_geometry::{MarkerCheck, RuleBook, Spacing, Table};
 
@@ -47,7 +46,7 @@ pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, check
                 LayerId::Skirmishers,
                 &format!("spacing-{key}-label"),
                 "verdict",
-                Shape::label(c.from.lerp(c.to, 0.5), words, VERDICT_TEXT_MM),
+                Shape::verdict(c.from.lerp(c.to, 0.5), words),
                 Height::Table,
                 None,
             );
