@@ -32,6 +32,9 @@ pub enum Command {
     Move(commands::movement::Args),
     /// Every finding for a whole table.
     Report(commands::report::Args),
+    /// Every question the rules ask about one pair (battery and target, attacker and
+    /// defender), answered with its rule section and numbers, and a picture of why.
+    Explain(commands::explain::Args),
     /// The Pro Patria massed-battery bombardment zone aimed at a point, and who is in it.
     Bombard(commands::bombard::Args),
     /// Write a seeded sample battle (the grand-battle generator).
@@ -66,6 +69,7 @@ fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(
         Command::Los(a) => commands::los::run(&a, out),
         Command::Move(a) => commands::movement::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
+        Command::Explain(a) => commands::explain::run(&a, out),
         Command::Bombard(a) => commands::bombard::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),

@@ -3,6 +3,7 @@
 pub mod bombard;
 pub mod calibrate_camera;
 pub mod calls;
+pub mod explain;
 pub mod fiducials;
 pub mod generate;
 pub mod los;

@@ -183,7 +183,7 @@ pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
     let view = PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right(LEGEND_ROOM_MM * scale);
     let clip = [0.0, 0.0, view.box_right() + PLAN_MARGIN_MM, hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
     let options = SvgOptions {
-        legend_at: Some(Vec2::new(view.box_right() + 10.0, PLAN_MARGIN_MM)),
+        legend_at: Some(Vec2::new(view.box_right() + PLAN_MARGIN_MM + 5.0, PLAN_MARGIN_MM)),
         text_scale: scale,
         clip: Some(clip),
     };

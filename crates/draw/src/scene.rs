@@ -22,14 +22,14 @@ pub enum LayerId {
     Zones,
     /// Arcs of fire, range brackets and enfilade arcs.
     Arcs,
+    /// Bases coloured by side, facing ticks, ids.
+    Bases,
     /// Flank lines and rear lines.
     FlankLines,
     /// Targets: main, tandem, adjacent, deep windows.
     Targets,
     /// Skirmish marker spacing and parents.
     Skirmishers,
-    /// Bases coloured by side, facing ticks, ids.
-    Bases,
     /// Assault contacts between units.
     Contacts,
     /// Sight lines, clear and blocked, and what blocks them.
@@ -50,10 +50,10 @@ impl LayerId {
         LayerId::Command,
         LayerId::Zones,
         LayerId::Arcs,
+        LayerId::Bases,
         LayerId::FlankLines,
         LayerId::Targets,
         LayerId::Skirmishers,
-        LayerId::Bases,
         LayerId::Contacts,
         LayerId::Sight,
         LayerId::Measurements,
