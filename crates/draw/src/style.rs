@@ -50,6 +50,7 @@ pub fn stylesheet(scale: f64) -> String {
     }
     s.push_str(&format!(".t-line{{fill:none;stroke:#5a3a00;stroke-width:{}}}\n", w(1.6)));
     s.push_str(&format!(".t-road{{fill:none;stroke:#b8a888;stroke-width:{}}}\n", w(3.0)));
+    s.push_str(".area{fill:none;stroke:#000000}\n");
     for (i, c) in SIDE_COLOURS.iter().enumerate() {
         s.push_str(&format!(".base.side-{i}{{fill:{c};fill-opacity:0.55;stroke:{c}}}\n"));
         s.push_str(&format!(".area.side-{i}{{fill:none;stroke:{c}}}\n"));

@@ -336,13 +336,14 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
     } else {
         out.push_str("<g id=\"drawing\">\n");
     }
-    for (li, layer) in scene.layers().iter().enumerate() {
-        if layer.id == LayerId::Legend {
-            continue;
-        }
-        let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", layer.id.name());
-        for (ei, e) in layer.elements.iter().enumerate() {
-            element(&mut out, e, proj, labels.get(&(li, ei)), ts);
+    // Every layer's group is written, empty or not, so a viewer's toggles are the same
+    // for every picture.
+    for id in LayerId::ALL.into_iter().filter(|&id| id != LayerId::Legend) {
+        let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
+        if let Some((li, layer)) = scene.layers().iter().enumerate().find(|(_, l)| l.id == id) {
+            for (ei, e) in layer.elements.iter().enumerate() {
+                element(&mut out, e, proj, labels.get(&(li, ei)), ts);
+            }
         }
         out.push_str("</g>\n");
     }
