@@ -24,6 +24,11 @@ pub trait Projection {
     /// The output point of table point `p` at `height`; `None` when it does not land in
     /// the picture's model (behind a camera).
     fn project(&self, p: Vec2, height: Height) -> Option<Vec2>;
+    /// Every point of `points` at `height`; `None` when any does not land. A camera
+    /// model projects a whole element in one call.
+    fn project_all(&self, points: &[Vec2], height: Height) -> Option<Vec<Vec2>> {
+        points.iter().map(|&p| self.project(p, height)).collect()
+    }
     /// The picture's width and height, output units.
     fn output_size(&self) -> (f64, f64);
     /// Output units per table millimetre near the table (for line widths and text).

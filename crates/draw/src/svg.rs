@@ -145,7 +145,7 @@ fn element(
     let upm = proj.units_per_mm();
     let size = upm * text_scale;
     let p = |v: Vec2| proj.project(v, e.height);
-    let ring = |pts: &[Vec2]| pts.iter().map(|&v| p(v)).collect::<Option<Vec<Vec2>>>();
+    let ring = |pts: &[Vec2]| proj.project_all(pts, e.height);
     match &e.shape {
         Shape::Polygon { exterior, holes } => {
             let mut rings = Vec::with_capacity(1 + holes.len());
