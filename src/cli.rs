@@ -6,7 +6,8 @@
 //! shared libraries (and theirs: over a hundred on Debian) take about 0.2 s to load.
 //! The `vedette` binary never references them: it hands those verbs to its sibling
 //! `vedette-scanner` (built and installed with it), which runs every verb. So `report`,
-//! `measure`, `los` and `move` start in a few milliseconds.
+//! `measure`, `los` and `move` start in a few milliseconds. A table verb asked to draw
+//! over the photo (`--png`) is handed to `vedette-scanner` too.
 
 use crate::commands;
 use clap::{Parser, Subcommand};
@@ -58,12 +59,27 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError
         Command::Fiducials(a) => commands::fiducials::run(&a, out),
         Command::Sheet(a) => commands::sheet::run(&a, out),
         Command::CalibrateCamera(a) => commands::calibrate_camera::run(&a, out),
+        Command::Measure(a) => commands::measure::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Los(a) => commands::los::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Report(a) => commands::report::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Explain(a) => commands::explain::run_with(&a, out, Some(&commands::overlay::paint)),
         other => run_table_verb(other, out),
     }
 }
 
-/// Runs the verbs that need no photo; `None` for a photo verb.
+/// Runs the verbs that need no photo; `None` for a photo verb, and for a table verb
+/// asked to draw over a photo (`--png`).
 fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(), crate::CliError>> {
+    let over_photo = match &command {
+        Command::Measure(a) => a.photo.wanted(),
+        Command::Los(a) => a.photo.wanted(),
+        Command::Report(a) => a.photo.wanted(),
+        Command::Explain(a) => a.photo.wanted(),
+        _ => false,
+    };
+    if over_photo {
+        return None;
+    }
     Some(match command {
         Command::Measure(a) => commands::measure::run(&a, out),
         Command::Los(a) => commands::los::run(&a, out),

@@ -196,7 +196,14 @@ fn measure_gives_the_margin_to_the_nearest_rule_distances() {
         std::fs::write(&path, t.to_json_string()).unwrap();
         let mut out = Vec::new();
         measure::run(
-            &measure::Args { table: path, a: "a".into(), b: "d".into(), json: false, svg: None },
+            &measure::Args {
+                table: path,
+                a: "a".into(),
+                b: "d".into(),
+                json: false,
+                svg: None,
+                photo: Default::default(),
+            },
             &mut out,
         )
         .unwrap();

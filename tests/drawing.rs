@@ -270,3 +270,98 @@ fn outputs_that_clash_with_the_table_or_cannot_be_written_are_refused() {
     assert_refused(&["report", bad.to_str().unwrap(), "--plan", out.to_str().unwrap()], "bad.json", &out);
     assert!(!out.exists());
 }
+
+/// A synthetic scan report: a calibrated camera 2500 mm above the middle of a 6' x 4'
+/// table looking straight down, 0.24 px per mm, with barrel distortion; and a plain
+/// grey photo of its size.
+fn synthetic_photo(dir: &Path, width: u32, height: u32) -> (PathBuf, PathBuf) {
+    let report = serde_json::json!({
+        "schema": "vedette/scan-report/1",
+        "photo": "photo.png",
+        "camera": {
+            "model": "calibrated",
+            "base_top_mm": 3.0,
+            "model_parameters": {
+                "kind": "calibrated",
+                "image_size": [800, 600],
+                "intrinsics": { "image_width": 800, "image_height": 600, "fx": 600.0, "fy": 600.0,
+                                "cx": 400.0, "cy": 300.0, "distortion": [-0.2, 0.05, 0.0, 0.0] },
+                "rotation": [[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]],
+                "translation_mm": [-914.4, 609.6, 2500.0],
+                "homography": [[0.24, 0.0, 180.544], [0.0, -0.24, 446.304], [0.0, 0.0, 1.0]],
+                "homography_inv": [[4.166667, 0.0, -752.266667], [0.0, -4.166667, 1859.6], [0.0, 0.0, 1.0]],
+                "plane_height_mm": 0.0,
+                "focal_rel_sigma": 0.0
+            }
+        }
+    });
+    let r = dir.join("scan-report.json");
+    std::fs::write(&r, serde_json::to_string_pretty(&report).unwrap()).unwrap();
+    let p = dir.join("photo.png");
+    image::RgbImage::from_pixel(width, height, image::Rgb([90, 110, 80])).save(&p).unwrap();
+    (p, r)
+}
+
+#[test]
+fn explain_draws_over_a_photo_through_the_scan_camera() {
+    let dir = tempfile::tempdir().unwrap();
+    let (photo, report) = synthetic_photo(dir.path(), 800, 600);
+    let out = dir.path().join("why.png");
+    let t = sample("brigade-attack.json");
+    let o = vedette(&[
+        "explain",
+        t.to_str().unwrap(),
+        "fr-art-1",
+        "au-3",
+        "--png",
+        out.to_str().unwrap(),
+        "--photo",
+        photo.to_str().unwrap(),
+        "--scan-report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Main target? yes"), "{}", stdout(&o));
+    let actual = image::open(&out).unwrap().to_rgb8();
+    assert_eq!(actual.dimensions(), (800, 600));
+    let golden = golden("explain-battery.photo.png");
+    if common::regenerate() {
+        std::fs::copy(&out, &golden).unwrap();
+        return;
+    }
+    let expected =
+        image::open(&golden).unwrap_or_else(|e| panic!("{}: {e} (REGENERATE=1)", golden.display())).to_rgb8();
+    // Raster overlays compare with a tolerance: anti-aliasing may differ by a level or
+    // two between builds; a moved line changes hundreds of pixels.
+    let far: usize = actual
+        .pixels()
+        .zip(expected.pixels())
+        .filter(|(a, b)| a.0.iter().zip(b.0.iter()).any(|(x, y)| x.abs_diff(*y) > 40))
+        .count();
+    assert!(far < 800 * 600 / 500, "{far} pixels differ from {}", golden.display());
+    // Something was drawn: the photo is not plain any more.
+    assert!(actual.pixels().filter(|p| p.0 != [90, 110, 80]).count() > 2000);
+}
+
+#[test]
+fn a_photo_that_does_not_match_the_scan_camera_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (photo, report) = synthetic_photo(dir.path(), 640, 480);
+    let out = dir.path().join("plan.png");
+    let t = sample("brigade-attack.json");
+    let (t, o, p, r) =
+        (t.to_str().unwrap(), out.to_str().unwrap(), photo.to_str().unwrap(), report.to_str().unwrap());
+    assert_refused(&["report", t, "--png", o, "--photo", p, "--scan-report", r], "640 x 480", &out);
+    assert!(!out.exists());
+    assert_refused(&["report", t, "--png", p, "--photo", p, "--scan-report", r], "is the photo", &photo);
+    // --png needs the photo and the scan report (a usage error, status 2).
+    let e = vedette(&["report", t, "--png", o]);
+    assert_eq!(e.status.code(), Some(2), "{}", stderr(&e));
+    let bad = dir.path().join("not-a-report.json");
+    std::fs::write(&bad, "{}").unwrap();
+    assert_refused(
+        &["report", t, "--png", o, "--photo", p, "--scan-report", bad.to_str().unwrap()],
+        "vedette scan --report",
+        &out,
+    );
+}

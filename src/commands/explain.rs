@@ -5,8 +5,9 @@
 //! from the library's verdicts (`vedette_draw::explain`), the picture shows why.
 
 use super::emit;
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::{check_outputs, write_atomically};
+use crate::output::write_atomically;
 use std::path::PathBuf;
 use vedette_draw::explain::{PairExplanation, explain_assault, explain_battery};
 use vedette_geometry::artillery::target_cover;
@@ -33,6 +34,9 @@ pub struct Args {
     /// Also write the picture of why (docs/drawing.md).
     #[arg(long, value_name = "OUT.svg")]
     pub svg: Option<PathBuf>,
+    /// Drawing over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
 }
 
 fn unit_of(table: &Table, text: &str) -> Result<usize, CliError> {
@@ -95,13 +99,21 @@ pub fn explain(table: &Table, a: &str, b: &str) -> Result<PairExplanation, CliEr
 
 /// Runs `vedette explain`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    if let Some(svg) = &args.svg {
-        check_outputs(&[("--svg", svg)], &[("table", &args.table)])?;
-    }
+    run_with(args, out, None)
+}
+
+/// Runs `vedette explain`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let e = explain(&table, &args.a, &args.b)?;
     if let Some(svg) = &args.svg {
         write_atomically(svg, vedette_draw::plan_svg(&e.scene)?.as_bytes())?;
     }
+    args.photo.paint(&e.scene, painter)?;
     emit(out, &e.render_text())
 }

@@ -6,8 +6,9 @@
 use super::calls::{self, CallEntry};
 use super::emit;
 use super::measure::{measure, micro};
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::{check_outputs, write_atomically};
+use crate::output::write_atomically;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -34,6 +35,9 @@ pub struct Args {
     /// by what it is cut (docs/drawing.md).
     #[arg(long, value_name = "OUT.svg")]
     pub svg: Option<PathBuf>,
+    /// Drawing over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
 }
 
 /// The answer of `los`, as `--json` prints it.
@@ -219,14 +223,14 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
     line_of_sight_explained(table, a, b).map(|(r, _)| r)
 }
 
-/// The picture of a sight verdict, as an SVG document.
-pub fn sight_svg(
+/// The picture of a sight verdict.
+pub fn sight_scene(
     table: &Table,
     a: &str,
     b: &str,
     r: &LosReport,
     ex: &Explanation,
-) -> Result<String, CliError> {
+) -> Result<vedette_draw::Scene, CliError> {
     let verdict = match (r.visible, r.full_base_visible) {
         (true, true) => "VISIBLE, a full base seen",
         (true, false) => "VISIBLE in part",
@@ -242,7 +246,7 @@ pub fn sight_svg(
         ex,
     );
     scene.focus_on(&[vedette_draw::LayerId::Sight]);
-    Ok(vedette_draw::plan_svg(&scene)?)
+    Ok(scene)
 }
 
 /// [`line_of_sight`] with the library's explanation (what a picture draws).
@@ -365,13 +369,24 @@ pub fn render_text(r: &LosReport) -> String {
 
 /// Runs `vedette los`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    if let Some(svg) = &args.svg {
-        check_outputs(&[("--svg", svg)], &[("table", &args.table)])?;
-    }
+    run_with(args, out, None)
+}
+
+/// Runs `vedette los`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let (r, ex) = line_of_sight_explained(&table, &args.a, &args.b)?;
-    if let Some(svg) = &args.svg {
-        write_atomically(svg, sight_svg(&table, &args.a, &args.b, &r, &ex)?.as_bytes())?;
+    if args.svg.is_some() || args.photo.wanted() {
+        let scene = sight_scene(&table, &args.a, &args.b, &r, &ex)?;
+        if let Some(svg) = &args.svg {
+            write_atomically(svg, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        args.photo.paint(&scene, painter)?;
     }
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;

@@ -3,8 +3,9 @@
 
 use super::calls::{self, CallEntry};
 use super::emit;
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::{check_outputs, write_atomically};
+use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::PathBuf;
 use vedette_geometry::close_call::distance_call;
@@ -29,6 +30,9 @@ pub struct Args {
     /// rule inches and mm, both units' bases highlighted (docs/drawing.md).
     #[arg(long, value_name = "OUT.svg")]
     pub svg: Option<PathBuf>,
+    /// Drawing over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
 }
 
 /// The answer of `measure`, as `--json` prints it.
@@ -158,8 +162,13 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
     })
 }
 
-/// The picture of a measurement between two selections, as an SVG document.
-pub fn measure_svg(table: &Table, a: &str, b: &str, m: &Measurement) -> Result<String, CliError> {
+/// The picture of a measurement between two selections.
+pub fn measure_scene(
+    table: &Table,
+    a: &str,
+    b: &str,
+    m: &Measurement,
+) -> Result<vedette_draw::Scene, CliError> {
     let (sa, sb) = (table.select(a)?, table.select(b)?);
     let book = table.rule_book()?;
     let found = closest_between_selections(table, sa, sb).ok_or_else(|| {
@@ -175,18 +184,29 @@ pub fn measure_svg(table: &Table, a: &str, b: &str, m: &Measurement) -> Result<S
         m.sigma_mm,
     );
     scene.focus_on(&[vedette_draw::LayerId::Measurements]);
-    Ok(vedette_draw::plan_svg(&scene)?)
+    Ok(scene)
 }
 
 /// Runs `vedette measure`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    if let Some(svg) = &args.svg {
-        check_outputs(&[("--svg", svg)], &[("table", &args.table)])?;
-    }
+    run_with(args, out, None)
+}
+
+/// Runs `vedette measure`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let m = measure(&table, &args.a, &args.b)?;
-    if let Some(svg) = &args.svg {
-        write_atomically(svg, measure_svg(&table, &args.a, &args.b, &m)?.as_bytes())?;
+    if args.svg.is_some() || args.photo.wanted() {
+        let scene = measure_scene(&table, &args.a, &args.b, &m)?;
+        if let Some(svg) = &args.svg {
+            write_atomically(svg, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        args.photo.paint(&scene, painter)?;
     }
     if args.json {
         let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;

@@ -9,6 +9,7 @@ pub mod generate;
 pub mod los;
 pub mod measure;
 pub mod movement;
+pub mod overlay;
 pub mod report;
 pub mod scan;
 pub mod scan_many;

@@ -5,6 +5,8 @@
 //! length (sans-serif, about 0.55 em per character) and kept in a uniform grid, so
 //! placing n labels costs about n times the few boxes near each.
 
+use crate::projection::Projection;
+use crate::scene::{Align, Placement, Scene, Shape};
 use std::collections::HashMap;
 use vedette_geometry::Vec2;
 
@@ -95,6 +97,67 @@ impl Placer {
         self.take(chosen);
         chosen
     }
+}
+
+/// Where a label is written: its anchor point in output units (`y` the baseline), how
+/// the text is aligned on it, and its font size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlacedLabel {
+    /// Anchor x.
+    pub x: f64,
+    /// Baseline y.
+    pub y: f64,
+    /// `start`, `middle` or `end` (SVG's `text-anchor`).
+    pub anchor: &'static str,
+    /// Font size, output units.
+    pub size: f64,
+}
+
+/// Places every label of a scene seen through `proj`, verdicts before ids (see the
+/// module docs): (layer index, element index) → where it goes. `text_scale` multiplies
+/// the labels' sizes.
+#[must_use]
+pub fn place_labels(
+    scene: &Scene,
+    proj: &dyn Projection,
+    text_scale: f64,
+) -> HashMap<(usize, usize), PlacedLabel> {
+    let upm = proj.units_per_mm() * text_scale;
+    let mut order: Vec<(u8, usize, usize)> = Vec::new();
+    for (li, l) in scene.layers().iter().enumerate() {
+        for (ei, e) in l.elements.iter().enumerate() {
+            if matches!(e.shape, Shape::Text { .. }) {
+                order.push((l.id.label_priority(), li, ei));
+            }
+        }
+    }
+    order.sort_by_key(|&(p, li, ei)| (p, li, ei));
+    let mut placer = Placer::new(12.0 * upm);
+    let mut out = HashMap::new();
+    for (_, li, ei) in order {
+        let e = &scene.layers()[li].elements[ei];
+        let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
+        let Some(a) = proj.project(*anchor, e.height) else { continue };
+        let h = size_mm * upm;
+        let w = text_width(text, h);
+        let placed = match placement {
+            Placement::Fixed(align) => {
+                let (x0, name) = match align {
+                    Align::Start => (a.x, "start"),
+                    Align::Middle => (a.x - w / 2.0, "middle"),
+                    Align::End => (a.x - w, "end"),
+                };
+                placer.take(LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
+                PlacedLabel { x: a.x, y: a.y + 0.35 * h, anchor: name, size: h }
+            }
+            Placement::Auto | Placement::Beside => {
+                let b = placer.place(a, w, h, *placement == Placement::Beside);
+                PlacedLabel { x: b.x0, y: b.y1 - 0.22 * h, anchor: "start", size: h }
+            }
+        };
+        out.insert((li, ei), placed);
+    }
+    out
 }
 
 #[cfg(test)]

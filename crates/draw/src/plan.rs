@@ -166,6 +166,13 @@ pub const FOCUS_MARGIN_MM: f64 = 60.0;
 /// when the whole picture is shown on a screen.
 pub const READABLE_SIDE_MM: f64 = 800.0;
 
+/// How many times their size labels are drawn on a picture whose longer side is
+/// `side_mm` of table (at least 1; see [`READABLE_SIDE_MM`]).
+#[must_use]
+pub fn text_scale(side_mm: f64) -> f64 {
+    if side_mm.is_finite() { (side_mm / READABLE_SIDE_MM).max(1.0) } else { 1.0 }
+}
+
 /// The plan view of a scene: its focus grown by [`FOCUS_MARGIN_MM`], or all of it,
 /// with a margin and room on the right for the legend; with the options that put the
 /// legend there and scale the labels to the picture.
@@ -178,8 +185,7 @@ pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
         }
         None => scene.bounds().unwrap_or((Vec2::new(0.0, 0.0), Vec2::new(100.0, 100.0))),
     };
-    let side = (hi.x - lo.x).max(hi.y - lo.y);
-    let scale = (side / READABLE_SIDE_MM).max(1.0);
+    let scale = text_scale((hi.x - lo.x).max(hi.y - lo.y));
     let view = PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right(LEGEND_ROOM_MM * scale);
     let clip = [0.0, 0.0, view.box_right() + PLAN_MARGIN_MM, hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
     let options = SvgOptions {

@@ -5,11 +5,10 @@
 //! bytes.
 
 use crate::error::DrawError;
-use crate::labels::{Placer, text_width};
+use crate::labels::{PlacedLabel, text_width};
 use crate::projection::Projection;
-use crate::scene::{Align, Element, LayerId, Mark, Placement, Scene, Shape};
+use crate::scene::{Element, LayerId, Mark, Scene, Shape};
 use crate::style::stylesheet;
-use std::collections::HashMap;
 use std::fmt::Write;
 use vedette_geometry::Vec2;
 
@@ -91,55 +90,11 @@ fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
     }
 }
 
-/// Label positions, decided in priority order: (layer index, element index) → (x, y
-/// baseline, text-anchor).
-fn place_labels(
-    scene: &Scene,
-    proj: &dyn Projection,
-    text_scale: f64,
-) -> HashMap<(usize, usize), (f64, f64, &'static str)> {
-    let upm = proj.units_per_mm() * text_scale;
-    let mut order: Vec<(u8, usize, usize)> = Vec::new();
-    for (li, l) in scene.layers().iter().enumerate() {
-        for (ei, e) in l.elements.iter().enumerate() {
-            if matches!(e.shape, Shape::Text { .. }) {
-                order.push((l.id.label_priority(), li, ei));
-            }
-        }
-    }
-    order.sort_by_key(|&(p, li, ei)| (p, li, ei));
-    let mut placer = Placer::new(12.0 * upm);
-    let mut out = HashMap::new();
-    for (_, li, ei) in order {
-        let e = &scene.layers()[li].elements[ei];
-        let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
-        let Some(a) = proj.project(*anchor, e.height) else { continue };
-        let h = size_mm * upm;
-        let w = text_width(text, h);
-        match placement {
-            Placement::Fixed(align) => {
-                let (x0, anchor_name) = match align {
-                    Align::Start => (a.x, "start"),
-                    Align::Middle => (a.x - w / 2.0, "middle"),
-                    Align::End => (a.x - w, "end"),
-                };
-                placer.take(crate::labels::LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
-                out.insert((li, ei), (a.x, a.y + 0.35 * h, anchor_name));
-            }
-            Placement::Auto | Placement::Beside => {
-                let b = placer.place(a, w, h, *placement == Placement::Beside);
-                out.insert((li, ei), (b.x0, b.y1 - 0.22 * h, "start"));
-            }
-        }
-    }
-    out
-}
-
 fn element(
     out: &mut String,
     e: &Element,
     proj: &dyn Projection,
-    label: Option<&(f64, f64, &'static str)>,
+    label: Option<&PlacedLabel>,
     text_scale: f64,
 ) {
     let upm = proj.units_per_mm();
@@ -211,7 +166,7 @@ fn element(
             }
         }
         Shape::Text { text, size_mm, .. } => {
-            let Some(&(x, y, anchor)) = label else { return };
+            let Some(&PlacedLabel { x, y, anchor, .. }) = label else { return };
             let _ = writeln!(
                 out,
                 "<text id=\"{}\" class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
@@ -307,7 +262,7 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
     }
     let ts =
         if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
-    let labels = place_labels(scene, proj, ts);
+    let labels = crate::labels::place_labels(scene, proj, ts);
     let (w, h) = proj.output_size();
     let unit = proj.unit_suffix();
     let mut out =
@@ -358,7 +313,7 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
 mod tests {
     use super::*;
     use crate::projection::PlanView;
-    use crate::scene::Height;
+    use crate::scene::{Align, Height, Placement};
 
     #[test]
     fn text_is_escaped_and_numbers_have_two_decimals() {

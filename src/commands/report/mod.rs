@@ -14,8 +14,9 @@ pub mod republic;
 pub mod skirmishers;
 
 use super::emit;
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::{check_outputs, write_atomically};
+use crate::output::write_atomically;
 use artillery::{ArtilleryEntry, render_artillery};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -41,6 +42,9 @@ pub struct Args {
     /// layer (docs/drawing.md).
     #[arg(long, value_name = "OUT.svg")]
     pub plan: Option<PathBuf>,
+    /// Drawing every finding over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
 }
 
 /// The library's assessments behind a report: what the sections print and the plan
@@ -136,10 +140,14 @@ pub fn build_with_plan(table: &Table) -> Result<(Report, String), CliError> {
 
 /// The plan of a table's findings, as an SVG document.
 pub fn plan_svg(table: &Table, findings: &Findings) -> Result<String, CliError> {
+    Ok(vedette_draw::plan_svg(&plan_scene(table, findings)?)?)
+}
+
+/// The scene of a table's findings.
+pub fn plan_scene(table: &Table, findings: &Findings) -> Result<vedette_draw::Scene, CliError> {
     let book = table.rule_book()?;
     let index = SpatialIndex::new(table);
-    let scene = vedette_draw::report_scene(table, &index, &book, &findings.for_drawing())?;
-    Ok(vedette_draw::plan_svg(&scene)?)
+    Ok(vedette_draw::report_scene(table, &index, &book, &findings.for_drawing())?)
 }
 
 /// Wall time of each stage of a report, ms, in order (printed to stderr when the
@@ -268,16 +276,27 @@ pub fn render_text(report: &Report) -> String {
 
 /// Runs `vedette report`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    if let Some(plan) = &args.plan {
-        check_outputs(&[("--plan", plan)], &[("table", &args.table)])?;
-    }
+    run_with(args, out, None)
+}
+
+/// Runs `vedette report`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.plan.as_deref().map(|p| ("--plan", p)), &args.table)?;
     let mut stages = Stages::default();
     stages.start();
     let table = Table::load(&args.table)?;
     stages.done("load");
     let (report, findings) = build_timed(&table, &mut stages)?;
-    if let Some(path) = &args.plan {
-        write_atomically(path, plan_svg(&table, &findings)?.as_bytes())?;
+    if args.plan.is_some() || args.photo.wanted() {
+        let scene = plan_scene(&table, &findings)?;
+        if let Some(path) = &args.plan {
+            write_atomically(path, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        args.photo.paint(&scene, painter)?;
         stages.done("plan");
     }
     let text = if args.json {
