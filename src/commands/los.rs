@@ -21,6 +21,9 @@ pub const LOS_SCHEMA_ID: &str = "vedette/los/1";
 
 /// Arguments of `vedette los`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  vedette los samples/woods-block.json fr-art-1 au-1\n  vedette los samples/woods-block.json fr-art-1 au-1 --svg los.svg"
+)]
 pub struct Args {
     /// The table file (vedette/table/1 JSON).
     pub table: PathBuf,

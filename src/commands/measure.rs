@@ -15,6 +15,9 @@ use vedette_geometry::{
 
 /// Arguments of `vedette measure`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  vedette measure samples/skirmish.json fr-1 au-1\n  vedette measure samples/skirmish.json fr-1 au-1 --svg m.svg"
+)]
 pub struct Args {
     /// The table file (vedette/table/1 JSON).
     pub table: PathBuf,

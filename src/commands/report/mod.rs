@@ -32,6 +32,9 @@ pub const REPORT_SCHEMA_ID: &str = "vedette/report/1";
 
 /// Arguments of `vedette report`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  vedette report samples/brigade-attack.json\n  vedette report samples/brigade-attack.json --json\n  vedette report samples/brigade-attack.json --plan plan.svg\n  vedette report battle.json --png findings.png --photo battle.jpg --scan-report battle.report.json"
+)]
 pub struct Args {
     /// The table file (vedette/table/1 JSON).
     pub table: PathBuf,
