@@ -81,6 +81,24 @@ fn every_plan_has_a_group_per_layer_and_a_polygon_per_base() {
         assert_eq!(bases, table.base_count(), "{s}: one outline per base");
         // Something of each finding the report has: a battery's arc, an assault contact.
         let has = |prefix: &str| nodes.iter().any(|n| n.id.as_deref().is_some_and(|i| i.starts_with(prefix)));
+        let expected: &[&str] = match s {
+            // Pro Patria: fr-art may not fire on au-bn3 (it endangers fr-bn4, 004
+            // §17.3.8), three units are out of fr-gen's command, fr-bn2 is too close.
+            "pro-patria-charge" => &[
+                "corridor-fr-art-au-bn3",
+                "endangered-fr-art-fr-bn4.0",
+                "command-radius-fr-gen-0",
+                "out-of-command-fr-art.0",
+                "proximity-fr-bn2-au-bn2",
+                "firing-arc-fr-art.0",
+            ],
+            // Republic: au-1 is alert and fr-1 is in its 4" zone (003 201).
+            "republic-overlap" => &["alert-zone-au-1.0", "alert-au-1-fr-1"],
+            _ => &[],
+        };
+        for p in expected {
+            assert!(has(p), "{s}: no element {p}*");
+        }
         if s == "brigade-attack" {
             for p in [
                 "arc-fr-art-1",

@@ -186,7 +186,9 @@ pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
         None => scene.bounds().unwrap_or((Vec2::new(0.0, 0.0), Vec2::new(100.0, 100.0))),
     };
     let scale = text_scale((hi.x - lo.x).max(hi.y - lo.y));
-    let view = PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right(LEGEND_ROOM_MM * scale);
+    let legend = crate::svg::legend_size(scene, 1.0, scale).0;
+    let view =
+        PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right((legend + 20.0).max(LEGEND_ROOM_MM * scale));
     let clip = [0.0, 0.0, view.box_right() + PLAN_MARGIN_MM, hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
     let options = SvgOptions {
         legend_at: Some(Vec2::new(view.box_right() + PLAN_MARGIN_MM + 5.0, PLAN_MARGIN_MM)),

@@ -1,19 +1,24 @@
 //! The report's plan: the table with every finding of `vedette report` in its own
 //! toggleable layer (arcs and zones of every battery, main and secondary targets, deep
 //! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
-//! and leaders' reaches; skirmisher spacing; close calls). Fed by the library's
+//! and leaders' reaches; skirmisher spacing; Pro Patria targets, corridors, command
+//! radius and crests; Republic alert zones, bluffs, supports; close calls). Fed by the library's
 //! assessments, the same ones the report prints.
 
 use crate::error::DrawError;
 use crate::findings::artillery::{BatteryDetail, draw_battery};
 use crate::findings::assault::{draw_assault, flank_lines};
 use crate::findings::command::draw_command;
+use crate::findings::pro_patria::draw_pro_patria;
+use crate::findings::republic::draw_republic;
 use crate::findings::skirmishers::draw_skirmishers;
 use crate::plan::table_scene;
 use crate::scene::Scene;
 use std::collections::BTreeSet;
 use vedette_geometry::assault::assessment::AssaultAssessment;
 use vedette_geometry::command::assessment::CommandAssessment;
+use vedette_geometry::pro_patria::assessment::ProPatriaAssessment;
+use vedette_geometry::republic::RepublicAssessment;
 use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleBook, SpatialIndex, Table};
 
 /// Everything the report found, as the library's assessments.
@@ -28,6 +33,10 @@ pub struct ReportFindings<'a> {
     pub command: &'a CommandAssessment,
     /// Every skirmish marker's check.
     pub skirmishers: &'a [MarkerCheck],
+    /// Pro Patria's findings, under Pro Patria.
+    pub pro_patria: Option<&'a ProPatriaAssessment>,
+    /// Republic's findings, under Republic.
+    pub republic: Option<&'a RepublicAssessment>,
 }
 
 /// The plan of a table with every finding.
@@ -59,5 +68,11 @@ pub fn report_scene(
         flank_lines(&mut scene, table, d)?;
     }
     draw_skirmishers(&mut scene, table, book, f.skirmishers);
+    if let Some(p) = f.pro_patria {
+        draw_pro_patria(&mut scene, table, book, p)?;
+    }
+    if let Some(r) = f.republic {
+        draw_republic(&mut scene, table, book, r)?;
+    }
     Ok(scene)
 }

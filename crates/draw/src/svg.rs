@@ -182,15 +182,24 @@ fn element(
     }
 }
 
+/// The legend's width and height, output units (`upm`: output units per mm).
+#[must_use]
+pub fn legend_size(scene: &Scene, upm: f64, text_scale: f64) -> (f64, f64) {
+    let entries = scene.legend_entries();
+    let upm = upm * text_scale;
+    let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
+    let width = entries.iter().map(|e| text_width(&e.text, size)).fold(0.0, f64::max) + sw + 6.0 * upm;
+    (width, row * (entries.len() as f64 + 1.0) + 2.0 * upm)
+}
+
 fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2, text_scale: f64) {
     let entries = scene.legend_entries();
     if entries.is_empty() {
         return;
     }
+    let (width, height) = legend_size(scene, proj.units_per_mm(), text_scale);
     let upm = proj.units_per_mm() * text_scale;
     let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
-    let width = entries.iter().map(|e| text_width(&e.text, size)).fold(0.0, f64::max) + sw + 6.0 * upm;
-    let height = row * (entries.len() as f64 + 1.0) + 2.0 * upm;
     let _ = writeln!(
         out,
         "<rect id=\"legend-box\" class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke-width=\"{}\"/>",
@@ -277,6 +286,12 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
         num(h)
     );
     let _ = writeln!(out, "<title>{}</title>", escape(&scene.title));
+    let _ = writeln!(
+        out,
+        "<rect id=\"background\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+        num(w),
+        num(h)
+    );
     let _ = writeln!(out, "<style>\n{}</style>", stylesheet(proj.units_per_mm() * ts.sqrt()));
     if let Some([x0, y0, x1, y1]) = options.clip {
         let _ = writeln!(

@@ -25,6 +25,8 @@ use vedette_draw::ReportFindings;
 use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
 use vedette_geometry::command::assessment::{CommandAssessment, assess_command};
 use vedette_geometry::los::TerrainSight;
+use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria};
+use vedette_geometry::republic::{RepublicAssessment, assess_republic};
 use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleSet, Scale, SpatialIndex, Table};
 
 /// The schema id of `vedette report --json` output.
@@ -63,6 +65,10 @@ pub struct Findings {
     pub command: CommandAssessment,
     /// Every skirmish marker's check.
     pub skirmishers: Vec<MarkerCheck>,
+    /// Pro Patria's own findings (`None` under other rule sets).
+    pub pro_patria: Option<ProPatriaAssessment>,
+    /// Republic's advanced rules (`None` under other rule sets).
+    pub republic: Option<RepublicAssessment>,
 }
 
 impl Findings {
@@ -74,6 +80,8 @@ impl Findings {
             assaults: &self.assaults,
             command: &self.command,
             skirmishers: &self.skirmishers,
+            pro_patria: self.pro_patria.as_ref(),
+            republic: self.republic.as_ref(),
         }
     }
 }
@@ -214,9 +222,18 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
     let checks = skirmishers::checks(table, &index, &book)?;
     let skirmishers = skirmishers::section_of(table, &index, &book, &sight, &checks)?;
     stages.done("skirmishers");
-    let pro_patria = pro_patria::build(table, &index, &book, &sight)?;
+    let found_pro_patria = match book.rules() {
+        RuleSet::ProPatria => Some(assess_pro_patria(table, &index, &book, &sight)?),
+        _ => None,
+    };
+    let pro_patria =
+        found_pro_patria.as_ref().map(|f| pro_patria::section_of(table, &book, f)).transpose()?;
     stages.done("pro-patria");
-    let republic = republic::build(table, &index, &book)?;
+    let found_republic = match book.rules() {
+        RuleSet::Republic => Some(assess_republic(table, &index, &book)?),
+        _ => None,
+    };
+    let republic = found_republic.as_ref().map(|f| republic::section_of(table, &book, f));
     stages.done("republic");
     let report = Report {
         schema: REPORT_SCHEMA_ID.to_string(),
@@ -240,6 +257,8 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
         assaults: found_assaults,
         command: found_command,
         skirmishers: checks,
+        pro_patria: found_pro_patria,
+        republic: found_republic,
     };
     Ok((report, findings))
 }

@@ -6,6 +6,8 @@ pub mod artillery;
 pub mod assault;
 pub mod command;
 pub mod measure;
+pub mod pro_patria;
+pub mod republic;
 pub mod sight;
 pub mod skirmishers;
 
