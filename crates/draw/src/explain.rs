@@ -5,14 +5,14 @@
 //! [`TargetCover`]); nothing is decided here.
 
 use crate::findings::artillery::{BatteryDetail, battery_label, draw_battery};
-use crate::findings::assault::{aspect_words, draw_assault, range_name};
+use crate::findings::assault::{aspect_words, draw_assault, exception_words, range_name};
 use crate::findings::sight::highlight;
 use crate::findings::{Words, distance_words, inches_words};
 use crate::plan::table_scene;
 use crate::scene::{LayerId, Scene};
 use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::artillery::calls::{arc_call, range_call};
-use vedette_geometry::assault::assessment::AssaultFinding;
+use vedette_geometry::assault::assessment::{AssaultFinding, ContactRange};
 use vedette_geometry::{
     ArtilleryRules, BaseRef, BatteryAssessment, DeepReason, EnfiladeVerdict, FlankSide, GeometryError,
     RuleBook, RuleSet, Selection, SpatialIndex, StandingExposure, Table, UnitBox, Vec2, enfilade_zone,
@@ -298,13 +298,13 @@ pub fn explain_battery(
 }
 
 /// The sections that ask each assault question, for a rule set: (range, aspect,
-/// cover).
-fn assault_sections(rules: RuleSet) -> (&'static str, &'static str, &'static str) {
+/// cover, bases).
+fn assault_sections(rules: RuleSet) -> (&'static str, &'static str, &'static str, &'static str) {
     match rules {
-        RuleSet::RepubliqueClassic => ("001 §4.1", "001 §4.3", "001 §4.4"),
-        RuleSet::ProPatria => ("004 §17.4", "004 §17.4", "004 §15.11"),
-        RuleSet::Republic => ("000 §5.1, 003 501", "000 §5.1", "000 §5.4"),
-        RuleSet::Republique5 => ("000 §5.1", "000 §5.1", "000 §5.4"),
+        RuleSet::RepubliqueClassic => ("001 §4.1", "001 §4.3", "001 §4.4", "001 §4.1"),
+        RuleSet::ProPatria => ("004 §17.4.2", "004 §17.4", "004 §15.11", "004 §17.4"),
+        RuleSet::Republic => ("000 §5.1, 003 501", "000 §5.1", "000 §5.4", "000 §5.2, 003 102 C"),
+        RuleSet::Republique5 => ("000 §5.1", "000 §5.1", "000 §5.4", "000 §5.2"),
     }
 }
 
@@ -322,7 +322,7 @@ pub fn explain_assault(
         table.units.get(defender).map_or("?".to_string(), |u| u.id.clone()),
     );
     let title = format!("{aid} -> {did} ({} at {} scale): assault", table.rules, table.scale);
-    let (s_range, s_aspect, s_cover) = assault_sections(book.rules());
+    let (s_range, s_aspect, s_cover, s_bases) = assault_sections(book.rules());
     let mut answers = Vec::new();
     let mut scene = table_scene(table, &title);
     match finding {
@@ -345,12 +345,19 @@ pub fn explain_assault(
             });
             answers.push(answer(
                 "In assault range?",
-                format!(
-                    "yes, {}: {} ahead of the contact face ({}){call}",
-                    range_name(f.range),
-                    distance_words(book, f.distance_mm),
-                    face.join(", ")
-                ),
+                match f.range {
+                    ContactRange::Contact => format!(
+                        "yes, in contact: {:.1} mm of edge against edge ({})",
+                        f.contact_frontage_mm.unwrap_or(0.0),
+                        face.join(", ")
+                    ),
+                    _ => format!(
+                        "yes, {}: {} ahead of the contact face ({}){call}",
+                        range_name(f.range),
+                        distance_words(book, f.distance_mm),
+                        face.join(", ")
+                    ),
+                },
                 s_range,
             ));
             if let Some(role) = f.role {
@@ -373,7 +380,11 @@ pub fn explain_assault(
                         "{}{}",
                         aspect_words(f),
                         match a.exception {
-                            Some(e) => format!(" ({:?} by the geometry, {e:?})", a.geometric).to_lowercase(),
+                            Some(e) => format!(
+                                " ({} by the geometry, but {})",
+                                format!("{:?}", a.geometric).to_lowercase(),
+                                exception_words(e)
+                            ),
                             None => String::new(),
                         }
                     ),
@@ -389,7 +400,7 @@ pub fn explain_assault(
                     f.defender_bases,
                     if f.mixed { "; a mixed assault (all-out and general)" } else { "" }
                 ),
-                "000 §5.2",
+                s_bases,
             ));
             let cover = |c: Option<vedette_geometry::CoverVerdict>| match c {
                 Some(c) => format!(

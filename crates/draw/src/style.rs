@@ -134,6 +134,8 @@ pub fn rules() -> Vec<Rule> {
         rule(&["marker"]).fill("#ffffff", 1.0).stroke("#000000", 0.3),
         rule(&["deployment"]).width(0.6).dashed(&[4.0, 2.0]),
         rule(&["reach"]).no_fill().stroke("#000000", 0.3).dashed(&[1.0, 1.5]),
+        rule(&["reaction"]).no_fill().stroke("#56B4E9", 0.6).dashed(&[3.0, 1.0]),
+        rule(&["pass-through"]).no_fill().stroke("#CC79A7", 0.6).dashed(&[1.0, 1.0]),
         rule(&["arc"]).fill("#0072B2", 0.05).stroke("#0072B2", 0.6).dashed(&[3.0, 1.5]),
         rule(&["bracket"]).no_fill().stroke("#0072B2", 0.25).stroke_opacity(0.6),
         rule(&["frontage"]).no_fill().stroke("#0072B2", 1.6),

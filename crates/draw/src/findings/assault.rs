@@ -9,8 +9,8 @@ use crate::findings::distance_words;
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use vedette_geometry::assault::assessment::{AssaultFinding, ContactRange};
 use vedette_geometry::{
-    Aspect, AssaultRange, AssaultZone, BaseRef, FacingArc, FlankGeometry, FlankSide, GeometryError, RuleBook,
-    RuleDistance, RuleSet, Table, Vec2,
+    Aspect, AspectException, AssaultRange, AssaultZone, BaseRef, FacingArc, FlankGeometry, FlankSide,
+    GeometryError, RuleBook, RuleDistance, RuleSet, Table, Vec2,
 };
 
 /// The words of a contact range.
@@ -37,6 +37,21 @@ pub fn aspect_words(f: &AssaultFinding) -> String {
             (Aspect::Rear, _) => "rear".to_string(),
         },
         None => "front".to_string(),
+    }
+}
+
+/// The words of an aspect exception, with its section.
+#[must_use]
+pub fn exception_words(e: AspectException) -> &'static str {
+    match e {
+        AspectException::SquareAgainstCavalry => "a square has no flank or rear against cavalry (000 §5.4)",
+        AspectException::BuildingsAgainstInfantry => {
+            "infantry in buildings has no flank against infantry (000 §5.4)"
+        }
+        AspectException::SquareHasNoFlankOrRear => "a square has no flank or rear (001 §4.3)",
+        AspectException::BuildingsHaveNoFlank => "units in buildings have no flank (001 §4.3)",
+        AspectException::StaffHaveNoFlankOrRear => "staff have no flank or rear (004)",
+        AspectException::SquareFacesOutward => "a square faces outward (004)",
     }
 }
 
@@ -112,7 +127,7 @@ pub fn draw_assault(
         range_name(f.range),
         distance_words(book, f.distance_mm),
         aspect_words(f),
-        f.aspect.and_then(|a| a.exception).map_or(String::new(), |e| format!(" ({e:?})"))
+        f.aspect.and_then(|a| a.exception).map_or(String::new(), |e| format!(" ({})", exception_words(e)))
     );
     if let Some(c) = closest {
         scene.add(

@@ -1,7 +1,8 @@
 //! Command findings drawn (000 §2.1-2.3, §4.7, §5.4): each division's and corps'
 //! deployment area as the assessment built it ([`vedette_geometry::DeploymentArea`]),
 //! assets outside their area, and each leader's reaches
-//! ([`vedette_geometry::command::deployment::reach_outline`]).
+//! ([`vedette_geometry::command::deployment::reach_outline`]); cavalry reaction and
+//! pass-through reach as lines to the units they find (000 §3.6, §5.5).
 
 use crate::findings::{distance_words, outline_bases};
 use crate::plan::side_numbers;
@@ -72,6 +73,35 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
             area(scene, table, book, &format!("corps {}", c.name), side, a);
         }
         assets(scene, table, &format!("corps {}", c.name), &c.assets);
+    }
+    for (zones, class, words) in [
+        (&found.cavalry_reaction, "reaction", "in its reaction zone, 6\" to its front (000 §3.6)"),
+        (&found.pass_through, "pass-through", "within pass-through reach to its rear (000 §5.5)"),
+    ] {
+        for z in zones {
+            for (&u, &mm) in &z.units {
+                let (Some(a), Some(b)) = (table.units.get(z.unit), table.units.get(u)) else { continue };
+                let Some(c) = a
+                    .bases
+                    .iter()
+                    .flat_map(|x| b.bases.iter().map(move |y| x.closest_points(y)))
+                    .min_by(|p, q| p.distance_mm.total_cmp(&q.distance_mm))
+                else {
+                    continue;
+                };
+                scene.add(
+                    LayerId::Command,
+                    &format!("{class}-{}-{}", id_part(&a.id), id_part(&b.id)),
+                    class,
+                    Shape::line(c.from, c.to),
+                    Height::Table,
+                    Some(format!("{}: {} {words}, {}", a.id, b.id, distance_words(book, mm))),
+                );
+            }
+            if !z.units.is_empty() {
+                scene.legend(class, words, true);
+            }
+        }
     }
     for l in &found.leaders {
         let Some(u) = table.units.get(l.leader) else { continue };
