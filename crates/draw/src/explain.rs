@@ -422,7 +422,7 @@ pub fn explain_assault(
         }
     }
     if finding.is_none() {
-        crate::findings::assault::flank_lines(&mut scene, table, defender)?;
+        crate::findings::assault::flank_lines(&mut scene, table, book, defender)?;
     }
     highlight(&mut scene, table, Selection::Unit(attacker), LayerId::Contacts, "attacker");
     highlight(&mut scene, table, Selection::Unit(defender), LayerId::Contacts, "defender");

@@ -65,7 +65,7 @@ pub fn report_scene(
         defenders.insert(a.defender);
     }
     for d in defenders {
-        flank_lines(&mut scene, table, d)?;
+        flank_lines(&mut scene, table, book, d)?;
     }
     draw_skirmishers(&mut scene, table, book, f.skirmishers);
     if let Some(p) = f.pro_patria {

@@ -55,6 +55,28 @@ pub fn exception_words(e: AspectException) -> &'static str {
     }
 }
 
+/// A short tag for an aspect exception, for labels.
+#[must_use]
+pub fn exception_tag(e: AspectException) -> &'static str {
+    match e {
+        AspectException::SquareAgainstCavalry => "square vs cavalry",
+        AspectException::BuildingsAgainstInfantry => "buildings vs infantry",
+        AspectException::SquareHasNoFlankOrRear => "square",
+        AspectException::BuildingsHaveNoFlank => "buildings: no flank",
+        AspectException::StaffHaveNoFlankOrRear => "staff",
+        AspectException::SquareFacesOutward => "square faces out",
+    }
+}
+
+/// The section that draws flank and rear lines, for a rule set.
+fn lines_section(rules: RuleSet) -> &'static str {
+    match rules {
+        RuleSet::RepubliqueClassic => "001 §4.3",
+        RuleSet::ProPatria => "004 §17.4",
+        RuleSet::Republique5 | RuleSet::Republic => "000 §5.1",
+    }
+}
+
 /// Draws one attacker-defender finding: zones, contact, and (when `lines`) the
 /// defender's flank and rear lines.
 pub fn draw_assault(
@@ -168,7 +190,7 @@ pub fn draw_assault(
         );
     }
     if lines {
-        flank_lines(scene, table, f.defender)?;
+        flank_lines(scene, table, book, f.defender)?;
     }
     if let Some((limit, c)) = f.range_call(table, book).filter(|(_, c)| !c.certain())
         && let Some(&r) = face.first()
@@ -190,7 +212,13 @@ pub const LINE_EXTENSION_MM: f64 = 76.2;
 
 /// A unit's flank line (drawn [`LINE_EXTENSION_MM`] beyond its outer front bases) and
 /// rear lines (as far to the rear), from [`FlankGeometry`] (000 §5.1).
-pub fn flank_lines(scene: &mut Scene, table: &Table, unit: usize) -> Result<(), GeometryError> {
+pub fn flank_lines(
+    scene: &mut Scene,
+    table: &Table,
+    book: &RuleBook,
+    unit: usize,
+) -> Result<(), GeometryError> {
+    let section = lines_section(book.rules());
     let Some(u) = table.units.get(unit) else { return Ok(()) };
     let Some(g) = FlankGeometry::of(&u.bases) else { return Ok(()) };
     let ext = LINE_EXTENSION_MM;
@@ -205,7 +233,7 @@ pub fn flank_lines(scene: &mut Scene, table: &Table, unit: usize) -> Result<(), 
         "flank-line",
         Shape::Polyline(flank.into_iter().map(|p| g.frame.to_table(p)).collect()),
         Height::Table,
-        Some(format!("{}: flank line, along the rear of its front bases (000 §5.1)", u.id)),
+        Some(format!("{}: flank line, along the rear of its front bases ({section})", u.id)),
     );
     let rear = [
         Vec2::new(g.rear_left.x, g.rear_left.y - ext),
@@ -220,11 +248,11 @@ pub fn flank_lines(scene: &mut Scene, table: &Table, unit: usize) -> Result<(), 
         Shape::Polyline(rear.into_iter().map(|p| g.frame.to_table(p)).collect()),
         Height::Table,
         Some(format!(
-            "{}: rear lines from its outer rear corners; the rear zone lies between them (000 §5.1)",
+            "{}: rear lines from its outer rear corners; the rear zone lies between them ({section})",
             u.id
         )),
     );
-    scene.legend("flank-line", "flank line (000 §5.1)", true);
-    scene.legend("rear-line", "rear lines, rear zone between (000 §5.1)", true);
+    scene.legend("flank-line", &format!("flank line ({section})"), true);
+    scene.legend("rear-line", &format!("rear lines, rear zone between ({section})"), true);
     Ok(())
 }
