@@ -203,3 +203,52 @@ pub fn plan_svg(scene: &Scene) -> Result<String, crate::DrawError> {
     let (view, options) = plan_view(scene);
     crate::svg::write_svg(scene, &view, options)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::LayerId;
+
+    fn table() -> Table {
+        Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":600,"depth":400},
+              "units":[
+                {"id":"fr 1","side":"france","kind":"infantry","formation":"line","bases":[
+                  {"x":100,"y":100,"heading":90,"width":30,"depth":20},{"x":130,"y":100,"heading":90,"width":30,"depth":20}]},
+                {"id":"au-1","side":"austria","kind":"infantry","formation":"line","bases":[
+                  {"x":100,"y":300,"heading":270,"width":30,"depth":20}]}],
+              "terrain":[{"id":"wood","kind":"medium-forest","level":0,"outline":[[300,100],[400,100],[350,200]]}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_table_scene_has_every_base_its_facing_and_the_sides_in_name_order() {
+        let t = table();
+        let s = table_scene(&t, "t");
+        let bases = s.layer(LayerId::Bases).unwrap();
+        let outlines: Vec<&str> =
+            bases.elements.iter().filter(|e| e.class.starts_with("base ")).map(|e| e.id.as_str()).collect();
+        assert_eq!(outlines, vec!["base-fr_1.0", "base-fr_1.1", "base-au-1.0"]);
+        // austria before france: austria is side 0 (blue), france side 1 (vermillion).
+        assert!(s.element("base-au-1.0").unwrap().class.contains("side-0"));
+        assert!(s.element("base-fr_1.0").unwrap().class.contains("side-1"));
+        // The facing tick leaves the front edge's middle (100, 110) forward (+y).
+        let Shape::Polyline(f) = &s.element("base-fr_1.0-facing").unwrap().shape else { panic!() };
+        assert_eq!(f[1], Vec2::new(100.0, 110.0));
+        assert!(f[2].y > 110.0 && f[2].x == 100.0);
+        assert!(s.element("terrain-wood").is_some());
+        assert_eq!(s.extent, Some((Vec2::new(0.0, 0.0), Vec2::new(600.0, 400.0))));
+    }
+
+    #[test]
+    fn a_plan_keeps_the_table_and_flips_y() {
+        let s = table_scene(&table(), "t");
+        let (view, options) = plan_view(&s);
+        use crate::projection::Projection;
+        // The near-left corner is at the bottom left of the drawing, inside the margin.
+        assert_eq!(view.project(Vec2::new(0.0, 0.0), crate::Height::Table), Some(Vec2::new(20.0, 420.0)));
+        assert_eq!(options.text_scale, 1.0);
+        assert!(options.legend_at.is_some_and(|p| p.x > 620.0));
+    }
+}
