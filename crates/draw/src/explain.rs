@@ -287,7 +287,7 @@ pub fn explain_battery(
         "000 §3.6",
     ));
     let mut scene = table_scene(table, &title);
-    draw_battery(&mut scene, table, index, rules, a, BatteryDetail::Target(target));
+    draw_battery(&mut scene, table, index, rules, a, BatteryDetail::Target(target), cover);
     highlight(&mut scene, table, Selection::Base(b.base_ref), LayerId::Targets, "battery");
     scene.focus_on(&[LayerId::Targets]);
     grow_focus(&mut scene, b.base.vertices_ccw());

@@ -15,18 +15,29 @@ use crate::findings::skirmishers::draw_skirmishers;
 use crate::plan::table_scene;
 use crate::scene::Scene;
 use std::collections::BTreeSet;
+use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::assault::assessment::AssaultAssessment;
 use vedette_geometry::command::assessment::CommandAssessment;
 use vedette_geometry::pro_patria::assessment::ProPatriaAssessment;
 use vedette_geometry::republic::RepublicAssessment;
 use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleBook, SpatialIndex, Table};
 
+/// What the artillery rules found.
+#[derive(Debug, Clone, Copy)]
+pub struct ArtilleryFindings<'a> {
+    /// The rules' distances and angles.
+    pub rules: &'a ArtilleryRules,
+    /// Every battery's assessment.
+    pub batteries: &'a [BatteryAssessment],
+    /// Each battery's main target's cover (000 §4.3), in the same order.
+    pub covers: &'a [Option<TargetCover>],
+}
+
 /// Everything the report found, as the library's assessments.
 #[derive(Debug, Clone, Copy)]
 pub struct ReportFindings<'a> {
-    /// The artillery rules and every battery's assessment (`None` for rule sets without
-    /// Republique artillery).
-    pub artillery: Option<(&'a ArtilleryRules, &'a [BatteryAssessment])>,
+    /// The artillery findings (`None` for rule sets without Republique artillery).
+    pub artillery: Option<ArtilleryFindings<'a>>,
     /// The assault assessment.
     pub assaults: &'a AssaultAssessment,
     /// The command assessment.
@@ -54,9 +65,10 @@ pub fn report_scene(
     );
     let mut scene = table_scene(table, &title);
     draw_command(&mut scene, table, book, f.command);
-    if let Some((rules, batteries)) = f.artillery {
-        for a in batteries {
-            draw_battery(&mut scene, table, index, rules, a, BatteryDetail::Findings);
+    if let Some(art) = f.artillery {
+        for (i, a) in art.batteries.iter().enumerate() {
+            let cover = art.covers.get(i).and_then(Option::as_ref);
+            draw_battery(&mut scene, table, index, art.rules, a, BatteryDetail::Findings, cover);
         }
     }
     let mut defenders = BTreeSet::new();

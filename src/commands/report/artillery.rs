@@ -235,22 +235,42 @@ pub fn artillery_section(
     index: &SpatialIndex,
     los: &TerrainSight,
 ) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
-    assess(table, index, los)?.map(|(rules, found)| section_of(table, index, los, &rules, &found)).transpose()
+    assess(table, index, los)?
+        .map(|(rules, found)| {
+            let covers = covers(table, los, &found)?;
+            section_of(table, index, &rules, &found, &covers)
+        })
+        .transpose()
 }
 
-/// The artillery section from the batteries' assessments.
+/// The cover of each battery's main target (000 §4.3), in the batteries' order.
+pub fn covers(
+    table: &Table,
+    los: &TerrainSight,
+    found: &[BatteryAssessment],
+) -> Result<Vec<Option<TargetCover>>, CliError> {
+    let book = table.rule_book()?;
+    let mut out = Vec::with_capacity(found.len());
+    for a in found {
+        out.push(
+            a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?,
+        );
+    }
+    Ok(out)
+}
+
+/// The artillery section from the batteries' assessments and their main targets'
+/// cover ([`covers`]).
 pub fn section_of(
     table: &Table,
     index: &SpatialIndex,
-    los: &TerrainSight,
     rules: &ArtilleryRules,
     found: &[BatteryAssessment],
+    covers: &[Option<TargetCover>],
 ) -> Result<Vec<ArtilleryEntry>, CliError> {
-    let book = table.rule_book()?;
     let mut out = Vec::new();
-    for a in found {
-        let cover =
-            a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?;
+    for (i, a) in found.iter().enumerate() {
+        let cover = covers.get(i).and_then(Option::as_ref).cloned();
         let unlimber = unlimber_call(table, index, a.battery.base_ref, &a.unlimber)
             .map(|(limit, c)| calls::entry(table, &c, Some(limit)));
         out.push(entry(table, rules, a, cover.as_ref(), unlimber));

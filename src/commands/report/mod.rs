@@ -22,6 +22,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use vedette_draw::ReportFindings;
+use vedette_draw::report::ArtilleryFindings;
+use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
 use vedette_geometry::command::assessment::{CommandAssessment, assess_command};
 use vedette_geometry::los::TerrainSight;
@@ -56,9 +58,9 @@ pub struct Args {
 /// draws.
 #[derive(Debug, Clone)]
 pub struct Findings {
-    /// The artillery rules and every battery's assessment (`None` without Republique
-    /// artillery rules).
-    pub artillery: Option<(ArtilleryRules, Vec<BatteryAssessment>)>,
+    /// The artillery rules, every battery's assessment and its main target's cover
+    /// (`None` without Republique artillery rules).
+    pub artillery: Option<(ArtilleryRules, Vec<BatteryAssessment>, Vec<Option<TargetCover>>)>,
     /// Assault contacts and groups.
     pub assaults: AssaultAssessment,
     /// Command: deployment areas, leaders, divisions.
@@ -76,7 +78,11 @@ impl Findings {
     #[must_use]
     pub fn for_drawing(&self) -> ReportFindings<'_> {
         ReportFindings {
-            artillery: self.artillery.as_ref().map(|(r, v)| (r, v.as_slice())),
+            artillery: self.artillery.as_ref().map(|(rules, batteries, covers)| ArtilleryFindings {
+                rules,
+                batteries,
+                covers,
+            }),
             assaults: &self.assaults,
             command: &self.command,
             skirmishers: &self.skirmishers,
@@ -207,10 +213,16 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
             s.combat_bases += u.bases.len();
         }
     }
-    let found_artillery = artillery::assess(table, &index, &sight)?;
+    let found_artillery = match artillery::assess(table, &index, &sight)? {
+        Some((rules, found)) => {
+            let covers = artillery::covers(table, &sight, &found)?;
+            Some((rules, found, covers))
+        }
+        None => None,
+    };
     let artillery = found_artillery
         .as_ref()
-        .map(|(rules, found)| artillery::section_of(table, &index, &sight, rules, found))
+        .map(|(rules, found, covers)| artillery::section_of(table, &index, rules, found, covers))
         .transpose()?;
     stages.done("artillery");
     let found_assaults = assess_assaults(table, &index, &book)?;

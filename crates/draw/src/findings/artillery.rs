@@ -9,6 +9,7 @@
 use crate::findings::{Words, inches_words, outline_bases};
 use crate::plan::base_outline;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
+use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::artillery::calls::{arc_call, range_call, unlimber_call};
 use vedette_geometry::close_call::segment_to_base;
 use vedette_geometry::{
@@ -38,6 +39,16 @@ pub fn battery_label(table: &Table, r: BaseRef) -> String {
     }
 }
 
+/// The main target's cover in words, when it is covered or the battery aims at its
+/// uncovered part.
+#[must_use]
+pub fn cover_words(c: &TargetCover) -> Option<String> {
+    if c.fires_at_uncovered {
+        return Some("aims at its uncovered bases: no cover".to_string());
+    }
+    c.class.map(|k| format!("in {} cover, {} column(s) right", k.name(), c.columns_right()))
+}
+
 /// A name for a flank.
 fn flank_name(f: FlankSide) -> &'static str {
     match f {
@@ -54,6 +65,7 @@ pub fn draw_battery(
     rules: &ArtilleryRules,
     a: &BatteryAssessment,
     detail: BatteryDetail,
+    cover: Option<&TargetCover>,
 ) {
     let w = Words::new(table);
     let b = &a.battery;
@@ -171,6 +183,19 @@ pub fn draw_battery(
         let t = &a.targets[m.target];
         if focus.is_none_or(|f| f.unit == m.unit) {
             target(scene, table, rules, a, t, "main-target", &format!("main target of {label}"));
+            if let Some(c) = cover
+                && let Some(words) = cover_words(c)
+                && let Some(b) = table.base(t.nearest_base)
+            {
+                scene.add(
+                    LayerId::Targets,
+                    &format!("target-cover-{key}"),
+                    "verdict",
+                    Shape::verdict(b.centre(), words.clone()),
+                    Height::BaseTop,
+                    Some(format!("{}: {words} (000 §4.3)", table.units[m.unit].id)),
+                );
+            }
             let window = m.deep.window;
             if let Some(win) = window {
                 scene.add(
@@ -412,4 +437,34 @@ pub fn close_call(scene: &mut Scene, table: &Table, r: BaseRef, what: &str, why:
         None,
     );
     scene.legend("close-call", "too close to call: check by hand", true);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vedette_geometry::CoverClass;
+
+    #[test]
+    fn cover_is_worded_with_its_columns() {
+        let c = |class: Option<CoverClass>, uncovered: bool| TargetCover {
+            visible_bases: vec![0, 1],
+            base_classes: vec![class, class],
+            class,
+            aimed_base: Some(0),
+            fires_at_uncovered: uncovered,
+        };
+        assert_eq!(cover_words(&c(None, false)), None);
+        assert_eq!(
+            cover_words(&c(Some(CoverClass::Medium), false)).as_deref(),
+            Some("in medium cover, 1 column(s) right")
+        );
+        assert_eq!(
+            cover_words(&c(Some(CoverClass::Reinforced), false)).as_deref(),
+            Some("in reinforced cover, 2 column(s) right")
+        );
+        assert_eq!(
+            cover_words(&c(Some(CoverClass::Heavy), true)).as_deref(),
+            Some("aims at its uncovered bases: no cover")
+        );
+    }
 }
