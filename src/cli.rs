@@ -162,3 +162,18 @@ pub fn main_scanner() -> ExitCode {
     let mut lock = stdout.lock();
     finish(run(cli, &mut lock))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_verb_has_an_example_in_its_help() {
+        for verb in Cli::command().get_subcommands() {
+            let help = verb.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(help.starts_with("Example"), "vedette {} --help has no example", verb.get_name());
+            assert!(help.contains(&format!("vedette {}", verb.get_name())), "{}: {help}", verb.get_name());
+        }
+    }
+}
