@@ -6,7 +6,8 @@
 //! shared libraries (and theirs: over a hundred on Debian) take about 0.2 s to load.
 //! The `vedette` binary never references them: it hands those verbs to its sibling
 //! `vedette-scanner` (built and installed with it), which runs every verb. So `report`,
-//! `measure`, `los` and `move` start in a few milliseconds.
+//! `measure`, `los` and `move` start in a few milliseconds. A table verb asked to draw
+//! over the photo (`--png`) is handed to `vedette-scanner` too.
 
 use crate::commands;
 use clap::{Parser, Subcommand};
@@ -32,6 +33,9 @@ pub enum Command {
     Move(commands::movement::Args),
     /// Every finding for a whole table.
     Report(commands::report::Args),
+    /// Every question the rules ask about one pair (battery and target, attacker and
+    /// defender), answered with its rule section and numbers, and a picture of why.
+    Explain(commands::explain::Args),
     /// The Pro Patria massed-battery bombardment zone aimed at a point, and who is in it.
     Bombard(commands::bombard::Args),
     /// Pro Patria artillery bounce-through: the units behind a target the ball reaches.
@@ -57,17 +61,33 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError
         Command::Fiducials(a) => commands::fiducials::run(&a, out),
         Command::Sheet(a) => commands::sheet::run(&a, out),
         Command::CalibrateCamera(a) => commands::calibrate_camera::run(&a, out),
+        Command::Measure(a) => commands::measure::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Los(a) => commands::los::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Report(a) => commands::report::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Explain(a) => commands::explain::run_with(&a, out, Some(&commands::overlay::paint)),
         other => run_table_verb(other, out),
     }
 }
 
-/// Runs the verbs that need no photo; `None` for a photo verb.
+/// Runs the verbs that need no photo; `None` for a photo verb, and for a table verb
+/// asked to draw over a photo (`--png`).
 fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(), crate::CliError>> {
+    let over_photo = match &command {
+        Command::Measure(a) => a.photo.wanted(),
+        Command::Los(a) => a.photo.wanted(),
+        Command::Report(a) => a.photo.wanted(),
+        Command::Explain(a) => a.photo.wanted(),
+        _ => false,
+    };
+    if over_photo {
+        return None;
+    }
     Some(match command {
         Command::Measure(a) => commands::measure::run(&a, out),
         Command::Los(a) => commands::los::run(&a, out),
         Command::Move(a) => commands::movement::run(&a, out),
         Command::Report(a) => commands::report::run(&a, out),
+        Command::Explain(a) => commands::explain::run(&a, out),
         Command::Bombard(a) => commands::bombard::run(&a, out),
         Command::Bounce(a) => commands::bounce::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
@@ -144,4 +164,19 @@ pub fn main_scanner() -> ExitCode {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     finish(run(cli, &mut lock))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_verb_has_an_example_in_its_help() {
+        for verb in Cli::command().get_subcommands() {
+            let help = verb.get_after_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(help.starts_with("Example"), "vedette {} --help has no example", verb.get_name());
+            assert!(help.contains(&format!("vedette {}", verb.get_name())), "{}: {help}", verb.get_name());
+        }
+    }
 }

@@ -14,6 +14,10 @@ pub enum CliError {
     #[error(transparent)]
     Vision(#[from] vedette_vision::VisionError),
 
+    /// A picture could not be drawn.
+    #[error(transparent)]
+    Draw(#[from] vedette_draw::DrawError),
+
     /// An output file could not be written.
     #[error("cannot write '{path}': {source}")]
     Write {

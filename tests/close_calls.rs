@@ -195,8 +195,18 @@ fn measure_gives_the_margin_to_the_nearest_rule_distances() {
         let path = dir.path().join("t.json");
         std::fs::write(&path, t.to_json_string()).unwrap();
         let mut out = Vec::new();
-        measure::run(&measure::Args { table: path, a: "a".into(), b: "d".into(), json: false }, &mut out)
-            .unwrap();
+        measure::run(
+            &measure::Args {
+                table: path,
+                a: "a".into(),
+                b: "d".into(),
+                json: false,
+                svg: None,
+                photo: Default::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.contains("TOO CLOSE TO CALL"), !certain, "{text}");
     }

@@ -14,6 +14,7 @@ use vedette_geometry::{RuleSet, Selection, Table, Vec2};
 
 /// Arguments of `vedette bombard`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  vedette bombard samples/pro-patria-charge.json fr-art --at 1300,620")]
 pub struct Args {
     /// The table file (vedette/table/1 JSON, Pro Patria).
     pub table: PathBuf,

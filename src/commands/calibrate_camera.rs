@@ -10,6 +10,9 @@ use vedette_vision::{Dictionary, Pattern, calibrate};
 
 /// Arguments of `vedette calibrate-camera`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example:\n  vedette calibrate-camera /usr/share/doc/opencv-doc/examples/data/left0*.jpg -o camera.toml"
+)]
 pub struct Args {
     /// Photos of the board from different angles (at least 3, 10-20 is better).
     #[arg(required = true)]

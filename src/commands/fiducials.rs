@@ -10,6 +10,9 @@ use vedette_vision::{DetectedMarker, DetectorSettings, Dictionary, Photo, Profil
 
 /// Arguments of `vedette fiducials`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example:\n  vedette fiducials samples/photos/battle.jpg --profile calibration/default.toml"
+)]
 pub struct Args {
     /// The photo.
     pub photo: PathBuf,

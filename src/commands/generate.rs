@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 /// Arguments of `vedette generate`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  vedette generate --bases 20000 --seed 7 -o big.json")]
 pub struct Args {
     /// Where to write the table.
     #[arg(short, long)]

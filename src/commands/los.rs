@@ -6,12 +6,14 @@
 use super::calls::{self, CallEntry};
 use super::emit;
 use super::measure::{measure, micro};
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
+use crate::output::write_atomically;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
 use vedette_geometry::los::close_calls::sight_calls;
-use vedette_geometry::los::{Cut, CutBy, Method, TerrainRule, TerrainSight};
+use vedette_geometry::los::{Cut, CutBy, Explanation, Method, TerrainRule, TerrainSight};
 use vedette_geometry::{BaseRef, RuleSet, Scale, SpatialIndex, Table, Vec2};
 
 /// The schema id of `vedette los --json` output.
@@ -19,6 +21,9 @@ pub const LOS_SCHEMA_ID: &str = "vedette/los/1";
 
 /// Arguments of `vedette los`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  vedette los samples/woods-block.json fr-art-1 au-1\n  vedette los samples/woods-block.json fr-art-1 au-1 --svg los.svg"
+)]
 pub struct Args {
     /// The table file (vedette/table/1 JSON).
     pub table: PathBuf,
@@ -29,6 +34,13 @@ pub struct Args {
     /// Print JSON (see docs/report-format.md, `los`).
     #[arg(long)]
     pub json: bool,
+    /// Also write a picture: the clear sight lines, or the line examined with where and
+    /// by what it is cut (docs/drawing.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
+    /// Drawing over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
 }
 
 /// The answer of `los`, as `--json` prints it.
@@ -211,6 +223,41 @@ fn blocking(table: &Table, c: &Cut) -> Blocking {
 
 /// Line of sight between two selections of a table.
 pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliError> {
+    line_of_sight_explained(table, a, b).map(|(r, _)| r)
+}
+
+/// The picture of a sight verdict.
+pub fn sight_scene(
+    table: &Table,
+    a: &str,
+    b: &str,
+    r: &LosReport,
+    ex: &Explanation,
+) -> Result<vedette_draw::Scene, CliError> {
+    let verdict = match (r.visible, r.full_base_visible) {
+        (true, true) => "VISIBLE, a full base seen",
+        (true, false) => "VISIBLE in part",
+        _ => "NOT VISIBLE",
+    };
+    let mut scene = vedette_draw::table_scene(table, &format!("{a} -> {b}: {verdict}"));
+    vedette_draw::findings::sight::draw_sight(
+        &mut scene,
+        table,
+        table.select(a)?,
+        table.select(b)?,
+        r.visible,
+        ex,
+    );
+    scene.focus_on(&[vedette_draw::LayerId::Sight]);
+    Ok(scene)
+}
+
+/// [`line_of_sight`] with the library's explanation (what a picture draws).
+pub fn line_of_sight_explained(
+    table: &Table,
+    a: &str,
+    b: &str,
+) -> Result<(LosReport, Explanation), CliError> {
     let sa = table.select(a)?;
     let sb = table.select(b)?;
     let m = measure(table, a, b)?;
@@ -226,7 +273,7 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
             Some(SamplingMm { target_step_mm: s.target_step_mm, eye_step_mm: s.eye_step_mm }),
         ),
     };
-    Ok(LosReport {
+    let report = LosReport {
         schema: LOS_SCHEMA_ID.to_string(),
         from: a.to_string(),
         to: b.to_string(),
@@ -253,7 +300,8 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
         hidden_point: ex.hidden_point.map(pt),
         visible_call: calls::entry(table, &sight_calls.visible, None),
         full_base_call: calls::entry(table, &sight_calls.full_base, None),
-    })
+    };
+    Ok((report, ex))
 }
 
 /// The human-readable answer.
@@ -324,8 +372,25 @@ pub fn render_text(r: &LosReport) -> String {
 
 /// Runs `vedette los`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    run_with(args, out, None)
+}
+
+/// Runs `vedette los`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
-    let r = line_of_sight(&table, &args.a, &args.b)?;
+    let (r, ex) = line_of_sight_explained(&table, &args.a, &args.b)?;
+    if args.svg.is_some() || args.photo.wanted() {
+        let scene = sight_scene(&table, &args.a, &args.b, &r, &ex)?;
+        if let Some(svg) = &args.svg {
+            write_atomically(svg, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        args.photo.paint(&scene, painter)?;
+    }
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

@@ -3,7 +3,9 @@
 
 use super::calls::{self, CallEntry};
 use super::emit;
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
+use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::PathBuf;
 use vedette_geometry::close_call::distance_call;
@@ -13,6 +15,9 @@ use vedette_geometry::{
 
 /// Arguments of `vedette measure`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  vedette measure samples/skirmish.json fr-1 au-1\n  vedette measure samples/skirmish.json fr-1 au-1 --svg m.svg"
+)]
 pub struct Args {
     /// The table file (vedette/table/1 JSON).
     pub table: PathBuf,
@@ -24,6 +29,13 @@ pub struct Args {
     /// "sigma_mm", "thresholds"}.
     #[arg(long)]
     pub json: bool,
+    /// Also write a picture of the measurement: the closest points joined, the value in
+    /// rule inches and mm, both units' bases highlighted (docs/drawing.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: Option<PathBuf>,
+    /// Drawing over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
 }
 
 /// The answer of `measure`, as `--json` prints it.
@@ -153,10 +165,52 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
     })
 }
 
+/// The picture of a measurement between two selections.
+pub fn measure_scene(
+    table: &Table,
+    a: &str,
+    b: &str,
+    m: &Measurement,
+) -> Result<vedette_draw::Scene, CliError> {
+    let (sa, sb) = (table.select(a)?, table.select(b)?);
+    let book = table.rule_book()?;
+    let found = closest_between_selections(table, sa, sb).ok_or_else(|| {
+        CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
+    })?;
+    let mut scene = vedette_draw::table_scene(table, &format!("{a} to {b}: {:.1} mm", m.mm));
+    vedette_draw::findings::measure::draw_measurement(
+        &mut scene,
+        table,
+        &book,
+        (sa, sb),
+        &found.closest,
+        m.sigma_mm,
+    );
+    scene.focus_on(&[vedette_draw::LayerId::Measurements]);
+    Ok(scene)
+}
+
 /// Runs `vedette measure`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    run_with(args, out, None)
+}
+
+/// Runs `vedette measure`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let m = measure(&table, &args.a, &args.b)?;
+    if args.svg.is_some() || args.photo.wanted() {
+        let scene = measure_scene(&table, &args.a, &args.b, &m)?;
+        if let Some(svg) = &args.svg {
+            write_atomically(svg, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        args.photo.paint(&scene, painter)?;
+    }
     if args.json {
         let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

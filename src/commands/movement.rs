@@ -15,6 +15,7 @@ use vedette_geometry::movement::{MoveAssessment, MoveDirection, Retrograde, asse
 
 /// Arguments of `vedette move`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  vedette move before.json after.json fr-1 --retrograde withdraw")]
 pub struct Args {
     /// The table before the move (vedette/table/1 JSON).
     pub before: PathBuf,

@@ -23,6 +23,9 @@ use vedette_vision::{
 
 /// Arguments of `vedette scan`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example:\n  vedette scan samples/photos/battle.jpg --profile calibration/default.toml --roster samples/photos/battle.roster.toml --camera samples/photos/camera.toml -o battle.json --overlay overlay.jpg --report battle.report.json"
+)]
 pub struct Args {
     /// The photo (JPEG, PNG, ...); several photos of one table are scanned each on its
     /// own and merged.

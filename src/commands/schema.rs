@@ -19,6 +19,7 @@ pub enum Which {
 
 /// Arguments of `vedette schema`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  vedette schema table")]
 pub struct Args {
     /// Which schema to print.
     pub which: Which,

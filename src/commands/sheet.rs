@@ -10,6 +10,7 @@ use vedette_vision::{Profile, Roster, sheets};
 
 /// Arguments of `vedette sheet`.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  vedette sheet calibration/default.toml -o sheets/")]
 pub struct Args {
     /// The calibration profile.
     pub profile: PathBuf,

@@ -4,6 +4,7 @@
 
 pub mod clutter;
 pub mod surface;
+pub mod svg;
 pub mod truth;
 
 use std::path::PathBuf;

@@ -42,7 +42,7 @@ use crate::assault::zone::AssaultZone;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::rules::{RuleAngle, RuleBook, RuleDistance};
-use crate::table::{MarkerKind, Table, UnitKind};
+use crate::table::{MarkerKind, Table, Unit, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::ties::within;
 use std::collections::BTreeMap;
@@ -52,6 +52,51 @@ use std::collections::BTreeMap;
 pub fn is_alert(table: &Table, unit: usize) -> bool {
     table.units.get(unit).is_some_and(|u| {
         table.markers.iter().any(|m| m.kind == MarkerKind::Alert && m.unit.as_deref() == Some(u.id.as_str()))
+    })
+}
+
+/// The 4" alert zones of a unit (003 201): the assault zone of each front base made 4"
+/// deep, with the base's index.
+pub fn alert_zones(u: &Unit, book: &RuleBook) -> Result<Vec<(usize, AssaultZone)>, GeometryError> {
+    let depth = book.distance_mm(RuleDistance::AlertZone)?;
+    let flare = book.angle_deg(RuleAngle::AssaultZoneFlare)?;
+    Ok(u.front_bases().into_iter().map(|i| (i, AssaultZone::ahead_of(&u.bases[i], depth, flare))).collect())
+}
+
+/// Everything Republic's advanced rules measure on a table (the report's `republic`
+/// section).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RepublicAssessment {
+    /// Each alert infantry unit with the enemies in its alert zone (unit → mm).
+    pub alert: Vec<(usize, BTreeMap<usize, f64>)>,
+    /// Bluff assaults that reach.
+    pub bluff: Vec<BluffReach>,
+    /// Leaders with enemy skirmish markers near.
+    pub markers_near_leaders: Vec<MarkerNearLeader>,
+    /// Units within 1" behind a unit in assault range.
+    pub support_behind: Vec<SupportBehind>,
+    /// Combat units lost in the woods.
+    pub lost_in_woods: Vec<usize>,
+}
+
+/// Republic's advanced rules over a table (see the module docs).
+pub fn assess_republic(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<RepublicAssessment, GeometryError> {
+    let mut alert = Vec::new();
+    for (i, u) in table.units.iter().enumerate() {
+        if u.kind == UnitKind::Infantry && is_alert(table, i) {
+            alert.push((i, alert_zone(table, index, book, i)?));
+        }
+    }
+    Ok(RepublicAssessment {
+        alert,
+        bluff: bluff_reach(table, index, book)?,
+        markers_near_leaders: markers_near_leaders(table, index, book)?,
+        support_behind: support_behind(table, index, book)?,
+        lost_in_woods: lost_in_woods(table, index, book)?,
     })
 }
 
@@ -71,8 +116,7 @@ pub fn alert_zone(
     }
     let depth = book.distance_mm(RuleDistance::AlertZone)?;
     let flare = book.angle_deg(RuleAngle::AssaultZoneFlare)?;
-    let zones: Vec<(usize, AssaultZone)> =
-        u.front_bases().into_iter().map(|i| (i, AssaultZone::ahead_of(&u.bases[i], depth, flare))).collect();
+    let zones = alert_zones(u, book)?;
     // The zone's far corners lie within depth / cos(flare) of the front edge.
     let reach = depth / flare.to_radians().cos() + 1.0;
     for n in index.within_of_unit(unit, reach) {

@@ -76,6 +76,7 @@ mod merge;
 mod occupancy;
 mod palette;
 mod photo;
+mod picture;
 mod pose;
 mod profile;
 mod rectify;
@@ -105,9 +106,10 @@ pub use merge::{
 pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
 pub use palette::{ColourCorrection, ColourSpec};
 pub use photo::{Photo, encode_image};
+pub use picture::{PhotoProjection, load_scan_camera, paint_scene};
 pub use pose::{
-    CameraFit, CameraModel, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind, SelfCalibration,
-    Suspect, self_calibrate, solve_camera,
+    CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,
+    SelfCalibration, Suspect, self_calibrate, solve_camera,
 };
 pub use profile::{
     BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, MAX_FIDUCIALS, Profile, TableSpec,

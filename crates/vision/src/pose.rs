@@ -183,7 +183,93 @@ pub struct Suspect {
     pub others_mm: f64,
 }
 
+/// Everything a camera model is made of, as a scan report records it (`camera.model_parameters`),
+/// so that pictures can be drawn over the photo later ([`CameraModel::from_parameters`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CameraParameters {
+    /// Which model.
+    pub kind: ModelKind,
+    /// The photo's width and height, px.
+    pub image_size: [u32; 2],
+    /// Intrinsics with their distortion (calibrated, self-calibrated, or estimated with
+    /// none).
+    pub intrinsics: Option<Intrinsics>,
+    /// Rotation from table frame (z up) to camera frame, row-major.
+    pub rotation: Option<[[f64; 3]; 3]>,
+    /// Translation, mm.
+    pub translation_mm: Option<[f64; 3]>,
+    /// Table plane to image, for the homography models.
+    pub homography: [[f64; 3]; 3],
+    /// Image to table plane.
+    pub homography_inv: [[f64; 3]; 3],
+    /// Height of the plane the homography maps, mm.
+    pub plane_height_mm: f64,
+    /// Relative standard uncertainty of an estimated focal length.
+    pub focal_rel_sigma: f64,
+}
+
 impl CameraModel {
+    /// The model's parameters, for a scan report.
+    #[must_use]
+    pub fn parameters(&self) -> CameraParameters {
+        CameraParameters {
+            kind: self.kind,
+            image_size: [self.image_size.0, self.image_size.1],
+            intrinsics: self.intrinsics.clone(),
+            rotation: self.pose.map(|p| p.r),
+            translation_mm: self.pose.map(|p| p.t),
+            homography: self.homography,
+            homography_inv: self.homography_inv,
+            plane_height_mm: self.plane_height_mm,
+            focal_rel_sigma: self.focal_rel_sigma,
+        }
+    }
+
+    /// The model recorded by [`CameraModel::parameters`]; `origin` names the file in
+    /// errors. Fails when a number is not finite, or a calibrated model lacks its
+    /// intrinsics or pose.
+    pub fn from_parameters(p: &CameraParameters, origin: &str) -> Result<CameraModel, VisionError> {
+        let bad = |field: &str, reason: &str| VisionError::InvalidField {
+            path: origin.to_string(),
+            field: format!("camera.model_parameters.{field}"),
+            reason: reason.to_string(),
+        };
+        let finite = |m: &[[f64; 3]; 3]| m.iter().flatten().all(|v| v.is_finite());
+        if !finite(&p.homography) || !finite(&p.homography_inv) {
+            return Err(bad("homography", "every number must be finite"));
+        }
+        if p.image_size[0] == 0 || p.image_size[1] == 0 {
+            return Err(bad("image_size", "the image size must be positive"));
+        }
+        if let Some(k) = &p.intrinsics {
+            k.validate(origin, "camera.model_parameters.intrinsics")?;
+        }
+        let pose = match (p.rotation, p.translation_mm) {
+            (Some(r), Some(t)) if finite(&r) && t.iter().all(|v| v.is_finite()) => Some(CameraPose { r, t }),
+            (None, None) => None,
+            _ => return Err(bad("rotation", "rotation and translation_mm go together and must be finite")),
+        };
+        if matches!(p.kind, ModelKind::Calibrated | ModelKind::SelfCalibrated)
+            && (p.intrinsics.is_none() || pose.is_none())
+        {
+            return Err(bad(
+                "intrinsics",
+                "a calibrated model needs its intrinsics, rotation and translation_mm",
+            ));
+        }
+        Ok(CameraModel {
+            kind: p.kind,
+            intrinsics: p.intrinsics.clone(),
+            pose,
+            homography: p.homography,
+            homography_inv: p.homography_inv,
+            plane_height_mm: p.plane_height_mm,
+            focal_rel_sigma: p.focal_rel_sigma,
+            image_size: (p.image_size[0], p.image_size[1]),
+        })
+    }
+
     /// Which model this is.
     #[must_use]
     pub fn kind(&self) -> ModelKind {

@@ -5,7 +5,7 @@ use crate::camera::Intrinsics;
 use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers};
 use crate::photo::Photo;
-use crate::pose::{CameraFit, FiducialFit, ModelKind, self_calibrate, solve_camera};
+use crate::pose::{CameraFit, CameraParameters, FiducialFit, ModelKind, self_calibrate, solve_camera};
 use crate::profile::Profile;
 use crate::roster::Roster;
 use crate::surface::{SurfaceOptions, read_surface};
@@ -70,6 +70,10 @@ pub struct CameraReport {
     pub tilt_deg: Option<f64>,
     /// RMS reprojection residual of the fiducial corners, px.
     pub residual_px: f64,
+    /// The model itself, so pictures can be drawn over the photo later (issue 21).
+    pub model_parameters: CameraParameters,
+    /// The height of base tops above the table the scan used, mm (bases are drawn there).
+    pub base_top_mm: f64,
     /// RMS residual of the fiducial corners on the table, mm.
     pub residual_mm: f64,
     /// Each fiducial used.
@@ -616,6 +620,8 @@ pub fn scan_with(
             camera_mm: fit.model.camera_centre(),
             tilt_deg: fit.model.pose().map(|p| p.tilt_deg()),
             residual_px: fit.residual_px,
+            model_parameters: fit.model.parameters(),
+            base_top_mm: profile.bases.top_height_mm,
             residual_mm: fit.residual_mm,
             fiducials: fit.fiducials.clone(),
             missing_fiducials: fit.missing.clone(),

@@ -215,6 +215,23 @@ fn enfilade_reason(v: EnfiladeVerdict) -> Option<ExposureName> {
     }
 }
 
+/// The artillery rules of a table and every battery's assessment, or `None` when its
+/// rule set has no Republique artillery rules.
+pub fn assess(
+    table: &Table,
+    index: &SpatialIndex,
+    los: &TerrainSight,
+) -> Result<Option<(ArtilleryRules, Vec<BatteryAssessment>)>, CliError> {
+    let rules = match ArtilleryRules::for_table(table) {
+        Ok(r) => r,
+        Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
+    let found = assess_artillery(&field)?;
+    Ok(Some((rules, found)))
+}
+
 /// The artillery section of a table, or `None` when its rule set has no Republique
 /// artillery rules.
 pub fn artillery_section(
@@ -222,22 +239,47 @@ pub fn artillery_section(
     index: &SpatialIndex,
     los: &TerrainSight,
 ) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
-    let rules = match ArtilleryRules::for_table(table) {
-        Ok(r) => r,
-        Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
+    assess(table, index, los)?
+        .map(|(rules, found)| {
+            let covers = covers(table, los, &found)?;
+            section_of(table, index, &rules, &found, &covers)
+        })
+        .transpose()
+}
+
+/// The cover of each battery's main target (000 §4.3), in the batteries' order.
+pub fn covers(
+    table: &Table,
+    los: &TerrainSight,
+    found: &[BatteryAssessment],
+) -> Result<Vec<Option<TargetCover>>, CliError> {
     let book = table.rule_book()?;
+    let mut out = Vec::with_capacity(found.len());
+    for a in found {
+        out.push(
+            a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?,
+        );
+    }
+    Ok(out)
+}
+
+/// The artillery section from the batteries' assessments and their main targets'
+/// cover ([`covers`]).
+pub fn section_of(
+    table: &Table,
+    index: &SpatialIndex,
+    rules: &ArtilleryRules,
+    found: &[BatteryAssessment],
+    covers: &[Option<TargetCover>],
+) -> Result<Vec<ArtilleryEntry>, CliError> {
     let mut out = Vec::new();
-    for a in assess_artillery(&field)? {
-        let cover =
-            a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?;
+    for (i, a) in found.iter().enumerate() {
+        let cover = covers.get(i).and_then(Option::as_ref).cloned();
         let unlimber = unlimber_call(table, index, a.battery.base_ref, &a.unlimber)
             .map(|(limit, c)| calls::entry(table, &c, Some(limit)));
-        out.push(entry(table, &rules, &a, cover.as_ref(), unlimber));
+        out.push(entry(table, rules, a, cover.as_ref(), unlimber));
     }
-    Ok(Some(out))
+    Ok(out)
 }
 
 fn battery_label(table: &Table, r: BaseRef) -> String {

@@ -11,7 +11,7 @@
 use super::columns::{num, render};
 use crate::CliError;
 use serde::Serialize;
-use vedette_geometry::assault::assessment::assess_assaults;
+use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
 use vedette_geometry::{
     Aspect, AspectException, CoverClass, CoverVerdict, DefenderRole, FlankSide, RuleBook, RuleSet,
     SpatialIndex, Table,
@@ -148,8 +148,13 @@ fn label(t: &Table, unit: usize, base: usize) -> String {
 /// Builds the section: the library's assessment ([`assess_assaults`]) with ids, labels
 /// and rule inches.
 pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<AssaultsSection, CliError> {
+    Ok(section_of(t, book, &assess_assaults(t, index, book)?))
+}
+
+/// The section from the library's assessment.
+#[must_use]
+pub fn section_of(t: &Table, book: &RuleBook, found: &AssaultAssessment) -> AssaultsSection {
     let rule_in = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
-    let found = assess_assaults(t, index, book)?;
     let mut s = AssaultsSection::default();
     for f in &found.findings {
         s.entries.push(AssaultEntry {
@@ -200,7 +205,7 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Assault
             outnumbered: o.and_then(|o| o.outnumbered).map(|side| kebab(&side)),
         });
     }
-    Ok(s)
+    s
 }
 
 fn kebab<T: Serialize>(v: &T) -> String {

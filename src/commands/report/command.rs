@@ -11,7 +11,9 @@ use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::close_call::CloseCall;
-use vedette_geometry::command::assessment::{AssetFinding, UnitCall, ZoneFinding, assess_command};
+use vedette_geometry::command::assessment::{
+    AssetFinding, CommandAssessment, UnitCall, ZoneFinding, assess_command,
+};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{LeaderRole, RuleBook, SpatialIndex, Table};
 
@@ -193,7 +195,12 @@ pub fn build(
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<CommandSection, CliError> {
-    let found = assess_command(t, index, book, sight)?;
+    Ok(section_of(t, book, &assess_command(t, index, book, sight)?))
+}
+
+/// The section from the library's assessment.
+#[must_use]
+pub fn section_of(t: &Table, book: &RuleBook, found: &CommandAssessment) -> CommandSection {
     let limited = |c: &Option<(f64, CloseCall)>| c.as_ref().map(|(l, c)| calls::entry(t, c, Some(*l)));
     let id = |u: usize| t.units[u].id.clone();
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
@@ -228,7 +235,7 @@ pub fn build(
                 .collect(),
         ),
     };
-    Ok(CommandSection {
+    CommandSection {
         divisions: found
             .divisions
             .iter()
@@ -300,7 +307,7 @@ pub fn build(
             .collect(),
         cavalry_reaction: found.cavalry_reaction.iter().map(zone).collect(),
         pass_through: found.pass_through.iter().map(zone).collect(),
-    })
+    }
 }
 
 fn nearest_first(mut v: Vec<UnitDistance>) -> Vec<UnitDistance> {

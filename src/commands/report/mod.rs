@@ -14,25 +14,82 @@ pub mod republic;
 pub mod skirmishers;
 
 use super::emit;
+use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use artillery::{ArtilleryEntry, artillery_section, render_artillery};
+use crate::output::write_atomically;
+use artillery::{ArtilleryEntry, render_artillery};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use vedette_draw::ReportFindings;
+use vedette_draw::report::ArtilleryFindings;
+use vedette_geometry::artillery::TargetCover;
+use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
+use vedette_geometry::command::assessment::{CommandAssessment, assess_command};
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::{RuleSet, Scale, SpatialIndex, Table};
+use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria};
+use vedette_geometry::republic::{RepublicAssessment, assess_republic};
+use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleSet, Scale, SpatialIndex, Table};
 
 /// The schema id of `vedette report --json` output.
 pub const REPORT_SCHEMA_ID: &str = "vedette/report/1";
 
 /// Arguments of `vedette report`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  vedette report samples/brigade-attack.json\n  vedette report samples/brigade-attack.json --json\n  vedette report samples/brigade-attack.json --plan plan.svg\n  vedette report battle.json --png findings.png --photo battle.jpg --scan-report battle.report.json"
+)]
 pub struct Args {
     /// The table file (vedette/table/1 JSON).
     pub table: PathBuf,
     /// Print JSON (see docs/report-format.md) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also write a plan of the table with every finding, one toggleable SVG group per
+    /// layer (docs/drawing.md).
+    #[arg(long, value_name = "OUT.svg")]
+    pub plan: Option<PathBuf>,
+    /// Drawing every finding over the scanned photo.
+    #[command(flatten)]
+    pub photo: PhotoArgs,
+}
+
+/// The library's assessments behind a report: what the sections print and the plan
+/// draws.
+#[derive(Debug, Clone)]
+pub struct Findings {
+    /// The artillery rules, every battery's assessment and its main target's cover
+    /// (`None` without Republique artillery rules).
+    pub artillery: Option<(ArtilleryRules, Vec<BatteryAssessment>, Vec<Option<TargetCover>>)>,
+    /// Assault contacts and groups.
+    pub assaults: AssaultAssessment,
+    /// Command: deployment areas, leaders, divisions.
+    pub command: CommandAssessment,
+    /// Every skirmish marker's check.
+    pub skirmishers: Vec<MarkerCheck>,
+    /// Pro Patria's own findings (`None` under other rule sets).
+    pub pro_patria: Option<ProPatriaAssessment>,
+    /// Republic's advanced rules (`None` under other rule sets).
+    pub republic: Option<RepublicAssessment>,
+}
+
+impl Findings {
+    /// The findings as the drawing layer takes them.
+    #[must_use]
+    pub fn for_drawing(&self) -> ReportFindings<'_> {
+        ReportFindings {
+            artillery: self.artillery.as_ref().map(|(rules, batteries, covers)| ArtilleryFindings {
+                rules,
+                batteries,
+                covers,
+            }),
+            assaults: &self.assaults,
+            command: &self.command,
+            skirmishers: &self.skirmishers,
+            pro_patria: self.pro_patria.as_ref(),
+            republic: self.republic.as_ref(),
+        }
+    }
 }
 
 /// The whole report.
@@ -88,7 +145,26 @@ pub struct SideSummary {
 
 /// Builds the report for a table.
 pub fn build(table: &Table) -> Result<Report, CliError> {
-    build_timed(table, &mut Stages::default())
+    build_timed(table, &mut Stages::default()).map(|(r, _)| r)
+}
+
+/// Builds the report and the plan of its findings, as an SVG document.
+pub fn build_with_plan(table: &Table) -> Result<(Report, String), CliError> {
+    let (report, findings) = build_timed(table, &mut Stages::default())?;
+    let plan = plan_svg(table, &findings)?;
+    Ok((report, plan))
+}
+
+/// The plan of a table's findings, as an SVG document.
+pub fn plan_svg(table: &Table, findings: &Findings) -> Result<String, CliError> {
+    Ok(vedette_draw::plan_svg(&plan_scene(table, findings)?)?)
+}
+
+/// The scene of a table's findings.
+pub fn plan_scene(table: &Table, findings: &Findings) -> Result<vedette_draw::Scene, CliError> {
+    let book = table.rule_book()?;
+    let index = SpatialIndex::new(table);
+    Ok(vedette_draw::report_scene(table, &index, &book, &findings.for_drawing())?)
 }
 
 /// Wall time of each stage of a report, ms, in order (printed to stderr when the
@@ -117,8 +193,8 @@ impl Stages {
     }
 }
 
-/// [`build`], recording each stage's time.
-pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliError> {
+/// [`build`], recording each stage's time; with the assessments behind it.
+pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findings), CliError> {
     if stages.last.is_none() {
         stages.start();
     }
@@ -137,19 +213,41 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliErro
             s.combat_bases += u.bases.len();
         }
     }
-    let artillery = artillery_section(table, &index, &sight)?;
+    let found_artillery = match artillery::assess(table, &index, &sight)? {
+        Some((rules, found)) => {
+            let covers = artillery::covers(table, &sight, &found)?;
+            Some((rules, found, covers))
+        }
+        None => None,
+    };
+    let artillery = found_artillery
+        .as_ref()
+        .map(|(rules, found, covers)| artillery::section_of(table, &index, rules, found, covers))
+        .transpose()?;
     stages.done("artillery");
-    let assaults = assaults::build(table, &index, &book)?;
+    let found_assaults = assess_assaults(table, &index, &book)?;
+    let assaults = assaults::section_of(table, &book, &found_assaults);
     stages.done("assaults");
-    let command = command::build(table, &index, &book, &sight)?;
+    let found_command = assess_command(table, &index, &book, &sight)?;
+    let command = command::section_of(table, &book, &found_command);
     stages.done("command");
-    let skirmishers = skirmishers::build(table, &index, &book, &sight)?;
+    let checks = skirmishers::checks(table, &index, &book)?;
+    let skirmishers = skirmishers::section_of(table, &index, &book, &sight, &checks)?;
     stages.done("skirmishers");
-    let pro_patria = pro_patria::build(table, &index, &book, &sight)?;
+    let found_pro_patria = match book.rules() {
+        RuleSet::ProPatria => Some(assess_pro_patria(table, &index, &book, &sight)?),
+        _ => None,
+    };
+    let pro_patria =
+        found_pro_patria.as_ref().map(|f| pro_patria::section_of(table, &book, f)).transpose()?;
     stages.done("pro-patria");
-    let republic = republic::build(table, &index, &book)?;
+    let found_republic = match book.rules() {
+        RuleSet::Republic => Some(assess_republic(table, &index, &book)?),
+        _ => None,
+    };
+    let republic = found_republic.as_ref().map(|f| republic::section_of(table, &book, f));
     stages.done("republic");
-    Ok(Report {
+    let report = Report {
         schema: REPORT_SCHEMA_ID.to_string(),
         table: TableSummary {
             name: table.name.clone(),
@@ -165,7 +263,16 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<Report, CliErro
         skirmishers,
         pro_patria,
         republic,
-    })
+    };
+    let findings = Findings {
+        artillery: found_artillery,
+        assaults: found_assaults,
+        command: found_command,
+        skirmishers: checks,
+        pro_patria: found_pro_patria,
+        republic: found_republic,
+    };
+    Ok((report, findings))
 }
 
 /// The human-readable report.
@@ -203,11 +310,29 @@ pub fn render_text(report: &Report) -> String {
 
 /// Runs `vedette report`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    run_with(args, out, None)
+}
+
+/// Runs `vedette report`, drawing over the photo with `painter`.
+pub fn run_with(
+    args: &Args,
+    out: &mut dyn std::io::Write,
+    painter: Option<Painter<'_>>,
+) -> Result<(), CliError> {
+    args.photo.check(args.plan.as_deref().map(|p| ("--plan", p)), &args.table)?;
     let mut stages = Stages::default();
     stages.start();
     let table = Table::load(&args.table)?;
     stages.done("load");
-    let report = build_timed(&table, &mut stages)?;
+    let (report, findings) = build_timed(&table, &mut stages)?;
+    if args.plan.is_some() || args.photo.wanted() {
+        let scene = plan_scene(&table, &findings)?;
+        if let Some(path) = &args.plan {
+            write_atomically(path, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        args.photo.paint(&scene, painter)?;
+        stages.done("plan");
+    }
     let text = if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Usage(e.to_string()))?;
         format!("{text}\n")

@@ -8,11 +8,9 @@ use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::arcs::{endangered_friends, nearest_in_arc, target_cover_class};
-use vedette_geometry::pro_patria::command::command_radius;
-use vedette_geometry::pro_patria::contact::proximities;
-use vedette_geometry::pro_patria::crest::{Crest, units_near_crests};
-use vedette_geometry::{CoverClass, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table, UnitKind};
+use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria};
+use vedette_geometry::pro_patria::crest::Crest;
+use vedette_geometry::{CoverClass, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table};
 
 /// Two enemy units within 25 mm (15) of each other.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -109,14 +107,24 @@ pub fn build(
     if book.rules() != RuleSet::ProPatria {
         return Ok(None);
     }
+    Ok(Some(section_of(t, book, &assess_pro_patria(t, index, book, sight)?)?))
+}
+
+/// The section from the library's assessment.
+pub fn section_of(
+    t: &Table,
+    book: &RuleBook,
+    found: &ProPatriaAssessment,
+) -> Result<ProPatriaSection, CliError> {
     let no_approach = book.distance_mm(RuleDistance::NoApproach)?;
     let needed = book.distance_mm(RuleDistance::ContactEdge)?;
     let radius = book.distance_mm(RuleDistance::CommandRadius)?;
+    let id = |u: usize| t.units[u].id.clone();
     let mut s = ProPatriaSection::default();
-    for p in proximities(t, index, book)? {
+    for p in &found.proximities {
         s.proximity.push(ProximityReport {
-            a: t.units[p.a].id.clone(),
-            b: t.units[p.b].id.clone(),
+            a: id(p.a),
+            b: id(p.b),
             distance_mm: micro(p.distance_mm),
             contact_mm: micro(p.contact_mm),
             in_contact: p.in_contact,
@@ -125,38 +133,29 @@ pub fn build(
             approach_call: p.approach_call(t, no_approach).map(|c| calls::entry(t, &c, Some(no_approach))),
         });
     }
-    for (i, u) in t.units.iter().enumerate() {
-        if matches!(u.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Skirmisher)
-            && let Some((target, d)) = nearest_in_arc(t, index, book, sight, i)?
-        {
-            s.targets.push(TargetReport {
-                unit: u.id.clone(),
-                target: t.units[target].id.clone(),
-                distance_mm: micro(d),
-                cover: target_cover_class(t, book, i, target)?,
-                endangered: endangered_friends(t, index, book, sight, i, target)?
-                    .into_iter()
-                    .map(|e| t.units[e].id.clone())
-                    .collect(),
-            });
-        }
-        if u.kind == UnitKind::Leader {
-            for c in command_radius(t, book, i)? {
-                s.command.push(CommandReport {
-                    general: u.id.clone(),
-                    unit: t.units[c.unit].id.clone(),
-                    distance_mm: micro(c.distance_mm),
-                    in_command: c.in_command,
-                    call: calls::entry(t, &c.call, Some(radius)),
-                });
-            }
-        }
+    for f in &found.targets {
+        s.targets.push(TargetReport {
+            unit: id(f.unit),
+            target: id(f.target),
+            distance_mm: micro(f.distance_mm),
+            cover: f.cover,
+            endangered: f.endangered.iter().map(|&e| id(e)).collect(),
+        });
+    }
+    for c in &found.command {
+        s.command.push(CommandReport {
+            general: id(c.general),
+            unit: id(c.unit),
+            distance_mm: micro(c.distance_mm),
+            in_command: c.in_command,
+            call: calls::entry(t, &c.call, Some(radius)),
+        });
     }
     let reach = book.distance_mm(RuleDistance::CrestLine)?;
-    for c in units_near_crests(t, book)? {
+    for c in &found.crests {
         let hill = t.terrain[c.hill].id.clone().unwrap_or_else(|| format!("terrain[{}]", c.hill));
         s.crests.push(CrestReport {
-            unit: t.units[c.unit].id.clone(),
+            unit: id(c.unit),
             hill,
             crest: c.crest,
             base: t.base_label(c.base),
@@ -164,7 +163,7 @@ pub fn build(
             call: calls::entry(t, &c.call, Some(reach)),
         });
     }
-    Ok(Some(s))
+    Ok(s)
 }
 
 /// The human rendering.

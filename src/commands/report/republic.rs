@@ -8,10 +8,8 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::republic::{
-    alert_zone, bluff_reach, is_alert, lost_in_woods, markers_near_leaders, support_behind,
-};
-use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table, UnitKind};
+use vedette_geometry::republic::{RepublicAssessment, assess_republic};
+use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table};
 
 /// An alert infantry unit and the enemies inside its 4" zone (003 201).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -82,27 +80,31 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<
     if book.rules() != RuleSet::Republic {
         return Ok(None);
     }
+    Ok(Some(section_of(t, book, &assess_republic(t, index, book)?)))
+}
+
+/// The section from the library's assessment.
+#[must_use]
+pub fn section_of(t: &Table, book: &RuleBook, found: &RepublicAssessment) -> RepublicSection {
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
     let mut s = RepublicSection::default();
-    for (i, u) in t.units.iter().enumerate() {
-        if u.kind == UnitKind::Infantry && is_alert(t, i) {
-            let mut zone: Vec<(usize, f64)> = alert_zone(t, index, book, i)?.into_iter().collect();
-            zone.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-            s.alert.push(AlertReport {
-                unit: u.id.clone(),
-                enemies: zone.iter().map(|&(e, _)| t.units[e].id.clone()).collect(),
-                distances_in: zone.iter().map(|&(_, d)| inch(d)).collect(),
-            });
-        }
+    for (i, zone) in &found.alert {
+        let mut zone: Vec<(usize, f64)> = zone.iter().map(|(&e, &d)| (e, d)).collect();
+        zone.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        s.alert.push(AlertReport {
+            unit: t.units[*i].id.clone(),
+            enemies: zone.iter().map(|&(e, _)| t.units[e].id.clone()).collect(),
+            distances_in: zone.iter().map(|&(_, d)| inch(d)).collect(),
+        });
     }
-    for r in bluff_reach(t, index, book)? {
+    for r in &found.bluff {
         s.bluff.push(BluffReport {
             unit: t.units[r.unit].id.clone(),
             marker: t.units[r.marker].id.clone(),
             distance_in: inch(r.distance_mm),
         });
     }
-    for m in markers_near_leaders(t, index, book)? {
+    for m in &found.markers_near_leaders {
         s.markers_near_leaders.push(MarkerNearLeaderReport {
             leader: t.units[m.leader].id.clone(),
             marker: t.units[m.marker].id.clone(),
@@ -110,15 +112,15 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<
             sharpshooter: m.sharpshooter,
         });
     }
-    for r in support_behind(t, index, book)? {
+    for r in &found.support_behind {
         s.support_behind.push(SupportReport {
             unit: t.units[r.supported].id.clone(),
             supporter: t.units[r.supporter].id.clone(),
             distance_in: inch(r.distance_mm),
         });
     }
-    s.lost_in_woods = lost_in_woods(t, index, book)?.into_iter().map(|u| t.units[u].id.clone()).collect();
-    Ok(Some(s))
+    s.lost_in_woods = found.lost_in_woods.iter().map(|&u| t.units[u].id.clone()).collect();
+    s
 }
 
 /// The human rendering.

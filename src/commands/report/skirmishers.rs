@@ -9,7 +9,7 @@ use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
-    BaseRef, RuleBook, RuleSet, Spacing, SpatialIndex, Table, check_skirmishers, skirmish_fire,
+    BaseRef, MarkerCheck, RuleBook, RuleSet, Spacing, SpatialIndex, Table, check_skirmishers, skirmish_fire,
 };
 
 /// One skirmish marker.
@@ -64,6 +64,27 @@ pub fn build(
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<Vec<MarkerReport>, CliError> {
+    let checks = checks(t, index, book)?;
+    section_of(t, index, book, sight, &checks)
+}
+
+/// Every skirmish marker's check under the table's rule set (none outside the
+/// Republique 5.0 family).
+pub fn checks(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Vec<MarkerCheck>, CliError> {
+    if !matches!(book.rules(), RuleSet::Republique5 | RuleSet::Republic) {
+        return Ok(Vec::new());
+    }
+    Ok(check_skirmishers(t, index, book)?)
+}
+
+/// The section from the markers' checks.
+pub fn section_of(
+    t: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+    checks: &[MarkerCheck],
+) -> Result<Vec<MarkerReport>, CliError> {
     if !matches!(book.rules(), RuleSet::Republique5 | RuleSet::Republic) {
         return Ok(Vec::new());
     }
@@ -88,8 +109,8 @@ pub fn build(
             },
         )
     };
-    Ok(check_skirmishers(t, index, book)?
-        .into_iter()
+    Ok(checks
+        .iter()
         .map(|c| MarkerReport {
             fire: fire_of(c.marker),
             marker: t.base_label(c.marker),

@@ -89,6 +89,8 @@ pub struct DivisionFinding {
     pub primary_units: Vec<usize>,
     /// Its deployment area's size, mm² (`None` without primary units).
     pub area_mm2: Option<f64>,
+    /// Its deployment area (000 §2.1), as drawn and as the assets are tested against.
+    pub area: Option<DeploymentArea>,
     /// Attached units and artillery, which must stand inside the area.
     pub assets: Vec<AssetFinding>,
     /// The nearest enemy within engagement range, mm.
@@ -113,6 +115,8 @@ pub struct CorpsFinding {
     pub name: String,
     /// Its deployment area's size, mm².
     pub area_mm2: Option<f64>,
+    /// Its deployment area (000 §2.1).
+    pub area: Option<DeploymentArea>,
     /// Corps assets (attached units of no division), which must stand inside.
     pub assets: Vec<AssetFinding>,
 }
@@ -370,6 +374,7 @@ pub fn assess_command(
                     corps: members.iter().find_map(|&i| t.units[i].corps.clone()),
                     primary_units: primary_units(t, &d),
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
+                    area,
                     assets,
                     nearest_enemy_mm: enemy.map(|(mm, _)| mm).filter(|&mm| within(mm, engage)),
                     engagement_call: enemy
@@ -390,6 +395,7 @@ pub fn assess_command(
                     .collect();
                 s.corps.push(CorpsFinding {
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
+                    area,
                     assets,
                     name: c,
                 });

@@ -221,6 +221,31 @@ pub fn division_area(
         .then(|| DeploymentArea { owner: AreaOwner::Division(division.to_string()), outlines }))
 }
 
+/// The points within `reach_mm` of any of `bases` (a leader's reach, 000 §2.3, §4.7,
+/// §5.4): the buffer of their union, built as the deployment areas are (round corners
+/// circumscribed, at most [`ARC_EXCESS_MM`] outside the true arcs). For drawing a reach;
+/// the verdicts measure distances directly.
+///
+/// ```
+/// use vedette_geometry::{Base, BaseSize, Pose, Vec2};
+/// use vedette_geometry::command::deployment::reach_outline;
+/// let b = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(0.0, 0.0), 90.0));
+/// let r = 76.2;
+/// let area: f64 = reach_outline(&[b], r).iter().map(|p| p.area()).sum();
+/// let exact = 600.0 + 2.0 * r * (30.0 + 20.0) + std::f64::consts::PI * r * r;
+/// assert!((area - exact).abs() < 5.0);
+/// ```
+#[must_use]
+pub fn reach_outline(bases: &[Base], reach_mm: f64) -> Vec<Polygon> {
+    let polys: Vec<geo::Polygon<f64>> = bases.iter().map(to_geo).collect();
+    if polys.is_empty() {
+        return Vec::new();
+    }
+    let rings: Vec<Vec<Vec2>> =
+        geo::unary_union(polys.iter()).0.iter().map(|p| ring_of(p.exterior())).collect();
+    buffered(&rings, reach_mm)
+}
+
 /// A corps' deployment area: the 3" buffer of the convex hull of the primary units of
 /// every division with units in the corps; `None` when there are none.
 pub fn corps_area(

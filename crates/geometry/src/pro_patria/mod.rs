@@ -9,8 +9,10 @@
 //! - [`bombardment`]: the massed-battery box (§19.6).
 //! - [`crest`]: hills' crest lines and the units that must declare behind or over (§15.1).
 //! - [`charge`]: impulse distances (§17.2.3, §17.4.2, §17.4.10, §13.4).
+//! - [`assessment`]: all of it for a table ([`assessment::assess_pro_patria`]).
 
 pub mod arcs;
+pub mod assessment;
 pub mod bombardment;
 pub mod bounce;
 pub mod charge;

@@ -1,0 +1,25 @@
+//! The drawing crate's one error type.
+
+use thiserror::Error;
+
+/// Everything drawing can fail with.
+#[derive(Debug, Error)]
+pub enum DrawError {
+    /// A point of an element is not a finite number (a table that validated never has
+    /// one; a projection can produce one).
+    #[error("element \"{id}\" has a point that is not finite: ({x}, {y})")]
+    NotFinite {
+        /// The element.
+        id: String,
+        /// Its x.
+        x: f64,
+        /// Its y.
+        y: f64,
+    },
+    /// The scene has nothing to draw and no table outline to size the picture by.
+    #[error("nothing to draw: the scene is empty and has no extent")]
+    Empty,
+    /// A rule distance or angle the drawing needs is missing from the table's rule set.
+    #[error(transparent)]
+    Geometry(#[from] vedette_geometry::GeometryError),
+}

@@ -1,0 +1,85 @@
+//! The library's verdicts drawn, one file per rule area: each takes the verdict
+//! structures the report prints and adds their geometry to a [`crate::Scene`], using the
+//! library's own constructions (never its own trigonometry).
+
+pub mod artillery;
+pub mod assault;
+pub mod command;
+pub mod measure;
+pub mod pro_patria;
+pub mod republic;
+pub mod sight;
+pub mod skirmishers;
+
+use crate::plan::base_outline;
+use crate::scene::{Height, LayerId, Scene, Shape};
+use vedette_geometry::{FrontageMode, RuleBook, Table};
+
+/// A distance in rule inches (scale applied) and mm: `1.20 rule-in (30.5 mm)`.
+#[must_use]
+pub fn inches_words(rule_in: f64, mm: f64) -> String {
+    format!("{rule_in:.2} rule-in ({mm:.1} mm)")
+}
+
+/// A distance in the rule set's terms: rule inches and mm, or mm alone for rule sets
+/// that state distances in mm (Pro Patria).
+#[must_use]
+pub fn distance_words(book: &RuleBook, mm: f64) -> String {
+    match book.mm_to_rule_inches(mm) {
+        Some(r) => inches_words(r, mm),
+        None => format!("{mm:.1} mm"),
+    }
+}
+
+/// Small wording helpers shared by the findings.
+#[derive(Debug, Clone, Copy)]
+pub struct Words<'a> {
+    /// The table the words name things in.
+    pub table: &'a Table,
+}
+
+impl<'a> Words<'a> {
+    /// Words for `table`.
+    #[must_use]
+    pub fn new(table: &'a Table) -> Self {
+        Words { table }
+    }
+
+    /// `normal` or `packed`.
+    #[must_use]
+    pub fn frontage(&self, mode: FrontageMode) -> &'static str {
+        match mode {
+            FrontageMode::Normal => "normal",
+            FrontageMode::Packed => "packed",
+        }
+    }
+
+    /// A margin in mm.
+    #[must_use]
+    pub fn margin(&self, mm: f64) -> String {
+        format!("{mm:.2} mm")
+    }
+}
+
+/// Outlines every base of unit `unit` with `class` (ids `PREFIX-UNIT.INDEX`).
+pub fn outline_bases(
+    scene: &mut Scene,
+    table: &Table,
+    layer: LayerId,
+    unit: usize,
+    prefix: &str,
+    class: &str,
+    title: &str,
+) {
+    let Some(u) = table.units.get(unit) else { return };
+    for (i, b) in u.bases.iter().enumerate() {
+        scene.add(
+            layer,
+            &format!("{prefix}-{}.{i}", crate::scene::id_part(&u.id)),
+            class,
+            Shape::polygon(base_outline(b)),
+            Height::BaseTop,
+            Some(title.to_string()),
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! Keeping labels from overlapping: a greedy placement in output space. Labels are
+//! taken in priority order (verdicts before ids); each goes to the first of a few
+//! candidate positions around its anchor where its box overlaps no box placed before,
+//! or to the first candidate when every one overlaps. Boxes are estimated from the text
+//! length (sans-serif, about 0.55 em per character) and kept in a uniform grid, so
+//! placing n labels costs about n times the few boxes near each.
+
+use crate::projection::Projection;
+use crate::scene::{Align, Placement, Scene, Shape};
+use std::collections::HashMap;
+use vedette_geometry::Vec2;
+
+/// Average advance of a sans-serif character, in ems.
+pub const CHAR_EM: f64 = 0.55;
+
+/// A label's box in output units: left, top, right, bottom (y down).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelBox {
+    /// Left.
+    pub x0: f64,
+    /// Top.
+    pub y0: f64,
+    /// Right.
+    pub x1: f64,
+    /// Bottom.
+    pub y1: f64,
+}
+
+impl LabelBox {
+    /// True when the two boxes share more than a boundary.
+    #[must_use]
+    pub fn overlaps(&self, o: &LabelBox) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+}
+
+/// The estimated width of `text` at font size `size`, output units.
+#[must_use]
+pub fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * CHAR_EM * size
+}
+
+/// Places labels greedily (see the module docs).
+#[derive(Debug, Default)]
+pub struct Placer {
+    cell: f64,
+    grid: HashMap<(i64, i64), Vec<usize>>,
+    boxes: Vec<LabelBox>,
+}
+
+impl Placer {
+    /// A placer whose grid cells are `cell` output units wide (about a label's size).
+    #[must_use]
+    pub fn new(cell: f64) -> Placer {
+        Placer { cell: cell.max(1e-6), grid: HashMap::new(), boxes: Vec::new() }
+    }
+
+    fn cells(&self, b: &LabelBox) -> impl Iterator<Item = (i64, i64)> + use<> {
+        let c = self.cell;
+        let (i0, i1) = ((b.x0 / c).floor() as i64, (b.x1 / c).floor() as i64);
+        let (j0, j1) = ((b.y0 / c).floor() as i64, (b.y1 / c).floor() as i64);
+        (i0..=i1).flat_map(move |i| (j0..=j1).map(move |j| (i, j)))
+    }
+
+    fn free(&self, b: &LabelBox) -> bool {
+        self.cells(b).all(|k| self.grid.get(&k).is_none_or(|v| v.iter().all(|&i| !self.boxes[i].overlaps(b))))
+    }
+
+    /// Registers a box as taken.
+    pub fn take(&mut self, b: LabelBox) {
+        let i = self.boxes.len();
+        self.boxes.push(b);
+        for k in self.cells(&b).collect::<Vec<_>>() {
+            self.grid.entry(k).or_default().push(i);
+        }
+    }
+
+    /// Places a `w` x `h` label near `anchor` and returns its box (taken from now on);
+    /// `beside`: never centred on the anchor (a mark stays visible).
+    pub fn place(&mut self, anchor: Vec2, w: f64, h: f64, beside: bool) -> LabelBox {
+        let g = 0.3 * h;
+        let at = |x: f64, y: f64| LabelBox { x0: x, y0: y, x1: x + w, y1: y + h };
+        let (ax, ay) = (anchor.x, anchor.y);
+        let candidates = [
+            at(ax - w / 2.0, ay - h / 2.0),
+            at(ax - w / 2.0, ay - g - h),
+            at(ax - w / 2.0, ay + g),
+            at(ax + g, ay - h / 2.0),
+            at(ax - g - w, ay - h / 2.0),
+            at(ax + g, ay - g - h),
+            at(ax - g - w, ay + g),
+            at(ax - w / 2.0, ay - 2.0 * (g + h)),
+            at(ax - w / 2.0, ay + 2.0 * g + h),
+        ];
+        let candidates = if beside { &candidates[3..] } else { &candidates[..] };
+        let chosen = candidates.iter().copied().find(|b| self.free(b)).unwrap_or(candidates[0]);
+        self.take(chosen);
+        chosen
+    }
+}
+
+/// Where a label is written: its anchor point in output units (`y` the baseline), how
+/// the text is aligned on it, and its font size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlacedLabel {
+    /// Anchor x.
+    pub x: f64,
+    /// Baseline y.
+    pub y: f64,
+    /// `start`, `middle` or `end` (SVG's `text-anchor`).
+    pub anchor: &'static str,
+    /// Font size, output units.
+    pub size: f64,
+}
+
+/// Places every label of a scene seen through `proj`, verdicts before ids (see the
+/// module docs): (layer index, element index) → where it goes. `text_scale` multiplies
+/// the labels' sizes.
+#[must_use]
+pub fn place_labels(
+    scene: &Scene,
+    proj: &dyn Projection,
+    text_scale: f64,
+) -> HashMap<(usize, usize), PlacedLabel> {
+    let upm = proj.units_per_mm() * text_scale;
+    let mut order: Vec<(u8, usize, usize)> = Vec::new();
+    for (li, l) in scene.layers().iter().enumerate() {
+        for (ei, e) in l.elements.iter().enumerate() {
+            if matches!(e.shape, Shape::Text { .. }) {
+                order.push((l.id.label_priority(), li, ei));
+            }
+        }
+    }
+    order.sort_by_key(|&(p, li, ei)| (p, li, ei));
+    let mut placer = Placer::new(12.0 * upm);
+    let mut out = HashMap::new();
+    for (_, li, ei) in order {
+        let e = &scene.layers()[li].elements[ei];
+        let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
+        let Some(a) = proj.project(*anchor, e.height) else { continue };
+        let h = size_mm * upm;
+        let w = text_width(text, h);
+        let placed = match placement {
+            Placement::Fixed(align) => {
+                let (x0, name) = match align {
+                    Align::Start => (a.x, "start"),
+                    Align::Middle => (a.x - w / 2.0, "middle"),
+                    Align::End => (a.x - w, "end"),
+                };
+                placer.take(LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
+                PlacedLabel { x: a.x, y: a.y + 0.35 * h, anchor: name, size: h }
+            }
+            Placement::Auto | Placement::Beside => {
+                let b = placer.place(a, w, h, *placement == Placement::Beside);
+                PlacedLabel { x: b.x0, y: b.y1 - 0.22 * h, anchor: "start", size: h }
+            }
+        };
+        out.insert((li, ei), placed);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_label_on_the_same_anchor_moves_off_the_first() {
+        let mut p = Placer::new(10.0);
+        let a = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
+        let b = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
+        let c = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
+        assert!(!a.overlaps(&b) && !a.overlaps(&c) && !b.overlaps(&c), "{a:?} {b:?} {c:?}");
+        // The first goes centred on its anchor.
+        assert_eq!(a, LabelBox { x0: 40.0, y0: 47.5, x1: 60.0, y1: 52.5 });
+    }
+
+    #[test]
+    fn when_every_candidate_is_taken_the_first_is_used() {
+        let mut p = Placer::new(10.0);
+        p.take(LabelBox { x0: -1000.0, y0: -1000.0, x1: 1000.0, y1: 1000.0 });
+        let a = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, false);
+        let b = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, true);
+        assert_eq!(b, LabelBox { x0: 1.2, y0: -2.0, x1: 11.2, y1: 2.0 });
+        assert_eq!(a, LabelBox { x0: -5.0, y0: -2.0, x1: 5.0, y1: 2.0 });
+    }
+}

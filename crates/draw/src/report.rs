@@ -1,0 +1,90 @@
+//! The report's plan: the table with every finding of `vedette report` in its own
+//! toggleable layer (arcs and zones of every battery, main and secondary targets, deep
+//! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
+//! and leaders' reaches; skirmisher spacing; Pro Patria targets, corridors, command
+//! radius and crests; Republic alert zones, bluffs, supports; close calls). Fed by the library's
+//! assessments, the same ones the report prints.
+
+use crate::error::DrawError;
+use crate::findings::artillery::{BatteryDetail, draw_battery};
+use crate::findings::assault::{draw_assault, flank_lines};
+use crate::findings::command::draw_command;
+use crate::findings::pro_patria::draw_pro_patria;
+use crate::findings::republic::draw_republic;
+use crate::findings::skirmishers::draw_skirmishers;
+use crate::plan::table_scene;
+use crate::scene::Scene;
+use std::collections::BTreeSet;
+use vedette_geometry::artillery::TargetCover;
+use vedette_geometry::assault::assessment::AssaultAssessment;
+use vedette_geometry::command::assessment::CommandAssessment;
+use vedette_geometry::pro_patria::assessment::ProPatriaAssessment;
+use vedette_geometry::republic::RepublicAssessment;
+use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleBook, SpatialIndex, Table};
+
+/// What the artillery rules found.
+#[derive(Debug, Clone, Copy)]
+pub struct ArtilleryFindings<'a> {
+    /// The rules' distances and angles.
+    pub rules: &'a ArtilleryRules,
+    /// Every battery's assessment.
+    pub batteries: &'a [BatteryAssessment],
+    /// Each battery's main target's cover (000 §4.3), in the same order.
+    pub covers: &'a [Option<TargetCover>],
+}
+
+/// Everything the report found, as the library's assessments.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportFindings<'a> {
+    /// The artillery findings (`None` for rule sets without Republique artillery).
+    pub artillery: Option<ArtilleryFindings<'a>>,
+    /// The assault assessment.
+    pub assaults: &'a AssaultAssessment,
+    /// The command assessment.
+    pub command: &'a CommandAssessment,
+    /// Every skirmish marker's check.
+    pub skirmishers: &'a [MarkerCheck],
+    /// Pro Patria's findings, under Pro Patria.
+    pub pro_patria: Option<&'a ProPatriaAssessment>,
+    /// Republic's findings, under Republic.
+    pub republic: Option<&'a RepublicAssessment>,
+}
+
+/// The plan of a table with every finding.
+pub fn report_scene(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    f: &ReportFindings<'_>,
+) -> Result<Scene, DrawError> {
+    let title = format!(
+        "{}: every finding ({} at {} scale)",
+        table.name.as_deref().unwrap_or("table"),
+        table.rules,
+        table.scale
+    );
+    let mut scene = table_scene(table, &title);
+    draw_command(&mut scene, table, book, f.command);
+    if let Some(art) = f.artillery {
+        for (i, a) in art.batteries.iter().enumerate() {
+            let cover = art.covers.get(i).and_then(Option::as_ref);
+            draw_battery(&mut scene, table, index, art.rules, a, BatteryDetail::Findings, cover);
+        }
+    }
+    let mut defenders = BTreeSet::new();
+    for a in &f.assaults.findings {
+        draw_assault(&mut scene, table, book, a, false)?;
+        defenders.insert(a.defender);
+    }
+    for d in defenders {
+        flank_lines(&mut scene, table, book, d)?;
+    }
+    draw_skirmishers(&mut scene, table, book, f.skirmishers);
+    if let Some(p) = f.pro_patria {
+        draw_pro_patria(&mut scene, table, book, p)?;
+    }
+    if let Some(r) = f.republic {
+        draw_republic(&mut scene, table, book, r)?;
+    }
+    Ok(scene)
+}

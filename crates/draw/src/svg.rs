@@ -1,0 +1,379 @@
+//! The SVG writer: one `<g>` per layer (its id the layer's name, so a viewer toggles
+//! it), one element per scene element with its id, class and, when it has one, a
+//! `<title>` with the verdict in words. Coordinates are written with two decimals
+//! (a hundredth of a millimetre on a plan), so the same scene always gives the same
+//! bytes.
+
+use crate::error::DrawError;
+use crate::labels::{PlacedLabel, text_width};
+use crate::projection::Projection;
+use crate::scene::{Element, LayerId, Mark, Scene, Shape};
+use crate::style::stylesheet;
+use std::fmt::Write;
+use vedette_geometry::Vec2;
+
+/// Where the legend goes and how large labels are drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SvgOptions {
+    /// The legend's top-left corner, output units (`None`: top left of the picture).
+    pub legend_at: Option<Vec2>,
+    /// Labels, marks and the legend are drawn this many times their size, line widths
+    /// by its square root (1: as given).
+    pub text_scale: f64,
+    /// The drawing is clipped to this rectangle (left, top, right, bottom; output
+    /// units), so a focused plan's legend stands clear of it.
+    pub clip: Option<[f64; 4]>,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions { legend_at: None, text_scale: 1.0, clip: None }
+    }
+}
+
+/// A number with two decimals, never `-0.00`.
+#[must_use]
+pub fn num(v: f64) -> String {
+    let s = format!("{v:.2}");
+    if s == "-0.00" { "0.00".to_string() } else { s }
+}
+
+/// Escapes text for XML content and attribute values.
+#[must_use]
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn check_finite(e: &Element) -> Result<(), DrawError> {
+    match e.shape.points().find(|p| !p.is_finite()) {
+        Some(p) => Err(DrawError::NotFinite { id: e.id.clone(), x: p.x, y: p.y }),
+        None => Ok(()),
+    }
+}
+
+fn path_of(rings: &[Vec<Vec2>], closed: bool) -> String {
+    let mut d = String::new();
+    for ring in rings {
+        for (i, p) in ring.iter().enumerate() {
+            let _ = write!(d, "{}{} {} ", if i == 0 { "M" } else { "L" }, num(p.x), num(p.y));
+        }
+        if closed && !ring.is_empty() {
+            d.push_str("Z ");
+        }
+    }
+    d.trim_end().to_string()
+}
+
+fn title_of(e: &Element) -> String {
+    e.title.as_ref().map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default()
+}
+
+fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
+    let _ = write!(out, "<{tag} id=\"{}\" class=\"{}\" {attrs}", escape(&e.id), escape(&e.class));
+    match &e.title {
+        Some(_) => {
+            let _ = writeln!(out, ">{}</{tag}>", title_of(e));
+        }
+        None => out.push_str("/>\n"),
+    }
+}
+
+fn element(
+    out: &mut String,
+    e: &Element,
+    proj: &dyn Projection,
+    label: Option<&PlacedLabel>,
+    text_scale: f64,
+) {
+    let upm = proj.units_per_mm();
+    let size = upm * text_scale;
+    let p = |v: Vec2| proj.project(v, e.height);
+    let ring = |pts: &[Vec2]| proj.project_all(pts, e.height);
+    match &e.shape {
+        Shape::Polygon { exterior, holes } => {
+            let mut rings = Vec::with_capacity(1 + holes.len());
+            let Some(r) = ring(exterior) else { return };
+            rings.push(r);
+            for h in holes {
+                let Some(r) = ring(h) else { return };
+                rings.push(r);
+            }
+            let rule = if holes.is_empty() { "" } else { " fill-rule=\"evenodd\"" };
+            open(out, "path", e, &format!("d=\"{}\"{rule}", path_of(&rings, true)));
+        }
+        Shape::Polyline(pts) => {
+            let Some(r) = ring(pts) else { return };
+            let points: Vec<String> = r.iter().map(|v| format!("{},{}", num(v.x), num(v.y))).collect();
+            open(out, "polyline", e, &format!("points=\"{}\"", points.join(" ")));
+        }
+        Shape::Circle { centre, radius_mm } => {
+            if proj.keeps_circles() {
+                let Some(c) = p(*centre) else { return };
+                open(
+                    out,
+                    "circle",
+                    e,
+                    &format!("cx=\"{}\" cy=\"{}\" r=\"{}\"", num(c.x), num(c.y), num(radius_mm * upm)),
+                );
+            } else {
+                let n = 96;
+                let pts: Vec<Vec2> = (0..n)
+                    .map(|i| {
+                        let a = std::f64::consts::TAU * i as f64 / n as f64;
+                        *centre + Vec2::new(a.cos(), a.sin()) * *radius_mm
+                    })
+                    .collect();
+                let Some(r) = ring(&pts) else { return };
+                open(out, "path", e, &format!("d=\"{}\"", path_of(&[r], true)));
+            }
+        }
+        Shape::Point { at, mark: look } => {
+            let Some(c) = p(*at) else { return };
+            match look {
+                Mark::Dot => open(
+                    out,
+                    "circle",
+                    e,
+                    &format!("cx=\"{}\" cy=\"{}\" r=\"{}\"", num(c.x), num(c.y), num(1.2 * size)),
+                ),
+                Mark::Cross => {
+                    let s = 2.2 * size;
+                    let d = format!(
+                        "M{} {} L{} {} M{} {} L{} {}",
+                        num(c.x - s),
+                        num(c.y - s),
+                        num(c.x + s),
+                        num(c.y + s),
+                        num(c.x - s),
+                        num(c.y + s),
+                        num(c.x + s),
+                        num(c.y - s)
+                    );
+                    open(out, "path", e, &format!("d=\"{d}\""));
+                }
+            }
+        }
+        Shape::Text { text, size_mm, .. } => {
+            let Some(&PlacedLabel { x, y, anchor, .. }) = label else { return };
+            let _ = writeln!(
+                out,
+                "<text id=\"{}\" class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
+                escape(&e.id),
+                escape(&e.class),
+                num(x),
+                num(y),
+                num(size_mm * size),
+                escape(text),
+                title_of(e)
+            );
+        }
+    }
+}
+
+/// The legend's width and height, output units (`upm`: output units per mm).
+#[must_use]
+pub fn legend_size(scene: &Scene, upm: f64, text_scale: f64) -> (f64, f64) {
+    let entries = scene.legend_entries();
+    let upm = upm * text_scale;
+    let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
+    let width = entries.iter().map(|e| text_width(&e.text, size)).fold(0.0, f64::max) + sw + 6.0 * upm;
+    (width, row * (entries.len() as f64 + 1.0) + 2.0 * upm)
+}
+
+fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2, text_scale: f64) {
+    let entries = scene.legend_entries();
+    if entries.is_empty() {
+        return;
+    }
+    let (width, height) = legend_size(scene, proj.units_per_mm(), text_scale);
+    let upm = proj.units_per_mm() * text_scale;
+    let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
+    let _ = writeln!(
+        out,
+        "<rect id=\"legend-box\" class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke-width=\"{}\"/>",
+        num(at.x),
+        num(at.y),
+        num(width),
+        num(height),
+        num(0.3 * upm)
+    );
+    let _ = writeln!(
+        out,
+        "<text id=\"legend-title\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\">Legend</text>",
+        num(at.x + 2.0 * upm),
+        num(at.y + row - 2.0 * upm),
+        num(size)
+    );
+    for (i, e) in entries.iter().enumerate() {
+        let y = at.y + row * (i as f64 + 1.0) + 2.0 * upm;
+        let x = at.x + 2.0 * upm;
+        if e.line {
+            let _ = writeln!(
+                out,
+                "<polyline id=\"legend-{i}\" class=\"{}\" points=\"{},{} {},{}\"/>",
+                escape(&e.class),
+                num(x),
+                num(y + row / 2.0),
+                num(x + sw),
+                num(y + row / 2.0)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "<rect id=\"legend-{i}\" class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                escape(&e.class),
+                num(x),
+                num(y + 1.5 * upm),
+                num(sw),
+                num(row - 3.0 * upm)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "<text id=\"legend-{i}-text\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>",
+            num(x + sw + 2.0 * upm),
+            num(y + row / 2.0 + 0.35 * size),
+            num(size),
+            escape(&e.text)
+        );
+    }
+}
+
+/// Writes the scene as an SVG document through a projection.
+///
+/// ```
+/// use vedette_draw::{Height, LayerId, PlanView, Scene, Shape, SvgOptions, write_svg};
+/// use vedette_geometry::Vec2;
+/// let mut s = Scene::new("one line");
+/// s.add(LayerId::Measurements, "m", "measure", Shape::line(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0)),
+///       Height::Table, Some("10 mm".into()));
+/// let svg = write_svg(&s, &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(10.0, 10.0), 5.0),
+///                     SvgOptions::default())?;
+/// assert!(svg.contains(r#"<g id="measurements" class="layer">"#));
+/// assert!(svg.contains(r#"points="5.00,15.00 15.00,15.00""#));
+/// # Ok::<(), vedette_draw::DrawError>(())
+/// ```
+pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> Result<String, DrawError> {
+    for e in scene.layers().iter().flat_map(|l| &l.elements) {
+        check_finite(e)?;
+    }
+    let ts =
+        if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
+    let labels = crate::labels::place_labels(scene, proj, ts);
+    let (w, h) = proj.output_size();
+    let unit = proj.unit_suffix();
+    let mut out =
+        String::with_capacity(256 + 160 * scene.layers().iter().map(|l| l.elements.len()).sum::<usize>());
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}{unit}\" height=\"{}{unit}\" viewBox=\"0 0 {} {}\">",
+        num(w),
+        num(h),
+        num(w),
+        num(h)
+    );
+    let _ = writeln!(out, "<title>{}</title>", escape(&scene.title));
+    let _ = writeln!(
+        out,
+        "<rect id=\"background\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+        num(w),
+        num(h)
+    );
+    let _ = writeln!(out, "<style>\n{}</style>", stylesheet(proj.units_per_mm() * ts.sqrt()));
+    if let Some([x0, y0, x1, y1]) = options.clip {
+        let _ = writeln!(
+            out,
+            "<clipPath id=\"drawing-clip\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>",
+            num(x0),
+            num(y0),
+            num(x1 - x0),
+            num(y1 - y0)
+        );
+        out.push_str("<g id=\"drawing\" clip-path=\"url(#drawing-clip)\">\n");
+    } else {
+        out.push_str("<g id=\"drawing\">\n");
+    }
+    // Every layer's group is written, empty or not, so a viewer's toggles are the same
+    // for every picture.
+    for id in LayerId::ALL.into_iter().filter(|&id| id != LayerId::Legend) {
+        let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
+        if let Some((li, layer)) = scene.layers().iter().enumerate().find(|(_, l)| l.id == id) {
+            for (ei, e) in layer.elements.iter().enumerate() {
+                element(&mut out, e, proj, labels.get(&(li, ei)), ts);
+            }
+        }
+        out.push_str("</g>\n");
+    }
+    out.push_str("</g>\n");
+    let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", LayerId::Legend.name());
+    legend(&mut out, scene, proj, options.legend_at.unwrap_or(Vec2::new(2.0, 2.0)), ts);
+    out.push_str("</g>\n</svg>\n");
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::projection::PlanView;
+    use crate::scene::{Align, Height, Placement};
+
+    #[test]
+    fn text_is_escaped_and_numbers_have_two_decimals() {
+        let mut s = Scene::new("a < b & \"c\"");
+        s.add(
+            LayerId::Bases,
+            "x",
+            "label",
+            Shape::Text {
+                anchor: Vec2::new(1.0 / 3.0, 0.0),
+                text: "<fr&au>".into(),
+                size_mm: 4.0,
+                placement: Placement::Fixed(Align::Start),
+            },
+            Height::Table,
+            None,
+        );
+        let svg = write_svg(
+            &s,
+            &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), 0.0),
+            SvgOptions::default(),
+        )
+        .unwrap();
+        assert!(svg.contains("<title>a &lt; b &amp; &quot;c&quot;</title>"), "{svg}");
+        assert!(svg.contains(">&lt;fr&amp;au&gt;</text>"), "{svg}");
+        assert!(svg.contains("x=\"0.33\""), "{svg}");
+        assert_eq!(num(-0.001), "0.00");
+    }
+
+    #[test]
+    fn a_point_that_is_not_finite_is_refused() {
+        let mut s = Scene::new("t");
+        s.add(
+            LayerId::Sight,
+            "bad",
+            "cut",
+            Shape::line(Vec2::new(0.0, 0.0), Vec2::new(f64::NAN, 1.0)),
+            Height::Table,
+            None,
+        );
+        let e = write_svg(
+            &s,
+            &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), 0.0),
+            SvgOptions::default(),
+        );
+        assert!(matches!(e, Err(DrawError::NotFinite { ref id, .. }) if id == "bad"), "{e:?}");
+    }
+}

@@ -1,0 +1,385 @@
+//! Pictures (issue 21) end to end: the plans of the samples and the pictures of
+//! `measure`, `los` and `explain` against golden SVGs compared structurally (elements,
+//! ids, coordinates to 0.01 mm; `REGENERATE=1` rewrites them), a group per layer, the
+//! drawn geometry being the library's own, hand-worked pairs, and bad outputs refused.
+
+mod common;
+use common::svg::{compare, flatten, golden_svg};
+use common::{root, sample, stderr, stdout, vedette};
+use std::path::{Path, PathBuf};
+use vedette_draw::explain::{explain_assault, explain_battery};
+use vedette_draw::{LayerId, Shape};
+use vedette_geometry::assault::assessment::assess_assaults;
+use vedette_geometry::los::TerrainSight;
+use vedette_geometry::{
+    ArtilleryRules, BaseRef, Battlefield, SpatialIndex, Table, TerrainOutlines, assess_battery,
+};
+
+fn golden(name: &str) -> PathBuf {
+    root().join("tests/golden/pictures").join(name)
+}
+
+/// Runs vedette with `args` writing `out` (inside a fresh directory) and returns the SVG.
+fn draw(args: &[&str], flag: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.svg");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend([flag, out.to_str().unwrap()]);
+    let o = vedette(&all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read_to_string(&out).unwrap()
+}
+
+fn load(name: &str) -> Table {
+    Table::load(sample(name)).unwrap()
+}
+
+const SAMPLES: [&str; 6] =
+    ["brigade-attack", "classic-assault", "pro-patria-charge", "republic-overlap", "skirmish", "woods-block"];
+
+#[test]
+fn report_plans_of_the_samples_match_their_goldens() {
+    for s in SAMPLES {
+        let path = sample(&format!("{s}.json"));
+        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        golden_svg(&golden(&format!("{s}.plan.svg")), &svg);
+    }
+}
+
+#[test]
+fn measure_los_and_explain_pictures_match_their_goldens() {
+    let cases: [(&str, Vec<&str>, &str); 4] = [
+        ("measure-skirmish.svg", vec!["measure", "skirmish.json", "fr-1", "au-1"], "--svg"),
+        ("los-woods-block.svg", vec!["los", "woods-block.json", "fr-art-1", "au-1"], "--svg"),
+        ("explain-battery.svg", vec!["explain", "brigade-attack.json", "fr-art-1", "au-3"], "--svg"),
+        ("explain-assault.svg", vec!["explain", "brigade-attack.json", "fr-1-3", "au-2"], "--svg"),
+    ];
+    for (name, args, flag) in cases {
+        let table = sample(args[1]);
+        let mut a = args.clone();
+        a[1] = table.to_str().unwrap();
+        golden_svg(&golden(name), &draw(&a, flag));
+    }
+}
+
+#[test]
+fn every_plan_has_a_group_per_layer_and_a_polygon_per_base() {
+    for s in SAMPLES {
+        let path = sample(&format!("{s}.json"));
+        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        let nodes = flatten(&svg).unwrap();
+        for layer in LayerId::ALL {
+            assert!(
+                nodes.iter().any(|n| n.tag == "g" && n.id.as_deref() == Some(layer.name())),
+                "{s}: no group \"{}\"",
+                layer.name()
+            );
+        }
+        let table = load(&format!("{s}.json"));
+        let bases =
+            nodes.iter().filter(|n| n.class.as_deref().is_some_and(|c| c.starts_with("base "))).count();
+        assert_eq!(bases, table.base_count(), "{s}: one outline per base");
+        // Something of each finding the report has: a battery's arc, an assault contact.
+        let has = |prefix: &str| nodes.iter().any(|n| n.id.as_deref().is_some_and(|i| i.starts_with(prefix)));
+        let expected: &[&str] = match s {
+            // Pro Patria: fr-art may not fire on au-bn3 (it endangers fr-bn4, 004
+            // §17.3.8), three units are out of fr-gen's command, fr-bn2 is too close.
+            "pro-patria-charge" => &[
+                "corridor-fr-art-au-bn3",
+                "endangered-fr-art-fr-bn4.0",
+                "command-radius-fr-gen-0",
+                "out-of-command-fr-art.0",
+                "proximity-fr-bn2-au-bn2",
+                "firing-arc-fr-art.0",
+            ],
+            // Republic: au-1 is alert and fr-1 is in its 4" zone (003 201).
+            "republic-overlap" => &["alert-zone-au-1.0", "alert-au-1-fr-1"],
+            _ => &[],
+        };
+        for p in expected {
+            assert!(has(p), "{s}: no element {p}*");
+        }
+        if s == "brigade-attack" {
+            for p in [
+                "arc-fr-art-1",
+                "zone-fr-art-1",
+                "deep-window-fr-art-1",
+                "contact-fr-1-3-au-2",
+                "flank-line-au-2",
+                "deployment-division_fr-d1",
+                "reach-fr-ldr-1",
+                "enfilade-fr-art-2-au-5-left",
+            ] {
+                assert!(has(p), "{s}: no element {p}*");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_moved_coordinate_fails_the_structural_comparison() {
+    // The comparison can fail: a hundredth of a millimetre passes, two do not.
+    let a = r#"<svg xmlns="http://www.w3.org/2000/svg"><g id="bases"><path id="b" class="base" d="M1.00 2.00 L3.00 4.00"/></g></svg>"#;
+    let near = a.replace("3.00", "3.01");
+    let moved = a.replace("3.00", "3.02");
+    let renamed = a.replace("id=\"b\"", "id=\"c\"");
+    assert!(compare(a, &near).is_ok());
+    assert!(compare(a, &moved).unwrap_err().contains("number 2"));
+    assert!(compare(a, &renamed).is_err());
+    assert!(compare(a, &a.replace("</g>", "<circle cx=\"1\" cy=\"1\" r=\"1\"/></g>")).is_err());
+}
+
+fn battery_pair(table: &Table, battery: &str, target: &str) -> vedette_draw::explain::PairExplanation {
+    let index = SpatialIndex::new(table);
+    let rules = ArtilleryRules::for_table(table).unwrap();
+    let sight = TerrainSight::try_new(&index).unwrap();
+    let field =
+        Battlefield { table, index: &index, rules: &rules, line_of_sight: &sight, ground: &TerrainOutlines };
+    let r = BaseRef::new(table.unit_index(battery).unwrap(), 0);
+    let found = assess_battery(&field, r).unwrap();
+    explain_battery(table, &index, &rules, &found, table.unit_index(target).unwrap(), None)
+}
+
+#[test]
+fn battery_and_target_hand_worked() {
+    // brigade-attack.json: fr-art-1 at (625, 440) facing +y, 25 x 40, packed: its front
+    // edge runs x 612.5-637.5 at y = 460. au-3 faces -y with its front edge at y = 600,
+    // x 580-700. Range 600 - 460 = 140 mm = 5.51", bracket 3 (4-6"), 12.4 mm short of
+    // 6" (152.4 mm). At y = 600 the arc is 12.5 + 140 tan 30° = 93.3 mm either side of
+    // x = 625, so all of au-3 is inside.
+    let table = load("brigade-attack.json");
+    let e = battery_pair(&table, "fr-art-1", "au-3");
+    let text = e.render_text();
+    assert!(text.contains("In the arc of fire? yes: at best 100% of one base inside"), "{text}");
+    assert!(text.contains("Range? 5.51 rule-in (140.0 mm) from the frontage to au-3#2: bracket 3 (4-6\"); 12.40 mm from the 6.00 rule-in (152.4 mm) limit (000 §4.3)"), "{text}");
+    assert!(text.contains("Main target? yes"), "{text}");
+    assert!(text.contains("Deep? yes: 3 counted base(s)"), "{text}");
+    // The range drawn is the measured one, straight from the frontage (y = 460) to the
+    // nearest base (y = 600), within the frontage's width (the edges are parallel: any
+    // such pair is a closest pair).
+    let Some(Shape::Polyline(line)) = e.scene.element("range-fr-art-1-au-3").map(|x| &x.shape) else {
+        panic!("no range line")
+    };
+    assert!((line[0].y - 460.0).abs() < 1e-9 && (line[1].y - 600.0).abs() < 1e-9, "{line:?}");
+    assert!((line[0].x - line[1].x).abs() < 1e-9 && (612.5..=637.5).contains(&line[0].x), "{line:?}");
+    // The arc drawn is the library's arc, vertex for vertex.
+    let index = SpatialIndex::new(&table);
+    let rules = ArtilleryRules::for_table(&table).unwrap();
+    let sight = TerrainSight::try_new(&index).unwrap();
+    let field = Battlefield {
+        table: &table,
+        index: &index,
+        rules: &rules,
+        line_of_sight: &sight,
+        ground: &TerrainOutlines,
+    };
+    let found = assess_battery(&field, BaseRef::new(table.unit_index("fr-art-1").unwrap(), 0)).unwrap();
+    let Some(Shape::Polygon { exterior, .. }) = e.scene.element("arc-fr-art-1").map(|x| &x.shape) else {
+        panic!("no arc")
+    };
+    assert_eq!(exterior.as_slice(), found.battery.arc.polygon().vertices());
+    let zone = found.battery.zone(&rules, found.main.as_ref().unwrap().aim_swing_deg);
+    let Some(Shape::Polygon { exterior, .. }) = e.scene.element("zone-fr-art-1").map(|x| &x.shape) else {
+        panic!("no zone")
+    };
+    assert_eq!(exterior.as_slice(), zone.cone().polygon(zone.reach_mm()).vertices());
+}
+
+#[test]
+fn enfilade_pair_marks_both_frontage_corners_inside() {
+    // fr-art-2 fires on au-5 in enfilade on its left flank (the report's verdict): both
+    // corners of its frontage are drawn inside the arc, none outside.
+    let table = load("brigade-attack.json");
+    let e = battery_pair(&table, "fr-art-2", "au-5");
+    assert!(
+        e.render_text().contains(
+            "Enfilade? yes: the battery's whole frontage lies in the enfilade arc of its left flank"
+        )
+    );
+    let marks: Vec<&str> = ["a", "b"]
+        .iter()
+        .filter_map(|end| e.scene.element(&format!("enfilade-corner-fr-art-2-au-5-left-{end}")))
+        .map(|x| x.class.as_str())
+        .collect();
+    assert_eq!(marks, vec!["in-test", "in-test"]);
+}
+
+#[test]
+fn attacker_and_defender_hand_worked() {
+    // fr-1-3's front row faces +y with front edges at y = 549.5 + 10 = 559.5 (x 905-995);
+    // au-2 faces -y with its front edge at y = 600 - 10 = 590 (x 815-905). fr-1-3#0's
+    // zone, flaring 5° from x = 905, meets au-2#0 30.5 mm ahead: 1.20", all-out (1½" =
+    // 38.1 mm, 7.6 mm to spare), from the front.
+    let table = load("brigade-attack.json");
+    let index = SpatialIndex::new(&table);
+    let book = table.rule_book().unwrap();
+    let found = assess_assaults(&table, &index, &book).unwrap();
+    let (a, d) = (table.unit_index("fr-1-3").unwrap(), table.unit_index("au-2").unwrap());
+    let f = found.findings.iter().find(|f| f.attacker == a && f.defender == d);
+    let e = explain_assault(&table, &book, a, d, f).unwrap();
+    let text = e.render_text();
+    assert!(text.contains("In assault range? yes, all-out: 1.20 rule-in (30.5 mm) ahead of the contact face (fr-1-3#0); 7.60 mm from the 1.50 rule-in (38.1 mm) limit (000 §5.1)"), "{text}");
+    assert!(text.contains("Front, flank or rear? front (000 §5.1)"), "{text}");
+    // The contact drawn runs from fr-1-3#0's front edge to au-2's.
+    let Some(Shape::Polyline(line)) = e.scene.element("contact-fr-1-3-au-2").map(|x| &x.shape) else {
+        panic!("no contact line")
+    };
+    assert!((line[0].y - 559.5).abs() < 1e-9 && (line[1].y - 590.0).abs() < 1e-9, "{line:?}");
+    // Its flank line runs along the rear of au-2's front bases (y = 610) and its rear
+    // lines leave the outer rear corners (x 815 and 905 at y = 630).
+    let Some(Shape::Polyline(flank)) = e.scene.element("flank-line-au-2").map(|x| &x.shape) else {
+        panic!("no flank line")
+    };
+    assert!(flank.iter().all(|p| (p.y - 610.0).abs() < 1e-9), "{flank:?}");
+    let Some(Shape::Polyline(rear)) = e.scene.element("rear-lines-au-2").map(|x| &x.shape) else {
+        panic!("no rear lines")
+    };
+    let xs: Vec<f64> = rear.iter().map(|p| p.x.round()).collect();
+    assert_eq!(xs, vec![905.0, 905.0, 815.0, 815.0], "{rear:?}");
+    assert!((rear[1].y - 630.0).abs() < 1e-9 && rear[0].y > 630.0, "{rear:?}");
+}
+
+#[test]
+fn explain_verb_answers_in_words() {
+    let t = sample("brigade-attack.json");
+    let o = vedette(&["explain", t.to_str().unwrap(), "fr-1-2", "au-5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("In assault range? no: no front base of fr-1-2 meets au-5"),
+        "{}",
+        stdout(&o)
+    );
+    let o = vedette(&["explain", t.to_str().unwrap(), "fr-1-2", "fr-1-2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("same unit"), "{}", stderr(&o));
+}
+
+fn assert_refused(args: &[&str], says: &str, untouched: &Path) {
+    let before = std::fs::read(untouched).ok();
+    let o = vedette(args);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stdout(&o));
+    assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    assert_eq!(std::fs::read(untouched).ok(), before, "{args:?} changed {}", untouched.display());
+}
+
+#[test]
+fn outputs_that_clash_with_the_table_or_cannot_be_written_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.json");
+    std::fs::copy(sample("brigade-attack.json"), &table).unwrap();
+    let t = table.to_str().unwrap();
+    for args in [
+        vec!["report", t, "--plan", t],
+        vec!["measure", t, "fr-1-2", "au-3", "--svg", t],
+        vec!["los", t, "fr-art-1", "au-3", "--svg", t],
+        vec!["explain", t, "fr-art-1", "au-3", "--svg", t],
+    ] {
+        assert_refused(&args, "is the table", &table);
+    }
+    let missing = dir.path().join("no-such-dir").join("plan.svg");
+    let m = missing.to_str().unwrap();
+    assert_refused(&["report", t, "--plan", m], "cannot write", &missing);
+    assert!(!missing.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no partial file left");
+    // A bad table writes no picture.
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{").unwrap();
+    let out = dir.path().join("plan.svg");
+    assert_refused(&["report", bad.to_str().unwrap(), "--plan", out.to_str().unwrap()], "bad.json", &out);
+    assert!(!out.exists());
+}
+
+/// A synthetic scan report: a calibrated camera 2500 mm above the middle of a 6' x 4'
+/// table looking straight down, 0.24 px per mm, with barrel distortion; and a plain
+/// grey photo of its size.
+fn synthetic_photo(dir: &Path, width: u32, height: u32) -> (PathBuf, PathBuf) {
+    let report = serde_json::json!({
+        "schema": "vedette/scan-report/1",
+        "photo": "photo.png",
+        "camera": {
+            "model": "calibrated",
+            "base_top_mm": 3.0,
+            "model_parameters": {
+                "kind": "calibrated",
+                "image_size": [800, 600],
+                "intrinsics": { "image_width": 800, "image_height": 600, "fx": 600.0, "fy": 600.0,
+                                "cx": 400.0, "cy": 300.0, "distortion": [-0.2, 0.05, 0.0, 0.0] },
+                "rotation": [[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.0, 0.0, -1.0]],
+                "translation_mm": [-914.4, 609.6, 2500.0],
+                "homography": [[0.24, 0.0, 180.544], [0.0, -0.24, 446.304], [0.0, 0.0, 1.0]],
+                "homography_inv": [[4.166667, 0.0, -752.266667], [0.0, -4.166667, 1859.6], [0.0, 0.0, 1.0]],
+                "plane_height_mm": 0.0,
+                "focal_rel_sigma": 0.0
+            }
+        }
+    });
+    let r = dir.join("scan-report.json");
+    std::fs::write(&r, serde_json::to_string_pretty(&report).unwrap()).unwrap();
+    let p = dir.join("photo.png");
+    image::RgbImage::from_pixel(width, height, image::Rgb([90, 110, 80])).save(&p).unwrap();
+    (p, r)
+}
+
+#[test]
+fn explain_draws_over_a_photo_through_the_scan_camera() {
+    let dir = tempfile::tempdir().unwrap();
+    let (photo, report) = synthetic_photo(dir.path(), 800, 600);
+    let out = dir.path().join("why.png");
+    let t = sample("brigade-attack.json");
+    let o = vedette(&[
+        "explain",
+        t.to_str().unwrap(),
+        "fr-art-1",
+        "au-3",
+        "--png",
+        out.to_str().unwrap(),
+        "--photo",
+        photo.to_str().unwrap(),
+        "--scan-report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Main target? yes"), "{}", stdout(&o));
+    let actual = image::open(&out).unwrap().to_rgb8();
+    assert_eq!(actual.dimensions(), (800, 600));
+    let golden = golden("explain-battery.photo.png");
+    if common::regenerate() {
+        std::fs::copy(&out, &golden).unwrap();
+        return;
+    }
+    let expected =
+        image::open(&golden).unwrap_or_else(|e| panic!("{}: {e} (REGENERATE=1)", golden.display())).to_rgb8();
+    // Raster overlays compare with a tolerance: anti-aliasing may differ by a level or
+    // two between builds; a moved line changes hundreds of pixels.
+    let far: usize = actual
+        .pixels()
+        .zip(expected.pixels())
+        .filter(|(a, b)| a.0.iter().zip(b.0.iter()).any(|(x, y)| x.abs_diff(*y) > 40))
+        .count();
+    assert!(far < 800 * 600 / 500, "{far} pixels differ from {}", golden.display());
+    // Something was drawn: the photo is not plain any more.
+    assert!(actual.pixels().filter(|p| p.0 != [90, 110, 80]).count() > 2000);
+}
+
+#[test]
+fn a_photo_that_does_not_match_the_scan_camera_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (photo, report) = synthetic_photo(dir.path(), 640, 480);
+    let out = dir.path().join("plan.png");
+    let t = sample("brigade-attack.json");
+    let (t, o, p, r) =
+        (t.to_str().unwrap(), out.to_str().unwrap(), photo.to_str().unwrap(), report.to_str().unwrap());
+    assert_refused(&["report", t, "--png", o, "--photo", p, "--scan-report", r], "640 x 480", &out);
+    assert!(!out.exists());
+    assert_refused(&["report", t, "--png", p, "--photo", p, "--scan-report", r], "is the photo", &photo);
+    // --png needs the photo and the scan report (a usage error, status 2).
+    let e = vedette(&["report", t, "--png", o]);
+    assert_eq!(e.status.code(), Some(2), "{}", stderr(&e));
+    let bad = dir.path().join("not-a-report.json");
+    std::fs::write(&bad, "{}").unwrap();
+    assert_refused(
+        &["report", t, "--png", o, "--photo", p, "--scan-report", bad.to_str().unwrap()],
+        "vedette scan --report",
+        &out,
+    );
+}
