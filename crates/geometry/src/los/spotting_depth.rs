@@ -4,13 +4,13 @@
 //! A sight segment from an eye point `e` to a target point meets the target first at
 //! `t'`; spotting depth measures the length of the segment inside the cover from where
 //! it leaves the spotter's base to `t'` ([`super::TerrainSight`]). Every such segment
-//! lies in the corridor, the convex hull of eye and target. Two lower bounds on that
+//! lies in the sight hull, the convex hull of eye and target. Two lower bounds on that
 //! length hold for **every** segment, so a bound above the depth hides the target
 //! exactly (no sampling):
 //!
 //! - **The last piece** (the target wholly in the cover): the segment reaches `t'`
 //!   inside the cover, so its last piece in the cover runs from where it last entered
-//!   to `t'`. That entry is a point of the cover's outline, in the corridor, on an edge
+//!   to `t'`. That entry is a point of the cover's outline, in the sight hull, on an edge
 //!   the segment can cross inward (some sight direction points into the cover there),
 //!   so the piece is at least as long as the distance from such edges to the target;
 //!   or the segment never left the cover after leaving the spotter's base, and the
@@ -144,14 +144,14 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let corridor = hull_points(pts);
+    let sight_hull = hull_points(pts);
     let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
     let edges = edges_out(cover);
-    let in_corridor = |s: Segment| {
-        if corridor.len() >= 3 {
-            clip_to_convex(s, &corridor)
+    let in_sight_hull = |s: Segment| {
+        if sight_hull.len() >= 3 {
+            clip_to_convex(s, &sight_hull)
         } else {
-            // A degenerate corridor (the eye and the target on one line): the segment
+            // A degenerate sight hull (the eye and the target on one line): the segment
             // only matters where it meets that line; keep it whole (a weaker bound).
             Some(s)
         }
@@ -161,7 +161,7 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
         let mut last = convex_to_convex(spotter, target);
         for &(e, n) in &edges {
             if dirs.iter().any(|d| d.dot(n) < 0.0)
-                && let Some(c) = in_corridor(e)
+                && let Some(c) = in_sight_hull(e)
             {
                 last = last.min(segment_to_convex(c, target));
             }
@@ -172,7 +172,7 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
         let mut first = convex_to_convex(eye, target);
         for &(e, n) in &edges {
             if dirs.iter().any(|d| d.dot(n) > 0.0)
-                && let Some(c) = in_corridor(e)
+                && let Some(c) = in_sight_hull(e)
             {
                 first = first.min(segment_to_convex(c, eye));
             }
@@ -215,7 +215,7 @@ pub(crate) const DEPTH_SLACK_MM: f64 = 1e-6;
 /// A segment reaches the target first at `t'`. Where `t'` is outside the cover it lies
 /// in the part of the target outside the cover, whose hull must be hidden. Where it is
 /// in the cover, the last piece of the segment in the cover (see the module
-/// documentation) starts at an edge the segment crosses inward, in the corridor, at most
+/// documentation) starts at an edge the segment crosses inward, in the sight hull, at most
 /// `depth` from the target: each such "window" must be hidden. The segment cannot have
 /// run in the cover all the way from the spotter's base when the bases are more than
 /// `depth` apart.
@@ -239,8 +239,8 @@ pub(crate) fn hidden_in_cover(
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let corridor = hull_points(pts);
-    if corridor.len() < 3 {
+    let sight_hull = hull_points(pts);
+    if sight_hull.len() < 3 {
         return false;
     }
     let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
@@ -248,7 +248,7 @@ pub(crate) fn hidden_in_cover(
         if !dirs.iter().any(|d| d.dot(n) <= 0.0) {
             continue;
         }
-        let Some(c) = clip_to_convex(e, &corridor) else { continue };
+        let Some(c) = clip_to_convex(e, &sight_hull) else { continue };
         if segment_to_convex(c, target) <= depth + DEPTH_SLACK_MM && !hidden(&[c.a, c.b]) {
             return false;
         }
@@ -505,7 +505,7 @@ mod tests {
             assert!((b - d).abs() < 1e-9, "{b}");
         }
         // Seen from the side, through the wood's side edge x = 200: the bound is the
-        // distance from the part of that edge inside the corridor (y from 265.6 to
+        // distance from the part of that edge inside the sight hull (y from 265.6 to
         // 290) to the target, at least the 185 mm between x = 200 and x = 15; the front
         // edge y = 200 cannot be crossed inward on the way.
         let side_eye = [Vec2::new(400.0, 300.0), Vec2::new(400.0, 330.0)];
@@ -538,7 +538,7 @@ mod tests {
         assert!((b - 20.0).abs() < 1e-9, "{b}");
         assert!(b > 19.95 && b <= 20.05);
         // Toward (25, 45) the part lies within y ∈ [43.1, 45] at x ≥ 20, and the
-        // corridor crosses x = 0 at y ≤ 36.4: more than 21 mm apart.
+        // sight hull crosses x = 0 at y ≤ 36.4: more than 21 mm apart.
         let end = part_toward(&eye, &target, &[Vec2::new(25.0, 45.0)]).unwrap_or_default();
         assert!(end.iter().all(|q| q.y > 42.5 && q.y < 45.5 && q.x >= 20.0 - 1e-9), "{end:?}");
         let b = run_lower_bound(&wood, &eye, &spotter, &end);
