@@ -8,7 +8,8 @@
 //!
 //! ## What it offers
 //! - Primitives: [`Vec2`], [`Segment`] (with [`ClosestPoints`]), [`ConvexPolygon`],
-//!   [`Polygon`] (with holes), [`HalfPlane`].
+//!   [`Polygon`] (with holes), [`HalfPlane`]; the convex queries ([`convex`]: distance,
+//!   containment, hull, area, shrinking), one file each, checked against `geo`.
 //! - Bases: [`Base`] = [`BaseSize`] + [`Pose`]; corners, edges, containment, overlap
 //!   ([`Base::separation`], the separating-axis test) and the exact closest points
 //!   between two bases ([`Base::closest_points`]).
@@ -61,10 +62,9 @@ mod base;
 pub mod close_call;
 pub mod command;
 mod cone;
-mod convex_distance;
+pub mod convex;
 mod error;
 mod frame;
-mod hull;
 pub mod index;
 pub mod los;
 pub mod movement;
@@ -80,6 +80,8 @@ mod skirmish_fire;
 mod skirmishers;
 mod table;
 mod terrain;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod ties;
 mod transform;
 mod unit_structure;
@@ -121,12 +123,13 @@ pub use command::leaders::{
 pub use command::pass_through::{pass_through, pass_through_reach_mm};
 pub use command::reaction::{front_cone, reaction_zone};
 pub use cone::FrontageCone;
+pub use convex::signed_area;
 pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use los::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
 pub use number::{Shown, clipped};
-pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
+pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,
 };

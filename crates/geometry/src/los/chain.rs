@@ -18,8 +18,9 @@
 //! hidden.
 
 use super::union_root;
-use crate::hull::hull_points;
-use crate::polygon::{ConvexPolygon, line_in_convex};
+use crate::convex::hull_points;
+use crate::convex::{polygons_meet, segment_meets};
+use crate::polygon::ConvexPolygon;
 use crate::segment::Segment;
 use crate::vec2::Vec2;
 
@@ -58,10 +59,11 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
         if hi.x < clo.x || lo.x > chi.x || hi.y < clo.y || lo.y > chi.y {
             continue;
         }
-        if !meets_convex(p, sight_hull.vertices()) || meets_segment(p, eye_seg) || meets_convex(p, target) {
+        if !polygons_meet(p, sight_hull.vertices()) || segment_meets(p, &eye_seg) || polygons_meet(p, target)
+        {
             continue;
         }
-        near.push((p, meets_segment(p, left), meets_segment(p, right)));
+        near.push((p, segment_meets(p, &left), segment_meets(p, &right)));
     }
     if !near.iter().any(|k| k.1) || !near.iter().any(|k| k.2) {
         return false;
@@ -86,7 +88,7 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     let mut parent: Vec<usize> = (0..m).collect();
     for i in 0..m {
         for j in i + 1..m {
-            if meets_convex(&kept[i].0, &kept[j].0) {
+            if polygons_meet(&kept[i].0, &kept[j].0) {
                 let (a, b) = (union_root(&mut parent, i), union_root(&mut parent, j));
                 parent[a] = b;
             }
@@ -109,24 +111,6 @@ fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
         (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
         |(lo, hi), v| (Vec2::new(lo.x.min(v.x), lo.y.min(v.y)), Vec2::new(hi.x.max(v.x), hi.y.max(v.y))),
     )
-}
-
-/// True when the convex polygon (ccw) and the segment share a point.
-fn meets_segment(p: &[Vec2], s: Segment) -> bool {
-    line_in_convex(p, s.a, s.b - s.a, (0.0, 1.0), |_| Some(0.0)).is_some()
-}
-
-/// True when two convex polygons (ccw) share a point (separating axis test).
-fn meets_convex(a: &[Vec2], b: &[Vec2]) -> bool {
-    let separated_by = |p: &[Vec2], q: &[Vec2]| {
-        let n = p.len();
-        (0..n).any(|i| {
-            let (u, v) = (p[i], p[(i + 1) % n]);
-            let e = v - u;
-            q.iter().all(|&w| e.cross(w - u) < 0.0)
-        })
-    };
-    !separated_by(a, b) && !separated_by(b, a)
 }
 
 #[cfg(test)]

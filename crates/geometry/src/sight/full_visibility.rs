@@ -6,7 +6,7 @@ use super::blocker::Blocker;
 use super::outline::{chord, grazes};
 use super::segment_search::point_is_seen;
 use super::sight_hull::in_sight_hull;
-use crate::hull::hull_small;
+use crate::convex::hull_small;
 use crate::polygon::{ConvexPolygon, ring_contains};
 use crate::segment::Segment;
 use crate::vec2::Vec2;

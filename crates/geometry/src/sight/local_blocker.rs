@@ -1,7 +1,7 @@
 //! [`LocalBlocker`]: a blocker prepared for the segments from one eye to one target.
 
 use super::blocker::Blocker;
-use crate::hull::hull_small;
+use crate::convex::hull_small;
 use crate::polygon::ConvexPolygon;
 use crate::segment::Segment;
 use crate::vec2::Vec2;

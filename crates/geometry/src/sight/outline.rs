@@ -1,7 +1,7 @@
 //! Chords of a convex shape along a line ([`Outline`]): where a sight line enters and
 //! leaves an eye or a target.
 
-use crate::polygon::line_in_convex;
+use crate::convex::line_in_convex;
 use crate::vec2::Vec2;
 
 /// How far apart (in the segment's parameter) crossings must be, how far from an edge's

@@ -3,7 +3,7 @@
 
 use super::GRAZE_TOLERANCE_MM;
 use super::blocker::Blocker;
-use crate::hull::{HullPoints, hull_small};
+use crate::convex::{HullPoints, hull_small};
 use crate::vec2::Vec2;
 
 /// The blockers whose boxes meet the box of both shapes, and their indices.

@@ -9,7 +9,7 @@ use super::segment_search::{clear_sight_segment, point_sight_segment};
 use super::sight_hull::in_sight_hull;
 use crate::base::Base;
 use crate::base::{BaseSize, Pose};
-use crate::hull::hull_points;
+use crate::convex::hull_points;
 use crate::polygon::Polygon;
 use crate::vec2::Vec2;
 
@@ -129,7 +129,7 @@ fn quick_verdicts_settle_the_clear_and_the_squarely_hidden() {
 }
 
 fn signed_area_of(ring: &[Vec2]) -> f64 {
-    crate::polygon::signed_area(ring)
+    crate::convex::signed_area(ring)
 }
 
 #[test]

@@ -54,7 +54,6 @@ mod tests;
 pub(crate) use horizon::{Horizon, Terrain, UnitSight};
 pub(crate) use sweep::{Layout, Occluders, Sweep};
 
-use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::vec2::Vec2;
 use std::sync::OnceLock;
 
@@ -100,23 +99,6 @@ fn from_pseudo(p: f64) -> Vec2 {
 fn rays() -> &'static [Vec2; BUCKETS] {
     static RAYS: OnceLock<[Vec2; BUCKETS]> = OnceLock::new();
     RAYS.get_or_init(|| std::array::from_fn(|j| from_pseudo(j as f64 / SCALE)))
-}
-
-/// The convex polygon (ccw) shrunk by `d`, if anything is left.
-pub(crate) fn shrink_convex(poly: &[Vec2], d: f64) -> Option<Vec<Vec2>> {
-    let n = poly.len();
-    if n < 3 {
-        return None;
-    }
-    let planes: Vec<HalfPlane> = (0..n)
-        .filter_map(|i| {
-            let (a, b) = (poly[i], poly[(i + 1) % n]);
-            let u = (b - a).normalized()?;
-            Some(HalfPlane { point: a + u.perp_left() * d, direction: u })
-        })
-        .collect();
-    let out = ConvexPolygon::from_half_planes(&ConvexPolygon::from_ccw_unchecked(poly.to_vec()), &planes);
-    (out.area() > 0.0).then(|| out.vertices().to_vec())
 }
 
 /// The bucket of an unwrapped bucket number (`BUCKETS` is a power of two, so the low

@@ -1,7 +1,8 @@
 //! [`Sector`]: the directions from the eye's centre a cell or unit spans, to pass over
 //! what no sample can see.
 
-use super::span::{Span, distance_2_to_convex, span_and_distance_2};
+use super::span::{Span, span_and_distance_2};
+use crate::convex::point_distance_2;
 use crate::vec2::Vec2;
 
 /// A range of directions seen from the eye's centre (pseudo-angles, `lo ≤ hi`), or
@@ -20,7 +21,7 @@ impl Sector {
         Sector::of_at(c, half_eye, shape).1
     }
 
-    /// The squared distance of the shape from `c` (as [`distance_2_to_convex`]) and its
+    /// The squared distance of the shape from `c` (as [`point_distance_2`]) and its
     /// range ([`Self::of`]), from one pass over its edges.
     pub(super) fn of_at(c: Vec2, half_eye: f64, shape: &[Vec2]) -> (f64, Option<(f64, f64)>) {
         let (sp, d2) = span_and_distance_2(c, shape);
@@ -37,7 +38,7 @@ impl Sector {
         d2: f64,
     ) -> (f64, Option<(f64, f64)>) {
         let d = d2.sqrt();
-        let Span::Range(lo, hi) = sp else { return (distance_2_to_convex(c, shape), None) };
+        let Span::Range(lo, hi) = sp else { return (point_distance_2(c, shape), None) };
         if d <= 2.0 * half_eye {
             return (d2, None);
         }

@@ -2,6 +2,7 @@
 //! and its squared distance, in one pass over its edges.
 
 use super::pseudo_angle;
+use crate::convex::edge_distance_2;
 use crate::vec2::Vec2;
 
 /// How a convex shape lies as seen from a point.
@@ -15,55 +16,8 @@ pub(super) enum Span {
     Range(f64, f64),
 }
 
-/// Squared distance from `p` to a convex polygon (ccw; zero inside), or to a segment or
-/// a point. Only edges `p` is not strictly inside of are measured: the nearest point lies
-/// on one of them (of the two edges at a vertex, `p` is on the outer side of, or on the
-/// line of, at least one).
-pub(super) fn distance_2_to_convex(p: Vec2, poly: &[Vec2]) -> f64 {
-    let n = poly.len();
-    let mut best = f64::INFINITY;
-    let mut outside = n < 3;
-    let Some(&first) = poly.first() else { return best };
-    // Edge (a, b) for each vertex a and the next, b (the first after the last).
-    let mut next = first;
-    for &a in poly.iter().rev() {
-        let b = next;
-        next = a;
-        let ab = b - a;
-        let ap = p - a;
-        if n >= 3 {
-            let c = ab.cross(ap);
-            if c > 0.0 {
-                continue;
-            }
-            if c < 0.0 {
-                outside = true;
-            }
-        }
-        let d2 = edge_distance_2(ap, ab);
-        if d2 < best {
-            best = d2;
-        }
-    }
-    if outside { best } else { 0.0 }
-}
-
-/// Squared distance from a point to an edge, the point at `ap` from the edge's start and
-/// the edge `ab` long (a point when it has no length).
-pub(super) fn edge_distance_2(ap: Vec2, ab: Vec2) -> f64 {
-    let l2 = ab.length_2();
-    let along = ap.dot(ab);
-    // As `(ap - ab * (along / l2).clamp(0, 1)).length_2()`, without the division at
-    // either end.
-    if l2 > 0.0 && along > 0.0 {
-        if along >= l2 { (ap - ab).length_2() } else { (ap - ab * (along / l2)).length_2() }
-    } else {
-        ap.length_2()
-    }
-}
-
 /// How a convex shape (ccw; or a segment, or a point) lies as seen from `p`, and its
-/// squared distance from `p` ([`distance_2_to_convex`]), in one pass over its edges: each
+/// squared distance from `p` ([`crate::convex::point_distance_2`]), in one pass over its edges: each
 /// edge's side test serves both. The distance is only meaningful with a
 /// [`Span::Range`].
 pub(super) fn span_and_distance_2(p: Vec2, poly: &[Vec2]) -> (Span, f64) {
@@ -99,7 +53,7 @@ pub(super) fn span_distance_and_ends<const ENDS: bool>(p: Vec2, poly: &[Vec2]) -
         let ap = p - a;
         let c = ab.cross(ap);
         // Only edges `p` is not strictly inside of are measured (as in
-        // `distance_2_to_convex`).
+        // `crate::convex::point_distance_2`).
         if !polygon || c <= 0.0 {
             inside = false;
             if c < 0.0 {

@@ -3,9 +3,10 @@
 
 use super::horizon::{Horizon, Terrain, UnitSight};
 use super::sector::Sector;
-use super::span::{Span, distance_2_to_convex, span_and_distance_2};
+use super::span::{Span, span_and_distance_2};
 use super::{CELL_MM, JUDGE_REACH_MM, box_corners};
 use crate::base::Base;
+use crate::convex::point_distance_2;
 use crate::los::solid_block::SolidBlock;
 use crate::vec2::Vec2;
 
@@ -126,7 +127,7 @@ impl Sweep<'_> {
             .iter()
             .enumerate()
             .filter(|(_, (shape, _))| sector.meets(c, horizon.half_eye, shape))
-            .map(|(k, (shape, _))| (distance_2_to_convex(c, shape).sqrt(), k))
+            .map(|(k, (shape, _))| (point_distance_2(c, shape).sqrt(), k))
             .collect();
         pending.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut next = 0;
@@ -162,8 +163,7 @@ impl Sweep<'_> {
             // Each unit's span and squared distance from the eye's centre, found once.
             units.extend(members.iter().map(|&u| {
                 let (sp, d2) = span_and_distance_2(c, &occ.unit_box[u]);
-                let d2 =
-                    if matches!(sp, Span::Unknown) { distance_2_to_convex(c, &occ.unit_box[u]) } else { d2 };
+                let d2 = if matches!(sp, Span::Unknown) { point_distance_2(c, &occ.unit_box[u]) } else { d2 };
                 (d2, u, sp)
             }));
             units.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));

@@ -1,8 +1,9 @@
 //! Tests of the occlusion sweep.
 
 use super::horizon::{Horizon, Terrain};
-use super::span::{Span, distance_2_to_convex, span_and_distance_2, span_distance_and_ends};
+use super::span::{Span, span_and_distance_2, span_distance_and_ends};
 use super::*;
+use crate::convex::point_distance_2;
 use crate::vec2::Vec2;
 use proptest::prelude::*;
 
@@ -64,12 +65,12 @@ proptest! {
         scale in prop_oneof![Just(1.0), Just(0.37), Just(41.0)],
     ) {
         let v = |(x, y): (i32, i32)| Vec2::new(f64::from(x) * scale, f64::from(y) * scale);
-        let poly = crate::hull::hull_points(pts.iter().copied().map(v).collect::<Vec<_>>());
+        let poly = crate::convex::hull_points(pts.iter().copied().map(v).collect::<Vec<_>>());
         let p = v((px, py));
         let (sp, d2) = span_and_distance_2(p, &poly);
         prop_assert_eq!(sp, span(p, &poly));
         if sp != Span::Unknown || poly.len() < 3 {
-            prop_assert_eq!(d2.to_bits(), distance_2_to_convex(p, &poly).to_bits());
+            prop_assert_eq!(d2.to_bits(), point_distance_2(p, &poly).to_bits());
         }
         // With the ends: the same span and distance, and for a range, the farthest
         // vertex at each end's angle (the angles lifted by a turn as the range is).
@@ -94,7 +95,7 @@ proptest! {
 fn segment_meets(t: Vec2, poly: &[Vec2]) -> bool {
     let n = poly.len();
     let grown = |i: usize| Some(1e-9 * (poly[(i + 1) % n] - poly[i]).length());
-    crate::polygon::line_in_convex(poly, Vec2::ZERO, t, (0.0, 1.0), grown).is_some()
+    crate::convex::line_in_convex(poly, Vec2::ZERO, t, (0.0, 1.0), grown).is_some()
 }
 
 proptest! {
@@ -255,7 +256,7 @@ fn a_wall_hides_what_is_behind_it_from_the_whole_eye() {
         Vec2::new(100.0, 120.0),
         Vec2::new(-100.0, 120.0),
     ];
-    let shrunk = shrink_convex(&wall, shrink).unwrap();
+    let shrunk = crate::convex::shrink(&wall, shrink).unwrap();
     h.insert(&shrunk, None);
     let behind = |x: f64| {
         [

@@ -2,8 +2,8 @@
 //! builder-style settings and accessors of [`TerrainSight`].
 
 use crate::base::Base;
+use crate::convex::hull_points;
 use crate::error::GeometryError;
-use crate::hull::hull_points;
 use crate::index::SpatialIndex;
 use crate::los::hills::Ground;
 use crate::los::sight_rules::{Eye, SightRules};

@@ -257,7 +257,7 @@ pub(super) fn convex_inside(c: &Blocker, a: Vec2, b: Vec2) -> Option<(f64, f64)>
         return None;
     }
     // Inside is left of each edge for a counter-clockwise ring, right for a clockwise one.
-    let ccw = crate::polygon::signed_area(ring) > 0.0;
+    let ccw = crate::convex::signed_area(ring) > 0.0;
     let d = b - a;
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     for i in 0..n {

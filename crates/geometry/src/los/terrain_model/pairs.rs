@@ -229,9 +229,14 @@ impl<'i, 't> TerrainSight<'i, 't> {
     }
 }
 
+/// What a terrain feature is to one pair ([`TerrainSight::role`]): nothing, a blocker,
+/// or a limit on where the sight line may run.
 pub(super) enum Role {
+    /// It does not affect this pair.
     Ignore,
+    /// It blocks outright.
     Opaque,
+    /// It limits the sight line.
     Limit(Limit),
 }
 

@@ -3,7 +3,7 @@
 //! of a pair for the chain test.
 
 use crate::base::Base;
-use crate::hull::hull_points;
+use crate::convex::hull_points;
 use crate::los::sight_rules::{CoverVisibility, Eye};
 use crate::los::terrain_sight::SightEffect;
 use crate::polygon::{ConvexPolygon, HalfPlane, convex_parts};
@@ -12,7 +12,7 @@ use crate::table::{BaseRef, UnitKind};
 use crate::vec2::Vec2;
 
 use super::{BlockerOrigin, Pair, Proof, TerrainSight, lock};
-use crate::los::occlusion::{self, Horizon, Sweep, Terrain, UnitSight, shrink_convex};
+use crate::los::occlusion::{self, Horizon, Sweep, Terrain, UnitSight};
 use crate::los::solid_block::SOLID_MARGIN_MM;
 use crate::los::spotting_depth::{beyond_depth, convex_part_around, core_radius, covers, hidden_in_cover};
 
@@ -54,15 +54,19 @@ pub(super) enum SweepPart {
 }
 
 impl SweepCache {
-    /// Every kernel shrunk by `d` rounded up to the micrometre ([`shrink_convex`]),
+    /// Every kernel shrunk by `d` rounded up to the micrometre ([`crate::convex::shrink`]),
     /// computed once per distinct rounded `d`.
     pub(super) fn shrunk_kernels(&self, d: f64) -> Shapes {
         // Eyes of one base width differ in the last bits of their length: shrinking by a
         // little more (up to the next micrometre) lets them share one list, and a piece
         // shrunk more still blocks.
         let d = ((d + 1e-9) * 1e6).ceil() / 1e6;
-        let shrink =
-            || self.kernels.iter().map(|k| k.as_ref().and_then(|k| shrink_convex(k, d))).collect::<Vec<_>>();
+        let shrink = || {
+            self.kernels
+                .iter()
+                .map(|k| k.as_ref().and_then(|k| crate::convex::shrink(k, d)))
+                .collect::<Vec<_>>()
+        };
         // A poisoned lock only means another thread panicked; the list is still sound.
         let mut cache = lock(&self.shrunk);
         if let Some((_, v)) = cache.iter().find(|(bits, _)| *bits == d.to_bits()) {
@@ -133,7 +137,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 parts.push(k.clone());
             }
             if let Some(d) = deep.get_mut(f.index) {
-                *d = (depth, parts.iter().filter_map(|c| shrink_convex(c, core_radius(depth))).collect());
+                *d = (
+                    depth,
+                    parts.iter().filter_map(|c| crate::convex::shrink(c, core_radius(depth))).collect(),
+                );
             }
         }
         let bases: Vec<&[Base]> = self.table.units.iter().map(|u| u.bases.as_slice()).collect();
@@ -175,7 +182,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if spotter_unit.kind == UnitKind::Artillery {
             for (bl, a, _) in &self.screens {
                 if table.units[a.unit].side == spotter_unit.side
-                    && let Some(s) = shrink_convex(&bl.polygon().exterior, shrink)
+                    && let Some(s) = crate::convex::shrink(&bl.polygon().exterior, shrink)
                 {
                     terrain.push((s, None));
                 }
@@ -210,7 +217,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 let Some(part) = convex_part_around(cover, eye) else { continue };
                 spotter_in_cover = true;
                 for piece in beyond_depth(&part, eye, self.rules.depth_mm(spotting_depth)) {
-                    if let Some(s) = shrink_convex(&piece, shrink) {
+                    if let Some(s) = crate::convex::shrink(&piece, shrink) {
                         terrain.push((s, None));
                     }
                 }
@@ -294,7 +301,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         for (bl, src) in &p.owned {
             if let BlockerOrigin::Screen(..) = src
-                && let Some(s) = shrink_convex(&bl.polygon().exterior, SOLID_MARGIN_MM)
+                && let Some(s) = crate::convex::shrink(&bl.polygon().exterior, SOLID_MARGIN_MM)
             {
                 pieces.push(s);
             }
@@ -320,7 +327,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
 /// intersection of the inner sides of its edges), counter-clockwise; `None` when empty.
 pub(super) fn kernel(ring: &[Vec2]) -> Option<Vec<Vec2>> {
     let mut r = ring.to_vec();
-    if crate::polygon::signed_area(&r) < 0.0 {
+    if crate::convex::signed_area(&r) < 0.0 {
         r.reverse();
     }
     let n = r.len();
