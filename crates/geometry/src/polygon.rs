@@ -579,11 +579,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig {
-            cases: 300,
-            rng_seed: proptest::test_runner::RngSeed::Fixed(31),
-            ..proptest::prelude::ProptestConfig::default()
-        })]
+        #![proptest_config(crate::test_support::proptest_config(300, 31))]
         /// Star-shaped rings (radii at increasing angles) of 3 to 14 vertices: the parts
         /// tile the ring.
         #[test]

@@ -78,7 +78,7 @@ fn a_segment_deep_through_a_base_is_blocked_as_the_full_test_finds() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(11), ..Default::default() })]
+    #![proptest_config(crate::test_support::proptest_config(2000, 11))]
     /// The quick test never disagrees with the full one: turned bases, segments from
     /// anywhere, including ones along a base's edge or through its corner.
     #[test]

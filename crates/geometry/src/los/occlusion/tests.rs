@@ -55,7 +55,7 @@ fn span(p: Vec2, poly: &[Vec2]) -> Span {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, rng_seed: proptest::test_runner::RngSeed::Fixed(12), ..ProptestConfig::default() })]
+    #![proptest_config(crate::test_support::proptest_config(3000, 12))]
     // Points and hulls on a small grid, so that points on corners, on edges and on
     // edge lines are common.
     #[test]
@@ -99,7 +99,7 @@ fn segment_meets(t: Vec2, poly: &[Vec2]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, rng_seed: proptest::test_runner::RngSeed::Fixed(21), ..ProptestConfig::default() })]
+    #![proptest_config(crate::test_support::proptest_config(400, 21))]
     // Whatever a horizon of one sample hides lies behind something put in it: the
     // segment from the sample to it meets a blocker (whole and partly covered
     // buckets alike).
