@@ -1,17 +1,16 @@
 //! Verdicts for bases and units, one at a time or many pairs shared out over the
 //! cores, and the [`LineOfSight`] trait for the model.
 
+use super::sweep_cache::SweepPart;
+use super::views::UnitView;
+use super::{BaseVerdict, PAIRS_PER_RUN, Proof, TerrainSight, UnitVerdict, lock};
 use crate::los::LineOfSight;
+use crate::los::crew::Crew;
 use crate::sight::FullVisibility;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-
-use super::sweep_cache::SweepPart;
-use super::views::UnitView;
-use super::{BaseVerdict, PAIRS_PER_RUN, Proof, TerrainSight, UnitVerdict, lock};
-use crate::los::crew::Crew;
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// The verdict for one spotter base and one target base, the spotter seeing from its
@@ -37,7 +36,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// most; 0 for as many as it has) prepare what the sweeps use, then the views, then
     /// answer the pairs in small runs (so that no core idles at the end), with no pause
     /// between the phases: a pair waits only for its own spotter's view
-    /// ([`crate::los::crew`]). The answers do not depend on the number of threads.
+    /// (the crew of `los/crew.rs`). The answers do not depend on the number of threads.
     #[must_use]
     pub fn unit_verdicts(&self, pairs: &[(usize, usize)], threads: usize) -> Vec<UnitVerdict> {
         let mut spotters: Vec<usize> = Vec::new();

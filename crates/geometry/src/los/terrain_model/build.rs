@@ -1,6 +1,7 @@
 //! Building the model: features, screens and base shapes from the table, and the
 //! builder-style settings and accessors of [`TerrainSight`].
 
+use super::{Feature, Proof, Sampling, TerrainSight};
 use crate::base::Base;
 use crate::convex::hull_points;
 use crate::error::GeometryError;
@@ -12,8 +13,6 @@ use crate::sight::Blocker;
 use crate::table::{BaseRef, Table, UnitKind};
 use crate::vec2::Vec2;
 use std::sync::OnceLock;
-
-use super::{Feature, Proof, Sampling, TerrainSight};
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// The model of the indexed table, with its rule set's sight rules

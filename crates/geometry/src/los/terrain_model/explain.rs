@@ -1,5 +1,6 @@
 //! The [`Explanation`] of a verdict: the sight line found, or what cuts each tried line.
 
+use super::{Method, TerrainSight, UnitVerdict};
 use crate::error::GeometryError;
 use crate::los::explanation::{Explanation, SightLine};
 use crate::polygon::ConvexPolygon;
@@ -7,8 +8,6 @@ use crate::segment::Segment;
 use crate::sight::{FullVisibility, chord, point_sight_segment_among};
 use crate::table::{BaseRef, Selection};
 use crate::vec2::Vec2;
-
-use super::{Method, TerrainSight, UnitVerdict};
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// The verdict between two selections (units or single bases) with its explanation:

@@ -2,23 +2,22 @@
 //! point of the eye, exactly where the blockers alone decide, else over a grid of the
 //! base with its cells proved from eye points.
 
-use crate::base::Base;
-use crate::los::sight_rules::Eye;
-use crate::polygon::ConvexPolygon;
-use crate::sight::{
-    Blocker, FullVisibility, SightHull, clear_of, full_visibility_among, point_is_seen, relative_pseudo_angle,
-};
-use crate::vec2::Vec2;
-
 use super::limits::{depth_cuts_every_line, enter_param, ring_distance};
 use super::search::faces;
 use super::{
     BASE_CLEAR_MM, Beyond, CELL_SPLIT, LIMIT_SLACK_MM, Limit, Method, Pair, Proof, Sampling, TerrainSight,
     WHOLE_BASE_TRIES, pieces,
 };
+use crate::base::Base;
+use crate::los::sight_rules::Eye;
 use crate::los::spotting_depth::{
     DEPTH_SLACK_MM, beyond_depth, convex_part_around, covers, deep_core, wall_parts_beyond,
 };
+use crate::polygon::ConvexPolygon;
+use crate::sight::{
+    Blocker, FullVisibility, SightHull, clear_of, full_visibility_among, point_is_seen, relative_pseudo_angle,
+};
+use crate::vec2::Vec2;
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// Whether every point of the target is seen, without first searching for any sight

@@ -2,14 +2,13 @@
 //! Pro Patria's visibility rules, maximum visibility, field of view), with the cut
 //! that refutes it.
 
+use super::{Beyond, BlockerOrigin, LIMIT_SLACK_MM, Limit, Pair, TerrainSight};
 use crate::base::Base;
 use crate::los::explanation::{Cut, CutBy, TerrainRule};
+use crate::los::spotting_depth::run_lower_bound;
 use crate::segment::Segment;
 use crate::sight::{Blocker, first_obstruction_among};
 use crate::vec2::Vec2;
-
-use super::{Beyond, BlockerOrigin, LIMIT_SLACK_MM, Limit, Pair, TerrainSight};
-use crate::los::spotting_depth::run_lower_bound;
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// Checks one sight segment from eye point `e` to target point `t` against every

@@ -65,6 +65,7 @@ mod sweep_cache;
 mod tests;
 mod views;
 
+use self::sweep_cache::SweepCache;
 use super::explanation::SightLine;
 use super::hills::Ground;
 use super::sight_rules::SightRules;
@@ -78,8 +79,6 @@ use crate::table::{BaseRef, Table};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
 use std::sync::{Mutex, OnceLock};
-
-use self::sweep_cache::SweepCache;
 
 /// How many target points the bounded search tries before it proves cells of the target
 /// hidden ([`TerrainSight::hidden_cells`]).

@@ -1,6 +1,8 @@
 //! Building a pair: what lies between one spotter base and one target base, sorted
 //! into blockers (with their origin) and limits ([`Role`]).
 
+use super::views::Candidates;
+use super::{Beyond, BlockerOrigin, Feature, Limit, Pair, TerrainSight};
 use crate::base::Base;
 use crate::los::blind_zone::BlindZone;
 use crate::los::sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL};
@@ -11,9 +13,6 @@ use crate::segment::Segment;
 use crate::sight::{Blocker, SightHull};
 use crate::table::{BaseRef, Formation, UnitKind};
 use crate::vec2::Vec2;
-
-use super::views::Candidates;
-use super::{Beyond, BlockerOrigin, Feature, Limit, Pair, TerrainSight};
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// The shape of a base as a blocker.

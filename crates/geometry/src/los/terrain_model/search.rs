@@ -2,21 +2,20 @@
 //! target point, the eye parts a spotting depth or a friendly base cuts, the cells of
 //! the target proved hidden, and the decision of one pair ([`BaseVerdict`]).
 
-use crate::los::explanation::Cut;
-use crate::los::sight_rules::Eye;
-use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
-use crate::segment::Segment;
-use crate::sight::{Blocker, FullVisibility, LocalBlocker, chord, clear_sight_segment_among, point_is_seen};
-use crate::vec2::Vec2;
-
 use super::limits::{covers_unit, depth_cuts_every_line, depth_cuts_every_line_from};
 use super::{
     BaseVerdict, Beyond, BlockerOrigin, LIMIT_SLACK_MM, Limit, Method, Pair, Proof, SEARCH_BEFORE_CELLS,
     Sampling, TerrainSight, pieces,
 };
 use crate::los::chain::separated;
+use crate::los::explanation::Cut;
+use crate::los::sight_rules::Eye;
 use crate::los::solid_block::SOLID_MARGIN_MM;
 use crate::los::spotting_depth::{DEPTH_SLACK_MM, part_toward};
+use crate::polygon::{ConvexPolygon, HalfPlane, Polygon};
+use crate::segment::Segment;
+use crate::sight::{Blocker, FullVisibility, LocalBlocker, chord, clear_sight_segment_among, point_is_seen};
+use crate::vec2::Vec2;
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// The directions the bounded search tries from target point `t`, as (the heading of

@@ -2,19 +2,18 @@
 //! the cores can share out), the sweep from one spotter's eye, and the solid pieces
 //! of a pair for the chain test.
 
+use super::{BlockerOrigin, Pair, Proof, TerrainSight, lock};
 use crate::base::Base;
 use crate::convex::hull_points;
+use crate::los::occlusion::{self, Horizon, Sweep, Terrain, UnitSight};
 use crate::los::sight_rules::{CoverVisibility, Eye};
+use crate::los::solid_block::SOLID_MARGIN_MM;
+use crate::los::spotting_depth::{beyond_depth, convex_part_around, core_radius, covers, hidden_in_cover};
 use crate::los::terrain_sight::SightEffect;
 use crate::polygon::{ConvexPolygon, HalfPlane, convex_parts};
 use crate::sight::Blocker;
 use crate::table::{BaseRef, UnitKind};
 use crate::vec2::Vec2;
-
-use super::{BlockerOrigin, Pair, Proof, TerrainSight, lock};
-use crate::los::occlusion::{self, Horizon, Sweep, Terrain, UnitSight};
-use crate::los::solid_block::SOLID_MARGIN_MM;
-use crate::los::spotting_depth::{beyond_depth, convex_part_around, core_radius, covers, hidden_in_cover};
 
 /// Convex shapes by feature, shared (`None`: the feature has none).
 pub(super) type Shapes = std::sync::Arc<Vec<Option<Vec<Vec2>>>>;

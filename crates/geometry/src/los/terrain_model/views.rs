@@ -1,13 +1,12 @@
 //! Views from one spotter: the occlusion sweep run once for many targets, and the
 //! candidate blockers and sight hulls of each target unit.
 
+use super::{BaseVerdict, CANDIDATE_SLACK_MM, Method, TerrainSight, UnitVerdict};
 use crate::los::explanation::SightLine;
+use crate::los::occlusion::UnitSight;
 use crate::sight::{FullVisibility, SightHull};
 use crate::table::BaseRef;
 use crate::vec2::Vec2;
-
-use super::{BaseVerdict, CANDIDATE_SLACK_MM, Method, TerrainSight, UnitVerdict};
-use crate::los::occlusion::UnitSight;
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// A spotter unit prepared for many questions (the views of all its bases): what a
