@@ -199,18 +199,10 @@ fn place_cell(
     let push = if row == 0 { rng.random_range(-10.0..20.0) } else { rng.random_range(-10.0..10.0) };
     let centre = cell_centre + jitter + Vec2::new(0.0, army.facing * (15.0 + push));
     let unit = |kind, formation, bases| Unit {
-        id: id.to_string(),
-        side: army.side.to_string(),
-        kind,
         formation,
-        bases,
         division: Some(division.to_string()),
         corps: Some(corps.to_string()),
-        parent: None,
-        weight: None,
-        frontage: None,
-        role: None,
-        attached: false,
+        ..Unit::new(id, army.side, kind, bases)
     };
     let mut placed = 0;
     let first_new = units.len();

@@ -8,6 +8,7 @@
 //! sigma of √(0.3² + 0.3²) = 0.4243 mm and two sigmas 0.8485 mm: offsets of 0.5 mm from
 //! a threshold are too close to call, offsets of 1.2 mm are certain.
 
+mod common;
 use serde_json::{Value, json};
 use vedette::commands::calls::CallEntry;
 use vedette::commands::{los, measure, report};
@@ -318,7 +319,7 @@ mod noise {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, rng_seed: proptest::test_runner::RngSeed::Fixed(1717), ..ProptestConfig::default() })]
+        #![proptest_config(common::proptest_config(64, 1717))]
 
         /// Away from the threshold (2 mm or more), scan-sized noise (0.1 mm, 0.2°) on both
         /// bases changes neither the verdict nor its certainty, at any heading.

@@ -9,7 +9,7 @@
 
 mod common;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed, TestRunner};
+use proptest::test_runner::TestRunner;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{SpatialIndex, Table};
 use vedette_vision::{Intrinsics, Photo, Profile, Roster, check_image};
@@ -19,12 +19,7 @@ fn cases(default: u32) -> u32 {
 }
 
 fn runner(default: u32, seed: u64) -> TestRunner {
-    TestRunner::new(Config {
-        cases: cases(default),
-        rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: None,
-        ..Config::default()
-    })
+    TestRunner::new(common::proptest_config(cases(default), seed))
 }
 
 /// One edit of a text or byte string.

@@ -10,6 +10,7 @@
 //! scale the reach is 15. The whole scene is turned about the hill's centre to four
 //! headings, and jittered by 0.1 mm / 0.2° away from the threshold.
 
+mod common;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use vedette::commands::report;
@@ -111,7 +112,7 @@ fn the_line_across_the_widest_point_counts_too_and_15_mm_figures_reach_15() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, rng_seed: proptest::test_runner::RngSeed::Fixed(1511), ..ProptestConfig::default() })]
+    #![proptest_config(common::proptest_config(64, 1511))]
     /// Scan-sized noise (0.1 mm, 0.2°) away from the threshold does not change the verdict.
     #[test]
     fn scan_noise_away_from_the_threshold_keeps_the_verdict(

@@ -15,6 +15,7 @@
 //! - `fr-cav` (two 40 x 30 bases) 400 mm to the left with `au-3` 4" ahead: in its 6"
 //!   reaction zone by 2", outside every assault zone (3" = 76.2 mm) by 25 mm.
 
+mod common;
 use proptest::prelude::*;
 use serde_json::Value;
 use vedette::commands::report::build;
@@ -122,11 +123,7 @@ fn the_scene_says_what_was_worked_out_by_hand() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 400,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(1601),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(400, 1601))]
 
     #[test]
     fn every_verdict_survives_scan_noise_on_every_rule_set(

@@ -9,32 +9,13 @@ mod common;
 
 use common::surface::{cube_score, sight_score, terrain_score};
 use common::truth::{Truth, compare, max, quantile};
+use common::{golden, golden_json, root, vedette};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use vedette_vision::Roster;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn photos() -> PathBuf {
     root().join("samples/photos")
-}
-
-fn regenerate() -> bool {
-    std::env::var_os("REGENERATE").is_some()
-}
-
-/// Checks `path` holds `text`, or writes it under REGENERATE=1.
-fn check_file(path: &Path, text: &str) {
-    if regenerate() {
-        std::fs::write(path, text).unwrap();
-        return;
-    }
-    let committed = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e} (run with REGENERATE=1 to create it)", path.display()));
-    assert_eq!(committed, text, "{} is stale: run with REGENERATE=1 and review the diff", path.display());
 }
 
 /// The samples' roster (from the truth, as a player would write it) and camera file
@@ -51,36 +32,10 @@ fn fixtures_of(name: &str, roster_name: &str, photos_text: &str) -> (Truth, Path
     let header = format!(
         "# Roster of {photos_text}: every tagged base, from the photo's ground truth.\n# See docs/roster.md. Regenerate: REGENERATE=1 cargo test --test scan_samples\n\n"
     );
-    check_file(&roster_path, &format!("{header}{}", truth.roster().to_toml_string().unwrap()));
+    golden(&roster_path, &format!("{header}{}", truth.roster().to_toml_string().unwrap()));
     let camera_path = photos().join("camera.toml");
-    check_file(&camera_path, &truth.intrinsics().to_toml(None).unwrap());
+    golden(&camera_path, &truth.intrinsics().to_toml(None).unwrap());
     (truth, roster_path, camera_path)
-}
-
-fn vedette(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_vedette")).args(args).current_dir(root()).output().unwrap()
-}
-
-/// Compares JSON values, numbers within `tol`.
-fn same_json(a: &Value, b: &Value, tol: f64, at: &str) -> Result<(), String> {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
-            if (x - y).abs() <= tol { Ok(()) } else { Err(format!("{at}: {x} vs {y}")) }
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .try_for_each(|(i, (p, q))| same_json(p, q, tol, &format!("{at}[{i}]"))),
-        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => x.iter().try_for_each(|(k, v)| {
-            y.get(k)
-                .ok_or_else(|| format!("{at}.{k} missing"))
-                .and_then(|w| same_json(v, w, tol, &format!("{at}.{k}")))
-        }),
-        _ if a == b => Ok(()),
-        _ => Err(format!("{at}: {a} vs {b}")),
-    }
 }
 
 fn scan_sample(name: &str) {
@@ -159,21 +114,8 @@ fn scan_sample(name: &str) {
     }
 
     // The golden file: the scan output itself.
-    let golden = root().join(format!("tests/golden/{name}.scan.json"));
-    let text = std::fs::read_to_string(&out).unwrap();
-    if regenerate() {
-        std::fs::write(&golden, &text).unwrap();
-    } else {
-        let want: Value = serde_json::from_str(
-            &std::fs::read_to_string(&golden)
-                .unwrap_or_else(|e| panic!("{}: {e} (REGENERATE=1 creates it)", golden.display())),
-        )
-        .unwrap();
-        let got: Value = serde_json::from_str(&text).unwrap();
-        if let Err(e) = same_json(&got, &want, 1e-6, name) {
-            panic!("{name}: scan output differs from {}: {e} (REGENERATE=1 refreshes it)", golden.display());
-        }
-    }
+    let golden_file = root().join(format!("tests/golden/{name}.scan.json"));
+    golden_json(&golden_file, &std::fs::read_to_string(&out).unwrap(), 1e-6);
 }
 
 #[test]
@@ -283,21 +225,8 @@ fn crowd_two_photo_sample_finds_every_base() {
         assert!(alone < scanned.base_count(), "photo {k} alone found as many bases as both");
     }
 
-    let golden = root().join("tests/golden/crowd.scan.json");
-    let text = std::fs::read_to_string(&out).unwrap();
-    if regenerate() {
-        std::fs::write(&golden, &text).unwrap();
-    } else {
-        let want: Value = serde_json::from_str(
-            &std::fs::read_to_string(&golden)
-                .unwrap_or_else(|e| panic!("{}: {e} (REGENERATE=1 creates it)", golden.display())),
-        )
-        .unwrap();
-        let got: Value = serde_json::from_str(&text).unwrap();
-        if let Err(e) = same_json(&got, &want, 1e-6, "crowd") {
-            panic!("crowd: scan output differs from {}: {e} (REGENERATE=1 refreshes it)", golden.display());
-        }
-    }
+    let golden_file = root().join("tests/golden/crowd.scan.json");
+    golden_json(&golden_file, &std::fs::read_to_string(&out).unwrap(), 1e-6);
 }
 
 /// What the scan reads of the samples' terrain, cubes and sight lines (issue 19). The

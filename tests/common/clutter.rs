@@ -189,22 +189,12 @@ pub fn roster_of(table: &Table, layout: &Layout) -> vedette_vision::Roster {
             tags.sort_by_key(|t| t.base);
             let first = tags.first()?;
             let b = u.bases.first()?;
-            Some(vedette_vision::RosterUnit {
-                id: u.id.clone(),
-                side: u.side.clone(),
-                kind: u.kind,
-                formation: u.formation,
-                base_mm: [b.width(), b.depth()],
-                tag_offset_mm: [first.offset_mm.x, first.offset_mm.y],
-                tags: tags.iter().map(|t| t.id).collect(),
-                division: u.division.clone(),
-                corps: u.corps.clone(),
-                parent: u.parent.clone(),
-                weight: u.weight,
-                frontage: u.frontage,
-                role: u.role,
-                attached: u.attached,
-            })
+            Some(vedette_vision::RosterUnit::from_unit(
+                u,
+                [b.width(), b.depth()],
+                [first.offset_mm.x, first.offset_mm.y],
+                tags.iter().map(|t| t.id).collect(),
+            ))
         })
         .collect();
     let game = vedette_vision::Game { rules: table.rules, scale: table.scale, name: table.name.clone() };

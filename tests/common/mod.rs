@@ -3,9 +3,17 @@
 #![allow(dead_code)]
 
 pub mod clutter;
+pub mod goldens;
 pub mod surface;
 pub mod svg;
+#[path = "../../crates/geometry/src/test_support.rs"]
+mod test_support;
 pub mod truth;
+#[allow(unused_imports)] // Not every test uses each helper.
+pub use test_support::proptest_config;
+
+#[allow(unused_imports)]
+pub use goldens::{golden, golden_json, regenerate};
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -37,24 +45,4 @@ pub fn stdout(o: &Output) -> String {
 /// Stderr as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// True when REGENERATE=1: golden files are rewritten instead of compared.
-pub fn regenerate() -> bool {
-    std::env::var("REGENERATE").is_ok_and(|v| v == "1")
-}
-
-/// Compares `actual` with the committed golden file, or rewrites it under REGENERATE=1.
-pub fn golden(path: &std::path::Path, actual: &str) {
-    if regenerate() {
-        std::fs::write(path, actual).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-        return;
-    }
-    let expected =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    assert!(
-        expected == actual,
-        "{} differs from what the code produces; if the change is intended, run with REGENERATE=1 and review the diff",
-        path.display()
-    );
 }

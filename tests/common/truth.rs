@@ -55,22 +55,12 @@ impl Truth {
                 tags.sort_by_key(|t| t.base);
                 let u = &self.table.units[tags[0].unit_index];
                 let b = &u.bases[tags[0].base];
-                RosterUnit {
-                    id: u.id.clone(),
-                    side: u.side.clone(),
-                    kind: u.kind,
-                    formation: u.formation,
-                    base_mm: [b.width(), b.depth()],
-                    tag_offset_mm: [tags[0].offset_mm.x, tags[0].offset_mm.y],
-                    tags: tags.iter().map(|t| t.marker.id).collect(),
-                    division: u.division.clone(),
-                    corps: u.corps.clone(),
-                    parent: u.parent.clone(),
-                    weight: u.weight,
-                    frontage: u.frontage,
-                    role: u.role,
-                    attached: u.attached,
-                }
+                RosterUnit::from_unit(
+                    u,
+                    [b.width(), b.depth()],
+                    [tags[0].offset_mm.x, tags[0].offset_mm.y],
+                    tags.iter().map(|t| t.marker.id).collect(),
+                )
             })
             .collect();
         let game = Game { rules: self.table.rules, scale: self.table.scale, name: self.table.name.clone() };

@@ -8,7 +8,8 @@
 //!
 //! ## What it offers
 //! - Primitives: [`Vec2`], [`Segment`] (with [`ClosestPoints`]), [`ConvexPolygon`],
-//!   [`Polygon`] (with holes), [`HalfPlane`].
+//!   [`Polygon`] (with holes), [`HalfPlane`]; the convex queries ([`convex`]: distance,
+//!   containment, hull, area, shrinking), one file each, checked against `geo`.
 //! - Bases: [`Base`] = [`BaseSize`] + [`Pose`]; corners, edges, containment, overlap
 //!   ([`Base::separation`], the separating-axis test) and the exact closest points
 //!   between two bases ([`Base::closest_points`]).
@@ -21,18 +22,18 @@
 //! - Rule sets as data: [`RuleSet`], [`RuleDistance`], [`RuleAngle`], [`RuleBook`].
 //! - Spatial queries: [`SpatialIndex`] (R*-tree, bulk loaded) and the brute-force
 //!   oracle [`index::brute`].
-//! - Exact sight past blockers: [`sight`] (a clear sight segment; full visibility), and
-//!   the [`LineOfSight`] model of who blocks whom ([`UnitsOnly`]: units, no terrain;
-//!   [`blocks`], [`blocks_at_levels`]).
+//! - Exact sight past blockers: [`sight`] (the kernel: blockers, a clear sight segment,
+//!   full visibility, the sight hull).
+//! - Line of sight models: [`los`] holds the [`LineOfSight`] trait, [`UnitsOnly`]
+//!   (units, no terrain; [`blocks`], [`blocks_at_levels`]) and [`los::TerrainSight`],
+//!   the terrain-aware model with explanations (terrain sight properties, hill levels,
+//!   601 blind zones, per-rule-set sight rules).
 //! - Artillery (000 §4.2-4.5): [`artillery`] holds one file per construction:
 //!   frontage ([`battery_frontage`]), the arc of fire ([`ArcOfFire`]), the firing zone
 //!   and its clear swings ([`FiringZone`], [`clear_swings`]), ranges and brackets
 //!   ([`range_bracket`]), targets and the main target ([`assess_targets`]), secondary
 //!   targets, deep targets ([`deep_target`]), enfilade ([`enfilade`]), unlimber limits
 //!   ([`unlimber_check`]); [`assess_artillery`] runs them all over a table.
-//! - Terrain and line of sight: [`los`] (terrain sight properties, hill levels, 601
-//!   blind zones, per-rule-set sight rules, and [`los::TerrainSight`], the terrain-aware
-//!   [`LineOfSight`] model with explanations).
 //! - Invariance helpers: [`RigidMotion`].
 //! - Tie rules, all in one place: [`ties`].
 //! - Assault ([`assault`], Republique family): zones ([`AssaultZone`]), contacts with
@@ -61,12 +62,10 @@ mod base;
 pub mod close_call;
 pub mod command;
 mod cone;
-mod convex_distance;
+pub mod convex;
 mod error;
 mod frame;
-mod hull;
 pub mod index;
-mod line_of_sight;
 pub mod los;
 pub mod movement;
 mod number;
@@ -81,6 +80,8 @@ mod skirmish_fire;
 mod skirmishers;
 mod table;
 mod terrain;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod ties;
 mod transform;
 mod unit_structure;
@@ -124,12 +125,13 @@ pub use command::leaders::{
 pub use command::pass_through::{pass_through, pass_through_reach_mm, pass_through_within};
 pub use command::reaction::{front_cone, reaction_zone, reaction_zone_within};
 pub use cone::FrontageCone;
+pub use convex::signed_area;
 pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
-pub use line_of_sight::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
+pub use los::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
 pub use number::{Shown, clipped};
-pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains, signed_area};
+pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains};
 pub use rules::{
     AngleEntry, ArtilleryWeight, DistanceEntry, Measure, RuleAngle, RuleBook, RuleDistance, RuleSet, Source,
 };

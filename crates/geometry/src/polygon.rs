@@ -7,6 +7,9 @@
 //! # Units
 //! Millimetres and mm².
 
+use crate::base::{Base, CONTACT_TOLERANCE_MM};
+use crate::convex::{Containment, closest_points, contains, signed_area};
+use crate::segment::{ClosestPoints, Segment};
 use crate::vec2::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -73,20 +76,6 @@ fn clip_ring_into(ring: &[Vec2], h: &HalfPlane, out: &mut Vec<Vec2>) {
             out.push(prev.lerp(cur, sp / (sp - sc)));
         }
     }
-}
-
-/// Signed area of a ring (positive when counter-clockwise), in mm².
-#[must_use]
-pub fn signed_area(ring: &[Vec2]) -> f64 {
-    let n = ring.len();
-    if n < 3 {
-        return 0.0;
-    }
-    let mut s = 0.0;
-    for i in 0..n {
-        s += ring[i].cross(ring[(i + 1) % n]);
-    }
-    s / 2.0
 }
 
 /// A convex polygon with its vertices in counter-clockwise order.
@@ -169,10 +158,48 @@ impl ConvexPolygon {
     /// True when `p` is inside or on the boundary.
     #[must_use]
     pub fn contains(&self, p: Vec2) -> bool {
-        let n = self.vertices.len();
-        // The half-planes of `half_planes`, tested without collecting them.
-        !self.is_empty()
-            && (0..n).all(|i| HalfPlane::left_of(self.vertices[i], self.vertices[(i + 1) % n]).contains(p))
+        contains(&self.vertices, p)
+    }
+
+    /// The edges, counter-clockwise (a single segment for a two-point polygon).
+    #[must_use]
+    pub fn edges(&self) -> Vec<Segment> {
+        crate::convex::edges_of(&self.vertices).collect()
+    }
+
+    /// True when `p` lies inside or on the boundary, within [`CONTACT_TOLERANCE_MM`].
+    #[must_use]
+    pub fn contains_with_tolerance(&self, p: Vec2) -> bool {
+        Containment::Within { tolerance_mm: CONTACT_TOLERANCE_MM }.contains(&self.vertices, p)
+    }
+
+    /// The exact closest points between two convex polygons (`from` on `self`); zero
+    /// when they touch or overlap within [`CONTACT_TOLERANCE_MM`]
+    /// ([`crate::convex::closest_points`]). `None` when either has no vertices.
+    ///
+    /// Degenerate polygons (a point, a segment: what clipping leaves of a base that only
+    /// touches a zone) are measured as what they are.
+    ///
+    /// ```
+    /// use vedette_geometry::{ConvexPolygon, Vec2};
+    /// let sq = |x: f64| ConvexPolygon::from_ccw_unchecked(vec![
+    ///     Vec2::new(x, 0.0), Vec2::new(x + 1.0, 0.0), Vec2::new(x + 1.0, 1.0), Vec2::new(x, 1.0)]);
+    /// let c = sq(0.0).closest_points(&sq(3.0)).unwrap();
+    /// assert_eq!(c.distance_mm, 2.0);
+    /// ```
+    #[must_use]
+    pub fn closest_points(&self, o: &ConvexPolygon) -> Option<ClosestPoints> {
+        closest_points(
+            &self.vertices,
+            &o.vertices,
+            Containment::Within { tolerance_mm: CONTACT_TOLERANCE_MM },
+        )
+    }
+
+    /// Edge-to-edge distance to a base, in mm; `None` for an empty polygon.
+    #[must_use]
+    pub fn distance_to_base(&self, b: &Base) -> Option<f64> {
+        self.closest_points(&b.polygon()).map(|c| c.distance_mm)
     }
 
     /// The centroid (area-weighted); `None` for an empty polygon.
@@ -272,45 +299,6 @@ impl Polygon {
         }
         out
     }
-}
-
-/// The parameters `t` within `range` for which `origin + t·dir` lies in the convex
-/// polygon `poly` (counter-clockwise), as `(lo, hi)`; `None` when there are none
-/// (Cyrus–Beck clipping). `slack(i)` moves edge `i` (from vertex `i` to `i + 1`) outward
-/// by that much in cross-product units (mm × the edge's length); `None` skips the edge
-/// (a zero-length edge).
-#[inline]
-#[must_use]
-pub(crate) fn line_in_convex(
-    poly: &[Vec2],
-    origin: Vec2,
-    dir: Vec2,
-    range: (f64, f64),
-    slack: impl Fn(usize) -> Option<f64>,
-) -> Option<(f64, f64)> {
-    let (mut lo, mut hi) = range;
-    let n = poly.len();
-    for i in 0..n {
-        let Some(out) = slack(i) else { continue };
-        let a = poly[i];
-        let e = poly[(i + 1) % n] - a;
-        // Inside: e × (x - a) ≥ -out.
-        let num = e.cross(origin - a) + out;
-        let den = e.cross(dir);
-        if den == 0.0 {
-            if num < 0.0 {
-                return None;
-            }
-        } else {
-            let t = -num / den;
-            if den > 0.0 {
-                lo = lo.max(t);
-            } else {
-                hi = hi.min(t);
-            }
-        }
-    }
-    (lo <= hi).then_some((lo, hi))
 }
 
 /// Convex pieces (each counter-clockwise) that together make up the simple polygon
@@ -591,11 +579,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig {
-            cases: 300,
-            rng_seed: proptest::test_runner::RngSeed::Fixed(31),
-            ..proptest::prelude::ProptestConfig::default()
-        })]
+        #![proptest_config(crate::test_support::proptest_config(300, 31))]
         /// Star-shaped rings (radii at increasing angles) of 3 to 14 vertices: the parts
         /// tile the ring.
         #[test]

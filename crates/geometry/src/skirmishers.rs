@@ -156,16 +156,8 @@ pub fn check_skirmishers(
                 let mut pts: Vec<crate::vec2::Vec2> = m.vertices_ccw().to_vec();
                 pts.extend(pb.vertices_ccw());
                 let hull = ConvexPolygon::hull(&pts);
-                let planes: Vec<HalfPlane> = hull
-                    .half_planes()
-                    .into_iter()
-                    .map(|h| match h.direction.normalized() {
-                        Some(d) => {
-                            HalfPlane { point: h.point + d.perp_left() * TIE_MM, direction: h.direction }
-                        }
-                        None => h,
-                    })
-                    .collect();
+                let planes: Vec<HalfPlane> =
+                    hull.half_planes().into_iter().map(|h| crate::convex::inset(h, TIE_MM)).collect();
                 let radius = c.closest.distance_mm + m.width() + m.depth() + pb.width() + pb.depth();
                 for n in index.within_of_base(r, radius) {
                     let e = &table.units[n.base.unit];

@@ -237,7 +237,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(16), ..ProptestConfig::default() })]
+        #![proptest_config(crate::test_support::proptest_config(2000, 16))]
 
         /// Issue 16, touching lines: a straight line of three bases, typed or scanned at
         /// any heading (neighbours overlapping or apart by up to 1 mm, staggered by up to

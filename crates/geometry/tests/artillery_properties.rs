@@ -3,18 +3,14 @@
 //! swaps left and right (enfilade flanks) and turns every swing the other way; and the
 //! exact intervals of clear swings agree with clipping the swung zone directly.
 
+mod common;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use serde_json::{Value, json};
 use vedette_geometry::{
     ArtilleryRules, BaseRef, BatteryAssessment, Battlefield, ConvexPolygon, EnfiladeVerdict, FiringZone,
     FlankSide, RigidMotion, Segment, SpatialIndex, Table, TerrainOutlines, UnitsOnly, Vec2, assess_battery,
     clear_swings,
 };
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
-}
 
 /// A unit placed in polar terms from the battery: distance, bearing off its heading,
 /// own heading, number of bases, and column (true) or line.
@@ -202,7 +198,7 @@ fn digest(a: &BatteryAssessment, mirror: bool) -> Digest {
 }
 
 proptest! {
-    #![proptest_config(config(300, 1809))]
+    #![proptest_config(common::proptest_config(300, 1809))]
 
     #[test]
     fn findings_survive_turning_and_moving_the_table(
@@ -235,7 +231,7 @@ fn obstacle() -> impl Strategy<Value = ConvexPolygon> {
 }
 
 proptest! {
-    #![proptest_config(config(1000, 1813))]
+    #![proptest_config(common::proptest_config(1000, 1813))]
 
     #[test]
     fn clear_swing_intervals_agree_with_clipping_the_zone(

@@ -5,15 +5,10 @@
 mod common;
 use common::{inf, table, unit};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::{
     Aspect, AssaultDetail, AssaultRange, DefenderRole, FlankSide, RigidMotion, RuleSet, SpatialIndex, Table,
     UnitKind, Vec2, assaults, check_skirmishers, classic_contacts, pass_through, reaction_zone,
 };
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
-}
 
 /// Lines of one to four bases, two sides, crowded into 260 mm so that assaults happen.
 fn scene(rules: RuleSet) -> impl Strategy<Value = Table> {
@@ -67,7 +62,7 @@ fn verdicts(t: &Table) -> Vec<Verdict> {
 }
 
 proptest! {
-    #![proptest_config(config(300, 1809))]
+    #![proptest_config(common::proptest_config(300, 1809))]
 
     #[test]
     fn assault_verdicts_survive_moving_the_table(

@@ -3,17 +3,13 @@
 //! touch or overlap, unchanged when the whole table moves or turns, and the spatial
 //! index answers exactly as brute force does.
 
+mod common;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::index::brute;
 use vedette_geometry::{
     Base, BaseRef, BaseSize, Pose, RigidMotion, RuleSet, SCHEMA_ID, Scale, SpatialIndex, Table, Unit,
     UnitKind, Vec2,
 };
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
-}
 
 fn base_strategy(extent: f64) -> impl Strategy<Value = Base> {
     (0.0..extent, 0.0..extent, -360.0..360.0f64, 5.0..60.0f64, 5.0..80.0f64)
@@ -54,7 +50,7 @@ fn table_strategy(max_units: usize, extent: f64) -> impl Strategy<Value = Table>
 }
 
 proptest! {
-    #![proptest_config(config(2000, 1805))]
+    #![proptest_config(common::proptest_config(2000, 1805))]
 
     #[test]
     fn distance_is_symmetric(a in base_strategy(300.0), b in base_strategy(300.0)) {
@@ -100,7 +96,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(200, 1812))]
+    #![proptest_config(common::proptest_config(200, 1812))]
 
     #[test]
     fn index_queries_equal_brute_force(table in table_strategy(40, 600.0), d in 0.0..80.0f64, px in 0.0..600.0f64, py in 0.0..600.0f64) {

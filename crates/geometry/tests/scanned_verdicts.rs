@@ -270,11 +270,7 @@ fn scan_noise(bases: usize) -> impl Strategy<Value = Vec<(f64, f64, f64)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 400,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(1616),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::proptest_config(400, 1616))]
 
     /// Every head-on verdict, on every rule set, holds under scan noise at any heading.
     #[test]

@@ -2,16 +2,12 @@
 //! a dense sampling oracle wherever the oracle can decide, sight between two bases is
 //! symmetric, and turning or moving the table changes nothing.
 
+mod common;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::sight::{
     Blocker, FullVisibility, clear_sight_segment, full_visibility, point_sight_segment, segment_is_clear,
 };
 use vedette_geometry::{Base, BaseSize, Pose, RigidMotion, Vec2};
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
-}
 
 #[derive(Debug, Clone)]
 struct Scene {
@@ -59,7 +55,7 @@ fn edge_points(e: [Vec2; 2], n: usize) -> Vec<Vec2> {
 }
 
 proptest! {
-    #![proptest_config(config(300, 601))]
+    #![proptest_config(common::proptest_config(300, 601))]
 
     #[test]
     fn clear_segments_are_clear_and_none_means_sampling_finds_none(s in scene()) {

@@ -9,15 +9,11 @@
 //! with spotting depths of ½", 1" and 2"; stone walls (crossed within 1" of either base,
 //! or farther, where they block) running across the field and bending toward the lines.
 
+mod common;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::los::{Proof, Sampling, TerrainSight};
 use vedette_geometry::sight::FullVisibility;
 use vedette_geometry::{BaseRef, LineOfSight, SpatialIndex, Table, UnitKind};
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
-}
 
 /// The exhaustive search's sampling, coarse to keep the test quick.
 const COARSE: Sampling = Sampling { target_step_mm: 2.0, eye_step_mm: 1.0 };
@@ -123,7 +119,7 @@ fn to_table(s: &Scene) -> Table {
 }
 
 proptest! {
-    #![proptest_config(config(40, 1805))]
+    #![proptest_config(common::proptest_config(40, 1805))]
 
     #[test]
     fn shortcuts_give_the_exhaustive_verdicts(s in scene()) {
@@ -147,7 +143,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(40, 1806))]
+    #![proptest_config(common::proptest_config(40, 1806))]
 
     /// The full-base question alone (what the artillery asks, 000 §4.5) gives the same
     /// verdict as the whole decision (a sight line first, then the full base), with the
@@ -178,7 +174,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(12, 1807))]
+    #![proptest_config(common::proptest_config(12, 1807))]
 
     /// The batch of every battery against every unit (friends too), shared out among
     /// threads, gives each pair's own verdict and sight line, in the pairs' order,

@@ -2,14 +2,10 @@
 //! verdicts do not change when the whole table is turned and moved; sight is symmetric
 //! where the rules make it so; and the bounded search keeps its stated bound.
 
+mod common;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
 use vedette_geometry::los::{Eye, Sampling, SightRules, TerrainSight};
 use vedette_geometry::{RigidMotion, RuleBook, RuleSet, Scale, SpatialIndex, Table, Vec2};
-
-fn config(cases: u32, seed: u64) -> Config {
-    Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, ..Config::default() }
-}
 
 const COARSE: Sampling = Sampling { target_step_mm: 2.0, eye_step_mm: 1.0 };
 
@@ -105,7 +101,7 @@ fn verdict(t: &Table, rules: Option<SightRules>, a: usize, b: usize) -> (bool, b
 }
 
 proptest! {
-    #![proptest_config(config(48, 6))]
+    #![proptest_config(common::proptest_config(48, 6))]
 
     #[test]
     fn turning_and_moving_the_table_changes_no_verdict(s in scene(), rot in 0.0..360.0f64, tx in -3000.0..3000.0f64) {

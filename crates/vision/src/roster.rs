@@ -130,6 +130,29 @@ pub struct TagEntry {
 }
 
 impl RosterUnit {
+    /// The roster entry of a table unit: its id, side, kind and declared metadata
+    /// (formation, division, corps, parent, weight, frontage, role, attached), with the
+    /// base size, tag offset and tag ids given (the inverse of [`RosterUnit::to_unit`]).
+    #[must_use]
+    pub fn from_unit(unit: &Unit, base_mm: [f64; 2], tag_offset_mm: [f64; 2], tags: Vec<u32>) -> Self {
+        RosterUnit {
+            id: unit.id.clone(),
+            side: unit.side.clone(),
+            kind: unit.kind,
+            formation: unit.formation,
+            base_mm,
+            tag_offset_mm,
+            tags,
+            division: unit.division.clone(),
+            corps: unit.corps.clone(),
+            parent: unit.parent.clone(),
+            weight: unit.weight,
+            frontage: unit.frontage,
+            role: unit.role,
+            attached: unit.attached,
+        }
+    }
+
     /// The unit as a table unit with the given bases.
     #[must_use]
     pub fn to_unit(&self, bases: Vec<vedette_geometry::Base>) -> Unit {

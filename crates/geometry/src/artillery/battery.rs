@@ -17,7 +17,7 @@ use crate::artillery::open_ground::OpenGround;
 use crate::base::Base;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::line_of_sight::LineOfSight;
+use crate::los::LineOfSight;
 use crate::rules::ArtilleryWeight;
 use crate::segment::Segment;
 use crate::table::{BaseRef, Formation, Table, UnitKind};

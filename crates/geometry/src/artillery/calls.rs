@@ -10,9 +10,10 @@ use crate::artillery::targets::TargetAssessment;
 use crate::artillery::unlimber::UnlimberCheck;
 use crate::close_call::Party;
 use crate::close_call::{CloseCall, distance_call, line_call, segment_to_base};
+use crate::convex::point_distance_2;
 use crate::frame::UnitBox;
 use crate::index::SpatialIndex;
-use crate::segment::{ClosestPoints, Segment};
+use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
 
@@ -130,15 +131,7 @@ pub fn enfilade_call(
                 (true, ends.into_iter().map(depth).fold(f64::INFINITY, f64::min).max(0.0))
             } else {
                 let poly = zone.polygon(ZONE_DEPTH_MM);
-                let outside = |p: Vec2| {
-                    if poly.contains(p) {
-                        return 0.0;
-                    }
-                    let v = poly.vertices();
-                    (0..v.len())
-                        .map(|i| Segment::new(v[i], v[(i + 1) % v.len()]).distance_to_point(p))
-                        .fold(f64::INFINITY, f64::min)
-                };
+                let outside = |p: Vec2| point_distance_2(p, poly.vertices()).sqrt();
                 (false, ends.into_iter().map(outside).fold(0.0, f64::max))
             }
         })

@@ -59,30 +59,10 @@ pub fn within_max_range(range_mm: f64, max_range_mm: f64) -> bool {
 
 /// The exact shortest distance between a segment and a convex polygon (vertices
 /// counter-clockwise; one or two vertices are a point or a segment), zero when they
-/// meet; `f64::INFINITY` for an empty polygon.
+/// meet; `f64::INFINITY` for an empty polygon ([`crate::convex::segment_distance_mm`]).
 #[must_use]
 pub fn segment_to_convex_mm(s: &Segment, polygon: &[Vec2]) -> f64 {
-    let n = polygon.len();
-    if n == 0 {
-        return f64::INFINITY;
-    }
-    if n >= 3 && (convex_contains(polygon, s.a) || convex_contains(polygon, s.b)) {
-        return 0.0;
-    }
-    let mut best = f64::INFINITY;
-    for i in 0..n {
-        let e = Segment::new(polygon[i], polygon[(i + 1) % n]);
-        best = best.min(s.distance_2(&e));
-        if n <= 2 {
-            break;
-        }
-    }
-    best.sqrt()
-}
-
-fn convex_contains(polygon: &[Vec2], p: Vec2) -> bool {
-    let n = polygon.len();
-    (0..n).all(|i| (polygon[(i + 1) % n] - polygon[i]).cross(p - polygon[i]) >= 0.0)
+    crate::convex::segment_distance_mm(s, polygon)
 }
 
 /// The range from a frontage to a base: the shortest distance between them, mm.

@@ -156,9 +156,8 @@ pub struct AttackAspect {
 /// let b = |x: f64, y: f64, h: f64| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), h));
 /// let defender = [b(0.0, 0.0, 90.0), b(30.0, 0.0, 90.0)];
 /// let lines = FlankGeometry::of(&defender).unwrap();
-/// let attacker = Unit { id: "a".into(), side: "x".into(), kind: UnitKind::Infantry,
-///     formation: Some(Formation::Line), bases: vec![b(-35.0, 0.0, 0.0)], division: None, corps: None,
-///     parent: None, weight: None, frontage: None, role: None, attached: false };
+/// let mut attacker = Unit::new("a", "x", UnitKind::Infantry, vec![b(-35.0, 0.0, 0.0)]);
+/// attacker.formation = Some(Formation::Line);
 /// let standing = DefenderStanding { kind: UnitKind::Infantry, in_square: false, in_buildings: false };
 /// let a = aspect_of(&attacker, &lines, &standing, FlankExceptions::Republique5);
 /// assert_eq!((a.aspect, a.flank_side), (Aspect::Flank, Some(FlankSide::Left)));

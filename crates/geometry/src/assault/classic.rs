@@ -13,9 +13,9 @@
 //! unit's front bases (their sides and front edges are the arc's inner boundary). At
 //! exactly 25 mm the contact is primary, at exactly 50 mm incidental ([`within`]).
 
-use crate::assault::zone::loosened;
 use crate::base::Base;
 use crate::cone::FrontageCone;
+use crate::convex::outset;
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::index::SpatialIndex;
@@ -77,7 +77,7 @@ impl FacingArc {
     }
 
     fn half_planes(&self) -> [HalfPlane; 3] {
-        self.cone.half_planes().map(|h| loosened(h, ZONE_SLACK_MM))
+        self.cone.half_planes().map(|h| outset(h, ZONE_SLACK_MM))
     }
 
     /// The distance from the part of `base` inside the arc to the front bases, mm;

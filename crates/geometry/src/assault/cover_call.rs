@@ -27,9 +27,9 @@
 
 use super::cover::{fraction_in_cover, gap_ahead, unit_cover};
 use crate::base::Base;
-use crate::close_call::{CloseCall, Party, segment_to_base};
+use crate::close_call::{CloseCall, Party};
+use crate::convex::{segment_distance_mm, segment_inside};
 use crate::error::GeometryError;
-use crate::polygon::line_in_convex;
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
 use crate::segment::Segment;
 use crate::table::{BaseRef, Table};
@@ -187,17 +187,13 @@ fn base_margin(
                 })
             })
         };
-        let inside_length: f64 = edges()
-            .filter_map(|s| {
-                let d = s.b - s.a;
-                line_in_convex(poly.vertices(), s.a, d, (0.0, 1.0), |_| Some(0.0))
-                    .map(|(lo, hi)| (hi - lo) * d.length())
-            })
-            .sum();
+        let inside_length: f64 =
+            edges().filter_map(|s| segment_inside(poly.vertices(), &s).map(|x| x.length())).sum();
         if fraction > 0.0 && fraction < 1.0 && inside_length > 0.0 {
             margin = margin.min((fraction - 0.5).abs() * base.area() / inside_length);
         } else {
-            let reach = edges().map(|s| segment_to_base(&s, base).distance_mm).fold(f64::INFINITY, f64::min);
+            let reach =
+                edges().map(|s| segment_distance_mm(&s, poly.vertices())).fold(f64::INFINITY, f64::min);
             margin = margin.min(reach + 0.5 * base.width().min(base.depth()));
         }
     }

@@ -158,10 +158,7 @@ impl FlankGeometry {
         let l = f.to_table(self.rear_left);
         let r = f.to_table(self.rear_right);
         let back = -f.forward;
-        let inset = |h: HalfPlane| match h.direction.normalized() {
-            Some(d) => HalfPlane { point: h.point + d.perp_left() * TIE_MM, direction: h.direction },
-            None => h,
-        };
+        let inset = |h: HalfPlane| crate::convex::inset(h, TIE_MM);
         [
             // Right of the left rear line (running rearward from the left corner)...
             inset(HalfPlane::left_of(l, l + back)),

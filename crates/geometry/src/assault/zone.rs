@@ -6,6 +6,7 @@
 
 use crate::base::Base;
 use crate::cone::FrontageCone;
+use crate::convex::outset;
 use crate::error::GeometryError;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::rules::{RuleAngle, RuleBook, RuleDistance};
@@ -31,14 +32,6 @@ pub struct AssaultZone {
     pub cone: FrontageCone,
     /// How far ahead of the front edge the zone reaches, mm.
     pub depth_mm: f64,
-}
-
-/// Pushes a half-plane's boundary outward by `slack` mm.
-pub(crate) fn loosened(h: HalfPlane, slack: f64) -> HalfPlane {
-    match h.direction.normalized() {
-        Some(d) => HalfPlane { point: h.point + d.perp_right() * slack, direction: h.direction },
-        None => h,
-    }
 }
 
 impl AssaultZone {
@@ -71,12 +64,12 @@ impl AssaultZone {
     }
 
     /// The four closed half-planes of the zone (ahead of the front edge, inside each
-    /// flared side, within the depth), each loosened by [`ZONE_SLACK_MM`].
+    /// flared side, within the depth), each pushed outward by [`ZONE_SLACK_MM`] ([`outset`]).
     #[must_use]
     pub fn half_planes(&self) -> [HalfPlane; 4] {
         let [a, b, c] = self.cone.half_planes();
         let d = self.cone.depth_limit(self.depth_mm);
-        [a, b, c, d].map(|h| loosened(h, ZONE_SLACK_MM))
+        [a, b, c, d].map(|h| outset(h, ZONE_SLACK_MM))
     }
 
     /// The zone as a polygon (exact, without slack).

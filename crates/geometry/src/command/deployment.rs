@@ -22,12 +22,12 @@
 //! than [`ARC_EXCESS_MM`] near a rounded corner may be judged inside too.
 
 use crate::base::Base;
+use crate::convex::{hull_points, signed_area};
 use crate::error::GeometryError;
-use crate::polygon::{ConvexPolygon, Polygon, signed_area};
+use crate::polygon::{ConvexPolygon, Polygon};
 use crate::rules::{RuleBook, RuleDistance};
 use crate::table::{Table, Unit, UnitKind};
 use crate::vec2::Vec2;
-use geo::ConvexHull;
 
 /// How far the polygon's round corners may lie outside the true 3" arcs, mm.
 pub const ARC_EXCESS_MM: f64 = 0.005;
@@ -188,8 +188,9 @@ fn area_of(
         return Ok(Vec::new());
     }
     let rings: Vec<Vec<Vec2>> = if hull {
-        let all = geo::MultiPolygon::new(bases);
-        vec![ring_of(all.convex_hull().exterior())]
+        let corners: Vec<Vec2> =
+            units.iter().flat_map(|&i| table.units[i].bases.iter().flat_map(Base::vertices_ccw)).collect();
+        vec![hull_points(corners)]
     } else {
         geo::unary_union(bases.iter()).0.iter().map(|p| ring_of(p.exterior())).collect()
     };

@@ -14,8 +14,8 @@
 //! Reading: the enemy unit counts when some part of it is within 6" of the front and
 //! some part of it is seen.
 
-use crate::assault::zone::loosened;
 use crate::cone::FrontageCone;
+use crate::convex::outset;
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::index::SpatialIndex;
@@ -79,7 +79,7 @@ pub fn reaction_zone_within(
         return Ok(out);
     }
     let Some(cone) = front_cone(u) else { return Ok(out) };
-    let planes = cone.half_planes().map(|h| loosened(h, ZONE_SLACK_MM));
+    let planes = cone.half_planes().map(|h| outset(h, ZONE_SLACK_MM));
     for n in index.within_of_unit(cavalry, reach_mm + 1.0) {
         let e = &table.units[n.base.unit];
         if !index.are_enemies(cavalry, n.base.unit) || !(e.is_combat() || e.kind == UnitKind::Skirmisher) {

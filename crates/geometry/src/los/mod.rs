@@ -1,39 +1,59 @@
-//! Terrain and line of sight (issue 6): what each terrain kind does to sight, ground
-//! levels from hill contours, blind zones, each rule set's sight rules, and the
-//! terrain-aware [`TerrainSight`] model behind the [`crate::LineOfSight`] trait, with an
-//! [`Explanation`] for every verdict.
+//! The line-of-sight models (issue 6): who blocks whom, what each terrain kind does to
+//! sight, and the models that answer "can this spotter see that target?" on a table.
+//! The exact geometry they stand on (blockers, clear sight segments, full visibility)
+//! is the kernel in [`crate::sight`].
 //!
+//! The models:
+//! - [`LineOfSight`] (`line_of_sight.rs`): the trait the rule constructions ask.
+//! - [`UnitsOnly`] (`units_only.rs`): units as the only blockers; who blocks whom is
+//!   [`blocks`] and, with ground levels, [`blocks_at_levels`] (`blocking.rs`).
+//! - [`TerrainSight`] (`terrain_model/`): units, terrain, levels and each rule set's
+//!   limits; verdicts for bases ([`BaseVerdict`]) and units ([`UnitVerdict`]), exact over
+//!   blockers and bounded ([`Sampling`], [`Method`]) where limits decide, with exact
+//!   shortcuts first ([`Proof`]). One file per stage: `build.rs` (the model from the
+//!   table), `sweep_cache.rs` (what the occlusion sweep needs, once per table),
+//!   `pairs.rs` (what lies between one spotter base and one target base), `limits.rs`
+//!   (blind zones, spotting depths, visibility), `search.rs` (the bounded search),
+//!   `full_base.rs` (the full-base decision), `batch.rs` (many pairs over the cores),
+//!   `views.rs` (one spotter, many targets), `explain.rs` (the [`Explanation`]).
+//!
+//! What the terrain model uses:
 //! - [`sight_properties`] (000 §3.6 spotting depths from the terrain table in
 //!   [`crate::TerrainKind::properties`], 003 601 heights, 004 Pro Patria cover classes).
 //! - [`Ground`]: hill contours, the level of a point and of a base.
 //! - [`BlindZone`]: the 003 601 chart, as a fraction of the sight line.
 //! - [`SightRules`]: per rule set, [`Eye`], [`FieldOfView`], [`CoverVisibility`],
 //!   [`UnitScreening`], maximum visibility.
-//! - [`TerrainSight`]: verdicts for bases ([`BaseVerdict`]) and units ([`UnitVerdict`]),
-//!   exact over blockers and bounded ([`Sampling`], [`Method`]) where limits decide,
-//!   with exact shortcuts first ([`Proof`]): an occlusion sweep per spotter, chains of
-//!   solid blockers across the corridor between eye and target, and spotting-depth
-//!   bounds from the cover's outline.
+//! - Its exact shortcuts: the occlusion sweep per spotter (`occlusion/`), chains of
+//!   solid blocks (`solid_block.rs`) across the sight hull between eye and target
+//!   (`chain.rs`), and spotting-depth bounds from the cover's outline
+//!   (`spotting_depth.rs`).
 
 mod blind_zone;
+mod blocking;
+mod chain;
 pub mod close_calls;
-mod corridor;
 mod crew;
 mod explanation;
 mod hills;
+mod line_of_sight;
 mod occlusion;
 mod sight_rules;
 mod solid_block;
 mod spotting_depth;
 mod terrain_model;
 mod terrain_sight;
+mod units_only;
 
 pub use blind_zone::{BlindZone, chart_multiple, extra_depth_factor};
+pub use blocking::{UnitLevels, blocks, blocks_at_levels};
 pub use explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
 pub use hills::{Contour, Ground};
+pub use line_of_sight::LineOfSight;
 pub use sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, SightRules, UnitScreening};
 pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};
+pub use units_only::UnitsOnly;
 
 /// The representative of `i` in a union-find forest (`parent[i] == i` at a root), with
 /// path halving; shared by the grouping of touching pieces and of gridded bases.

@@ -4,13 +4,13 @@
 //! A sight segment from an eye point `e` to a target point meets the target first at
 //! `t'`; spotting depth measures the length of the segment inside the cover from where
 //! it leaves the spotter's base to `t'` ([`super::TerrainSight`]). Every such segment
-//! lies in the corridor, the convex hull of eye and target. Two lower bounds on that
+//! lies in the sight hull, the convex hull of eye and target. Two lower bounds on that
 //! length hold for **every** segment, so a bound above the depth hides the target
 //! exactly (no sampling):
 //!
 //! - **The last piece** (the target wholly in the cover): the segment reaches `t'`
 //!   inside the cover, so its last piece in the cover runs from where it last entered
-//!   to `t'`. That entry is a point of the cover's outline, in the corridor, on an edge
+//!   to `t'`. That entry is a point of the cover's outline, in the sight hull, on an edge
 //!   the segment can cross inward (some sight direction points into the cover there),
 //!   so the piece is at least as long as the distance from such edges to the target;
 //!   or the segment never left the cover after leaving the spotter's base, and the
@@ -23,8 +23,8 @@
 //! their component along an edge's outward normal is settled by the differences of
 //! vertices (the set of differences is convex, and the component is linear).
 
-use crate::hull::hull_points;
-use crate::polygon::{ConvexPolygon, HalfPlane, line_in_convex};
+use crate::convex::{distance_mm, hull_points, segment_distance_mm, segment_inside, signed_area};
+use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::segment::Segment;
 use crate::sight::{Blocker, relative_pseudo_angle};
 use crate::vec2::Vec2;
@@ -34,7 +34,7 @@ use crate::vec2::Vec2;
 fn edges_out(cover: &Blocker) -> Vec<(Segment, Vec2)> {
     let poly = cover.polygon();
     let mut out = Vec::new();
-    let exterior_ccw = crate::polygon::signed_area(&poly.exterior) > 0.0;
+    let exterior_ccw = signed_area(&poly.exterior) > 0.0;
     let mut ring = |r: &[Vec2], outward_right: bool| {
         let n = r.len();
         for i in 0..n {
@@ -49,7 +49,7 @@ fn edges_out(cover: &Blocker) -> Vec<(Segment, Vec2)> {
     for h in &poly.holes {
         // A counter-clockwise hole has the cover on its right: outward (into the hole)
         // is left.
-        ring(h, crate::polygon::signed_area(h) < 0.0);
+        ring(h, signed_area(h) < 0.0);
     }
     out
 }
@@ -80,59 +80,6 @@ pub(crate) fn covers(cover: &Blocker, shape: &[Vec2]) -> bool {
         })
 }
 
-/// The part of the segment inside the convex polygon (ccw), if any.
-fn clip_to_convex(s: Segment, poly: &[Vec2]) -> Option<Segment> {
-    let d = s.b - s.a;
-    line_in_convex(poly, s.a, d, (0.0, 1.0), |_| Some(0.0))
-        .map(|(lo, hi)| Segment::new(s.a + d * lo, s.a + d * hi))
-}
-
-/// Distance between a segment and a convex shape (a point, a segment or a polygon,
-/// ccw), zero when they meet.
-fn segment_to_convex(s: Segment, shape: &[Vec2]) -> f64 {
-    let n = shape.len();
-    match n {
-        0 => f64::INFINITY,
-        1 => s.distance_to_point(shape[0]),
-        2 => s.distance_2(&Segment::new(shape[0], shape[1])).sqrt(),
-        _ => {
-            if clip_to_convex(s, shape).is_some() {
-                return 0.0;
-            }
-            (0..n)
-                .map(|i| s.distance_2(&Segment::new(shape[i], shape[(i + 1) % n])))
-                .fold(f64::INFINITY, f64::min)
-                .sqrt()
-        }
-    }
-}
-
-/// Distance between two convex shapes (points, segments or polygons, ccw).
-fn convex_to_convex(a: &[Vec2], b: &[Vec2]) -> f64 {
-    let edges = |s: &[Vec2]| -> Vec<Segment> {
-        match s.len() {
-            0 => Vec::new(),
-            1 => vec![Segment::new(s[0], s[0])],
-            2 => vec![Segment::new(s[0], s[1])],
-            n => (0..n).map(|i| Segment::new(s[i], s[(i + 1) % n])).collect(),
-        }
-    };
-    let inside = |p: Vec2, s: &[Vec2]| {
-        let n = s.len();
-        n >= 3 && (0..n).all(|i| (s[(i + 1) % n] - s[i]).cross(p - s[i]) >= 0.0)
-    };
-    if a.iter().any(|&p| inside(p, b)) || b.iter().any(|&p| inside(p, a)) {
-        return 0.0;
-    }
-    let mut best = f64::INFINITY;
-    for ea in edges(a) {
-        for eb in edges(b) {
-            best = best.min(ea.distance_2(&eb));
-        }
-    }
-    best.sqrt()
-}
-
 /// A lower bound on how far every sight segment from `eye` (a point or a segment) to
 /// `target` (convex, ccw: a base, or a single point reached from outside the base it
 /// belongs to) runs inside `cover`, counted from where it leaves `spotter` (the
@@ -144,37 +91,37 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let corridor = hull_points(pts);
+    let sight_hull = hull_points(pts);
     let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
     let edges = edges_out(cover);
-    let in_corridor = |s: Segment| {
-        if corridor.len() >= 3 {
-            clip_to_convex(s, &corridor)
+    let in_sight_hull = |s: Segment| {
+        if sight_hull.len() >= 3 {
+            segment_inside(&sight_hull, &s)
         } else {
-            // A degenerate corridor (the eye and the target on one line): the segment
+            // A degenerate sight hull (the eye and the target on one line): the segment
             // only matters where it meets that line; keep it whole (a weaker bound).
             Some(s)
         }
     };
     let mut bound = 0.0f64;
     if covers(cover, target) {
-        let mut last = convex_to_convex(spotter, target);
+        let mut last = distance_mm(spotter, target);
         for &(e, n) in &edges {
             if dirs.iter().any(|d| d.dot(n) < 0.0)
-                && let Some(c) = in_corridor(e)
+                && let Some(c) = in_sight_hull(e)
             {
-                last = last.min(segment_to_convex(c, target));
+                last = last.min(segment_distance_mm(&c, target));
             }
         }
         bound = bound.max(last);
     }
     if eye.len() == 2 && covers(cover, eye) {
-        let mut first = convex_to_convex(eye, target);
+        let mut first = distance_mm(eye, target);
         for &(e, n) in &edges {
             if dirs.iter().any(|d| d.dot(n) > 0.0)
-                && let Some(c) = in_corridor(e)
+                && let Some(c) = in_sight_hull(e)
             {
-                first = first.min(segment_to_convex(c, eye));
+                first = first.min(segment_distance_mm(&c, eye));
             }
         }
         bound = bound.max(first);
@@ -215,7 +162,7 @@ pub(crate) const DEPTH_SLACK_MM: f64 = 1e-6;
 /// A segment reaches the target first at `t'`. Where `t'` is outside the cover it lies
 /// in the part of the target outside the cover, whose hull must be hidden. Where it is
 /// in the cover, the last piece of the segment in the cover (see the module
-/// documentation) starts at an edge the segment crosses inward, in the corridor, at most
+/// documentation) starts at an edge the segment crosses inward, in the sight hull, at most
 /// `depth` from the target: each such "window" must be hidden. The segment cannot have
 /// run in the cover all the way from the spotter's base when the bases are more than
 /// `depth` apart.
@@ -230,7 +177,7 @@ pub(crate) fn hidden_in_cover(
     if eye.is_empty() || eye.len() > 2 || target.len() < 3 {
         return false;
     }
-    if convex_to_convex(spotter, target) <= depth + DEPTH_SLACK_MM {
+    if distance_mm(spotter, target) <= depth + DEPTH_SLACK_MM {
         return false;
     }
     let outside = outside_part(cover, target);
@@ -239,8 +186,8 @@ pub(crate) fn hidden_in_cover(
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
     pts.extend_from_slice(target);
-    let corridor = hull_points(pts);
-    if corridor.len() < 3 {
+    let sight_hull = hull_points(pts);
+    if sight_hull.len() < 3 {
         return false;
     }
     let dirs: Vec<Vec2> = eye.iter().flat_map(|&e| target.iter().map(move |&t| t - e)).collect();
@@ -248,8 +195,8 @@ pub(crate) fn hidden_in_cover(
         if !dirs.iter().any(|d| d.dot(n) <= 0.0) {
             continue;
         }
-        let Some(c) = clip_to_convex(e, &corridor) else { continue };
-        if segment_to_convex(c, target) <= depth + DEPTH_SLACK_MM && !hidden(&[c.a, c.b]) {
+        let Some(c) = segment_inside(&sight_hull, &e) else { continue };
+        if segment_distance_mm(&c, target) <= depth + DEPTH_SLACK_MM && !hidden(&[c.a, c.b]) {
             return false;
         }
     }
@@ -318,7 +265,7 @@ pub(crate) fn convex_part_around(cover: &Blocker, shape: &[Vec2]) -> Option<Vec<
     };
     for i in 0..n {
         let e = Segment::new(ring[i], ring[(i + 1) % n]);
-        if let Some(c) = clip_to_convex(e, &k)
+        if let Some(c) = segment_inside(&k, &e)
             && (strictly_inside(c.midpoint()) || strictly_inside(c.a) || strictly_inside(c.b))
         {
             return None;
@@ -505,7 +452,7 @@ mod tests {
             assert!((b - d).abs() < 1e-9, "{b}");
         }
         // Seen from the side, through the wood's side edge x = 200: the bound is the
-        // distance from the part of that edge inside the corridor (y from 265.6 to
+        // distance from the part of that edge inside the sight hull (y from 265.6 to
         // 290) to the target, at least the 185 mm between x = 200 and x = 15; the front
         // edge y = 200 cannot be crossed inward on the way.
         let side_eye = [Vec2::new(400.0, 300.0), Vec2::new(400.0, 330.0)];
@@ -538,7 +485,7 @@ mod tests {
         assert!((b - 20.0).abs() < 1e-9, "{b}");
         assert!(b > 19.95 && b <= 20.05);
         // Toward (25, 45) the part lies within y ∈ [43.1, 45] at x ≥ 20, and the
-        // corridor crosses x = 0 at y ≤ 36.4: more than 21 mm apart.
+        // sight hull crosses x = 0 at y ≤ 36.4: more than 21 mm apart.
         let end = part_toward(&eye, &target, &[Vec2::new(25.0, 45.0)]).unwrap_or_default();
         assert!(end.iter().all(|q| q.y > 42.5 && q.y < 45.5 && q.x >= 20.0 - 1e-9), "{end:?}");
         let b = run_lower_bound(&wood, &eye, &spotter, &end);
@@ -568,7 +515,7 @@ mod tests {
         // neither cuts the core.
         let part = rect(0.0, 0.0, 200.0, 200.0);
         let r = core_radius(50.0);
-        let core = crate::los::occlusion::shrink_convex(&part, r).unwrap_or_default();
+        let core = crate::convex::shrink(&part, r).unwrap_or_default();
         let gun = rect(90.0, -50.0, 110.0, -10.0);
         let contains = |c: &[Vec2], q: Vec2| ConvexPolygon::from_ccw_unchecked(c.to_vec()).contains(q);
         let deep = deep_core(&core, 50.0, &gun, &rect(90.0, 230.0, 110.0, 250.0)).unwrap_or_default();
@@ -584,9 +531,9 @@ mod tests {
         assert!(contains(&deep, Vec2::new(100.0, 35.01)));
         assert!(!contains(&deep, Vec2::new(100.0, 34.99)));
         // A part 50 mm wide has no core for a depth of 50 (every chord may be 50 long).
-        let thin = crate::los::occlusion::shrink_convex(&rect(0.0, 0.0, 200.0, 50.0), r);
+        let thin = crate::convex::shrink(&rect(0.0, 0.0, 200.0, 50.0), r);
         assert!(thin.is_none());
-        let thick = crate::los::occlusion::shrink_convex(&rect(0.0, 0.0, 200.0, 50.01), r);
+        let thick = crate::convex::shrink(&rect(0.0, 0.0, 200.0, 50.01), r);
         assert!(thick.is_some());
     }
 

@@ -13,9 +13,9 @@
 //! arc). Visibility range (1200 mm / 720) limits the search.
 
 use crate::assault::cover::cover_against_fire;
-use crate::assault::zone::loosened;
 use crate::base::Base;
 use crate::cone::FrontageCone;
+use crate::convex::outset;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::HIGH_HILL_LEVEL;
@@ -56,7 +56,7 @@ pub fn firing_arc(stand: &Base, skirmisher: bool, book: &RuleBook) -> Result<Fro
 /// part of it is inside.
 #[must_use]
 pub fn distance_in_arc(arc: &FrontageCone, stand: &Base, target: &Base) -> Option<f64> {
-    let planes = arc.half_planes().map(|h| loosened(h, ZONE_SLACK_MM));
+    let planes = arc.half_planes().map(|h| outset(h, ZONE_SLACK_MM));
     let part = ConvexPolygon::from_half_planes(&target.polygon(), &planes);
     if part.is_empty() { None } else { part.distance_to_base(stand) }
 }

@@ -18,9 +18,8 @@ use super::crest::crest_lines;
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::polygon::ConvexPolygon;
-use crate::polygon::{HalfPlane, line_in_convex};
+use crate::polygon::HalfPlane;
 use crate::rules::{RuleBook, RuleDistance};
-use crate::segment::Segment;
 use crate::table::{Table, Unit};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
@@ -130,7 +129,7 @@ pub fn bombardment_zone(
             let across = (line.b - line.a)
                 .normalized()
                 .is_some_and(|d| d.dot(frame.forward).abs() < d.dot(frame.right()).abs());
-            if area.is_empty() || !across || !meets(&swept, &line) {
+            if area.is_empty() || !across || !crate::convex::segment_meets(swept.vertices(), &line) {
                 continue;
             }
             // Keep the battery's side of the crest's line.
@@ -156,9 +155,4 @@ pub fn bombardment_zone(
         units_in(table, &area).into_iter().filter(|&u| u != battery).collect()
     };
     Ok(Some(BombardmentZone { area, cut_by, units }))
-}
-
-/// Whether segment `s` meets convex `area` (its boundary included).
-fn meets(area: &ConvexPolygon, s: &Segment) -> bool {
-    line_in_convex(area.vertices(), s.a, s.b - s.a, (0.0, 1.0), |_| Some(0.0)).is_some()
 }

@@ -28,9 +28,9 @@
 //!   top (each unit on the lowest ground any of its stands is on).
 
 use crate::base::Base;
+use crate::convex::segment_inside;
 use crate::error::GeometryError;
 use crate::los::TerrainSight;
-use crate::polygon::line_in_convex;
 use crate::pro_patria::arcs::Elevation;
 use crate::segment::Segment;
 use crate::table::{BaseRef, Table};
@@ -248,7 +248,8 @@ fn first_crossing(
 /// (closed); `None` when it misses it.
 fn entry_mm(b: &Base, start: Vec2, dir: Vec2, reach: f64) -> Option<f64> {
     let poly = b.polygon();
-    line_in_convex(poly.vertices(), start, dir, (0.0, reach), |_| Some(0.0)).map(|(lo, _)| lo)
+    segment_inside(poly.vertices(), &Segment::new(start, start + dir * reach))
+        .map(|s| (s.a - start).dot(dir).max(0.0))
 }
 
 #[cfg(test)]

@@ -63,14 +63,8 @@ pub fn endangered(
             continue;
         };
         let Some(c) = corridor(stand, tb) else { continue };
-        let planes: Vec<HalfPlane> = c
-            .half_planes()
-            .into_iter()
-            .map(|h| match h.direction.normalized() {
-                Some(d) => HalfPlane { point: h.point + d.perp_left() * TIE_MM, direction: h.direction },
-                None => h,
-            })
-            .collect();
+        let planes: Vec<HalfPlane> =
+            c.half_planes().into_iter().map(|h| crate::convex::inset(h, TIE_MM)).collect();
         let (mut lo, mut hi) = (c.vertices()[0], c.vertices()[0]);
         for v in c.vertices() {
             lo = crate::vec2::Vec2::new(lo.x.min(v.x), lo.y.min(v.y));

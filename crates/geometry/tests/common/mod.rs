@@ -1,6 +1,11 @@
 //! Builders for hand-worked scenario tables.
 #![allow(dead_code)]
 
+#[path = "../../src/test_support.rs"]
+mod test_support;
+#[allow(unused_imports)] // Not every test uses each helper.
+pub use test_support::proptest_config;
+
 use vedette_geometry::{
     Base, BaseSize, Formation, RuleSet, Scale, Table, TerrainFeature, TerrainKind, Unit, UnitKind, Vec2,
 };

@@ -91,7 +91,7 @@ mod tests {
 
     proptest! {
         // Small integer grids make collinear and repeated points common.
-        #![proptest_config(ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(6), ..ProptestConfig::default() })]
+        #![proptest_config(crate::test_support::proptest_config(2000, 6))]
         #[test]
         fn the_hull_matches_the_two_list_chain(
             pts in proptest::collection::vec((-4i32..5, -4i32..5), 0..24),

@@ -1,11 +1,11 @@
-//! The corridor between an eye and a target, and the chain test: solid pieces that
-//! overlap one another from one side of the corridor to the other hide the target
+//! The sight hull between an eye and a target, and the chain test: solid pieces that
+//! overlap one another from one side of the sight hull to the other hide the target
 //! exactly.
 //!
 //! Every sight segment from a point of the eye (a segment) to a point of the target (a
-//! convex base) lies in the corridor, the convex hull of the two. Its outline is the
+//! convex base) lies in the sight hull, the convex hull of the two. Its outline is the
 //! eye, a side ("bridge") from one end of the eye to the target, the target's near
-//! outline, and the other bridge. A connected set inside the corridor that meets both
+//! outline, and the other bridge. A connected set inside the sight hull that meets both
 //! bridges and neither the eye nor the target separates them (a connected set joining
 //! two disjoint arcs of a disc's rim splits the disc between the two other arcs): every
 //! sight segment crosses it.
@@ -14,17 +14,18 @@
 //! above the graze tolerance of [`crate::sight`], so a segment through any point of a
 //! piece passes through the blocker's inside, and two pieces that meet are blockers
 //! overlapping by twice the margin. The union of pieces that meet one another, clipped
-//! to the corridor, is connected; if one such union meets both bridges, the target is
+//! to the sight hull, is connected; if one such union meets both bridges, the target is
 //! hidden.
 
 use super::union_root;
-use crate::hull::hull_points;
-use crate::polygon::{ConvexPolygon, line_in_convex};
+use crate::convex::hull_points;
+use crate::convex::{polygons_meet, segment_meets};
+use crate::polygon::ConvexPolygon;
 use crate::segment::Segment;
 use crate::vec2::Vec2;
 
 /// True when some chain of the convex `pieces` (ccw, each robust, see the module
-/// documentation) crosses the corridor between `eye` (two points) and `target` (convex,
+/// documentation) crosses the sight hull between `eye` (two points) and `target` (convex,
 /// ccw) from side to side, touching neither: then no sight segment gets through.
 pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bool {
     if eye.len() != 2 || target.len() < 3 || pieces.is_empty() {
@@ -46,11 +47,11 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
         }
     }
     let [left, right] = bridges[..] else { return false };
-    let corridor = ConvexPolygon::from_ccw_unchecked(hull);
-    let (clo, chi) = bbox(corridor.vertices());
+    let sight_hull = ConvexPolygon::from_ccw_unchecked(hull);
+    let (clo, chi) = bbox(sight_hull.vertices());
     let eye_seg = Segment::new(eye[0], eye[1]);
-    // Pieces in the corridor that may join a chain, with whether each meets a bridge:
-    // first unclipped, so that a corridor no piece crosses from one bridge is settled
+    // Pieces in the sight hull that may join a chain, with whether each meets a bridge:
+    // first unclipped, so that a sight hull no piece crosses from one bridge is settled
     // before any clipping.
     let mut near: Vec<(&[Vec2], bool, bool)> = Vec::new();
     for &p in pieces {
@@ -58,20 +59,22 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
         if hi.x < clo.x || lo.x > chi.x || hi.y < clo.y || lo.y > chi.y {
             continue;
         }
-        if !meets_convex(p, corridor.vertices()) || meets_segment(p, eye_seg) || meets_convex(p, target) {
+        if !polygons_meet(p, sight_hull.vertices()) || segment_meets(p, &eye_seg) || polygons_meet(p, target)
+        {
             continue;
         }
-        near.push((p, meets_segment(p, left), meets_segment(p, right)));
+        near.push((p, segment_meets(p, &left), segment_meets(p, &right)));
     }
     if !near.iter().any(|k| k.1) || !near.iter().any(|k| k.2) {
         return false;
     }
-    // Clipped to the corridor (pieces may only overlap outside it).
+    // Clipped to the sight hull (pieces may only overlap outside it).
     let mut kept: Vec<(Vec<Vec2>, bool, bool)> = Vec::new();
     for (p, l, r) in near {
         let piece = ConvexPolygon::from_ccw_unchecked(p.to_vec());
         // A piece wholly inside needs no clipping.
-        let q = if p.iter().all(|&v| corridor.contains(v)) { piece } else { corridor.intersection(&piece) };
+        let q =
+            if p.iter().all(|&v| sight_hull.contains(v)) { piece } else { sight_hull.intersection(&piece) };
         if q.vertices().len() < 3 || q.area() <= 0.0 {
             continue;
         }
@@ -85,7 +88,7 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     let mut parent: Vec<usize> = (0..m).collect();
     for i in 0..m {
         for j in i + 1..m {
-            if meets_convex(&kept[i].0, &kept[j].0) {
+            if polygons_meet(&kept[i].0, &kept[j].0) {
                 let (a, b) = (union_root(&mut parent, i), union_root(&mut parent, j));
                 parent[a] = b;
             }
@@ -110,24 +113,6 @@ fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
     )
 }
 
-/// True when the convex polygon (ccw) and the segment share a point.
-fn meets_segment(p: &[Vec2], s: Segment) -> bool {
-    line_in_convex(p, s.a, s.b - s.a, (0.0, 1.0), |_| Some(0.0)).is_some()
-}
-
-/// True when two convex polygons (ccw) share a point (separating axis test).
-fn meets_convex(a: &[Vec2], b: &[Vec2]) -> bool {
-    let separated_by = |p: &[Vec2], q: &[Vec2]| {
-        let n = p.len();
-        (0..n).any(|i| {
-            let (u, v) = (p[i], p[(i + 1) % n]);
-            let e = v - u;
-            q.iter().all(|&w| e.cross(w - u) < 0.0)
-        })
-    };
-    !separated_by(a, b) && !separated_by(b, a)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,7 +122,7 @@ mod tests {
     }
 
     #[test]
-    fn overlapping_pieces_across_the_corridor_hide_the_target() {
+    fn overlapping_pieces_across_the_sight_hull_hide_the_target() {
         let eye = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];
         let target = rect(-15.0, 200.0, 15.0, 220.0);
         // One piece across: hidden.

@@ -1,0 +1,152 @@
+//! Building the model: features, screens and base shapes from the table, and the
+//! builder-style settings and accessors of [`TerrainSight`].
+
+use super::{Feature, Proof, Sampling, TerrainSight};
+use crate::base::Base;
+use crate::convex::hull_points;
+use crate::error::GeometryError;
+use crate::index::SpatialIndex;
+use crate::los::hills::Ground;
+use crate::los::sight_rules::{Eye, SightRules};
+use crate::los::terrain_sight::{SightEffect, sight_properties};
+use crate::sight::Blocker;
+use crate::table::{BaseRef, Table, UnitKind};
+use crate::vec2::Vec2;
+use std::sync::OnceLock;
+
+impl<'i, 't> TerrainSight<'i, 't> {
+    /// The model of the indexed table, with its rule set's sight rules
+    /// ([`SightRules::for_book`]) and the default [`Sampling`].
+    pub fn try_new(index: &'i SpatialIndex<'t>) -> Result<Self, GeometryError> {
+        let table = index.table();
+        let rules = SightRules::for_book(&table.rule_book()?)?;
+        Ok(Self::with_rules(index, rules))
+    }
+
+    /// The model with explicit sight rules (a club's variant, or a test).
+    #[must_use]
+    pub fn with_rules(index: &'i SpatialIndex<'t>, rules: SightRules) -> Self {
+        let table = index.table();
+        let ground = Ground::new(table);
+        let levels =
+            table.units.iter().map(|u| u.bases.iter().map(|b| ground.base_level(b)).collect()).collect();
+        let features = table
+            .terrain
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                let props = sight_properties(f.kind);
+                if props.effect == SightEffect::Open {
+                    return None;
+                }
+                let linear = f.kind.is_linear();
+                let blockers =
+                    if linear { Blocker::from_path(&f.path) } else { vec![Blocker::new(f.polygon())] };
+                let (mut lo, mut hi) = (
+                    Vec2::new(f64::INFINITY, f64::INFINITY),
+                    Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+                );
+                for b in &blockers {
+                    let (l, h) = b.bbox();
+                    lo = Vec2::new(lo.x.min(l.x), lo.y.min(l.y));
+                    hi = Vec2::new(hi.x.max(h.x), hi.y.max(h.y));
+                }
+                Some(Feature { index: i, kind: f.kind, level: f.level, props, blockers, linear, lo, hi })
+            })
+            .collect();
+        let screens = skirmish_screens(table);
+        let base_blockers =
+            table.units.iter().map(|u| u.bases.iter().map(Blocker::from_base).collect()).collect();
+        TerrainSight {
+            index,
+            table,
+            rules,
+            ground,
+            levels,
+            features,
+            screens,
+            sampling: Sampling::default(),
+            proof: Proof::default(),
+            sweep_cache: OnceLock::new(),
+            base_blockers,
+        }
+    }
+
+    /// The same model with another sampling for the bounded search.
+    #[must_use]
+    pub fn with_sampling(mut self, sampling: Sampling) -> Self {
+        self.sampling = sampling;
+        self
+    }
+
+    /// The same model proving its verdicts another way ([`Proof`]).
+    #[must_use]
+    pub fn with_proof(mut self, proof: Proof) -> Self {
+        self.proof = proof;
+        self
+    }
+
+    /// The sight rules in force.
+    #[must_use]
+    pub fn rules(&self) -> &SightRules {
+        &self.rules
+    }
+
+    /// The ground (hill contours) of the table.
+    #[must_use]
+    pub fn ground(&self) -> &Ground {
+        &self.ground
+    }
+
+    /// The level a base stands at.
+    #[must_use]
+    pub fn level_of(&self, r: BaseRef) -> f64 {
+        self.levels.get(r.unit).and_then(|l| l.get(r.base)).copied().unwrap_or(0.0)
+    }
+
+    /// The eye of a spotter base under these rules: its front edge, or its outline.
+    #[must_use]
+    pub fn eye_of(&self, b: &Base) -> Vec<Vec2> {
+        match self.rules.eye {
+            Eye::FrontEdge => {
+                let e = b.front_edge();
+                vec![e.a, e.b]
+            }
+            Eye::WholeBase => b.vertices_ccw().to_vec(),
+        }
+    }
+}
+
+/// The spaces between friendly skirmish markers of one regiment (000 §4.2: artillery
+/// may not fire "through or over friendly units, including skirmish markers and the
+/// spaces between friendly skirmish markers of the same regiment"): each marker base is
+/// joined to the nearest other marker base of the same parent by their convex hull.
+pub(super) fn skirmish_screens(table: &Table) -> Vec<(Blocker, BaseRef, BaseRef)> {
+    let markers: Vec<(BaseRef, &Base, &str)> = table
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.kind == UnitKind::Skirmisher)
+        .flat_map(|(ui, u)| {
+            let parent = u.parent.as_deref().unwrap_or(u.id.as_str());
+            u.bases.iter().enumerate().map(move |(bi, b)| (BaseRef::new(ui, bi), b, parent))
+        })
+        .collect();
+    let mut out: Vec<(Blocker, BaseRef, BaseRef)> = Vec::new();
+    for (i, (ra, a, pa)) in markers.iter().enumerate() {
+        let nearest = markers
+            .iter()
+            .enumerate()
+            .filter(|(j, (_, _, pb))| *j != i && pb == pa)
+            .min_by(|x, y| a.distance(x.1.1).total_cmp(&a.distance(y.1.1)));
+        if let Some((_, (rb, b, _))) = nearest {
+            let (x, y) = if ra < rb { (*ra, *rb) } else { (*rb, *ra) };
+            if out.iter().any(|(_, p, q)| *p == x && *q == y) {
+                continue;
+            }
+            let pts: Vec<Vec2> = a.vertices_ccw().into_iter().chain(b.vertices_ccw()).collect();
+            out.push((Blocker::new(crate::polygon::Polygon::new(hull_points(pts), vec![])), x, y));
+        }
+    }
+    out
+}
