@@ -7,7 +7,6 @@
 use super::emit;
 use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::write_atomically;
 use std::path::PathBuf;
 use vedette_draw::explain::{PairExplanation, explain_assault, explain_battery};
 use vedette_geometry::artillery::target_cover;
@@ -111,9 +110,7 @@ pub fn run_with(
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let e = explain(&table, &args.a, &args.b)?;
-    if let Some(svg) = &args.svg {
-        write_atomically(svg, vedette_draw::plan_svg(&e.scene)?.as_bytes())?;
-    }
-    args.photo.paint(&e.scene, painter)?;
-    emit(out, &e.render_text())
+    let text = e.render_text();
+    args.photo.draw(args.svg.as_deref(), painter, || Ok(e.scene))?;
+    emit(out, &text)
 }

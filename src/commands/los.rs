@@ -8,7 +8,6 @@ use super::emit;
 use super::measure::{measure, micro};
 use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::write_atomically;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -384,13 +383,7 @@ pub fn run_with(
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let (r, ex) = line_of_sight_explained(&table, &args.a, &args.b)?;
-    if args.svg.is_some() || args.photo.wanted() {
-        let scene = sight_scene(&table, &args.a, &args.b, &r, &ex)?;
-        if let Some(svg) = &args.svg {
-            write_atomically(svg, vedette_draw::plan_svg(&scene)?.as_bytes())?;
-        }
-        args.photo.paint(&scene, painter)?;
-    }
+    args.photo.draw(args.svg.as_deref(), painter, || sight_scene(&table, &args.a, &args.b, &r, &ex))?;
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

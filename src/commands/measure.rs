@@ -5,7 +5,6 @@ use super::calls::{self, CallEntry};
 use super::emit;
 use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
-use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::PathBuf;
 use vedette_geometry::close_call::distance_call;
@@ -204,13 +203,7 @@ pub fn run_with(
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let m = measure(&table, &args.a, &args.b)?;
-    if args.svg.is_some() || args.photo.wanted() {
-        let scene = measure_scene(&table, &args.a, &args.b, &m)?;
-        if let Some(svg) = &args.svg {
-            write_atomically(svg, vedette_draw::plan_svg(&scene)?.as_bytes())?;
-        }
-        args.photo.paint(&scene, painter)?;
-    }
+    args.photo.draw(args.svg.as_deref(), painter, || measure_scene(&table, &args.a, &args.b, &m))?;
     if args.json {
         let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

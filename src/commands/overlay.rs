@@ -52,6 +52,24 @@ impl PhotoArgs {
         check_outputs(&outputs, &inputs)
     }
 
+    /// The pictures a verb was asked for: `scene` (built only when one is wanted) as SVG
+    /// to `svg`, and over the photo with `painter`.
+    pub fn draw(
+        &self,
+        svg: Option<&Path>,
+        painter: Option<Painter<'_>>,
+        scene: impl FnOnce() -> Result<Scene, CliError>,
+    ) -> Result<(), CliError> {
+        if svg.is_none() && !self.wanted() {
+            return Ok(());
+        }
+        let scene = scene()?;
+        if let Some(p) = svg {
+            write_atomically(p, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+        }
+        self.paint(&scene, painter)
+    }
+
     /// Draws `scene` over the photo when asked, with `painter`.
     pub fn paint(&self, scene: &Scene, painter: Option<Painter<'_>>) -> Result<(), CliError> {
         if !self.wanted() {
