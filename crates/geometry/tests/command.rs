@@ -354,3 +354,29 @@ fn classic_divisions_adjoin_within_8cm() {
     let t = two(80.1);
     assert!(division_gaps(&t, &SpatialIndex::new(&t), reach(&t)).is_empty());
 }
+
+#[test]
+fn classic_divisions_adjoin_only_in_sight() {
+    // 002 §5.2: "within 8cm of each other, or within line of sight, whichever is less":
+    // two one-regiment divisions 79.9 mm apart adjoin; with a heavy wood filling the gap
+    // they are as close but unseen: listed, not adjoining.
+    let adjoin = |wood: bool| {
+        let mut t = table(
+            RuleSet::RepubliqueClassic,
+            vec![
+                with_division(unit("a", "fr", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)]), "d1"),
+                with_division(unit("b", "fr", UnitKind::Infantry, vec![inf(30.0 + 79.9, 0.0, 90.0)]), "d2"),
+            ],
+        );
+        if wood {
+            t.terrain.push(common::area(TerrainKind::HeavyForest, 16.0, -500.0, 14.0 + 79.9, 500.0));
+        }
+        let index = SpatialIndex::new(&t);
+        let sight = TerrainSight::try_new(&index).unwrap();
+        let found = assess_command(&t, &index, &t.rule_book().unwrap(), &sight).unwrap();
+        assert_eq!(found.division_pairs.len(), 1, "within 8 cm: listed");
+        found.division_pairs[0].adjoining
+    };
+    assert!(adjoin(false));
+    assert!(!adjoin(true));
+}

@@ -122,8 +122,9 @@ pub struct DivisionPair {
     pub distance_in: Option<f64>,
     /// Within 6": they may act together (000 §3.3). `false` under classic rules.
     pub together: bool,
-    /// Within 3" (classic: 8 cm): adjoining for panic, unless line of sight is shorter
-    /// (000 §6.2, 002 §5.2: not decided here).
+    /// Within 3" (classic: 8 cm) and their closest units in sight of each other:
+    /// adjoining for panic (000 §6.2, 002 §5.2, "or within line of sight, whichever is
+    /// less").
     pub adjoining: bool,
     /// The distance against 6" (`null` under classic rules).
     pub together_call: Option<CallEntry>,

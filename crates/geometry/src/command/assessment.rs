@@ -16,7 +16,7 @@
 //! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
 
 use super::deployment::{DeploymentArea, corps_area, division_area, primary_units};
-use super::divisions::{division_gaps, nearest_enemies_of_divisions};
+use super::divisions::{DivisionGap, division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
     LeaderScope, commanded_units, division_and_corps_leaders, division_leader, rally_penalty,
     rally_step_boundary_mm, unit_distance_mm, units_within_reach,
@@ -219,6 +219,37 @@ fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
     it.collect::<BTreeSet<_>>().into_iter().map(str::to_string).collect()
 }
 
+/// Pairs of friendly divisions: together within `together_mm` (R5 family; `None` for
+/// classic), adjoining within `adjoining_mm` when their closest units see each other
+/// (000 §6.2, 002 §5.2: "or within line of sight, whichever is less"). A pair is listed
+/// when within the larger of the two, or just beyond it and too close to call (`band`).
+fn division_pairs(
+    t: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    band: f64,
+    together_mm: Option<f64>,
+    adjoining_mm: f64,
+) -> Result<Vec<DivisionPairFinding>, GeometryError> {
+    let see = units_in_sight(index, book)?;
+    let outer = together_mm.unwrap_or(adjoining_mm);
+    let call =
+        |g: &DivisionGap, limit: f64| unit_distance_call(t, g.units.0, g.units.1, limit).map(|c| (limit, c));
+    Ok(division_gaps(t, index, outer + band)
+        .into_iter()
+        .filter(|g| within(g.distance_mm, outer) || call(g, outer).is_some_and(|(_, c)| !c.certain()))
+        .map(|g| DivisionPairFinding {
+            together: together_mm.is_some_and(|l| within(g.distance_mm, l)),
+            adjoining: within(g.distance_mm, adjoining_mm) && see(g.units),
+            together_call: together_mm.and_then(|l| call(&g, l)),
+            adjoining_call: call(&g, adjoining_mm),
+            distance_mm: g.distance_mm,
+            a: g.a,
+            b: g.b,
+        })
+        .collect())
+}
+
 /// A zone's finding from the units found within its reach and the near band beyond it
 /// (unit → distance, deciding base): the units within the reach, and a close call for
 /// each of them and for each unit outside that is too close to call; `None` when
@@ -402,28 +433,7 @@ pub fn assess_command(
             }
             let together = book.distance_mm(RuleDistance::DivisionsTogether)?;
             let adjoining = book.distance_mm(RuleDistance::AdjoiningDivisions)?;
-            let see = units_in_sight(index, book)?;
-            s.division_pairs = division_gaps(t, index, together + band)
-                .into_iter()
-                .filter_map(|g| {
-                    let together_call =
-                        unit_distance_call(t, g.units.0, g.units.1, together).map(|c| (together, c));
-                    let is_together = within(g.distance_mm, together);
-                    if !is_together && together_call.is_none_or(|(_, c)| c.certain()) {
-                        return None;
-                    }
-                    Some(DivisionPairFinding {
-                        adjoining: within(g.distance_mm, adjoining) && see(g.units),
-                        together: is_together,
-                        together_call,
-                        adjoining_call: unit_distance_call(t, g.units.0, g.units.1, adjoining)
-                            .map(|c| (adjoining, c)),
-                        a: g.a,
-                        b: g.b,
-                        distance_mm: g.distance_mm,
-                    })
-                })
-                .collect();
+            s.division_pairs = division_pairs(t, index, book, band, Some(together), adjoining)?;
             s.leaders = leader_findings(
                 t,
                 index,
@@ -458,26 +468,7 @@ pub fn assess_command(
         }
         RuleSet::RepubliqueClassic => {
             let panic = book.distance_mm(RuleDistance::AdjoiningPanic)?;
-            s.division_pairs = division_gaps(t, index, panic + band)
-                .into_iter()
-                .filter_map(|g| {
-                    let adjoining_call =
-                        unit_distance_call(t, g.units.0, g.units.1, panic).map(|c| (panic, c));
-                    let adjoining = within(g.distance_mm, panic);
-                    if !adjoining && adjoining_call.is_none_or(|(_, c)| c.certain()) {
-                        return None;
-                    }
-                    Some(DivisionPairFinding {
-                        a: g.a,
-                        b: g.b,
-                        distance_mm: g.distance_mm,
-                        together: false,
-                        adjoining,
-                        together_call: None,
-                        adjoining_call,
-                    })
-                })
-                .collect();
+            s.division_pairs = division_pairs(t, index, book, band, None, panic)?;
             s.leaders = leader_findings(
                 t,
                 index,
