@@ -780,3 +780,42 @@ fn pro_patria_contact_and_command_radius_either_side() {
         }
     }
 }
+
+#[test]
+fn an_asset_just_inside_and_just_outside_its_deployment_area() {
+    // 000 §2.1: the area lies 3" (76.2 mm) from the primary units' base edges. One
+    // regiment (30 x 20, front edge y = 510) draws it: straight ahead its boundary is
+    // y = 586.2 between x 885 and 915. An attached battery (20 x 20, x 890..910) whose far
+    // edge is at 586.2 + offset is wholly inside for offset < 0, |offset| from flipping;
+    // one party, two sigma 0.6 mm.
+    for deg in HEADINGS {
+        for (offset, inside, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let t = table(
+                vec![
+                    unit(
+                        "r",
+                        "one",
+                        "infantry",
+                        json!({ "formation": "line", "division": "d" }),
+                        base(900.0, 500.0, 90.0, 30.0, 20.0, deg, Some(SIGMA)),
+                    ),
+                    unit(
+                        "g",
+                        "one",
+                        "artillery",
+                        json!({ "formation": "unlimbered", "division": "d", "weight": "heavy" }),
+                        base(900.0, 586.2 + offset - 10.0, 90.0, 20.0, 20.0, deg, Some(SIGMA)),
+                    ),
+                ],
+                vec![],
+            );
+            let r = report::build(&t).unwrap();
+            let a = &r.command.divisions[0].assets[0];
+            assert_eq!(a.inside, inside, "{what}");
+            let c = a.call.as_ref().unwrap();
+            check(c, offset.abs(), 1e-6, certain, &what);
+            assert!((c.sigma_mm.unwrap() - SIGMA).abs() < 1e-9);
+        }
+    }
+}

@@ -51,6 +51,8 @@ pub struct AssetCheck {
     pub inside: bool,
     /// The fraction of its base area inside (0 to 1).
     pub fraction_inside: f64,
+    /// The close call of `inside`; see "Close calls".
+    pub call: Option<CallEntry>,
 }
 
 /// A unit's distance to its division leader and the rally penalty (000 §2.3).
@@ -212,6 +214,7 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &CommandAssessment) -> Comm
                 unit: id(a.unit),
                 inside: a.inside,
                 fraction_inside: micro(a.fraction_inside),
+                call: a.call.as_ref().map(|c| calls::entry(t, c, None)),
             })
             .collect()
     };
@@ -449,8 +452,18 @@ fn render_close_calls(s: &CommandSection) -> String {
     for d in &s.divisions {
         add(format!("{} engagement range (8\")", d.division), &d.engagement_call);
         add(format!("{} corps leader within 12\"", d.division), &d.corps_leader_call);
+        for a in &d.assets {
+            let side = if a.inside { "inside" } else { "outside" };
+            add(format!("{} {side} the deployment area of {}", a.unit, d.division), &a.call);
+        }
         for r in &d.rally {
             add(format!("{} rally penalty of {}", d.division, r.unit), &Some(r.call.clone()));
+        }
+    }
+    for c in &s.corps {
+        for a in &c.assets {
+            let side = if a.inside { "inside" } else { "outside" };
+            add(format!("{} {side} the deployment area of corps {}", a.unit, c.corps), &a.call);
         }
     }
     for p in &s.division_pairs {

@@ -23,7 +23,7 @@ use super::leaders::{
 };
 use super::pass_through::{pass_through_reach_mm, pass_through_within};
 use super::reaction::reaction_zone_within;
-use crate::close_call::{CloseCall, distance_call, near_band_mm, unit_distance_call};
+use crate::close_call::{CloseCall, Party, distance_call, near_band_mm, unit_distance_call};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::{Eye, FieldOfView, SightRules, TerrainSight};
@@ -42,6 +42,11 @@ pub struct AssetFinding {
     pub inside: bool,
     /// The share of its bases' area inside (0 to 1).
     pub fraction_inside: f64,
+    /// The close call of `inside`: wholly inside, its base nearest the area's boundary
+    /// and its distance to it; not, its base farthest out and how far its farthest corner
+    /// lies outside (every base must come in: a lower bound). The area's own uncertainty
+    /// (the primary units that draw it) is not carried. `None` without an area.
+    pub call: Option<CloseCall>,
 }
 
 /// A combat unit's distance from its division leader and its rally penalty (000 §2.3).
@@ -207,12 +212,24 @@ pub fn is_corps_asset(u: &Unit, corps: &str) -> bool {
     u.corps.as_deref() == Some(corps) && u.division.is_none() && u.attached
 }
 
-fn asset(area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> AssetFinding {
+fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> AssetFinding {
     let fraction_inside = area.map_or(0.0, |a| {
         u.bases.iter().map(|b| a.fraction_of_base(b) * b.area()).sum::<f64>()
             / u.bases.iter().map(|b| b.area()).sum::<f64>()
     });
-    AssetFinding { unit: ui, inside: area.is_some_and(|a| a.contains_unit(u)), fraction_inside }
+    let inside = area.is_some_and(|a| a.contains_unit(u));
+    let call = area.and_then(|a| {
+        let margins = u.bases.iter().enumerate().map(|(i, b)| (i, a.base_margin_mm(b)));
+        let (i, m) = if inside {
+            margins.min_by(|x, y| x.1.total_cmp(&y.1))?
+        } else {
+            margins.min_by(|x, y| x.1.total_cmp(&y.1)).map(|(i, m)| (i, -m))?
+        };
+        let r = BaseRef::new(ui, i);
+        let parties: Vec<Party> = table.base(r).map(|b| Party::anywhere(r, b, None)).into_iter().collect();
+        Some(CloseCall::new(table, m, &parties))
+    });
+    AssetFinding { unit: ui, inside, fraction_inside, call }
 }
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
@@ -375,7 +392,7 @@ pub fn assess_command(
                 let assets = members
                     .iter()
                     .filter(|&&i| is_division_asset(&t.units[i]))
-                    .map(|&i| asset(area.as_ref(), i, &t.units[i]))
+                    .map(|&i| asset(t, area.as_ref(), i, &t.units[i]))
                     .collect();
                 let leaders = division_and_corps_leaders(t, &d);
                 let corps_leader_mm = leaders.and_then(|(l, c)| unit_distance_mm(t, l, c));
@@ -422,7 +439,7 @@ pub fn assess_command(
                 let area = corps_area(t, &c, book)?;
                 let assets = (0..t.units.len())
                     .filter(|&i| is_corps_asset(&t.units[i], &c))
-                    .map(|i| asset(area.as_ref(), i, &t.units[i]))
+                    .map(|i| asset(t, area.as_ref(), i, &t.units[i]))
                     .collect();
                 s.corps.push(CorpsFinding {
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),

@@ -22,10 +22,12 @@
 //! than [`ARC_EXCESS_MM`] near a rounded corner may be judged inside too.
 
 use crate::base::Base;
+use crate::convex::segment_distance_mm;
 use crate::convex::{hull_points, signed_area};
 use crate::error::GeometryError;
 use crate::polygon::{ConvexPolygon, Polygon};
 use crate::rules::{RuleBook, RuleDistance};
+use crate::segment::Segment;
 use crate::table::{Table, Unit, UnitKind};
 use crate::vec2::Vec2;
 
@@ -68,6 +70,32 @@ impl DeploymentArea {
     #[must_use]
     pub fn contains_base(&self, b: &Base) -> bool {
         self.fraction_of_base(b) >= 1.0 - 1e-6
+    }
+
+    /// How far `b` is from changing its "wholly inside" verdict, mm: positive when it
+    /// is wholly inside (its distance to the area's boundary: the move that makes it
+    /// poke out), otherwise minus the largest distance from one of its corners outside
+    /// the area to the area (the least any move bringing it wholly in must cover).
+    #[must_use]
+    pub fn base_margin_mm(&self, b: &Base) -> f64 {
+        let edges = || {
+            self.outlines.iter().flat_map(|o| {
+                let r = &o.exterior;
+                (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()]))
+            })
+        };
+        if self.contains_base(b) {
+            let poly = b.polygon();
+            return edges().map(|e| segment_distance_mm(&e, poly.vertices())).fold(f64::INFINITY, f64::min);
+        }
+        let outside = |p: Vec2| {
+            if self.outlines.iter().any(|o| o.contains(p)) {
+                0.0
+            } else {
+                edges().map(|e| e.distance_to_point(p)).fold(f64::INFINITY, f64::min)
+            }
+        };
+        -b.vertices_ccw().iter().map(|&p| outside(p)).fold(0.0, f64::max)
     }
 
     /// True when every base of the unit is inside.
