@@ -434,6 +434,27 @@ fn terrain(rng: &mut ChaCha8Rng, n: usize, width: f64, depth: f64) -> Vec<Terrai
             features[i].level = 0.0;
         }
     }
+    // A hill inside another must stand higher (the table's rule): raise each nested
+    // contour half a level above the one around it, innermost last.
+    let hills: Vec<usize> = (0..features.len()).filter(|&i| features[i].kind == TerrainKind::Hill).collect();
+    let inside = |inner: &TerrainFeature, outer: &TerrainFeature| {
+        let ring = vedette_geometry::Polygon::new(outer.outline.clone(), vec![]);
+        inner.outline.iter().all(|&p| ring.contains(p))
+    };
+    for _ in 0..hills.len() {
+        let mut changed = false;
+        for &i in &hills {
+            for &j in &hills {
+                if i != j && features[i].level <= features[j].level && inside(&features[i], &features[j]) {
+                    features[i].level = features[j].level + 0.5;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     features
 }
 
@@ -466,6 +487,16 @@ mod tests {
             t.validate("generated").unwrap();
             let count = t.base_count();
             assert!(count >= n && count < n + 12, "{n} asked, {count} made");
+        }
+    }
+
+    #[test]
+    fn nested_hills_stand_higher_whatever_the_seed() {
+        // `generate --bases 3000` (seed 1805) nested a level-½ hill in another level-½
+        // hill, and the table was refused; every nested contour now stands higher.
+        for (n, seed) in [(3000, 1805), (5000, 1805), (3000, 7), (8000, 11)] {
+            let t = grand_battle(&BattleSpec::with_bases(n, seed));
+            t.validate("generated").unwrap_or_else(|e| panic!("{n} bases, seed {seed}: {e}"));
         }
     }
 

@@ -17,5 +17,6 @@ pub mod commands;
 pub mod error;
 pub mod generate;
 pub mod output;
+pub mod progress;
 
 pub use error::CliError;

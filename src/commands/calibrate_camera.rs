@@ -69,7 +69,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         }
         (None, None) => Pattern::Chessboard { cols: 9, rows: 6, square_mm: args.square_mm },
     };
-    let c = calibrate(&args.photos, &pattern)?;
+    let c = crate::progress::working(format!("calibrating from {} photos", args.photos.len()), || {
+        calibrate(&args.photos, &pattern)
+    })?;
     let text = c.intrinsics.to_toml(Some(c.record()))?;
     write_atomically(&args.output, text.as_bytes())?;
     let k = &c.intrinsics;

@@ -382,7 +382,9 @@ pub fn run_with(
 ) -> Result<(), CliError> {
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
-    let (r, ex) = line_of_sight_explained(&table, &args.a, &args.b)?;
+    let (r, ex) = crate::progress::working("deciding line of sight", || {
+        line_of_sight_explained(&table, &args.a, &args.b)
+    })?;
     args.photo.draw(args.svg.as_deref(), painter, || sight_scene(&table, &args.a, &args.b, &r, &ex))?;
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;

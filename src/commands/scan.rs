@@ -95,8 +95,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let photo = Photo::load(photo_path)?;
     // A layer replaces the segmentation; a layer of the empty table needs no cubes.
     let surface = SurfaceOptions { markers: !args.terrain_only, terrain: layer.is_none() };
-    let mut result = scan_with(&photo, &profile, roster.as_ref(), camera.as_ref(), surface)
-        .map_err(|e| CliError::Usage(format!("{}: {e}", photo_path.display())))?;
+    let mut result = crate::progress::working(format!("scanning {}", photo_path.display()), || {
+        scan_with(&photo, &profile, roster.as_ref(), camera.as_ref(), surface)
+    })
+    .map_err(|e| CliError::Usage(format!("{}: {e}", photo_path.display())))?;
     if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
         merge_terrain(&mut result.table, layer, &path.display().to_string())?;
         // The layer's templates raise what stands on them, as segmented ones do.

@@ -63,7 +63,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         let camera = if cameras.len() == n { cameras.get(k) } else { cameras.first() };
         // Markers and terrain are read from the first photo (or the layer).
         let surface = SurfaceOptions { markers: k == 0, terrain: k == 0 && layer.is_none() };
-        let s = scan_with(&photo, &profile, roster.as_ref(), camera, surface)
+        let s =
+            crate::progress::working(format!("scanning photo {} of {n}: {}", k + 1, path.display()), || {
+                scan_with(&photo, &profile, roster.as_ref(), camera, surface)
+            })
             .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
         photos.push(photo);
         scans.push(s);

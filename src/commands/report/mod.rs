@@ -324,7 +324,7 @@ pub fn run_with(
     stages.start();
     let table = Table::load(&args.table)?;
     stages.done("load");
-    let (report, findings) = build_timed(&table, &mut stages)?;
+    let (report, findings) = crate::progress::working("reporting", || build_timed(&table, &mut stages))?;
     if args.plan.is_some() || args.photo.wanted() {
         let scene = plan_scene(&table, &findings)?;
         if let Some(path) = &args.plan {
