@@ -819,3 +819,36 @@ fn an_asset_just_inside_and_just_outside_its_deployment_area() {
         }
     }
 }
+
+#[test]
+fn artillery_target_half_in_a_wood_either_side() {
+    // 000 §4.3: "half or more of the visible portions of the target unit ... within or
+    // behind medium or heavy cover". A heavy battery (front edge y = 520) fires up +y at
+    // one 40 x 20 base (x 880..920, y 690..710) straddling the left edge of a medium
+    // forest at x = 900 - offset (y 680..900): half or more of it inside when offset >
+    // 0, |offset| from flipping (the edge crosses its 20 mm depth: |f - 1/2|·800/20).
+    for deg in HEADINGS {
+        for (offset, _, certain) in COMMAND_OFFSETS {
+            let what = format!("offset {offset} at {deg}°");
+            let x0 = 900.0 - offset;
+            let wood: Vec<Value> = [(x0, 680.0), (1400.0, 680.0), (1400.0, 900.0), (x0, 900.0)]
+                .iter()
+                .map(|&(x, y)| {
+                    let (x, y) = turn(x, y, deg);
+                    json!([x, y])
+                })
+                .collect();
+            let battery = json!({ "id": "gun", "side": "one", "kind": "artillery", "formation": "unlimbered",
+                "weight": "heavy", "bases": [base(900.0, 500.0, 90.0, 25.0, 40.0, deg, Some(SIGMA))] });
+            let t = table(
+                vec![battery, infantry("t", "two", base(900.0, 700.0, 270.0, 40.0, 20.0, deg, Some(SIGMA)))],
+                vec![json!({ "id": "wood", "kind": "medium-forest", "level": 0, "outline": wood })],
+            );
+            let r = report::build(&t).unwrap();
+            let b = &r.artillery.as_ref().unwrap()[0];
+            let cover = b.target_cover.as_ref().unwrap_or_else(|| panic!("{what}: no main target: {b:?}"));
+            assert_eq!(cover.class.is_some(), offset > 0.0, "{what}: {cover:?}");
+            check(cover.call.as_ref().unwrap(), offset.abs(), 1e-6, certain, &what);
+        }
+    }
+}

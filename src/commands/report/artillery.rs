@@ -100,6 +100,9 @@ pub struct TargetCoverEntry {
     /// The centre of fire is nearest an uncovered base of a covered unit: the battery
     /// fires at the uncovered portions without the modifier.
     pub fires_at_uncovered: bool,
+    /// The close call of `class`: how far the deciding visible base must move for the
+    /// class to change; see "Close calls".
+    pub call: Option<CallEntry>,
 }
 
 /// One candidate target of a battery.
@@ -407,6 +410,7 @@ fn entry(
                     .collect(),
                 aimed_base: c.aimed_base.map(label),
                 fires_at_uncovered: c.fires_at_uncovered,
+                call: c.call.as_ref().map(|k| calls::entry(table, k, None)),
             }
         }),
     }
@@ -537,6 +541,9 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
         &rows,
     ));
     for b in batteries {
+        if let Some(c) = b.target_cover.as_ref().and_then(|t| t.call.as_ref()).filter(|c| !c.certain) {
+            s.push_str(&format!("\n  {} main target's cover{}\n", b.battery, calls::mark(c)));
+        }
         if let Some(c) = b.unlimber.call.as_ref().filter(|c| !c.certain) {
             s.push_str(&format!("\n  {} unlimber limit{}\n", b.battery, calls::mark(c)));
         }

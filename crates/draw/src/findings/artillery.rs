@@ -452,6 +452,7 @@ mod tests {
             class,
             aimed_base: Some(0),
             fires_at_uncovered: uncovered,
+            call: None,
         };
         assert_eq!(cover_words(&c(None, false)), None);
         assert_eq!(

@@ -21,7 +21,9 @@
 
 use crate::artillery::assessment::MainTarget;
 use crate::assault::cover::cover_against_fire;
+use crate::assault::cover_call::{area_margin, half_flip};
 use crate::base::Base;
+use crate::close_call::{CloseCall, Party};
 use crate::error::GeometryError;
 use crate::los::TerrainSight;
 use crate::rules::{RuleBook, RuleDistance};
@@ -29,6 +31,7 @@ use crate::segment::Segment;
 use crate::table::{BaseRef, Table};
 use crate::terrain::CoverClass;
 use crate::ties::half_or_more;
+use crate::vec2::Vec2;
 
 /// The cover verdict on a battery's main target.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +47,9 @@ pub struct TargetCover {
     pub aimed_base: Option<usize>,
     /// The centre of fire is nearest an uncovered base of a covered unit: no modifier.
     pub fires_at_uncovered: bool,
+    /// The close call of `class` ([`class_call`]); `None` when no visible base can flip
+    /// it (no covering terrain near).
+    pub call: Option<CloseCall>,
 }
 
 impl TargetCover {
@@ -84,6 +90,7 @@ pub fn target_cover(
             class: None,
             aimed_base: None,
             fires_at_uncovered: false,
+            call: None,
         });
     };
     let reach = book.distance_mm(RuleDistance::ObstacleCover)?;
@@ -107,11 +114,71 @@ pub fn target_cover(
     });
     let fires_at_uncovered =
         class.is_some() && aimed.is_some_and(|k| base_classes[k].is_none_or(|c| c < CoverClass::Medium));
+    let call = class_call(table, book, from, reach, main.unit, &visible_bases, &base_classes, class);
     Ok(TargetCover {
+        call,
         aimed_base: aimed.map(|k| visible_bases[k]),
         visible_bases,
         base_classes,
         class,
         fires_at_uncovered,
     })
+}
+
+/// The classes the modifier knows, lightest first (fortress walls count as reinforced).
+const FIRE_COVER: [CoverClass; 3] = [CoverClass::Medium, CoverClass::Heavy, CoverClass::Reinforced];
+
+/// The close call of a target's cover class (issue 17): the nearest of losing its class
+/// (half or more of its visible bases must stay covered) and gaining the next one, each
+/// from the visible bases' own margins ([`half_flip`]):
+/// - within an area: as the assault test's ([`area_margin`]: first order across an edge,
+///   a lower bound when wholly in or out);
+/// - behind an obstacle: where the line of fire to the base's centre crosses it, its
+///   distance from the base against the ½" reach (a sideways move that takes the line off
+///   the obstacle is not counted).
+///
+/// Which bases the battery sees, and the centre-of-fire exception, are not carried. The
+/// party is the deciding base, half diagonal as lever.
+#[allow(clippy::too_many_arguments)]
+fn class_call(
+    table: &Table,
+    book: &RuleBook,
+    from: Vec2,
+    reach_mm: f64,
+    unit: usize,
+    visible: &[usize],
+    classes: &[Option<CoverClass>],
+    class: Option<CoverClass>,
+) -> Option<CloseCall> {
+    let u = table.units.get(unit)?;
+    let margins = |c: CoverClass| -> Vec<(f64, bool, usize)> {
+        visible
+            .iter()
+            .zip(classes)
+            .filter_map(|(&i, k)| {
+                let b = u.bases.get(i)?;
+                let line = Segment::new(from, b.centre());
+                let behind = table
+                    .terrain
+                    .iter()
+                    .filter(|t| {
+                        t.kind.is_linear() && t.kind.cover_class(book.rules()).is_some_and(|tc| tc >= c)
+                    })
+                    .flat_map(|t| {
+                        t.path.windows(2).filter_map(|w| line.intersection(&Segment::new(w[0], w[1])))
+                    })
+                    .map(|p| (b.distance_to_point(p) - reach_mm).abs())
+                    .fold(f64::INFINITY, f64::min);
+                let m = area_margin(b, &table.terrain, book, c).min(behind);
+                Some((m, k.is_some_and(|k| k >= c), i))
+            })
+            .collect()
+    };
+    let lose = class.and_then(|c| half_flip(&margins(c.min(CoverClass::Reinforced)), true));
+    let next = FIRE_COVER.into_iter().find(|&n| class.is_none_or(|c| n > c));
+    let gain = next.and_then(|n| half_flip(&margins(n), false));
+    let (margin, base) = [lose, gain].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0))?;
+    let r = BaseRef::new(unit, base);
+    let parties: Vec<Party> = table.base(r).map(|b| Party::anywhere(r, b, None)).into_iter().collect();
+    Some(CloseCall::new(table, margin, &parties))
 }

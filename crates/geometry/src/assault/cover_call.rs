@@ -124,10 +124,9 @@ fn overlaps(t: &TerrainFeature, lo: Vec2, hi: Vec2) -> bool {
 }
 
 /// The margin of one route (the unit's bases, or its contact face) against class
-/// `class`: when `holds`, how far until it no longer grants the class (the `k`-th least
-/// margin among its covered bases, `k` the surplus over half plus one); otherwise how far
-/// until it does (the `k`-th least among its uncovered bases, `k` the shortfall).
-/// `None` when the route is not in the state `holds` says or cannot change.
+/// `class`: when `holds`, how far until it no longer grants the class; otherwise how far
+/// until it does ([`half_flip`]). `None` when the route is not in the state `holds` says
+/// or cannot change.
 fn route_margin(
     bases: &[Base],
     route: &[usize],
@@ -136,28 +135,64 @@ fn route_margin(
     class: CoverClass,
     holds: bool,
 ) -> Result<Option<(f64, usize)>, GeometryError> {
-    let n = route.len();
-    let mut covered = Vec::new();
-    let mut uncovered = Vec::new();
+    let mut items = Vec::with_capacity(route.len());
     for &i in route {
         let Some(b) = bases.get(i) else { continue };
-        let m = base_margin(b, terrain, book, class)?;
-        if half_or_more(fraction_in_cover(b, terrain, book, class)?) {
-            covered.push((m, i));
-        } else {
-            uncovered.push((m, i));
-        }
+        let covered = half_or_more(fraction_in_cover(b, terrain, book, class)?);
+        items.push((base_margin(b, terrain, book, class)?, covered, i));
     }
-    let c = covered.len();
-    let grants = n > 0 && 2 * c >= n;
-    if grants != holds {
-        return Ok(None);
+    Ok(half_flip(&items, holds))
+}
+
+/// The nearest flip of a "half or more of these bases are covered" verdict, from each
+/// base's `(margin, covered, index)`: when the verdict `holds`, the bases that must stop
+/// being covered are the surplus over half plus one, and the `k`-th least margin among
+/// the covered bases is the verdict's; otherwise the shortfall, among the uncovered
+/// ones. `None` when the verdict is not in the state `holds` says, or no base can flip.
+#[must_use]
+pub fn half_flip(items: &[(f64, bool, usize)], holds: bool) -> Option<(f64, usize)> {
+    let n = items.len();
+    let c = items.iter().filter(|m| m.1).count();
+    if (n > 0 && 2 * c >= n) != holds {
+        return None;
     }
-    // Bases that must flip: to lose, down to one short of half; to gain, up to half.
-    let (pool, k) = if holds { (covered, c + 1 - n.div_ceil(2)) } else { (uncovered, n.div_ceil(2) - c) };
-    let mut pool: Vec<(f64, usize)> = pool.into_iter().filter(|m| m.0.is_finite()).collect();
+    let k = if holds { c + 1 - n.div_ceil(2) } else { n.div_ceil(2) - c };
+    let mut pool: Vec<(f64, usize)> =
+        items.iter().filter(|m| m.1 == holds && m.0.is_finite()).map(|m| (m.0, m.2)).collect();
     pool.sort_by(|a, b| a.0.total_cmp(&b.0));
-    Ok(k.checked_sub(1).and_then(|k| pool.get(k)).copied())
+    k.checked_sub(1).and_then(|k| pool.get(k)).copied()
+}
+
+/// One base's margin against "half or more within covering areas of `class` or better"
+/// (the areas part of [`base_margin`]), mm; infinite when no such area is near.
+pub fn area_margin(base: &Base, terrain: &[TerrainFeature], book: &RuleBook, class: CoverClass) -> f64 {
+    let rules = book.rules();
+    let poly = base.polygon();
+    let areas: Vec<&TerrainFeature> = terrain
+        .iter()
+        .filter(|t| !t.kind.is_linear() && t.outline.len() >= 3)
+        .filter(|t| t.kind.cover_class(rules).is_some_and(|c| c >= class))
+        .collect();
+    if areas.is_empty() {
+        return f64::INFINITY;
+    }
+    let fraction: f64 =
+        (areas.iter().map(|t| t.polygon().area_inside(&poly)).sum::<f64>() / base.area()).clamp(0.0, 1.0);
+    let edges = || {
+        areas.iter().flat_map(|t| {
+            std::iter::once(&t.outline).chain(t.holes.iter()).flat_map(|ring| {
+                (0..ring.len()).map(move |i| Segment::new(ring[i], ring[(i + 1) % ring.len()]))
+            })
+        })
+    };
+    let inside_length: f64 =
+        edges().filter_map(|s| segment_inside(poly.vertices(), &s).map(|x| x.length())).sum();
+    if fraction > 0.0 && fraction < 1.0 && inside_length > 0.0 {
+        (fraction - 0.5).abs() * base.area() / inside_length
+    } else {
+        let reach = edges().map(|s| segment_distance_mm(&s, poly.vertices())).fold(f64::INFINITY, f64::min);
+        reach + 0.5 * base.width().min(base.depth())
+    }
 }
 
 /// One base's margin against "half or more within cover of `class` or better" (see the
@@ -169,34 +204,7 @@ fn base_margin(
     class: CoverClass,
 ) -> Result<f64, GeometryError> {
     let rules = book.rules();
-    let poly = base.polygon();
-    let mut margin = f64::INFINITY;
-    // Areas of the class or better.
-    let areas: Vec<&TerrainFeature> = terrain
-        .iter()
-        .filter(|t| !t.kind.is_linear() && t.outline.len() >= 3)
-        .filter(|t| t.kind.cover_class(rules).is_some_and(|c| c >= class))
-        .collect();
-    if !areas.is_empty() {
-        let fraction: f64 =
-            (areas.iter().map(|t| t.polygon().area_inside(&poly)).sum::<f64>() / base.area()).clamp(0.0, 1.0);
-        let edges = || {
-            areas.iter().flat_map(|t| {
-                std::iter::once(&t.outline).chain(t.holes.iter()).flat_map(|ring| {
-                    (0..ring.len()).map(move |i| Segment::new(ring[i], ring[(i + 1) % ring.len()]))
-                })
-            })
-        };
-        let inside_length: f64 =
-            edges().filter_map(|s| segment_inside(poly.vertices(), &s).map(|x| x.length())).sum();
-        if fraction > 0.0 && fraction < 1.0 && inside_length > 0.0 {
-            margin = margin.min((fraction - 0.5).abs() * base.area() / inside_length);
-        } else {
-            let reach =
-                edges().map(|s| segment_distance_mm(&s, poly.vertices())).fold(f64::INFINITY, f64::min);
-            margin = margin.min(reach + 0.5 * base.width().min(base.depth()));
-        }
-    }
+    let mut margin = area_margin(base, terrain, book, class);
     // Linear obstacles the base may stand behind.
     for t in terrain.iter().filter(|t| t.kind.is_linear() && t.path.len() >= 2) {
         let Some(tc) = t.kind.cover_class(rules) else { continue };
