@@ -21,7 +21,7 @@
 
 use crate::artillery::assessment::MainTarget;
 use crate::assault::cover::cover_against_fire;
-use crate::assault::cover_call::{area_margin, half_flip};
+use crate::assault::cover_call::{COVER_CALL_REACH_MM, area_margin, half_flip, terrain_near};
 use crate::base::Base;
 use crate::close_call::{CloseCall, Party};
 use crate::error::GeometryError;
@@ -138,7 +138,8 @@ const FIRE_COVER: [CoverClass; 3] = [CoverClass::Medium, CoverClass::Heavy, Cove
 ///   the obstacle is not counted).
 ///
 /// Which bases the battery sees, and the centre-of-fire exception, are not carried. The
-/// party is the deciding base, half diagonal as lever.
+/// party is the deciding base, half diagonal as lever. `None` when no terrain lies within
+/// [`COVER_CALL_REACH_MM`] of the target.
 #[allow(clippy::too_many_arguments)]
 fn class_call(
     table: &Table,
@@ -151,6 +152,11 @@ fn class_call(
     class: Option<CoverClass>,
 ) -> Option<CloseCall> {
     let u = table.units.get(unit)?;
+    // Only terrain near the target can change its class by a small move.
+    let near = terrain_near(&table.terrain, &u.bases, COVER_CALL_REACH_MM);
+    if near.is_empty() {
+        return None;
+    }
     let margins = |c: CoverClass| -> Vec<(f64, bool, usize)> {
         visible
             .iter()
@@ -158,8 +164,7 @@ fn class_call(
             .filter_map(|(&i, k)| {
                 let b = u.bases.get(i)?;
                 let line = Segment::new(from, b.centre());
-                let behind = table
-                    .terrain
+                let behind = near
                     .iter()
                     .filter(|t| {
                         t.kind.is_linear() && t.kind.cover_class(book.rules()).is_some_and(|tc| tc >= c)
@@ -169,7 +174,7 @@ fn class_call(
                     })
                     .map(|p| (b.distance_to_point(p) - reach_mm).abs())
                     .fold(f64::INFINITY, f64::min);
-                let m = area_margin(b, &table.terrain, book, c).min(behind);
+                let m = area_margin(b, &near, book, c).min(behind);
                 Some((m, k.is_some_and(|k| k >= c), i))
             })
             .collect()

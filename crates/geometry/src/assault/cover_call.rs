@@ -57,16 +57,7 @@ pub fn cover_call(
         return Ok(None);
     }
     // Only features near the unit can change its class by a small move.
-    let (mut lo, mut hi) =
-        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-    for b in &u.bases {
-        let (a, z) = b.aabb();
-        lo = Vec2::new(lo.x.min(a.x), lo.y.min(a.y));
-        hi = Vec2::new(hi.x.max(z.x), hi.y.max(z.y));
-    }
-    let grow = Vec2::new(COVER_CALL_REACH_MM, COVER_CALL_REACH_MM);
-    let (lo, hi) = (lo - grow, hi + grow);
-    let near: Vec<TerrainFeature> = terrain.iter().filter(|t| overlaps(t, lo, hi)).cloned().collect();
+    let near = terrain_near(terrain, &u.bases, COVER_CALL_REACH_MM);
     if near.is_empty() {
         return Ok(None);
     }
@@ -111,6 +102,22 @@ pub fn cover_call(
     let r = BaseRef::new(unit, base);
     let parties: Vec<Party> = table.base(r).map(|b| Party::anywhere(r, b, None)).into_iter().collect();
     Ok(Some(CloseCall::new(table, margin, &parties)))
+}
+
+/// The terrain features whose outline or path comes within `reach_mm` of the bounding box
+/// of `bases` (by bounding boxes: a superset of those within `reach_mm` of a base).
+#[must_use]
+pub fn terrain_near(terrain: &[TerrainFeature], bases: &[Base], reach_mm: f64) -> Vec<TerrainFeature> {
+    let (mut lo, mut hi) =
+        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+    for b in bases {
+        let (a, z) = b.aabb();
+        lo = Vec2::new(lo.x.min(a.x), lo.y.min(a.y));
+        hi = Vec2::new(hi.x.max(z.x), hi.y.max(z.y));
+    }
+    let grow = Vec2::new(reach_mm, reach_mm);
+    let (lo, hi) = (lo - grow, hi + grow);
+    terrain.iter().filter(|t| overlaps(t, lo, hi)).cloned().collect()
 }
 
 /// True when the bounding box of a feature's outline and path meets the box `lo..hi`.
