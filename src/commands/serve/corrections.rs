@@ -91,7 +91,8 @@ pub fn read_corrections(path: &Path) -> Result<Vec<Correction>, CliError> {
 
 /// The text of a corrections file holding `corrections`.
 pub fn corrections_json(corrections: &[Correction]) -> Result<String, CliError> {
-    let file = CorrectionsFile { schema: CORRECTIONS_SCHEMA_ID.to_string(), corrections: corrections.to_vec() };
+    let file =
+        CorrectionsFile { schema: CORRECTIONS_SCHEMA_ID.to_string(), corrections: corrections.to_vec() };
     serde_json::to_string_pretty(&file).map(|t| format!("{t}\n")).map_err(|e| CliError::Usage(e.to_string()))
 }
 

@@ -63,16 +63,23 @@ fn lock(state: &Shared) -> MutexGuard<'_, Session> {
 
 /// The request body as `T`: 413 when too large, 415 unless sent as JSON (a page on
 /// another site cannot send that without the browser asking first), 400 when not `T`.
-fn body_of<T: DeserializeOwned>(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<T, Response> {
+fn body_of<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, Response> {
     let body = body.map_err(|r| error(r.status(), r.body_text()))?;
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"));
     if !json {
-        return Err(error(StatusCode::UNSUPPORTED_MEDIA_TYPE, "send the body as Content-Type: application/json"));
+        return Err(error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the body as Content-Type: application/json",
+        ));
     }
-    serde_json::from_slice(&body).map_err(|e| error(StatusCode::BAD_REQUEST, format!("bad request body: {e}")))
+    serde_json::from_slice(&body)
+        .map_err(|e| error(StatusCode::BAD_REQUEST, format!("bad request body: {e}")))
 }
 
 async fn page() -> Response {
@@ -92,7 +99,8 @@ async fn report(State(s): State<Shared>) -> Response {
 }
 
 async fn report_text(State(s): State<Shared>) -> Response {
-    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], lock(&s).current.report_text.clone()).into_response()
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], lock(&s).current.report_text.clone())
+        .into_response()
 }
 
 async fn plan(State(s): State<Shared>) -> Response {
@@ -109,7 +117,11 @@ struct Pair {
     b: String,
 }
 
-async fn measure_route(State(s): State<Shared>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn measure_route(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let pair: Pair = match body_of(&headers, body) {
         Ok(p) => p,
         Err(r) => return r,
@@ -118,7 +130,11 @@ async fn measure_route(State(s): State<Shared>, headers: HeaderMap, body: Result
     answer_json(answer)
 }
 
-async fn los_route(State(s): State<Shared>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn los_route(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let pair: Pair = match body_of(&headers, body) {
         Ok(p) => p,
         Err(r) => return r,
@@ -146,7 +162,11 @@ async fn corrections(State(s): State<Shared>) -> Response {
     corrections_answer(&lock(&s))
 }
 
-async fn correct(State(s): State<Shared>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+async fn correct(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let c: Correction = match body_of(&headers, body) {
         Ok(c) => c,
         Err(r) => return r,
