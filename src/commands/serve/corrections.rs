@@ -162,7 +162,7 @@ mod tests {
         assert_eq!(c, Correction::Move { base: "a#1".into(), x: 5.0, y: 6.0 });
         assert!(serde_json::from_str::<Correction>(r#"{"op":"move","base":"a#1","x":5}"#).is_err());
         assert!(serde_json::from_str::<Correction>(r#"{"op":"fly","base":"a#1"}"#).is_err());
-        let text = corrections_json(&[c.clone()]).unwrap();
+        let text = corrections_json(std::slice::from_ref(&c)).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("t.corrections.json");
         std::fs::write(&p, text).unwrap();

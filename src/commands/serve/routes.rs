@@ -66,20 +66,30 @@ fn lock(state: &Shared) -> MutexGuard<'_, Session> {
 fn body_of<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<T, Response> {
-    let body = body.map_err(|r| error(r.status(), r.body_text()))?;
+) -> Result<T, Refusal> {
+    let body = body.map_err(|r| Refusal(r.status(), r.body_text()))?;
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"));
     if !json {
-        return Err(error(
+        return Err(Refusal(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "send the body as Content-Type: application/json",
+            "send the body as Content-Type: application/json".to_string(),
         ));
     }
     serde_json::from_slice(&body)
-        .map_err(|e| error(StatusCode::BAD_REQUEST, format!("bad request body: {e}")))
+        .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("bad request body: {e}")))
+}
+
+/// A request refused before any work: its status and message.
+#[derive(Debug)]
+struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
 }
 
 async fn page() -> Response {
@@ -124,7 +134,7 @@ async fn measure_route(
 ) -> Response {
     let pair: Pair = match body_of(&headers, body) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let answer = measure::measure(&lock(&s).current.table, &pair.a, &pair.b);
     answer_json(answer)
@@ -137,7 +147,7 @@ async fn los_route(
 ) -> Response {
     let pair: Pair = match body_of(&headers, body) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let answer = los::line_of_sight(&lock(&s).current.table, &pair.a, &pair.b);
     answer_json(answer)
@@ -169,7 +179,7 @@ async fn correct(
 ) -> Response {
     let c: Correction = match body_of(&headers, body) {
         Ok(c) => c,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let mut session = lock(&s);
     match session.correct(c) {
