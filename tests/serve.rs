@@ -156,6 +156,19 @@ fn page_and_api_answer_as_the_verbs_do() {
         assert_eq!(status, 200, "{los}");
         assert_eq!(los, verb_json(&["los", a, b], &table), "los {a} {b}");
     }
+    // Only to the address it printed (and localhost): no other name re-pointed at it.
+    let mut s = TcpStream::connect(&server.address).unwrap();
+    let port = server.address.rsplit(':').next().unwrap();
+    write!(s, "GET /api/table HTTP/1.1\r\nHost: elsewhere.invalid:{port}\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    assert!(raw.starts_with("HTTP/1.1 403"), "{raw}");
+    let mut s = TcpStream::connect(&server.address).unwrap();
+    write!(s, "GET /api/bases HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    assert!(raw.starts_with("HTTP/1.1 200"), "{raw}");
     let (status, e) = server.post("/api/measure", &json!({"a": "au-art-1", "b": "nobody"}));
     assert_eq!(status, 400);
     assert!(e["error"].as_str().unwrap().contains("nobody"), "{e}");

@@ -50,7 +50,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     listener.set_nonblocking(true).map_err(io)?;
     let address = listener.local_addr().map_err(io)?;
     let state = Arc::new(Mutex::new(session));
-    let app = routes::router(state);
+    let app = routes::router(state, routes::allowed_hosts(address));
     let runtime = tokio::runtime::Builder::new_current_thread().enable_io().build().map_err(io)?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener).map_err(io)?;

@@ -9,8 +9,9 @@ use crate::commands::{los, measure};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -27,8 +28,11 @@ const PAGE: &str = include_str!("page.html");
 /// The shared state of every handler.
 pub type Shared = Arc<Mutex<Session>>;
 
-/// The routes.
-pub fn router(state: Shared) -> Router {
+/// The routes. With `hosts`, a request whose `Host` header is none of them is refused
+/// (403): a page elsewhere that re-points its own name at 127.0.0.1 (DNS rebinding)
+/// cannot read or correct the table.
+pub fn router(state: Shared, hosts: Option<Vec<String>>) -> Router {
+    let hosts = Arc::new(hosts);
     Router::new()
         .route("/", get(page))
         .route("/api/table", get(table))
@@ -43,7 +47,36 @@ pub fn router(state: Shared) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+            let hosts = Arc::clone(&hosts);
+            async move {
+                let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+                match hosts.as_ref() {
+                    Some(allowed)
+                        if !host.is_some_and(|h| allowed.iter().any(|a| a.eq_ignore_ascii_case(h))) =>
+                    {
+                        error(StatusCode::FORBIDDEN, "this server answers only to the address it printed")
+                    }
+                    _ => next.run(request).await,
+                }
+            }
+        }))
         .with_state(state)
+}
+
+/// The `Host` headers a server bound to `address` answers: its own address and
+/// `localhost` when it listens on the loopback; any (`None`) otherwise.
+#[must_use]
+pub fn allowed_hosts(address: std::net::SocketAddr) -> Option<Vec<String>> {
+    let port = address.port();
+    address.ip().is_loopback().then(|| {
+        vec![
+            address.to_string(),
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ]
+    })
 }
 
 /// `{"error": message}` with `status`.
