@@ -223,6 +223,12 @@ fn a_correction_changes_the_verdict_survives_a_restart_and_is_undone() {
     drop(server);
     let written: Value = serde_json::from_str(&std::fs::read_to_string(&corrections).unwrap()).unwrap();
     assert_eq!(written["schema"], "vedette/corrections/1");
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/corrections.schema.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(jsonschema::validator_for(&schema).unwrap().is_valid(&written), "the file matches its schema");
     assert_eq!(
         written["corrections"][0],
         json!({"op": "move", "base": "au-art-1#0", "x": 1000.0, "y": 660.0})

@@ -13,7 +13,7 @@ use vedette_geometry::{Selection, Table};
 pub const CORRECTIONS_SCHEMA_ID: &str = "vedette/corrections/1";
 
 /// One correction to one base, named `unit#index` as the command line names it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "op", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Correction {
     /// Put the base's centre at (`x`, `y`), table mm; its heading is kept.
@@ -54,7 +54,7 @@ impl Correction {
 
 /// The corrections file: `{"schema": "vedette/corrections/1", "corrections": [...]}`,
 /// applied in order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CorrectionsFile {
     /// Always `"vedette/corrections/1"`.
