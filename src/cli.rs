@@ -42,6 +42,9 @@ pub enum Command {
     Bounce(commands::bounce::Args),
     /// Write a seeded sample battle (the grand-battle generator).
     Generate(commands::generate::Args),
+    /// A local web page to look at a table's findings, measure, check sight and correct
+    /// misread bases (docs/serve.md).
+    Serve(commands::serve::Args),
     /// Print the JSON Schema of table files or of report output.
     Schema(commands::schema::Args),
     /// Scan a photo of the table into a table file (tagged bases).
@@ -92,6 +95,7 @@ fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(
         Command::Bounce(a) => commands::bounce::run(&a, out),
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),
+        Command::Serve(a) => commands::serve::run(&a, out),
         Command::Scan(_) | Command::Fiducials(_) | Command::Sheet(_) | Command::CalibrateCamera(_) => {
             return None;
         }

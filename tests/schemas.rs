@@ -24,6 +24,7 @@ fn committed_schemas_match_the_code() {
     golden(&root().join("docs/table.schema.json"), &schema_text(Which::Table));
     golden(&root().join("docs/report.schema.json"), &schema_text(Which::Report));
     golden(&root().join("docs/los.schema.json"), &schema_text(Which::Los));
+    golden(&root().join("docs/corrections.schema.json"), &schema_text(Which::Corrections));
 }
 
 fn sample_tables() -> Vec<std::path::PathBuf> {

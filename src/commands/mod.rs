@@ -15,6 +15,7 @@ pub mod report;
 pub mod scan;
 pub mod scan_many;
 pub mod schema;
+pub mod serve;
 pub mod sheet;
 
 use crate::CliError;

@@ -1,5 +1,6 @@
-//! `vedette schema table|report|los`: prints the JSON Schema of table files, of
-//! `vedette report --json` output or of `vedette los --json` output. The committed
+//! `vedette schema table|report|los|corrections`: prints the JSON Schema of table files,
+//! of `vedette report --json` output, of `vedette los --json` output or of the
+//! corrections files `vedette serve` keeps. The committed
 //! copies in `docs/` are checked against this output by the test suite, so the
 //! documentation cannot drift from the code.
 
@@ -15,6 +16,9 @@ pub enum Which {
     Report,
     /// `vedette los --json` output (`vedette/los/1`).
     Los,
+    /// The corrections file `vedette serve` keeps beside a table
+    /// (`vedette/corrections/1`).
+    Corrections,
 }
 
 /// Arguments of `vedette schema`.
@@ -32,6 +36,7 @@ pub fn schema_text(which: Which) -> String {
         Which::Table => schemars::schema_for!(vedette_geometry::Table),
         Which::Report => schemars::schema_for!(super::report::Report),
         Which::Los => schemars::schema_for!(super::los::LosReport),
+        Which::Corrections => schemars::schema_for!(super::serve::corrections::CorrectionsFile),
     };
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');

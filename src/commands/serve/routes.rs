@@ -1,0 +1,241 @@
+//! The JSON API (docs/serve.md). Every answer comes from the functions the verbs use:
+//! `report::build_timed` and `plan_svg`, `measure::measure`, `los::line_of_sight`.
+//! Every failure is `{"error": "..."}` with a 4xx status (5xx only when the corrections
+//! file cannot be written).
+
+use super::corrections::Correction;
+use super::session::Session;
+use crate::commands::{los, measure};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The largest request body accepted, bytes: a correction or a pair of ids is far
+/// smaller.
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// The page, embedded in the binary.
+const PAGE: &str = include_str!("page.html");
+
+/// The shared state of every handler.
+pub type Shared = Arc<Mutex<Session>>;
+
+/// The routes. With `hosts`, a request whose `Host` header is none of them is refused
+/// (403): a page elsewhere that re-points its own name at 127.0.0.1 (DNS rebinding)
+/// cannot read or correct the table.
+pub fn router(state: Shared, hosts: Option<Vec<String>>) -> Router {
+    let hosts = Arc::new(hosts);
+    Router::new()
+        .route("/", get(page))
+        .route("/api/table", get(table))
+        .route("/api/bases", get(bases))
+        .route("/api/report", get(report))
+        .route("/api/report.txt", get(report_text))
+        .route("/api/plan.svg", get(plan))
+        .route("/api/measure", post(measure_route))
+        .route("/api/los", post(los_route))
+        .route("/api/corrections", get(corrections).post(correct))
+        .route("/api/undo", post(undo))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(move |request: Request, next: Next| {
+            let hosts = Arc::clone(&hosts);
+            async move {
+                let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+                match hosts.as_ref() {
+                    Some(allowed)
+                        if !host.is_some_and(|h| allowed.iter().any(|a| a.eq_ignore_ascii_case(h))) =>
+                    {
+                        error(StatusCode::FORBIDDEN, "this server answers only to the address it printed")
+                    }
+                    _ => next.run(request).await,
+                }
+            }
+        }))
+        .with_state(state)
+}
+
+/// The `Host` headers a server bound to `address` answers: its own address and
+/// `localhost` when it listens on the loopback; any (`None`) otherwise.
+#[must_use]
+pub fn allowed_hosts(address: std::net::SocketAddr) -> Option<Vec<String>> {
+    let port = address.port();
+    address.ip().is_loopback().then(|| {
+        vec![
+            address.to_string(),
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ]
+    })
+}
+
+/// `{"error": message}` with `status`.
+fn error(status: StatusCode, message: impl std::fmt::Display) -> Response {
+    (status, json_body(serde_json::json!({ "error": message.to_string() }).to_string())).into_response()
+}
+
+fn json_body(text: String) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/json")], text)
+}
+
+fn lock(state: &Shared) -> MutexGuard<'_, Session> {
+    // A handler that panicked cannot have left the session half-changed: every change
+    // is computed aside and swapped in whole.
+    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The request body as `T`: 413 when too large, 415 unless sent as JSON (a page on
+/// another site cannot send that without the browser asking first), 400 when not `T`.
+fn body_of<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, Refusal> {
+    let body = body.map_err(|r| Refusal(r.status(), r.body_text()))?;
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"));
+    if !json {
+        return Err(Refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the body as Content-Type: application/json".to_string(),
+        ));
+    }
+    serde_json::from_slice(&body)
+        .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("bad request body: {e}")))
+}
+
+/// A request refused before any work: its status and message.
+#[derive(Debug)]
+struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
+async fn page() -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], PAGE).into_response()
+}
+
+async fn table(State(s): State<Shared>) -> Response {
+    json_body(lock(&s).current.table.to_json_string()).into_response()
+}
+
+async fn bases(State(s): State<Shared>) -> Response {
+    json_body(lock(&s).current.bases_json.clone()).into_response()
+}
+
+async fn report(State(s): State<Shared>) -> Response {
+    json_body(lock(&s).current.report_json.clone()).into_response()
+}
+
+async fn report_text(State(s): State<Shared>) -> Response {
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], lock(&s).current.report_text.clone())
+        .into_response()
+}
+
+async fn plan(State(s): State<Shared>) -> Response {
+    ([(header::CONTENT_TYPE, "image/svg+xml")], lock(&s).current.plan_svg.clone()).into_response()
+}
+
+/// The body of `/api/measure` and `/api/los`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Pair {
+    /// A unit id or `unit#index`.
+    a: String,
+    /// A unit id or `unit#index`.
+    b: String,
+}
+
+async fn measure_route(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let pair: Pair = match body_of(&headers, body) {
+        Ok(p) => p,
+        Err(r) => return r.into_response(),
+    };
+    let answer = measure::measure(&lock(&s).current.table, &pair.a, &pair.b);
+    answer_json(answer)
+}
+
+async fn los_route(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let pair: Pair = match body_of(&headers, body) {
+        Ok(p) => p,
+        Err(r) => return r.into_response(),
+    };
+    let answer = los::line_of_sight(&lock(&s).current.table, &pair.a, &pair.b);
+    answer_json(answer)
+}
+
+fn answer_json<T: serde::Serialize>(answer: Result<T, crate::CliError>) -> Response {
+    match answer.and_then(|a| serde_json::to_string(&a).map_err(|e| crate::CliError::Usage(e.to_string()))) {
+        Ok(text) => json_body(text).into_response(),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
+}
+
+fn corrections_answer(session: &Session) -> Response {
+    let text = serde_json::json!({
+        "file": session.corrections_file().display().to_string(),
+        "corrections": session.corrections(),
+    });
+    json_body(text.to_string()).into_response()
+}
+
+async fn corrections(State(s): State<Shared>) -> Response {
+    corrections_answer(&lock(&s))
+}
+
+async fn correct(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let c: Correction = match body_of(&headers, body) {
+        Ok(c) => c,
+        Err(r) => return r.into_response(),
+    };
+    let mut session = lock(&s);
+    match session.correct(c) {
+        Ok(()) => corrections_answer(&session),
+        Err(e @ crate::CliError::Write { .. }) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
+}
+
+async fn undo(State(s): State<Shared>) -> Response {
+    let mut session = lock(&s);
+    match session.undo() {
+        Ok(true) => corrections_answer(&session),
+        Ok(false) => error(StatusCode::CONFLICT, "no correction to undo"),
+        Err(e @ crate::CliError::Write { .. }) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        Err(e) => error(StatusCode::BAD_REQUEST, e),
+    }
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such page or API route (see docs/serve.md)")
+}
+
+async fn method_not_allowed() -> Response {
+    error(StatusCode::METHOD_NOT_ALLOWED, "this route does not take that method (see docs/serve.md)")
+}
