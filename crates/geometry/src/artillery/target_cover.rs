@@ -22,8 +22,8 @@
 use crate::artillery::assessment::MainTarget;
 use crate::assault::cover::cover_against_fire;
 use crate::assault::cover_call::{COVER_CALL_REACH_MM, area_margin, half_flip, terrain_near};
-use crate::base::Base;
 use crate::close_call::{CloseCall, Party};
+use crate::convex::segment_distance_mm;
 use crate::error::GeometryError;
 use crate::los::TerrainSight;
 use crate::rules::{RuleBook, RuleDistance};
@@ -66,14 +66,6 @@ impl TargetCover {
     }
 }
 
-/// Distance from a base to a segment (0 when they meet), mm.
-fn base_to_segment_mm(b: &Base, s: &Segment) -> f64 {
-    if b.contains(s.a) || b.contains(s.b) {
-        return 0.0;
-    }
-    b.edges().iter().map(|e| e.closest_points(s).distance_mm).fold(f64::INFINITY, f64::min)
-}
-
 /// The cover of `main`'s target unit against battery base `battery` (see the module docs
 /// for the readings).
 pub fn target_cover(
@@ -109,7 +101,9 @@ pub fn target_cover(
         n > 0 && half_or_more(covered as f64 / n as f64)
     });
     let aimed = (0..n).min_by(|&a, &b| {
-        let d = |k: usize| base_to_segment_mm(&unit.bases[visible_bases[k]], &main.centre_of_fire);
+        let d = |k: usize| {
+            segment_distance_mm(&main.centre_of_fire, unit.bases[visible_bases[k]].polygon().vertices())
+        };
         d(a).total_cmp(&d(b)).then(a.cmp(&b))
     });
     let fires_at_uncovered =
