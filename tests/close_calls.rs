@@ -213,23 +213,28 @@ fn measure_gives_the_margin_to_the_nearest_rule_distances() {
     }
 }
 
-/// Spotter base (40 x 20) facing +y with its front edge x 880..920 at y = 410; target
-/// base x 880..920, y 690..710; a heavy forest across the line of sight from x = 0 to
-/// `wood_right`, y 500..600.
-fn sight_scene(wood_right: f64, deg: f64) -> Table {
-    let wood: Vec<Value> = [(0.0, 500.0), (wood_right, 500.0), (wood_right, 600.0), (0.0, 600.0)]
+/// A terrain area `kind` with the rectangle x0..x1, y0..y1, turned by `deg`.
+fn area(id: &str, kind: &str, (x0, y0, x1, y1): (f64, f64, f64, f64), deg: f64) -> Value {
+    let outline: Vec<Value> = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
         .iter()
         .map(|&(x, y)| {
             let (x, y) = turn(x, y, deg);
             json!([x, y])
         })
         .collect();
+    json!({ "id": id, "kind": kind, "level": 0, "outline": outline })
+}
+
+/// Spotter base (40 x 20) facing +y with its front edge x 880..920 at y = 410; target
+/// base x 880..920, y 690..710; a heavy forest across the line of sight from x = 0 to
+/// `wood_right`, y 500..600.
+fn sight_scene(wood_right: f64, deg: f64) -> Table {
     table(
         vec![
             infantry("s", "one", base(900.0, 400.0, 90.0, 40.0, 20.0, deg, Some(SIGMA))),
             infantry("t", "two", base(900.0, 700.0, 270.0, 40.0, 20.0, deg, Some(SIGMA))),
         ],
-        vec![json!({ "id": "wood", "kind": "heavy-forest", "level": 0, "outline": wood })],
+        vec![area("wood", "heavy-forest", (0.0, 500.0, wood_right, 600.0), deg)],
     )
 }
 
@@ -672,19 +677,13 @@ fn cover_class_half_in_a_wood_either_side() {
         for (offset, _, certain) in COMMAND_OFFSETS {
             let what = format!("offset {offset} at {deg}°");
             let x0 = 900.0 - offset;
-            let wood: Vec<Value> = [(x0, 580.0), (1400.0, 580.0), (1400.0, 900.0), (x0, 900.0)]
-                .iter()
-                .map(|&(x, y)| {
-                    let (x, y) = turn(x, y, deg);
-                    json!([x, y])
-                })
-                .collect();
+            let wood = area("wood", "medium-forest", (x0, 580.0, 1400.0, 900.0), deg);
             let t = table(
                 vec![
                     infantry("a", "one", base(900.0, 560.0, 90.0, 40.0, 20.0, deg, Some(SIGMA))),
                     infantry("d", "two", base(900.0, 600.0, 270.0, 40.0, 20.0, deg, Some(SIGMA))),
                 ],
-                vec![json!({ "id": "wood", "kind": "medium-forest", "level": 0, "outline": wood })],
+                vec![wood],
             );
             let r = report::build(&t).unwrap();
             let e = r.assaults.entries.iter().find(|e| e.attacker == "a" && e.defender == "d").unwrap();
@@ -831,18 +830,12 @@ fn artillery_target_half_in_a_wood_either_side() {
         for (offset, _, certain) in COMMAND_OFFSETS {
             let what = format!("offset {offset} at {deg}°");
             let x0 = 900.0 - offset;
-            let wood: Vec<Value> = [(x0, 680.0), (1400.0, 680.0), (1400.0, 900.0), (x0, 900.0)]
-                .iter()
-                .map(|&(x, y)| {
-                    let (x, y) = turn(x, y, deg);
-                    json!([x, y])
-                })
-                .collect();
+            let wood = area("wood", "medium-forest", (x0, 680.0, 1400.0, 900.0), deg);
             let battery = json!({ "id": "gun", "side": "one", "kind": "artillery", "formation": "unlimbered",
                 "weight": "heavy", "bases": [base(900.0, 500.0, 90.0, 25.0, 40.0, deg, Some(SIGMA))] });
             let t = table(
                 vec![battery, infantry("t", "two", base(900.0, 700.0, 270.0, 40.0, 20.0, deg, Some(SIGMA)))],
-                vec![json!({ "id": "wood", "kind": "medium-forest", "level": 0, "outline": wood })],
+                vec![wood],
             );
             let r = report::build(&t).unwrap();
             let b = &r.artillery.as_ref().unwrap()[0];

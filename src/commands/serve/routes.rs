@@ -165,12 +165,7 @@ async fn measure_route(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let pair: Pair = match body_of(&headers, body) {
-        Ok(p) => p,
-        Err(r) => return r.into_response(),
-    };
-    let answer = measure::measure(&lock(&s).current.table, &pair.a, &pair.b);
-    answer_json(answer)
+    pair_answer(&s, &headers, body, measure::measure)
 }
 
 async fn los_route(
@@ -178,12 +173,21 @@ async fn los_route(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let pair: Pair = match body_of(&headers, body) {
+    pair_answer(&s, &headers, body, los::line_of_sight)
+}
+
+/// The answer of a verb about a pair (`{"a", "b"}` in the body) on the current table.
+fn pair_answer<T: serde::Serialize>(
+    s: &Shared,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+    verb: impl Fn(&vedette_geometry::Table, &str, &str) -> Result<T, crate::CliError>,
+) -> Response {
+    let pair: Pair = match body_of(headers, body) {
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
-    let answer = los::line_of_sight(&lock(&s).current.table, &pair.a, &pair.b);
-    answer_json(answer)
+    answer_json(verb(&lock(s).current.table, &pair.a, &pair.b))
 }
 
 fn answer_json<T: serde::Serialize>(answer: Result<T, crate::CliError>) -> Response {
