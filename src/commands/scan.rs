@@ -60,6 +60,11 @@ pub struct Args {
     /// later scans' `--terrain`, best made from a photo of the empty table.
     #[arg(long)]
     pub terrain_only: bool,
+    /// Apply this corrections file (`vedette/corrections/1`, as `vedette serve` writes
+    /// beside a table) to the scanned table, in order: a base corrected by hand stays
+    /// corrected when the same photo is scanned again.
+    #[arg(long, value_name = "FILE", conflicts_with = "terrain_only")]
+    pub corrections: Option<PathBuf>,
 }
 
 /// The report file: what the scan says beside the table.
@@ -104,7 +109,15 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         // The layer's templates raise what stands on them, as segmented ones do.
         stand_on_templates(&mut result.table, &result.fit.model, &profile)?;
     }
-    let written = if args.terrain_only { terrain_layer(&result.table) } else { result.table.clone() };
+    let corrected = match &args.corrections {
+        Some(path) => Some(super::serve::corrections::apply_file(&result.table, path)?),
+        None => None,
+    };
+    let written = if args.terrain_only {
+        terrain_layer(&result.table)
+    } else {
+        corrected.as_ref().map_or_else(|| result.table.clone(), |(t, _)| t.clone())
+    };
 
     // Everything is produced in memory first, so that a failure leaves no file behind.
     let mut files: Vec<(&Path, Vec<u8>)> = Vec::new();
@@ -143,6 +156,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             if layer.is_some() { " from the layer" } else { "" },
         )
     };
+    if let (Some((_, n)), Some(path)) = (&corrected, &args.corrections) {
+        text.push_str(&format!("  {n} correction(s) applied from {}\n", path.display()));
+    }
     text.push_str(&format!(
         "  camera: {}\n  fiducial residual: {:.2} px RMS, {:.2} mm on the table ({} of {} fiducials)\n",
         c.description,
@@ -185,6 +201,7 @@ fn check_scan_outputs(args: &Args) -> Result<(), CliError> {
     inputs.extend(args.roster.iter().map(|p| ("roster", p.as_path())));
     inputs.extend(args.camera.iter().map(|p| ("camera file", p.as_path())));
     inputs.extend(args.terrain.iter().map(|p| ("terrain layer", p.as_path())));
+    inputs.extend(args.corrections.iter().map(|p| ("corrections file", p.as_path())));
     let overlays: Vec<PathBuf> = match &args.overlay {
         Some(o) if args.photos.len() > 1 => {
             (0..args.photos.len()).map(|k| super::scan_many::numbered(o, k)).collect()

@@ -94,6 +94,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     }
 
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    if let Some(path) = &args.corrections {
+        merged.table = super::serve::corrections::apply_file(&merged.table, path)?.0;
+    }
     let mut table_text = merged.table.to_json_string();
     table_text.push('\n');
     files.push((args.output.clone(), table_text.into_bytes()));

@@ -89,6 +89,33 @@ pub fn read_corrections(path: &Path) -> Result<Vec<Correction>, CliError> {
     Ok(file.corrections)
 }
 
+/// `original` with `corrections` (read from `file`) applied in order; an error names the
+/// file and the first correction that no longer applies.
+pub fn apply_all(original: &Table, corrections: &[Correction], file: &Path) -> Result<Table, CliError> {
+    let mut table = original.clone();
+    for (i, c) in corrections.iter().enumerate() {
+        table = apply(&table, c).map_err(|e| {
+            CliError::Usage(format!(
+                "{}: correction {} ({}) no longer applies: {e}",
+                file.display(),
+                i + 1,
+                c.base()
+            ))
+        })?;
+    }
+    Ok(table)
+}
+
+/// `table` with the corrections file `file` applied (`vedette scan --corrections`): the
+/// file must exist.
+pub fn apply_file(table: &Table, file: &Path) -> Result<(Table, usize), CliError> {
+    if !file.is_file() {
+        return Err(CliError::Usage(format!("{}: no such corrections file", file.display())));
+    }
+    let corrections = read_corrections(file)?;
+    Ok((apply_all(table, &corrections, file)?, corrections.len()))
+}
+
 /// The text of a corrections file holding `corrections`.
 pub fn corrections_json(corrections: &[Correction]) -> Result<String, CliError> {
     let file =

@@ -1,7 +1,9 @@
 //! What the server holds: the table as read, the corrections made to it, and the
 //! corrected table with its report and plan, recomputed after every change.
 
-use super::corrections::{Correction, apply, corrections_json, corrections_path, read_corrections};
+use super::corrections::{
+    Correction, apply, apply_all, corrections_json, corrections_path, read_corrections,
+};
 use crate::CliError;
 use crate::commands::report::{Findings, build_timed, plan_svg, render_text};
 use crate::output::write_atomically;
@@ -89,14 +91,7 @@ impl Session {
         let original = Table::load(table_path)?;
         let corrections_file = corrections_path(table_path);
         let corrections = read_corrections(&corrections_file)?;
-        let corrected = replay(&original, &corrections).map_err(|(i, e)| {
-            CliError::Usage(format!(
-                "{}: correction {} ({}) no longer applies: {e}",
-                corrections_file.display(),
-                i + 1,
-                corrections[i].base()
-            ))
-        })?;
+        let corrected = apply_all(&original, &corrections, &corrections_file)?;
         Ok(Session { original, corrections_file, corrections, current: Derived::of(corrected)? })
     }
 
@@ -129,20 +124,11 @@ impl Session {
     pub fn undo(&mut self) -> Result<bool, CliError> {
         let Some((_, rest)) = self.corrections.split_last() else { return Ok(false) };
         let rest = rest.to_vec();
-        let table = replay(&self.original, &rest).map_err(|(_, e)| e)?;
+        let table = apply_all(&self.original, &rest, &self.corrections_file)?;
         let derived = Derived::of(table)?;
         write_atomically(&self.corrections_file, corrections_json(&rest)?.as_bytes())?;
         self.corrections = rest;
         self.current = derived;
         Ok(true)
     }
-}
-
-/// The table with `corrections` applied in order; the index of the first that fails.
-fn replay(original: &Table, corrections: &[Correction]) -> Result<Table, (usize, CliError)> {
-    let mut table = original.clone();
-    for (i, c) in corrections.iter().enumerate() {
-        table = apply(&table, c).map_err(|e| (i, e))?;
-    }
-    Ok(table)
 }
