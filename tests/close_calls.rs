@@ -441,9 +441,10 @@ fn rally_penalty_step_at_eight_inches() {
 #[test]
 fn corps_leader_twelve_inches_and_engagement_eight_inches() {
     // 000 §3.3: the corps leader beyond 12" (304.8 mm); the division in engagement range
-    // when an enemy is within 8" (203.2 mm). The corps leader (25 x 30) stands `gap`
-    // mm beyond the division leader's front; an enemy regiment `gap` mm beyond the
-    // division's regiment (which stands 50 mm ahead of its leader).
+    // when an enemy is within 8" (203.2 mm). The corps leader's front edge (25 x 30)
+    // stands 304.8 + offset mm behind the division leader's rear edge (y = 485); an
+    // enemy regiment's front edge stands 203.2 + offset mm beyond the division's
+    // regiment's front edge (y = 510).
     for deg in HEADINGS {
         for (offset, inside, certain) in COMMAND_OFFSETS {
             let what = format!("offset {offset} at {deg}°");
@@ -471,27 +472,29 @@ fn corps_leader_twelve_inches_and_engagement_eight_inches() {
             assert_eq!(d.corps_leader_beyond_12in, !inside, "{what}");
             check_limit(d.corps_leader_call.as_ref().unwrap(), 304.8, offset, certain, &what);
 
-            let mut units = vec![unit(
-                "l",
-                "one",
-                "leader",
-                json!({ "role": "division", "division": "d" }),
-                base(900.0, 400.0, 90.0, 25.0, 30.0, deg, Some(SIGMA)),
-            )];
-            units.push(unit(
-                "r",
-                "one",
-                "infantry",
-                json!({ "formation": "line", "division": "d" }),
-                base(900.0, 500.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
-            ));
-            units.push(unit(
-                "e",
-                "two",
-                "infantry",
-                json!({ "formation": "line" }),
-                base(900.0, 520.0 + 203.2 + offset, 270.0, 40.0, 20.0, deg, Some(SIGMA)),
-            ));
+            let units = vec![
+                unit(
+                    "l",
+                    "one",
+                    "leader",
+                    json!({ "role": "division", "division": "d" }),
+                    base(900.0, 400.0, 90.0, 25.0, 30.0, deg, Some(SIGMA)),
+                ),
+                unit(
+                    "r",
+                    "one",
+                    "infantry",
+                    json!({ "formation": "line", "division": "d" }),
+                    base(900.0, 500.0, 90.0, 40.0, 20.0, deg, Some(SIGMA)),
+                ),
+                unit(
+                    "e",
+                    "two",
+                    "infantry",
+                    json!({ "formation": "line" }),
+                    base(900.0, 520.0 + 203.2 + offset, 270.0, 40.0, 20.0, deg, Some(SIGMA)),
+                ),
+            ];
             let r = report::build(&table(units, vec![])).unwrap();
             let d = &r.command.divisions[0];
             assert_eq!(d.engaged, inside, "{what}");

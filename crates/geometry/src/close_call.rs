@@ -200,12 +200,14 @@ pub fn near_band_mm(table: &Table) -> f64 {
 }
 
 /// The close call of a distance between two units (closest points of their closest
-/// bases, as the command rules measure) against a rule limit, mm; `None` when either
-/// unit is missing or has no bases.
+/// bases, as the command rules measure) against a rule limit, mm, with that distance;
+/// `None` when either unit is missing or has no bases.
 #[must_use]
-pub fn unit_distance_call(table: &Table, a: usize, b: usize, limit_mm: f64) -> Option<CloseCall> {
+pub fn unit_distance_call(table: &Table, a: usize, b: usize, limit_mm: f64) -> Option<(f64, CloseCall)> {
     let c = table.units.get(a)?.closest_to(table.units.get(b)?)?;
-    Some(distance_call(table, BaseRef::new(a, c.from_base), BaseRef::new(b, c.to_base), &c.closest, limit_mm))
+    let call =
+        distance_call(table, BaseRef::new(a, c.from_base), BaseRef::new(b, c.to_base), &c.closest, limit_mm);
+    Some((c.closest.distance_mm, call))
 }
 
 /// The close call of a distance verdict measured from a line segment carried by base

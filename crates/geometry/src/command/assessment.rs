@@ -250,8 +250,9 @@ fn division_pairs(
 ) -> Result<Vec<DivisionPairFinding>, GeometryError> {
     let see = units_in_sight(index, book)?;
     let outer = together_mm.unwrap_or(adjoining_mm);
-    let call =
-        |g: &DivisionGap, limit: f64| unit_distance_call(t, g.units.0, g.units.1, limit).map(|c| (limit, c));
+    let call = |g: &DivisionGap, limit: f64| {
+        unit_distance_call(t, g.units.0, g.units.1, limit).map(|(_, c)| (limit, c))
+    };
     Ok(division_gaps(t, index, outer + band)
         .into_iter()
         .filter(|g| within(g.distance_mm, outer) || call(g, outer).is_some_and(|(_, c)| !c.certain()))
@@ -330,8 +331,7 @@ fn leader_findings(
             let calls = units_within_reach(table, index, li, reach_mm + band, scope)
                 .into_iter()
                 .filter_map(|u| {
-                    let call = unit_distance_call(table, li, u, reach_mm)?;
-                    let distance_mm = unit_distance_mm(table, li, u)?;
+                    let (distance_mm, call) = unit_distance_call(table, li, u, reach_mm)?;
                     let inside = units.contains(&u);
                     (inside || !call.certain()).then_some(UnitCall { unit: u, distance_mm, inside, call })
                 })
@@ -395,16 +395,15 @@ pub fn assess_command(
                     .map(|&i| asset(t, area.as_ref(), i, &t.units[i]))
                     .collect();
                 let leaders = division_and_corps_leaders(t, &d);
-                let corps_leader_mm = leaders.and_then(|(l, c)| unit_distance_mm(t, l, c));
-                let corps_leader_call = leaders
-                    .and_then(|(l, c)| unit_distance_call(t, l, c, corps_reach))
-                    .map(|c| (corps_reach, c));
+                let corps = leaders.and_then(|(l, c)| unit_distance_call(t, l, c, corps_reach));
+                let corps_leader_mm = corps.map(|(mm, _)| mm);
+                let corps_leader_call = corps.map(|(_, c)| (corps_reach, c));
                 let mut rally = Vec::new();
                 if let Some(l) = leader {
                     for u in commanded_units(t, l).into_iter().filter(|&u| t.units[u].is_combat()) {
                         if let Some(dmm) = unit_distance_mm(t, l, u) {
                             let boundary_mm = rally_step_boundary_mm(dmm, book)?;
-                            let Some(call) = unit_distance_call(t, l, u, boundary_mm) else { continue };
+                            let Some((_, call)) = unit_distance_call(t, l, u, boundary_mm) else { continue };
                             rally.push(RallyFinding {
                                 unit: u,
                                 leader_distance_mm: dmm,
@@ -427,7 +426,7 @@ pub fn assess_command(
                     nearest_enemy_mm: enemy.map(|(mm, _)| mm).filter(|&mm| within(mm, engage)),
                     engagement_call: enemy
                         .and_then(|(_, (own, foe))| unit_distance_call(t, own, foe, engage))
-                        .map(|c| (engage, c)),
+                        .map(|(_, c)| (engage, c)),
                     corps_leader_distance_mm: corps_leader_mm,
                     corps_leader_beyond: corps_leader_mm.is_some_and(|mm| !within(mm, corps_reach)),
                     corps_leader_call,

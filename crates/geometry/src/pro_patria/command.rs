@@ -3,7 +3,7 @@
 //! radius of its general's stand (exactly 400 mm is within).
 
 use crate::close_call::{CloseCall, unit_distance_call};
-use crate::command::leaders::{commanded_units, unit_distance_mm};
+use crate::command::leaders::commanded_units;
 use crate::error::GeometryError;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::table::Table;
@@ -34,8 +34,7 @@ pub fn command_radius(
     Ok(commanded_units(table, general)
         .into_iter()
         .filter_map(|u| {
-            let d = unit_distance_mm(table, general, u)?;
-            let call = unit_distance_call(table, general, u, radius)?;
+            let (d, call) = unit_distance_call(table, general, u, radius)?;
             Some(InCommand { general, unit: u, distance_mm: d, in_command: within(d, radius), call })
         })
         .collect())

@@ -114,7 +114,7 @@ impl Proximity {
     /// distance, mm; `None` when a unit is missing.
     #[must_use]
     pub fn approach_call(&self, table: &Table, no_approach_mm: f64) -> Option<CloseCall> {
-        unit_distance_call(table, self.a, self.b, no_approach_mm)
+        unit_distance_call(table, self.a, self.b, no_approach_mm).map(|(_, c)| c)
     }
 
     /// Closer than the no-approach distance without being in contact: allowed only to a
