@@ -9,6 +9,9 @@
 //! ```text
 //! cargo bench --bench scan_accuracy            # renders once into target/scan-bench, then scans
 //! SCAN_BENCH_PHOTOS=6 cargo bench --bench scan_accuracy   # a quicker subset
+//! SCAN_BENCH_ONLY=s1016,s1022 cargo bench --bench scan_accuracy   # photos by name
+//! SCAN_BENCH_FAST=1 cargo bench --bench scan_accuracy   # one timed scan, not three
+//! TRUTH_VERBOSE=1 cargo bench --bench scan_accuracy   # lists every wrong base
 //! ```
 //!
 //! The report (a Markdown table) is printed and written to
@@ -305,6 +308,11 @@ fn main() {
     let mut rows = Vec::new();
     for shot in shots().into_iter().take(limit) {
         let name = ensure_rendered(&dir, &shot);
+        if let Ok(only) = std::env::var("SCAN_BENCH_ONLY")
+            && !only.split(',').any(|o| name.contains(o))
+        {
+            continue;
+        }
         let truth = Truth::load(&dir, &name);
         let mut profile = default_profile.clone();
         profile.tags.dictionary = tag_dictionary(&shot).1;
@@ -318,7 +326,8 @@ fn main() {
         let mut loads = Vec::new();
         let mut scans = Vec::new();
         let mut result = None;
-        for _ in 0..3 {
+        let runs = if std::env::var_os("SCAN_BENCH_FAST").is_some() { 1 } else { 3 };
+        for _ in 0..runs {
             let t0 = Instant::now();
             let photo = Photo::load(&jpg).expect("photo");
             let t1 = Instant::now();

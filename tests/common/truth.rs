@@ -105,6 +105,16 @@ pub fn compare(scan: &Table, truth: &Truth) -> Accuracy {
         let Some(t) = b.meta().tag.and_then(|tag| by_tag.get(&tag)) else { continue };
         let e = b.centre().distance(t.centre());
         let h = ((b.heading_deg() - t.heading_deg()) + 540.0).rem_euclid(360.0) - 180.0;
+        if std::env::var_os("TRUTH_VERBOSE").is_some() && !(e <= MATCH_MM && h.abs() <= MATCH_DEG) {
+            eprintln!(
+                "wrong base: tag {:?} at {:?} heading {:.1}, truth {:?} heading {:.1}",
+                b.meta().tag,
+                b.centre(),
+                b.heading_deg(),
+                t.centre(),
+                t.heading_deg()
+            );
+        }
         if e <= MATCH_MM && h.abs() <= MATCH_DEG {
             acc.correct += 1;
             acc.position_mm.push(e);

@@ -370,15 +370,6 @@ fn size_tolerance(fit: &CameraFit, size_mm: f64) -> f64 {
     }
 }
 
-/// The reprojection residual past which a self-calibrated tag is reported, px: six
-/// robust standard deviations of the photo's tag residuals, and at least one pixel.
-fn residual_limit(residuals: &[f64]) -> f64 {
-    let mut v: Vec<f64> = residuals.iter().copied().filter(|r| r.is_finite()).collect();
-    v.sort_by(f64::total_cmp);
-    let median = v.get(v.len() / 2).copied().unwrap_or(0.0);
-    (6.0 * median).max(1.0)
-}
-
 /// Scans a photo.
 ///
 /// `intrinsics` overrides the profile's camera (tools and tests pass a known camera);
@@ -462,7 +453,7 @@ pub fn scan_with(
         .map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] })
         .collect();
     let size_tolerance = size_tolerance(&fit, profile.tags.size_mm);
-    let residual_limit = tag_residual_px.as_deref().map(residual_limit);
+    let residual_limit = tag_residual_px.as_deref().map(crate::selfcal::residual_limit);
     for (i, t) in tags.iter().enumerate() {
         if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
             && *r > limit
