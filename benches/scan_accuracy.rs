@@ -50,6 +50,19 @@ struct Shot {
     edge: Edge,
     /// Pincushion (k1 > 0) or barrel (k1 < 0) lens.
     pincushion: bool,
+    /// A condition beyond the 24 photos' (issue 17 item 7).
+    extra: Extra,
+}
+
+/// The conditions photographed besides the 24 landscape, four-fiducial photos.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Extra {
+    None,
+    /// The phone held upright (3000 x 4000), the table's long side along the photo's.
+    Portrait,
+    /// Six fiducials (calibration/six-fiducials.toml: two more at the long edges'
+    /// middles).
+    SixFiducials,
 }
 
 /// The table edge the photographer stands at: near (the near edge at the photo's
@@ -62,7 +75,7 @@ enum Edge {
 
 /// 24 photos: 12 at 12 MP (the targets' resolution), 4 each at 8, 16 and 24 MP; barrel
 /// and pincushion lenses alternate in fours, near and far edge in pairs (three photos
-/// of each at 12 MP).
+/// of each at 12 MP). Then four more at 12 MP: two portrait, two with six fiducials.
 fn shots() -> Vec<Shot> {
     let mut rng = ChaCha8Rng::seed_from_u64(1805);
     let res = |i: usize| match i % 6 {
@@ -71,7 +84,7 @@ fn shots() -> Vec<Shot> {
         5 => Resolution::MP24,
         _ => Resolution::MP12,
     };
-    (0..24)
+    let mut shots: Vec<Shot> = (0..24)
         .map(|i| Shot {
             seed: 1000 + i as u64,
             bases: rng.random_range(100..=400),
@@ -79,8 +92,27 @@ fn shots() -> Vec<Shot> {
             resolution: res(i),
             edge: if (i / 2) % 2 == 1 { Edge::Far } else { Edge::Near },
             pincushion: (i / 4) % 2 == 1,
+            extra: Extra::None,
         })
-        .collect()
+        .collect();
+    let extras = [
+        (Extra::Portrait, Edge::Near, false, 10.0),
+        (Extra::Portrait, Edge::Far, true, 20.0),
+        (Extra::SixFiducials, Edge::Far, false, 5.0),
+        (Extra::SixFiducials, Edge::Near, true, 25.0),
+    ];
+    for (k, (extra, edge, pincushion, tilt_deg)) in extras.into_iter().enumerate() {
+        shots.push(Shot {
+            seed: 1024 + k as u64,
+            bases: rng.random_range(100..=400),
+            tilt_deg,
+            resolution: if extra == Extra::Portrait { Resolution::new(3000, 4000) } else { Resolution::MP12 },
+            edge,
+            pincushion,
+            extra,
+        });
+    }
+    shots
 }
 
 /// Bases of one formation around (0, 0) facing +y, before turning and placing.
@@ -114,8 +146,8 @@ fn formation(kind: u32, rng: &mut ChaCha8Rng) -> (UnitKind, Option<Formation>, V
 }
 
 /// A seeded 6'x4' table of about `bases` bases in formations, units at least 6 mm
-/// apart, clear of the corner fiducials.
-fn table(seed: u64, bases: usize) -> Table {
+/// apart, clear of the corner fiducials (and of the long edges' middles for six).
+fn table(seed: u64, bases: usize, six_fiducials: bool) -> Table {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut placed: Vec<Base> = Vec::new();
     let mut units: Vec<Unit> = Vec::new();
@@ -132,11 +164,14 @@ fn table(seed: u64, bases: usize) -> Table {
             .iter()
             .map(|(p, s, h)| Base::new(*s, Pose::new(centre + p.rotated_deg(turn), h + turn)))
             .collect();
+        let mut fiducials =
+            vec![(60.0, 60.0), (WIDTH - 60.0, 60.0), (WIDTH - 60.0, DEPTH - 60.0), (60.0, DEPTH - 60.0)];
+        if six_fiducials {
+            fiducials.extend([(WIDTH / 2.0, 60.0), (WIDTH / 2.0, DEPTH - 60.0)]);
+        }
         let clear_of_fiducials = candidate.iter().all(|b| {
             let c = b.centre();
-            [(60.0, 60.0), (WIDTH - 60.0, 60.0), (WIDTH - 60.0, DEPTH - 60.0), (60.0, DEPTH - 60.0)]
-                .iter()
-                .all(|&(x, y)| (c.x - x).abs() > 80.0 || (c.y - y).abs() > 80.0)
+            fiducials.iter().all(|&(x, y)| (c.x - x).abs() > 80.0 || (c.y - y).abs() > 80.0)
         });
         let on_table = candidate.iter().all(|b| {
             let c = b.corners();
@@ -192,7 +227,8 @@ fn camera(shot: &Shot, rng: &mut ChaCha8Rng) -> Camera {
         + match shot.edge {
             Edge::Near => 0.0,
             Edge::Far => 180.0,
-        };
+        }
+        + if shot.extra == Extra::Portrait { 90.0 } else { 0.0 };
     let target =
         Vec2::new(WIDTH / 2.0 + rng.random_range(-30.0..30.0), DEPTH / 2.0 + rng.random_range(-30.0..30.0));
     let mut height = 900.0;
@@ -241,7 +277,7 @@ fn tag_dictionary(shot: &Shot) -> (ArucoDictionary, Dictionary) {
 /// Renders a shot into `dir` unless it is already there.
 fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
     let name = format!(
-        "r{RECIPE}-{}-s{}-{}b-{}deg-{}-{}-{}x{}",
+        "r{RECIPE}-{}-s{}-{}b-{}deg-{}-{}-{}x{}{}",
         tag_dictionary(shot).1,
         shot.seed,
         shot.bases,
@@ -249,16 +285,31 @@ fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
         if shot.edge == Edge::Far { "far" } else { "near" },
         if shot.pincushion { "pincushion" } else { "barrel" },
         shot.resolution.width_px,
-        shot.resolution.height_px
+        shot.resolution.height_px,
+        match shot.extra {
+            Extra::None => "",
+            Extra::Portrait => "-portrait",
+            Extra::SixFiducials => "-6fid",
+        }
     );
     if dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists() {
         return name;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(shot.seed ^ 0x5ca9);
-    let table = table(shot.seed, shot.bases);
-    let layout = StandardLayout { tag_dictionary: tag_dictionary(shot).0, ..StandardLayout::default() }
+    let table = table(shot.seed, shot.bases, shot.extra == Extra::SixFiducials);
+    let mut layout = StandardLayout { tag_dictionary: tag_dictionary(shot).0, ..StandardLayout::default() }
         .build(&table)
         .expect("layout");
+    if shot.extra == Extra::SixFiducials {
+        // As calibration/six-fiducials.toml places them.
+        let template = layout.fiducials[0];
+        for (id, y) in [(4, 60.0), (5, DEPTH - 60.0)] {
+            let mut f = template;
+            f.id = id;
+            f.centre_mm = Vec2::new(WIDTH / 2.0, y);
+            layout.fiducials.push(f);
+        }
+    }
     let scene = Scene::new(table, &layout).expect("scene");
     let cam = camera(shot, &mut rng);
     let sensor = SensorOptions {
@@ -303,6 +354,8 @@ fn main() {
         .join("scan-bench");
     std::fs::create_dir_all(&dir).expect("bench dir");
     let default_profile = Profile::load(root.join("calibration/default.toml")).expect("default profile");
+    let six_profile =
+        Profile::load(root.join("calibration/six-fiducials.toml")).expect("six-fiducial profile");
     let limit: usize =
         std::env::var("SCAN_BENCH_PHOTOS").ok().and_then(|v| v.parse().ok()).unwrap_or(usize::MAX);
     let mut rows = Vec::new();
@@ -314,7 +367,8 @@ fn main() {
             continue;
         }
         let truth = Truth::load(&dir, &name);
-        let mut profile = default_profile.clone();
+        let mut profile =
+            if shot.extra == Extra::SixFiducials { six_profile.clone() } else { default_profile.clone() };
         profile.tags.dictionary = tag_dictionary(&shot).1;
         // The renderer's base tops are all exactly 3 mm high: the profile says so, and
         // sigma_mm is measured against errors that hold no height spread.
@@ -440,7 +494,9 @@ fn report(rows: &[Row]) -> String {
     let mut s = String::from("### Calibrated camera (profile + camera file)\n\n");
     s.push_str(header);
     let mp12 = |r: &Row| r.shot.resolution == Resolution::MP12;
-    let groups: [(&str, Filter); 10] = [
+    let extra = |r: &Row| r.shot.extra != Extra::None;
+    let mp12 = move |r: &Row| mp12(r) && !extra(r);
+    let groups: [(&str, Filter); 12] = [
         ("12 MP (targets)", Box::new(mp12)),
         (
             "12 MP, near edge, barrel",
@@ -459,6 +515,8 @@ fn report(rows: &[Row]) -> String {
             Box::new(move |r: &Row| mp12(r) && r.shot.edge == Edge::Far && r.shot.pincushion),
         ),
         ("12 MP, tilt 20-30°", Box::new(move |r: &Row| mp12(r) && r.shot.tilt_deg >= 20.0)),
+        ("12 MP portrait", Box::new(|r: &Row| r.shot.extra == Extra::Portrait)),
+        ("12 MP, six fiducials", Box::new(|r: &Row| r.shot.extra == Extra::SixFiducials)),
         ("8 MP", Box::new(|r: &Row| r.shot.resolution == Resolution::MP8)),
         ("16 MP", Box::new(|r: &Row| r.shot.resolution == Resolution::MP16)),
         ("24 MP", Box::new(|r: &Row| r.shot.resolution == Resolution::MP24)),
