@@ -465,7 +465,7 @@ fn main() {
 
 fn summary_line(label: &str, a: &Accuracy, times: &[f64]) -> String {
     format!(
-        "| {label} | {} | {} | {:.2}% | {:.2}% | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.0}% | {:.3} / {:.1} | {} |\n",
+        "| {label} | {} | {} | {:.2}% | {:.2}% | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.1}% | {:.3} / {:.1} | {} |\n",
         a.truth_bases,
         a.scanned_bases,
         100.0 * a.recall(),

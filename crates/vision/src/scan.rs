@@ -445,8 +445,13 @@ pub fn scan_with(
     let t_clutter = t_clutter.elapsed().as_secs_f64() * 1e3;
     tags.extend(measure_tags(&fit, &crowded, profile.tags.size_mm, profile.bases.top_height_mm)?);
     fit.check_limits(profile)?;
-    let budget =
-        ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
+    let budget = ErrorBudget::of_photo(
+        &fit,
+        &tags,
+        profile.tags.size_mm,
+        profile.bases.top_height_mm,
+        profile.bases.top_height_sigma_mm,
+    );
 
     let mut issues: Vec<ScanIssue> = undecoded
         .iter()

@@ -113,14 +113,18 @@ pub fn normalize_deg(d: f64) -> f64 {
 impl ErrorBudget {
     /// The budget of one photo from its tag fits and camera model.
     #[must_use]
-    pub fn of_photo(fit: &CameraFit, tags: &[TagPose], top_height_mm: f64, top_height_sigma_mm: f64) -> Self {
-        // Each square fit leaves 8 coordinates minus 3 parameters (position and rotation;
-        // the size is known): the per-coordinate variance is SS / 5. The median over the
-        // photo is robust to a few damaged tags; chi-square with 5 dof has its median at
-        // 0.87 of its mean.
-        let mut v: Vec<f64> = tags.iter().map(|t| t.fit_rms_mm.powi(2) * 4.0 / 5.0).collect();
+    pub fn of_photo(
+        fit: &CameraFit,
+        tags: &[TagPose],
+        tag_size_mm: f64,
+        top_height_mm: f64,
+        top_height_sigma_mm: f64,
+    ) -> Self {
+        // The median over the photo is robust to a few damaged tags; chi-square with 4
+        // dof has its median at 0.84 of its mean.
+        let mut v: Vec<f64> = tags.iter().map(|t| shape_var(t, tag_size_mm)).collect();
         v.sort_by(f64::total_cmp);
-        let pooled = if v.is_empty() { 0.0 } else { v[v.len() / 2] / 0.87 };
+        let pooled = if v.is_empty() { 0.0 } else { v[v.len() / 2] / 0.84 };
         let (w, h) = fit.model.image_size();
         let centre_px = [f64::from(w) / 2.0, f64::from(h) / 2.0];
         let height_sigma =
@@ -147,7 +151,7 @@ impl ErrorBudget {
     ) -> (f64, f64) {
         // This tag's own scatter counts half, the photo's pooled scatter half: one tag's
         // five degrees of freedom make a poor estimate on their own.
-        let own = tag.fit_rms_mm.powi(2) * 4.0 / 5.0;
+        let own = shape_var(tag, tag_size_mm);
         let corner_var = 0.5 * own + 0.5 * self.corner_sigma_mm.powi(2);
         // Centre of four corners; rotation about it (corners at size/sqrt(2)).
         // A self-calibrated camera's uncertainty at this tag replaces the fiducial
@@ -173,6 +177,18 @@ impl ErrorBudget {
         let pos_var = centre_var + offset_mm.powi(2) * theta_var + model_var + height_var;
         (pos_var.sqrt(), theta_var.sqrt().to_degrees())
     }
+}
+
+/// A tag's corner noise on the table, per coordinate, mm²: the scatter of its four
+/// corners about the square fitted to them, with the square's size free. A tag read
+/// larger or smaller than printed as a whole (the detector's edge bias, the printer's
+/// scaling) moves no centre and turns no heading, so that part is not noise: its share
+/// of the known-size fit, `2 (side - size)²`, comes off, and 8 coordinates less 4
+/// parameters (position, rotation, size) leave 4 degrees of freedom.
+fn shape_var(tag: &TagPose, tag_size_mm: f64) -> f64 {
+    let ss_known_size = 4.0 * tag.fit_rms_mm.powi(2);
+    let size_error = tag.side_mm - tag_size_mm;
+    (ss_known_size - 2.0 * size_error.powi(2)).max(0.0) / 4.0
 }
 
 /// How far a point at the image pixel `px` moves on the table per mm of height: the
