@@ -230,6 +230,36 @@ mod tests {
         }
     }
 
+    fn pose_of(q: &[Vec2], size: f64) -> TagPose {
+        let (centre, phi, rms) = fit_square(q, size);
+        TagPose {
+            id: 1,
+            centre,
+            heading_deg: normalize_deg(90.0 + phi.to_degrees()),
+            side_mm: (0..4).map(|i| q[i].distance(q[(i + 1) % 4])).sum::<f64>() / 4.0,
+            fit_rms_mm: rms,
+            side_px: 20.0,
+            corners_px: [[0.0; 2]; 4],
+            model_var: None,
+        }
+    }
+
+    #[test]
+    fn a_tag_read_larger_as_a_whole_has_no_corner_noise() {
+        // 12 mm printed, read 12.3 mm: the known-size fit leaves every corner 0.21 mm
+        // out along its diagonal (0.15 mm in each coordinate), none of it noise.
+        let q = square_corners(Vec2::new(10.0, 20.0), 12.3, 37.0);
+        let t = pose_of(&q, 12.0);
+        assert!(t.fit_rms_mm > 0.2, "{}", t.fit_rms_mm);
+        assert!(shape_var(&t, 12.0) < 1e-12, "{}", shape_var(&t, 12.0));
+        // One corner pushed 0.2 mm out of square is noise: the size-free fit absorbs
+        // part of it and leaves the rest (between half and all of 0.2² over 4 dof).
+        let mut bent = square_corners(Vec2::new(10.0, 20.0), 12.0, 37.0);
+        bent[2].x += 0.2;
+        let v = shape_var(&pose_of(&bent, 12.0), 12.0);
+        assert!(v > 0.2 * 0.2 * 0.5 / 4.0 && v < 0.2 * 0.2 / 4.0, "{v}");
+    }
+
     #[test]
     fn normalize_wraps() {
         assert_eq!(normalize_deg(-90.0), 270.0);
