@@ -186,6 +186,30 @@ fn main() {
                     one_visible.add("v", ok);
                 }
             }
+            if verbose {
+                for (_, b) in s.table.bases() {
+                    let tag = b.meta().tag.unwrap_or(u32::MAX);
+                    let t = truth.camera.tags.iter().find(|t| t.marker.id == tag);
+                    let (off_mm, turn_deg) = t.map_or((f64::INFINITY, f64::INFINITY), |t| {
+                        let tb = truth.table.units[t.unit_index].bases[t.base];
+                        let turn = ((b.heading_deg() - tb.heading_deg()) + 540.0).rem_euclid(360.0) - 180.0;
+                        (b.centre().distance(tb.centre()), turn.abs())
+                    });
+                    if off_mm > MATCH_MM || turn_deg > MATCH_DEG {
+                        eprintln!(
+                            "{n}: wrong base of tag {tag}{} at ({:.1}, {:.1}) mm: {off_mm:.1} mm, {turn_deg:.1}° from its truth",
+                            if b.meta().inferred { " (inferred)" } else { "" },
+                            b.centre().x,
+                            b.centre().y
+                        );
+                    }
+                }
+                for i in &s.report.issues {
+                    if !matches!(i, ScanIssue::MissingTag { .. } | ScanIssue::InferredBase { .. }) {
+                        eprintln!("{n}: {}", i.describe());
+                    }
+                }
+            }
             one_wrong += o.wrong;
             row_one.push((o.correct.len(), truth.camera.tags.len(), vis.get("v"), o.wrong));
             scans.push(s);

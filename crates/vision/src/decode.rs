@@ -46,6 +46,11 @@ impl Codebook {
         Ok(Codebook { bits, codes, max_errors })
     }
 
+    /// Inner cells a side.
+    pub(crate) fn bits(&self) -> usize {
+        self.bits
+    }
+
     /// The id and turn whose code is nearest to `code`, if within the error budget and
     /// unambiguous.
     fn lookup(&self, code: u64) -> Option<(u32, usize)> {
@@ -291,6 +296,9 @@ pub(crate) enum Reading {
         errors: u32,
         /// Border cells that read light (hidden by something light, or not a tag).
         border_light: usize,
+        /// Whether the corners are fitted to the tag's edges (else they are the
+        /// candidate's).
+        refined: bool,
     },
     /// A dark-bordered square with a code of dark and light cells that matches no code
     /// of the dictionary within its error correction.
@@ -315,22 +323,20 @@ pub(crate) fn read_quad(view: &GrayView<'_>, book: &Codebook, candidate: &[[f64;
     let side =
         (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0;
     let mut refined = q;
+    let mut was_refined = false;
     if refine_edges_view(view, &mut refined, bits as i32) {
         let moved =
             (0..4).map(|i| (refined[i][0] - q[i][0]).hypot(refined[i][1] - q[i][1])).fold(0.0, f64::max);
         if moved < 0.3 * side / n {
             q = refined;
+            was_refined = true;
         }
     }
     let Some(h) = square_to_quad(&q, n) else { return Reading::NotATag };
-    let last = n - 1.0;
     let mut border = Vec::new();
-    for i in 0..(bits + 2) {
-        let i = i as f64;
-        for (c, r) in [(i, 0.0), (i, last), (0.0, i), (last, i)] {
-            if let Some(v) = cell_mean(view, &h, c, r) {
-                border.push(v);
-            }
+    for (c, r) in border_cells(bits) {
+        if let Some(v) = cell_mean(view, &h, c, r) {
+            border.push(v);
         }
     }
     let mut paper = Vec::new();
@@ -352,7 +358,7 @@ pub(crate) fn read_quad(view: &GrayView<'_>, book: &Codebook, candidate: &[[f64;
             }
         }
     }
-    if border.len() < 4 * (bits + 1) || paper.len() < 8 {
+    if border.len() < 4 * (bits + 1) - 2 || paper.len() < 8 {
         return Reading::NotATag;
     }
     let quantile = |v: &[f64], p: f64| {
@@ -366,37 +372,71 @@ pub(crate) fn read_quad(view: &GrayView<'_>, book: &Codebook, candidate: &[[f64;
     if light - dark < 40.0 {
         return Reading::NotATag;
     }
-    // A lone white cell between black ones blurs to half grey in a small tag: the
-    // threshold is the widest gap between the inner cells' levels in the lower part of
-    // the range, when there is one, else halfway.
-    let mut sorted = inner.clone();
-    sorted.sort_by(f64::total_cmp);
-    let (lo, hi) = (dark, dark + 0.7 * (light - dark));
-    let threshold = sorted
-        .windows(2)
-        .filter(|w| (lo..=hi).contains(&((w[0] + w[1]) / 2.0)) && w[1] - w[0] > 0.2 * (light - dark))
-        .max_by(|a, b| (a[1] - a[0]).total_cmp(&(b[1] - b[0])))
-        .map_or((dark + light) / 2.0, |w| (w[0] + w[1]) / 2.0);
-    let border_light = border.iter().filter(|v| **v > threshold).count();
+    // A border cell is light (a coat in front of it) when nearer the paper's level
+    // than the border's; the blur of a small tag greys the cells next to its paper.
+    let border_light = border.iter().filter(|v| **v > (dark + light) / 2.0).count();
     if border_light > 2 {
         return Reading::NotATag;
     }
-    let whites = inner.iter().filter(|v| **v > threshold).count();
-    if whites == 0 || whites == inner.len() {
-        return Reading::NotATag;
+    // A lone white cell between black ones blurs to half grey in a small tag: the
+    // threshold is a wide gap between the inner cells' levels in the lower part of the
+    // range, when there is one, else halfway. Each such gap is tried, widest first, and
+    // the code with the fewest bits to correct wins.
+    let mut sorted = inner.clone();
+    sorted.sort_by(f64::total_cmp);
+    let (lo, hi) = (dark, dark + 0.7 * (light - dark));
+    let mut gaps: Vec<(f64, f64)> = sorted
+        .windows(2)
+        .filter(|w| (lo..=hi).contains(&((w[0] + w[1]) / 2.0)) && w[1] - w[0] > 0.2 * (light - dark))
+        .map(|w| (w[1] - w[0], (w[0] + w[1]) / 2.0))
+        .collect();
+    gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut thresholds: Vec<f64> = gaps.iter().map(|g| g.1).collect();
+    if thresholds.is_empty() {
+        thresholds.push((dark + light) / 2.0);
     }
-    let mut code = 0u64;
-    for (k, v) in inner.iter().enumerate() {
-        if *v > threshold {
-            code |= 1 << k;
+    let mut best: Option<(u32, usize, u32)> = None;
+    let mut any_code = false;
+    for threshold in thresholds {
+        let whites = inner.iter().filter(|v| **v > threshold).count();
+        if whites == 0 || whites == inner.len() {
+            continue;
+        }
+        any_code = true;
+        let mut code = 0u64;
+        for (k, v) in inner.iter().enumerate() {
+            if *v > threshold {
+                code |= 1 << k;
+            }
+        }
+        if let Some(found) = book.lookup_with_errors(code)
+            && best.is_none_or(|b| found.2 < b.2)
+        {
+            best = Some(found);
         }
     }
-    let Some((id, turn, errors)) = book.lookup_with_errors(code) else { return Reading::Unreadable };
+    if !any_code {
+        return Reading::NotATag;
+    }
+    let Some((id, turn, errors)) = best else { return Reading::Unreadable };
     let mut corners = [[0.0; 2]; 4];
     for (k, c) in corners.iter_mut().enumerate() {
         *c = q[(k + turn) % 4];
     }
-    Reading::Read { id, corners, errors, border_light }
+    Reading::Read { id, corners, errors, border_light, refined: was_refined }
+}
+
+/// The border ring's cells (column, row) of a marker with `bits` inner cells a side,
+/// each once.
+fn border_cells(bits: usize) -> Vec<(f64, f64)> {
+    let last = (bits + 1) as f64;
+    let mut cells = Vec::with_capacity(4 * (bits + 1));
+    for i in 0..=bits {
+        let i = i as f64;
+        // Each side from its corner to the cell before the next corner.
+        cells.extend([(i, 0.0), (last, i), (last - i, last), (0.0, last - i)]);
+    }
+    cells
 }
 
 #[cfg(test)]
@@ -415,6 +455,19 @@ mod tests {
                 assert_eq!(book.lookup(book.codes[id as usize][t] ^ 0b100), Some((id, t)));
             }
         }
+    }
+
+    /// Each cell of the border ring once (a corner cell counted twice once made one
+    /// light corner two light cells, and a tag with a coat over a corner unreadable).
+    #[test]
+    fn border_cells_are_the_ring_once() {
+        let cells = border_cells(4);
+        assert_eq!(cells.len(), 20);
+        let mut unique: Vec<(i32, i32)> = cells.iter().map(|&(c, r)| (c as i32, r as i32)).collect();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 20);
+        assert!(unique.iter().all(|&(c, r)| c == 0 || r == 0 || c == 5 || r == 5));
     }
 
     #[test]

@@ -317,7 +317,12 @@ pub(crate) fn refine_edges_view(view: &GrayView<'_>, corners: &mut [[f64; 2]; 4]
 
 /// Fits the edge from `a` to `b` (clockwise in the image, so the outside is to the
 /// left of travel): returns a point on the line and its unit direction.
-fn fit_edge(view: &GrayView<'_>, a: [f64; 2], b: [f64; 2], bits: i32) -> Option<([f64; 2], [f64; 2])> {
+pub(crate) fn fit_edge(
+    view: &GrayView<'_>,
+    a: [f64; 2],
+    b: [f64; 2],
+    bits: i32,
+) -> Option<([f64; 2], [f64; 2])> {
     let d = [b[0] - a[0], b[1] - a[1]];
     let len = d[0].hypot(d[1]);
     if len < 4.0 {
@@ -414,7 +419,7 @@ fn distance_to_line(line: ([f64; 2], [f64; 2]), p: [f64; 2]) -> f64 {
     ((p[0] - c[0]) * u[1] - (p[1] - c[1]) * u[0]).abs()
 }
 
-fn intersect(l1: ([f64; 2], [f64; 2]), l2: ([f64; 2], [f64; 2])) -> Option<[f64; 2]> {
+pub(crate) fn intersect(l1: ([f64; 2], [f64; 2]), l2: ([f64; 2], [f64; 2])) -> Option<[f64; 2]> {
     let (p, r) = l1;
     let (q, s) = l2;
     let denom = r[0] * s[1] - r[1] * s[0];

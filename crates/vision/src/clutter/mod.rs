@@ -16,6 +16,13 @@
 //! cells are read and matched with the dictionary's error correction, and the roster
 //! rejects ids that cannot be there.
 //!
+//! When the figures join a tag's outline to the dark table, the outline is far too
+//! long to be searched whole; its straight stretches of about a tag's side then propose
+//! squares (`sides.rs`), which are fitted to the tag's edges, three of them when a rank
+//! of hats hides the fourth (`edges.rs`), before they are read. A square proposed from
+//! one side is only measured once its corners are fitted: until then its turn may be
+//! several degrees off.
+//!
 //! A candidate that is clearly a tag (four straight edges of the right size, a dark
 //! border, a code of dark and light cells) but cannot be read is returned as
 //! undecoded, with its place, so that the scan reports it instead of dropping it.
@@ -29,6 +36,11 @@ use crate::profile::Profile;
 use crate::roster::Roster;
 use opencv::core::{Mat, Point, Vector};
 use vedette_geometry::Vec2;
+
+mod edges;
+mod sides;
+
+use edges::fit_to_edges;
 
 /// What the search found.
 #[derive(Debug, Clone, Default)]
@@ -120,6 +132,9 @@ pub(crate) fn find_tags_in_clutter(
     let block = (((max_side + min_side) * 0.75) as i32) | 1;
 
     let mut contours_px: Vec<Vec<[f64; 2]>> = Vec::new();
+    // Outlines of any length long enough for a side of a tag: their straight stretches
+    // propose squares (see `sides.rs`).
+    let mut outlines: Vec<Vector<Point>> = Vec::new();
     for c in [5.0, 18.0] {
         let mut binary = Mat::default();
         opencv::imgproc::adaptive_threshold(
@@ -140,6 +155,9 @@ pub(crate) fn find_tags_in_clutter(
             Point::new(0, 0),
         )?;
         for c in contours.iter() {
+            if (c.len() as f64) >= 2.0 * min_side {
+                outlines.push(c.clone());
+            }
             if (c.len() as f64) < 2.0 * min_side || (c.len() as f64) > 40.0 * max_side {
                 continue;
             }
@@ -200,27 +218,80 @@ pub(crate) fn find_tags_in_clutter(
             kept.push(sq.corners);
         }
     }
+    let from_outlines = kept.len();
+    // Squares standing on the straight sides of outlines too long or too crowded to
+    // be searched whole, where no square of the outlines was found.
+    let known_mm = {
+        let centres: Vec<[f64; 2]> = known.iter().map(|m| m.centre()).collect();
+        fit.model.image_to_table(&centres, shape.top_height_mm)?
+    };
+    for sq in sides::squares_on_sides(
+        &view,
+        &outlines,
+        fit,
+        shape.size_mm,
+        shape.top_height_mm,
+        (min_side, max_side),
+    )? {
+        let c = centre_of(&sq);
+        if !known_mm.iter().any(|k| k.distance(c) < 0.6 * shape.size_mm) {
+            kept.push(sq);
+        }
+    }
     let squares = kept;
     let mut finds = ClutterFinds::default();
-    let mut taken: std::collections::BTreeSet<u32> = known.iter().map(|m| m.id).collect();
-    for sq in &squares {
-        let px = fit.model.project(sq, shape.top_height_mm)?;
-        let quad = [px[0], px[1], px[2], px[3]];
-        if known.iter().any(|m| near_quad(&m.corners, centre_px(&quad), 0.2)) {
+    let known_ids: std::collections::BTreeSet<u32> = known.iter().map(|m| m.id).collect();
+    // Each id's best reading: corners fitted to the tag's edges first (a square
+    // proposed from one side may be turned a few degrees until fitted), then the
+    // fewest bits corrected.
+    let mut best: std::collections::BTreeMap<u32, (ReadRank, [[f64; 2]; 4])> = Default::default();
+    let mut fitted: Vec<[[f64; 2]; 4]> = Vec::new();
+    let flat: Vec<Vec2> = squares.iter().flatten().copied().collect();
+    let px = fit.model.project(&flat, shape.top_height_mm)?;
+    for (k, q) in px.chunks_exact(4).enumerate() {
+        let quad = [q[0], q[1], q[2], q[3]];
+        let c = centre_px(&quad);
+        if known.iter().any(|m| near_quad(&m.corners, c, 0.2)) || fitted.iter().any(|f| near_quad(f, c, 0.1))
+        {
             continue;
         }
-        match read_quad(&view, book, &quad) {
-            Reading::Read { id, corners, errors, border_light } => {
+        // Fitted to its edges first; as proposed when the fit ran onto a figure's edge.
+        let fitted_quad = fit_to_edges(&view, &quad, book.bits() as i32);
+        let (quad, rd, on_edges) = match fitted_quad.map(|f| (f, read_quad(&view, book, &f))) {
+            Some((f, r @ Reading::Read { .. })) => (f, r, true),
+            _ => (quad, read_quad(&view, book, &quad), false),
+        };
+        match rd {
+            Reading::Read { id, corners, errors, border_light, refined } => {
+                let refined = refined || on_edges;
+                // A square fitted to a whole outline stands where the tag is; one
+                // proposed from a side needs its corners fitted to the tag's edges.
+                let measured = refined || k < from_outlines;
                 let trusted = errors == 0 || border_light == 0;
-                if trusted && (shape.allowed)(id) && !taken.contains(&id) {
-                    taken.insert(id);
-                    finds.tags.push(DetectedMarker { id, corners });
-                } else if !taken.contains(&id) {
+                if trusted && (shape.allowed)(id) && !known_ids.contains(&id) {
+                    let rank = (!measured, !refined, errors);
+                    if best.get(&id).is_none_or(|b| b.0 > rank) {
+                        best.insert(id, (rank, corners));
+                    }
+                    if refined {
+                        fitted.push(corners);
+                    }
+                } else if !known_ids.contains(&id) {
                     finds.undecoded.push(quad);
                 }
             }
             Reading::Unreadable => finds.undecoded.push(quad),
             Reading::NotATag => {}
+        }
+    }
+    // A tag read from a side's square whose edges could not be fitted is clearly a tag,
+    // but its corners are the proposal's, a degree or several off: reported with its
+    // place, not measured.
+    for (id, ((unmeasured, _, _), corners)) in best {
+        if !unmeasured {
+            finds.tags.push(DetectedMarker { id, corners });
+        } else {
+            finds.undecoded.push(corners);
         }
     }
     // An unread square where a tag was read (a second outline of it) is no news.
@@ -235,6 +306,10 @@ pub(crate) fn find_tags_in_clutter(
     finds.undecoded = kept;
     Ok(finds)
 }
+
+/// How good a reading of a tag is, best least: (not measured, corners not fitted to the
+/// edges, bits corrected).
+type ReadRank = (bool, bool, u32);
 
 /// The image gradient (Sobel), for the direction of edges.
 struct Gradient {
@@ -433,12 +508,13 @@ fn square_at_turn(pts: &[Vec2], dirs: &[Option<f64>], turn: f64, size: f64) -> O
     Some(OutlineSquare { corners, support: total })
 }
 
-/// True when a quad in the photo has straight dark-to-light edges along most of three
-/// of its sides or more (a figure may stand against the fourth): the test an unread candidate must pass to be reported as a tag.
-fn clearly_square(view: &GrayView<'_>, q: &[[f64; 2]; 4]) -> bool {
+/// The share of each side of a quad in the photo (px) along which its inside is clearly
+/// darker than its outside, just across the edge: a tag's black border against its
+/// white paper.
+pub(crate) fn edge_support(view: &GrayView<'_>, q: &[[f64; 2]; 4]) -> [f64; 4] {
     let c = centre_px(q);
-    let mut good_sides = 0;
-    for k in 0..4 {
+    let mut out = [0.0; 4];
+    for (k, share) in out.iter_mut().enumerate() {
         let (a, b) = (q[k], q[(k + 1) % 4]);
         let mid_out = |t: f64, s: f64| {
             let p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
@@ -460,11 +536,18 @@ fn clearly_square(view: &GrayView<'_>, q: &[[f64; 2]; 4]) -> bool {
                 }
             }
         }
-        if steps > 0 && f64::from(edges) / f64::from(steps) >= CLEAR_EDGE_SUPPORT {
-            good_sides += 1;
+        if steps > 0 {
+            *share = f64::from(edges) / f64::from(steps);
         }
     }
-    good_sides >= 3
+    out
+}
+
+/// True when a quad in the photo has straight dark-to-light edges along most of three
+/// of its sides or more (a figure may stand against the fourth): the test an unread
+/// candidate must pass to be reported as a tag.
+fn clearly_square(view: &GrayView<'_>, q: &[[f64; 2]; 4]) -> bool {
+    edge_support(view, q).iter().filter(|s| **s >= CLEAR_EDGE_SUPPORT).count() >= 3
 }
 
 #[cfg(test)]
