@@ -89,6 +89,7 @@ mod standing;
 mod surface;
 mod tags;
 mod terrain;
+mod terrain_labels;
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
