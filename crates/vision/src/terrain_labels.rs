@@ -95,7 +95,9 @@ pub(crate) fn classify(
     // Each cell of the half-resolution grid labelled first: a pixel between four cells
     // of one label has it too (a class's colours within its tolerance and nearer it
     // than any other are a convex set, and the pixel's colour is a weighted mean of
-    // the four cells'), so only pixels near a change of label are labelled one by one.
+    // the four cells'; the bare table's colours are not a convex set, but a pixel
+    // between four bare cells would have to fall into a class's set narrower than the
+    // cells' spread), so only pixels near a change of label are labelled one by one.
     let mut cells = vec![UNSURE; (hw * hh) as usize];
     for (j, row) in cells.chunks_mut(hw as usize).enumerate() {
         for (cell, v) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?) {
