@@ -106,12 +106,9 @@ fn scan_sample(name: &str) {
         terrain.invented_mm2,
         sight.rate()
     );
-    // The default profile declares every terrain kind of the battle sample; the
-    // skirmish also has water, roads, hedges and light buildings it does not declare
-    // (they come out as other kinds), so its scores are printed, not held.
-    if name == "battle" {
-        surface_targets(name, &terrain, &boundary, &cubes, &sight);
-    }
+    // The skirmish also has a pond, a road, a hedge, a stream and a farm of kinds the
+    // default profile does not declare: none may come out as a declared kind.
+    surface_targets(name, &terrain, &boundary, &cubes, &sight);
 
     // The golden file: the scan output itself.
     let golden_file = root().join(format!("tests/golden/{name}.scan.json"));
@@ -234,7 +231,10 @@ fn crowd_two_photo_sample_finds_every_base() {
 /// issue's targets (IoU 0.9 per piece, boundary p95 3 mm, no invented piece over
 /// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
 /// scores): where not, these bounds hold the level reached, so that it does not slip
-/// back.
+/// back. Not met: the battle's hill (IoU 0.84: bases stand on its edge and their
+/// shadows darken it to the mat's colour), the boundary p95 pooled over the battle's
+/// pieces (3.9 mm, where columns stand at the edges of its woods and towns) and its
+/// cube standing half inside a base.
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -243,11 +243,11 @@ fn surface_targets(
     sight: &common::surface::SightScore,
 ) {
     for p in &terrain.pieces {
-        assert!(p.iou >= 0.8, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        assert!(p.iou >= 0.83, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
     }
-    assert!(quantile(boundary, 0.95) <= 40.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
+    assert!(quantile(boundary, 0.95) <= 4.5, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
     assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
     assert!(cubes.found + 1 >= cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
     assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");
-    assert!(sight.rate() >= 0.985, "{name}: {sight:?}");
+    assert!(sight.rate() >= 0.99, "{name}: {sight:?}");
 }

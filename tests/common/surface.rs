@@ -84,23 +84,24 @@ fn distance_to(segs: &[Segment], p: Vec2) -> f64 {
 
 /// The renderer's painting order (vedette-synth's texture): hills, then the other
 /// areas in table order; a later piece covers an earlier one where they overlap.
-fn painted_over(truth: &Table, i: usize, p: Vec2) -> bool {
+fn paints_over(truth: &Table, j: usize, i: usize) -> bool {
     let rank = |f: &TerrainFeature| u8::from(f.kind != TerrainKind::Hill);
-    let fi = &truth.terrain[i];
-    truth.terrain.iter().enumerate().any(|(j, g)| {
-        j != i
-            && !g.kind.is_linear()
-            && g.outline.len() >= 3
-            && (rank(g), j) > (rank(fi), i)
-            && g.polygon().contains(p)
-    })
+    let (fi, g) = (&truth.terrain[i], &truth.terrain[j]);
+    j != i && !g.kind.is_linear() && g.outline.len() >= 3 && (rank(g), j) > (rank(fi), i)
+}
+
+/// True when a piece painted after piece `i` covers `p`.
+fn painted_over(truth: &Table, i: usize, p: Vec2) -> bool {
+    (0..truth.terrain.len()).any(|j| paints_over(truth, j, i) && truth.terrain[j].polygon().contains(p))
 }
 
 /// Scores the scanned terrain against the true terrain, for the true area pieces of
 /// `kinds` (the profile's area classes). A true piece is what the photo shows of it
-/// (less the pieces painted over it); the scanned side is every scanned piece of its
-/// kind that overlaps it. Boundary points within `clear_mm` of a base of the true
-/// table, or hidden under another piece, are left out.
+/// (less the pieces painted over it): its boundary is its own outline where it shows
+/// and the outlines of the pieces painted over it where they lie inside it. The
+/// scanned side is every scanned piece of its kind that overlaps it. Boundary points
+/// within `clear_mm` of a base of the true table, or hidden under another piece, are
+/// left out.
 pub fn terrain_score(scanned: &Table, truth: &Table, kinds: &[TerrainKind], clear_mm: f64) -> TerrainScore {
     let bases: Vec<_> = truth.units.iter().flat_map(|u| u.bases.iter()).collect();
     let free = |p: &Vec2| bases.iter().all(|b| b.distance_to_point(*p) > clear_mm);
@@ -141,13 +142,24 @@ pub fn terrain_score(scanned: &Table, truth: &Table, kinds: &[TerrainKind], clea
         }
         let v = both as f64 / either.max(1) as f64;
         let ss: Vec<Segment> = candidates.iter().flat_map(|s| segments(s)).collect();
-        let ts = segments(t);
-        let mut boundary_mm: Vec<f64> = boundary_points(t, 1.0)
-            .into_iter()
-            .filter(free)
-            .filter(|p| !painted_over(truth, i, *p))
-            .map(|p| distance_to(&ss, p))
-            .collect();
+        // Where a piece painted over this one ends inside it, this one shows from there.
+        let covering: Vec<usize> = (0..truth.terrain.len()).filter(|&j| paints_over(truth, j, i)).collect();
+        let mut ts = segments(t);
+        let mut shown_edge: Vec<Vec2> =
+            boundary_points(t, 1.0).into_iter().filter(|p| !painted_over(truth, i, *p)).collect();
+        for &j in &covering {
+            let g = &truth.terrain[j];
+            let inside: Vec<Vec2> = boundary_points(g, 1.0)
+                .into_iter()
+                .filter(|p| tp.contains(*p) && !painted_over(truth, j, *p))
+                .collect();
+            if !inside.is_empty() {
+                ts.extend(segments(g));
+                shown_edge.extend(inside);
+            }
+        }
+        let mut boundary_mm: Vec<f64> =
+            shown_edge.into_iter().filter(free).map(|p| distance_to(&ss, p)).collect();
         for s in &candidates {
             boundary_mm.extend(
                 boundary_points(s, 1.0)

@@ -176,40 +176,123 @@ pub fn find_cubes(
     correction.apply(&mut rect, model)?;
     let occupied = occupancy::occupied(&rect, model, profile, table, tags)?;
     let classes = spec.classes();
-    let refs: Vec<[f64; 3]> = classes.iter().map(|c| c.2.map(f64::from)).collect();
     let tol2 = spec.tolerance * spec.tolerance;
     // Label image: 1 + class index of the nearest reference within tolerance, 0 else.
     let (w, h) = rect.size()?;
     let mut labels = crate::palette::blank_mask(h, w)?;
+    // Integer colours (B, G, R). A reference within tolerance is within it on each
+    // channel: a table of which references each channel value allows rejects most of
+    // the table at a glance.
+    let refs_bgr: Vec<[i32; 3]> = classes.iter().map(|c| [c.2[2], c.2[1], c.2[0]].map(i32::from)).collect();
+    let near_channel: [[u8; 256]; 3] = std::array::from_fn(|ch| {
+        std::array::from_fn(|v| {
+            refs_bgr.iter().enumerate().fold(0u8, |bits, (k, rf)| {
+                let d = f64::from((v as i32 - rf[ch]).abs());
+                bits | (u8::from(d <= spec.tolerance) << k)
+            })
+        })
+    });
     for r in 0..h {
         let img = rect.image.at_row::<Vec3b>(r)?;
         let occ = occupied.at_row::<u8>(r)?;
         let lab = labels.at_row_mut::<u8>(r)?;
-        for c in 0..w as usize {
-            if occ[c] != 0 {
+        for ((p, o), l) in img.iter().zip(occ).zip(lab.iter_mut()) {
+            let mut allowed = near_channel[0][usize::from(p[0])]
+                & near_channel[1][usize::from(p[1])]
+                & near_channel[2][usize::from(p[2])];
+            if allowed == 0 || *o != 0 {
                 continue;
             }
-            let p = img[c];
-            let rgb = [f64::from(p[2]), f64::from(p[1]), f64::from(p[0])];
-            if let Some((k, d2)) = nearest(&refs, rgb)
-                && d2 <= tol2
-            {
-                lab[c] = k as u8 + 1;
+            // The nearest reference (first on ties) among those the channels allow:
+            // if it is within tolerance it is also the nearest of all.
+            let (mut best, mut best_d2) = (0u8, i32::MAX);
+            while allowed != 0 {
+                let k = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                let rf = refs_bgr[k];
+                let d2 = (0..3).map(|i| (i32::from(p[i]) - rf[i]).pow(2)).sum::<i32>();
+                if d2 < best_d2 {
+                    (best, best_d2) = (k as u8 + 1, d2);
+                }
+            }
+            if f64::from(best_d2) <= tol2 {
+                *l = best;
             }
         }
     }
     let side_px = spec.size_mm * CUBE_PX_PER_MM;
-    let top_area = side_px * side_px;
+    let min_area = 0.4 * side_px * side_px;
     let nadir = model.camera_centre().map(|c| Vec2::new(c[0], c[1]));
+    // The pixels of any cube colour in 8-connected groups: a blob of one colour (its
+    // mask opened, then its connected parts) lies within one group, so each colour is
+    // looked at only there, not over the whole table five times.
+    let mut any = Mat::default();
+    opencv::core::compare(&labels, &opencv::core::Scalar::all(0.0), &mut any, opencv::core::CMP_GT)?;
+    let (mut groups, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
+    let n = opencv::imgproc::connected_components_with_stats_def(&any, &mut groups, &mut stats, &mut cents)?;
+    let image = Blobs { rect: &rect, labels: &labels, occupied: &occupied, nadir, spec, profile };
     let mut found = Vec::new();
-    for (k, class) in classes.iter().enumerate() {
-        let mut mask = Mat::default();
-        opencv::core::compare(
-            &labels,
-            &opencv::core::Scalar::all((k + 1) as f64),
-            &mut mask,
-            opencv::core::CMP_EQ,
-        )?;
+    for g in 1..n {
+        let stat = |s: i32| stats.at_2d::<i32>(g, s).copied();
+        if f64::from(stat(opencv::imgproc::CC_STAT_AREA)?) < min_area {
+            continue;
+        }
+        // The group's box and one pixel around it (the opening sees it), within the image.
+        let x0 = (stat(opencv::imgproc::CC_STAT_LEFT)? - 1).max(0);
+        let y0 = (stat(opencv::imgproc::CC_STAT_TOP)? - 1).max(0);
+        let x1 = (stat(opencv::imgproc::CC_STAT_LEFT)? + stat(opencv::imgproc::CC_STAT_WIDTH)? + 1).min(w);
+        let y1 = (stat(opencv::imgproc::CC_STAT_TOP)? + stat(opencv::imgproc::CC_STAT_HEIGHT)? + 1).min(h);
+        let window = opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        for (k, class) in classes.iter().enumerate() {
+            image.look_in(window, &groups, g, k, class, &mut found)?;
+        }
+    }
+    found.sort_by(|a, b| a.centre.x.total_cmp(&b.centre.x).then(a.centre.y.total_cmp(&b.centre.y)));
+    Ok(found)
+}
+
+/// The images a blob is judged on.
+struct Blobs<'a> {
+    rect: &'a Rectified,
+    labels: &'a Mat,
+    occupied: &'a Mat,
+    nadir: Option<Vec2>,
+    spec: &'a MarkerSpec,
+    profile: &'a Profile,
+}
+
+impl Blobs<'_> {
+    /// Finds the cubes of class `k` among the pixels of group `g` (of `groups`) inside
+    /// `window`: that colour's mask opened (3 x 3), each connected part judged.
+    fn look_in(
+        &self,
+        window: opencv::core::Rect,
+        groups: &Mat,
+        g: i32,
+        k: usize,
+        class: &(MarkerKind, MarkerColour, [u8; 3]),
+        found: &mut Vec<FoundCube>,
+    ) -> Result<(), VisionError> {
+        let spec = self.spec;
+        let side_px = spec.size_mm * CUBE_PX_PER_MM;
+        let top_area = side_px * side_px;
+        let label = (k + 1) as u8;
+        let mut mask = crate::palette::blank_mask(window.height, window.width)?;
+        let mut count = 0usize;
+        for r in 0..window.height {
+            let lab = &self.labels.at_row::<u8>(window.y + r)?[window.x as usize..][..window.width as usize];
+            let grp = &groups.at_row::<i32>(window.y + r)?[window.x as usize..][..window.width as usize];
+            let out = mask.at_row_mut::<u8>(r)?;
+            for ((o, l), gr) in out.iter_mut().zip(lab).zip(grp) {
+                if *l == label && *gr == g {
+                    *o = 255;
+                    count += 1;
+                }
+            }
+        }
+        if (count as f64) < 0.4 * top_area {
+            return Ok(());
+        }
         let mut opened = Mat::default();
         let kernel = opencv::imgproc::get_structuring_element_def(
             opencv::imgproc::MORPH_RECT,
@@ -219,6 +302,7 @@ pub fn find_cubes(
         let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
         let n =
             opencv::imgproc::connected_components_with_stats_def(&opened, &mut comp, &mut stats, &mut cents)?;
+        let refs: Vec<[f64; 3]> = spec.classes().iter().map(|c| c.2.map(f64::from)).collect();
         for i in 1..n {
             let area = f64::from(*stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)?);
             if !(0.4 * top_area..=2.5 * top_area).contains(&area) {
@@ -232,23 +316,25 @@ pub fn find_cubes(
             let mut sum = [0.0; 3];
             for y in y0..y0 + bh {
                 let row = comp.at_row::<i32>(y)?;
-                let img = rect.image.at_row::<Vec3b>(y)?;
+                let img = self.rect.image.at_row::<Vec3b>(window.y + y)?;
                 for x in x0..x0 + bw {
                     if row[x as usize] == i {
-                        pts.push(rect.to_table([f64::from(x), f64::from(y)]));
-                        let p = img[x as usize];
+                        let (gx, gy) = (window.x + x, window.y + y);
+                        pts.push(self.rect.to_table([f64::from(gx), f64::from(gy)]));
+                        let p = img[gx as usize];
                         sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
                     }
                 }
             }
             // A cube stands alone: little of its colour around it (textured terrain
             // has patches of any colour, but they come in crowds).
-            if crowded(&labels, &occupied, (k + 1) as u8, (x0, y0, bw, bh), CUBE_PX_PER_MM)? {
+            let bbox = (window.x + x0, window.y + y0, bw, bh);
+            if crowded(self.labels, self.occupied, label, bbox, CUBE_PX_PER_MM)? {
                 continue;
             }
-            let Some(centre) = cube_top(&pts, nadir, spec.size_mm) else { continue };
+            let Some(centre) = cube_top(&pts, self.nadir, spec.size_mm) else { continue };
             let inset = spec.size_mm / 2.0 + 1.0;
-            if !profile.on_table(centre, -inset) {
+            if !self.profile.on_table(centre, -inset) {
                 continue; // the floor beyond the table's edge
             }
             let mean = sum.map(|s| s / pts.len() as f64);
@@ -264,9 +350,8 @@ pub fn find_cubes(
             }
             found.push(FoundCube { kind: class.0, colour: class.1, centre, colour_distance });
         }
+        Ok(())
     }
-    found.sort_by(|a, b| a.centre.x.total_cmp(&b.centre.x).then(a.centre.y.total_cmp(&b.centre.y)));
-    Ok(found)
 }
 
 /// The ring around a blob's box: from this far outside it to the outer value, mm.

@@ -39,7 +39,8 @@
 //!   shape on the photo [`Rectified`] to their tops' plane and [`link`]s each to its
 //!   unit; [`segment`] finds the profile's [`TerrainClass`]es, colour-corrected by a
 //!   [`ColourCorrection`] from the fiducials, with what stands on the table
-//!   ([`occupied`]) masked out. [`scan_with`] chooses which ([`SurfaceOptions`]).
+//!   ([`occupied`]) masked out. [`scan_with`] chooses which ([`SurfaceOptions`]);
+//!   [`read_surface`] is that stage alone.
 //!   Bases and cubes on a template are measured on its top ([`stand_on_templates`]).
 //! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
 //!   puts a layer's terrain into a scanned table.
@@ -88,6 +89,7 @@ mod standing;
 mod surface;
 mod tags;
 mod terrain;
+mod terrain_labels;
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
@@ -122,6 +124,6 @@ pub use scan::{
 };
 pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
 pub use standing::{stand_on_templates, template_thickness_at};
-pub use surface::SurfaceOptions;
+pub use surface::{SurfaceOptions, read_surface};
 pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
 pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};

@@ -10,7 +10,7 @@ use crate::fiducials::DetectedMarker;
 use crate::pose::CameraModel;
 use crate::profile::Profile;
 use crate::rectify::Rectified;
-use opencv::core::{CV_32FC3, Mat, Scalar, Vec3b, Vec3f};
+use opencv::core::{Mat, Scalar, Vec3b};
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
 use vedette_geometry::Vec2;
@@ -50,6 +50,9 @@ fn default_paper() -> [u8; 3] {
 fn default_ink() -> [u8; 3] {
     [13, 13, 15]
 }
+
+/// 2^23: a float in [0, 2^23) plus this is rounded to an integer, half to even.
+const ROUND_EVEN: f32 = 8_388_608.0;
 
 /// Paper is read this far outside a fiducial's black square, mm (the print's white
 /// margin must be at least the outer value: `docs/calibration.md`).
@@ -175,8 +178,6 @@ impl ColourCorrection {
     /// The rectified image corrected in place (still BGR 8-bit).
     pub fn apply(&self, rect: &mut Rectified, model: &CameraModel) -> Result<(), VisionError> {
         let (w, h) = rect.size()?;
-        let mut f = Mat::default();
-        rect.image.convert_to(&mut f, CV_32FC3, 1.0, 0.0)?;
         // The gain varies slowly: one value per block of 16 x 16 px.
         const BLOCK: i32 = 16;
         let (bw, bh) = ((w + BLOCK - 1) / BLOCK, (h + BLOCK - 1) / BLOCK);
@@ -185,23 +186,27 @@ impl ColourCorrection {
             .map(|(i, j)| rect.to_table([f64::from(i * BLOCK + BLOCK / 2), f64::from(j * BLOCK + BLOCK / 2)]))
             .collect();
         let rhos = radius(model, &centres, rect.height_mm)?;
+        let scales: Vec<[f32; 3]> = centres
+            .iter()
+            .zip(&rhos)
+            .map(|(p, rho)| std::array::from_fn(|k| 1.0 / self.gain(k, *p, *rho) as f32))
+            .collect();
         let black: [f32; 3] = self.black.map(|b| b as f32);
         for r in 0..h {
-            let row = f.at_row_mut::<Vec3f>(r)?;
-            for bi in 0..bw {
-                let b = ((r / BLOCK) * bw + bi) as usize;
-                let (p, rho) = (centres[b], rhos[b]);
-                let scale: [f32; 3] = std::array::from_fn(|k| 1.0 / self.gain(k, p, rho) as f32);
-                for px in row.iter_mut().skip((bi * BLOCK) as usize).take(BLOCK as usize) {
+            let row = rect.image.at_row_mut::<Vec3b>(r)?;
+            let block_row = &scales[(r / BLOCK * bw) as usize..][..bw as usize];
+            for (px_block, scale) in row.chunks_mut(BLOCK as usize).zip(block_row) {
+                for px in px_block {
                     for k in 0..3 {
-                        px[k] = (px[k] - black[k]) * scale[k];
+                        let v = ((f32::from(px[k]) - black[k]) * scale[k]).clamp(0.0, 255.0);
+                        // Rounded half to even, as OpenCV's conversion to 8 bits: adding
+                        // 2^23 leaves no fraction bits (`round_ties_even` is a library
+                        // call on baseline x86-64).
+                        px[k] = ((v + ROUND_EVEN) - ROUND_EVEN) as u8;
                     }
                 }
             }
         }
-        let mut out = Mat::default();
-        f.convert_to(&mut out, opencv::core::CV_8UC3, 1.0, 0.0)?;
-        rect.image = out;
         Ok(())
     }
 }

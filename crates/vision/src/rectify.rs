@@ -5,7 +5,7 @@
 
 use crate::error::VisionError;
 use crate::pose::CameraModel;
-use opencv::core::{CV_32FC1, Mat, Point, Scalar, Vector};
+use opencv::core::{Mat, Point, Rect, Scalar, Vec2f, Vector};
 use opencv::prelude::*;
 use vedette_geometry::Vec2;
 
@@ -13,6 +13,8 @@ use vedette_geometry::Vec2;
 /// rectified image; pixels between nodes are interpolated (the model is smooth on this
 /// scale: the interpolation error stays far below a pixel).
 const GRID_PX: usize = 8;
+/// Rows of the rectified image remapped at a time (their maps stay in cache).
+const BAND_ROWS: usize = 8 * GRID_PX;
 
 /// A rectified image: pixel `(col, row)` shows the table point
 /// `(x0 + (col + 0.5) / px_per_mm, y0 + (row + 0.5) / px_per_mm)` at `height_mm`.
@@ -52,41 +54,49 @@ impl Rectified {
             }
         }
         let px = model.project(&nodes, height_mm)?;
-        let mut map_x = vec![0f32; cols * rows];
-        let mut map_y = vec![0f32; cols * rows];
-        for r in 0..rows {
-            let (j, ty) = (r / GRID_PX, (r % GRID_PX) as f64 / GRID_PX as f64);
-            for c in 0..cols {
-                let (i, tx) = (c / GRID_PX, (c % GRID_PX) as f64 / GRID_PX as f64);
-                let at = |di: usize, dj: usize| px[(j + dj) * gc + i + di];
-                let (a, b, cc, d) = (at(0, 0), at(1, 0), at(0, 1), at(1, 1));
-                let lerp = |k: usize| {
-                    let top = a[k] + (b[k] - a[k]) * tx;
-                    let bottom = cc[k] + (d[k] - cc[k]) * tx;
-                    (top + (bottom - top) * ty) as f32
-                };
-                map_x[r * cols + c] = lerp(0);
-                map_y[r * cols + c] = lerp(1);
-            }
-        }
-        let to_mat = |v: &[f32]| -> Result<Mat, VisionError> {
-            let m = Mat::new_rows_cols_with_data(rows as i32, cols as i32, v)?;
-            let mut owned = Mat::default();
-            m.copy_to(&mut owned)?;
-            debug_assert_eq!(owned.typ(), CV_32FC1);
-            Ok(owned)
-        };
-        let (mx, my) = (to_mat(&map_x)?, to_mat(&map_y)?);
-        let mut out = Mat::default();
-        opencv::imgproc::remap(
-            image,
-            &mut out,
-            &mx,
-            &my,
-            opencv::imgproc::INTER_LINEAR,
-            opencv::core::BORDER_CONSTANT,
+        // Bilinear between the nodes: each row of nodes is first interpolated to the
+        // image row, then each pixel between two of them. The maps of a whole 12 MP
+        // plane are tens of MB: they are made and used a band of rows at a time.
+        let mut out =
+            Mat::new_rows_cols_with_default(rows as i32, cols as i32, image.typ(), Scalar::all(0.0))?;
+        let mut map = Mat::new_rows_cols_with_default(
+            BAND_ROWS.min(rows) as i32,
+            cols as i32,
+            opencv::core::CV_32FC2,
             Scalar::all(0.0),
         )?;
+        let mut node_row = vec![[0f64; 2]; gc];
+        for band in (0..rows).step_by(BAND_ROWS) {
+            let n = BAND_ROWS.min(rows - band);
+            let data = map.data_typed_mut::<Vec2f>()?;
+            for (dr, line) in data.chunks_mut(cols).take(n).enumerate() {
+                let r = band + dr;
+                let (j, ty) = (r / GRID_PX, (r % GRID_PX) as f64 / GRID_PX as f64);
+                for (i, node) in node_row.iter_mut().enumerate() {
+                    let (a, b) = (px[j * gc + i], px[(j + 1) * gc + i]);
+                    *node = [a[0] + (b[0] - a[0]) * ty, a[1] + (b[1] - a[1]) * ty];
+                }
+                for (i, cell) in line.chunks_mut(GRID_PX).enumerate() {
+                    let (a, b) = (node_row[i], node_row[i + 1]);
+                    let step = [(b[0] - a[0]) / GRID_PX as f64, (b[1] - a[1]) / GRID_PX as f64];
+                    for (k, m) in cell.iter_mut().enumerate() {
+                        let t = k as f64;
+                        *m = Vec2f::from([(a[0] + step[0] * t) as f32, (a[1] + step[1] * t) as f32]);
+                    }
+                }
+            }
+            let band_map = map.roi(Rect::new(0, 0, cols as i32, n as i32))?;
+            let mut dst = out.roi_mut(Rect::new(0, band as i32, cols as i32, n as i32))?;
+            opencv::imgproc::remap(
+                image,
+                &mut dst,
+                &band_map,
+                &opencv::core::no_array(),
+                opencv::imgproc::INTER_LINEAR,
+                opencv::core::BORDER_CONSTANT,
+                Scalar::all(0.0),
+            )?;
+        }
         Ok(Rectified { image: out, px_per_mm, origin_mm: min, height_mm })
     }
 

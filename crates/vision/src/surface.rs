@@ -31,9 +31,9 @@ impl Default for SurfaceOptions {
     }
 }
 
-/// Reads the markers and terrain into `table`; returns the issues found and the time
-/// spent, ms.
-pub(crate) fn read_surface(
+/// Reads the markers and terrain into `table` (bases found, camera solved: the last
+/// stage of [`scan`](crate::scan)); returns the issues found and the time spent, ms.
+pub fn read_surface(
     photo: &Photo,
     profile: &Profile,
     fit: &CameraFit,

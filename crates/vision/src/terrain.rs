@@ -13,10 +13,10 @@ use crate::pose::CameraModel;
 use crate::profile::Profile;
 use crate::rectify::Rectified;
 use crate::tags::TagPose;
-use opencv::core::{Mat, Point, Scalar, Vec4i, Vector};
+use crate::terrain_labels::{LabelSettings, classify};
+use opencv::core::{Mat, Point, Rect, Scalar, Vec4i, Vector};
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use vedette_geometry::{Polygon, Table, TerrainFeature, TerrainKind, Vec2};
 
 /// One terrain class of the club's table (a `[[terrain]]` entry of the profile).
@@ -141,6 +141,24 @@ const SHADOW_SHARE: f64 = 0.6;
 const SHADOW_MAX_MM2: f64 = 5000.0;
 /// Linear pieces: the line is sampled every this many mm along its length.
 const LINE_STEP_MM: f64 = 20.0;
+/// Area labels are the majority over a square of this half side, mm: blotches of a
+/// mottled template smaller than it and notches narrower than it go.
+const VOTE_MM: f64 = 4.0;
+/// An area piece's mean colour (over the pixels nothing stands on) must be within
+/// this share of its class's tolerance of the class's colour: single pixels of a
+/// mottled template stray far, their mean does not (the cubes are held to the same).
+const MEAN_COLOUR_SHARE: f64 = 0.5;
+/// An area piece narrower than this everywhere is no template, mm (less than an
+/// infantry base is deep): a road, stream or hedge of a class the profile does not
+/// declare, coloured near a declared one.
+const MIN_TEMPLATE_WIDTH_MM: f64 = 25.0;
+/// Nor is a piece whose area is more than this many times the square of its widest
+/// width: a strip that long is a road or a stream, not a template (a wood 200 mm by
+/// 40 mm is 5).
+const MAX_ELONGATION: f64 = 10.0;
+/// Each class's mask is worked on within the box of its pixels and this many empty
+/// pixels around them (more than the opening's brush reaches).
+const ROI_MARGIN_PX: i32 = 4;
 
 fn colour_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt()
@@ -166,19 +184,32 @@ pub fn segment(
             [(-half, -half), (half, -half), (half, half), (-half, half)].map(|(x, y)| c + Vec2::new(x, y));
         occupancy::prism(&mut occupied, &rect, model, &sq, 0.0, 2.0 * half)?;
     }
-    let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground)?;
-    // Beside what stands on the table: its shadows and the figures' overhang.
-    let mut beside = Mat::default();
-    let reach = (2.0 * SHADOW_REACH_MM * rect.px_per_mm).round() as i32 + 1;
-    let disc = opencv::imgproc::get_structuring_element_def(
-        opencv::imgproc::MORPH_ELLIPSE,
-        opencv::core::Size::new(reach, reach),
-    )?;
-    opencv::imgproc::dilate_def(&occupied, &mut beside, &disc)?;
+    let settings = LabelSettings {
+        area_px: SMOOTH_MM * rect.px_per_mm,
+        line_px: LINE_SMOOTH_MM * rect.px_per_mm,
+        vote_px: (VOTE_MM * rect.px_per_mm).round() as i32,
+        shadow_reach_px: (SHADOW_REACH_MM * rect.px_per_mm).round() as i32,
+        shadow_max_px2: SHADOW_MAX_MM2 * rect.px_per_mm * rect.px_per_mm,
+        shadow_share: SHADOW_SHARE,
+    };
+    let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
+    let (w, h) = rect.size()?;
     let mut out = Vec::new();
     for (k, class) in profile.terrain.iter().enumerate() {
-        let mut mask = Mat::default();
-        opencv::core::compare(&labels, &Scalar::all((k + 1) as f64), &mut mask, opencv::core::CMP_EQ)?;
+        let image = if class.is_linear() { &labels.line } else { &labels.area };
+        let mut whole = Mat::default();
+        opencv::core::compare(image, &Scalar::all((k + 1) as f64), &mut whole, opencv::core::CMP_EQ)?;
+        // The class's pixels and a margin of empty ones: what the opening and the
+        // contours see of the whole mask.
+        let found = opencv::imgproc::bounding_rect(&whole)?;
+        if found.width == 0 || found.height == 0 {
+            continue;
+        }
+        let (x0, y0) = ((found.x - ROI_MARGIN_PX).max(0), (found.y - ROI_MARGIN_PX).max(0));
+        let x1 = (found.x + found.width + ROI_MARGIN_PX).min(w);
+        let y1 = (found.y + found.height + ROI_MARGIN_PX).min(h);
+        let roi = Rect::new(x0, y0, x1 - x0, y1 - y0);
+        let mask = whole.roi(roi)?.try_clone()?;
         // Specks go; lines are thinner than areas' specks, so a smaller brush.
         let brush = if class.is_linear() { 3 } else { 5 };
         let kernel = opencv::imgproc::get_structuring_element_def(
@@ -188,12 +219,13 @@ pub fn segment(
         let mut clean = Mat::default();
         opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
         if !class.is_linear() {
-            drop_shadows(&mut clean, &beside, rect.px_per_mm)?;
+            let seen = Seen { rect: &rect, occupied: &occupied, roi };
+            keep_templates(&mut clean, &seen, class)?;
         }
         let pieces = if class.is_linear() {
-            lines(&clean, &rect)?
+            lines(&clean, &rect, roi)?
         } else {
-            areas(&clean, &rect, class.kind == TerrainKind::Hill)?
+            areas(&clean, &rect, roi, class.kind == TerrainKind::Hill)?
         };
         for (outline, holes, path) in pieces {
             out.push(TerrainFeature {
@@ -213,44 +245,72 @@ pub fn segment(
     Ok(out)
 }
 
-/// Removes from an area class's mask the pieces lying mostly beside what stands on the
-/// table: the shadows of a line of figures on the mat look like a dark wood, and a
-/// column standing in a wood lightens the wood around it. A template is larger than
-/// the ring around the bases on it, or (a wood with a battalion in it) larger than
-/// [`SHADOW_MAX_MM2`].
-fn drop_shadows(mask: &mut Mat, beside: &Mat, px_per_mm: f64) -> Result<(), VisionError> {
+/// What the photo shows in the part `roi` of the rectified image.
+struct Seen<'a> {
+    rect: &'a Rectified,
+    occupied: &'a Mat,
+    roi: Rect,
+}
+
+/// Removes from an area class's mask (the part `seen.roi` of the image) the pieces
+/// that are not templates of the class: their mean colour is too far from the class's
+/// (a pond is no marsh, a farm no hill, though single pixels of them are within the
+/// tolerance), or they are strips, not templates (a road, a stream).
+fn keep_templates(mask: &mut Mat, seen: &Seen, class: &TerrainClass) -> Result<(), VisionError> {
     let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats_def(mask, &mut comp, &mut stats, &mut cents)?;
     if n <= 1 {
         return Ok(());
     }
-    let mut near = vec![0usize; n as usize];
-    let size = mask.size()?;
-    for r in 0..size.height {
+    let mut inside = Mat::default();
+    opencv::imgproc::distance_transform_def(mask, &mut inside, opencv::imgproc::DIST_L2, 3)?;
+    let n = n as usize;
+    let (mut sums, mut counts, mut widest) = (vec![[0.0f64; 3]; n], vec![0usize; n], vec![0f32; n]);
+    let roi = seen.roi;
+    for r in 0..roi.height {
         let cr = comp.at_row::<i32>(r)?;
-        let br = beside.at_row::<u8>(r)?;
-        for (c, b) in cr.iter().zip(br) {
-            if *c > 0 && *b != 0 {
-                near[*c as usize] += 1;
+        let dr = inside.at_row::<f32>(r)?;
+        let img = &seen.rect.image.at_row::<opencv::core::Vec3b>(roi.y + r)?[roi.x as usize..];
+        let occ = &seen.occupied.at_row::<u8>(roi.y + r)?[roi.x as usize..];
+        for (c, &k) in cr.iter().enumerate() {
+            let k = k as usize;
+            if k == 0 {
+                continue;
+            }
+            widest[k] = widest[k].max(dr[c]);
+            if occ[c] == 0 {
+                let p = img[c];
+                sums[k] = [
+                    sums[k][0] + f64::from(p[2]),
+                    sums[k][1] + f64::from(p[1]),
+                    sums[k][2] + f64::from(p[0]),
+                ];
+                counts[k] += 1;
             }
         }
     }
+    let reference = class.colour.map(f64::from);
     let drop: Vec<bool> = (0..n)
-        .map(|i| {
-            let area = stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA).map_or(0, |a| *a);
-            i > 0
-                && f64::from(area) < SHADOW_MAX_MM2 * px_per_mm * px_per_mm
-                && near[i as usize] as f64 > SHADOW_SHARE * f64::from(area.max(1))
+        .map(|k| {
+            let mean = sums[k].map(|s| s / counts[k].max(1) as f64);
+            let off_colour =
+                counts[k] > 0 && colour_distance(mean, reference) > MEAN_COLOUR_SHARE * class.tolerance;
+            // The distance transform is the distance to the nearest pixel outside.
+            let width_mm = 2.0 * f64::from(widest[k]) / seen.rect.px_per_mm;
+            let area_px = stats.at_2d::<i32>(k as i32, opencv::imgproc::CC_STAT_AREA).map_or(0, |a| *a);
+            let area_mm2 = f64::from(area_px) / (seen.rect.px_per_mm * seen.rect.px_per_mm);
+            let strip = width_mm < MIN_TEMPLATE_WIDTH_MM || area_mm2 > MAX_ELONGATION * width_mm * width_mm;
+            k > 0 && (off_colour || strip)
         })
         .collect();
     if !drop.iter().any(|d| *d) {
         return Ok(());
     }
-    for r in 0..size.height {
+    for r in 0..roi.height {
         let cr = comp.at_row::<i32>(r)?.to_vec();
         let mr = mask.at_row_mut::<u8>(r)?;
-        for (m, c) in mr.iter_mut().zip(cr) {
-            if drop[c as usize] {
+        for (m, k) in mr.iter_mut().zip(cr) {
+            if drop[k as usize] {
                 *m = 0;
             }
         }
@@ -258,137 +318,11 @@ fn drop_shadows(mask: &mut Mat, beside: &Mat, px_per_mm: f64) -> Result<(), Visi
     Ok(())
 }
 
-/// Label image: 1 + the index of the class nearest each smoothed pixel within its
-/// tolerance, 0 for the bare table; occupied pixels take the label of the nearest free
-/// pixel.
-fn classify(
-    rect: &Rectified,
-    occupied: &Mat,
-    classes: &[TerrainClass],
-    ground: &[[u8; 3]],
-) -> Result<Mat, VisionError> {
-    let (w, h) = rect.size()?;
-    // Normalized convolution: smooth the free pixels only, so bases and figures do not
-    // bleed into the terrain's colour.
-    let mut free = Mat::default();
-    opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
-    let mut free_f = Mat::default();
-    free.convert_to(&mut free_f, opencv::core::CV_32F, 1.0 / 255.0, 0.0)?;
-    let mut img_f = Mat::default();
-    rect.image.convert_to(&mut img_f, opencv::core::CV_32FC3, 1.0, 0.0)?;
-    let mut free3 = Mat::default();
-    let v: Vector<Mat> = vec![free_f.clone(), free_f.clone(), free_f.clone()].into();
-    opencv::core::merge(&v, &mut free3)?;
-    let mut weighted = Mat::default();
-    opencv::core::multiply_def(&img_f, &free3, &mut weighted)?;
-    let sigma = SMOOTH_MM * rect.px_per_mm;
-    let ksize = opencv::core::Size::new(0, 0);
-    let (mut num, mut den) = (Mat::default(), Mat::default());
-    opencv::imgproc::gaussian_blur_def(&weighted, &mut num, ksize, sigma)?;
-    opencv::imgproc::gaussian_blur_def(&free_f, &mut den, ksize, sigma)?;
-    // Lines are narrow: they are looked for on a lightly smoothed copy.
-    let any_linear = classes.iter().any(TerrainClass::is_linear);
-    let fine_sigma = LINE_SMOOTH_MM * rect.px_per_mm;
-    let (mut fine_num, mut fine_den) = (Mat::default(), Mat::default());
-    if any_linear {
-        opencv::imgproc::gaussian_blur_def(&weighted, &mut fine_num, ksize, fine_sigma)?;
-        opencv::imgproc::gaussian_blur_def(&free_f, &mut fine_den, ksize, fine_sigma)?;
-    }
-    // The classes, then the bare table's colours (label 0, any distance).
-    let refs: Vec<[f64; 3]> = classes
-        .iter()
-        .map(|c| c.colour.map(f64::from))
-        .chain(ground.iter().map(|g| g.map(f64::from)))
-        .collect();
-    let tol2: Vec<f64> = classes
-        .iter()
-        .map(|c| c.tolerance * c.tolerance)
-        .chain(ground.iter().map(|_| f64::INFINITY))
-        .collect();
-    let n_classes = classes.len();
-    let nearest = |rgb: [f64; 3]| {
-        refs.iter()
-            .enumerate()
-            .map(|(k, rf)| (k, (0..3).map(|i| (rgb[i] - rf[i]).powi(2)).sum::<f64>()))
-            .filter(|(k, d2)| *d2 <= tol2[*k])
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-    };
-    let mut labels = crate::palette::blank_mask(h, w)?;
-    let n = (w * h) as usize;
-    let mut assigned = vec![false; n];
-    let mut queue = VecDeque::new();
-    for r in 0..h {
-        let nr = num.at_row::<opencv::core::Vec3f>(r)?;
-        let dr = den.at_row::<f32>(r)?;
-        let fr = free.at_row::<u8>(r)?;
-        let (fnr, fdr) = if any_linear {
-            (Some(fine_num.at_row::<opencv::core::Vec3f>(r)?), Some(fine_den.at_row::<f32>(r)?))
-        } else {
-            (None, None)
-        };
-        let lab = labels.at_row_mut::<u8>(r)?;
-        for c in 0..w as usize {
-            if fr[c] == 0 || dr[c] < 0.05 {
-                continue;
-            }
-            let colour = |n: &opencv::core::Vec3f, d: f32| {
-                let d = f64::from(d);
-                [f64::from(n[2]) / d, f64::from(n[1]) / d, f64::from(n[0]) / d]
-            };
-            // A line wins where the lightly smoothed colour is nearer a linear class
-            // than the smoothed colour is to an area class (blotches of a grey town
-            // must not become walls; a wall's colour smoothed with the mat beside it
-            // may come near an area class's).
-            let coarse = nearest(colour(&nr[c], dr[c]));
-            let area_here = coarse.filter(|&(k, _)| k < n_classes && !classes[k].is_linear());
-            let line = match (fnr, fdr) {
-                (Some(n), Some(d)) if d[c] >= 0.05 => nearest(colour(&n[c], d[c])).filter(|&(k, d2)| {
-                    k < n_classes && classes[k].is_linear() && area_here.is_none_or(|(_, a2)| d2 < a2)
-                }),
-                _ => None,
-            };
-            let best = line.or(area_here).map(|(k, _)| k);
-            if let Some(k) = best {
-                lab[c] = k as u8 + 1;
-            }
-            let i = r as usize * w as usize + c;
-            assigned[i] = true;
-            queue.push_back(i);
-        }
-    }
-    // Fill what stands on the table from its surroundings (breadth first: each
-    // occupied pixel takes the label of a nearest free one).
-    let data = labels.data_bytes_mut()?;
-    let wu = w as usize;
-    while let Some(i) = queue.pop_front() {
-        let (r, c) = (i / wu, i % wu);
-        let mut visit = |j: usize| {
-            if !assigned[j] {
-                assigned[j] = true;
-                data[j] = data[i];
-                queue.push_back(j);
-            }
-        };
-        if c > 0 {
-            visit(i - 1);
-        }
-        if c + 1 < wu {
-            visit(i + 1);
-        }
-        if r > 0 {
-            visit(i - wu);
-        }
-        if i + wu < n {
-            visit(i + wu);
-        }
-    }
-    Ok(labels)
-}
-
 type Piece = (Vec<Vec2>, Vec<Vec<Vec2>>, Vec<Vec2>);
 
-/// Area pieces of a class mask: outer contours with their holes, simplified.
-fn areas(mask: &Mat, rect: &Rectified, drop_holes: bool) -> Result<Vec<Piece>, VisionError> {
+/// Area pieces of a class mask (the part `roi` of the rectified image): outer
+/// contours with their holes, simplified.
+fn areas(mask: &Mat, rect: &Rectified, roi: Rect, drop_holes: bool) -> Result<Vec<Piece>, VisionError> {
     let mut contours: Vector<Vector<Point>> = Vector::new();
     let mut hierarchy: Vector<Vec4i> = Vector::new();
     // Contours run through the centres of the piece's edge pixels, half a pixel inside
@@ -408,7 +342,7 @@ fn areas(mask: &Mat, rect: &Rectified, drop_holes: bool) -> Result<Vec<Piece>, V
         &mut hierarchy,
         opencv::imgproc::RETR_CCOMP,
         opencv::imgproc::CHAIN_APPROX_NONE,
-        Point::new(0, 0),
+        Point::new(2 * roi.x, 2 * roi.y),
     )?;
     let min_px = MIN_PIECE_MM2 * rect.px_per_mm * rect.px_per_mm * 4.0;
     let mut out = Vec::new();
@@ -477,18 +411,19 @@ fn round_point(p: Vec2) -> Vec2 {
     Vec2::new((p.x * 10.0).round() / 10.0, (p.y * 10.0).round() / 10.0)
 }
 
-/// Linear pieces of a class mask: each long component becomes the polyline of its
-/// centre line, sampled along its principal axis and simplified.
-fn lines(mask: &Mat, rect: &Rectified) -> Result<Vec<Piece>, VisionError> {
+/// Linear pieces of a class mask (the part `roi` of the rectified image): each long
+/// component becomes the polyline of its centre line, sampled along its principal
+/// axis and simplified.
+fn lines(mask: &Mat, rect: &Rectified, roi: Rect) -> Result<Vec<Piece>, VisionError> {
     let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats_def(mask, &mut comp, &mut stats, &mut cents)?;
     let mut pts: Vec<Vec<Vec2>> = vec![Vec::new(); n.max(0) as usize];
-    let (w, h) = rect.size()?;
-    for r in 0..h {
+    for r in 0..roi.height {
         let row = comp.at_row::<i32>(r)?;
-        for c in 0..w as usize {
-            if row[c] > 0 {
-                pts[row[c] as usize].push(rect.to_table([c as f64, f64::from(r)]));
+        for (c, v) in row.iter().enumerate() {
+            if *v > 0 {
+                let px = [(roi.x as usize + c) as f64, f64::from(roi.y + r)];
+                pts[*v as usize].push(rect.to_table(px));
             }
         }
     }
@@ -589,6 +524,47 @@ markers = [
   { id = 2, x_mm = 560, y_mm = 360 }, { id = 3, x_mm = 40, y_mm = 360 },
 ]
 "#;
+
+    /// Issue 19: on the skirmish sample an undeclared pond became a marsh and a road a
+    /// hill. A 300 x 200 mm image at 1 px/mm: a marsh-coloured template (kept), a
+    /// bluer pond whose pixels are each within the marsh's tolerance but whose mean is
+    /// not (dropped), and a marsh-coloured strip 15 mm wide (dropped).
+    #[test]
+    fn only_templates_of_the_class_colour_and_shape_are_kept() {
+        let marsh = TerrainClass {
+            kind: TerrainKind::Marsh,
+            colour: [77, 92, 87],
+            level: 0.0,
+            tolerance: 45.0,
+            thickness_mm: 0.0,
+            linear: None,
+        };
+        let mut image =
+            Mat::new_rows_cols_with_default(200, 300, opencv::core::CV_8UC3, Scalar::all(0.0)).unwrap();
+        let mut mask = crate::palette::blank_mask(200, 300).unwrap();
+        // (x0, y0, x1, y1, B G R)
+        let parts = [
+            (10, 10, 90, 90, [87, 92, 77]),
+            (110, 10, 190, 90, [110, 84, 56]),
+            (10, 120, 290, 135, [87, 92, 77]),
+        ];
+        for (x0, y0, x1, y1, bgr) in parts {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    *image.at_2d_mut::<opencv::core::Vec3b>(y, x).unwrap() = bgr.into();
+                    *mask.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        // Every pond pixel is within the tolerance (the mean is the pixel here).
+        assert!(colour_distance([56.0, 84.0, 110.0], [77.0, 92.0, 87.0]) < 45.0);
+        let rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
+        let occupied = crate::palette::blank_mask(200, 300).unwrap();
+        let seen = Seen { rect: &rect, occupied: &occupied, roi: Rect::new(0, 0, 300, 200) };
+        keep_templates(&mut mask, &seen, &marsh).unwrap();
+        let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
+        assert_eq!((at(50, 50), at(150, 50), at(150, 127)), (255, 0, 0));
+    }
 
     fn load(terrain: &str) -> Result<Profile, VisionError> {
         Profile::from_toml_str(&format!("{BASE}{terrain}"), "club.toml")

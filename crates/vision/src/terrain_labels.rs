@@ -1,0 +1,493 @@
+//! The terrain label images (issue 19): each pixel of the rectified, colour-corrected
+//! table image takes the terrain class whose colour it has. Areas are decided on
+//! colours smoothed over a few mm (templates are blotchy), then a majority vote over a
+//! few mm more removes what is left of the blotches; lines (walls, hedges, streams,
+//! roads) are looked for on lightly smoothed colours, apart, so that a light blotch of
+//! a grey town does not become a wall and leave a hole in the town. What stands on the
+//! table takes the labels of the nearest free pixels (a wood under a battalion is
+//! still one wood).
+
+use crate::error::VisionError;
+use crate::palette::blank_mask;
+use crate::rectify::Rectified;
+use crate::terrain::TerrainClass;
+use opencv::core::{Mat, Point, Scalar, Size, Vec3b, Vec4f};
+use opencv::prelude::*;
+use std::collections::VecDeque;
+
+/// Label 0 is the bare table; label `k + 1` the class `k` of the profile.
+#[derive(Debug)]
+pub(crate) struct Labels {
+    /// The area classes (linear classes never appear here).
+    pub area: Mat,
+    /// The linear classes (0 elsewhere).
+    pub line: Mat,
+}
+
+/// How the colours are smoothed, shadows told from templates and the labels voted,
+/// in px of the rectified image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LabelSettings {
+    /// Standard deviation of the Gaussian the area colours are smoothed with.
+    pub area_px: f64,
+    /// The same for the linear classes' colours.
+    pub line_px: f64,
+    /// Half side of the square over which area labels are voted (0: no vote).
+    pub vote_px: i32,
+    /// The ring beside what stands on the table where its shadows fall: its width.
+    pub shadow_reach_px: i32,
+    /// A patch of an area class smaller than this (px²) with more than
+    /// `shadow_share` of it in that ring is a shadow (or the lit ground between
+    /// figures), not a template: it takes the labels around it.
+    pub shadow_max_px2: f64,
+    /// See `shadow_max_px2`.
+    pub shadow_share: f64,
+}
+
+/// Smoothed colours are only trusted where at least this share of the kernel's
+/// weight fell on free pixels.
+const MIN_FREE: f32 = 0.05;
+/// A half-resolution cell with too few free pixels to be labelled.
+const UNSURE: u8 = u8::MAX;
+
+/// Labels the image `rect` outside `occupied` with `classes` (nearest colour within
+/// each class's tolerance) against the bare table's `ground` colours (nearest colour
+/// at any distance gives label 0).
+pub(crate) fn classify(
+    rect: &Rectified,
+    occupied: &Mat,
+    classes: &[TerrainClass],
+    ground: &[[u8; 3]],
+    settings: LabelSettings,
+) -> Result<Labels, VisionError> {
+    let (w, h) = rect.size()?;
+    let coarse = coarse_colours(rect, occupied, settings.area_px)?;
+    let any_linear = classes.iter().any(TerrainClass::is_linear);
+    let fine = if any_linear { Some(fine_colours(rect, occupied, settings.line_px)?) } else { None };
+    // References in B, G, R as the image.
+    let bgr = |c: [u8; 3]| [f32::from(c[2]), f32::from(c[1]), f32::from(c[0])];
+    let areas: Vec<Reference> = classes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_linear())
+        .map(|(k, c)| Reference {
+            label: k as u8 + 1,
+            bgr: bgr(c.colour),
+            tol2: (c.tolerance * c.tolerance) as f32,
+        })
+        .chain(ground.iter().map(|g| Reference { label: 0, bgr: bgr(*g), tol2: f32::INFINITY }))
+        .collect();
+    let lines: Vec<Reference> = classes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.is_linear())
+        .map(|(k, c)| Reference {
+            label: k as u8 + 1,
+            bgr: bgr(c.colour),
+            tol2: (c.tolerance * c.tolerance) as f32,
+        })
+        .collect();
+    let mut area = blank_mask(h, w)?;
+    let mut line = blank_mask(h, w)?;
+    let n = (w * h) as usize;
+    let mut assigned = vec![false; n];
+    let (hw, hh) = (coarse.cols(), coarse.rows());
+    // Each cell of the half-resolution grid labelled first: a pixel between four cells
+    // of one label has it too (a class's colours within its tolerance and nearer it
+    // than any other are a convex set, and the pixel's colour is a weighted mean of
+    // the four cells'; the bare table's colours are not a convex set, but a pixel
+    // between four bare cells would have to fall into a class's set narrower than the
+    // cells' spread), so only pixels near a change of label are labelled one by one.
+    let mut cells = vec![UNSURE; (hw * hh) as usize];
+    for (j, row) in cells.chunks_mut(hw as usize).enumerate() {
+        for (cell, v) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?) {
+            if v[3] / 4.0 >= MIN_FREE {
+                *cell = nearest(&areas, [v[0] / v[3], v[1] / v[3], v[2] / v[3]]).map_or(0, |(l, _)| l);
+            }
+        }
+    }
+    let line_tol: Vec<f32> = lines.iter().map(|l| l.tol2.sqrt()).collect();
+    let mut row_buf = vec![Vec4f::default(); hw as usize];
+    for r in 0..h {
+        // The coarse colours are on a grid of half the resolution: interpolated
+        // between its rows, then between its columns.
+        let (j0, j1, t) = half_res_neighbours(r, hh);
+        let (c0, c1) = (coarse.at_row::<Vec4f>(j0)?, coarse.at_row::<Vec4f>(j1)?);
+        for (b, (a, z)) in row_buf.iter_mut().zip(c0.iter().zip(c1)) {
+            *b = Vec4f::from(std::array::from_fn(|k| a[k] + (z[k] - a[k]) * t));
+        }
+        let (cells0, cells1) =
+            (&cells[(j0 * hw) as usize..][..hw as usize], &cells[(j1 * hw) as usize..][..hw as usize]);
+        let occ = occupied.at_row::<u8>(r)?;
+        let fine_rows = match &fine {
+            Some((num, den)) => Some((num.at_row::<Vec3b>(r)?, den.at_row::<u8>(r)?)),
+            None => None,
+        };
+        let mut line_here: Vec<(usize, u8)> = Vec::new();
+        let area_row = area.at_row_mut::<u8>(r)?;
+        for c in 0..w {
+            let cu = c as usize;
+            if occ[cu] != 0 {
+                continue;
+            }
+            let (i0, i1, s) = half_res_neighbours(c, hw);
+            // Where the lightly smoothed colour may be a line's, see below.
+            let fine_here = fine_rows.and_then(|(num, den)| {
+                let d = f32::from(den[cu]) / 255.0;
+                let near_line = d >= MIN_FREE
+                    && lines.iter().zip(&line_tol).any(|(l, tol)| {
+                        (0..3).all(|k| (f32::from(num[cu][k]) - l.bgr[k] * d).abs() <= tol * d)
+                    });
+                near_line.then(|| [0, 1, 2].map(|k| f32::from(num[cu][k]) / d))
+            });
+            let (i0u, i1u) = (i0 as usize, i1 as usize);
+            let same = cells0[i0u];
+            if fine_here.is_none()
+                && same != UNSURE
+                && cells0[i1u] == same
+                && cells1[i0u] == same
+                && cells1[i1u] == same
+            {
+                area_row[cu] = same;
+                assigned[r as usize * w as usize + cu] = true;
+                continue;
+            }
+            let (a, z) = (row_buf[i0u], row_buf[i1u]);
+            let v: [f32; 4] = std::array::from_fn(|k| a[k] + (z[k] - a[k]) * s);
+            // The fourth channel counts the free pixels of each 2 x 2 cell.
+            if v[3] / 4.0 < MIN_FREE {
+                continue;
+            }
+            let colour = [v[0] / v[3], v[1] / v[3], v[2] / v[3]];
+            let area_here = nearest(&areas, colour);
+            if let Some((label, _)) = area_here {
+                area_row[cu] = label;
+            }
+            assigned[r as usize * w as usize + cu] = true;
+            // A line wins where the lightly smoothed colour is nearer a linear class
+            // than the smoothed colour is to an area class (a wall's colour smoothed
+            // with the mat beside it may come near an area class's).
+            let beaten = |d2: f32| match area_here {
+                Some((label, a2)) if label > 0 => d2 < a2,
+                _ => true,
+            };
+            if let Some(fine_colour) = fine_here
+                && let Some((label, d2)) = nearest(&lines, fine_colour)
+                && beaten(d2)
+            {
+                line_here.push((cu, label));
+            }
+        }
+        let line_row = line.at_row_mut::<u8>(r)?;
+        for (cu, label) in line_here {
+            line_row[cu] = label;
+        }
+    }
+    fill_from_free(&mut area, &mut line, &assigned, w as usize)?;
+    // Shadows: patches of a class lying mostly beside what stands on the table are
+    // given the labels around them.
+    let shadows = shadow_patches(&area, occupied, classes.len(), &settings)?;
+    if shadows.iter().any(|s| *s) {
+        for (a, s) in assigned.iter_mut().zip(&shadows) {
+            *a &= !*s;
+        }
+        fill_from_free(&mut area, &mut line, &assigned, w as usize)?;
+    }
+    if settings.vote_px > 0 {
+        area = vote(&area, classes.len(), settings.vote_px)?;
+    }
+    Ok(Labels { area, line })
+}
+
+/// The pixels of the area patches that are shadows (see [`LabelSettings`]), one flag
+/// per pixel in raster order.
+fn shadow_patches(
+    area: &Mat,
+    occupied: &Mat,
+    n_classes: usize,
+    settings: &LabelSettings,
+) -> Result<Vec<bool>, VisionError> {
+    let size = area.size()?;
+    let (w, h) = (size.width, size.height);
+    let mut out = vec![false; (w * h) as usize];
+    // Within the reach of an occupied pixel: the distance to the nearest one (a
+    // distance transform, where a dilation by a disc that large is slow).
+    let mut free = Mat::default();
+    opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
+    let mut to_occupied = Mat::default();
+    opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 5)?;
+    let mut beside = Mat::default();
+    opencv::core::compare(
+        &to_occupied,
+        &Scalar::all(f64::from(settings.shadow_reach_px) + 0.5),
+        &mut beside,
+        opencv::core::CMP_LE,
+    )?;
+    for label in 1..=n_classes {
+        let mut whole = Mat::default();
+        opencv::core::compare(area, &Scalar::all(label as f64), &mut whole, opencv::core::CMP_EQ)?;
+        let found = opencv::imgproc::bounding_rect(&whole)?;
+        if found.width == 0 || found.height == 0 {
+            continue;
+        }
+        let mask = whole.roi(found)?.try_clone()?;
+        let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
+        let n =
+            opencv::imgproc::connected_components_with_stats_def(&mask, &mut comp, &mut stats, &mut cents)?;
+        let mut near = vec![0usize; n as usize];
+        for r in 0..found.height {
+            let cr = comp.at_row::<i32>(r)?;
+            let br = &beside.at_row::<u8>(found.y + r)?[found.x as usize..][..found.width as usize];
+            for (c, b) in cr.iter().zip(br) {
+                if *c > 0 && *b != 0 {
+                    near[*c as usize] += 1;
+                }
+            }
+        }
+        let shadow: Vec<bool> = (0..n)
+            .map(|i| {
+                let a = stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA).map_or(0, |a| *a);
+                i > 0
+                    && f64::from(a) < settings.shadow_max_px2
+                    && near[i as usize] as f64 > settings.shadow_share * f64::from(a.max(1))
+            })
+            .collect();
+        if !shadow.iter().any(|s| *s) {
+            continue;
+        }
+        for r in 0..found.height {
+            let cr = comp.at_row::<i32>(r)?;
+            let start = ((found.y + r) * w + found.x) as usize;
+            for (o, c) in out[start..start + found.width as usize].iter_mut().zip(cr) {
+                *o |= shadow[*c as usize];
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A reference colour and the label it gives.
+#[derive(Debug, Clone, Copy)]
+struct Reference {
+    label: u8,
+    bgr: [f32; 3],
+    tol2: f32,
+}
+
+/// The label and squared distance of the reference nearest `colour` (first on ties),
+/// when it is within its tolerance.
+fn nearest(refs: &[Reference], colour: [f32; 3]) -> Option<(u8, f32)> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, rf) in refs.iter().enumerate() {
+        let d2 = (0..3).map(|k| (colour[k] - rf.bgr[k]).powi(2)).sum::<f32>();
+        if best.is_none_or(|(_, b)| d2 < b) {
+            best = Some((i, d2));
+        }
+    }
+    best.filter(|&(i, d2)| d2 <= refs[i].tol2).map(|(i, d2)| (refs[i].label, d2))
+}
+
+/// The two cells of a half-resolution grid of `n` cells on either side of full-
+/// resolution pixel `i`, and the weight of the second.
+fn half_res_neighbours(i: i32, n: i32) -> (i32, i32, f32) {
+    // Pixel i's centre is at i + 0.5 px; cell j's at 2 j + 1.
+    let u = (i as f32 + 0.5) / 2.0 - 0.5;
+    let j0 = u.floor();
+    let t = u - j0;
+    let j0 = j0 as i32;
+    (j0.clamp(0, n - 1), (j0 + 1).clamp(0, n - 1), if j0 < 0 { 0.0 } else { t })
+}
+
+/// The free pixels' colours summed over 2 x 2 cells (B, G, R and the count of free
+/// pixels), blurred: a normalized convolution at half the resolution, so what stands
+/// on the table does not bleed into the terrain's colour. The 2 x 2 cells and the
+/// interpolation back add about 1 px² of variance, taken off the Gaussian's.
+fn coarse_colours(rect: &Rectified, occupied: &Mat, sigma_px: f64) -> Result<Mat, VisionError> {
+    let (w, h) = rect.size()?;
+    let (hw, hh) = ((w + 1) / 2, (h + 1) / 2);
+    let mut sums = Mat::new_rows_cols_with_default(hh, hw, opencv::core::CV_32FC4, Scalar::all(0.0))?;
+    for r in 0..h {
+        let img = rect.image.at_row::<Vec3b>(r)?;
+        let occ = occupied.at_row::<u8>(r)?;
+        let out = sums.at_row_mut::<Vec4f>(r / 2)?;
+        for (c, (p, o)) in img.iter().zip(occ).enumerate() {
+            if *o == 0 {
+                let s = &mut out[c / 2];
+                *s = Vec4f::from([
+                    s[0] + f32::from(p[0]),
+                    s[1] + f32::from(p[1]),
+                    s[2] + f32::from(p[2]),
+                    s[3] + 1.0,
+                ]);
+            }
+        }
+    }
+    let sigma = ((sigma_px * sigma_px - 1.0).max(0.25)).sqrt() / 2.0;
+    let mut blurred = Mat::default();
+    opencv::imgproc::gaussian_blur_def(&sums, &mut blurred, Size::new(0, 0), sigma)?;
+    Ok(blurred)
+}
+
+/// The free pixels' colours (8-bit BGR, occupied pixels black) and the free share
+/// (0-255), each blurred by `sigma_px`: their ratio is the normalized convolution.
+fn fine_colours(rect: &Rectified, occupied: &Mat, sigma_px: f64) -> Result<(Mat, Mat), VisionError> {
+    let mut masked = rect.image.try_clone()?;
+    masked.set_to(&Scalar::all(0.0), occupied)?;
+    let mut free = Mat::default();
+    opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
+    let (mut num, mut den) = (Mat::default(), Mat::default());
+    opencv::imgproc::gaussian_blur_def(&masked, &mut num, Size::new(0, 0), sigma_px)?;
+    opencv::imgproc::gaussian_blur_def(&free, &mut den, Size::new(0, 0), sigma_px)?;
+    Ok((num, den))
+}
+
+/// Gives each unassigned pixel the labels of a nearest assigned one (breadth first
+/// from the assigned pixels beside unassigned ones).
+fn fill_from_free(area: &mut Mat, line: &mut Mat, assigned: &[bool], w: usize) -> Result<(), VisionError> {
+    let n = assigned.len();
+    let mut done = assigned.to_vec();
+    let mut queue = VecDeque::new();
+    let neighbours = |i: usize| {
+        let (r, c) = (i / w, i % w);
+        [
+            (c > 0).then(|| i - 1),
+            (c + 1 < w).then_some(i + 1),
+            (r > 0).then(|| i - w),
+            (i + w < n).then_some(i + w),
+        ]
+    };
+    // In raster order, as a queue seeded with every assigned pixel would reach them.
+    for i in 0..n {
+        if done[i] && neighbours(i).iter().flatten().any(|&j| !done[j]) {
+            queue.push_back(i);
+        }
+    }
+    let a = area.data_bytes_mut()?;
+    let l = line.data_bytes_mut()?;
+    while let Some(i) = queue.pop_front() {
+        for j in neighbours(i).into_iter().flatten() {
+            if !done[j] {
+                done[j] = true;
+                a[j] = a[i];
+                l[j] = l[i];
+                queue.push_back(j);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The majority label over a square of half side `half_px` (at most 7) around each
+/// pixel (labels 0 to `n_classes`); a pixel keeps its label on a tie with it.
+fn vote(labels: &Mat, n_classes: usize, half_px: i32) -> Result<Mat, VisionError> {
+    let size = labels.size()?;
+    // Counts in 8 bits: at most 15 x 15.
+    let side = 2 * half_px.clamp(1, 7) + 1;
+    let full = (side * side) as u8;
+    let mut present = [false; 256];
+    for r in 0..size.height {
+        for v in labels.at_row::<u8>(r)? {
+            present[usize::from(*v)] = true;
+        }
+    }
+    let mut out = labels.try_clone()?;
+    let mut counts: Vec<(u8, Mat)> = Vec::new();
+    for label in (0..=n_classes).filter(|&k| present[k]) {
+        let mut one = Mat::default();
+        opencv::core::compare(labels, &Scalar::all(label as f64), &mut one, opencv::core::CMP_EQ)?;
+        let mut ind = Mat::default();
+        one.convert_to(&mut ind, opencv::core::CV_8U, 1.0 / 255.0, 0.0)?;
+        let mut count = Mat::default();
+        opencv::imgproc::box_filter(
+            &ind,
+            &mut count,
+            -1,
+            Size::new(side, side),
+            Point::new(-1, -1),
+            false,
+            opencv::core::BORDER_REPLICATE,
+        )?;
+        counts.push((label as u8, count));
+    }
+    if counts.len() < 2 {
+        return Ok(out);
+    }
+    let mut slot = [0usize; 256];
+    for (k, (l, _)) in counts.iter().enumerate() {
+        slot[usize::from(*l)] = k;
+    }
+    let mut rows: Vec<&[u8]> = Vec::with_capacity(counts.len());
+    for r in 0..size.height {
+        rows.clear();
+        for (_, m) in &counts {
+            rows.push(m.at_row::<u8>(r)?);
+        }
+        let row = out.at_row_mut::<u8>(r)?;
+        for (c, v) in row.iter_mut().enumerate() {
+            let own = rows[slot[usize::from(*v)]][c];
+            if own == full {
+                continue; // nothing else in the square
+            }
+            let (mut best, mut best_n) = (*v, own);
+            for (k, (l, _)) in counts.iter().enumerate() {
+                if rows[k][c] > best_n {
+                    (best, best_n) = (*l, rows[k][c]);
+                }
+            }
+            *v = best;
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_resolution_neighbours_straddle_the_pixel() {
+        // Pixel 0's centre (0.5) is left of cell 0's (1): cell 0 alone.
+        assert_eq!(half_res_neighbours(0, 10), (0, 0, 0.0));
+        // Pixel 1 (1.5) is a quarter of the way from cell 0 (1) to cell 1 (3).
+        assert_eq!(half_res_neighbours(1, 10), (0, 1, 0.25));
+        assert_eq!(half_res_neighbours(2, 10), (0, 1, 0.75));
+        // The last pixel of an even row leans on the last cell alone.
+        assert_eq!(half_res_neighbours(19, 10), (9, 9, 0.25));
+    }
+
+    #[test]
+    fn a_vote_removes_specks_and_keeps_a_straight_edge() {
+        // Left half label 1, right half label 2, a 2 x 2 speck of 0 inside the left.
+        let mut m = blank_mask(40, 40).unwrap();
+        for r in 0..40 {
+            let row = m.at_row_mut::<u8>(r).unwrap();
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = if c < 20 { 1 } else { 2 };
+            }
+        }
+        for (r, c) in [(10, 8), (10, 9), (11, 8), (11, 9)] {
+            *m.at_2d_mut::<u8>(r, c).unwrap() = 0;
+        }
+        let v = vote(&m, 2, 3).unwrap();
+        for r in 0..40 {
+            for c in 0..40 {
+                let want = if c < 20 { 1 } else { 2 };
+                assert_eq!(*v.at_2d::<u8>(r, c).unwrap(), want, "({r}, {c})");
+            }
+        }
+    }
+
+    #[test]
+    fn filling_takes_the_nearest_free_label() {
+        // Row of 6: labels 1 1 ? ? ? 2 (3 unassigned): the first two take 1 and 2's
+        // side takes the last.
+        let mut area = blank_mask(1, 6).unwrap();
+        let mut line = blank_mask(1, 6).unwrap();
+        for (c, v) in [(0, 1u8), (1, 1), (5, 2)] {
+            *area.at_2d_mut::<u8>(0, c).unwrap() = v;
+        }
+        let assigned = [true, true, false, false, false, true];
+        fill_from_free(&mut area, &mut line, &assigned, 6).unwrap();
+        assert_eq!(area.data_bytes().unwrap(), &[1, 1, 1, 1, 2, 2]);
+    }
+}
