@@ -387,10 +387,16 @@ impl Problem<'_> {
     /// How far each tag (centre mm, heading rad) moves when the detector's corners sit
     /// one pixel further out per unit of squared normalized radius (the tag's centre
     /// from the principal point over the focal length): one linearized step of the
-    /// adjustment at the solution, with and without the push. Its constant part is the
+    /// adjustment at the solution (`sys`, its normal equations), with and without the
+    /// push. Its constant part is the
     /// corner bias the adjustment already holds; what is left bends the lens.
-    fn detector_bias_shift(&self, cam: &Camera, tags: &[TagState]) -> Option<Vec<Vector3<f64>>> {
-        let (_, plain) = self.normal_equations(cam, tags)?.step(0.0, self)?;
+    fn detector_bias_shift(
+        &self,
+        sys: &Normal,
+        cam: &Camera,
+        tags: &[TagState],
+    ) -> Option<Vec<Vector3<f64>>> {
+        let (_, plain) = sys.step(0.0, self)?;
         let pushed_px: Vec<[[f64; 2]; 4]> = self
             .tag_px
             .iter()
@@ -457,7 +463,7 @@ impl Problem<'_> {
             })
             .collect();
         if self.free == Free::PoseFocalRadial
-            && let Some(shift) = self.detector_bias_shift(cam, tags)
+            && let Some(shift) = self.detector_bias_shift(&sys, cam, tags)
         {
             for (c, d) in cov.iter_mut().zip(&shift) {
                 *c += DETECTOR_RADIAL_BIAS_PX.powi(2) * d * d.transpose();
