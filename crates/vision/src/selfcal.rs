@@ -87,15 +87,7 @@ impl Camera {
         for (o, p) in q.iter_mut().zip(&corners) {
             *o = self.project(p)?;
         }
-        let cx = q.iter().map(|p| p[0]).sum::<f64>() / 4.0;
-        let cy = q.iter().map(|p| p[1]).sum::<f64>() / 4.0;
-        for p in &mut q {
-            let (dx, dy) = (p[0] - cx, p[1] - cy);
-            let len = dx.hypot(dy).max(1e-9);
-            p[0] += self.corner_bias_px * dx / len;
-            p[1] += self.corner_bias_px * dy / len;
-        }
-        Some(q)
+        Some(pushed_out(q, self.corner_bias_px))
     }
 
     /// The camera moved by `d` (rotation increment, translation, focal, k1, k2, tag
@@ -122,6 +114,30 @@ impl Camera {
         self.lens.dist[3] += dp2;
         self
     }
+}
+
+impl Lens {
+    /// The squared distance of a tag's centre (its corners' mean, px) from the principal
+    /// point, over the focal length squared.
+    fn radius2(&self, q: &[[f64; 2]; 4]) -> f64 {
+        let c = centroid(q);
+        ((c[0] - self.cx).powi(2) + (c[1] - self.cy).powi(2)) / self.fx.powi(2)
+    }
+}
+
+/// The mean of four corners, px.
+fn centroid(q: &[[f64; 2]; 4]) -> [f64; 2] {
+    [q.iter().map(|p| p[0]).sum::<f64>() / 4.0, q.iter().map(|p| p[1]).sum::<f64>() / 4.0]
+}
+
+/// Four corners each moved `by` px away from their centroid (negative: towards it).
+fn pushed_out(q: [[f64; 2]; 4], by: f64) -> [[f64; 2]; 4] {
+    let [cx, cy] = centroid(&q);
+    q.map(|p| {
+        let (dx, dy) = (p[0] - cx, p[1] - cy);
+        let len = dx.hypot(dy).max(1e-9);
+        [p[0] + by * dx / len, p[1] + by * dy / len]
+    })
 }
 
 /// A tag on the base-top plane: centre (table mm) and heading (radians, its "up").
@@ -388,8 +404,8 @@ impl Problem<'_> {
     /// one pixel further out per unit of squared normalized radius (the tag's centre
     /// from the principal point over the focal length): one linearized step of the
     /// adjustment at the solution (`sys`, its normal equations), with and without the
-    /// push. Its constant part is the
-    /// corner bias the adjustment already holds; what is left bends the lens.
+    /// push. Its constant part is the corner bias the adjustment already holds; what is
+    /// left bends the lens.
     fn detector_bias_shift(
         &self,
         sys: &Normal,
@@ -397,20 +413,8 @@ impl Problem<'_> {
         tags: &[TagState],
     ) -> Option<Vec<Vector3<f64>>> {
         let (_, plain) = sys.step(0.0, self)?;
-        let pushed_px: Vec<[[f64; 2]; 4]> = self
-            .tag_px
-            .iter()
-            .map(|q| {
-                let cx = q.iter().map(|p| p[0]).sum::<f64>() / 4.0;
-                let cy = q.iter().map(|p| p[1]).sum::<f64>() / 4.0;
-                let rn2 = ((cx - cam.lens.cx).powi(2) + (cy - cam.lens.cy).powi(2)) / cam.lens.fx.powi(2);
-                q.map(|p| {
-                    let (dx, dy) = (p[0] - cx, p[1] - cy);
-                    let len = dx.hypot(dy).max(1e-9);
-                    [p[0] + rn2 * dx / len, p[1] + rn2 * dy / len]
-                })
-            })
-            .collect();
+        let pushed_px: Vec<[[f64; 2]; 4]> =
+            self.tag_px.iter().map(|q| pushed_out(*q, cam.lens.radius2(q))).collect();
         let pushed = Problem { tag_px: &pushed_px, ..*self };
         let (_, moved) = pushed.normal_equations(cam, tags)?.step(0.0, self)?;
         Some(moved.iter().zip(&plain).map(|(a, b)| a - b).collect())
@@ -760,14 +764,7 @@ mod tests {
             .iter()
             .map(|t| {
                 let q = t.corners(12.0, 3.0).map(|p| cam.project(&p).unwrap());
-                let cx = q.iter().map(|p| p[0]).sum::<f64>() / 4.0;
-                let cy = q.iter().map(|p| p[1]).sum::<f64>() / 4.0;
-                let rn2 = ((cx - cam.lens.cx).powi(2) + (cy - cam.lens.cy).powi(2)) / cam.lens.fx.powi(2);
-                q.map(|p| {
-                    let (dx, dy) = (p[0] - cx, p[1] - cy);
-                    let len = dx.hypot(dy);
-                    [p[0] + push * rn2 * dx / len, p[1] + push * rn2 * dy / len]
-                })
+                pushed_out(q, push * cam.lens.radius2(&q))
             })
             .collect();
         let s = problem(&fid, &fid_px, &tag_px, cam.lens.fx).solve(cam, tags.clone()).unwrap();
