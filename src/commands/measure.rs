@@ -7,9 +7,8 @@ use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
 use serde::Serialize;
 use std::path::PathBuf;
-use vedette_geometry::close_call::distance_call;
 use vedette_geometry::{
-    RuleBook, RuleDistance, SelectionClosest, Table, closest_between_selections, mm_to_inches,
+    RuleBook, RuleDistance, Table, closest_between_selections, measure_between, mm_to_inches,
 };
 
 /// Arguments of `vedette measure`.
@@ -80,9 +79,6 @@ pub struct Threshold {
     pub call: CallEntry,
 }
 
-/// Distances this close to a limit are on it, mm (the rounding of [`micro`]).
-const TIE_MM: f64 = 1e-6;
-
 /// `GeneralAssault` as `general-assault`.
 fn kebab_name(name: RuleDistance) -> String {
     let mut out = String::new();
@@ -95,36 +91,15 @@ fn kebab_name(name: RuleDistance) -> String {
     out
 }
 
-/// The nearest rule distances below and above `mm`, grouped by length.
-fn thresholds(table: &Table, book: &RuleBook, found: &SelectionClosest) -> Vec<Threshold> {
-    let mm = found.closest.distance_mm;
-    let mut limits: Vec<(f64, Vec<String>)> = Vec::new();
-    for e in table.rules.distances() {
-        let Ok(limit) = book.distance_mm(e.name) else { continue };
-        let label = format!("{} ({})", kebab_name(e.name), e.section);
-        match limits.iter_mut().find(|(l, _)| (l - limit).abs() < 1e-9) {
-            Some((_, names)) => names.push(label),
-            None => limits.push((limit, vec![label])),
-        }
+/// A library threshold as `--json` prints it.
+fn threshold_entry(table: &Table, book: &RuleBook, t: &vedette_geometry::Threshold) -> Threshold {
+    Threshold {
+        names: t.distances.iter().map(|e| format!("{} ({})", kebab_name(e.name), e.section)).collect(),
+        limit_mm: micro(t.limit_mm),
+        rule_in: book.mm_to_rule_inches(t.limit_mm).map(micro),
+        within: t.within,
+        call: calls::entry(table, &t.call, Some(t.limit_mm)),
     }
-    // A measurement a millionth of a millimetre from a limit is on it (typed tables).
-    let within = |limit: f64| mm <= limit + TIE_MM;
-    let below = limits.iter().filter(|(l, _)| !within(*l)).max_by(|a, b| a.0.total_cmp(&b.0));
-    let above = limits.iter().filter(|(l, _)| within(*l)).min_by(|a, b| a.0.total_cmp(&b.0));
-    [below, above]
-        .into_iter()
-        .flatten()
-        .map(|(limit, names)| {
-            let call = distance_call(table, found.from, found.to, &found.closest, *limit);
-            Threshold {
-                names: names.clone(),
-                limit_mm: micro(*limit),
-                rule_in: book.mm_to_rule_inches(*limit).map(micro),
-                within: within(*limit),
-                call: calls::entry(table, &call, Some(*limit)),
-            }
-        })
-        .collect()
 }
 
 /// Rounds to six decimals: a millionth of a millimetre (or inch) is far below anything
@@ -144,13 +119,13 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
         )));
     }
     let book = table.rule_book()?;
-    let found = closest_between_selections(table, sa, sb).ok_or_else(|| {
+    let found = measure_between(table, &book, sa, sb).ok_or_else(|| {
         CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
     })?;
-    let (c, ra, rb) = (found.closest, found.from, found.to);
+    let (c, ra, rb) = (found.found.closest, found.found.from, found.found.to);
     let mm = c.distance_mm;
-    let sigma_mm = distance_call(table, ra, rb, &c, mm).sigma_mm.map(micro);
-    let thresholds = thresholds(table, &book, &found);
+    let sigma_mm = found.sigma_mm.map(micro);
+    let thresholds = found.thresholds.iter().map(|t| threshold_entry(table, &book, t)).collect();
     Ok(Measurement {
         mm: micro(mm),
         inches: micro(mm_to_inches(mm)),

@@ -16,7 +16,8 @@
 //! - The one cone construction: [`FrontageCone`], for arcs of fire, firing zones,
 //!   enfilade zones, assault zones and corridors.
 //! - Units: [`front_bases_of`], [`Unit::face`], [`closest_between`],
-//!   [`closest_between_selections`].
+//!   [`closest_between_selections`]; a measurement between two selections with the
+//!   nearest rule distances ([`measure_between`]).
 //! - The table model: [`Table`] with [`Unit`], [`Marker`], [`TerrainFeature`]; loading
 //!   and validation with errors that name the unit and field ([`GeometryError`]).
 //! - Rule sets as data: [`RuleSet`], [`RuleDistance`], [`RuleAngle`], [`RuleBook`].
@@ -49,7 +50,8 @@
 //!   zones ([`pass_through`]).
 //! - Republic's table measures: alert zones and bluff reach ([`republic`], 003 201, 301).
 //! - Skirmish marker legality: [`check_skirmishers`]; skirmish fire, targets and blocks
-//!   (000 §4.1): [`skirmish_fire`].
+//!   (000 §4.1): [`skirmish_fire`]; both for a table under its rule set:
+//!   [`assess_skirmishers`].
 //! - Pro Patria! ([`pro_patria`]): firing arcs, edge contact and no-approach, the
 //!   endangered corridor, command radius, bombardment box, charge impulses.
 //! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`].
@@ -67,6 +69,7 @@ mod error;
 mod frame;
 pub mod index;
 pub mod los;
+mod measurement;
 pub mod movement;
 mod number;
 mod polygon;
@@ -76,6 +79,7 @@ pub mod rules;
 mod scale;
 mod segment;
 pub mod sight;
+mod skirmish_assessment;
 mod skirmish_fire;
 mod skirmishers;
 mod table;
@@ -130,6 +134,7 @@ pub use error::GeometryError;
 pub use frame::{FlankSide, UnitBox, UnitFrame};
 pub use index::{BasePair, Neighbour, SpatialIndex};
 pub use los::{LineOfSight, UnitLevels, UnitsOnly, blocks, blocks_at_levels};
+pub use measurement::{Measurement, Threshold, measure_between};
 pub use number::{Shown, clipped};
 pub use polygon::{ConvexPolygon, HalfPlane, Polygon, ring_contains};
 pub use rules::{
@@ -137,6 +142,7 @@ pub use rules::{
 };
 pub use scale::{MM_PER_INCH, Scale, inches_to_mm, mm_to_inches};
 pub use segment::{ClosestPoints, Segment};
+pub use skirmish_assessment::{SkirmisherAssessment, assess_skirmishers, has_skirmish_markers};
 pub use skirmish_fire::{SkirmishFire, skirmish_fire};
 pub use skirmishers::{MarkerCheck, Spacing, check_skirmishers};
 pub use table::{

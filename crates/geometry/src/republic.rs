@@ -41,7 +41,7 @@ use crate::assault::cover::base_cover;
 use crate::assault::zone::AssaultZone;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::rules::{RuleAngle, RuleBook, RuleDistance};
+use crate::rules::{RuleAngle, RuleBook, RuleDistance, RuleSet};
 use crate::table::{MarkerKind, Table, Unit, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::ties::within;
@@ -98,6 +98,19 @@ pub fn assess_republic(
         support_behind: support_behind(table, index, book)?,
         lost_in_woods: lost_in_woods(table, index, book)?,
     })
+}
+
+/// Republic's advanced rules over a table played with Republic; `None` under other rule
+/// sets.
+pub fn assess_republic_if_played(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+) -> Result<Option<RepublicAssessment>, GeometryError> {
+    if book.rules() != RuleSet::Republic {
+        return Ok(None);
+    }
+    assess_republic(table, index, book).map(Some)
 }
 
 /// Enemy units inside the 4" alert zone of infantry unit `unit` (003 201), with their

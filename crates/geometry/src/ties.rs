@@ -11,6 +11,7 @@
 //! | rule wording | function | exactly at the threshold |
 //! |---|---|---|
 //! | "within 3"", "within 25 mm" | [`within`] | within |
+//! | a measurement shown to the user against a rule distance (`vedette measure`) | [`within_shown`] | within, to the printed micrometre ([`SHOWN_TIE_MM`]) |
 //! | "at least 3" apart" | [`at_least`] | at least |
 //! | "past the flank line", "inside the rear zone" | [`past`] | not past (touching the line is not crossing it) |
 //! | "half or more" (bases, area) | [`half_or_more`] | half counts |
@@ -42,6 +43,12 @@ use crate::base::CONTACT_TOLERANCE_MM;
 
 /// The tolerance of every length threshold, in mm (a nanometre: rounding noise only).
 pub const TIE_MM: f64 = CONTACT_TOLERANCE_MM;
+
+/// The tolerance of a measurement shown to the user against a rule distance, in mm: a
+/// millionth of a millimetre, the rounding of the numbers `vedette` prints. A
+/// measurement shown as equal to a limit (a hand-typed table lands on round numbers) is
+/// within it ([`within_shown`]).
+pub const SHOWN_TIE_MM: f64 = 1e-6;
 
 /// The tolerance of fractions ("half or more"): rounding noise of an area ratio.
 pub const TIE_FRACTION: f64 = 1e-12;
@@ -93,6 +100,19 @@ pub fn touching(gap_mm: f64) -> bool {
 #[must_use]
 pub fn within(distance_mm: f64, limit_mm: f64) -> bool {
     distance_mm <= limit_mm + TIE_MM
+}
+
+/// "Within `limit_mm`" for a measurement shown to the user: within [`SHOWN_TIE_MM`] of
+/// the limit is on it.
+///
+/// ```
+/// use vedette_geometry::ties::within_shown;
+/// assert!(within_shown(38.1 + 5e-7, 38.1));
+/// assert!(!within_shown(38.1 + 2e-6, 38.1));
+/// ```
+#[must_use]
+pub fn within_shown(distance_mm: f64, limit_mm: f64) -> bool {
+    distance_mm <= limit_mm + SHOWN_TIE_MM
 }
 
 /// "At least `limit_mm`": a distance exactly at the limit is at least it.

@@ -11,13 +11,14 @@ use crate::CliError;
 use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::artillery::calls::{arc_call, enfilade_call, range_call, unlimber_call};
-use vedette_geometry::artillery::{TargetCover, target_cover};
+use vedette_geometry::artillery::{
+    ArtilleryAssessment, BatteryCalls, TargetCalls, TargetCover, assess_table_artillery,
+};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
-    ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, Battlefield, CoverClass, DeepReason,
-    EnfiladeVerdict, FlankSide, FrontageMode, FrontageSource, GeometryError, ManeuverSystem, SpatialIndex,
-    StandingExposure, Table, TerrainOutlines, UnitKind, ZoneObstacleSource, assess_artillery,
+    ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, CoverClass, DeepReason, EnfiladeVerdict,
+    FlankSide, FrontageMode, FrontageSource, ManeuverSystem, SpatialIndex, StandingExposure, Table, UnitKind,
+    ZoneObstacleSource,
 };
 
 /// One battery's findings.
@@ -218,23 +219,6 @@ fn enfilade_reason(v: EnfiladeVerdict) -> Option<ExposureName> {
     }
 }
 
-/// The artillery rules of a table and every battery's assessment, or `None` when its
-/// rule set has no Republique artillery rules.
-pub fn assess(
-    table: &Table,
-    index: &SpatialIndex,
-    los: &TerrainSight,
-) -> Result<Option<(ArtilleryRules, Vec<BatteryAssessment>)>, CliError> {
-    let rules = match ArtilleryRules::for_table(table) {
-        Ok(r) => r,
-        Err(GeometryError::NotInRuleSet { .. }) => return Ok(None),
-        Err(e) => return Err(e.into()),
-    };
-    let field = Battlefield { table, index, rules: &rules, line_of_sight: los, ground: &TerrainOutlines };
-    let found = assess_artillery(&field)?;
-    Ok(Some((rules, found)))
-}
-
 /// The artillery section of a table, or `None` when its rule set has no Republique
 /// artillery rules.
 pub fn artillery_section(
@@ -242,47 +226,21 @@ pub fn artillery_section(
     index: &SpatialIndex,
     los: &TerrainSight,
 ) -> Result<Option<Vec<ArtilleryEntry>>, CliError> {
-    assess(table, index, los)?
-        .map(|(rules, found)| {
-            let covers = covers(table, los, &found)?;
-            section_of(table, index, &rules, &found, &covers)
+    Ok(assess_table_artillery(table, index, los)?.map(|found| section_of(table, &found)))
+}
+
+/// The artillery section from the library's assessment ([`assess_table_artillery`]).
+#[must_use]
+pub fn section_of(table: &Table, found: &ArtilleryAssessment) -> Vec<ArtilleryEntry> {
+    found
+        .batteries
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let cover = found.covers.get(i).and_then(Option::as_ref);
+            entry(table, &found.rules, a, cover, found.calls.get(i))
         })
-        .transpose()
-}
-
-/// The cover of each battery's main target (000 §4.3), in the batteries' order.
-pub fn covers(
-    table: &Table,
-    los: &TerrainSight,
-    found: &[BatteryAssessment],
-) -> Result<Vec<Option<TargetCover>>, CliError> {
-    let book = table.rule_book()?;
-    let mut out = Vec::with_capacity(found.len());
-    for a in found {
-        out.push(
-            a.main.as_ref().map(|m| target_cover(table, &book, los, a.battery.base_ref, m)).transpose()?,
-        );
-    }
-    Ok(out)
-}
-
-/// The artillery section from the batteries' assessments and their main targets'
-/// cover ([`covers`]).
-pub fn section_of(
-    table: &Table,
-    index: &SpatialIndex,
-    rules: &ArtilleryRules,
-    found: &[BatteryAssessment],
-    covers: &[Option<TargetCover>],
-) -> Result<Vec<ArtilleryEntry>, CliError> {
-    let mut out = Vec::new();
-    for (i, a) in found.iter().enumerate() {
-        let cover = covers.get(i).and_then(Option::as_ref).cloned();
-        let unlimber = unlimber_call(table, index, a.battery.base_ref, &a.unlimber)
-            .map(|(limit, c)| calls::entry(table, &c, Some(limit)));
-        out.push(entry(table, rules, a, cover.as_ref(), unlimber));
-    }
-    Ok(out)
+        .collect()
 }
 
 fn battery_label(table: &Table, r: BaseRef) -> String {
@@ -294,8 +252,12 @@ fn entry(
     rules: &ArtilleryRules,
     a: &BatteryAssessment,
     cover: Option<&TargetCover>,
-    unlimber_call: Option<CallEntry>,
+    battery_calls: Option<&BatteryCalls>,
 ) -> ArtilleryEntry {
+    let limited = |c: &Option<(f64, vedette_geometry::close_call::CloseCall)>| {
+        c.as_ref().map(|(limit, c)| calls::entry(table, c, Some(*limit)))
+    };
+    let none = TargetCalls { range: None, arc: None, enfilade: None };
     let inches = |mm: f64| micro(rules.rule_inches(mm));
     let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
     let ids = |v: &[usize]| v.iter().map(|&u| table.units[u].id.clone()).collect::<Vec<_>>();
@@ -303,7 +265,9 @@ fn entry(
     let targets = a
         .targets
         .iter()
-        .map(|t| TargetEntry {
+        .enumerate()
+        .map(|(k, t)| (t, battery_calls.and_then(|c| c.targets.get(k)).unwrap_or(&none)))
+        .map(|(t, k)| TargetEntry {
             unit: table.units[t.unit].id.clone(),
             kind: table.units[t.unit].kind,
             range_in: inches(t.range_mm),
@@ -319,11 +283,9 @@ fn entry(
             centre_offset_in: inches(t.centre_offset_mm),
             enfilade: t.enfilade.is_enfilade(),
             enfilade_flank: t.enfilade.flank(),
-            range_call: range_call(table, b, rules.bracket_mm, t)
-                .map(|(limit, c)| calls::entry(table, &c, Some(limit))),
-            arc_call: arc_call(table, b, t).map(|c| calls::entry(table, &c, None)),
-            enfilade_call: enfilade_call(table, b, t, rules.arc_side_deg)
-                .map(|c| calls::entry(table, &c, None)),
+            range_call: limited(&k.range),
+            arc_call: k.arc.as_ref().map(|c| calls::entry(table, c, None)),
+            enfilade_call: k.enfilade.as_ref().map(|c| calls::entry(table, c, None)),
         })
         .collect();
     let main = a.main.as_ref();
@@ -393,7 +355,7 @@ fn entry(
             too_close: u.too_close(),
             nearest_enemy: u.nearest_enemy.map(|(r, _)| table.base_label(r)),
             distance_in: u.nearest_enemy.map(|(_, d)| inches(d)),
-            call: unlimber_call,
+            call: battery_calls.and_then(|c| limited(&c.unlimber)),
         },
         target_cover: main.zip(cover).map(|(m, c)| {
             let label = |i: usize| table.base_label(BaseRef::new(m.unit, i));
@@ -401,13 +363,7 @@ fn entry(
                 class: c.class,
                 columns_right: c.columns_right(),
                 visible_bases: c.visible_bases.iter().map(|&i| label(i)).collect(),
-                covered_bases: c
-                    .visible_bases
-                    .iter()
-                    .zip(&c.base_classes)
-                    .filter(|(_, k)| k.is_some_and(|k| k >= CoverClass::Medium))
-                    .map(|(&i, _)| label(i))
-                    .collect(),
+                covered_bases: c.covered_bases().into_iter().map(label).collect(),
                 aimed_base: c.aimed_base.map(label),
                 fires_at_uncovered: c.fires_at_uncovered,
                 call: c.call.as_ref().map(|k| calls::entry(table, k, None)),

@@ -13,8 +13,7 @@ use crate::CliError;
 use serde::Serialize;
 use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
 use vedette_geometry::{
-    Aspect, AspectException, CoverClass, CoverVerdict, DefenderRole, FlankSide, RuleBook, RuleSet,
-    SpatialIndex, Table,
+    Aspect, AspectException, CoverClass, CoverVerdict, DefenderRole, FlankSide, RuleBook, SpatialIndex, Table,
 };
 
 use crate::commands::calls::{self, CallEntry};
@@ -156,23 +155,23 @@ pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Assault
 pub fn section_of(t: &Table, book: &RuleBook, found: &AssaultAssessment) -> AssaultsSection {
     let rule_in = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
     let mut s = AssaultsSection::default();
-    for f in &found.findings {
+    for f in found.listed() {
         s.entries.push(AssaultEntry {
             attacker: t.units[f.attacker].id.clone(),
             defender: t.units[f.defender].id.clone(),
             attacker_side: t.units[f.attacker].side.clone(),
             range: f.range,
-            aspect: f.aspect.map_or(Aspect::Front, |a| a.aspect),
+            aspect: f.shown_aspect(),
             flank_side: f.aspect.and_then(|a| a.flank_side),
             aspect_exception: f.aspect.and_then(|a| a.exception),
-            aspect_call: f.aspect_call(t).map(|c| calls::entry(t, &c, None)),
+            aspect_call: f.aspect_call.as_ref().map(|c| calls::entry(t, c, None)),
             contact_face: f.contact_face.iter().map(|&i| label(t, f.attacker, i)).collect(),
             attacker_bases: f.attacker_bases,
             defender_bases: f.defender_bases,
             role: f.role,
             distance_mm: micro(f.distance_mm),
-            distance_in: if book.rules() == RuleSet::ProPatria { None } else { rule_in(f.distance_mm) },
-            range_call: f.range_call(t, book).map(|(limit, c)| calls::entry(t, &c, Some(limit))),
+            distance_in: f.distance_rule_in(book).map(micro),
+            range_call: f.range_call.as_ref().map(|(limit, c)| calls::entry(t, c, Some(*limit))),
             contact_frontage_mm: f.contact_frontage_mm.map(micro),
             mixed: f.mixed,
             defender_cover: f.defender_cover.map(CoverReport::from),
@@ -189,9 +188,6 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &AssaultAssessment) -> Assa
                 })
                 .collect(),
         });
-    }
-    if book.rules() == RuleSet::ProPatria {
-        s.entries.sort_by(|x, y| (&x.attacker, &x.defender).cmp(&(&y.attacker, &y.defender)));
     }
     for (g, o) in &found.groups {
         s.groups.push(GroupEntry {

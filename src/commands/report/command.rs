@@ -252,7 +252,7 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &CommandAssessment) -> Comm
                 area_sq_in: d.area_mm2.and_then(sq_in),
                 assets: assets(&d.assets),
                 nearest_enemy_in: d.nearest_enemy_mm.and_then(inch),
-                engaged: d.nearest_enemy_mm.is_some(),
+                engaged: d.engaged(),
                 engagement_call: limited(&d.engagement_call),
                 corps_leader_distance_in: d.corps_leader_distance_mm.and_then(inch),
                 corps_leader_beyond_12in: d.corps_leader_beyond,

@@ -23,13 +23,13 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use vedette_draw::ReportFindings;
 use vedette_draw::report::ArtilleryFindings;
-use vedette_geometry::artillery::TargetCover;
+use vedette_geometry::artillery::{ArtilleryAssessment, assess_table_artillery};
 use vedette_geometry::assault::assessment::{AssaultAssessment, assess_assaults};
 use vedette_geometry::command::assessment::{CommandAssessment, assess_command};
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria};
-use vedette_geometry::republic::{RepublicAssessment, assess_republic};
-use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleSet, Scale, SpatialIndex, Table};
+use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria_if_played};
+use vedette_geometry::republic::{RepublicAssessment, assess_republic_if_played};
+use vedette_geometry::{RuleSet, Scale, SkirmisherAssessment, SpatialIndex, Table, assess_skirmishers};
 
 /// The schema id of `vedette report --json` output.
 pub const REPORT_SCHEMA_ID: &str = "vedette/report/1";
@@ -58,15 +58,15 @@ pub struct Args {
 /// draws.
 #[derive(Debug, Clone)]
 pub struct Findings {
-    /// The artillery rules, every battery's assessment and its main target's cover
-    /// (`None` without Republique artillery rules).
-    pub artillery: Option<(ArtilleryRules, Vec<BatteryAssessment>, Vec<Option<TargetCover>>)>,
+    /// The artillery rules, every battery's assessment, its main target's cover and its
+    /// close calls (`None` without Republique artillery rules).
+    pub artillery: Option<ArtilleryAssessment>,
     /// Assault contacts and groups.
     pub assaults: AssaultAssessment,
     /// Command: deployment areas, leaders, divisions.
     pub command: CommandAssessment,
-    /// Every skirmish marker's check.
-    pub skirmishers: Vec<MarkerCheck>,
+    /// Every skirmish marker's check and fire options.
+    pub skirmishers: SkirmisherAssessment,
     /// Pro Patria's own findings (`None` under other rule sets).
     pub pro_patria: Option<ProPatriaAssessment>,
     /// Republic's advanced rules (`None` under other rule sets).
@@ -78,14 +78,14 @@ impl Findings {
     #[must_use]
     pub fn for_drawing(&self) -> ReportFindings<'_> {
         ReportFindings {
-            artillery: self.artillery.as_ref().map(|(rules, batteries, covers)| ArtilleryFindings {
-                rules,
-                batteries,
-                covers,
+            artillery: self.artillery.as_ref().map(|a| ArtilleryFindings {
+                rules: &a.rules,
+                batteries: &a.batteries,
+                covers: &a.covers,
             }),
             assaults: &self.assaults,
             command: &self.command,
-            skirmishers: &self.skirmishers,
+            skirmishers: &self.skirmishers.checks,
             pro_patria: self.pro_patria.as_ref(),
             republic: self.republic.as_ref(),
         }
@@ -213,17 +213,8 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
             s.combat_bases += u.bases.len();
         }
     }
-    let found_artillery = match artillery::assess(table, &index, &sight)? {
-        Some((rules, found)) => {
-            let covers = artillery::covers(table, &sight, &found)?;
-            Some((rules, found, covers))
-        }
-        None => None,
-    };
-    let artillery = found_artillery
-        .as_ref()
-        .map(|(rules, found, covers)| artillery::section_of(table, &index, rules, found, covers))
-        .transpose()?;
+    let found_artillery = assess_table_artillery(table, &index, &sight)?;
+    let artillery = found_artillery.as_ref().map(|a| artillery::section_of(table, a));
     stages.done("artillery");
     let found_assaults = assess_assaults(table, &index, &book)?;
     let assaults = assaults::section_of(table, &book, &found_assaults);
@@ -231,20 +222,13 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
     let found_command = assess_command(table, &index, &book, &sight)?;
     let command = command::section_of(table, &book, &found_command);
     stages.done("command");
-    let checks = skirmishers::checks(table, &index, &book)?;
-    let skirmishers = skirmishers::section_of(table, &index, &book, &sight, &checks)?;
+    let found_skirmishers = assess_skirmishers(table, &index, &book, &sight)?;
+    let skirmishers = skirmishers::section_of(table, &book, &found_skirmishers);
     stages.done("skirmishers");
-    let found_pro_patria = match book.rules() {
-        RuleSet::ProPatria => Some(assess_pro_patria(table, &index, &book, &sight)?),
-        _ => None,
-    };
-    let pro_patria =
-        found_pro_patria.as_ref().map(|f| pro_patria::section_of(table, &book, f)).transpose()?;
+    let found_pro_patria = assess_pro_patria_if_played(table, &index, &book, &sight)?;
+    let pro_patria = found_pro_patria.as_ref().map(|f| pro_patria::section_of(table, f));
     stages.done("pro-patria");
-    let found_republic = match book.rules() {
-        RuleSet::Republic => Some(assess_republic(table, &index, &book)?),
-        _ => None,
-    };
+    let found_republic = assess_republic_if_played(table, &index, &book)?;
     let republic = found_republic.as_ref().map(|f| republic::section_of(table, &book, f));
     stages.done("republic");
     let report = Report {
@@ -268,7 +252,7 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
         artillery: found_artillery,
         assaults: found_assaults,
         command: found_command,
-        skirmishers: checks,
+        skirmishers: found_skirmishers,
         pro_patria: found_pro_patria,
         republic: found_republic,
     };

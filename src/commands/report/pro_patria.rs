@@ -8,9 +8,9 @@ use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria};
+use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria_if_played};
 use vedette_geometry::pro_patria::crest::Crest;
-use vedette_geometry::{CoverClass, RuleBook, RuleDistance, RuleSet, SpatialIndex, Table};
+use vedette_geometry::{CoverClass, RuleBook, SpatialIndex, Table};
 
 /// Two enemy units within 25 mm (15) of each other.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -104,33 +104,26 @@ pub fn build(
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<Option<ProPatriaSection>, CliError> {
-    if book.rules() != RuleSet::ProPatria {
-        return Ok(None);
-    }
-    Ok(Some(section_of(t, book, &assess_pro_patria(t, index, book, sight)?)?))
+    Ok(assess_pro_patria_if_played(t, index, book, sight)?.map(|found| section_of(t, &found)))
 }
 
 /// The section from the library's assessment.
-pub fn section_of(
-    t: &Table,
-    book: &RuleBook,
-    found: &ProPatriaAssessment,
-) -> Result<ProPatriaSection, CliError> {
-    let no_approach = book.distance_mm(RuleDistance::NoApproach)?;
-    let needed = book.distance_mm(RuleDistance::ContactEdge)?;
-    let radius = book.distance_mm(RuleDistance::CommandRadius)?;
+#[must_use]
+pub fn section_of(t: &Table, found: &ProPatriaAssessment) -> ProPatriaSection {
     let id = |u: usize| t.units[u].id.clone();
     let mut s = ProPatriaSection::default();
-    for p in &found.proximities {
+    for f in &found.proximities {
+        let p = &f.proximity;
+        let (needed, contact_call) = &f.contact_call;
         s.proximity.push(ProximityReport {
             a: id(p.a),
             b: id(p.b),
             distance_mm: micro(p.distance_mm),
             contact_mm: micro(p.contact_mm),
             in_contact: p.in_contact,
-            too_close: p.too_close(no_approach),
-            contact_call: calls::entry(t, &p.contact_call(t, needed), Some(needed)),
-            approach_call: p.approach_call(t, no_approach).map(|c| calls::entry(t, &c, Some(no_approach))),
+            too_close: f.too_close,
+            contact_call: calls::entry(t, contact_call, Some(*needed)),
+            approach_call: f.approach_call.as_ref().map(|(limit, c)| calls::entry(t, c, Some(*limit))),
         });
     }
     for f in &found.targets {
@@ -148,10 +141,9 @@ pub fn section_of(
             unit: id(c.unit),
             distance_mm: micro(c.distance_mm),
             in_command: c.in_command,
-            call: calls::entry(t, &c.call, Some(radius)),
+            call: calls::entry(t, &c.call, Some(c.radius_mm)),
         });
     }
-    let reach = book.distance_mm(RuleDistance::CrestLine)?;
     for c in &found.crests {
         let hill = t.terrain[c.hill].id.clone().unwrap_or_else(|| format!("terrain[{}]", c.hill));
         s.crests.push(CrestReport {
@@ -160,10 +152,10 @@ pub fn section_of(
             crest: c.crest,
             base: t.base_label(c.base),
             distance_mm: micro(c.distance_mm),
-            call: calls::entry(t, &c.call, Some(reach)),
+            call: calls::entry(t, &c.call, Some(c.reach_mm)),
         });
     }
-    Ok(s)
+    s
 }
 
 /// The human rendering.

@@ -8,8 +8,8 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::republic::{RepublicAssessment, assess_republic};
-use vedette_geometry::{RuleBook, RuleSet, SpatialIndex, Table};
+use vedette_geometry::republic::{RepublicAssessment, assess_republic_if_played};
+use vedette_geometry::{RuleBook, SpatialIndex, Table};
 
 /// An alert infantry unit and the enemies inside its 4" zone (003 201).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -77,10 +77,7 @@ pub struct RepublicSection {
 
 /// Builds the section; `None` unless the table plays Republic.
 pub fn build(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Option<RepublicSection>, CliError> {
-    if book.rules() != RuleSet::Republic {
-        return Ok(None);
-    }
-    Ok(Some(section_of(t, book, &assess_republic(t, index, book)?)))
+    Ok(assess_republic_if_played(t, index, book)?.map(|found| section_of(t, book, &found)))
 }
 
 /// The section from the library's assessment.

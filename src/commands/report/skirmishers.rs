@@ -9,7 +9,7 @@ use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
-    BaseRef, MarkerCheck, RuleBook, RuleSet, Spacing, SpatialIndex, Table, check_skirmishers, skirmish_fire,
+    BaseRef, RuleBook, SkirmisherAssessment, Spacing, SpatialIndex, Table, assess_skirmishers,
 };
 
 /// One skirmish marker.
@@ -64,35 +64,16 @@ pub fn build(
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<Vec<MarkerReport>, CliError> {
-    let checks = checks(t, index, book)?;
-    section_of(t, index, book, sight, &checks)
+    Ok(section_of(t, book, &assess_skirmishers(t, index, book, sight)?))
 }
 
-/// Every skirmish marker's check under the table's rule set (none outside the
-/// Republique 5.0 family).
-pub fn checks(t: &Table, index: &SpatialIndex, book: &RuleBook) -> Result<Vec<MarkerCheck>, CliError> {
-    if !matches!(book.rules(), RuleSet::Republique5 | RuleSet::Republic) {
-        return Ok(Vec::new());
-    }
-    Ok(check_skirmishers(t, index, book)?)
-}
-
-/// The section from the markers' checks.
-pub fn section_of(
-    t: &Table,
-    index: &SpatialIndex,
-    book: &RuleBook,
-    sight: &TerrainSight,
-    checks: &[MarkerCheck],
-) -> Result<Vec<MarkerReport>, CliError> {
-    if !matches!(book.rules(), RuleSet::Republique5 | RuleSet::Republic) {
-        return Ok(Vec::new());
-    }
+/// The section from the library's assessment ([`assess_skirmishers`]).
+#[must_use]
+pub fn section_of(t: &Table, book: &RuleBook, found: &SkirmisherAssessment) -> Vec<MarkerReport> {
     let inch = |mm: f64| book.mm_to_rule_inches(mm).map(micro);
-    let fire = skirmish_fire(t, index, book, sight)?;
     let labels = |v: &[BaseRef]| v.iter().map(|&r| t.base_label(r)).collect::<Vec<_>>();
     let fire_of = |m: BaseRef| {
-        fire.iter().find(|f| f.marker == m).map_or(
+        found.fire_of(m).map_or(
             FireReport {
                 targets: Vec::new(),
                 blocks: None,
@@ -109,7 +90,8 @@ pub fn section_of(
             },
         )
     };
-    Ok(checks
+    found
+        .checks
         .iter()
         .map(|c| MarkerReport {
             fire: fire_of(c.marker),
@@ -125,7 +107,7 @@ pub fn section_of(
             parent_call: c.parent_call.map(|(limit, call)| calls::entry(t, &call, Some(limit))),
             spacing_call: c.spacing_call.map(|(limit, call)| calls::entry(t, &call, Some(limit))),
         })
-        .collect())
+        .collect()
 }
 
 /// The human rendering.

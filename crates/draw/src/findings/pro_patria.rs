@@ -33,14 +33,14 @@ pub fn draw_pro_patria(
     book: &RuleBook,
     found: &ProPatriaAssessment,
 ) -> Result<(), GeometryError> {
-    let no_approach = book.distance_mm(RuleDistance::NoApproach)?;
-    for p in &found.proximities {
+    for f in &found.proximities {
+        let p = &f.proximity;
         let Some((_, _, c)) = closest(table, p.a, p.b) else { continue };
         let (a, b) = (&table.units[p.a].id, &table.units[p.b].id);
         let key = format!("{}-{}", id_part(a), id_part(b));
         let (class, words) = if p.in_contact {
             ("contact", format!("in contact, {:.0} mm of edge (004 §17.4.2)", p.contact_mm))
-        } else if p.too_close(no_approach) {
+        } else if f.too_close {
             ("illegal", format!("{:.1} mm: too close unless charging (004 §17.4)", p.distance_mm))
         } else {
             continue;

@@ -18,6 +18,7 @@
 //! | is the target in cover (column modifier)? | `target_cover.rs` | [`target_cover`] |
 //! | is the ground open (deep, tandem)? | `open_ground.rs` | [`OpenGround`] |
 //! | all of it for a battery, a table | `assessment.rs` | [`assess_battery`], [`assess_artillery`] |
+//! | a table's batteries with cover and close calls, or none under other rules | `table_assessment.rs` | [`assess_table_artillery`] |
 //!
 //! Every choice the rule text leaves open is named once, in the documentation of the
 //! file that makes it (the tie rules, "next to", the aim, which bases block the zone,
@@ -39,6 +40,7 @@ pub(crate) mod frontage;
 pub(crate) mod open_ground;
 pub(crate) mod range;
 pub(crate) mod secondary_targets;
+pub(crate) mod table_assessment;
 pub(crate) mod target_cover;
 pub(crate) mod targets;
 pub(crate) mod unit_frame;
@@ -63,6 +65,7 @@ pub use range::{
     segment_to_convex_mm, within_max_range,
 };
 pub use secondary_targets::{SecondaryTargets, secondary_targets};
+pub use table_assessment::{ArtilleryAssessment, BatteryCalls, TargetCalls, assess_table_artillery};
 pub use target_cover::{TargetCover, target_cover};
 pub use targets::{
     TargetAssessment, TargetClass, aim_at, assess_targets, is_packed_marker, main_target, main_target_order,

@@ -64,6 +64,19 @@ impl TargetCover {
             _ => 0,
         }
     }
+
+    /// The visible bases (indices into the target unit's bases) within or behind
+    /// medium or better cover: the ones that count toward "half or more of the visible
+    /// portions" (000 §4.3).
+    #[must_use]
+    pub fn covered_bases(&self) -> Vec<usize> {
+        self.visible_bases
+            .iter()
+            .zip(&self.base_classes)
+            .filter(|(_, k)| k.is_some_and(|k| k >= CoverClass::Medium))
+            .map(|(&i, _)| i)
+            .collect()
+    }
 }
 
 /// The cover of `main`'s target unit against battery base `battery` (see the module docs

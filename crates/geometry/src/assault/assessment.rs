@@ -87,6 +87,11 @@ pub struct AssaultFinding {
     pub attacker_cover_call: Option<CloseCall>,
     /// Republic 501: the attacker's overlap of its primary defender.
     pub overlap: Vec<Overlap>,
+    /// The close call of the range against the nearer of the rule set's two limits,
+    /// with that limit, mm ([`AssaultFinding::range_call`]; `None` for Pro Patria).
+    pub range_call: Option<(f64, CloseCall)>,
+    /// The close call of the geometric aspect ([`AssaultFinding::aspect_call`]).
+    pub aspect_call: Option<CloseCall>,
 }
 
 /// Which side of an assault has fewer bases.
@@ -145,6 +150,16 @@ pub struct AssaultAssessment {
     pub findings: Vec<AssaultFinding>,
     /// R5 family: the assault groups with their outnumbering.
     pub groups: Vec<(AssaultGroup, Option<Outnumbering>)>,
+    /// The findings' indices in the order a list shows them: the search's order, except
+    /// under Pro Patria (each contact found both ways) by attacker id, then defender id.
+    pub listing: Vec<usize>,
+}
+
+impl AssaultAssessment {
+    /// The findings in listing order ([`AssaultAssessment::listing`]).
+    pub fn listed(&self) -> impl Iterator<Item = &AssaultFinding> {
+        self.listing.iter().filter_map(|&i| self.findings.get(i))
+    }
 }
 
 /// The aspect of `attacker`'s assault on `defender` under `exceptions`; `None` when the
@@ -209,6 +224,8 @@ pub fn assess_assaults(
                     defender_cover_call,
                     attacker_cover_call,
                     overlap: a.overlap,
+                    range_call: None,
+                    aspect_call: None,
                 });
             }
             out.findings = findings;
@@ -235,6 +252,8 @@ pub fn assess_assaults(
                     defender_cover_call: None,
                     attacker_cover_call: None,
                     overlap: Vec::new(),
+                    range_call: None,
+                    aspect_call: None,
                 });
             }
         }
@@ -261,16 +280,45 @@ pub fn assess_assaults(
                         defender_cover_call: None,
                         attacker_cover_call: None,
                         overlap: Vec::new(),
+                        range_call: None,
+                        aspect_call: None,
                     });
                 }
             }
             out.findings.sort_by_key(|f| (f.attacker, f.defender));
         }
     }
+    for f in &mut out.findings {
+        f.range_call = f.range_call(table, book);
+        f.aspect_call = f.aspect_call(table);
+    }
+    out.listing = (0..out.findings.len()).collect();
+    if book.rules() == RuleSet::ProPatria {
+        let id = |u: usize| table.units.get(u).map(|u| u.id.as_str());
+        let key = |i: &usize| out.findings.get(*i).map(|f| (id(f.attacker), id(f.defender)));
+        out.listing.sort_by_key(key);
+    }
     Ok(out)
 }
 
 impl AssaultFinding {
+    /// The aspect to show: front, flank or rear after the exceptions; front when the
+    /// defender has no bases to measure from.
+    #[must_use]
+    pub fn shown_aspect(&self) -> Aspect {
+        self.aspect.map_or(Aspect::Front, |a| a.aspect)
+    }
+
+    /// The distance in rule inches; `None` for Pro Patria, whose contact is measured
+    /// in millimetres (004 §17.4), and at scales without rule inches.
+    #[must_use]
+    pub fn distance_rule_in(&self, book: &RuleBook) -> Option<f64> {
+        if book.rules() == RuleSet::ProPatria {
+            return None;
+        }
+        book.mm_to_rule_inches(self.distance_mm)
+    }
+
     /// The close call of the contact's range (issue 17): its distance against the
     /// nearer of the rule set's two limits (Republique 5.0 / Republic: 1½" all-out and
     /// 3" general; classic: 25 and 50 mm), with the limit, mm. The deciding bases are

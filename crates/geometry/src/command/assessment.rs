@@ -113,6 +113,15 @@ pub struct DivisionFinding {
     pub rally: Vec<RallyFinding>,
 }
 
+impl DivisionFinding {
+    /// Within engagement range of the enemy (000 §3.3: 8"): some enemy unit is within
+    /// it.
+    #[must_use]
+    pub fn engaged(&self) -> bool {
+        self.nearest_enemy_mm.is_some()
+    }
+}
+
 /// One corps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CorpsFinding {

@@ -8,10 +8,11 @@ use super::arcs::{endangered_friends, nearest_in_arc, target_cover_class};
 use super::command::{InCommand, command_radius};
 use super::contact::{Proximity, proximities};
 use super::crest::{CrestFinding, units_near_crests};
+use crate::close_call::CloseCall;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::TerrainSight;
-use crate::rules::RuleBook;
+use crate::rules::{RuleBook, RuleDistance, RuleSet};
 use crate::table::{Table, UnitKind};
 use crate::terrain::CoverClass;
 
@@ -30,11 +31,28 @@ pub struct TargetFinding {
     pub endangered: Vec<usize>,
 }
 
+/// Two enemy units within the no-approach distance of each other (or in contact), with
+/// the verdicts and close calls of §17.4.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProximityFinding {
+    /// The pair, its distance and edge contact.
+    pub proximity: Proximity,
+    /// Within the no-approach distance without being in contact: only a charger may be
+    /// this close ([`Proximity::too_close`]).
+    pub too_close: bool,
+    /// The close call of `in_contact` against the edge contact needed, with that length,
+    /// mm (30, 20 for 15 mm figures).
+    pub contact_call: (f64, CloseCall),
+    /// The close call of the distance against the no-approach distance, with that
+    /// distance, mm (25, 15).
+    pub approach_call: Option<(f64, CloseCall)>,
+}
+
 /// Everything the Pro Patria rules measure on a table.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ProPatriaAssessment {
     /// Pairs of enemy units within the no-approach distance or in contact.
-    pub proximities: Vec<Proximity>,
+    pub proximities: Vec<ProximityFinding>,
     /// Each firing unit's nearest visible target.
     pub targets: Vec<TargetFinding>,
     /// Each general's units with their distance.
@@ -51,7 +69,18 @@ pub fn assess_pro_patria(
     book: &RuleBook,
     sight: &TerrainSight,
 ) -> Result<ProPatriaAssessment, GeometryError> {
-    let mut out = ProPatriaAssessment { proximities: proximities(table, index, book)?, ..Default::default() };
+    let no_approach = book.distance_mm(RuleDistance::NoApproach)?;
+    let needed = book.distance_mm(RuleDistance::ContactEdge)?;
+    let found = proximities(table, index, book)?
+        .into_iter()
+        .map(|p| ProximityFinding {
+            too_close: p.too_close(no_approach),
+            contact_call: (needed, p.contact_call(table, needed)),
+            approach_call: p.approach_call(table, no_approach).map(|c| (no_approach, c)),
+            proximity: p,
+        })
+        .collect();
+    let mut out = ProPatriaAssessment { proximities: found, ..Default::default() };
     for (i, u) in table.units.iter().enumerate() {
         if matches!(u.kind, UnitKind::Infantry | UnitKind::Artillery | UnitKind::Skirmisher)
             && let Some((target, d)) = nearest_in_arc(table, index, book, sight, i)?
@@ -70,4 +99,18 @@ pub fn assess_pro_patria(
     }
     out.crests = units_near_crests(table, book)?;
     Ok(out)
+}
+
+/// The Pro Patria assessment when `table` is played with Pro Patria; `None` under other
+/// rule sets.
+pub fn assess_pro_patria_if_played(
+    table: &Table,
+    index: &SpatialIndex,
+    book: &RuleBook,
+    sight: &TerrainSight,
+) -> Result<Option<ProPatriaAssessment>, GeometryError> {
+    if book.rules() != RuleSet::ProPatria {
+        return Ok(None);
+    }
+    assess_pro_patria(table, index, book, sight).map(Some)
 }

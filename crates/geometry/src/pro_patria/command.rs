@@ -20,6 +20,8 @@ pub struct InCommand {
     pub distance_mm: f64,
     /// Within the command radius.
     pub in_command: bool,
+    /// The command radius, mm (400, 250 for 15 mm figures).
+    pub radius_mm: f64,
     /// The distance's close call against the radius (the closest stands of the two).
     pub call: CloseCall,
 }
@@ -35,7 +37,14 @@ pub fn command_radius(
         .into_iter()
         .filter_map(|u| {
             let (d, call) = unit_distance_call(table, general, u, radius)?;
-            Some(InCommand { general, unit: u, distance_mm: d, in_command: within(d, radius), call })
+            Some(InCommand {
+                general,
+                unit: u,
+                distance_mm: d,
+                in_command: within(d, radius),
+                radius_mm: radius,
+                call,
+            })
         })
         .collect())
 }

@@ -139,6 +139,8 @@ pub struct CrestFinding {
     pub base: BaseRef,
     /// Closest distance from that base to the crest line, mm.
     pub distance_mm: f64,
+    /// The crest-line reach, mm (25, 15 for 15 mm figures).
+    pub reach_mm: f64,
     /// How close a call "within the reach" is.
     pub call: CloseCall,
 }
@@ -175,7 +177,15 @@ pub fn units_near_crests(table: &Table, book: &RuleBook) -> Result<Vec<CrestFind
             // it out of reach.
             let away = (c.to - c.from).normalized().unwrap_or(Vec2::new(1.0, 0.0));
             let call = CloseCall::new(table, c.distance_mm - reach, &[Party::at(base, b, c.to, away)]);
-            out.push(CrestFinding { unit: ui, hill: *hill, crest, base, distance_mm: c.distance_mm, call });
+            out.push(CrestFinding {
+                unit: ui,
+                hill: *hill,
+                crest,
+                base,
+                distance_mm: c.distance_mm,
+                reach_mm: reach,
+                call,
+            });
         }
     }
     Ok(out)
