@@ -387,6 +387,7 @@ fn terrain(rng: &mut ChaCha8Rng, n: usize, width: f64, depth: f64) -> Vec<Terrai
                     })
                     .collect();
                 TerrainFeature {
+                    crests: Vec::new(),
                     id: Some(format!("t{i}")),
                     kind,
                     level: 0.0,
@@ -408,6 +409,7 @@ fn terrain(rng: &mut ChaCha8Rng, n: usize, width: f64, depth: f64) -> Vec<Terrai
                 let level =
                     if kind == TerrainKind::Hill { f64::from(rng.random_range(1..=4u32)) * 0.5 } else { 0.0 };
                 TerrainFeature {
+                    crests: Vec::new(),
                     id: Some(format!("t{i}")),
                     kind,
                     level,

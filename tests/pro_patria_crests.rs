@@ -111,6 +111,78 @@ fn the_line_across_the_widest_point_counts_too_and_15_mm_figures_reach_15() {
     }
 }
 
+/// The hill of [`scene`] with one hand-drawn crest (004 §15.1), turned by `deg`: a
+/// polyline from (720, 640) along y = 640 to (800, 640), then up to (880, 680), where the
+/// players' hill has its crest off the derived spine (y = 600). A second French unit,
+/// "fr-2", straddles the derived spine at x = 1000, about 120 mm from the drawn crest.
+fn drawn_scene(d: f64, deg: f64, scale: &str, drawn: bool) -> Table {
+    let t = scene(60.0, deg, scale, (0.0, 0.0, 0.0));
+    let mut v: Value = serde_json::from_str(&t.to_json_string()).unwrap();
+    let at = |x: f64, y: f64| {
+        let (x, y) = turn(x, y, deg);
+        json!([x, y])
+    };
+    if drawn {
+        v["terrain"][0]["crests"] = json!([[at(720.0, 640.0), at(800.0, 640.0), at(880.0, 680.0)]]);
+    }
+    // fr-1's front edge `d` mm short of the drawn crest's straight part: its base spans
+    // y = 620 - d .. 640 - d, across the derived spine for d near 25.
+    let (x, y) = turn(800.0, 640.0 - d - 10.0, deg);
+    v["units"][0]["bases"][0]["x"] = json!(x);
+    v["units"][0]["bases"][0]["y"] = json!(y);
+    let (x2, y2) = turn(1000.0, 600.0, deg);
+    let heading = (90.0 + deg).rem_euclid(360.0);
+    v["units"].as_array_mut().unwrap().push(json!({
+        "id": "fr-2", "side": "fr", "kind": "infantry", "formation": "line",
+        "bases": [{ "x": x2, "y": y2, "heading": heading, "width": 40.0, "depth": 20.0 }]
+    }));
+    Table::from_json_str(&v.to_string()).unwrap()
+}
+
+#[test]
+fn hand_drawn_crests_replace_the_derived_ones() {
+    // Issue 16: fr-1 is 24.9 / 25.1 mm from the drawn crest (14.9 / 15.1 for 15 mm
+    // figures) and near the derived spine; fr-2 astride the derived spine and about
+    // 120 mm from the drawn crest. With the drawn crest only fr-1 at 24.9 is within; without
+    // it, both units are (fr-2 on the spine, fr-1 within 5.1 mm of it).
+    for deg in HEADINGS {
+        for (scale, reach) in [("28mm", 25.0), ("15mm", 15.0)] {
+            for (d, within) in [(reach - 0.1, true), (reach + 0.1, false)] {
+                let c = crests(&drawn_scene(d, deg, scale, true));
+                if within {
+                    assert_eq!(c.len(), 1, "{scale} d {d} at {deg}°: {c:?}");
+                    assert_eq!((c[0].0.as_str(), c[0].1.as_str()), ("fr-1", "drawn"), "{deg}°");
+                    assert!((c[0].2 - d).abs() < 1e-6, "{scale} d {d} at {deg}°: {c:?}");
+                } else {
+                    assert!(c.is_empty(), "{scale} d {d} at {deg}°: {c:?}");
+                }
+                let derived = crests(&drawn_scene(d, deg, scale, false));
+                let names: Vec<(&str, &str)> = derived.iter().map(|c| (c.0.as_str(), c.1.as_str())).collect();
+                assert_eq!(names, vec![("fr-1", "spine"), ("fr-2", "spine")], "{scale} d {d} at {deg}°");
+                assert!(derived[1].2 < 1e-6, "{derived:?}");
+            }
+        }
+    }
+    // The report names the drawn crest by its index; the text says `drawn[0]`.
+    let t = drawn_scene(10.0, 37.0, "28mm", true);
+    let v = serde_json::to_value(report::build(&t).unwrap()).unwrap();
+    assert_eq!(v["pro_patria"]["crests"][0]["drawn"], json!(0));
+    let text = report::render_text(&report::build(&t).unwrap());
+    assert!(text.contains("ridge drawn[0]"), "{text}");
+    // The plan draws the drawn crest, not the derived ones.
+    let (_, findings) = report::build_timed(&t, &mut report::Stages::default()).unwrap();
+    let scene = report::plan_scene(&t, &findings).unwrap();
+    assert!(scene.element("crest-ridge-drawn-0").is_some());
+    assert!(scene.element("crest-ridge-spine").is_none() && scene.element("crest-ridge-across").is_none());
+    // A derived crest carries no index, and the plan draws both derived lines.
+    let t = drawn_scene(10.0, 37.0, "28mm", false);
+    let v = serde_json::to_value(report::build(&t).unwrap()).unwrap();
+    assert!(v["pro_patria"]["crests"][0].get("drawn").is_none(), "{v}");
+    let (_, findings) = report::build_timed(&t, &mut report::Stages::default()).unwrap();
+    let scene = report::plan_scene(&t, &findings).unwrap();
+    assert!(scene.element("crest-ridge-spine").is_some() && scene.element("crest-ridge-across").is_some());
+}
+
 proptest! {
     #![proptest_config(common::proptest_config(64, 1511))]
     /// Scan-sized noise (0.1 mm, 0.2°) away from the threshold does not change the verdict.

@@ -85,6 +85,7 @@ fn line(id: &str, side: &str, xs: &[f64], y: f64, heading: f64) -> Unit {
 
 fn area(kind: TerrainKind, pts: &[(f64, f64)], level: f64) -> TerrainFeature {
     TerrainFeature {
+        crests: Vec::new(),
         id: None,
         kind,
         level,
@@ -138,6 +139,7 @@ fn table() -> Table {
             1.0,
         ),
         TerrainFeature {
+            crests: Vec::new(),
             id: None,
             kind: TerrainKind::StoneWall,
             level: 0.0,

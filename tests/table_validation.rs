@@ -364,3 +364,53 @@ fn base_slots_must_increase() {
     assert_error(|v| v["units"][0]["bases"][1]["slot"] = json!(0), &["\"fr-1-2\" bases[1].slot", "increase"]);
     assert_error(|v| v["units"][0]["bases"][0]["slot"] = json!(3), &["\"fr-1-2\" bases[1].slot"]);
 }
+
+/// The valid table with a hill (terrain[2] "ridge", 400 x 200 from (500, 500)) whose
+/// crest lines are `crests`.
+fn with_hill_crests(v: &mut Value, crests: Value) {
+    v["terrain"].as_array_mut().unwrap().push(json!({
+        "id": "ridge", "kind": "hill", "level": 1,
+        "outline": [[500, 500], [900, 500], [900, 700], [500, 700]],
+        "crests": crests
+    }));
+}
+
+#[test]
+fn hand_drawn_crest_lines_load_and_round_trip() {
+    // Issue 16, 004 §15.1: a crest may end on the outline, or half a millimetre off it.
+    let mut v = valid();
+    with_hill_crests(&mut v, json!([[[500, 600], [700, 640], [900.4, 600]], [[700, 500], [700, 700]]]));
+    let t = Table::from_json_str(&v.to_string()).unwrap();
+    assert_eq!(t.terrain[2].crests.len(), 2);
+    assert_eq!(Table::from_json_str(&t.to_json_string()).unwrap(), t);
+}
+
+#[test]
+fn malformed_crest_lines_name_the_hill_and_the_crest() {
+    let at = "terrain[2] \"ridge\" crests[1]";
+    assert_error(
+        |v| with_hill_crests(v, json!([[[600, 600], [800, 600]], [[700, 600]]])),
+        &[at, "at least two points", "got 1"],
+    );
+    assert_error(
+        |v| with_hill_crests(v, json!([[[600, 600], [800, 600]], [[700, 600], [700, 600]]])),
+        &[at, "two different points"],
+    );
+    assert_error(
+        |v| with_hill_crests(v, json!([[[600, 600], [800, 600]], [[700, 600], [2e6, 600]]])),
+        &[at, "finite numbers"],
+    );
+    assert_error(
+        |v| with_hill_crests(v, json!([[[600, 600], [800, 600]], [[700, 600], [901, 600]]])),
+        &[at, "(901, 600) lies outside the hill's outline", "1.0 mm"],
+    );
+    // Only a hill has crest lines.
+    assert_error(
+        |v| v["terrain"][0]["crests"] = json!([[[10, 10], [50, 10]]]),
+        &["terrain[0] \"wood\" crests[0]", "only a hill"],
+    );
+    assert_error(
+        |v| v["terrain"][1]["crests"] = json!([[[10, 100], [50, 100]]]),
+        &["terrain[1] crests", "only a hill"],
+    );
+}

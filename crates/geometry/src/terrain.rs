@@ -381,6 +381,13 @@ pub struct TerrainFeature {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(with = "Vec<[f64; 2]>")]
     pub path: Vec<Vec2>,
+    /// Hills only: the crest lines as the players drew them (004 §15.1), each a polyline
+    /// of at least two points lying on or inside the outline, table mm. When given, they
+    /// replace the two crest lines derived from the outline (the spine and the line
+    /// across its widest point).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<Vec<[f64; 2]>>")]
+    pub crests: Vec<Vec<Vec2>>,
 }
 
 impl TerrainFeature {

@@ -46,6 +46,7 @@ fn scene(terrain: Vec<TerrainFeature>, turn: f64) -> Table {
 
 fn wall(kind: TerrainKind, y: f64) -> TerrainFeature {
     TerrainFeature {
+        crests: Vec::new(),
         id: None,
         kind,
         level: 0.0,

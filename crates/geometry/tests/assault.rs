@@ -513,6 +513,7 @@ fn classic_facing_arc_runs_45_degrees_from_the_rear_corners() {
 fn behind_hedge(rules: RuleSet, gap: f64) -> Table {
     let mut t = table(rules, vec![unit("d", "austria", UnitKind::Infantry, vec![inf(0.0, 0.0, 90.0)])]);
     t.terrain = vec![vedette_geometry::TerrainFeature {
+        crests: Vec::new(),
         id: None,
         kind: TerrainKind::Hedge,
         level: 0.0,

@@ -226,6 +226,7 @@ fn a_target_behind_a_hedge_within_25_mm_is_in_cover() {
         t
     };
     let hedge = |y: f64| vedette_geometry::TerrainFeature {
+        crests: Vec::new(),
         id: None,
         kind: TerrainKind::Hedge,
         level: 0.0,

@@ -143,6 +143,7 @@ thickness_mm = 0
             vec![c + Vec2::new(-r, -r), c + Vec2::new(r, -r), c + Vec2::new(r, r), c + Vec2::new(-r, r)]
         };
         let area = |kind, outline| TerrainFeature {
+            crests: Vec::new(),
             id: None,
             kind,
             level: 0.0,

@@ -229,6 +229,7 @@ pub fn segment(
         };
         for (outline, holes, path) in pieces {
             out.push(TerrainFeature {
+                crests: Vec::new(),
                 id: Some(format!(
                     "{}-{}",
                     class.kind,

@@ -9,7 +9,7 @@ use crate::commands::measure::micro;
 use serde::Serialize;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria_if_played};
-use vedette_geometry::pro_patria::crest::Crest;
+use vedette_geometry::pro_patria::crest::{Crest, crest_name};
 use vedette_geometry::{CoverClass, RuleBook, SpatialIndex, Table};
 
 /// Two enemy units within 25 mm (15) of each other.
@@ -74,8 +74,12 @@ pub struct CrestReport {
     /// The hill (its id, or `terrain[K]`).
     pub hill: String,
     /// The nearer crest line: `spine` (along the hill through its centre) or `across`
-    /// (across its widest point), as docs/report-format.md draws them.
+    /// (across its widest point), as docs/report-format.md draws them, or `drawn` (the
+    /// hill's crest lines given in the table file).
     pub crest: Crest,
+    /// For a `drawn` crest, its index in the hill's `crests`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn: Option<usize>,
     /// The unit's base nearest the crest.
     pub base: String,
     /// Its closest distance to the crest line, mm.
@@ -150,6 +154,7 @@ pub fn section_of(t: &Table, found: &ProPatriaAssessment) -> ProPatriaSection {
             unit: id(c.unit),
             hill,
             crest: c.crest,
+            drawn: c.drawn,
             base: t.base_label(c.base),
             distance_mm: micro(c.distance_mm),
             call: calls::entry(t, &c.call, Some(c.reach_mm)),
@@ -237,10 +242,7 @@ pub fn render_text(s: &ProPatriaSection) -> String {
             .crests
             .iter()
             .map(|c| {
-                let crest = match c.crest {
-                    Crest::Spine => "spine",
-                    Crest::Across => "across",
-                };
+                let crest = crest_name(c.crest, c.drawn);
                 vec![
                     c.unit.clone(),
                     format!("{} {crest}", c.hill),

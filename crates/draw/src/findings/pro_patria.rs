@@ -3,8 +3,8 @@
 //! the endangered-friend corridor ([`corridor`]) and the friends in it (§17.3.8); units
 //! in contact or too close (§17.4); generals' command radius
 //! ([`crate::findings::command`]'s reach outline, §14.2) and units out of command; the
-//! hills' crest lines ([`crest_lines`]) and the units that must say behind or over
-//! (§15.1).
+//! hills' crest lines ([`hill_crests`]: drawn in the table file, or derived) and the
+//! units that must say behind or over (§15.1).
 
 use crate::findings::artillery::close_call;
 use crate::findings::outline_bases;
@@ -14,7 +14,7 @@ use vedette_geometry::command::deployment::reach_outline;
 use vedette_geometry::pro_patria::arcs::{firing_arc, shoots_all_round_ahead};
 use vedette_geometry::pro_patria::assessment::ProPatriaAssessment;
 use vedette_geometry::pro_patria::corridor::corridor;
-use vedette_geometry::pro_patria::crest::{Crest, crest_lines};
+use vedette_geometry::pro_patria::crest::hill_crests;
 use vedette_geometry::{Base, ClosestPoints, GeometryError, RuleBook, RuleDistance, Table, TerrainKind};
 
 /// The closest pair of bases of two units.
@@ -162,18 +162,19 @@ pub fn draw_pro_patria(
         );
     }
     for (h, t) in table.terrain.iter().enumerate().filter(|(_, t)| t.kind == TerrainKind::Hill) {
-        let Some(lines) = crest_lines(&t.outline) else { continue };
+        let lines = hill_crests(t);
+        if lines.is_empty() {
+            continue;
+        }
         let name = t.id.clone().unwrap_or_else(|| format!("terrain[{h}]"));
-        for (crest, s) in lines {
-            let which = match crest {
-                Crest::Spine => "spine",
-                Crest::Across => "across",
-            };
+        for line in lines {
+            let which = line.name();
+            let key = line.drawn.map_or_else(|| which.clone(), |k| format!("drawn-{k}"));
             scene.add(
                 LayerId::Terrain,
-                &format!("crest-{}-{which}", id_part(&name)),
+                &format!("crest-{}-{key}", id_part(&name)),
                 "crest",
-                Shape::line(s.a, s.b),
+                Shape::Polyline(line.points),
                 Height::Table,
                 Some(format!("{name}: crest line ({which}) (004 §15.1)")),
             );

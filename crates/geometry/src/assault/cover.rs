@@ -55,6 +55,7 @@ pub struct CoverShare {
 /// use vedette_geometry::{Base, BaseSize, Pose, RuleBook, RuleSet, Scale, TerrainFeature, TerrainKind, Vec2, base_cover};
 /// let book = RuleBook::try_new(RuleSet::Republique5, Scale::Medium)?;
 /// let wood = TerrainFeature { id: None, kind: TerrainKind::MediumForest, level: 0.0,
+///     crests: vec![],
 ///     outline: vec![Vec2::new(0.0, 0.0), Vec2::new(100.0, 0.0), Vec2::new(100.0, 100.0), Vec2::new(0.0, 100.0)],
 ///     holes: vec![], path: vec![] };
 /// // A 30 x 20 base straddling the wood's edge at x = 0, 15.3 mm of its width inside: 51%.
@@ -313,6 +314,7 @@ mod tests {
         let o = Vec2::new(500.0, 500.0);
         let rot = |p: Vec2| o + (p - o).rotated_deg(turn);
         let bank = TerrainFeature {
+            crests: Vec::new(),
             id: Some("brook".into()),
             kind: TerrainKind::StreamBank,
             level: 0.0,

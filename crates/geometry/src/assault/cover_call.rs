@@ -250,6 +250,7 @@ mod tests {
 
     fn wood(x0: f64) -> TerrainFeature {
         TerrainFeature {
+            crests: Vec::new(),
             id: None,
             kind: TerrainKind::MediumForest,
             level: 0.0,

@@ -8,13 +8,14 @@
 //! "centred on the declared point"; the seed centres it only across, "out to either side
 //! of the target point", and extends it "away from the Battery": the seed is followed.)
 //! "The bombardment zone does not extend over the crest of a hill": where a hill's crest
-//! line ([`super::crest`]) meets the box running across the line of fire (within 45° of
+//! line ([`super::crest::hill_crests`]: drawn in the table file, each segment of a drawn
+//! polyline on its own, or derived from the outline) meets the box running across the line of fire (within 45° of
 //! the battery's frontage: a crest the shot would pass over, not one it runs along), the
 //! box is cut along that line and the part on the far side from the battery is left
 //! out ([`bombardment_zone`]); a crest between the battery and the box leaves nothing. The maximum-range
 //! limit needs the gun chart, which is not in a table.
 
-use super::crest::crest_lines;
+use super::crest::{CrestLine, hill_crests};
 use crate::error::GeometryError;
 use crate::frame::UnitFrame;
 use crate::polygon::ConvexPolygon;
@@ -124,8 +125,7 @@ pub fn bombardment_zone(
         if f.kind != TerrainKind::Hill {
             continue;
         }
-        let Some(crests) = crest_lines(&f.outline) else { continue };
-        for (_, line) in crests {
+        for line in hill_crests(f).iter().flat_map(CrestLine::segments) {
             let across = (line.b - line.a)
                 .normalized()
                 .is_some_and(|d| d.dot(frame.forward).abs() < d.dot(frame.right()).abs());
@@ -155,4 +155,40 @@ pub fn bombardment_zone(
         units_in(table, &area).into_iter().filter(|&u| u != battery).collect()
     };
     Ok(Some(BombardmentZone { area, cut_by, units }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The doctest's battery and 600 x 80 hill (derived spine y = 600), with `crests`.
+    fn table(crests: &str) -> Table {
+        Table::from_json_str(&format!(
+            r#"{{"schema":"vedette/table/1","rules":"pro-patria","scale":"28mm",
+            "units":[{{"id":"b","side":"fr","kind":"artillery","formation":"unlimbered","bases":[
+              {{"x":-20,"y":0,"heading":90,"width":40,"depth":60}},{{"x":20,"y":0,"heading":90,"width":40,"depth":60}}]}}],
+            "terrain":[{{"kind":"hill","level":1,"outline":[[-300,560],[300,560],[300,640],[-300,640]],
+              "crests":{crests}}}]}}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_hand_drawn_crest_cuts_the_box_instead_of_the_derived_spine() {
+        // Issue 16, 004 §15.1 / §19.6: the box runs y = 500 to 650, 80 wide.
+        let area = |crests: &str| {
+            let t = table(crests);
+            let z = bombardment_zone(&t, 0, Vec2::new(0.0, 500.0), &t.rule_book().unwrap()).unwrap().unwrap();
+            (z.area.area(), z.cut_by)
+        };
+        // No drawn crests: the derived spine cuts at y = 600.
+        let (a, cut) = area("[]");
+        assert!((a - 80.0 * 100.0).abs() < 1e-6 && cut == vec![0], "{a}");
+        // A drawn crest at y = 620 (two segments, bent at x = 0) cuts there.
+        let (a, cut) = area("[[[-300,620],[0,620],[300,620]]]");
+        assert!((a - 80.0 * 120.0).abs() < 1e-6 && cut == vec![0], "{a}");
+        // A drawn crest along the line of fire is not passed over: no cut.
+        let (a, cut) = area("[[[0,565],[0,635]]]");
+        assert!((a - 80.0 * 150.0).abs() < 1e-6 && cut.is_empty(), "{a}");
+    }
 }

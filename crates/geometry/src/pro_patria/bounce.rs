@@ -310,6 +310,7 @@ mod tests {
     #[test]
     fn a_hedge_or_a_wood_stops_it() {
         let hedge = TerrainFeature {
+            crests: Vec::new(),
             id: None,
             kind: TerrainKind::Hedge,
             level: 0.0,
@@ -320,6 +321,7 @@ mod tests {
         let b = bounce(&scene(vec![hedge]), 180.0, None);
         assert!(b.stop.is_some_and(|s| (s.at_mm - 50.0).abs() < 1e-9) && b.hits.is_empty());
         let wood = TerrainFeature {
+            crests: Vec::new(),
             id: None,
             kind: TerrainKind::LightForest,
             level: 0.0,

@@ -13,6 +13,10 @@
 //! - **Across its widest point**: at right angles to the spine, where the hill's extent
 //!   across the spine is greatest; where a stretch of the spine is equally wide (a
 //!   rectangular hill) the middle of that stretch. Edge to edge as the spine.
+//! - **Drawn crests**: "there are *generally* two crest lines": where the players' hill
+//!   has its crests elsewhere than these two lines (a spur, a ridge off centre), the table
+//!   file gives them (`crests` on the hill: polylines in table mm), and they replace the
+//!   derived ones for every rule that uses crest lines ([`hill_crests`]).
 //! - "Within 25 mm" includes 25 mm (to the rule distances' tie of a nanometre); a unit is within when any of its bases is; each unit
 //!   is listed once per hill, with the nearer crest.
 
@@ -22,10 +26,10 @@ use crate::error::GeometryError;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::Table;
-use crate::terrain::TerrainKind;
+use crate::terrain::{TerrainFeature, TerrainKind};
 use crate::vec2::Vec2;
 
-/// Which of a hill's two crest lines.
+/// Which of a hill's crest lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Crest {
@@ -33,6 +37,80 @@ pub enum Crest {
     Spine,
     /// Across the hill at its widest point.
     Across,
+    /// Drawn by the players in the table file (the hill's `crests`).
+    Drawn,
+}
+
+/// One crest line of a hill: which, and where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrestLine {
+    /// Spine, across, or drawn.
+    pub crest: Crest,
+    /// For a drawn crest, its index in the hill's `crests`.
+    pub drawn: Option<usize>,
+    /// The line, at least two points, table mm.
+    pub points: Vec<Vec2>,
+}
+
+impl CrestLine {
+    /// The line's segments, in order.
+    pub fn segments(&self) -> impl Iterator<Item = Segment> + '_ {
+        self.points.windows(2).map(|w| Segment::new(w[0], w[1]))
+    }
+
+    /// Its name in reports and pictures ([`crest_name`]).
+    #[must_use]
+    pub fn name(&self) -> String {
+        crest_name(self.crest, self.drawn)
+    }
+}
+
+/// A crest line's name in reports and pictures: `spine`, `across`, or `drawn[K]` for the
+/// hill's drawn crest `K`.
+#[must_use]
+pub fn crest_name(crest: Crest, drawn: Option<usize>) -> String {
+    match (crest, drawn) {
+        (Crest::Spine, _) => "spine".to_string(),
+        (Crest::Across, _) => "across".to_string(),
+        (Crest::Drawn, k) => format!("drawn[{}]", k.unwrap_or(0)),
+    }
+}
+
+/// A hill's crest lines (004 §15.1): those drawn in the table file when it gives any,
+/// otherwise the spine and the line across ([`crest_lines`]); none for a feature that
+/// is not a hill or an outline without area.
+///
+/// ```
+/// use vedette_geometry::pro_patria::crest::{Crest, hill_crests};
+/// use vedette_geometry::{TerrainFeature, TerrainKind, Vec2};
+/// let mut hill = TerrainFeature {
+///     id: None, kind: TerrainKind::Hill, level: 1.0,
+///     outline: vec![Vec2::new(0.0, 0.0), Vec2::new(400.0, 0.0), Vec2::new(400.0, 200.0), Vec2::new(0.0, 200.0)],
+///     holes: vec![], path: vec![], crests: vec![],
+/// };
+/// assert_eq!(hill_crests(&hill).len(), 2); // spine and across
+/// hill.crests = vec![vec![Vec2::new(50.0, 150.0), Vec2::new(200.0, 170.0), Vec2::new(350.0, 150.0)]];
+/// let drawn = hill_crests(&hill);
+/// assert_eq!((drawn.len(), drawn[0].crest, drawn[0].segments().count()), (1, Crest::Drawn, 2));
+/// ```
+#[must_use]
+pub fn hill_crests(hill: &TerrainFeature) -> Vec<CrestLine> {
+    if hill.kind != TerrainKind::Hill {
+        return Vec::new();
+    }
+    if !hill.crests.is_empty() {
+        return hill
+            .crests
+            .iter()
+            .enumerate()
+            .map(|(k, points)| CrestLine { crest: Crest::Drawn, drawn: Some(k), points: points.clone() })
+            .collect();
+    }
+    crest_lines(&hill.outline)
+        .map(|lines| {
+            lines.iter().map(|&(crest, s)| CrestLine { crest, drawn: None, points: vec![s.a, s.b] }).collect()
+        })
+        .unwrap_or_default()
 }
 
 /// A hill's two crest lines, edge to edge; `None` for an outline without area.
@@ -135,6 +213,8 @@ pub struct CrestFinding {
     pub hill: usize,
     /// The nearer crest.
     pub crest: Crest,
+    /// For a drawn crest, its index in the hill's `crests`.
+    pub drawn: Option<usize>,
     /// Its base nearest the crest.
     pub base: BaseRef,
     /// Closest distance from that base to the crest line, mm.
@@ -145,30 +225,33 @@ pub struct CrestFinding {
     pub call: CloseCall,
 }
 
-/// Every unit within 25 mm (15) of a crest line of a hill, in unit then terrain order:
-/// each must be declared behind or over the crest (004 §15.1).
+/// Every unit within 25 mm (15) of a crest line of a hill ([`hill_crests`]: drawn in
+/// the table file, or derived from the outline), in unit then terrain order: each must be
+/// declared behind or over the crest (004 §15.1).
 pub fn units_near_crests(table: &Table, book: &RuleBook) -> Result<Vec<CrestFinding>, GeometryError> {
     let reach = book.distance_mm(RuleDistance::CrestLine)?;
-    let hills: Vec<(usize, [(Crest, Segment); 2])> = table
+    let hills: Vec<(usize, Vec<CrestLine>)> = table
         .terrain
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.kind == TerrainKind::Hill)
-        .filter_map(|(k, f)| crest_lines(&f.outline).map(|c| (k, c)))
+        .map(|(k, f)| (k, hill_crests(f)))
+        .filter(|(_, c)| !c.is_empty())
         .collect();
     let mut out = Vec::new();
     for (ui, unit) in table.units.iter().enumerate() {
         for (hill, crests) in &hills {
-            let mut best: Option<(Crest, BaseRef, crate::segment::ClosestPoints)> = None;
-            for (crest, line) in crests {
-                for (bi, b) in unit.bases.iter().enumerate() {
-                    let c = segment_to_base(line, b);
-                    if best.as_ref().is_none_or(|(_, _, old)| c.distance_mm < old.distance_mm) {
-                        best = Some((*crest, BaseRef::new(ui, bi), c));
+            let mut best: Option<(&CrestLine, BaseRef, crate::segment::ClosestPoints)> = None;
+            for line in crests {
+                for segment in line.segments() {
+                    for (bi, b) in unit.bases.iter().enumerate() {
+                        let c = segment_to_base(&segment, b);
+                        if best.as_ref().is_none_or(|(_, _, old)| c.distance_mm < old.distance_mm) {
+                            best = Some((line, BaseRef::new(ui, bi), c));
+                        }
                     }
                 }
             }
-            let Some((crest, base, c)) = best else { continue };
+            let Some((line, base, c)) = best else { continue };
             if !crate::ties::within(c.distance_mm, reach) {
                 continue;
             }
@@ -180,7 +263,8 @@ pub fn units_near_crests(table: &Table, book: &RuleBook) -> Result<Vec<CrestFind
             out.push(CrestFinding {
                 unit: ui,
                 hill: *hill,
-                crest,
+                crest: line.crest,
+                drawn: line.drawn,
                 base,
                 distance_mm: c.distance_mm,
                 reach_mm: reach,

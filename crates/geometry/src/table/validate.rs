@@ -282,6 +282,12 @@ impl Table {
                 if !t.holes.is_empty() {
                     return Err(field(at("holes"), format!("a {} is a line: it has no holes", t.kind)));
                 }
+                if !t.crests.is_empty() {
+                    return Err(field(
+                        at("crests"),
+                        format!("a {} has no crest lines: only a hill has", t.kind),
+                    ));
+                }
             } else {
                 if t.outline.len() < 3 {
                     return Err(field(
@@ -331,6 +337,9 @@ impl Table {
                         ));
                     }
                 }
+                if let Some((k, reason)) = crest_problem(t) {
+                    return Err(field(at(&format!("crests[{k}]")), reason));
+                }
                 if t.kind == crate::terrain::TerrainKind::Hill && t.level < 0.5 {
                     return Err(field(
                         at("level"),
@@ -349,6 +358,55 @@ impl Table {
         })?;
         Ok(())
     }
+}
+
+/// The first problem with a feature's hand-drawn crest lines (004 §15.1), with the
+/// crest's index: only a hill has them; each needs at least two points, finite and
+/// within the table's bounds, not all at one place, and every point on or inside the
+/// hill's outline (within [`crate::ties::TOUCHING_MM`] of it: a line drawn edge to edge
+/// ends on the outline).
+fn crest_problem(t: &crate::terrain::TerrainFeature) -> Option<(usize, String)> {
+    use crate::segment::Segment;
+    let n = t.outline.len();
+    for (k, crest) in t.crests.iter().enumerate() {
+        if t.kind != crate::terrain::TerrainKind::Hill {
+            return Some((k, format!("a {} has no crest lines: only a hill has", t.kind)));
+        }
+        if crest.len() < 2 {
+            return Some((k, format!("a crest line needs at least two points, got {}", crest.len())));
+        }
+        if crest.len() > MAX_OUTLINE_POINTS {
+            return Some((
+                k,
+                format!("has {} points; at most {MAX_OUTLINE_POINTS} (simplify it)", crest.len()),
+            ));
+        }
+        if !crest.iter().all(|p| bounded(p.x, MAX_COORDINATE_MM) && bounded(p.y, MAX_COORDINATE_MM)) {
+            return Some((k, format!("coordinates must be finite numbers within ±{MAX_COORDINATE_MM} mm")));
+        }
+        if crest.iter().all(|&p| p == crest[0]) {
+            return Some((k, "a crest line needs two different points".to_string()));
+        }
+        let off_outline = |p: Vec2| {
+            (0..n)
+                .map(|i| Segment::new(t.outline[i], t.outline[(i + 1) % n]).distance_to_point(p))
+                .fold(f64::INFINITY, f64::min)
+        };
+        if let Some(p) = crest.iter().find(|&&p| {
+            !crate::polygon::ring_contains(&t.outline, p) && off_outline(p) > crate::ties::TOUCHING_MM
+        }) {
+            return Some((
+                k,
+                format!(
+                    "crest point ({}, {}) lies outside the hill's outline ({:.1} mm)",
+                    p.x,
+                    p.y,
+                    off_outline(*p)
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// Hill contours nest: two hills either lie apart (touching allowed) or one inside the

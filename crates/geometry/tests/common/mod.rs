@@ -41,6 +41,7 @@ pub fn table(rules: RuleSet, units: Vec<Unit>) -> Table {
 /// An axis-aligned rectangle of terrain.
 pub fn area(kind: TerrainKind, x0: f64, y0: f64, x1: f64, y1: f64) -> TerrainFeature {
     TerrainFeature {
+        crests: Vec::new(),
         id: None,
         kind,
         level: 0.0,
