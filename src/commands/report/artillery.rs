@@ -11,8 +11,11 @@ use crate::CliError;
 use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
-use vedette_geometry::artillery::calls::{arc_call, enfilade_call, range_call, unlimber_call};
+use vedette_geometry::artillery::calls::{
+    ZoneCalls, arc_call, battery_calls, enfilade_call, range_call, unlimber_call,
+};
 use vedette_geometry::artillery::{TargetCover, target_cover};
+use vedette_geometry::close_call::{CloseCall, PERTURBATION_MAX_MM};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, Battlefield, CoverClass, DeepReason,
@@ -44,6 +47,9 @@ pub struct ArtilleryEntry {
     pub clear_swings_deg: Vec<[f64; 2]>,
     /// The friendly bases (`unit#index`) and markers (`marker[i]`) that block some swing.
     pub zone_blocked_by: Vec<String>,
+    /// The close call of "some swing is clear": every friendly base and marker grown
+    /// (a clear zone) or shrunk (a blocked one) until it flips; `null` when limbered.
+    pub zone_call: Option<CallEntry>,
     /// Every enemy unit with part of a base in the arc of fire within maximum range.
     pub targets: Vec<TargetEntry>,
     /// The main target's unit id, or null when no target is valid.
@@ -149,6 +155,11 @@ pub struct TargetEntry {
     /// farthest from entering) the target's enfilade zone; `null` for a square or a
     /// breakthrough column (enfiladed by formation).
     pub enfilade_call: Option<CallEntry>,
+    /// The close call of `line_of_sight`: every base grown or shrunk against it.
+    pub sight_call: CallEntry,
+    /// The close call of `zone_clear`: the zone's obstacles and the target's bases
+    /// grown or shrunk against it.
+    pub zone_call: CallEntry,
 }
 
 /// The unlimber limit check of a battery.
@@ -276,11 +287,12 @@ pub fn section_of(
     covers: &[Option<TargetCover>],
 ) -> Result<Vec<ArtilleryEntry>, CliError> {
     let mut out = Vec::new();
-    for (i, a) in found.iter().enumerate() {
+    let zone_and_sight = battery_calls(table, index, rules, found, 0)?;
+    for (i, (a, (zone, sights))) in found.iter().zip(&zone_and_sight).enumerate() {
         let cover = covers.get(i).and_then(Option::as_ref).cloned();
         let unlimber = unlimber_call(table, index, a.battery.base_ref, &a.unlimber)
             .map(|(limit, c)| calls::entry(table, &c, Some(limit)));
-        out.push(entry(table, rules, a, cover.as_ref(), unlimber));
+        out.push(entry(table, rules, a, cover.as_ref(), unlimber, zone, sights));
     }
     Ok(out)
 }
@@ -295,15 +307,19 @@ fn entry(
     a: &BatteryAssessment,
     cover: Option<&TargetCover>,
     unlimber_call: Option<CallEntry>,
+    zone: &ZoneCalls,
+    sights: &[CloseCall],
 ) -> ArtilleryEntry {
     let inches = |mm: f64| micro(rules.rule_inches(mm));
     let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
     let ids = |v: &[usize]| v.iter().map(|&u| table.units[u].id.clone()).collect::<Vec<_>>();
     let b = &a.battery;
+    let exact = CloseCall::exact(PERTURBATION_MAX_MM);
     let targets = a
         .targets
         .iter()
-        .map(|t| TargetEntry {
+        .enumerate()
+        .map(|(i, t)| TargetEntry {
             unit: table.units[t.unit].id.clone(),
             kind: table.units[t.unit].kind,
             range_in: inches(t.range_mm),
@@ -324,6 +340,8 @@ fn entry(
             arc_call: arc_call(table, b, t).map(|c| calls::entry(table, &c, None)),
             enfilade_call: enfilade_call(table, b, t, rules.arc_side_deg)
                 .map(|c| calls::entry(table, &c, None)),
+            sight_call: calls::entry(table, sights.get(i).unwrap_or(&exact), None),
+            zone_call: calls::entry(table, zone.targets.get(i).unwrap_or(&exact), None),
         })
         .collect();
     let main = a.main.as_ref();
@@ -356,6 +374,7 @@ fn entry(
                 ZoneObstacleSource::Marker(i) => format!("marker[{i}]"),
             })
             .collect(),
+        zone_call: zone.clear.as_ref().map(|c| calls::entry(table, c, None)),
         targets,
         main_target: main.map(|m| table.units[m.unit].id.clone()),
         aim_swing_deg: main.map(|m| micro(m.aim_swing_deg)),
@@ -547,6 +566,10 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
         if let Some(c) = b.unlimber.call.as_ref().filter(|c| !c.certain) {
             s.push_str(&format!("\n  {} unlimber limit{}\n", b.battery, calls::mark(c)));
         }
+        if let Some(c) = b.zone_call.as_ref().filter(|c| !c.certain) {
+            let what = if b.clear_swings_deg.is_empty() { "every swing blocked" } else { "some swing clear" };
+            s.push_str(&format!("\n  {} firing zone: {what}{}\n", b.battery, calls::mark(c)));
+        }
         if b.targets.is_empty() {
             continue;
         }
@@ -586,6 +609,14 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
             }
             if let Some(c) = t.enfilade_call.as_ref().filter(|c| !c.certain) {
                 s.push_str(&format!("    {}: frontage in the enfilade zone{}\n", t.unit, calls::mark(c)));
+            }
+            if !t.sight_call.certain {
+                let what = if t.line_of_sight { "a full base seen" } else { "no full base seen" };
+                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(&t.sight_call)));
+            }
+            if !t.zone_call.certain {
+                let what = if t.zone_clear { "a clear zone on it" } else { "no clear zone on it" };
+                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(&t.zone_call)));
             }
         }
     }
