@@ -143,6 +143,18 @@ impl CloseCall {
         call
     }
 
+    /// The call of a perturbed verdict ([`flip_margin`]): its margin, the standard
+    /// uncertainty of its pieces (`None`: exact) and, when too close to call, the base
+    /// named to nudge (no direction: every piece moved at once decides it).
+    #[must_use]
+    pub fn perturbed(margin_mm: f64, sigma_mm: Option<f64>, nudge_base: Option<BaseRef>) -> CloseCall {
+        let mut call = CloseCall { margin_mm, sigma_mm, nudge: None };
+        if !call.certain() {
+            call.nudge = nudge_base.map(|base| Nudge { base, by_mm: margin_mm, towards: None });
+        }
+        call
+    }
+
     /// A call on an exact table: certain whatever the margin.
     #[must_use]
     pub fn exact(margin_mm: f64) -> CloseCall {
@@ -155,6 +167,43 @@ impl CloseCall {
     pub fn certain(&self) -> bool {
         self.sigma_mm.is_none_or(|s| self.margin_mm > CERTAIN_AT_SIGMAS * s)
     }
+}
+
+/// The largest margin a perturbed verdict is searched to, mm: a verdict that survives
+/// every base grown or shrunk by this much is reported with this margin (sight, firing
+/// zones).
+pub const PERTURBATION_MAX_MM: f64 = 50.0;
+/// The bisection of a perturbed verdict stops when its margin is known to this, mm, or
+/// to [`PERTURBATION_RELATIVE_RESOLUTION`] of itself, whichever is larger.
+pub const PERTURBATION_RESOLUTION_MM: f64 = 0.005;
+/// The relative resolution of a perturbed verdict's margin: a margin of 10 mm is known
+/// to 0.1 mm (it decides nothing a scan's tenths of a millimetre could flip).
+pub const PERTURBATION_RELATIVE_RESOLUTION: f64 = 0.01;
+
+/// The margin of a verdict decided by many pieces of geometry at once (a sight line, a
+/// firing zone): the smallest perturbation `k` in `(0, PERTURBATION_MAX_MM]` at which
+/// `flips(k)` is true, found by bisection to [`PERTURBATION_RESOLUTION_MM`] (or
+/// [`PERTURBATION_RELATIVE_RESOLUTION`] of it) and given as the largest `k` known not to
+/// flip (a lower bound); [`PERTURBATION_MAX_MM`] when even
+/// that does not flip it. `flips(k)` moves every piece `k` mm against the verdict; it
+/// must be monotone (a verdict flipped at `k` stays flipped at every larger `k`).
+///
+/// # Errors
+/// Whatever `flips` returns.
+pub fn flip_margin<E>(mut flips: impl FnMut(f64) -> Result<bool, E>) -> Result<f64, E> {
+    if !flips(PERTURBATION_MAX_MM)? {
+        return Ok(PERTURBATION_MAX_MM);
+    }
+    let (mut lo, mut hi) = (0.0, PERTURBATION_MAX_MM);
+    while hi - lo > PERTURBATION_RESOLUTION_MM.max(PERTURBATION_RELATIVE_RESOLUTION * lo) {
+        let mid = 0.5 * (lo + hi);
+        if flips(mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(lo)
 }
 
 /// The close call of a distance verdict: the edge-to-edge distance between base `a`

@@ -127,7 +127,7 @@ pub use command::leaders::{
     division_leader, rally_penalty, rally_step_boundary_mm, unit_distance_mm, units_within_reach,
 };
 pub use command::pass_through::{pass_through, pass_through_reach_mm, pass_through_within};
-pub use command::reaction::{front_cone, reaction_zone, reaction_zone_within};
+pub use command::reaction::{front_cone, reaction_zone, reaction_zone_sighted, reaction_zone_within};
 pub use cone::FrontageCone;
 pub use convex::signed_area;
 pub use error::GeometryError;

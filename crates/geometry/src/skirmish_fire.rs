@@ -24,12 +24,15 @@
 //!   (a target and no enemy marker within 3").
 //! - The closest enemy marker: ties go to the lower base reference.
 
+use crate::close_call::{CloseCall, near_band_mm};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::TerrainSight;
+use crate::los::local_calls::base_sight_call;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::table::{BaseRef, Table, UnitKind};
 use crate::ties::within;
+use std::collections::BTreeMap;
 
 /// What one skirmish marker may do in the fire phase.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +49,13 @@ pub struct SkirmishFire {
     pub blocked_by: Vec<BaseRef>,
     /// Some enemy marker stands within 3".
     pub opposed_by_markers: bool,
+    /// The close call of each target's sight (in the order of `targets`): every base
+    /// grown or shrunk against "some base within 3" seen" ([`base_sight_call`]).
+    pub target_calls: Vec<CloseCall>,
+    /// Enemy combat units with a base within 3" that the marker does not see, but too
+    /// close to call (only on a table whose bases carry uncertainties), with the
+    /// distance of their nearest base within 3", mm, and the call.
+    pub unseen: Vec<(usize, f64, CloseCall)>,
 }
 
 impl SkirmishFire {
@@ -78,12 +88,16 @@ pub fn skirmish_fire(
         .filter(|(_, u)| u.kind == UnitKind::Skirmisher)
         .flat_map(|(ui, u)| (0..u.bases.len()).map(move |bi| BaseRef::new(ui, bi)))
         .collect();
+    // Sight verdicts just hidden are looked for only where bases carry uncertainties.
+    let scanned = near_band_mm(table) > 0.0;
     // `markers` is in base order, so a marker's place is found by binary search.
     let mut out: Vec<SkirmishFire> = Vec::with_capacity(markers.len());
     for &m in &markers {
         let mut targets = Vec::new();
         let mut blocks: Option<(BaseRef, f64)> = None;
         let mut opposed_by_markers = false;
+        // Every enemy combat unit with bases within 3": those bases, nearest first.
+        let mut within_reach: BTreeMap<usize, Vec<(f64, BaseRef)>> = BTreeMap::new();
         for n in index.within_of_base(m, reach + 1.0) {
             let d = n.closest.distance_mm;
             if !within(d, reach) || !index.are_enemies(m.unit, n.base.unit) {
@@ -95,8 +109,13 @@ pub fn skirmish_fire(
                 if blocks.is_none_or(|(br, bd)| d < bd || (d == bd && n.base < br)) {
                     blocks = Some((n.base, d));
                 }
-            } else if e.is_combat()
-                && targets.iter().all(|&(u, td)| u != n.base.unit || d < td)
+                continue;
+            }
+            if !e.is_combat() {
+                continue;
+            }
+            within_reach.entry(n.base.unit).or_default().push((d, n.base));
+            if targets.iter().all(|&(u, td)| u != n.base.unit || d < td)
                 && sight.base_verdict(m, n.base).is_some_and(|v| v.visible)
             {
                 targets.retain(|&(u, _)| u != n.base.unit);
@@ -104,7 +123,37 @@ pub fn skirmish_fire(
             }
         }
         targets.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-        out.push(SkirmishFire { marker: m, targets, blocks, blocked_by: Vec::new(), opposed_by_markers });
+        let bases_of = |u: usize| -> Vec<BaseRef> {
+            let mut v = within_reach.get(&u).cloned().unwrap_or_default();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            v.into_iter().map(|(_, r)| r).collect()
+        };
+        let target_calls = targets
+            .iter()
+            .map(|&(u, _)| base_sight_call(table, m, &bases_of(u), true))
+            .collect::<Result<_, _>>()?;
+        let mut unseen = Vec::new();
+        if scanned {
+            for (&u, bases) in &within_reach {
+                if targets.iter().any(|&(t, _)| t == u) {
+                    continue;
+                }
+                let call = base_sight_call(table, m, &bases_of(u), false)?;
+                if !call.certain() {
+                    let d = bases.iter().map(|b| b.0).fold(f64::INFINITY, f64::min);
+                    unseen.push((u, d, call));
+                }
+            }
+        }
+        out.push(SkirmishFire {
+            marker: m,
+            targets,
+            blocks,
+            blocked_by: Vec::new(),
+            opposed_by_markers,
+            target_calls,
+            unseen,
+        });
     }
     for i in 0..out.len() {
         if let Some((b, _)) = out[i].blocks

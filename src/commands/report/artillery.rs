@@ -45,6 +45,9 @@ pub struct ArtilleryEntry {
     pub clear_swings_deg: Vec<[f64; 2]>,
     /// The friendly bases (`unit#index`) and markers (`marker[i]`) that block some swing.
     pub zone_blocked_by: Vec<String>,
+    /// The close call of "some swing is clear": every friendly base and marker grown
+    /// (a clear zone) or shrunk (a blocked one) until it flips; `null` when limbered.
+    pub zone_call: Option<CallEntry>,
     /// Every enemy unit with part of a base in the arc of fire within maximum range.
     pub targets: Vec<TargetEntry>,
     /// The main target's unit id, or null when no target is valid.
@@ -150,6 +153,11 @@ pub struct TargetEntry {
     /// farthest from entering) the target's enfilade zone; `null` for a square or a
     /// breakthrough column (enfiladed by formation).
     pub enfilade_call: Option<CallEntry>,
+    /// The close call of `line_of_sight`: every base grown or shrunk against it.
+    pub sight_call: Option<CallEntry>,
+    /// The close call of `zone_clear`: the zone's obstacles and the target's bases
+    /// grown or shrunk against it.
+    pub zone_call: Option<CallEntry>,
 }
 
 /// The unlimber limit check of a battery.
@@ -257,7 +265,7 @@ fn entry(
     let limited = |c: &Option<(f64, vedette_geometry::close_call::CloseCall)>| {
         c.as_ref().map(|(limit, c)| calls::entry(table, c, Some(*limit)))
     };
-    let none = TargetCalls { range: None, arc: None, enfilade: None };
+    let none = TargetCalls { range: None, arc: None, enfilade: None, sight: None, zone: None };
     let inches = |mm: f64| micro(rules.rule_inches(mm));
     let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
     let ids = |v: &[usize]| v.iter().map(|&u| table.units[u].id.clone()).collect::<Vec<_>>();
@@ -286,6 +294,8 @@ fn entry(
             range_call: limited(&k.range),
             arc_call: k.arc.as_ref().map(|c| calls::entry(table, c, None)),
             enfilade_call: k.enfilade.as_ref().map(|c| calls::entry(table, c, None)),
+            sight_call: k.sight.as_ref().map(|c| calls::entry(table, c, None)),
+            zone_call: k.zone.as_ref().map(|c| calls::entry(table, c, None)),
         })
         .collect();
     let main = a.main.as_ref();
@@ -318,6 +328,7 @@ fn entry(
                 ZoneObstacleSource::Marker(i) => format!("marker[{i}]"),
             })
             .collect(),
+        zone_call: battery_calls.and_then(|c| c.zone.as_ref()).map(|c| calls::entry(table, c, None)),
         targets,
         main_target: main.map(|m| table.units[m.unit].id.clone()),
         aim_swing_deg: main.map(|m| micro(m.aim_swing_deg)),
@@ -503,6 +514,10 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
         if let Some(c) = b.unlimber.call.as_ref().filter(|c| !c.certain) {
             s.push_str(&format!("\n  {} unlimber limit{}\n", b.battery, calls::mark(c)));
         }
+        if let Some(c) = b.zone_call.as_ref().filter(|c| !c.certain) {
+            let what = if b.clear_swings_deg.is_empty() { "every swing blocked" } else { "some swing clear" };
+            s.push_str(&format!("\n  {} firing zone: {what}{}\n", b.battery, calls::mark(c)));
+        }
         if b.targets.is_empty() {
             continue;
         }
@@ -542,6 +557,14 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
             }
             if let Some(c) = t.enfilade_call.as_ref().filter(|c| !c.certain) {
                 s.push_str(&format!("    {}: frontage in the enfilade zone{}\n", t.unit, calls::mark(c)));
+            }
+            if let Some(c) = t.sight_call.as_ref().filter(|c| !c.certain) {
+                let what = if t.line_of_sight { "a full base seen" } else { "no full base seen" };
+                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(c)));
+            }
+            if let Some(c) = t.zone_call.as_ref().filter(|c| !c.certain) {
+                let what = if t.zone_clear { "a clear zone on it" } else { "no clear zone on it" };
+                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(c)));
             }
         }
     }

@@ -40,6 +40,12 @@ pub struct UnitCallEntry {
     pub inside: bool,
     /// The distance's close call against the reach; see "Close calls".
     pub call: CallEntry,
+    /// Cavalry reaction zone only (enemies count when seen, 000 §3.6): seen or not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen: Option<bool>,
+    /// Cavalry reaction zone only: the close call of `seen`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sight_call: Option<CallEntry>,
 }
 
 /// An asset that must stand inside a deployment area.
@@ -225,6 +231,8 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &CommandAssessment) -> Comm
                 distance_mm: micro(c.distance_mm),
                 inside: c.inside,
                 call: calls::entry(t, &c.call, Some(reach_mm)),
+                seen: c.sight.map(|v| v.seen),
+                sight_call: c.sight.map(|v| calls::entry(t, &v.call, None)),
             })
             .collect()
     };
@@ -486,6 +494,8 @@ fn render_close_calls(s: &CommandSection) -> String {
             for c in &z.calls {
                 let side = if c.inside { "in" } else { "outside" };
                 add(format!("{} {side} the {what} of {}", c.unit, z.unit), &Some(c.call.clone()));
+                let seen = if c.seen == Some(true) { "seen" } else { "not seen" };
+                add(format!("{} {seen} by {} ({what})", c.unit, z.unit), &c.sight_call);
             }
         }
     }

@@ -55,6 +55,20 @@ pub struct FireReport {
     pub may_fire_attacking: bool,
     /// Defending: it has a target and no enemy marker is within 3" (defensive fire).
     pub defensive_fire: bool,
+    /// The close call of each target's sight, in the order of `targets`.
+    pub target_calls: Vec<CallEntry>,
+    /// Enemy combat units within 3" that it does not see, too close to call (scanned
+    /// tables only): `{ "unit", "call" }`.
+    pub unseen: Vec<UnseenTarget>,
+}
+
+/// An enemy unit within 3" that a marker does not see, too close to call.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct UnseenTarget {
+    /// The unit.
+    pub unit: String,
+    /// The sight's close call.
+    pub call: CallEntry,
 }
 
 /// Builds the section.
@@ -80,6 +94,8 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &SkirmisherAssessment) -> V
                 blocked_by: Vec::new(),
                 may_fire_attacking: false,
                 defensive_fire: false,
+                target_calls: Vec::new(),
+                unseen: Vec::new(),
             },
             |f| FireReport {
                 targets: f.targets.iter().map(|&(u, _)| t.units[u].id.clone()).collect(),
@@ -87,6 +103,15 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &SkirmisherAssessment) -> V
                 blocked_by: labels(&f.blocked_by),
                 may_fire_attacking: f.may_fire_attacking(),
                 defensive_fire: f.defensive_fire(),
+                target_calls: f.target_calls.iter().map(|c| calls::entry(t, c, None)).collect(),
+                unseen: f
+                    .unseen
+                    .iter()
+                    .map(|(u, _, c)| UnseenTarget {
+                        unit: t.units[*u].id.clone(),
+                        call: calls::entry(t, c, None),
+                    })
+                    .collect(),
             },
         )
     };
@@ -143,6 +168,17 @@ pub fn render_text(s: &[MarkerReport]) -> String {
             if let Some(c) = call.as_ref().filter(|c| !c.certain) {
                 close.push_str(&format!("  {} {what}{}\n", m.marker, calls::mark(c)));
             }
+        }
+        for (unit, c) in m.fire.targets.iter().zip(&m.fire.target_calls).filter(|(_, c)| !c.certain) {
+            close.push_str(&format!("  {} sees {unit} (fire){}\n", m.marker, calls::mark(c)));
+        }
+        for u in &m.fire.unseen {
+            close.push_str(&format!(
+                "  {} does not see {} (fire){}\n",
+                m.marker,
+                u.unit,
+                calls::mark(&u.call)
+            ));
         }
     }
     format!(

@@ -1,21 +1,29 @@
 //! Close calls of a battery's target verdicts (issue 17, [`crate::close_call`]): how
 //! far its range is from the nearest bracket edge or the maximum range, and how far
 //! its deciding base is from holding half its area in the arc, and how far the nearest
-//! enemy is from the unlimber limit.
+//! enemy is from the unlimber limit; the firing zone's ([`zone_calls`]) and the line of
+//! sight's ([`sight_call`]).
 
+use crate::artillery::artillery_rules::ArtilleryRules;
+use crate::artillery::assessment::BatteryAssessment;
 use crate::artillery::battery::Battery;
 use crate::artillery::enfilade::{EnfiladeVerdict, enfilade_zone, nearest_flanks};
 use crate::artillery::range::bracket_far_edge_mm;
 use crate::artillery::targets::TargetAssessment;
 use crate::artillery::unlimber::UnlimberCheck;
+pub use crate::artillery::zone_calls::{ZoneCalls, zone_calls};
 use crate::close_call::Party;
 use crate::close_call::{CloseCall, distance_call, line_call, segment_to_base};
 use crate::convex::point_distance_2;
+use crate::error::GeometryError;
 use crate::frame::UnitBox;
 use crate::index::SpatialIndex;
+use crate::los::crew::Crew;
+use crate::los::local_calls::full_base_sight_call;
 use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
+use std::sync::atomic::AtomicUsize;
 
 /// The close call of a target's range: `range_mm` against the nearest of its bracket's
 /// near and far edges and the battery's maximum range, with that limit, mm. The range
@@ -153,4 +161,51 @@ pub fn enfilade_call(
         Party::anywhere(BaseRef::new(t.unit, tb.0), tb.1, None),
     ];
     Some(CloseCall::new(table, margin, &parties))
+}
+
+/// The close call of a target's `line_of_sight` (000 §4.2: the battery sees a full base
+/// of it from its frontage): every base grown or shrunk against the verdict on the
+/// table around the battery and the target's bases in the arc
+/// ([`crate::los::local_calls::full_base_sight_call`]).
+///
+/// # Errors
+/// When the table's terrain cannot be modelled.
+pub fn sight_call(
+    table: &Table,
+    battery: &Battery,
+    t: &TargetAssessment,
+) -> Result<CloseCall, GeometryError> {
+    let targets: Vec<BaseRef> = t.bases.iter().map(|&i| BaseRef::new(t.unit, i)).collect();
+    full_base_sight_call(table, battery.base_ref, battery.eye(), battery.forward(), &targets, t.line_of_sight)
+}
+
+/// The firing zone's close calls and each target's sight call for every battery of
+/// `found` (in its order), shared among `threads` threads (0: every core; the answers
+/// do not depend on the number).
+///
+/// # Errors
+/// When the table's terrain cannot be modelled.
+pub fn battery_calls(
+    table: &Table,
+    index: &SpatialIndex<'_>,
+    rules: &ArtilleryRules,
+    found: &[BatteryAssessment],
+    threads: usize,
+) -> Result<Vec<(ZoneCalls, Vec<CloseCall>)>, GeometryError> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let workers = if threads == 0 { cores } else { threads }.min(found.len().max(1));
+    let next = AtomicUsize::new(0);
+    let done = Crew::run(workers, |_| {
+        let mut mine = Vec::new();
+        Crew::take(&next, found.len(), |i| {
+            let a = &found[i];
+            let sights: Result<Vec<CloseCall>, GeometryError> =
+                a.targets.iter().map(|t| sight_call(table, &a.battery, t)).collect();
+            mine.push((i, sights.map(|s| (zone_calls(table, index, rules, a), s))));
+        });
+        mine
+    });
+    let mut all: Vec<_> = done.into_iter().flatten().collect();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
 }

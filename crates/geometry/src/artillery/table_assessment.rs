@@ -6,7 +6,7 @@
 use crate::artillery::artillery_rules::ArtilleryRules;
 use crate::artillery::assessment::{BatteryAssessment, assess_artillery};
 use crate::artillery::battery::Battlefield;
-use crate::artillery::calls::{arc_call, enfilade_call, range_call, unlimber_call};
+use crate::artillery::calls::{arc_call, battery_calls, enfilade_call, range_call, unlimber_call};
 use crate::artillery::open_ground::TerrainOutlines;
 use crate::artillery::target_cover::{TargetCover, target_cover};
 use crate::close_call::CloseCall;
@@ -25,6 +25,10 @@ pub struct TargetCalls {
     pub arc: Option<CloseCall>,
     /// "In enfilade" ([`enfilade_call`]); `None` for a target enfiladed by formation.
     pub enfilade: Option<CloseCall>,
+    /// "A full base seen" ([`crate::artillery::calls::sight_call`]).
+    pub sight: Option<CloseCall>,
+    /// "A clear zone on it" ([`crate::artillery::calls::zone_calls`]).
+    pub zone: Option<CloseCall>,
 }
 
 /// The close calls of one battery's verdicts.
@@ -32,6 +36,8 @@ pub struct TargetCalls {
 pub struct BatteryCalls {
     /// The unlimber limit, with the limit, mm ([`unlimber_call`]).
     pub unlimber: Option<(f64, CloseCall)>,
+    /// "Some swing of the firing zone is clear" ([`crate::artillery::calls::zone_calls`]); `None` when limbered.
+    pub zone: Option<CloseCall>,
     /// One per candidate target, in [`BatteryAssessment::targets`] order.
     pub targets: Vec<TargetCalls>,
 }
@@ -68,18 +74,23 @@ pub fn assess_table_artillery(
     let book = table.rule_book()?;
     let mut covers = Vec::with_capacity(batteries.len());
     let mut calls = Vec::with_capacity(batteries.len());
-    for a in &batteries {
+    let zone_and_sight = battery_calls(table, index, &rules, &batteries, 0)?;
+    for (a, (zone, sights)) in batteries.iter().zip(zone_and_sight) {
         let b = &a.battery;
         covers.push(a.main.as_ref().map(|m| target_cover(table, &book, sight, b.base_ref, m)).transpose()?);
         calls.push(BatteryCalls {
             unlimber: unlimber_call(table, index, b.base_ref, &a.unlimber),
+            zone: zone.clear,
             targets: a
                 .targets
                 .iter()
-                .map(|t| TargetCalls {
+                .enumerate()
+                .map(|(i, t)| TargetCalls {
                     range: range_call(table, b, rules.bracket_mm, t),
                     arc: arc_call(table, b, t),
                     enfilade: enfilade_call(table, b, t, rules.arc_side_deg),
+                    sight: sights.get(i).copied(),
+                    zone: zone.targets.get(i).copied(),
                 })
                 .collect(),
         });

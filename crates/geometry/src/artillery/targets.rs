@@ -284,10 +284,23 @@ pub fn aim_at(
     nearest: usize,
 ) -> Option<f64> {
     let u = table.units.get(unit)?;
+    let chosen: Vec<Base> = bases.iter().filter_map(|&bi| u.bases.get(bi)).copied().collect();
+    aim_among(battery, zone_side_deg, clear, &chosen, u.bases.get(nearest))
+}
+
+/// [`aim_at`] given the target's bases themselves (`chosen`) and the base whose centre
+/// the aim starts from (`nearest`; straight ahead when `None`).
+#[must_use]
+pub(crate) fn aim_among(
+    battery: &Battery,
+    zone_side_deg: f64,
+    clear: &ClearSwings,
+    chosen: &[Base],
+    nearest: Option<&Base>,
+) -> Option<f64> {
     let m = battery.muzzle();
     let f = battery.forward();
-    let chosen: Vec<&Base> = bases.iter().filter_map(|&bi| u.bases.get(bi)).collect();
-    let desired = u.bases.get(nearest).map_or(0.0, |b| relative_deg(f, b.centre() - m));
+    let desired = nearest.map_or(0.0, |b| relative_deg(f, b.centre() - m));
     let through: Vec<(f64, f64)> = chosen.iter().filter_map(|b| centre_of_fire_swings(m, f, b)).collect();
     clear.closest_within(&through, desired).or_else(|| {
         // The swings at which the zone holds part of a base are those at which the base

@@ -22,10 +22,11 @@ use super::leaders::{
     rally_step_boundary_mm, unit_distance_mm, units_within_reach,
 };
 use super::pass_through::{pass_through_reach_mm, pass_through_within};
-use super::reaction::reaction_zone_within;
+use super::reaction::reaction_zone_sighted;
 use crate::close_call::{CloseCall, Party, distance_call, near_band_mm, unit_distance_call};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::los::local_calls::unit_sight_call;
 use crate::los::{Eye, FieldOfView, SightRules, TerrainSight};
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
 use crate::segment::ClosestPoints;
@@ -76,6 +77,18 @@ pub struct UnitCall {
     /// Within the reach.
     pub inside: bool,
     /// The distance against the reach.
+    pub call: CloseCall,
+    /// For the cavalry reaction zone, whose enemies count only when seen (000 §3.6):
+    /// the sight verdict and its close call.
+    pub sight: Option<SightCall>,
+}
+
+/// A sight verdict and its close call ([`crate::los::local_calls`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SightCall {
+    /// Seen.
+    pub seen: bool,
+    /// How far every base must move against it to flip it.
     pub call: CloseCall,
 }
 
@@ -296,10 +309,56 @@ fn zone_finding(
             units.insert(u, d);
         }
         if inside || !call.certain() {
-            calls.push(UnitCall { unit: u, distance_mm: d, inside, call });
+            calls.push(UnitCall { unit: u, distance_mm: d, inside, call, sight: None });
         }
     }
     (!calls.is_empty()).then_some(ZoneFinding { unit, reach_mm, units, calls })
+}
+
+/// The cavalry reaction zone's finding (000 §3.6): [`zone_finding`] over the enemies
+/// the cavalry sees, each with its sight's close call; and, where bases carry
+/// uncertainties (`band > 0`), every enemy within the reach that it does not see but
+/// too close to call (listed in `calls` with `seen: false`, not in `units`).
+fn reaction_finding(
+    table: &Table,
+    index: &SpatialIndex,
+    sight: &TerrainSight,
+    cavalry: usize,
+    reach_mm: f64,
+    band: f64,
+) -> Result<Option<ZoneFinding>, GeometryError> {
+    let all = reaction_zone_sighted(table, index, sight, cavalry, reach_mm + band)?;
+    let seen: BTreeMap<usize, (f64, BaseRef)> =
+        all.iter().filter(|(_, z)| z.2).map(|(&u, z)| (u, (z.0, z.1))).collect();
+    let mut finding = zone_finding(table, cavalry, reach_mm, &seen);
+    if let Some(z) = finding.as_mut() {
+        for c in &mut z.calls {
+            let call = unit_sight_call(table, cavalry, c.unit, true)?;
+            c.sight = Some(SightCall { seen: true, call });
+        }
+    }
+    if band > 0.0 {
+        for (&u, &(d, base, _)) in all.iter().filter(|(_, z)| !z.2 && within(z.0, reach_mm)) {
+            let call = unit_sight_call(table, cavalry, u, false)?;
+            if call.certain() {
+                continue;
+            }
+            let z = finding.get_or_insert_with(|| ZoneFinding {
+                unit: cavalry,
+                reach_mm,
+                units: BTreeMap::new(),
+                calls: Vec::new(),
+            });
+            z.calls.push(UnitCall {
+                unit: u,
+                distance_mm: d,
+                inside: true,
+                call: zone_call(table, cavalry, base, d, reach_mm),
+                sight: Some(SightCall { seen: false, call }),
+            });
+        }
+    }
+    Ok(finding)
 }
 
 /// The close call of a zone's distance `d` (to `other`, a base of another unit) against
@@ -342,7 +401,13 @@ fn leader_findings(
                 .filter_map(|u| {
                     let (distance_mm, call) = unit_distance_call(table, li, u, reach_mm)?;
                     let inside = units.contains(&u);
-                    (inside || !call.certain()).then_some(UnitCall { unit: u, distance_mm, inside, call })
+                    (inside || !call.certain()).then_some(UnitCall {
+                        unit: u,
+                        distance_mm,
+                        inside,
+                        call,
+                        sight: None,
+                    })
                 })
                 .collect();
             rs.push(LeaderReachFinding { rule, reach_mm, units, calls });
@@ -477,11 +542,10 @@ pub fn assess_command(
             );
             let reaction = book.distance_mm(RuleDistance::CavalryReaction)?;
             for (i, u) in t.units.iter().enumerate() {
-                if u.kind == UnitKind::Cavalry {
-                    let near = reaction_zone_within(t, index, sight, i, reaction + band)?;
-                    if let Some(z) = zone_finding(t, i, reaction, &near) {
-                        s.cavalry_reaction.push(z);
-                    }
+                if u.kind == UnitKind::Cavalry
+                    && let Some(z) = reaction_finding(t, index, sight, i, reaction, band)?
+                {
+                    s.cavalry_reaction.push(z);
                 }
                 if let Some(reach_mm) = pass_through_reach_mm(u.kind, book)? {
                     let near = pass_through_within(t, index, i, reach_mm + band);

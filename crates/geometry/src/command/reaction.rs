@@ -73,7 +73,23 @@ pub fn reaction_zone_within(
     cavalry: usize,
     reach_mm: f64,
 ) -> Result<BTreeMap<usize, (f64, BaseRef)>, GeometryError> {
-    let mut out: BTreeMap<usize, (f64, BaseRef)> = BTreeMap::new();
+    Ok(reaction_zone_sighted(table, index, sight, cavalry, reach_mm)?
+        .into_iter()
+        .filter(|(_, z)| z.2)
+        .map(|(u, z)| (u, (z.0, z.1)))
+        .collect())
+}
+
+/// [`reaction_zone_within`] keeping the enemies the cavalry does not see: each with the
+/// distance, the deciding base and whether it is seen.
+pub fn reaction_zone_sighted(
+    table: &Table,
+    index: &SpatialIndex,
+    sight: &TerrainSight,
+    cavalry: usize,
+    reach_mm: f64,
+) -> Result<BTreeMap<usize, (f64, BaseRef, bool)>, GeometryError> {
+    let mut out: BTreeMap<usize, (f64, BaseRef, bool)> = BTreeMap::new();
     let Some(u) = table.units.get(cavalry) else { return Ok(out) };
     if u.kind != UnitKind::Cavalry {
         return Ok(out);
@@ -93,12 +109,14 @@ pub fn reaction_zone_within(
         if let Some(d) = u.bases.iter().filter_map(|cb| part.distance_to_base(cb)).reduce(f64::min)
             && within(d, reach_mm)
         {
-            let e = out.entry(n.base.unit).or_insert((f64::INFINITY, n.base));
+            let e = out.entry(n.base.unit).or_insert((f64::INFINITY, n.base, false));
             if d < e.0 {
-                *e = (d, n.base);
+                *e = (d, n.base, false);
             }
         }
     }
-    out.retain(|&e, _| sight.unit_verdict(cavalry, e).visible);
+    for (&e, z) in &mut out {
+        z.2 = sight.unit_verdict(cavalry, e).visible;
+    }
     Ok(out)
 }

@@ -15,7 +15,7 @@
 //! - `intersection.rs`: where a segment or a polygon meets a convex polygon
 //!   ([`segment_inside`], [`segment_meets`], [`polygons_meet`]).
 //! - `shrink.rs`: half-planes moved in or out ([`inset`], [`outset`]) and a convex
-//!   polygon shrunk by a distance ([`shrink`]).
+//!   polygon shrunk or grown by a distance ([`shrink`], [`offset`]).
 //!
 //! # Units
 //! Millimetres (areas mm², squared distances mm² and named so).
@@ -36,4 +36,4 @@ pub(crate) use distance::{edge_distance_2, edges as edges_of};
 pub(crate) use hull::{HullPoints, hull_points, hull_small};
 pub(crate) use intersection::line_in_convex;
 pub use intersection::{polygons_meet, segment_inside, segment_meets};
-pub use shrink::{inset, outset, shrink};
+pub use shrink::{inset, offset, outset, shrink};

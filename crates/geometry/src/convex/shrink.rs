@@ -1,4 +1,4 @@
-//! Half-planes moved in or out by a distance, and a convex polygon shrunk by one.
+//! Half-planes moved in or out by a distance, and a convex polygon shrunk or grown by one.
 
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::vec2::Vec2;
@@ -45,6 +45,11 @@ pub fn outset(h: HalfPlane, distance_mm: f64) -> HalfPlane {
 /// ```
 #[must_use]
 pub fn shrink(poly: &[Vec2], distance_mm: f64) -> Option<Vec<Vec2>> {
+    shrink_within(poly, distance_mm, &ConvexPolygon::from_ccw_unchecked(poly.to_vec()))
+}
+
+/// Every edge of `poly` moved `distance_mm` inward, clipped to `bound`.
+fn shrink_within(poly: &[Vec2], distance_mm: f64, bound: &ConvexPolygon) -> Option<Vec<Vec2>> {
     let n = poly.len();
     if n < 3 {
         return None;
@@ -58,6 +63,44 @@ pub fn shrink(poly: &[Vec2], distance_mm: f64) -> Option<Vec<Vec2>> {
             Some(HalfPlane { point: a + u.perp_left() * distance_mm, direction: u })
         })
         .collect();
-    let out = ConvexPolygon::from_half_planes(&ConvexPolygon::from_ccw_unchecked(poly.to_vec()), &planes);
+    let out = ConvexPolygon::from_half_planes(bound, &planes);
     (out.area() > 0.0).then(|| out.vertices().to_vec())
+}
+
+/// The convex polygon `poly` (counter-clockwise) with every edge moved `distance_mm`
+/// outward (inward when negative) and the corners mitred: a rectangle stays a
+/// rectangle, `2·distance_mm` wider and deeper. `None` when nothing with area is left
+/// or `poly` has fewer than three vertices.
+///
+/// ```
+/// use vedette_geometry::Vec2;
+/// use vedette_geometry::convex::{offset, signed_area};
+/// let sq = [Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0), Vec2::new(4.0, 4.0), Vec2::new(0.0, 4.0)];
+/// assert!((offset(&sq, 1.0).map_or(0.0, |g| signed_area(&g)) - 36.0).abs() < 1e-9);
+/// assert!((offset(&sq, -1.0).map_or(0.0, |g| signed_area(&g)) - 4.0).abs() < 1e-9);
+/// assert_eq!(offset(&sq, -2.0), None);
+/// ```
+#[must_use]
+pub fn offset(poly: &[Vec2], distance_mm: f64) -> Option<Vec<Vec2>> {
+    if distance_mm <= 0.0 {
+        return shrink(poly, -distance_mm);
+    }
+    if poly.len() < 3 {
+        return None;
+    }
+    let (mut lo, mut hi) = (poly[0], poly[0]);
+    for p in poly {
+        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    // A mitred corner reaches `distance / sin(half the turn)` out: far past the box for
+    // sharp corners, so the bound leaves generous room.
+    let m = 4.0 * distance_mm;
+    let bound = ConvexPolygon::from_ccw_unchecked(vec![
+        Vec2::new(lo.x - m, lo.y - m),
+        Vec2::new(hi.x + m, lo.y - m),
+        Vec2::new(hi.x + m, hi.y + m),
+        Vec2::new(lo.x - m, hi.y + m),
+    ]);
+    shrink_within(poly, -distance_mm, &bound)
 }

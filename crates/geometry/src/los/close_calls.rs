@@ -9,22 +9,19 @@
 //! moved by up to `k` in any direction stays inside its grown rectangle and covers its
 //! shrunk one, so a verdict that survives the worst case at `k` survives every move of
 //! up to `k`. The margin is the smallest `k` at which it flips (found by bisection to
-//! [`SIGHT_MARGIN_RESOLUTION_MM`], at most [`SIGHT_MARGIN_MAX_MM`]), and the sigma the
+//! [`PERTURBATION_RESOLUTION_MM`], at most [`PERTURBATION_MAX_MM`]: [`flip_margin`]), and the sigma the
 //! largest of the bases' `sigma_mm` plus half diagonal times heading sigma: the verdict
 //! is certain when it survives the worst case at two such sigmas. Terrain is exact.
 
 use crate::base::{Base, BaseSize};
-use crate::close_call::{CloseCall, Nudge};
+use crate::close_call::{CloseCall, flip_margin};
+#[cfg(doc)]
+use crate::close_call::{PERTURBATION_MAX_MM, PERTURBATION_RESOLUTION_MM};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::{TerrainSight, UnitVerdict};
 use crate::table::{BaseRef, Selection, Table};
 
-/// The largest margin a sight verdict is searched to, mm: a verdict that survives every
-/// base grown or shrunk by this much is reported with this margin.
-pub const SIGHT_MARGIN_MAX_MM: f64 = 50.0;
-/// The bisection stops when the margin is known to this, mm.
-pub const SIGHT_MARGIN_RESOLUTION_MM: f64 = 0.005;
 /// The smallest side a shrunk base keeps, mm.
 const MIN_SIDE_MM: f64 = 0.01;
 
@@ -37,7 +34,7 @@ pub struct SightCalls {
     pub full_base: CloseCall,
 }
 
-fn members(table: &Table, s: Selection) -> Vec<BaseRef> {
+pub(super) fn members(table: &Table, s: Selection) -> Vec<BaseRef> {
     match s {
         Selection::Unit(u) => {
             (0..table.units.get(u).map_or(0, |x| x.bases.len())).map(|b| BaseRef::new(u, b)).collect()
@@ -55,7 +52,7 @@ fn resized(b: &Base, delta: f64) -> Base {
 
 /// Which verdict a perturbation works against.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Against {
+pub(super) enum Against {
     /// Keep `visible` true: shrink both ends, grow blockers.
     Visible,
     /// Keep `visible` false: grow both ends, shrink blockers.
@@ -68,7 +65,7 @@ enum Against {
 
 impl Against {
     /// Signs for (spotter, target, others).
-    fn signs(self) -> (f64, f64, f64) {
+    pub(super) fn signs(self) -> (f64, f64, f64) {
         match self {
             Against::Visible => (-1.0, -1.0, 1.0),
             Against::Hidden => (1.0, 1.0, -1.0),
@@ -86,10 +83,24 @@ fn verdict(table: &Table, spotter: Selection, target: Selection) -> Result<UnitV
 
 /// The table with every base moved against `against` by `k` mm.
 fn perturbed(table: &Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) -> Table {
-    let (s, t, o) = against.signs();
     let mut out = table.clone();
-    for (ui, unit) in out.units.iter_mut().enumerate() {
-        for (bi, base) in unit.bases.iter_mut().enumerate() {
+    perturb_into(&mut out, table, spotter, target, against, k);
+    out
+}
+
+/// Sets every base of `out` (a table of the same units and bases as `from`) to its base
+/// in `from` moved against `against` by `k` mm.
+pub(super) fn perturb_into(
+    out: &mut Table,
+    from: &Table,
+    spotter: &[BaseRef],
+    target: &[BaseRef],
+    against: Against,
+    k: f64,
+) {
+    let (s, t, o) = against.signs();
+    for (ui, (unit, original)) in out.units.iter_mut().zip(&from.units).enumerate() {
+        for (bi, (base, b)) in unit.bases.iter_mut().zip(&original.bases).enumerate() {
             let r = BaseRef::new(ui, bi);
             let sign = if spotter.contains(&r) {
                 s
@@ -98,15 +109,14 @@ fn perturbed(table: &Table, spotter: &[BaseRef], target: &[BaseRef], against: Ag
             } else {
                 o
             };
-            *base = resized(base, sign * k);
+            *base = resized(b, sign * k);
         }
     }
-    out
 }
 
 /// The effective sigma of a base for sight: position sigma plus half diagonal times
 /// heading sigma (radians), mm; `None` when it carries none.
-fn base_sigma(b: &Base) -> Option<f64> {
+pub(super) fn base_sigma(b: &Base) -> Option<f64> {
     let m = b.meta();
     if m.sigma_mm.is_none() && m.sigma_heading_deg.is_none() {
         return None;
@@ -146,24 +156,8 @@ pub fn sight_calls(
             };
             Ok(now != holds)
         };
-        let margin = if flips(SIGHT_MARGIN_MAX_MM)? {
-            let (mut lo, mut hi) = (0.0, SIGHT_MARGIN_MAX_MM);
-            while hi - lo > SIGHT_MARGIN_RESOLUTION_MM {
-                let mid = 0.5 * (lo + hi);
-                if flips(mid)? {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
-            lo
-        } else {
-            SIGHT_MARGIN_MAX_MM
-        };
-        let mut call = CloseCall { margin_mm: margin, sigma_mm: sigma, nudge: None };
-        if !call.certain() {
-            call.nudge = nudge_base.map(|b| Nudge { base: b, by_mm: margin, towards: None });
-        }
+        let margin = flip_margin(flips)?;
+        let call = CloseCall::perturbed(margin, sigma, nudge_base);
         calls.push(call);
     }
     Ok(SightCalls { visible: calls[0], full_base: calls[1] })
