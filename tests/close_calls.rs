@@ -9,6 +9,7 @@
 //! a threshold are too close to call, offsets of 1.2 mm are certain.
 
 mod common;
+use common::scene::{base, check, table, turn};
 use serde_json::{Value, json};
 use vedette::commands::calls::CallEntry;
 use vedette::commands::{los, measure, report};
@@ -18,44 +19,8 @@ const SIGMA: f64 = 0.3;
 const CLOSE: f64 = 0.5;
 const CLEAR: f64 = 1.2;
 const HEADINGS: [f64; 4] = [0.0, 37.0, 90.0, 211.0];
-const MIDDLE: (f64, f64) = (900.0, 600.0);
-
-/// Turns a point `deg` counter-clockwise about the table's middle.
-fn turn(x: f64, y: f64, deg: f64) -> (f64, f64) {
-    let (s, c) = deg.to_radians().sin_cos();
-    let (dx, dy) = (x - MIDDLE.0, y - MIDDLE.1);
-    (MIDDLE.0 + c * dx - s * dy, MIDDLE.1 + s * dx + c * dy)
-}
-
-/// A base `{x, y, heading, width, depth}` turned by `deg`, with `sigma_mm` when given.
-fn base(x: f64, y: f64, heading: f64, w: f64, d: f64, deg: f64, sigma: Option<f64>) -> Value {
-    let (x, y) = turn(x, y, deg);
-    let mut b =
-        json!({ "x": x, "y": y, "heading": (heading + deg).rem_euclid(360.0), "width": w, "depth": d });
-    if let Some(s) = sigma {
-        b["sigma_mm"] = json!(s);
-        b["sigma_heading_deg"] = json!(0.0);
-    }
-    b
-}
-
-fn table(units: Vec<Value>, terrain: Vec<Value>) -> Table {
-    let t = json!({
-        "schema": "vedette/table/1", "rules": "republique5", "scale": "medium",
-        "size": { "width": 1800.0, "depth": 1200.0 }, "units": units, "terrain": terrain,
-    });
-    Table::from_json_str(&t.to_string()).unwrap()
-}
-
 fn infantry(id: &str, side: &str, b: Value) -> Value {
     json!({ "id": id, "side": side, "kind": "infantry", "formation": "line", "bases": [b] })
-}
-
-/// Asserts a call's margin (to `tol`) and certainty.
-fn check(call: &CallEntry, margin: f64, tol: f64, certain: bool, what: &str) {
-    assert!((call.margin_mm - margin).abs() <= tol, "{what}: margin {} mm, want {margin}", call.margin_mm);
-    assert_eq!(call.certain, certain, "{what}: {call:?}");
-    assert_eq!(call.nudge.is_some(), !certain, "{what}: a close call names its nudge: {call:?}");
 }
 
 /// Two bases face to face, the defender's front edge `gap` mm ahead of the attacker's.

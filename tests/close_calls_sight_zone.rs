@@ -7,32 +7,15 @@
 //! margin is worked out by hand below, on turned tables, and the close-call flag is
 //! checked on both sides of two sigmas.
 
+mod common;
+use common::scene::{base, check, table};
 use serde_json::{Value, json};
-use vedette::commands::calls::CallEntry;
 use vedette::commands::report;
 use vedette_geometry::Table;
 
 const HEADINGS: [f64; 3] = [0.0, 37.0, 211.0];
-const MIDDLE: (f64, f64) = (900.0, 600.0);
 /// The bisection's resolution for margins near 10 mm (1%), mm.
 const TOL_10: f64 = 0.11;
-
-fn turn(x: f64, y: f64, deg: f64) -> (f64, f64) {
-    let (s, c) = deg.to_radians().sin_cos();
-    let (dx, dy) = (x - MIDDLE.0, y - MIDDLE.1);
-    (MIDDLE.0 + c * dx - s * dy, MIDDLE.1 + s * dx + c * dy)
-}
-
-fn base(x: f64, y: f64, heading: f64, w: f64, d: f64, deg: f64, sigma: Option<f64>) -> Value {
-    let (x, y) = turn(x, y, deg);
-    let mut b =
-        json!({ "x": x, "y": y, "heading": (heading + deg).rem_euclid(360.0), "width": w, "depth": d });
-    if let Some(s) = sigma {
-        b["sigma_mm"] = json!(s);
-        b["sigma_heading_deg"] = json!(0.0);
-    }
-    b
-}
 
 fn unit(id: &str, side: &str, kind: &str, extra: Value, b: Value) -> Value {
     let mut u = json!({ "id": id, "side": side, "kind": kind, "formation": "line", "bases": [b] });
@@ -42,20 +25,6 @@ fn unit(id: &str, side: &str, kind: &str, extra: Value, b: Value) -> Value {
         }
     }
     u
-}
-
-fn table(units: Vec<Value>, terrain: Vec<Value>) -> Table {
-    let t = json!({
-        "schema": "vedette/table/1", "rules": "republique5", "scale": "medium",
-        "size": { "width": 1800.0, "depth": 1200.0 }, "units": units, "terrain": terrain,
-    });
-    Table::from_json_str(&t.to_string()).unwrap()
-}
-
-fn check(call: &CallEntry, margin: f64, tol: f64, certain: bool, what: &str) {
-    assert!((call.margin_mm - margin).abs() <= tol, "{what}: margin {} mm, want {margin}", call.margin_mm);
-    assert_eq!(call.certain, certain, "{what}: {call:?}");
-    assert_eq!(call.nudge.is_some(), !certain, "{what}: {call:?}");
 }
 
 /// 24 moves of the points `a` and `b`, each by up to `reach` mm in any direction
@@ -214,6 +183,32 @@ fn a_battery_sees_a_full_base_past_a_friendly_line_under_every_move_within_its_m
     }
 }
 
+/// A skirmish marker (20 x 20, centre (900, 600), facing +y) with its parent behind, a
+/// friendly line `width` x 20 at y 630..650 and an enemy base 20 x 20 at y 670..690,
+/// turned by `deg`; every base with `sigma`.
+fn skirmish_scene(width: f64, deg: f64, sigma: Option<f64>) -> Table {
+    table(
+        vec![
+            unit("p", "one", "infantry", json!({}), base(900.0, 450.0, 90.0, 40.0, 20.0, deg, sigma)),
+            unit(
+                "sk",
+                "one",
+                "skirmisher",
+                json!({ "parent": "p", "formation": null }),
+                base(900.0, 600.0, 90.0, 20.0, 20.0, deg, sigma),
+            ),
+            unit("x", "one", "infantry", json!({}), base(900.0, 640.0, 90.0, width, 20.0, deg, sigma)),
+            unit("e", "two", "infantry", json!({}), base(900.0, 680.0, 270.0, 20.0, 20.0, deg, sigma)),
+        ],
+        vec![],
+    )
+}
+
+/// The report entry of the scene's marker.
+fn skirmish_marker<'r>(r: &'r report::Report, what: &str) -> &'r report::skirmishers::MarkerReport {
+    r.skirmishers.iter().find(|m| m.marker.starts_with("sk")).unwrap_or_else(|| panic!("{what}"))
+}
+
 #[test]
 fn a_skirmish_marker_hidden_behind_a_wider_line() {
     // Marker (20 x 20, front edge y = 610) and an enemy line (20 wide, y 670..690, 60 mm
@@ -224,31 +219,9 @@ fn a_skirmish_marker_hidden_behind_a_wider_line() {
     // mm (two sigmas 10.4) lists it, 4.8 mm does not, nor does a typed table.
     for deg in HEADINGS {
         for (sigma, listed) in [(None, false), (Some(5.2), true), (Some(4.8), false)] {
-            let t = table(
-                vec![
-                    unit("p", "one", "infantry", json!({}), base(900.0, 450.0, 90.0, 40.0, 20.0, deg, sigma)),
-                    unit(
-                        "sk",
-                        "one",
-                        "skirmisher",
-                        json!({ "parent": "p", "formation": null }),
-                        base(900.0, 600.0, 90.0, 20.0, 20.0, deg, sigma),
-                    ),
-                    unit("x", "one", "infantry", json!({}), base(900.0, 640.0, 90.0, 60.0, 20.0, deg, sigma)),
-                    unit(
-                        "e",
-                        "two",
-                        "infantry",
-                        json!({}),
-                        base(900.0, 680.0, 270.0, 20.0, 20.0, deg, sigma),
-                    ),
-                ],
-                vec![],
-            );
-            let r = report::build(&t).unwrap();
+            let r = report::build(&skirmish_scene(60.0, deg, sigma)).unwrap();
             let what = format!("sigma {sigma:?} at {deg}°");
-            let m =
-                r.skirmishers.iter().find(|m| m.marker.starts_with("sk")).unwrap_or_else(|| panic!("{what}"));
+            let m = skirmish_marker(&r, &what);
             assert!(m.fire.targets.is_empty(), "{what}: {:?}", m.fire.targets);
             assert_eq!(m.fire.unseen.len(), usize::from(listed), "{what}: {:?}", m.fire.unseen);
             if let Some(u) = m.fire.unseen.first() {
@@ -265,31 +238,9 @@ fn a_skirmish_target_seen_past_a_narrower_line() {
     // 5 on each side; shrinking the ends and growing it closes them at k = 2.5.
     for deg in HEADINGS {
         for (sigma, certain) in [(Some(1.3), false), (Some(1.2), true)] {
-            let t = table(
-                vec![
-                    unit("p", "one", "infantry", json!({}), base(900.0, 450.0, 90.0, 40.0, 20.0, deg, sigma)),
-                    unit(
-                        "sk",
-                        "one",
-                        "skirmisher",
-                        json!({ "parent": "p", "formation": null }),
-                        base(900.0, 600.0, 90.0, 20.0, 20.0, deg, sigma),
-                    ),
-                    unit("x", "one", "infantry", json!({}), base(900.0, 640.0, 90.0, 10.0, 20.0, deg, sigma)),
-                    unit(
-                        "e",
-                        "two",
-                        "infantry",
-                        json!({}),
-                        base(900.0, 680.0, 270.0, 20.0, 20.0, deg, sigma),
-                    ),
-                ],
-                vec![],
-            );
-            let r = report::build(&t).unwrap();
+            let r = report::build(&skirmish_scene(10.0, deg, sigma)).unwrap();
             let what = format!("sigma {sigma:?} at {deg}°");
-            let m =
-                r.skirmishers.iter().find(|m| m.marker.starts_with("sk")).unwrap_or_else(|| panic!("{what}"));
+            let m = skirmish_marker(&r, &what);
             assert_eq!(m.fire.targets, vec!["e".to_string()], "{what}");
             check(&m.fire.target_calls[0], 2.5, 0.03, certain, &what);
         }

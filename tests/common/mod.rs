@@ -4,6 +4,7 @@
 
 pub mod clutter;
 pub mod goldens;
+pub mod scene;
 pub mod surface;
 pub mod svg;
 #[path = "../../crates/geometry/src/test_support.rs"]

@@ -37,7 +37,7 @@
 //! assert!(CloseCall::with_sigmas(0.7, &[(BaseRef::new(0, 0), Some(0.3), None)]).certain());
 //! ```
 
-use crate::base::Base;
+use crate::base::{Base, BaseSize};
 use crate::segment::{ClosestPoints, Segment};
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
@@ -98,7 +98,7 @@ impl Party {
     /// lever (an upper bound).
     #[must_use]
     pub fn anywhere(base: BaseRef, b: &Base, flip: Option<Vec2>) -> Party {
-        Party { base, lever_mm: 0.5 * b.width().hypot(b.depth()), flip }
+        Party { base, lever_mm: half_diagonal(b), flip }
     }
 
     /// This party's standard uncertainty along its flip direction, mm; `None` when its
@@ -180,6 +180,38 @@ pub const PERTURBATION_RESOLUTION_MM: f64 = 0.005;
 /// to 0.1 mm (it decides nothing a scan's tenths of a millimetre could flip).
 pub const PERTURBATION_RELATIVE_RESOLUTION: f64 = 0.01;
 
+/// The smallest side a base shrunk by a perturbation keeps, mm.
+const PERTURBED_MIN_SIDE_MM: f64 = 0.01;
+
+/// A base grown (`delta > 0`) or shrunk by `delta` on every side (a perturbation of
+/// [`flip_margin`]); a shrunk side keeps at least 0.01 mm.
+pub(crate) fn resized(b: &Base, delta: f64) -> Base {
+    let side = |s: f64| (s + 2.0 * delta).max(PERTURBED_MIN_SIDE_MM);
+    Base::new(BaseSize::new(side(b.width()), side(b.depth())), b.pose()).with_meta(b.meta())
+}
+
+/// A base's standard uncertainty for a perturbed verdict, mm: its `sigma_mm` plus its
+/// heading sigma (radians) times `lever_mm` (what turning it moves the deciding geometry
+/// by); `None` when it carries neither.
+pub(crate) fn sigma_with_lever(b: &Base, lever_mm: f64) -> Option<f64> {
+    let m = b.meta();
+    if m.sigma_mm.is_none() && m.sigma_heading_deg.is_none() {
+        return None;
+    }
+    Some(m.sigma_mm.unwrap_or(0.0) + lever_mm * m.sigma_heading_deg.unwrap_or(0.0).to_radians())
+}
+
+/// [`sigma_with_lever`] with the base's half diagonal as the lever (the farthest any of
+/// its points moves when it turns).
+pub(crate) fn base_sigma(b: &Base) -> Option<f64> {
+    sigma_with_lever(b, half_diagonal(b))
+}
+
+/// Half a base's diagonal, mm.
+pub(crate) fn half_diagonal(b: &Base) -> f64 {
+    0.5 * b.width().hypot(b.depth())
+}
+
 /// The margin of a verdict decided by many pieces of geometry at once (a sight line, a
 /// firing zone): the smallest perturbation `k` in `(0, PERTURBATION_MAX_MM]` at which
 /// `flips(k)` is true, found by bisection to [`PERTURBATION_RESOLUTION_MM`] (or
@@ -240,7 +272,7 @@ pub fn near_band_mm(table: &Table) -> f64 {
         .flat_map(|u| u.bases.iter())
         .map(|b| {
             let m = b.meta();
-            let turn = m.sigma_heading_deg.unwrap_or(0.0).to_radians() * 0.5 * b.width().hypot(b.depth());
+            let turn = m.sigma_heading_deg.unwrap_or(0.0).to_radians() * half_diagonal(b);
             m.sigma_mm.unwrap_or(0.0).hypot(turn)
         })
         .filter(|s| s.is_finite())

@@ -35,17 +35,16 @@ use crate::artillery::firing_zone::{
 };
 use crate::artillery::range::segment_to_convex_mm;
 use crate::artillery::targets::{TargetAssessment, aim_among};
-use crate::base::{Base, BaseSize};
-use crate::close_call::{CloseCall, PERTURBATION_MAX_MM, flip_margin};
+use crate::base::Base;
+use crate::close_call::{
+    CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin, half_diagonal, resized, sigma_with_lever,
+};
 use crate::convex::offset;
 use crate::index::SpatialIndex;
 use crate::polygon::ConvexPolygon;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
 use std::convert::Infallible;
-
-/// The smallest side a shrunk target base keeps, mm.
-const MIN_SIDE_MM: f64 = 0.01;
 
 /// The close calls of one battery's firing zone.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,6 +60,8 @@ struct Piece {
     vertices: Vec<Vec2>,
     base: Option<BaseRef>,
     distance_mm: f64,
+    /// The swings it blocks grown by the largest perturbation: all it can ever block.
+    widest: Option<(f64, f64)>,
 }
 
 /// The obstacle's blocked interval of swings when moved `k` mm out (negative: in).
@@ -81,25 +82,9 @@ fn clear_at(battery: &Battery, side_deg: f64, max_swing: f64, pieces: &[&Piece],
     ClearSwings::without(max_swing, &blocked)
 }
 
-/// A base grown (`delta > 0`) or shrunk by `delta` on every side.
-fn resized(b: &Base, delta: f64) -> Base {
-    let size =
-        BaseSize::new((b.width() + 2.0 * delta).max(MIN_SIDE_MM), (b.depth() + 2.0 * delta).max(MIN_SIDE_MM));
-    Base::new(size, b.pose()).with_meta(b.meta())
-}
-
-/// A base's sigma along any direction with `lever_mm` for its heading sigma, mm; `None`
-/// when it carries none.
-fn sigma_with_lever(b: &Base, lever_mm: f64) -> Option<f64> {
-    let m = b.meta();
-    if m.sigma_mm.is_none() && m.sigma_heading_deg.is_none() {
-        return None;
-    }
-    Some(m.sigma_mm.unwrap_or(0.0) + lever_mm * m.sigma_heading_deg.unwrap_or(0.0).to_radians())
-}
-
-fn half_diagonal(b: &Base) -> f64 {
-    0.5 * b.width().hypot(b.depth())
+/// The largest sigma of the obstacles' bases (markers carry none), mm.
+fn obstacles_sigma(table: &Table, pieces: &[&Piece]) -> Option<f64> {
+    pieces.iter().filter_map(|p| p.base.and_then(|r| table.base(r)).and_then(base_sigma)).reduce(f64::max)
 }
 
 /// The close calls of battery assessment `a`'s firing zone on the indexed `table` (see
@@ -126,26 +111,23 @@ pub fn zone_calls(
     let obstacles: Vec<ZoneObstacle> = zone_obstacles(table, index, battery.base_ref, &near, lo, hi);
     let pieces: Vec<Piece> = obstacles
         .into_iter()
-        .map(|o| Piece {
-            distance_mm: segment_to_convex_mm(&battery.frontage.edge, o.polygon.vertices()),
-            base: match o.source {
-                ZoneObstacleSource::Base(r) => Some(r),
-                ZoneObstacleSource::Marker(_) => None,
-            },
-            vertices: o.polygon.into_vertices(),
+        .map(|o| {
+            let mut p = Piece {
+                distance_mm: segment_to_convex_mm(&battery.frontage.edge, o.polygon.vertices()),
+                base: match o.source {
+                    ZoneObstacleSource::Base(r) => Some(r),
+                    ZoneObstacleSource::Marker(_) => None,
+                },
+                vertices: o.polygon.into_vertices(),
+                widest: None,
+            };
+            p.widest = blocked_at(battery, side_deg, &p, PERTURBATION_MAX_MM);
+            p
         })
         .collect();
     // Only the obstacles that block some swing when grown by the most can matter.
-    let reachable: Vec<&Piece> =
-        pieces.iter().filter(|p| blocked_at(battery, side_deg, p, PERTURBATION_MAX_MM).is_some()).collect();
+    let reachable: Vec<&Piece> = pieces.iter().filter(|p| p.widest.is_some()).collect();
     let battery_base = table.base(battery.base_ref);
-    let obstacle_sigma = |ps: &[&Piece]| {
-        ps.iter()
-            .filter_map(|p| {
-                p.base.and_then(|r| table.base(r)).and_then(|b| sigma_with_lever(b, half_diagonal(b)))
-            })
-            .reduce(f64::max)
-    };
 
     let clear_now = !a.clear_swings.is_empty();
     let sign = if clear_now { 1.0 } else { -1.0 };
@@ -160,7 +142,7 @@ pub fn zone_calls(
         let reach = if nearest.is_finite() { nearest } else { 0.0 };
         sigma_with_lever(b, half_diagonal(b) + reach)
     });
-    let sigma = [battery_sigma, obstacle_sigma(&reachable)].into_iter().flatten().reduce(f64::max);
+    let sigma = [battery_sigma, obstacles_sigma(table, &reachable)].into_iter().flatten().reduce(f64::max);
     let clear = CloseCall::perturbed(margin, sigma, Some(battery.base_ref));
 
     let targets =
@@ -204,10 +186,7 @@ fn target_call(
     let relevant: Vec<&Piece> = pieces
         .iter()
         .copied()
-        .filter(|p| {
-            blocked_at(battery, side_deg, p, PERTURBATION_MAX_MM)
-                .is_some_and(|(lo, hi)| window.iter().any(|&(wl, wh)| lo < wh && wl < hi))
-        })
+        .filter(|p| p.widest.is_some_and(|(lo, hi)| window.iter().any(|&(wl, wh)| lo < wh && wl < hi)))
         .collect();
     let margin = flip_margin(|k| {
         let clear = clear_at(battery, side_deg, max_swing, &relevant, sign * k);
@@ -218,13 +197,10 @@ fn target_call(
     .unwrap_or_else(|e| match e {});
     let battery_sigma =
         table.base(battery.base_ref).and_then(|b| sigma_with_lever(b, half_diagonal(b) + t.range_mm));
-    let target_sigma = bases.iter().filter_map(|b| sigma_with_lever(b, half_diagonal(b))).reduce(f64::max);
-    let obstacle_sigma = relevant
-        .iter()
-        .filter_map(|p| {
-            p.base.and_then(|r| table.base(r)).and_then(|b| sigma_with_lever(b, half_diagonal(b)))
-        })
+    let target_sigma = bases.iter().filter_map(base_sigma).reduce(f64::max);
+    let sigma = [battery_sigma, target_sigma, obstacles_sigma(table, &relevant)]
+        .into_iter()
+        .flatten()
         .reduce(f64::max);
-    let sigma = [battery_sigma, target_sigma, obstacle_sigma].into_iter().flatten().reduce(f64::max);
     CloseCall::perturbed(margin, sigma, Some(t.nearest_base))
 }

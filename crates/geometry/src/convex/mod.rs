@@ -7,6 +7,7 @@
 //! [`crate::ConvexPolygon`] wraps the same lists.
 //!
 //! - `area.rs`: [`signed_area`] of a ring (any simple ring, not only convex ones).
+//! - `bounds.rs`: the axis-aligned box of points, and whether two boxes meet.
 //! - `containment.rs`: [`contains`] (closed: the boundary counts, no tolerance), and
 //!   [`Containment`], the named choice between that and a tolerance.
 //! - `distance.rs`: [`point_distance_2`], [`segment_distance_mm`], [`distance_mm`],
@@ -21,6 +22,7 @@
 //! Millimetres (areas mm², squared distances mm² and named so).
 
 mod area;
+mod bounds;
 mod containment;
 mod distance;
 mod hull;
@@ -30,6 +32,7 @@ mod shrink;
 mod tests;
 
 pub use area::signed_area;
+pub(crate) use bounds::{bbox, boxes_meet};
 pub use containment::{Containment, contains};
 pub use distance::{closest_points, distance_mm, point_distance_2, segment_distance_mm};
 pub(crate) use distance::{edge_distance_2, edges as edges_of};

@@ -1,5 +1,6 @@
 //! Half-planes moved in or out by a distance, and a convex polygon shrunk or grown by one.
 
+use super::bbox;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::vec2::Vec2;
 
@@ -88,11 +89,7 @@ pub fn offset(poly: &[Vec2], distance_mm: f64) -> Option<Vec<Vec2>> {
     if poly.len() < 3 {
         return None;
     }
-    let (mut lo, mut hi) = (poly[0], poly[0]);
-    for p in poly {
-        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
-        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
-    }
+    let (lo, hi) = bbox(poly.iter().copied());
     // A mitred corner reaches `distance / sin(half the turn)` out: far past the box for
     // sharp corners, so the bound leaves generous room.
     let m = 4.0 * distance_mm;

@@ -18,7 +18,7 @@
 //! hidden.
 
 use super::union_root;
-use crate::convex::hull_points;
+use crate::convex::{bbox, hull_points};
 use crate::convex::{polygons_meet, segment_meets};
 use crate::polygon::ConvexPolygon;
 use crate::segment::Segment;
@@ -48,14 +48,14 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
     }
     let [left, right] = bridges[..] else { return false };
     let sight_hull = ConvexPolygon::from_ccw_unchecked(hull);
-    let (clo, chi) = bbox(sight_hull.vertices());
+    let (clo, chi) = bbox(sight_hull.vertices().iter().copied());
     let eye_seg = Segment::new(eye[0], eye[1]);
     // Pieces in the sight hull that may join a chain, with whether each meets a bridge:
     // first unclipped, so that a sight hull no piece crosses from one bridge is settled
     // before any clipping.
     let mut near: Vec<(&[Vec2], bool, bool)> = Vec::new();
     for &p in pieces {
-        let (lo, hi) = bbox(p);
+        let (lo, hi) = bbox(p.iter().copied());
         if hi.x < clo.x || lo.x > chi.x || hi.y < clo.y || lo.y > chi.y {
             continue;
         }
@@ -104,13 +104,6 @@ pub(crate) fn separated(eye: &[Vec2], target: &[Vec2], pieces: &[&[Vec2]]) -> bo
         }
     }
     false
-}
-
-fn bbox(p: &[Vec2]) -> (Vec2, Vec2) {
-    p.iter().fold(
-        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-        |(lo, hi), v| (Vec2::new(lo.x.min(v.x), lo.y.min(v.y)), Vec2::new(hi.x.max(v.x), hi.y.max(v.y))),
-    )
 }
 
 #[cfg(test)]

@@ -13,17 +13,13 @@
 //! largest of the bases' `sigma_mm` plus half diagonal times heading sigma: the verdict
 //! is certain when it survives the worst case at two such sigmas. Terrain is exact.
 
-use crate::base::{Base, BaseSize};
-use crate::close_call::{CloseCall, flip_margin};
+use crate::close_call::{CloseCall, base_sigma, flip_margin, resized};
 #[cfg(doc)]
 use crate::close_call::{PERTURBATION_MAX_MM, PERTURBATION_RESOLUTION_MM};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::{TerrainSight, UnitVerdict};
 use crate::table::{BaseRef, Selection, Table};
-
-/// The smallest side a shrunk base keeps, mm.
-const MIN_SIDE_MM: f64 = 0.01;
 
 /// The close calls of the two sight verdicts between two selections.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,13 +37,6 @@ pub(super) fn members(table: &Table, s: Selection) -> Vec<BaseRef> {
         }
         Selection::Base(r) => vec![r],
     }
-}
-
-/// A base grown (`delta > 0`) or shrunk by `delta` on every side.
-fn resized(b: &Base, delta: f64) -> Base {
-    let size =
-        BaseSize::new((b.width() + 2.0 * delta).max(MIN_SIDE_MM), (b.depth() + 2.0 * delta).max(MIN_SIDE_MM));
-    Base::new(size, b.pose()).with_meta(b.meta())
 }
 
 /// Which verdict a perturbation works against.
@@ -112,17 +101,6 @@ pub(super) fn perturb_into(
             *base = resized(b, sign * k);
         }
     }
-}
-
-/// The effective sigma of a base for sight: position sigma plus half diagonal times
-/// heading sigma (radians), mm; `None` when it carries none.
-pub(super) fn base_sigma(b: &Base) -> Option<f64> {
-    let m = b.meta();
-    if m.sigma_mm.is_none() && m.sigma_heading_deg.is_none() {
-        return None;
-    }
-    let lever = 0.5 * b.width().hypot(b.depth());
-    Some(m.sigma_mm.unwrap_or(0.0) + lever * m.sigma_heading_deg.unwrap_or(0.0).to_radians())
 }
 
 /// The close calls of `visible` and `full_base` between two selections of a table

@@ -9,6 +9,7 @@
 //! contour is therefore on the hill when at least half of it is.
 
 use crate::base::Base;
+use crate::convex::bbox;
 use crate::polygon::Polygon;
 use crate::table::Table;
 use crate::terrain::TerrainKind;
@@ -74,7 +75,7 @@ impl Ground {
             .enumerate()
             .filter(|(_, f)| f.kind == TerrainKind::Hill && f.outline.len() >= 3)
             .map(|(i, f)| {
-                let (lo, hi) = bbox(&f.outline);
+                let (lo, hi) = bbox(f.outline.iter().copied());
                 Contour { feature: i, polygon: f.polygon(), level: f.level, lo, hi }
             })
             .collect();
@@ -152,16 +153,6 @@ fn contour_inside(inner: &Contour, outer: &Contour) -> bool {
         return false;
     }
     inner.polygon.exterior.iter().all(|&p| outer.polygon.contains(p))
-}
-
-fn bbox(pts: &[Vec2]) -> (Vec2, Vec2) {
-    let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
-    let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for p in pts {
-        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
-        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
-    }
-    (lo, hi)
 }
 
 #[cfg(test)]

@@ -18,8 +18,9 @@
 //! The sigma is the largest of the local table's bases' `sigma_mm` plus half diagonal
 //! times heading sigma, as for `los`; the nudge names the target's first base.
 
-use super::close_calls::{Against, base_sigma, members, perturb_into};
-use crate::close_call::{CloseCall, PERTURBATION_MAX_MM, flip_margin};
+use super::close_calls::{Against, members, perturb_into};
+use crate::close_call::{CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin};
+use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::TerrainSight;
@@ -43,17 +44,6 @@ struct Local {
     index_of: Vec<(Option<usize>, Vec<Option<usize>>)>,
 }
 
-fn meets(a: (Vec2, Vec2), b: (Vec2, Vec2)) -> bool {
-    a.0.x <= b.1.x && a.1.x >= b.0.x && a.0.y <= b.1.y && a.1.y >= b.0.y
-}
-
-fn bbox(points: impl IntoIterator<Item = Vec2>) -> (Vec2, Vec2) {
-    points.into_iter().fold(
-        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY)),
-        |(lo, hi), p| (Vec2::new(lo.x.min(p.x), lo.y.min(p.y)), Vec2::new(hi.x.max(p.x), hi.y.max(p.y))),
-    )
-}
-
 impl Local {
     fn around(table: &Table, refs: &[BaseRef], reach_mm: f64) -> Local {
         let (lo, hi) =
@@ -67,7 +57,7 @@ impl Local {
                 .bases
                 .iter()
                 .scan(0, |kept, b| {
-                    Some((all || meets(b.aabb(), region)).then(|| {
+                    Some((all || boxes_meet(b.aabb(), region)).then(|| {
                         *kept += 1;
                         *kept - 1
                     }))
@@ -85,7 +75,7 @@ impl Local {
         let terrain = table
             .terrain
             .iter()
-            .filter(|f| meets(bbox(f.outline.iter().chain(&f.path).copied()), region))
+            .filter(|f| boxes_meet(bbox(f.outline.iter().chain(&f.path).copied()), region))
             .cloned()
             .collect();
         let table = Table {
