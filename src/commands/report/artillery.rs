@@ -14,6 +14,7 @@ use serde::Serialize;
 use vedette_geometry::artillery::{
     ArtilleryAssessment, BatteryCalls, TargetCalls, TargetCover, assess_table_artillery,
 };
+use vedette_geometry::close_call::{CloseCall, PERTURBATION_MAX_MM};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     ArtilleryRules, ArtilleryWeight, BaseRef, BatteryAssessment, CoverClass, DeepReason, EnfiladeVerdict,
@@ -154,10 +155,10 @@ pub struct TargetEntry {
     /// breakthrough column (enfiladed by formation).
     pub enfilade_call: Option<CallEntry>,
     /// The close call of `line_of_sight`: every base grown or shrunk against it.
-    pub sight_call: Option<CallEntry>,
+    pub sight_call: CallEntry,
     /// The close call of `zone_clear`: the zone's obstacles and the target's bases
     /// grown or shrunk against it.
-    pub zone_call: Option<CallEntry>,
+    pub zone_call: CallEntry,
 }
 
 /// The unlimber limit check of a battery.
@@ -262,10 +263,10 @@ fn entry(
     cover: Option<&TargetCover>,
     battery_calls: Option<&BatteryCalls>,
 ) -> ArtilleryEntry {
-    let limited = |c: &Option<(f64, vedette_geometry::close_call::CloseCall)>| {
-        c.as_ref().map(|(limit, c)| calls::entry(table, c, Some(*limit)))
-    };
-    let none = TargetCalls { range: None, arc: None, enfilade: None, sight: None, zone: None };
+    let limited =
+        |c: &Option<(f64, CloseCall)>| c.as_ref().map(|(limit, c)| calls::entry(table, c, Some(*limit)));
+    let exact = CloseCall::exact(PERTURBATION_MAX_MM);
+    let none = TargetCalls { range: None, arc: None, enfilade: None, sight: exact, zone: exact };
     let inches = |mm: f64| micro(rules.rule_inches(mm));
     let labels = |v: &[BaseRef]| v.iter().map(|&r| table.base_label(r)).collect::<Vec<_>>();
     let ids = |v: &[usize]| v.iter().map(|&u| table.units[u].id.clone()).collect::<Vec<_>>();
@@ -294,8 +295,8 @@ fn entry(
             range_call: limited(&k.range),
             arc_call: k.arc.as_ref().map(|c| calls::entry(table, c, None)),
             enfilade_call: k.enfilade.as_ref().map(|c| calls::entry(table, c, None)),
-            sight_call: k.sight.as_ref().map(|c| calls::entry(table, c, None)),
-            zone_call: k.zone.as_ref().map(|c| calls::entry(table, c, None)),
+            sight_call: calls::entry(table, &k.sight, None),
+            zone_call: calls::entry(table, &k.zone, None),
         })
         .collect();
     let main = a.main.as_ref();
@@ -558,13 +559,13 @@ pub fn render_artillery(batteries: &[ArtilleryEntry]) -> String {
             if let Some(c) = t.enfilade_call.as_ref().filter(|c| !c.certain) {
                 s.push_str(&format!("    {}: frontage in the enfilade zone{}\n", t.unit, calls::mark(c)));
             }
-            if let Some(c) = t.sight_call.as_ref().filter(|c| !c.certain) {
+            if !t.sight_call.certain {
                 let what = if t.line_of_sight { "a full base seen" } else { "no full base seen" };
-                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(c)));
+                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(&t.sight_call)));
             }
-            if let Some(c) = t.zone_call.as_ref().filter(|c| !c.certain) {
+            if !t.zone_call.certain {
                 let what = if t.zone_clear { "a clear zone on it" } else { "no clear zone on it" };
-                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(c)));
+                s.push_str(&format!("    {}: {what}{}\n", t.unit, calls::mark(&t.zone_call)));
             }
         }
     }

@@ -9,7 +9,7 @@ use crate::artillery::battery::Battlefield;
 use crate::artillery::calls::{arc_call, battery_calls, enfilade_call, range_call, unlimber_call};
 use crate::artillery::open_ground::TerrainOutlines;
 use crate::artillery::target_cover::{TargetCover, target_cover};
-use crate::close_call::CloseCall;
+use crate::close_call::{CloseCall, PERTURBATION_MAX_MM};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::TerrainSight;
@@ -26,9 +26,9 @@ pub struct TargetCalls {
     /// "In enfilade" ([`enfilade_call`]); `None` for a target enfiladed by formation.
     pub enfilade: Option<CloseCall>,
     /// "A full base seen" ([`crate::artillery::calls::sight_call`]).
-    pub sight: Option<CloseCall>,
+    pub sight: CloseCall,
     /// "A clear zone on it" ([`crate::artillery::calls::zone_calls`]).
-    pub zone: Option<CloseCall>,
+    pub zone: CloseCall,
 }
 
 /// The close calls of one battery's verdicts.
@@ -74,6 +74,9 @@ pub fn assess_table_artillery(
     let book = table.rule_book()?;
     let mut covers = Vec::with_capacity(batteries.len());
     let mut calls = Vec::with_capacity(batteries.len());
+    // battery_calls answers every target; a missing answer would be a verdict nothing
+    // could move, an exact one.
+    let exact = CloseCall::exact(PERTURBATION_MAX_MM);
     let zone_and_sight = battery_calls(table, index, &rules, &batteries, 0)?;
     for (a, (zone, sights)) in batteries.iter().zip(zone_and_sight) {
         let b = &a.battery;
@@ -89,8 +92,8 @@ pub fn assess_table_artillery(
                     range: range_call(table, b, rules.bracket_mm, t),
                     arc: arc_call(table, b, t),
                     enfilade: enfilade_call(table, b, t, rules.arc_side_deg),
-                    sight: sights.get(i).copied(),
-                    zone: zone.targets.get(i).copied(),
+                    sight: sights.get(i).copied().unwrap_or(exact),
+                    zone: zone.targets.get(i).copied().unwrap_or(exact),
                 })
                 .collect(),
         });
