@@ -201,6 +201,11 @@ pub fn segment(
     // class is not looked for on the templates of a class it cannot be told from.
     let mut templates: Vec<Option<Mat>> = vec![None; profile.terrain.len()];
     // Areas first, then lines.
+    let to_occupied = if profile.terrain.iter().any(TerrainClass::is_linear) {
+        crate::terrain_lines::distance_to_occupied(&occupied)?
+    } else {
+        Mat::default()
+    };
     let mut order: Vec<usize> = (0..profile.terrain.len()).collect();
     order.sort_by_key(|&k| profile.terrain[k].is_linear());
     for k in order {
@@ -236,7 +241,7 @@ pub fn segment(
                 }
             }
             let mut pieces = Vec::new();
-            for path in crate::terrain_lines::centre_lines(&mask, &seen)? {
+            for path in crate::terrain_lines::centre_lines(&mask, &seen, &to_occupied)? {
                 if is_of_class(&path, &seen, k, &profile.terrain)? {
                     pieces.push((Vec::new(), Vec::new(), path));
                 }

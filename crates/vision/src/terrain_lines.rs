@@ -53,8 +53,12 @@ const MIN_FRAGMENT_MM: f64 = 10.0;
 const EDGE_MM: f64 = 5.0;
 
 /// The centre lines (table mm) of the linear class `mask` (the part `seen.roi` of the
-/// rectified image, 255 on the class).
-pub(crate) fn centre_lines(mask: &Mat, seen: &Seen) -> Result<Vec<Vec<Vec2>>, VisionError> {
+/// rectified image, 255 on the class); `to_occupied` is [`distance_to_occupied`].
+pub(crate) fn centre_lines(
+    mask: &Mat,
+    seen: &Seen,
+    to_occupied: &Mat,
+) -> Result<Vec<Vec<Vec2>>, VisionError> {
     let ppm = seen.rect.px_per_mm;
     let occupied = seen.occupied.roi(seen.roi)?.try_clone()?;
     // The class where the photo shows the table, pinholes of blotches closed, specks
@@ -95,8 +99,7 @@ pub(crate) fn centre_lines(mask: &Mat, seen: &Seen) -> Result<Vec<Vec<Vec2>>, Vi
         }
     }
     thin(&mut grid);
-    let mut to_occupied = Mat::default();
-    opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 3)?;
+    let to_occupied = to_occupied.roi(seen.roi)?;
     let to_table = |i: usize| {
         seen.rect.to_table([(seen.roi.x as usize + i % w) as f64, (seen.roi.y as usize + i / w) as f64])
     };
@@ -153,9 +156,24 @@ pub(crate) fn centre_lines(mask: &Mat, seen: &Seen) -> Result<Vec<Vec<Vec2>>, Vi
         .collect())
 }
 
+/// The distance of each pixel of the rectified image to the nearest pixel where
+/// something stands, px (32-bit float), for [`centre_lines`].
+pub(crate) fn distance_to_occupied(occupied: &Mat) -> Result<Mat, VisionError> {
+    let mut free = Mat::default();
+    opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
+    let mut to_occupied = Mat::default();
+    opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 3)?;
+    Ok(to_occupied)
+}
+
 /// True when something stands within `reach_mm` of `p` (`to_occupied` as in
 /// [`shadow_share`]).
-fn occupied_within(p: Vec2, reach_mm: f64, seen: &Seen, to_occupied: &Mat) -> Result<bool, VisionError> {
+fn occupied_within(
+    p: Vec2,
+    reach_mm: f64,
+    seen: &Seen,
+    to_occupied: &impl MatTraitConst,
+) -> Result<bool, VisionError> {
     let [x, y] = seen.rect.to_px(p);
     let (c, r) = (x.round() as i32 - seen.roi.x, y.round() as i32 - seen.roi.y);
     if c < 0 || r < 0 || c >= seen.roi.width || r >= seen.roi.height {
@@ -165,8 +183,8 @@ fn occupied_within(p: Vec2, reach_mm: f64, seen: &Seen, to_occupied: &Mat) -> Re
 }
 
 /// The share of a line's length (sampled every 1 mm) within [`SHADOW_REACH_MM`] of
-/// what stands on the table (`to_occupied`: the distance to it over `seen.roi`, px).
-fn shadow_share(line: &[Vec2], seen: &Seen, to_occupied: &Mat) -> Result<f64, VisionError> {
+/// what stands on the table (`to_occupied`: [`distance_to_occupied`] over `seen.roi`).
+fn shadow_share(line: &[Vec2], seen: &Seen, to_occupied: &impl MatTraitConst) -> Result<f64, VisionError> {
     let reach = (SHADOW_REACH_MM * seen.rect.px_per_mm) as f32;
     let (mut near, mut all) = (0usize, 0usize);
     for s in line.windows(2) {
@@ -212,24 +230,31 @@ fn drop_wide_parts(mask: &mut Mat, max_half_px: f64) -> Result<(), VisionError> 
 /// longest path from what is taken to a pixel not yet taken (a branch, starting at
 /// its junction).
 fn skeleton_paths(grid: &BinaryGrid, min_branch_px: usize) -> Vec<Vec<usize>> {
-    let (w, h) = (grid.width, grid.height);
-    let neighbours = |i: usize| {
+    // The skeleton's pixels (raster indices, ascending), worked on by their place in
+    // this list: the skeleton is a small share of the image.
+    let w = grid.width;
+    let pixels: Vec<usize> = grid.pixels.iter().enumerate().filter(|(_, p)| **p).map(|(i, _)| i).collect();
+    let n = pixels.len();
+    let neighbours = |id: usize| {
+        let i = pixels[id];
         let (c, r) = ((i % w) as isize, (i / w) as isize);
         let mut out = [usize::MAX; 8];
         let mut k = 0;
         for (dc, dr) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
-            if grid.get(c + dc, r + dr) {
-                out[k] = (r + dr) as usize * w + (c + dc) as usize;
+            if grid.get(c + dc, r + dr)
+                && let Ok(j) = pixels.binary_search(&((r + dr) as usize * w + (c + dc) as usize))
+            {
+                out[k] = j;
                 k += 1;
             }
         }
         out
     };
-    let mut seen = vec![false; w * h];
-    let mut taken = vec![false; w * h];
+    let mut seen = vec![false; n];
+    let mut taken = vec![false; n];
     // Steps from the BFS's sources, and the pixel one step nearer them.
-    let mut steps = vec![usize::MAX; w * h];
-    let mut parent = vec![usize::MAX; w * h];
+    let mut steps = vec![usize::MAX; n];
+    let mut parent = vec![usize::MAX; n];
     let mut queue = VecDeque::new();
     let mut touched: Vec<usize> = Vec::new();
     // Breadth first from `sources` over the component's pixels not taken; the
@@ -266,8 +291,8 @@ fn skeleton_paths(grid: &BinaryGrid, min_branch_px: usize) -> Vec<Vec<usize>> {
         far
     };
     let mut out = Vec::new();
-    for start in 0..w * h {
-        if !grid.pixels[start] || seen[start] {
+    for start in 0..n {
+        if seen[start] {
             continue;
         }
         let (a, _) = bfs(&[start], &taken, &mut steps, &mut parent, &mut touched);
@@ -301,6 +326,12 @@ fn skeleton_paths(grid: &BinaryGrid, min_branch_px: usize) -> Vec<Vec<usize>> {
             }
             in_component.extend(branch.iter().copied());
             out.push(branch);
+        }
+    }
+    // Back to raster indices.
+    for path in &mut out {
+        for id in path.iter_mut() {
+            *id = pixels[*id];
         }
     }
     out
