@@ -246,10 +246,11 @@ fn crowd_two_photo_sample_finds_every_base() {
 /// issue's targets (IoU 0.9 per piece, boundary p95 3 mm, no invented piece over
 /// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
 /// scores): where not, these bounds hold the level reached, so that it does not slip
-/// back. Not met: the battle's hill (IoU 0.84: bases stand on its edge and their
-/// shadows darken it to the mat's colour), the boundary p95 pooled over the battle's
-/// pieces (3.9 mm, where columns stand at the edges of its woods and towns) and its
-/// cube standing half inside a base.
+/// back. Not met: the battle's hill (IoU 0.88, boundary p95 3.8 mm: bases stand on
+/// its edge, hide part of it and their shadows darken more to the mat's colour; the
+/// hill is taken to its hull there), the boundary p95 pooled over the battle's pieces
+/// (3.7 mm, where columns stand at the edges of its woods and towns) and its cube
+/// standing half inside a base.
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -258,9 +259,13 @@ fn surface_targets(
     sight: &common::surface::SightScore,
 ) {
     for p in &terrain.pieces {
-        assert!(p.iou >= 0.83, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        assert!(p.iou >= 0.87, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        if p.kind == vedette_geometry::TerrainKind::Hill {
+            let p95 = quantile(&p.boundary_mm, 0.95);
+            assert!(p95 <= 4.0, "{name}: {} boundary p95 {p95} mm", p.id);
+        }
     }
-    assert!(quantile(boundary, 0.95) <= 4.5, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
+    assert!(quantile(boundary, 0.95) <= 4.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
     assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
     assert!(cubes.found + 1 >= cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
     assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");

@@ -201,7 +201,7 @@ pub fn segment(
     // class is not looked for on the templates of a class it cannot be told from.
     let mut templates: Vec<Option<Mat>> = vec![None; profile.terrain.len()];
     // Areas first, then lines.
-    let to_occupied = if profile.terrain.iter().any(TerrainClass::is_linear) {
+    let to_occupied = if profile.terrain.iter().any(|c| c.is_linear() || c.kind == TerrainKind::Hill) {
         crate::terrain_lines::distance_to_occupied(&occupied)?
     } else {
         Mat::default()
@@ -256,6 +256,9 @@ pub fn segment(
             let mut clean = Mat::default();
             opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
             keep_templates(&mut clean, &seen, class)?;
+            if class.kind == TerrainKind::Hill {
+                hill_under_shade(&mut clean, &seen, &to_occupied)?;
+            }
             let mut kept = crate::palette::blank_mask(h, w)?;
             clean.copy_to(&mut kept.roi_mut(roi)?)?;
             let found = areas(&clean, &rect, roi, class.kind == TerrainKind::Hill)?;
@@ -323,6 +326,50 @@ fn is_of_class(path: &[Vec2], seen: &Seen, k: usize, classes: &[TerrainClass]) -
         })
         .map(|(j, _)| j);
     Ok(nearest == Some(k))
+}
+
+/// Where bases stand on a hill's edge they hide it and their shadows darken it to
+/// the mat's colour: a hill is a lump, so within [`SHADOW_REACH_MM`] of what stands
+/// on the table it is taken to reach as far as the convex hull of what the photo
+/// shows of it (`mask`, the part `seen.roi` of the image; `to_occupied` as in
+/// `terrain_lines::distance_to_occupied`).
+fn hill_under_shade(mask: &mut Mat, seen: &Seen, to_occupied: &Mat) -> Result<(), VisionError> {
+    let mut contours: Vector<Vector<Point>> = Vector::new();
+    opencv::imgproc::find_contours_def(
+        mask,
+        &mut contours,
+        opencv::imgproc::RETR_EXTERNAL,
+        opencv::imgproc::CHAIN_APPROX_SIMPLE,
+    )?;
+    let min_px = MIN_PIECE_MM2 * seen.rect.px_per_mm * seen.rect.px_per_mm;
+    let mut hulls: Vector<Vector<Point>> = Vector::new();
+    for c in &contours {
+        if opencv::imgproc::contour_area_def(&c)? >= min_px {
+            let mut hull: Vector<Point> = Vector::new();
+            opencv::imgproc::convex_hull_def(&c, &mut hull)?;
+            hulls.push(hull);
+        }
+    }
+    if hulls.is_empty() {
+        return Ok(());
+    }
+    let size = mask.size()?;
+    let mut inside =
+        Mat::new_rows_cols_with_default(size.height, size.width, opencv::core::CV_8U, Scalar::all(0.0))?;
+    opencv::imgproc::fill_poly_def(&mut inside, &hulls, Scalar::all(255.0))?;
+    let reach = (SHADOW_REACH_MM * seen.rect.px_per_mm) as f32;
+    let near = to_occupied.roi(seen.roi)?;
+    for r in 0..size.height {
+        let hr = inside.at_row::<u8>(r)?.to_vec();
+        let nr = near.at_row::<f32>(r)?.to_vec();
+        let mr = mask.at_row_mut::<u8>(r)?;
+        for ((m, h), d) in mr.iter_mut().zip(hr).zip(nr) {
+            if h != 0 && d <= reach {
+                *m = 255;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Removes from an area class's mask (the part `seen.roi` of the image) the pieces
@@ -564,6 +611,40 @@ markers = [
         keep_templates(&mut mask, &seen, &marsh).unwrap();
         let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
         assert_eq!((at(50, 50), at(150, 50), at(150, 127)), (255, 0, 0));
+    }
+
+    /// Issue 19: bases on the battle hill's edge hid a notch of it and their shadows
+    /// darkened more. A 200 x 200 px hill (1 px/mm), a disc with two notches cut into
+    /// its edge: the one a base stands in is the hill's again, the other stays a notch.
+    #[test]
+    fn a_hill_reaches_its_hull_where_bases_stand() {
+        let mut mask = crate::palette::blank_mask(200, 200).unwrap();
+        let mut occupied = crate::palette::blank_mask(200, 200).unwrap();
+        for y in 0..200i32 {
+            for x in 0..200i32 {
+                let disc = (x - 100).pow(2) + (y - 100).pow(2) <= 70 * 70;
+                let notch_right = x > 140 && (90..110).contains(&y);
+                let notch_left = x < 60 && (90..110).contains(&y);
+                *mask.at_2d_mut::<u8>(y, x).unwrap() =
+                    if disc && !notch_right && !notch_left { 255 } else { 0 };
+                // A base in the right notch.
+                if (150..175).contains(&x) && (92..108).contains(&y) {
+                    *occupied.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let rect = Rectified {
+            image: Mat::new_rows_cols_with_default(200, 200, opencv::core::CV_8UC3, Scalar::all(0.0))
+                .unwrap(),
+            px_per_mm: 1.0,
+            origin_mm: Vec2::ZERO,
+            height_mm: 0.0,
+        };
+        let seen = Seen { rect: &rect, occupied: &occupied, roi: Rect::new(0, 0, 200, 200) };
+        let to_occupied = crate::terrain_lines::distance_to_occupied(&occupied).unwrap();
+        hill_under_shade(&mut mask, &seen, &to_occupied).unwrap();
+        let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
+        assert_eq!((at(145, 100), at(55, 100), at(100, 100)), (255, 0, 255));
     }
 
     fn load(terrain: &str) -> Result<Profile, VisionError> {
