@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::surface::{cube_score, sight_score, terrain_score};
+use common::surface::{cube_score, line_score, sight_score, terrain_score};
 use common::truth::{Truth, compare, max, quantile};
 use common::{golden, golden_json, root, vedette};
 use serde_json::Value;
@@ -98,6 +98,20 @@ fn scan_sample(name: &str) {
             quantile(&p.boundary_mm, 0.95)
         );
     }
+    let line_kinds: Vec<_> = profile.terrain.iter().filter(|c| c.is_linear()).map(|c| c.kind).collect();
+    let lines = line_score(&scanned, &truth.table, &line_kinds, 5.0);
+    for l in &lines.pieces {
+        eprintln!(
+            "{name}: {} {}: {} polyline(s), distance p95 {:.2} max {:.2} mm, recovered {:.3}",
+            l.kind,
+            l.id,
+            l.fragments,
+            quantile(&l.distance_mm, 0.95),
+            max(&l.distance_mm),
+            l.recovered
+        );
+    }
+    eprintln!("{name}: invented linear pieces {:?} mm", lines.invented_mm);
     let cubes = cube_score(&scanned, &truth.table, 3.0);
     let sight = sight_score(&scanned, &truth.table, 3.0);
     eprintln!(
@@ -106,9 +120,10 @@ fn scan_sample(name: &str) {
         terrain.invented_mm2,
         sight.rate()
     );
-    // The skirmish also has a pond, a road, a hedge, a stream and a farm of kinds the
-    // default profile does not declare: none may come out as a declared kind.
+    // The skirmish also has a pond and a farm (of the road's colour) of kinds the
+    // default profile does not declare: neither may come out as a declared kind.
     surface_targets(name, &terrain, &boundary, &cubes, &sight);
+    line_targets(name, &lines);
 
     // The golden file: the scan output itself.
     let golden_file = root().join(format!("tests/golden/{name}.scan.json"));
@@ -231,10 +246,11 @@ fn crowd_two_photo_sample_finds_every_base() {
 /// issue's targets (IoU 0.9 per piece, boundary p95 3 mm, no invented piece over
 /// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
 /// scores): where not, these bounds hold the level reached, so that it does not slip
-/// back. Not met: the battle's hill (IoU 0.84: bases stand on its edge and their
-/// shadows darken it to the mat's colour), the boundary p95 pooled over the battle's
-/// pieces (3.9 mm, where columns stand at the edges of its woods and towns) and its
-/// cube standing half inside a base.
+/// back. Not met: the battle's hill (IoU 0.88, boundary p95 3.8 mm: bases stand on
+/// its edge, hide part of it and their shadows darken more to the mat's colour; the
+/// hill is taken to its hull there), the boundary p95 pooled over the battle's pieces
+/// (3.7 mm, where columns stand at the edges of its woods and towns) and its cube
+/// standing half inside a base.
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -243,11 +259,28 @@ fn surface_targets(
     sight: &common::surface::SightScore,
 ) {
     for p in &terrain.pieces {
-        assert!(p.iou >= 0.83, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        assert!(p.iou >= 0.87, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        if p.kind == vedette_geometry::TerrainKind::Hill {
+            let p95 = quantile(&p.boundary_mm, 0.95);
+            assert!(p95 <= 4.0, "{name}: {} boundary p95 {p95} mm", p.id);
+        }
     }
-    assert!(quantile(boundary, 0.95) <= 4.5, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
+    assert!(quantile(boundary, 0.95) <= 4.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
     assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
     assert!(cubes.found + 1 >= cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
     assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");
     assert!(sight.rate() >= 0.99, "{name}: {sight:?}");
+}
+
+/// The issue 19 targets for linear pieces (walls, hedges, streams, roads, where the
+/// profile declares them): each true piece found as one polyline, 95% of it (and of
+/// the polyline) within 3 mm of the other, no invented line over 10 cm.
+fn line_targets(name: &str, lines: &common::surface::LinesScore) {
+    for l in &lines.pieces {
+        let p95 = quantile(&l.distance_mm, 0.95);
+        assert_eq!(l.fragments, 1, "{name}: {} {} in {} polylines", l.kind, l.id, l.fragments);
+        assert!(p95 <= 3.0, "{name}: {} {} p95 {p95} mm", l.kind, l.id);
+        assert!(l.recovered >= 0.95, "{name}: {} {} recovered {}", l.kind, l.id, l.recovered);
+    }
+    assert!(lines.invented_mm.iter().all(|l| *l <= 100.0), "{name}: invented {:?} mm", lines.invented_mm);
 }

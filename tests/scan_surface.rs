@@ -25,6 +25,11 @@ const DEPTH: f64 = 400.0;
 /// The test table's profile: StandardLayout's fiducials (40 mm, 40 mm in), the
 /// renderer's terrain colours as the club's classes, its mat as the bare table.
 fn profile() -> Profile {
+    profile_with("")
+}
+
+/// [`profile`] with more `[[terrain]]` classes.
+fn profile_with(extra: &str) -> Profile {
     Profile::from_toml_str(
         &format!(
             r#"
@@ -64,7 +69,7 @@ level = 1
 kind = "stone-wall"
 colour = [148, 143, 133]
 thickness_mm = 0
-"#,
+{extra}"#,
             x1 = WIDTH - 40.0,
             y2 = DEPTH - 40.0
         ),
@@ -152,7 +157,10 @@ fn table() -> Table {
 }
 
 fn shoot(dir: &Path) -> Truth {
-    let table = table();
+    shoot_table(dir, table())
+}
+
+fn shoot_table(dir: &Path, table: Table) -> Truth {
     let layout = StandardLayout { fiducial_side_mm: 40.0, inset_mm: 40.0, ..Default::default() }
         .build(&table)
         .unwrap();
@@ -256,4 +264,58 @@ fn cubes_and_terrain_are_read_from_the_photo() {
         verdicts.push(v["visible"].as_bool().unwrap());
     }
     assert_eq!(verdicts, vec![false, false, true], "true, scanned and bare tables: fr-2 sees au-3?");
+}
+
+fn path(kind: TerrainKind, pts: &[(f64, f64)]) -> TerrainFeature {
+    TerrainFeature {
+        id: Some(kind.name().to_string()),
+        kind,
+        level: 0.0,
+        outline: Vec::new(),
+        holes: Vec::new(),
+        path: pts.iter().map(|&(x, y)| Vec2::new(x, y)).collect(),
+    }
+}
+
+/// Issue 19: walls, hedges, streams and roads as polylines. A road, a hedge, a stream
+/// and a wall, each declared linear: each comes out as one polyline within 3 mm of
+/// its true centre line (95th percentile, away from bases), the hedge and the road
+/// though a base stands across each; nothing else comes out as a line.
+#[test]
+fn linear_pieces_are_read_as_polylines() {
+    let dir = tempfile::tempdir().unwrap();
+    let units = vec![
+        // Across the hedge, and across the road.
+        line("fr-1", "fr", &[285.0, 315.0], 262.0, 90.0),
+        line("au-1", "au", &[200.0], 116.0, 270.0),
+    ];
+    let mut want = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    want.size = Some(TableSize { width: WIDTH, depth: DEPTH });
+    want.terrain = vec![
+        path(TerrainKind::Road, &[(90.0, 120.0), (300.0, 110.0), (510.0, 150.0)]),
+        path(TerrainKind::Hedge, &[(100.0, 250.0), (500.0, 270.0)]),
+        path(TerrainKind::StreamBank, &[(100.0, 330.0), (250.0, 350.0), (450.0, 320.0)]),
+        path(TerrainKind::StoneWall, &[(360.0, 190.0), (480.0, 220.0)]),
+    ];
+    let truth = shoot_table(dir.path(), want.clone());
+    let p = profile_with(
+        "[[terrain]]\nkind = \"hedge\"\ncolour = [41, 84, 31]\nthickness_mm = 0\n\
+         [[terrain]]\nkind = \"stream-bank\"\ncolour = [77, 89, 107]\nthickness_mm = 0\n\
+         [[terrain]]\nkind = \"road\"\ncolour = [158, 133, 97]\nthickness_mm = 0\n",
+    );
+    let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
+    let s = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
+    assert_eq!(s.table.base_count(), want.base_count(), "{:?}", s.report.issues);
+    let kinds = [TerrainKind::Road, TerrainKind::Hedge, TerrainKind::StreamBank, TerrainKind::StoneWall];
+    let score = common::surface::line_score(&s.table, &want, &kinds, 5.0);
+    for l in &score.pieces {
+        let p95 = common::truth::quantile(&l.distance_mm, 0.95);
+        eprintln!("{} : {} polyline(s), p95 {p95:.2} mm, recovered {:.3}", l.kind, l.fragments, l.recovered);
+        assert_eq!(l.fragments, 1, "{}: {:?}", l.kind, s.table.terrain);
+        assert!(p95 <= 3.0 && l.recovered >= 0.95, "{}: p95 {p95} mm, recovered {}", l.kind, l.recovered);
+    }
+    assert_eq!(score.pieces.len(), 4);
+    assert!(score.invented_mm.is_empty(), "{:?}: {:?}", score.invented_mm, s.table.terrain);
+    assert!(s.table.terrain.iter().all(|f| f.kind.is_linear()), "{:?}", s.table.terrain);
+    Table::from_json_str(&s.table.to_json_string()).unwrap();
 }

@@ -314,3 +314,107 @@ pub fn sight_score(scanned: &Table, truth: &Table, margin_mm: f64) -> SightScore
     }
     s
 }
+
+/// One true linear piece and the scanned polylines of its kind nearest it.
+#[derive(Debug, Clone)]
+pub struct LineScore {
+    /// The true piece's kind.
+    pub kind: TerrainKind,
+    /// Its id in the true table.
+    pub id: String,
+    /// Scanned polylines of its kind lying nearer it than any other true piece of
+    /// the kind (1 when it is found whole).
+    pub fragments: usize,
+    /// Distances from each true centre-line point (every 1 mm, away from bases) to the
+    /// scanned polylines, and from each of theirs to the true line, mm.
+    pub distance_mm: Vec<f64>,
+    /// The share of the true line (away from bases) within 3 mm of a scanned polyline.
+    pub recovered: f64,
+}
+
+/// The linear scores of a scan: per true linear piece of `kinds`, and the lengths of
+/// scanned polylines (away from bases) lying farther than 10 mm from every true line
+/// of their kind, mm.
+#[derive(Debug, Clone, Default)]
+pub struct LinesScore {
+    /// Per true piece.
+    pub pieces: Vec<LineScore>,
+    /// Invented lengths, mm (one entry per scanned polyline with any).
+    pub invented_mm: Vec<f64>,
+}
+
+fn path_segments(f: &TerrainFeature) -> Vec<Segment> {
+    f.path.windows(2).map(|w| Segment::new(w[0], w[1])).filter(|s| s.length() > 0.0).collect()
+}
+
+fn path_points(f: &TerrainFeature, step: f64) -> Vec<Vec2> {
+    let mut out: Vec<Vec2> = path_segments(f)
+        .iter()
+        .flat_map(|s| {
+            let n = (s.length() / step).ceil().max(1.0) as usize;
+            (0..n).map(move |i| s.a + (s.b - s.a) * (i as f64 / n as f64))
+        })
+        .collect();
+    out.extend(f.path.last().copied());
+    out
+}
+
+/// Scores the scanned linear pieces against the true ones of `kinds`; points within
+/// `clear_mm` of a base of the true table are left out (a bridge under a base is
+/// straight where the truth may bend).
+pub fn line_score(scanned: &Table, truth: &Table, kinds: &[TerrainKind], clear_mm: f64) -> LinesScore {
+    let bases: Vec<_> = truth.units.iter().flat_map(|u| u.bases.iter()).collect();
+    let free = |p: &Vec2| bases.iter().all(|b| b.distance_to_point(*p) > clear_mm);
+    let linear = |f: &TerrainFeature| f.kind.is_linear() && f.path.len() >= 2 && kinds.contains(&f.kind);
+    let trues: Vec<(usize, &TerrainFeature)> =
+        truth.terrain.iter().enumerate().filter(|(_, f)| linear(f)).collect();
+    let mean_distance = |s: &TerrainFeature, t: &TerrainFeature| {
+        let ts = path_segments(t);
+        let pts = path_points(s, 1.0);
+        pts.iter().map(|p| distance_to(&ts, *p)).sum::<f64>() / pts.len().max(1) as f64
+    };
+    let mut score = LinesScore::default();
+    // Each scanned polyline belongs to the true piece of its kind it lies nearest.
+    let owner: Vec<Option<usize>> = scanned
+        .terrain
+        .iter()
+        .map(|s| {
+            trues
+                .iter()
+                .filter(|(_, t)| linear(s) && t.kind == s.kind)
+                .min_by(|a, b| mean_distance(s, a.1).total_cmp(&mean_distance(s, b.1)))
+                .map(|(i, _)| *i)
+        })
+        .collect();
+    for &(i, t) in &trues {
+        let mine: Vec<&TerrainFeature> =
+            scanned.terrain.iter().zip(&owner).filter(|(_, o)| **o == Some(i)).map(|(s, _)| s).collect();
+        let ss: Vec<Segment> = mine.iter().flat_map(|s| path_segments(s)).collect();
+        let ts = path_segments(t);
+        let to_scanned: Vec<f64> =
+            path_points(t, 1.0).into_iter().filter(free).map(|p| distance_to(&ss, p)).collect();
+        let recovered =
+            to_scanned.iter().filter(|d| **d <= 3.0).count() as f64 / to_scanned.len().max(1) as f64;
+        let mut distance_mm = to_scanned;
+        for s in &mine {
+            distance_mm.extend(path_points(s, 1.0).into_iter().filter(free).map(|p| distance_to(&ts, p)));
+        }
+        score.pieces.push(LineScore {
+            kind: t.kind,
+            id: t.id.clone().unwrap_or_else(|| format!("terrain[{i}]")),
+            fragments: mine.len(),
+            distance_mm,
+            recovered,
+        });
+    }
+    for s in scanned.terrain.iter().filter(|f| linear(f)) {
+        let ts: Vec<Segment> =
+            trues.iter().filter(|(_, t)| t.kind == s.kind).flat_map(|(_, t)| path_segments(t)).collect();
+        let far =
+            path_points(s, 1.0).into_iter().filter(free).filter(|p| distance_to(&ts, *p) > 10.0).count();
+        if far > 0 {
+            score.invented_mm.push(far as f64);
+        }
+    }
+    score
+}

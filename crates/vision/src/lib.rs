@@ -39,7 +39,9 @@
 //!   shape on the photo [`Rectified`] to their tops' plane and [`link`]s each to its
 //!   unit; [`segment`] finds the profile's [`TerrainClass`]es, colour-corrected by a
 //!   [`ColourCorrection`] from the fiducials, with what stands on the table
-//!   ([`occupied`]) masked out. [`scan_with`] chooses which ([`SurfaceOptions`]);
+//!   ([`occupied`]) masked out: areas as outlines, linear classes (walls, hedges,
+//!   streams, roads) as the centre lines of their strips, thinned to a skeleton and
+//!   joined across the bases standing on them. [`scan_with`] chooses which ([`SurfaceOptions`]);
 //!   [`read_surface`] is that stage alone.
 //!   Bases and cubes on a template are measured on its top ([`stand_on_templates`]).
 //! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
@@ -90,6 +92,8 @@ mod surface;
 mod tags;
 mod terrain;
 mod terrain_labels;
+mod terrain_lines;
+mod thinning;
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};

@@ -132,15 +132,13 @@ const LINE_SMOOTH_MM: f64 = 1.0;
 /// template, larger than a base's shadow).
 pub const MIN_PIECE_MM2: f64 = 1500.0;
 /// The ring beside what stands on the table where shadows fall, mm.
-const SHADOW_REACH_MM: f64 = 20.0;
+pub(crate) const SHADOW_REACH_MM: f64 = 20.0;
 /// An area piece smaller than [`SHADOW_MAX_MM2`] with more than this share of its
 /// pixels in that ring is dropped.
-const SHADOW_SHARE: f64 = 0.6;
+pub(crate) const SHADOW_SHARE: f64 = 0.6;
 /// Pieces at least this large are kept wherever they lie, mm² (50 cm²: the shadow
 /// of a battalion's line is some 15 x 150 mm).
 const SHADOW_MAX_MM2: f64 = 5000.0;
-/// Linear pieces: the line is sampled every this many mm along its length.
-const LINE_STEP_MM: f64 = 20.0;
 /// Area labels are the majority over a square of this half side, mm: blotches of a
 /// mottled template smaller than it and notches narrower than it go.
 const VOTE_MM: f64 = 4.0;
@@ -156,6 +154,10 @@ const MIN_TEMPLATE_WIDTH_MM: f64 = 25.0;
 /// width: a strip that long is a road or a stream, not a template (a wood 200 mm by
 /// 40 mm is 5).
 const MAX_ELONGATION: f64 = 10.0;
+/// A linear class is not looked for on a template of a class it cannot be told from
+/// by colour (their colours' tolerances overlap), nor within this rim around it, px
+/// (the template's edge is smoothed with the mat into other colours).
+const TEMPLATE_RIM_PX: i32 = 3;
 /// Each class's mask is worked on within the box of its pixels and this many empty
 /// pixels around them (more than the opening's brush reaches).
 const ROI_MARGIN_PX: i32 = 4;
@@ -195,7 +197,19 @@ pub fn segment(
     let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
     let (w, h) = rect.size()?;
     let mut out = Vec::new();
-    for (k, class) in profile.terrain.iter().enumerate() {
+    // The templates found (255) of each area class, over the whole image: a linear
+    // class is not looked for on the templates of a class it cannot be told from.
+    let mut templates: Vec<Option<Mat>> = vec![None; profile.terrain.len()];
+    // Areas first, then lines.
+    let to_occupied = if profile.terrain.iter().any(|c| c.is_linear() || c.kind == TerrainKind::Hill) {
+        crate::terrain_lines::distance_to_occupied(&occupied)?
+    } else {
+        Mat::default()
+    };
+    let mut order: Vec<usize> = (0..profile.terrain.len()).collect();
+    order.sort_by_key(|&k| profile.terrain[k].is_linear());
+    for k in order {
+        let class = &profile.terrain[k];
         let image = if class.is_linear() { &labels.line } else { &labels.area };
         let mut whole = Mat::default();
         opencv::core::compare(image, &Scalar::all((k + 1) as f64), &mut whole, opencv::core::CMP_EQ)?;
@@ -209,23 +223,47 @@ pub fn segment(
         let x1 = (found.x + found.width + ROI_MARGIN_PX).min(w);
         let y1 = (found.y + found.height + ROI_MARGIN_PX).min(h);
         let roi = Rect::new(x0, y0, x1 - x0, y1 - y0);
-        let mask = whole.roi(roi)?.try_clone()?;
-        // Specks go; lines are thinner than areas' specks, so a smaller brush.
-        let brush = if class.is_linear() { 3 } else { 5 };
-        let kernel = opencv::imgproc::get_structuring_element_def(
-            opencv::imgproc::MORPH_ELLIPSE,
-            opencv::core::Size::new(brush, brush),
-        )?;
-        let mut clean = Mat::default();
-        opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
-        if !class.is_linear() {
-            let seen = Seen { rect: &rect, occupied: &occupied, roi };
-            keep_templates(&mut clean, &seen, class)?;
-        }
-        let pieces = if class.is_linear() {
-            lines(&clean, &rect, roi)?
+        let mut mask = whole.roi(roi)?.try_clone()?;
+        let seen = Seen { rect: &rect, occupied: &occupied, roi };
+        let pieces: Vec<Piece> = if class.is_linear() {
+            for (o, t) in profile.terrain.iter().zip(&templates) {
+                if let Some(t) = t
+                    && colour_distance(o.colour.map(f64::from), class.colour.map(f64::from))
+                        < class.tolerance + o.tolerance
+                {
+                    let mut near = Mat::default();
+                    let kernel = opencv::imgproc::get_structuring_element_def(
+                        opencv::imgproc::MORPH_ELLIPSE,
+                        opencv::core::Size::new(2 * TEMPLATE_RIM_PX + 1, 2 * TEMPLATE_RIM_PX + 1),
+                    )?;
+                    opencv::imgproc::dilate_def(&t.roi(roi)?, &mut near, &kernel)?;
+                    mask.set_to(&Scalar::all(0.0), &near)?;
+                }
+            }
+            let mut pieces = Vec::new();
+            for path in crate::terrain_lines::centre_lines(&mask, &seen, &to_occupied)? {
+                if is_of_class(&path, &seen, k, &profile.terrain)? {
+                    pieces.push((Vec::new(), Vec::new(), path));
+                }
+            }
+            pieces
         } else {
-            areas(&clean, &rect, roi, class.kind == TerrainKind::Hill)?
+            // Specks go.
+            let kernel = opencv::imgproc::get_structuring_element_def(
+                opencv::imgproc::MORPH_ELLIPSE,
+                opencv::core::Size::new(5, 5),
+            )?;
+            let mut clean = Mat::default();
+            opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
+            keep_templates(&mut clean, &seen, class)?;
+            if class.kind == TerrainKind::Hill {
+                hill_under_shade(&mut clean, &seen, &to_occupied)?;
+            }
+            let mut kept = crate::palette::blank_mask(h, w)?;
+            clean.copy_to(&mut kept.roi_mut(roi)?)?;
+            let found = areas(&clean, &rect, roi, class.kind == TerrainKind::Hill)?;
+            templates[k] = Some(kept);
+            found
         };
         for (outline, holes, path) in pieces {
             out.push(TerrainFeature {
@@ -247,10 +285,92 @@ pub fn segment(
 }
 
 /// What the photo shows in the part `roi` of the rectified image.
-struct Seen<'a> {
-    rect: &'a Rectified,
-    occupied: &'a Mat,
-    roi: Rect,
+pub(crate) struct Seen<'a> {
+    /// The rectified, colour-corrected table image.
+    pub rect: &'a Rectified,
+    /// What stands on the table (255), over the whole image.
+    pub occupied: &'a Mat,
+    /// The part worked on.
+    pub roi: Rect,
+}
+
+/// True when the mean colour along a line (where nothing stands on it) is nearer the
+/// linear class `k` than any other linear class: where a wall runs, the blend of its
+/// colour with the mat's may be a road's, the wall's own colour is not.
+fn is_of_class(path: &[Vec2], seen: &Seen, k: usize, classes: &[TerrainClass]) -> Result<bool, VisionError> {
+    let (w, h) = seen.rect.size()?;
+    let (mut sum, mut n) = ([0.0f64; 3], 0usize);
+    for s in path.windows(2) {
+        let steps = s[0].distance(s[1]).ceil().max(1.0) as usize;
+        for i in 0..steps {
+            let [x, y] = seen.rect.to_px(s[0] + (s[1] - s[0]) * (i as f64 / steps as f64));
+            let (c, r) = (x.round() as i32, y.round() as i32);
+            if c < 0 || r < 0 || c >= w || r >= h || *seen.occupied.at_2d::<u8>(r, c)? != 0 {
+                continue;
+            }
+            let p = seen.rect.image.at_2d::<opencv::core::Vec3b>(r, c)?;
+            sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return Ok(true);
+    }
+    let mean = sum.map(|v| v / n as f64);
+    let nearest = classes
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.is_linear())
+        .min_by(|a, b| {
+            colour_distance(mean, a.1.colour.map(f64::from))
+                .total_cmp(&colour_distance(mean, b.1.colour.map(f64::from)))
+        })
+        .map(|(j, _)| j);
+    Ok(nearest == Some(k))
+}
+
+/// Where bases stand on a hill's edge they hide it and their shadows darken it to
+/// the mat's colour: a hill is a lump, so within [`SHADOW_REACH_MM`] of what stands
+/// on the table it is taken to reach as far as the convex hull of what the photo
+/// shows of it (`mask`, the part `seen.roi` of the image; `to_occupied` as in
+/// `terrain_lines::distance_to_occupied`).
+fn hill_under_shade(mask: &mut Mat, seen: &Seen, to_occupied: &Mat) -> Result<(), VisionError> {
+    let mut contours: Vector<Vector<Point>> = Vector::new();
+    opencv::imgproc::find_contours_def(
+        mask,
+        &mut contours,
+        opencv::imgproc::RETR_EXTERNAL,
+        opencv::imgproc::CHAIN_APPROX_SIMPLE,
+    )?;
+    let min_px = MIN_PIECE_MM2 * seen.rect.px_per_mm * seen.rect.px_per_mm;
+    let mut hulls: Vector<Vector<Point>> = Vector::new();
+    for c in &contours {
+        if opencv::imgproc::contour_area_def(&c)? >= min_px {
+            let mut hull: Vector<Point> = Vector::new();
+            opencv::imgproc::convex_hull_def(&c, &mut hull)?;
+            hulls.push(hull);
+        }
+    }
+    if hulls.is_empty() {
+        return Ok(());
+    }
+    let size = mask.size()?;
+    let mut inside =
+        Mat::new_rows_cols_with_default(size.height, size.width, opencv::core::CV_8U, Scalar::all(0.0))?;
+    opencv::imgproc::fill_poly_def(&mut inside, &hulls, Scalar::all(255.0))?;
+    let reach = (SHADOW_REACH_MM * seen.rect.px_per_mm) as f32;
+    let near = to_occupied.roi(seen.roi)?;
+    for r in 0..size.height {
+        let hr = inside.at_row::<u8>(r)?.to_vec();
+        let nr = near.at_row::<f32>(r)?.to_vec();
+        let mr = mask.at_row_mut::<u8>(r)?;
+        for ((m, h), d) in mr.iter_mut().zip(hr).zip(nr) {
+            if h != 0 && d <= reach {
+                *m = 255;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Removes from an area class's mask (the part `seen.roi` of the image) the pieces
@@ -408,84 +528,11 @@ fn simplify(c: &Vector<Point>, rect: &Rectified) -> Result<Option<Vec<Vec2>>, Vi
     Ok(None)
 }
 
-fn round_point(p: Vec2) -> Vec2 {
+pub(crate) fn round_point(p: Vec2) -> Vec2 {
     Vec2::new((p.x * 10.0).round() / 10.0, (p.y * 10.0).round() / 10.0)
 }
 
-/// Linear pieces of a class mask (the part `roi` of the rectified image): each long
-/// component becomes the polyline of its centre line, sampled along its principal
-/// axis and simplified.
-fn lines(mask: &Mat, rect: &Rectified, roi: Rect) -> Result<Vec<Piece>, VisionError> {
-    let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
-    let n = opencv::imgproc::connected_components_with_stats_def(mask, &mut comp, &mut stats, &mut cents)?;
-    let mut pts: Vec<Vec<Vec2>> = vec![Vec::new(); n.max(0) as usize];
-    for r in 0..roi.height {
-        let row = comp.at_row::<i32>(r)?;
-        for (c, v) in row.iter().enumerate() {
-            if *v > 0 {
-                let px = [(roi.x as usize + c) as f64, f64::from(roi.y + r)];
-                pts[*v as usize].push(rect.to_table(px));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for p in pts.iter().skip(1) {
-        // A line must be long: at least 5 cm, and five times as long as it is wide.
-        if (p.len() as f64) < 200.0 * rect.px_per_mm * rect.px_per_mm {
-            continue;
-        }
-        let m = p.len() as f64;
-        let c = p.iter().fold(Vec2::ZERO, |a, q| a + *q) / m;
-        let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
-        for q in p {
-            let d = *q - c;
-            sxx += d.x * d.x;
-            sxy += d.x * d.y;
-            syy += d.y * d.y;
-        }
-        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-        let u = Vec2::new(angle.cos(), angle.sin());
-        let v = u.perp_left();
-        let (lo, hi) = p.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), q| {
-            let t = (*q - c).dot(u);
-            (a.min(t), b.max(t))
-        });
-        if hi - lo < 50.0 {
-            continue;
-        }
-        let bins = ((hi - lo) / LINE_STEP_MM).ceil().max(1.0) as usize;
-        let mut acc = vec![(0.0, 0.0, 0usize); bins];
-        for q in p {
-            let d = *q - c;
-            let b =
-                (((d.dot(u) - lo) / (hi - lo)) * bins as f64).floor().clamp(0.0, (bins - 1) as f64) as usize;
-            acc[b].0 += d.dot(u);
-            acc[b].1 += d.dot(v);
-            acc[b].2 += 1;
-        }
-        let mut path: Vec<Vec2> = acc
-            .iter()
-            .filter(|a| a.2 > 0)
-            .map(|a| c + u * (a.0 / a.2 as f64) + v * (a.1 / a.2 as f64))
-            .collect();
-        // The ends reach the component's extremes.
-        if let (Some(first), Some(last)) = (path.first().copied(), path.last().copied()) {
-            let s = first - c;
-            path[0] = c + u * lo + v * s.dot(v);
-            let e = last - c;
-            let k = path.len() - 1;
-            path[k] = c + u * hi + v * e.dot(v);
-        }
-        let path: Vec<Vec2> =
-            douglas_peucker(&path, OUTLINE_TOLERANCE_MM * 2.0).into_iter().map(round_point).collect();
-        if path.len() >= 2 {
-            out.push((Vec::new(), Vec::new(), path));
-        }
-    }
-    Ok(out)
-}
-
-fn douglas_peucker(pts: &[Vec2], eps: f64) -> Vec<Vec2> {
+pub(crate) fn douglas_peucker(pts: &[Vec2], eps: f64) -> Vec<Vec2> {
     if pts.len() < 3 {
         return pts.to_vec();
     }
@@ -567,6 +614,40 @@ markers = [
         assert_eq!((at(50, 50), at(150, 50), at(150, 127)), (255, 0, 0));
     }
 
+    /// Issue 19: bases on the battle hill's edge hid a notch of it and their shadows
+    /// darkened more. A 200 x 200 px hill (1 px/mm), a disc with two notches cut into
+    /// its edge: the one a base stands in is the hill's again, the other stays a notch.
+    #[test]
+    fn a_hill_reaches_its_hull_where_bases_stand() {
+        let mut mask = crate::palette::blank_mask(200, 200).unwrap();
+        let mut occupied = crate::palette::blank_mask(200, 200).unwrap();
+        for y in 0..200i32 {
+            for x in 0..200i32 {
+                let disc = (x - 100).pow(2) + (y - 100).pow(2) <= 70 * 70;
+                let notch_right = x > 140 && (90..110).contains(&y);
+                let notch_left = x < 60 && (90..110).contains(&y);
+                *mask.at_2d_mut::<u8>(y, x).unwrap() =
+                    if disc && !notch_right && !notch_left { 255 } else { 0 };
+                // A base in the right notch.
+                if (150..175).contains(&x) && (92..108).contains(&y) {
+                    *occupied.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let rect = Rectified {
+            image: Mat::new_rows_cols_with_default(200, 200, opencv::core::CV_8UC3, Scalar::all(0.0))
+                .unwrap(),
+            px_per_mm: 1.0,
+            origin_mm: Vec2::ZERO,
+            height_mm: 0.0,
+        };
+        let seen = Seen { rect: &rect, occupied: &occupied, roi: Rect::new(0, 0, 200, 200) };
+        let to_occupied = crate::terrain_lines::distance_to_occupied(&occupied).unwrap();
+        hill_under_shade(&mut mask, &seen, &to_occupied).unwrap();
+        let at = |x: i32, y: i32| *mask.at_2d::<u8>(y, x).unwrap();
+        assert_eq!((at(145, 100), at(55, 100), at(100, 100)), (255, 0, 255));
+    }
+
     fn load(terrain: &str) -> Result<Profile, VisionError> {
         Profile::from_toml_str(&format!("{BASE}{terrain}"), "club.toml")
     }
@@ -592,6 +673,8 @@ markers = [
             ("[[terrain]]\nkind = \"marsh\"\ncolour = [1, 2, 3]\nlevel = 0.3\n", "terrain[0].level"),
             ("[[terrain]]\nkind = \"marsh\"\ncolour = [1, 2, 3]\ntolerance = -4\n", "terrain[0].tolerance"),
             ("[[terrain]]\nkind = \"marsh\"\ncolour = [1, 2, 3]\nlinear = true\n", "terrain[0].linear"),
+            ("[[terrain]]\nkind = \"hedge\"\ncolour = [1, 2, 3]\nlinear = false\n", "terrain[0].linear"),
+            ("[[terrain]]\nkind = \"road\"\ncolour = [1, 2, 3]\nlinear = \"yes\"\n", "linear"),
             (
                 "[[terrain]]\nkind = \"marsh\"\ncolour = [80, 90, 85]\n[[terrain]]\nkind = \"light-forest\"\ncolour = [82, 91, 86]\n",
                 "terrain[1].colour",

@@ -87,6 +87,14 @@ pub(crate) fn classify(
             tol2: (c.tolerance * c.tolerance) as f32,
         })
         .collect();
+    // Lines are told from the bare table by colour, from area classes by shape (the
+    // templates of area classes of a colour near theirs are no place for them, see
+    // `terrain::segment`): a road's blotches stray towards a hill's colour.
+    let everything: Vec<Reference> = areas.iter().filter(|a| a.label == 0).chain(&lines).copied().collect();
+    let mut is_line = [false; 256];
+    for l in &lines {
+        is_line[usize::from(l.label)] = true;
+    }
     let mut area = blank_mask(h, w)?;
     let mut line = blank_mask(h, w)?;
     let n = (w * h) as usize;
@@ -102,7 +110,13 @@ pub(crate) fn classify(
     for (j, row) in cells.chunks_mut(hw as usize).enumerate() {
         for (cell, v) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?) {
             if v[3] / 4.0 >= MIN_FREE {
-                *cell = nearest(&areas, [v[0] / v[3], v[1] / v[3], v[2] / v[3]]).map_or(0, |(l, _)| l);
+                let colour = [v[0] / v[3], v[1] / v[3], v[2] / v[3]];
+                let area_here = nearest(&areas, colour);
+                // Where the smoothed colour is a line's, each pixel is looked at.
+                *cell = match nearest(&everything, colour) {
+                    Some((l, _)) if is_line[usize::from(l)] => UNSURE,
+                    _ => area_here.map_or(0, |(l, _)| l),
+                };
             }
         }
     }
@@ -164,17 +178,16 @@ pub(crate) fn classify(
                 area_row[cu] = label;
             }
             assigned[r as usize * w as usize + cu] = true;
-            // A line wins where the lightly smoothed colour is nearer a linear class
-            // than the smoothed colour is to an area class (a wall's colour smoothed
-            // with the mat beside it may come near an area class's).
-            let beaten = |d2: f32| match area_here {
-                Some((label, a2)) if label > 0 => d2 < a2,
-                _ => true,
-            };
-            if let Some(fine_colour) = fine_here
-                && let Some((label, d2)) = nearest(&lines, fine_colour)
-                && beaten(d2)
-            {
+            // A line where the lightly smoothed colour (a thin wall's own) or the
+            // smoothed one (a blotchy road's) is nearer a linear class than the other
+            // linear classes and the bare table.
+            let line_colour = [fine_here, Some(colour)]
+                .into_iter()
+                .flatten()
+                .filter_map(|c| nearest(&everything, c))
+                .filter(|(l, _)| is_line[usize::from(*l)])
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((label, _)) = line_colour {
                 line_here.push((cu, label));
             }
         }
