@@ -268,6 +268,7 @@ fn cubes_and_terrain_are_read_from_the_photo() {
 
 fn path(kind: TerrainKind, pts: &[(f64, f64)]) -> TerrainFeature {
     TerrainFeature {
+        crests: Vec::new(),
         id: Some(kind.name().to_string()),
         kind,
         level: 0.0,
