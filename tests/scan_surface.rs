@@ -320,3 +320,46 @@ fn linear_pieces_are_read_as_polylines() {
     assert!(s.table.terrain.iter().all(|f| f.kind.is_linear()), "{:?}", s.table.terrain);
     Table::from_json_str(&s.table.to_json_string()).unwrap();
 }
+
+/// Issue 19: players put cubes against their units' bases. Seen from the side, the
+/// figures' reach (the occupied mask: the bases with everything that may stand on them,
+/// along the camera's rays) covers a cube touching a base's far edge, which was missed:
+/// a cube is now looked for wherever the bases' bodies are not, and grown over a base
+/// where it touches one. A cube against each kind of edge, near and far, in four colours
+/// (the red one beside red coats) is found with its colour and unit; nothing is
+/// invented. (A black cube against an end of black-hatted figures joins their hats
+/// and is still missed.)
+#[test]
+fn cubes_against_bases_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let units = vec![
+        line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
+        line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
+        line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
+        line("au-2", "au", &[380.0, 410.0, 440.0], 300.0, 270.0),
+    ];
+    let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
+    // A cube's half side is 4.76 mm: each centre is 4.8 mm beyond a base's edge.
+    t.markers = vec![
+        // Against fr-1's left end (x = 135).
+        cube(MarkerColour::Yellow, 130.2, 150.0, "fr-1"),
+        // Against fr-2's long edge at y = 140 (the near side of the photo).
+        cube(MarkerColour::White, 410.0, 135.2, "fr-2"),
+        // Against au-1's right end (x = 225), beside red coats.
+        cube(MarkerColour::Red, 229.8, 300.0, "au-1"),
+        // Against au-2's long edge at y = 310 (the far side: in the figures' reach).
+        cube(MarkerColour::Natural, 380.0, 314.8, "au-2"),
+    ];
+    let truth = shoot_table(dir.path(), t.clone());
+    let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
+    let s = scan(&photo, &profile(), Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
+    assert_eq!(s.table.base_count(), t.base_count(), "{:?}", s.report.issues);
+    for m in &t.markers {
+        let got = s.table.markers.iter().find(|g| (g.x - m.x).hypot(g.y - m.y) < 3.0).unwrap_or_else(|| {
+            panic!("{:?} cube at ({}, {}) not found: {:?}", m.colour, m.x, m.y, s.table.markers)
+        });
+        assert_eq!((got.kind, got.colour, &got.unit), (m.kind, m.colour, &m.unit), "{got:?}");
+    }
+    assert_eq!(s.table.markers.len(), t.markers.len(), "{:?}", s.table.markers);
+}

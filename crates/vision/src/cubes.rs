@@ -175,6 +175,10 @@ pub fn find_cubes(
     let mut rect = Rectified::new(&photo.color, model, spec.size_mm, bounds, CUBE_PX_PER_MM)?;
     correction.apply(&mut rect, model)?;
     let occupied = occupancy::occupied(&rect, model, profile, table, tags)?;
+    // The bases' bodies alone: a cube is looked for anywhere else, within the figures'
+    // reach too (a tilted camera sees a cube behind a unit inside that reach), and
+    // grown into them where it stands against or on a base.
+    let solid = occupancy::occupied_up_to(&rect, model, profile, table, tags, 0.0)?;
     let classes = spec.classes();
     let tol2 = spec.tolerance * spec.tolerance;
     // Label image: 1 + class index of the nearest reference within tolerance, 0 else.
@@ -194,13 +198,14 @@ pub fn find_cubes(
     });
     for r in 0..h {
         let img = rect.image.at_row::<Vec3b>(r)?;
-        let occ = occupied.at_row::<u8>(r)?;
         let lab = labels.at_row_mut::<u8>(r)?;
-        for ((p, o), l) in img.iter().zip(occ).zip(lab.iter_mut()) {
+        for (p, l) in img.iter().zip(lab.iter_mut()) {
             let mut allowed = near_channel[0][usize::from(p[0])]
                 & near_channel[1][usize::from(p[1])]
                 & near_channel[2][usize::from(p[2])];
-            if allowed == 0 || *o != 0 {
+            // Pixels where something stands are labelled too: a cube against a base
+            // is grown over it from the part off it (`Blobs::grown`).
+            if allowed == 0 {
                 continue;
             }
             // The nearest reference (first on ties) among those the channels allow:
@@ -221,16 +226,21 @@ pub fn find_cubes(
         }
     }
     let side_px = spec.size_mm * CUBE_PX_PER_MM;
-    let min_area = 0.4 * side_px * side_px;
+    let min_area = MIN_FREE_SHARE * side_px * side_px;
     let nadir = model.camera_centre().map(|c| Vec2::new(c[0], c[1]));
     // The pixels of any cube colour in 8-connected groups: a blob of one colour (its
     // mask opened, then its connected parts) lies within one group, so each colour is
     // looked at only there, not over the whole table five times.
+    let mut labelled = Mat::default();
+    opencv::core::compare(&labels, &opencv::core::Scalar::all(0.0), &mut labelled, opencv::core::CMP_GT)?;
+    let mut free = Mat::default();
+    opencv::core::compare(&solid, &opencv::core::Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
     let mut any = Mat::default();
-    opencv::core::compare(&labels, &opencv::core::Scalar::all(0.0), &mut any, opencv::core::CMP_GT)?;
+    opencv::core::bitwise_and_def(&labelled, &free, &mut any)?;
     let (mut groups, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats_def(&any, &mut groups, &mut stats, &mut cents)?;
-    let image = Blobs { rect: &rect, labels: &labels, occupied: &occupied, nadir, spec, profile };
+    let image =
+        Blobs { rect: &rect, labels: &labels, occupied: &occupied, solid: &solid, nadir, spec, profile };
     let mut found = Vec::new();
     for g in 1..n {
         let stat = |s: i32| stats.at_2d::<i32>(g, s).copied();
@@ -256,6 +266,7 @@ struct Blobs<'a> {
     rect: &'a Rectified,
     labels: &'a Mat,
     occupied: &'a Mat,
+    solid: &'a Mat,
     nadir: Option<Vec2>,
     spec: &'a MarkerSpec,
     profile: &'a Profile,
@@ -290,7 +301,7 @@ impl Blobs<'_> {
                 }
             }
         }
-        if (count as f64) < 0.4 * top_area {
+        if (count as f64) < MIN_FREE_SHARE * top_area {
             return Ok(());
         }
         let mut opened = Mat::default();
@@ -305,26 +316,27 @@ impl Blobs<'_> {
         let refs: Vec<[f64; 3]> = spec.classes().iter().map(|c| c.2.map(f64::from)).collect();
         for i in 1..n {
             let area = f64::from(*stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)?);
-            if !(0.4 * top_area..=2.5 * top_area).contains(&area) {
+            if !(MIN_FREE_SHARE * top_area..=2.5 * top_area).contains(&area) {
                 continue;
             }
             let x0 = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_LEFT)?;
             let y0 = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_TOP)?;
             let bw = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_WIDTH)?;
             let bh = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_HEIGHT)?;
-            let mut pts = Vec::new();
-            let mut sum = [0.0; 3];
+            let mut px = Vec::new();
             for y in y0..y0 + bh {
                 let row = comp.at_row::<i32>(y)?;
-                let img = self.rect.image.at_row::<Vec3b>(window.y + y)?;
                 for x in x0..x0 + bw {
                     if row[x as usize] == i {
-                        let (gx, gy) = (window.x + x, window.y + y);
-                        pts.push(self.rect.to_table([f64::from(gx), f64::from(gy)]));
-                        let p = img[gx as usize];
-                        sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
+                        px.push((window.x + x, window.y + y));
                     }
                 }
+            }
+            // Where the blob meets a base's body, its colour may go on over the base:
+            // a cube against or half on a base.
+            px.extend(self.grown(label, window, (x0, y0, bw, bh), &comp, i)?);
+            if !(0.4 * top_area..=2.5 * top_area).contains(&(px.len() as f64)) {
+                continue;
             }
             // A cube stands alone: little of its colour around it (textured terrain
             // has patches of any colour, but they come in crowds).
@@ -332,20 +344,43 @@ impl Blobs<'_> {
             if crowded(self.labels, self.occupied, label, bbox, CUBE_PX_PER_MM)? {
                 continue;
             }
-            let Some(centre) = cube_top(&pts, self.nadir, spec.size_mm) else { continue };
+            let mut sum = [0.0; 3];
+            for &(gx, gy) in &px {
+                let p = self.rect.image.at_2d::<Vec3b>(gy, gx)?;
+                sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
+            }
+            let to_table = |&(x, y): &(i32, i32)| self.rect.to_table([f64::from(x), f64::from(y)]);
+            let shown: Vec<Vec2> = px.iter().map(to_table).collect();
+            // A cube's top is a filled square of its colour (with its sides, a little
+            // longer one way); a patch of terrain is ragged. Where figures stand in
+            // front of a cube (one half on a base), what shows is the square less
+            // their shapes: its hull is the square, most of it showing.
+            let shape = if square_enough(&shown, spec.size_mm, CUBE_PX_PER_MM)? {
+                shown
+            } else if self.beside_figures(&px)? {
+                let hull = hull_pixels(&px)?;
+                if (px.len() as f64) < MIN_SHOWN_OF_HULL * hull.len() as f64
+                    || !square_enough(
+                        &hull.iter().map(to_table).collect::<Vec<_>>(),
+                        spec.size_mm,
+                        CUBE_PX_PER_MM,
+                    )?
+                {
+                    continue;
+                }
+                hull.iter().map(to_table).collect()
+            } else {
+                continue;
+            };
+            let Some(centre) = cube_top(&shape, self.nadir, spec.size_mm) else { continue };
             let inset = spec.size_mm / 2.0 + 1.0;
             if !self.profile.on_table(centre, -inset) {
                 continue; // the floor beyond the table's edge
             }
-            let mean = sum.map(|s| s / pts.len() as f64);
+            let mean = sum.map(|s| s / px.len() as f64);
             let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d2)| d2.sqrt());
-            // A cube's top is a filled square of its colour (with its sides, a little
-            // longer one way); a patch of terrain is ragged and of mixed colours, and a
-            // shadow keeps the hue of the ground it falls on.
-            if colour_distance > spec.tolerance / 2.0
-                || hue_distance(mean, refs[k]) > spec.tolerance / 4.0
-                || !square_enough(&pts, spec.size_mm, CUBE_PX_PER_MM)?
-            {
+            // A shadow keeps the hue of the ground it falls on.
+            if colour_distance > spec.tolerance / 2.0 || hue_distance(mean, refs[k]) > spec.tolerance / 4.0 {
                 continue;
             }
             found.push(FoundCube { kind: class.0, colour: class.1, centre, colour_distance });
@@ -353,6 +388,110 @@ impl Blobs<'_> {
         Ok(())
     }
 }
+
+impl Blobs<'_> {
+    /// The pixels (image x, y) on the bases' bodies (`solid`) of colour `label` joined
+    /// to the blob `i` of `comp` (whose box in `window` is `(x0, y0, w, h)`),
+    /// 8-connected, within a cube's side of that box: the part of a cube standing
+    /// against or half on a base that lies over the base.
+    fn grown(
+        &self,
+        label: u8,
+        window: opencv::core::Rect,
+        (x0, y0, bw, bh): (i32, i32, i32, i32),
+        comp: &Mat,
+        i: i32,
+    ) -> Result<Vec<(i32, i32)>, VisionError> {
+        let reach = (self.spec.size_mm * CUBE_PX_PER_MM).ceil() as i32;
+        let size = self.labels.size()?;
+        let (lx, ly) = ((window.x + x0 - reach).max(0), (window.y + y0 - reach).max(0));
+        let hx = (window.x + x0 + bw + reach).min(size.width);
+        let hy = (window.y + y0 + bh + reach).min(size.height);
+        let (ww, wh) = ((hx - lx).max(0) as usize, (hy - ly).max(0) as usize);
+        let mut seen = vec![false; ww * wh];
+        let mut queue = std::collections::VecDeque::new();
+        for y in y0..y0 + bh {
+            let row = comp.at_row::<i32>(y)?;
+            for x in x0..x0 + bw {
+                if row[x as usize] == i {
+                    let (gx, gy) = (window.x + x, window.y + y);
+                    seen[(gy - ly) as usize * ww + (gx - lx) as usize] = true;
+                    queue.push_back((gx, gy));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        while let Some((x, y)) = queue.pop_front() {
+            for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < lx || ny < ly || nx >= hx || ny >= hy {
+                    continue;
+                }
+                let k = (ny - ly) as usize * ww + (nx - lx) as usize;
+                if seen[k] {
+                    continue;
+                }
+                seen[k] = true;
+                if *self.solid.at_2d::<u8>(ny, nx)? != 0 && *self.labels.at_2d::<u8>(ny, nx)? == label {
+                    out.push((nx, ny));
+                    queue.push_back((nx, ny));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// True when a pixel of the blob `px` (image x, y) is in or next to the occupied
+    /// mask: figures may stand in front of it.
+    fn beside_figures(&self, px: &[(i32, i32)]) -> Result<bool, VisionError> {
+        let size = self.occupied.size()?;
+        for &(x, y) in px {
+            for (dx, dy) in [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx >= 0
+                    && ny >= 0
+                    && nx < size.width
+                    && ny < size.height
+                    && *self.occupied.at_2d::<u8>(ny, nx)? != 0
+                {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// The pixels (image x, y) inside the convex hull of `px`.
+fn hull_pixels(px: &[(i32, i32)]) -> Result<Vec<(i32, i32)>, VisionError> {
+    let (Some(x0), Some(y0)) = (px.iter().map(|p| p.0).min(), px.iter().map(|p| p.1).min()) else {
+        return Ok(Vec::new());
+    };
+    let (x1, y1) = (px.iter().map(|p| p.0).max().unwrap_or(x0), px.iter().map(|p| p.1).max().unwrap_or(y0));
+    let pts: Vector<opencv::core::Point> =
+        px.iter().map(|&(x, y)| opencv::core::Point::new(x - x0, y - y0)).collect();
+    let mut hull: Vector<opencv::core::Point> = Vector::new();
+    opencv::imgproc::convex_hull_def(&pts, &mut hull)?;
+    let mut mask = crate::palette::blank_mask(y1 - y0 + 1, x1 - x0 + 1)?;
+    opencv::imgproc::fill_convex_poly_def(&mut mask, &hull, opencv::core::Scalar::all(255.0))?;
+    let mut out = Vec::new();
+    for r in 0..=(y1 - y0) {
+        for (c, v) in mask.at_row::<u8>(r)?.iter().enumerate() {
+            if *v != 0 {
+                out.push((x0 + c as i32, y0 + r));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A cube that figures stand in front of is taken when this share of its blob's
+/// convex hull shows its colour.
+const MIN_SHOWN_OF_HULL: f64 = 0.6;
+
+/// A blob of a cube's colour is looked at when at least this share of a cube's top
+/// shows off the bases' bodies (the rest may be grown over a base).
+const MIN_FREE_SHARE: f64 = 0.2;
 
 /// The ring around a blob's box: from this far outside it to the outer value, mm.
 const RING_MM: (f64, f64) = (3.0, 8.0);
@@ -509,6 +648,21 @@ fn round(v: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 20 x 20 px square with two figures' columns (4 px wide) standing across it:
+    /// 288 of its 400 pixels show, the hull of what shows is the whole square again.
+    #[test]
+    fn the_hull_of_a_cube_behind_figures_is_its_square() {
+        let shown: Vec<(i32, i32)> = (0..20)
+            .flat_map(|y| (0..20).map(move |x| (x, y)))
+            .filter(|&(x, y)| !((5..9).contains(&x) && y >= 6 || (12..16).contains(&x) && y < 14))
+            .collect();
+        assert_eq!(shown.len(), 400 - 56 - 56);
+        let hull = hull_pixels(&shown).unwrap();
+        assert_eq!(hull.len(), 400);
+        assert!(hull.iter().all(|&(x, y)| (0..20).contains(&x) && (0..20).contains(&y)));
+        assert!(hull_pixels(&[]).unwrap().is_empty());
+    }
 
     #[test]
     fn a_square_blob_is_a_cube_a_long_one_is_not() {

@@ -31,6 +31,19 @@ pub fn occupied(
     table: &Table,
     tags: &[TagPose],
 ) -> Result<Mat, VisionError> {
+    occupied_up_to(rect, model, profile, table, tags, FIGURE_REACH_MM)
+}
+
+/// The occupied mask with what stands on the bases reaching `reach_mm` above their tops
+/// (0: the bases' bodies alone, with the figures' overhang at their edges).
+pub fn occupied_up_to(
+    rect: &Rectified,
+    model: &CameraModel,
+    profile: &Profile,
+    table: &Table,
+    tags: &[TagPose],
+    reach_mm: f64,
+) -> Result<Mat, VisionError> {
     let (w, h) = rect.size()?;
     let mut mask = crate::palette::blank_mask(h, w)?;
     let top = profile.bases.top_height_mm;
@@ -45,7 +58,7 @@ pub fn occupied(
                 sy * (b.depth() / 2.0 + FIGURE_OVERHANG_MM),
             ))
         });
-        prism(&mut mask, rect, model, &grown, 0.0, top + FIGURE_REACH_MM)?;
+        prism(&mut mask, rect, model, &grown, 0.0, top + reach_mm)?;
     }
     for t in tags.iter().filter(|t| !tagged.contains(&t.id)) {
         let r = LOOSE_TAG_REACH_MM;
