@@ -4,8 +4,9 @@
 //! line-of-sight verdicts between enemy units on the scanned and the true table.
 
 use std::collections::BTreeMap;
+use vedette_geometry::convex::segment_distance_mm;
 use vedette_geometry::los::TerrainSight;
-use vedette_geometry::{Polygon, Segment, SpatialIndex, Table, TerrainFeature, TerrainKind, Vec2};
+use vedette_geometry::{Base, Polygon, Segment, SpatialIndex, Table, TerrainFeature, TerrainKind, Vec2};
 
 /// One true area piece and the scanned piece of its kind that overlaps it most.
 #[derive(Debug, Clone)]
@@ -95,16 +96,41 @@ fn painted_over(truth: &Table, i: usize, p: Vec2) -> bool {
     (0..truth.terrain.len()).any(|j| paints_over(truth, j, i) && truth.terrain[j].polygon().contains(p))
 }
 
+/// How high the synthetic figures reach above the table, mm (vedette-synth's riders
+/// stand up to 24 mm on 3 mm bases) ...
+const FIGURE_TOP_MM: f64 = 27.0;
+/// ... and how far past their bases' edges, mm (vedette-synth's props).
+const FIGURE_OVERHANG_MM: f64 = 1.5;
+
+/// True when a base or a figure on it stands between the camera at `camera_mm` (table
+/// mm) and the table point `p`: the ray from `p` to the camera, up to the figures'
+/// height, passes over a base (grown by the figures' overhang).
+pub fn figure_stands_on(bases: &[&Base], camera_mm: [f64; 3], p: Vec2) -> bool {
+    let c = Vec2::new(camera_mm[0], camera_mm[1]);
+    let ray = Segment::new(p, p + (c - p) * (FIGURE_TOP_MM / camera_mm[2]));
+    let reach = ray.length() + FIGURE_OVERHANG_MM;
+    bases.iter().any(|b| {
+        let r = reach + b.width().hypot(b.depth()) / 2.0;
+        (b.centre() - p).length() <= r && segment_distance_mm(&ray, &b.vertices_ccw()) <= FIGURE_OVERHANG_MM
+    })
+}
+
 /// Scores the scanned terrain against the true terrain, for the true area pieces of
 /// `kinds` (the profile's area classes). A true piece is what the photo shows of it
 /// (less the pieces painted over it): its boundary is its own outline where it shows
 /// and the outlines of the pieces painted over it where they lie inside it. The
 /// scanned side is every scanned piece of its kind that overlaps it. Boundary points
-/// within `clear_mm` of a base of the true table, or hidden under another piece, are
-/// left out.
-pub fn terrain_score(scanned: &Table, truth: &Table, kinds: &[TerrainKind], clear_mm: f64) -> TerrainScore {
+/// where a figure stands on the edge as the photo sees it (a base or its figures
+/// between the point and the camera at `camera_mm`, [`figure_stands_on`]), or hidden
+/// under another piece, are left out.
+pub fn terrain_score(
+    scanned: &Table,
+    truth: &Table,
+    kinds: &[TerrainKind],
+    camera_mm: [f64; 3],
+) -> TerrainScore {
     let bases: Vec<_> = truth.units.iter().flat_map(|u| u.bases.iter()).collect();
-    let free = |p: &Vec2| bases.iter().all(|b| b.distance_to_point(*p) > clear_mm);
+    let free = |p: &Vec2| !figure_stands_on(&bases, camera_mm, *p);
     let mut score = TerrainScore::default();
     let area = |f: &TerrainFeature| !f.kind.is_linear() && f.outline.len() >= 3;
     for (i, t) in truth.terrain.iter().enumerate().filter(|(_, f)| area(f) && kinds.contains(&f.kind)) {
