@@ -334,3 +334,61 @@ fn a_corrections_file_that_no_longer_applies_is_named() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("brigade-attack.corrections.json") && err.contains("correction 1"), "{err}");
 }
+
+/// Issue 22 item 3: flip, add, reassign and side through the server, each seen in the
+/// table it serves, kept in the corrections file (valid against its schema) and undone
+/// one at a time.
+#[test]
+fn flip_add_reassign_and_side_are_corrections_too() {
+    let (_dir, table) = brigade_copy();
+    let server = Server::start(&table);
+    let unit = |t: &Value, id: &str| t["units"].as_array().unwrap().iter().find(|u| u["id"] == id).cloned();
+    let steps = [
+        json!({"op": "flip", "base": "au-art-1#0"}),
+        json!({"op": "add", "unit": "au-5", "x": 1120, "y": 640, "heading": 180}),
+        json!({"op": "reassign", "base": "fr-1-3#8", "to": "fr-1-2"}),
+        json!({"op": "side", "unit": "fr-cav-1", "side": "austria"}),
+    ];
+    for s in &steps {
+        let (status, answer) = server.post("/api/corrections", s);
+        assert_eq!(status, 200, "{s}: {answer}");
+    }
+    let t = server.get_json("/api/table");
+    assert_eq!(unit(&t, "au-art-1").unwrap()["bases"][0]["heading"], 90.0);
+    let au5 = unit(&t, "au-5").unwrap();
+    assert_eq!(au5["bases"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        (&au5["bases"][3]["x"], &au5["bases"][3]["width"]),
+        (&json!(1120.0), &au5["bases"][0]["width"])
+    );
+    assert_eq!(unit(&t, "fr-1-3").unwrap()["bases"].as_array().unwrap().len(), 8);
+    assert_eq!(unit(&t, "fr-1-2").unwrap()["bases"].as_array().unwrap().len(), 5);
+    assert_eq!(unit(&t, "fr-cav-1").unwrap()["side"], "austria");
+    // The file holds the four, valid against the published schema.
+    let written: Value = serde_json::from_str(
+        &std::fs::read_to_string(table.with_file_name("brigade-attack.corrections.json")).unwrap(),
+    )
+    .unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/corrections.schema.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(jsonschema::validator_for(&schema).unwrap().is_valid(&written), "{written}");
+    assert_eq!(written["corrections"].as_array().unwrap().len(), 4);
+    // A base of a unit given to a unit it is already in is refused, naming it.
+    let (status, e) =
+        server.post("/api/corrections", &json!({"op": "reassign", "base": "au-5#0", "to": "au-5"}));
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("already in au-5"), "{e}");
+    // Undone one by one, back to the table as it was.
+    for _ in &steps {
+        assert_eq!(server.post("/api/undo", &json!({})).0, 200);
+    }
+    let original: Value = serde_json::from_str(&std::fs::read_to_string(&table).unwrap()).unwrap();
+    assert_eq!(
+        unit(&server.get_json("/api/table"), "fr-cav-1").unwrap()["side"],
+        original["units"][8]["side"]
+    );
+    assert_eq!(server.get_json("/api/corrections")["corrections"], json!([]));
+}

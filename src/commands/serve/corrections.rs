@@ -1,5 +1,6 @@
-//! Corrections a player makes in the viewer (issue 22 item 3): move, rotate or delete a
-//! base. Each is applied to the table's JSON form and the result goes through the
+//! Corrections a player makes in the viewer (issue 22 item 3): move, rotate, flip,
+//! delete or add a base, give a base to another unit, or a unit to another side. Each
+//! is applied to the table's JSON form and the result goes through the
 //! table's own validation, so a correction can never produce a table `vedette report`
 //! would refuse. The list is kept in `TABLE.corrections.json` beside the table.
 
@@ -32,22 +33,63 @@ pub enum Correction {
         /// The new heading, degrees.
         heading: f64,
     },
+    /// Turn the base to face the other way (its heading plus 180°) about its centre.
+    Flip {
+        /// The base, `unit#index`.
+        base: String,
+    },
     /// Take the base off the table (the unit's later bases are numbered one lower,
     /// unless the table numbers them by `slot`).
     Delete {
         /// The base, `unit#index`.
         base: String,
     },
+    /// Put a new base (untagged) into `unit`, last, centred at (`x`, `y`) facing
+    /// `heading`; its size is the unit's first base's unless `width` and `depth` give it.
+    Add {
+        /// The unit's id.
+        unit: String,
+        /// Centre x, table mm.
+        x: f64,
+        /// Centre y, table mm.
+        y: f64,
+        /// Heading, degrees counter-clockwise from +x.
+        heading: f64,
+        /// Frontage, mm (default: the unit's first base's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        width: Option<f64>,
+        /// Depth, mm (default: the unit's first base's).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        depth: Option<f64>,
+    },
+    /// Give the base to the unit `to`, as its last base (a tag read into the wrong unit);
+    /// a unit left without bases goes.
+    Reassign {
+        /// The base, `unit#index`.
+        base: String,
+        /// The unit that gets it, by id.
+        to: String,
+    },
+    /// Give the unit to the side `side`.
+    Side {
+        /// The unit's id.
+        unit: String,
+        /// The side, as in table files (`fr`, `au`, ...).
+        side: String,
+    },
 }
 
 impl Correction {
-    /// The base it corrects.
+    /// What it corrects: the base (`unit#index`) or the unit (its id).
     #[must_use]
-    pub fn base(&self) -> &str {
+    pub fn target(&self) -> &str {
         match self {
-            Correction::Move { base, .. } | Correction::Rotate { base, .. } | Correction::Delete { base } => {
-                base
-            }
+            Correction::Move { base, .. }
+            | Correction::Rotate { base, .. }
+            | Correction::Flip { base }
+            | Correction::Delete { base }
+            | Correction::Reassign { base, .. } => base,
+            Correction::Add { unit, .. } | Correction::Side { unit, .. } => unit,
         }
     }
 }
@@ -99,7 +141,7 @@ pub fn apply_all(original: &Table, corrections: &[Correction], file: &Path) -> R
                 "{}: correction {} ({}) no longer applies: {e}",
                 file.display(),
                 i + 1,
-                c.base()
+                c.target()
             ))
         })?;
     }
@@ -123,45 +165,104 @@ pub fn corrections_json(corrections: &[Correction]) -> Result<String, CliError> 
     serde_json::to_string_pretty(&file).map(|t| format!("{t}\n")).map_err(|e| CliError::Usage(e.to_string()))
 }
 
-/// Applies one correction to a table, returning the corrected table (validated) and its
-/// JSON form.
+/// Applies one correction to a table, returning the corrected table (validated).
 pub fn apply(table: &Table, correction: &Correction) -> Result<Table, CliError> {
-    let r = match table.select(correction.base())? {
-        Selection::Base(r) => r,
-        Selection::Unit(_) => {
-            return Err(CliError::Usage(format!(
-                "\"{}\" names a unit; a correction names one base, as unit#index",
-                correction.base()
-            )));
-        }
-    };
     let mut value = serde_json::to_value(table).map_err(|e| CliError::Usage(e.to_string()))?;
-    let bases = value
+    let units = value
         .get_mut("units")
-        .and_then(|u| u.get_mut(r.unit))
-        .and_then(|u| u.get_mut("bases"))
         .and_then(Value::as_array_mut)
-        .ok_or_else(|| CliError::Usage(format!("no base {}", correction.base())))?;
+        .ok_or_else(|| CliError::Usage("the table has no units".into()))?;
+    let name = correction.target();
+    let missing = || CliError::Usage(format!("no base {name}"));
     match correction {
-        Correction::Delete { .. } => {
-            if r.base < bases.len() {
-                bases.remove(r.base);
-            }
-        }
-        Correction::Move { x, y, .. } => {
-            let b = bases.get_mut(r.base).and_then(Value::as_object_mut);
-            let b = b.ok_or_else(|| CliError::Usage(format!("no base {}", correction.base())))?;
+        Correction::Add { x, y, heading, width, depth, .. } => {
+            let u = unit_named(table, name)?;
+            let first =
+                table.units[u].bases.first().ok_or_else(|| CliError::Usage(format!("{name} has no base")))?;
+            let mut b = serde_json::Map::new();
             b.insert("x".into(), number(*x)?);
             b.insert("y".into(), number(*y)?);
-        }
-        Correction::Rotate { heading, .. } => {
-            let b = bases.get_mut(r.base).and_then(Value::as_object_mut);
-            let b = b.ok_or_else(|| CliError::Usage(format!("no base {}", correction.base())))?;
             b.insert("heading".into(), number(*heading)?);
+            b.insert("width".into(), number(width.unwrap_or(first.width()))?);
+            b.insert("depth".into(), number(depth.unwrap_or(first.depth()))?);
+            bases_of(units, u, name)?.push(Value::Object(b));
+        }
+        Correction::Side { side, .. } => {
+            let u = unit_named(table, name)?;
+            let unit = units.get_mut(u).and_then(Value::as_object_mut).ok_or_else(missing)?;
+            unit.insert("side".into(), Value::String(side.clone()));
+        }
+        _ => {
+            let r = base_named(table, name)?;
+            let bases = bases_of(units, r.unit, name)?;
+            match correction {
+                Correction::Delete { .. } => {
+                    if r.base < bases.len() {
+                        bases.remove(r.base);
+                    }
+                }
+                Correction::Move { x, y, .. } => {
+                    let b = bases.get_mut(r.base).and_then(Value::as_object_mut).ok_or_else(missing)?;
+                    b.insert("x".into(), number(*x)?);
+                    b.insert("y".into(), number(*y)?);
+                }
+                Correction::Rotate { heading, .. } => {
+                    let b = bases.get_mut(r.base).and_then(Value::as_object_mut).ok_or_else(missing)?;
+                    b.insert("heading".into(), number(*heading)?);
+                }
+                Correction::Flip { .. } => {
+                    let heading = table.base(r).ok_or_else(missing)?.heading_deg();
+                    let turned = (heading + 180.0).rem_euclid(360.0);
+                    let b = bases.get_mut(r.base).and_then(Value::as_object_mut).ok_or_else(missing)?;
+                    b.insert("heading".into(), number(turned)?);
+                }
+                Correction::Reassign { to, .. } => {
+                    let u = unit_named(table, to)?;
+                    if u == r.unit {
+                        return Err(CliError::Usage(format!("{name} is already in {to}")));
+                    }
+                    let b = if r.base < bases.len() { bases.remove(r.base) } else { return Err(missing()) };
+                    let emptied = bases.is_empty();
+                    bases_of(units, u, to)?.push(b);
+                    if emptied {
+                        units.remove(r.unit);
+                    }
+                }
+                Correction::Add { .. } | Correction::Side { .. } => {}
+            }
         }
     }
     let text = serde_json::to_string(&value).map_err(|e| CliError::Usage(e.to_string()))?;
     Table::parse(&text, "the corrected table").map_err(CliError::from)
+}
+
+/// The base `name` (`unit#index`) of `table`.
+fn base_named(table: &Table, name: &str) -> Result<vedette_geometry::BaseRef, CliError> {
+    match table.select(name)? {
+        Selection::Base(r) => Ok(r),
+        Selection::Unit(_) => Err(CliError::Usage(format!(
+            "\"{name}\" names a unit; this correction names one base, as unit#index"
+        ))),
+    }
+}
+
+/// The index of the unit `name` (its id) of `table`.
+fn unit_named(table: &Table, name: &str) -> Result<usize, CliError> {
+    match table.select(name)? {
+        Selection::Unit(u) => Ok(u),
+        Selection::Base(_) => {
+            Err(CliError::Usage(format!("\"{name}\" names a base; this correction names a unit, by its id")))
+        }
+    }
+}
+
+/// The JSON bases of unit `u` (named `name` for errors).
+fn bases_of<'a>(units: &'a mut [Value], u: usize, name: &str) -> Result<&'a mut Vec<Value>, CliError> {
+    units
+        .get_mut(u)
+        .and_then(|u| u.get_mut("bases"))
+        .and_then(Value::as_array_mut)
+        .ok_or_else(|| CliError::Usage(format!("no unit for {name}")))
 }
 
 fn number(v: f64) -> Result<Value, CliError> {
@@ -210,6 +311,77 @@ mod tests {
         assert!(apply(&fewer, &Correction::Delete { base: "a#0".into() }).is_err());
         assert!(apply(&t, &Correction::Delete { base: "a".into() }).is_err());
         assert!(apply(&t, &Correction::Delete { base: "b#0".into() }).is_err());
+    }
+
+    fn two_units() -> Table {
+        Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+            {"id":"a","side":"x","kind":"infantry","formation":"line",
+             "bases":[{"x":0,"y":0,"heading":90,"width":30,"depth":20},{"x":30,"y":0,"heading":90,"width":30,"depth":20}]},
+            {"id":"b","side":"y","kind":"infantry","formation":"line",
+             "bases":[{"x":0,"y":100,"heading":270,"width":40,"depth":15}]}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn flip_add_reassign_side_and_refusals() {
+        let t = two_units();
+        // Flip: 90 -> 270, and 270 -> 90 (not 450).
+        let flipped = apply(&t, &Correction::Flip { base: "a#1".into() }).unwrap();
+        assert_eq!(flipped.units[0].bases[1].heading_deg(), 270.0);
+        assert_eq!(flipped.units[0].bases[1].centre(), t.units[0].bases[1].centre());
+        let back = apply(&t, &Correction::Flip { base: "b#0".into() }).unwrap();
+        assert_eq!(back.units[1].bases[0].heading_deg(), 90.0);
+        // Add: the unit's first base's size unless given; last; untagged.
+        let add =
+            |w, d| Correction::Add { unit: "a".into(), x: 60.0, y: 0.0, heading: 90.0, width: w, depth: d };
+        let more = apply(&t, &add(None, None)).unwrap();
+        let b = &more.units[0].bases[2];
+        assert_eq!((b.centre(), b.width(), b.depth()), (vedette_geometry::Vec2::new(60.0, 0.0), 30.0, 20.0));
+        assert_eq!(b.meta().tag, None);
+        let wide = apply(&t, &add(Some(40.0), Some(10.0))).unwrap();
+        assert_eq!((wide.units[0].bases[2].width(), wide.units[0].bases[2].depth()), (40.0, 10.0));
+        // Reassign: a#1 becomes b's last base, a keeps one; the last base of a unit
+        // takes the emptied unit away with it.
+        let moved = apply(&t, &Correction::Reassign { base: "a#1".into(), to: "b".into() }).unwrap();
+        assert_eq!((moved.units[0].bases.len(), moved.units[1].bases.len()), (1, 2));
+        assert_eq!(moved.units[1].bases[1].centre(), vedette_geometry::Vec2::new(30.0, 0.0));
+        let gone = apply(&t, &Correction::Reassign { base: "b#0".into(), to: "a".into() }).unwrap();
+        assert_eq!(gone.units.len(), 1);
+        assert_eq!(gone.units[0].bases.len(), 3);
+        // Side.
+        let turned = apply(&t, &Correction::Side { unit: "b".into(), side: "x".into() }).unwrap();
+        assert_eq!(turned.units[1].side, "x");
+        // Refusals, each naming what is wrong.
+        let refused = |c: Correction| apply(&t, &c).unwrap_err().to_string();
+        assert!(refused(Correction::Flip { base: "a".into() }).contains("names a unit"));
+        assert!(refused(add(None, None).clone_with_unit("a#0")).contains("names a base"));
+        assert!(
+            refused(Correction::Reassign { base: "a#0".into(), to: "a".into() }).contains("already in a")
+        );
+        assert!(refused(Correction::Reassign { base: "a#0".into(), to: "c".into() }).contains('c'));
+        assert!(refused(Correction::Side { unit: "c".into(), side: "x".into() }).contains('c'));
+        let nan =
+            Correction::Add { unit: "a".into(), x: f64::NAN, y: 0.0, heading: 0.0, width: None, depth: None };
+        assert!(refused(nan).contains("not a finite number"));
+        // Read back from JSON as the viewer sends them.
+        let c: Correction = serde_json::from_str(r#"{"op":"reassign","base":"a#1","to":"b"}"#).unwrap();
+        assert_eq!(c, Correction::Reassign { base: "a#1".into(), to: "b".into() });
+        let c: Correction =
+            serde_json::from_str(r#"{"op":"add","unit":"a","x":1,"y":2,"heading":3}"#).unwrap();
+        assert_eq!(c.target(), "a");
+    }
+
+    impl Correction {
+        fn clone_with_unit(&self, unit: &str) -> Correction {
+            match self.clone() {
+                Correction::Add { x, y, heading, width, depth, .. } => {
+                    Correction::Add { unit: unit.into(), x, y, heading, width, depth }
+                }
+                c => c,
+            }
+        }
     }
 
     #[test]
