@@ -91,10 +91,11 @@ fn scan_sample(name: &str) {
     let boundary: Vec<f64> = terrain.pieces.iter().flat_map(|p| p.boundary_mm.iter().copied()).collect();
     for p in &terrain.pieces {
         eprintln!(
-            "{name}: {} {}: IoU {:.3}, boundary p95 {:.2} mm",
+            "{name}: {} {}: IoU {:.3} ({:.3} over what the photo shows), boundary p95 {:.2} mm",
             p.kind,
             p.id,
             p.iou,
+            p.iou_seen,
             quantile(&p.boundary_mm, 0.95)
         );
     }
@@ -247,9 +248,11 @@ fn crowd_two_photo_sample_finds_every_base() {
 /// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
 /// scores): where not, these bounds hold the level reached, so that it does not slip
 /// back. Boundary points where a figure stands on the edge as the camera sees it are
-/// left out (`figure_stands_on`). Not met: the battle's hill (IoU 0.88, boundary p95
-/// 3.8 mm: bases stand on its edge, hide part of it and their shadows darken more to
-/// the mat's colour; the hill is taken to its hull there), the boundary p95 pooled
+/// left out (`figure_stands_on`); over what the photo shows (the same points left out)
+/// every piece's IoU is at least 0.9. Not met: the battle's hill (IoU 0.88, 0.93 over
+/// what the photo shows; boundary p95 3.8 mm: bases stand on its edge, hide part of it
+/// and their shadows darken more to the mat's colour; the hill is taken to its hull
+/// there), the boundary p95 pooled
 /// over the battle's pieces (3.9 mm: shadows beside bases, and the heavy wood along
 /// the town painted over it) and its cube centred on a base's end among the figures.
 fn surface_targets(
@@ -261,6 +264,13 @@ fn surface_targets(
 ) {
     for p in &terrain.pieces {
         assert!(p.iou >= 0.87, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        assert!(
+            p.iou_seen >= 0.9,
+            "{name}: {} {} IoU over what the photo shows {}",
+            p.kind,
+            p.id,
+            p.iou_seen
+        );
         if p.kind == vedette_geometry::TerrainKind::Hill {
             let p95 = quantile(&p.boundary_mm, 0.95);
             assert!(p95 <= 4.0, "{name}: {} boundary p95 {p95} mm", p.id);

@@ -17,6 +17,9 @@ pub struct PieceScore {
     pub id: String,
     /// Intersection over union (0 when no scanned piece of its kind overlaps it).
     pub iou: f64,
+    /// The same over the part of the table the photo shows: points where a figure
+    /// stands between the table and the camera ([`figure_stands_on`]) left out.
+    pub iou_seen: f64,
     /// Distances from each true boundary point (every 1 mm, away from bases) to the
     /// scanned boundary, and from each scanned boundary point to the true one, mm.
     pub boundary_mm: Vec<f64>,
@@ -154,6 +157,17 @@ pub fn terrain_score(
             ghi = Vec2::new(ghi.x.max(b.x), ghi.y.max(b.y));
         }
         let (mut both, mut either) = (0usize, 0usize);
+        let (mut both_seen, mut either_seen) = (0usize, 0usize);
+        // The bases that may hide a point of the box (their figures' reach included).
+        let reach = 100.0;
+        let near: Vec<&Base> = bases
+            .iter()
+            .copied()
+            .filter(|b| {
+                let c = b.centre();
+                c.x > glo.x - reach && c.x < ghi.x + reach && c.y > glo.y - reach && c.y < ghi.y + reach
+            })
+            .collect();
         let mut y = glo.y.floor() + 0.5;
         while y < ghi.y {
             let mut x = glo.x.floor() + 0.5;
@@ -162,11 +176,16 @@ pub fn terrain_score(
                 let (u, v) = (shown(p), polys.iter().any(|q| q.contains(p)));
                 both += usize::from(u && v);
                 either += usize::from(u || v);
+                if (u || v) && !figure_stands_on(&near, camera_mm, p) {
+                    both_seen += usize::from(u && v);
+                    either_seen += 1;
+                }
                 x += 1.0;
             }
             y += 1.0;
         }
         let v = both as f64 / either.max(1) as f64;
+        let v_seen = both_seen as f64 / either_seen.max(1) as f64;
         let ss: Vec<Segment> = candidates.iter().flat_map(|s| segments(s)).collect();
         // Where a piece painted over this one ends inside it, this one shows from there.
         let covering: Vec<usize> = (0..truth.terrain.len()).filter(|&j| paints_over(truth, j, i)).collect();
@@ -199,6 +218,7 @@ pub fn terrain_score(
             kind: t.kind,
             id: t.id.clone().unwrap_or_else(|| format!("terrain[{i}]")),
             iou: v,
+            iou_seen: v_seen,
             boundary_mm,
         });
     }
