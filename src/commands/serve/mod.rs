@@ -3,7 +3,8 @@
 //! first slice). The rule geometry runs here, behind the JSON API of [`routes`]
 //! (docs/serve.md); the page only draws what the API answers.
 //!
-//! - [`corrections`]: move, rotate and delete a base; the corrections file.
+//! - [`corrections`]: move, rotate, flip, delete and add bases, reassign a base or a
+//!   unit's side; the corrections file.
 //! - [`session`]: the table, its corrections, and the findings recomputed from them.
 //! - [`routes`]: the HTTP routes.
 
