@@ -14,12 +14,14 @@
 //! spotting depth; the verdicts never test against it.
 //!
 //! Construction: the cover minus the points within the depth of its outline (a band of
-//! a rectangle on each edge and a disc at each corner). The discs are polygons
+//! a rectangle on each edge and a disc at each reflex corner: near a convex corner every
+//! point inside is within the depth of one of the two edges). The discs are polygons
 //! circumscribed about the true circles, so the drawn part lies inside the true one:
 //! every point of it is hidden, and the true part is larger by at most
 //! [`CORNER_EXCESS_MM`] near the corners.
 
 use crate::command::deployment::{geo_polygon, ring_of};
+use crate::convex::signed_area;
 use crate::los::sight_rules::{CoverVisibility, SightRules};
 use crate::los::terrain_sight::sight_properties;
 use crate::polygon::Polygon;
@@ -79,15 +81,23 @@ pub fn deeper_than(cover: &Polygon, depth_mm: f64) -> Vec<Polygon> {
         0
     };
     let out_r = if n > 0 { r / (std::f64::consts::PI / n as f64).cos() } else { 0.0 };
-    for ring in std::iter::once(&cover.exterior).chain(cover.holes.iter()) {
+    let rings = std::iter::once((&cover.exterior, 1.0)).chain(cover.holes.iter().map(|h| (h, -1.0)));
+    for (ring, side) in rings {
         let m = ring.len();
+        // +1 where the cover lies left of the ring (a counter-clockwise outline, a
+        // clockwise hole).
+        let cover_left = side * signed_area(ring).signum();
         for i in 0..m {
-            let (a, b) = (ring[i], ring[(i + 1) % m]);
+            let (z, a, b) = (ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]);
             if let Some(u) = (b - a).normalized() {
                 let nrm = u.perp_left() * r;
                 band.push(geo_polygon(&[a - nrm, b - nrm, b + nrm, a + nrm]));
             }
-            if n > 0 {
+            // Near a convex corner of the cover every inner point is within the depth
+            // of one of its two edges (the strips hold it); only a reflex corner needs
+            // its disc (the points nearest the corner itself).
+            let reflex = (a - z).cross(b - a) * cover_left < 0.0;
+            if n > 0 && reflex {
                 let disc: Vec<Vec2> = (0..n)
                     .map(|k| a + Vec2::from_heading_deg(360.0 * (k as f64 + 0.5) / n as f64) * out_r)
                     .collect();
