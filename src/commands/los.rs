@@ -242,12 +242,12 @@ pub fn sight_scene(
     vedette_draw::findings::sight::draw_sight(
         &mut scene,
         table,
-        table.select(a)?,
-        table.select(b)?,
+        &table.rule_book()?,
+        (table.select(a)?, table.select(b)?),
         r.visible,
         ex,
-    );
-    scene.focus_on(&[vedette_draw::LayerId::Sight]);
+    )?;
+    scene.focus_on(&[vedette_draw::LayerId::Sight, vedette_draw::LayerId::BlindZones]);
     Ok(scene)
 }
 

@@ -1,7 +1,9 @@
 //! Keeping labels from overlapping: a greedy placement in output space. Labels are
-//! taken in priority order (verdicts before ids); each goes to the first of a few
-//! candidate positions around its anchor where its box overlaps no box placed before,
-//! or to the first candidate when every one overlaps. Boxes are estimated from the text
+//! taken in priority order (verdicts before ids); each goes to the first of its
+//! candidate positions around its anchor (nearest first, out to [`RINGS`] line heights,
+//! joined to the anchor by a leader line when pushed out) where its box overlaps no box
+//! placed before. A label with no free place is not written over the others: the SVG
+//! keeps its text in a `<title>` at its anchor, shown on hover. Boxes are estimated from the text
 //! length (sans-serif, about 0.55 em per character) and kept in a uniform grid, so
 //! placing n labels costs about n times the few boxes near each.
 
@@ -75,29 +77,55 @@ impl Placer {
         }
     }
 
-    /// Places a `w` x `h` label near `anchor` and returns its box (taken from now on);
-    /// `beside`: never centred on the anchor (a mark stays visible).
-    pub fn place(&mut self, anchor: Vec2, w: f64, h: f64, beside: bool) -> LabelBox {
+    /// Places a `w` x `h` label near `anchor` and returns its box (taken from now on)
+    /// and whether it stands off its anchor (a leader line should join them); `None`
+    /// when every candidate overlaps a label placed before (nothing is taken: the label
+    /// is not written, so it never overprints another). `beside`: never centred on the
+    /// anchor (a mark stays visible).
+    ///
+    /// Candidates, nearest first: centred (unless `beside`), then rings around the anchor
+    /// ([`RINGS`] of them, each a line height further out): above and below (centred and
+    /// slid half a label either way along), right, left and the four diagonals. From the
+    /// second ring on, the label is joined to its anchor by a leader line.
+    pub fn place(&mut self, anchor: Vec2, w: f64, h: f64, beside: bool) -> Option<(LabelBox, bool)> {
         let g = 0.3 * h;
         let at = |x: f64, y: f64| LabelBox { x0: x, y0: y, x1: x + w, y1: y + h };
         let (ax, ay) = (anchor.x, anchor.y);
-        let candidates = [
-            at(ax - w / 2.0, ay - h / 2.0),
-            at(ax - w / 2.0, ay - g - h),
-            at(ax - w / 2.0, ay + g),
-            at(ax + g, ay - h / 2.0),
-            at(ax - g - w, ay - h / 2.0),
-            at(ax + g, ay - g - h),
-            at(ax - g - w, ay + g),
-            at(ax - w / 2.0, ay - 2.0 * (g + h)),
-            at(ax - w / 2.0, ay + 2.0 * g + h),
-        ];
-        let candidates = if beside { &candidates[3..] } else { &candidates[..] };
-        let chosen = candidates.iter().copied().find(|b| self.free(b)).unwrap_or(candidates[0]);
-        self.take(chosen);
-        chosen
+        if !beside {
+            let centred = at(ax - w / 2.0, ay - h / 2.0);
+            if self.free(&centred) {
+                self.take(centred);
+                return Some((centred, false));
+            }
+        }
+        for k in 0..RINGS {
+            let gy = g + k as f64 * (h + g);
+            let gx = g + k as f64 * (h + g);
+            let ring = [
+                at(ax - w / 2.0, ay - gy - h),
+                at(ax - w / 2.0, ay + gy),
+                at(ax + gx, ay - h / 2.0),
+                at(ax - gx - w, ay - h / 2.0),
+                at(ax + gx, ay - gy - h),
+                at(ax - gx - w, ay + gy),
+                at(ax + gx, ay + gy),
+                at(ax - gx - w, ay - gy - h),
+                at(ax - w / 4.0, ay - gy - h),
+                at(ax - 3.0 * w / 4.0, ay - gy - h),
+                at(ax - w / 4.0, ay + gy),
+                at(ax - 3.0 * w / 4.0, ay + gy),
+            ];
+            if let Some(b) = ring.into_iter().find(|b| self.free(b)) {
+                self.take(b);
+                return Some((b, k >= 2));
+            }
+        }
+        None
     }
 }
+
+/// How many rings of candidate positions a label tries around its anchor.
+pub const RINGS: usize = 5;
 
 /// Where a label is written: its anchor point in output units (`y` the baseline), how
 /// the text is aligned on it, and its font size.
@@ -113,15 +141,23 @@ pub struct PlacedLabel {
     pub size: f64,
 }
 
+/// Where every label of a picture goes ([`layout_labels`]).
+#[derive(Debug, Clone, Default)]
+pub struct LabelLayout {
+    /// (layer index, element index) → where the label is written.
+    pub placed: HashMap<(usize, usize), PlacedLabel>,
+    /// Labels that stand off their anchor: (anchor, the nearest point of the label's
+    /// box), output units, for a leader line.
+    pub leaders: HashMap<(usize, usize), (Vec2, Vec2)>,
+    /// Labels with no free place: not written over others; the SVG keeps their text
+    /// in a `<title>` at their anchor (shown on hover).
+    pub hidden: HashMap<(usize, usize), Vec2>,
+}
+
 /// Places every label of a scene seen through `proj`, verdicts before ids (see the
-/// module docs): (layer index, element index) → where it goes. `text_scale` multiplies
-/// the labels' sizes.
+/// module docs). `text_scale` multiplies the labels' sizes.
 #[must_use]
-pub fn place_labels(
-    scene: &Scene,
-    proj: &dyn Projection,
-    text_scale: f64,
-) -> HashMap<(usize, usize), PlacedLabel> {
+pub fn layout_labels(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> LabelLayout {
     let upm = proj.units_per_mm() * text_scale;
     let mut order: Vec<(u8, usize, usize)> = Vec::new();
     for (li, l) in scene.layers().iter().enumerate() {
@@ -133,7 +169,7 @@ pub fn place_labels(
     }
     order.sort_by_key(|&(p, li, ei)| (p, li, ei));
     let mut placer = Placer::new(12.0 * upm);
-    let mut out = HashMap::new();
+    let mut out = LabelLayout::default();
     for (_, li, ei) in order {
         let e = &scene.layers()[li].elements[ei];
         let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
@@ -151,13 +187,35 @@ pub fn place_labels(
                 PlacedLabel { x: a.x, y: a.y + 0.35 * h, anchor: name, size: h }
             }
             Placement::Auto | Placement::Beside => {
-                let b = placer.place(a, w, h, *placement == Placement::Beside);
-                PlacedLabel { x: b.x0, y: b.y1 - 0.22 * h, anchor: "start", size: h }
+                match placer.place(a, w, h, *placement == Placement::Beside) {
+                    Some((b, off)) => {
+                        if off {
+                            let near = Vec2::new(a.x.clamp(b.x0, b.x1), a.y.clamp(b.y0, b.y1));
+                            out.leaders.insert((li, ei), (a, near));
+                        }
+                        PlacedLabel { x: b.x0, y: b.y1 - 0.22 * h, anchor: "start", size: h }
+                    }
+                    None => {
+                        out.hidden.insert((li, ei), a);
+                        continue;
+                    }
+                }
             }
         };
-        out.insert((li, ei), placed);
+        out.placed.insert((li, ei), placed);
     }
     out
+}
+
+/// The labels that are written ([`layout_labels`]'s `placed`): (layer index, element
+/// index) → where each goes.
+#[must_use]
+pub fn place_labels(
+    scene: &Scene,
+    proj: &dyn Projection,
+    text_scale: f64,
+) -> HashMap<(usize, usize), PlacedLabel> {
+    layout_labels(scene, proj, text_scale).placed
 }
 
 #[cfg(test)]
@@ -167,21 +225,30 @@ mod tests {
     #[test]
     fn a_second_label_on_the_same_anchor_moves_off_the_first() {
         let mut p = Placer::new(10.0);
-        let a = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
-        let b = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
-        let c = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false);
+        let a = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false).unwrap().0;
+        let b = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false).unwrap().0;
+        let c = p.place(Vec2::new(50.0, 50.0), 20.0, 5.0, false).unwrap().0;
         assert!(!a.overlaps(&b) && !a.overlaps(&c) && !b.overlaps(&c), "{a:?} {b:?} {c:?}");
         // The first goes centred on its anchor.
         assert_eq!(a, LabelBox { x0: 40.0, y0: 47.5, x1: 60.0, y1: 52.5 });
     }
 
     #[test]
-    fn when_every_candidate_is_taken_the_first_is_used() {
+    fn a_crowded_anchor_pushes_labels_out_along_leaders_then_keeps_them_off() {
         let mut p = Placer::new(10.0);
+        let mut boxes = Vec::new();
+        let mut leaders = 0;
+        // Twenty labels on one anchor: none overlaps another; the far ones get leaders.
+        for _ in 0..20 {
+            let (b, off) = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, true).unwrap();
+            assert!(boxes.iter().all(|o: &LabelBox| !o.overlaps(&b)), "{b:?}");
+            leaders += usize::from(off);
+            boxes.push(b);
+        }
+        assert!(leaders > 0);
+        // With every candidate taken, nothing is placed (and nothing taken).
         p.take(LabelBox { x0: -1000.0, y0: -1000.0, x1: 1000.0, y1: 1000.0 });
-        let a = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, false);
-        let b = p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, true);
-        assert_eq!(b, LabelBox { x0: 1.2, y0: -2.0, x1: 11.2, y1: 2.0 });
-        assert_eq!(a, LabelBox { x0: -5.0, y0: -2.0, x1: 5.0, y1: 2.0 });
+        assert_eq!(p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, false), None);
+        assert_eq!(p.place(Vec2::new(0.0, 0.0), 10.0, 4.0, true), None);
     }
 }

@@ -13,11 +13,14 @@
 //! - Projections ([`projection`]): the [`Projection`] trait (table point and height to
 //!   output point) and the plan view [`PlanView`].
 //! - The SVG writer ([`svg`]): [`write_svg`], two decimals, escaped text, labels kept
-//!   from overlapping ([`labels`]).
+//!   from overlapping ([`labels`]: leader lines when pushed out, on hover when no place
+//!   is free).
 //! - Colours ([`style`]): the Okabe-Ito palette, sides coloured in name order.
 //! - The table as a scene ([`plan`]): [`table_scene`], [`plan_svg`].
-//! - The findings drawn ([`findings`]): artillery, assault, command, skirmishers, sight,
-//!   measurements; the report's plan ([`report`]: [`report_scene`]).
+//! - The findings drawn ([`findings`]): artillery, assault, command (adjoining
+//!   divisions too), skirmishers, sight, spotting depth and blind zones, measurements
+//!   (with their uncertainty on scanned tables, [`findings::measured_words`]); the
+//!   report's plan ([`report`]: [`report_scene`]).
 //! - The questions about one pair answered in words with a picture ([`explain`]).
 //! - Errors: [`DrawError`].
 

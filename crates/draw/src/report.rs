@@ -2,7 +2,8 @@
 //! toggleable layer (arcs and zones of every battery, main and secondary targets, deep
 //! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
 //! and leaders' reaches; skirmisher spacing; Pro Patria targets, corridors, command
-//! radius and crests; Republic alert zones, bluffs, supports; close calls). Fed by the library's
+//! radius and crests; Republic alert zones, bluffs, supports; spotting depth in cover;
+//! adjoining divisions; close calls). Fed by the library's
 //! assessments, the same ones the report prints.
 
 use crate::error::DrawError;
@@ -12,12 +13,14 @@ use crate::findings::command::draw_command;
 use crate::findings::pro_patria::draw_pro_patria;
 use crate::findings::republic::draw_republic;
 use crate::findings::skirmishers::draw_skirmishers;
+use crate::findings::spotting::draw_spotting_depth_zones;
 use crate::plan::table_scene;
 use crate::scene::Scene;
 use std::collections::BTreeSet;
 use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::assault::assessment::AssaultAssessment;
 use vedette_geometry::command::assessment::CommandAssessment;
+use vedette_geometry::los::{SightRules, spotting_depth_zones};
 use vedette_geometry::pro_patria::assessment::ProPatriaAssessment;
 use vedette_geometry::republic::RepublicAssessment;
 use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleBook, SpatialIndex, Table};
@@ -64,6 +67,8 @@ pub fn report_scene(
         table.scale
     );
     let mut scene = table_scene(table, &title);
+    let zones = spotting_depth_zones(table, &SightRules::for_book(book)?);
+    draw_spotting_depth_zones(&mut scene, table, book, &zones, None);
     draw_command(&mut scene, table, book, f.command);
     if let Some(art) = f.artillery {
         for (i, a) in art.batteries.iter().enumerate() {

@@ -16,6 +16,11 @@ pub enum LayerId {
     Table,
     /// Terrain pieces, by kind.
     Terrain,
+    /// Spotting depth (000 §3.6): the part of each cover deeper than its spotting depth,
+    /// and a sight line's run in cover up to the depth.
+    SpottingDepth,
+    /// Blind zones behind blocking terrain (003 601), on the sight line examined.
+    BlindZones,
     /// Deployment areas, leaders' reaches, command radii.
     Command,
     /// Firing zones and assault zones.
@@ -44,9 +49,11 @@ pub enum LayerId {
 
 impl LayerId {
     /// Every layer, in drawing order.
-    pub const ALL: [LayerId; 14] = [
+    pub const ALL: [LayerId; 16] = [
         LayerId::Table,
         LayerId::Terrain,
+        LayerId::SpottingDepth,
+        LayerId::BlindZones,
         LayerId::Command,
         LayerId::Zones,
         LayerId::Arcs,
@@ -67,6 +74,8 @@ impl LayerId {
         match self {
             LayerId::Table => "table",
             LayerId::Terrain => "terrain",
+            LayerId::SpottingDepth => "spotting-depth",
+            LayerId::BlindZones => "blind-zones",
             LayerId::Command => "command",
             LayerId::Zones => "zones",
             LayerId::Arcs => "arcs",
@@ -90,7 +99,11 @@ impl LayerId {
             LayerId::Measurements => 1,
             LayerId::Sight => 2,
             LayerId::Targets | LayerId::Contacts => 3,
-            LayerId::Arcs | LayerId::Zones | LayerId::FlankLines => 4,
+            LayerId::Arcs
+            | LayerId::Zones
+            | LayerId::FlankLines
+            | LayerId::SpottingDepth
+            | LayerId::BlindZones => 4,
             LayerId::Skirmishers | LayerId::Command => 5,
             LayerId::Bases => 6,
             LayerId::Table | LayerId::Terrain | LayerId::Legend => 7,

@@ -159,6 +159,11 @@ pub fn rules() -> Vec<Rule> {
         rule(&["spacing"]).no_fill().stroke("#009E73", 0.5),
         rule(&["parent-line"]).no_fill().stroke("#56B4E9", 0.4),
         rule(&["illegal"]).no_fill().stroke("#D55E00", 1.2),
+        rule(&["spotting-depth"]).fill("#009E73", 0.35).stroke("#00704f", 0.5).dashed(&[1.5, 1.0]),
+        rule(&["depth-run"]).no_fill().stroke("#009E73", 2.6).stroke_opacity(0.6),
+        rule(&["blind-zone"]).no_fill().stroke("#000000", 3.0).stroke_opacity(0.3),
+        rule(&["adjoining"]).no_fill().stroke("#0072B2", 0.9).dashed(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
+        rule(&["together"]).no_fill().stroke("#56B4E9", 0.6).dashed(&[0.5, 1.0]),
         rule(&["sight-clear"]).no_fill().stroke("#009E73", 0.7),
         rule(&["sight-blocked"]).no_fill().stroke("#D55E00", 0.7).dashed(&[2.0, 1.0]),
         rule(&["cut"]).no_fill().stroke("#D55E00", 0.9),
@@ -169,6 +174,8 @@ pub fn rules() -> Vec<Rule> {
         rule(&["close-call"]).no_fill().stroke("#000000", 1.0).dashed(&[1.0, 0.7]),
         rule(&["in-test"]).fill("#009E73", 1.0).no_stroke(),
         rule(&["out-test"]).no_fill().stroke_colour("#D55E00"),
+        rule(&["leader"]).no_fill().stroke("#000000", 0.2).stroke_opacity(0.6),
+        rule(&["label-hidden"]).fill("#000000", 0.5).no_stroke(),
         rule(&["legend-box"]).fill("#ffffff", 1.0).stroke_colour("#000000"),
     ]);
     r

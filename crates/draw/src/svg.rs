@@ -5,7 +5,7 @@
 //! bytes.
 
 use crate::error::DrawError;
-use crate::labels::{PlacedLabel, text_width};
+use crate::labels::{LabelLayout, PlacedLabel, text_width};
 use crate::projection::Projection;
 use crate::scene::{Element, LayerId, Mark, Scene, Shape};
 use crate::style::stylesheet;
@@ -90,13 +90,16 @@ fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
     }
 }
 
-fn element(
-    out: &mut String,
-    e: &Element,
-    proj: &dyn Projection,
-    label: Option<&PlacedLabel>,
-    text_scale: f64,
-) {
+/// How one label is written: where, its leader line, or (no free place) only its
+/// anchor.
+#[derive(Clone, Copy)]
+struct LabelAt<'a> {
+    placed: Option<&'a PlacedLabel>,
+    leader: Option<&'a (Vec2, Vec2)>,
+    hidden: Option<&'a Vec2>,
+}
+
+fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<'_>, text_scale: f64) {
     let upm = proj.units_per_mm();
     let size = upm * text_scale;
     let p = |v: Vec2| proj.project(v, e.height);
@@ -166,7 +169,35 @@ fn element(
             }
         }
         Shape::Text { text, size_mm, .. } => {
-            let Some(&PlacedLabel { x, y, anchor, .. }) = label else { return };
+            if let Some(a) = label.hidden {
+                // No free place: the text stays readable on hover, over a small mark.
+                let title = match &e.title {
+                    Some(t) => format!("{text}: {t}"),
+                    None => text.clone(),
+                };
+                let _ = writeln!(
+                    out,
+                    "<circle id=\"{}\" class=\"label-hidden\" cx=\"{}\" cy=\"{}\" r=\"{}\"><title>{}</title></circle>",
+                    escape(&e.id),
+                    num(a.x),
+                    num(a.y),
+                    num(0.8 * size),
+                    escape(&title)
+                );
+                return;
+            }
+            let Some(&PlacedLabel { x, y, anchor, .. }) = label.placed else { return };
+            if let Some((from, to)) = label.leader {
+                let _ = writeln!(
+                    out,
+                    "<polyline id=\"{}-leader\" class=\"leader\" points=\"{},{} {},{}\"/>",
+                    escape(&e.id),
+                    num(from.x),
+                    num(from.y),
+                    num(to.x),
+                    num(to.y)
+                );
+            }
             let _ = writeln!(
                 out,
                 "<text id=\"{}\" class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
@@ -271,7 +302,7 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
     }
     let ts =
         if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
-    let labels = crate::labels::place_labels(scene, proj, ts);
+    let labels: LabelLayout = crate::labels::layout_labels(scene, proj, ts);
     let (w, h) = proj.output_size();
     let unit = proj.unit_suffix();
     let mut out =
@@ -312,7 +343,12 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
         let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
         if let Some((li, layer)) = scene.layers().iter().enumerate().find(|(_, l)| l.id == id) {
             for (ei, e) in layer.elements.iter().enumerate() {
-                element(&mut out, e, proj, labels.get(&(li, ei)), ts);
+                let at = LabelAt {
+                    placed: labels.placed.get(&(li, ei)),
+                    leader: labels.leaders.get(&(li, ei)),
+                    hidden: labels.hidden.get(&(li, ei)),
+                };
+                element(&mut out, e, proj, at, ts);
             }
         }
         out.push_str("</g>\n");

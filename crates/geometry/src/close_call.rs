@@ -259,6 +259,30 @@ pub fn distance_call(table: &Table, a: BaseRef, b: BaseRef, c: &ClosestPoints, l
     CloseCall::new(table, c.distance_mm - limit_mm, &parties)
 }
 
+/// The standard uncertainty of the edge-to-edge distance between base `a` and base `b`
+/// (closest points `c`, from `a` to `b`), mm: the combined sigma of [`distance_call`]
+/// (each base's `sigma_mm` and its heading sigma times its lever to the closest point,
+/// along the line between them). `None` on a table whose two bases carry no
+/// uncertainty. The one place every measurement shown with a `±` takes it from.
+///
+/// ```
+/// use vedette_geometry::{BaseRef, Table};
+/// use vedette_geometry::close_call::distance_sigma_mm;
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+///   "units":[{"id":"a","side":"fr","kind":"infantry","formation":"line",
+///     "bases":[{"x":0,"y":0,"heading":90,"width":30,"depth":20,"sigma_mm":0.3}]},
+///    {"id":"b","side":"au","kind":"infantry","formation":"line",
+///     "bases":[{"x":0,"y":100,"heading":270,"width":30,"depth":20,"sigma_mm":0.4}]}]}"#)?;
+/// let (a, b) = (BaseRef::new(0, 0), BaseRef::new(1, 0));
+/// let c = t.base(a).unwrap().closest_points(t.base(b).unwrap());
+/// assert!((distance_sigma_mm(&t, a, b, &c).unwrap() - 0.5).abs() < 1e-12);
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+#[must_use]
+pub fn distance_sigma_mm(table: &Table, a: BaseRef, b: BaseRef, c: &ClosestPoints) -> Option<f64> {
+    distance_call(table, a, b, c, c.distance_mm).sigma_mm
+}
+
 /// How far beyond a rule limit a verdict can still be too close to call on `table`, mm:
 /// two combined sigmas of the least certain pair of bases (each base's `sigma_mm` and
 /// its heading sigma times its half diagonal, the largest lever). Zero on a table

@@ -11,7 +11,7 @@
 //!   within; "within" takes the shown tie ([`crate::ties::within_shown`]): a measurement
 //!   shown as equal to a limit is within it.
 
-use crate::close_call::{CloseCall, distance_call};
+use crate::close_call::{CloseCall, distance_call, distance_sigma_mm};
 use crate::rules::{DistanceEntry, RuleBook};
 use crate::table::{Selection, Table};
 use crate::ties::within_shown;
@@ -50,7 +50,7 @@ pub struct Measurement {
 pub fn measure_between(table: &Table, book: &RuleBook, a: Selection, b: Selection) -> Option<Measurement> {
     let found = closest_between_selections(table, a, b)?;
     let c = &found.closest;
-    let sigma_mm = distance_call(table, found.from, found.to, c, c.distance_mm).sigma_mm;
+    let sigma_mm = distance_sigma_mm(table, found.from, found.to, c);
     let thresholds = thresholds(table, book, &found);
     Some(Measurement { found, sigma_mm, thresholds })
 }

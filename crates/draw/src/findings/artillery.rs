@@ -6,12 +6,12 @@
 //! [`ArcOfFire::polygon`], [`Battery::zone`], [`FiringZone::centre_of_fire`],
 //! [`enfilade_zone`], [`vedette_geometry::DeepTarget::window`].
 
-use crate::findings::{Words, inches_words, outline_bases};
+use crate::findings::{Words, inches_sigma_words, inches_words, outline_bases};
 use crate::plan::base_outline;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
 use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::artillery::calls::{arc_call, range_call, unlimber_call};
-use vedette_geometry::close_call::segment_to_base;
+use vedette_geometry::close_call::{distance_sigma_mm, segment_to_base};
 use vedette_geometry::{
     ArcOfFire, ArtilleryRules, BaseRef, BatteryAssessment, EnfiladeVerdict, FlankSide, SpatialIndex, Table,
     TargetAssessment, UnitBox, Vec2, enfilade_zone, nearest_flanks,
@@ -344,7 +344,8 @@ fn target(
     scene.legend(class, "main target (000 §4.5)", false);
     if let Some(base) = table.base(t.nearest_base) {
         let c = segment_to_base(&a.battery.frontage.edge, base);
-        let range = inches_words(rules.rule_inches(t.range_mm), t.range_mm);
+        let sigma = distance_sigma_mm(table, a.battery.base_ref, t.nearest_base, &c);
+        let range = inches_sigma_words(rules.rule_inches(1.0), t.range_mm, sigma);
         scene.add(
             LayerId::Targets,
             &format!("range-{key}-{}", id_part(id)),

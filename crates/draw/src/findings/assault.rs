@@ -5,9 +5,10 @@
 //! close calls.
 
 use crate::findings::artillery::close_call;
-use crate::findings::distance_words;
+use crate::findings::{distance_words, measured_words};
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use vedette_geometry::assault::assessment::{AssaultFinding, ContactRange};
+use vedette_geometry::close_call::distance_sigma_mm;
 use vedette_geometry::{
     Aspect, AspectException, AssaultRange, AssaultZone, BaseRef, FacingArc, FlankGeometry, FlankSide,
     GeometryError, RuleBook, RuleDistance, RuleSet, Table, Vec2,
@@ -139,19 +140,29 @@ pub fn draw_assault(
     };
     let closest = face
         .iter()
-        .filter_map(|&r| table.base(r))
-        .flat_map(|a| def.bases.iter().map(move |d| a.closest_points(d)))
-        .min_by(|a, b| a.distance_mm.total_cmp(&b.distance_mm));
+        .filter_map(|&r| table.base(r).map(|b| (r, b)))
+        .flat_map(|(r, a)| {
+            def.bases
+                .iter()
+                .enumerate()
+                .map(move |(i, d)| (r, BaseRef::new(f.defender, i), a.closest_points(d)))
+        })
+        .min_by(|a, b| a.2.distance_mm.total_cmp(&b.2.distance_mm));
+    // The finding's distance, with the uncertainty of the closest pair's.
+    let measured = closest.as_ref().map_or_else(
+        || distance_words(book, f.distance_mm),
+        |(ra, rd, c)| measured_words(book, f.distance_mm, distance_sigma_mm(table, *ra, *rd, c)),
+    );
     let words = format!(
         "{} → {}: {} at {}, {}{}",
         att.id,
         def.id,
         range_name(f.range),
-        distance_words(book, f.distance_mm),
+        measured,
         aspect_words(f),
         f.aspect.and_then(|a| a.exception).map_or(String::new(), |e| format!(" ({})", exception_words(e)))
     );
-    if let Some(c) = closest {
+    if let Some((_, _, c)) = closest {
         scene.add(
             LayerId::Contacts,
             &format!("contact-{key}"),
@@ -166,12 +177,7 @@ pub fn draw_assault(
             "verdict",
             Shape::verdict(
                 c.from.lerp(c.to, 0.5),
-                format!(
-                    "{} {}, {}",
-                    range_name(f.range),
-                    distance_words(book, f.distance_mm),
-                    aspect_words(f)
-                ),
+                format!("{} {measured}, {}", range_name(f.range), aspect_words(f)),
             ),
             Height::Table,
             None,

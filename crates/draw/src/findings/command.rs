@@ -4,13 +4,13 @@
 //! ([`vedette_geometry::command::deployment::reach_outline`]); cavalry reaction and
 //! pass-through reach as lines to the units they find (000 §3.6, §5.5).
 
-use crate::findings::{distance_words, outline_bases};
+use crate::findings::{distance_words, outline_bases, pair_words};
 use crate::plan::side_numbers;
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use crate::style::side_class;
-use vedette_geometry::command::assessment::{AssetFinding, CommandAssessment};
+use vedette_geometry::command::assessment::{AssetFinding, CommandAssessment, DivisionPairFinding};
 use vedette_geometry::command::deployment::reach_outline;
-use vedette_geometry::{DeploymentArea, RuleBook, Table};
+use vedette_geometry::{BaseRef, DeploymentArea, RuleBook, Table};
 
 fn area(
     scene: &mut Scene,
@@ -81,27 +81,33 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         for z in zones {
             for (&u, &mm) in &z.units {
                 let (Some(a), Some(b)) = (table.units.get(z.unit), table.units.get(u)) else { continue };
-                let Some(c) = a
-                    .bases
-                    .iter()
-                    .flat_map(|x| b.bases.iter().map(move |y| x.closest_points(y)))
-                    .min_by(|p, q| p.distance_mm.total_cmp(&q.distance_mm))
-                else {
-                    continue;
-                };
+                let Some(uc) = a.closest_to(b) else { continue };
+                let c = uc.closest;
+                let (ra, rb) = (BaseRef::new(z.unit, uc.from_base), BaseRef::new(u, uc.to_base));
+                // The zone's distance (its part ahead of the flank line, for cavalry) is
+                // the finding's; its uncertainty is that of the closest pair's distance.
+                let sigma = vedette_geometry::close_call::distance_sigma_mm(table, ra, rb, &c);
                 scene.add(
                     LayerId::Command,
                     &format!("{class}-{}-{}", id_part(&a.id), id_part(&b.id)),
                     class,
                     Shape::line(c.from, c.to),
                     Height::Table,
-                    Some(format!("{}: {} {words}, {}", a.id, b.id, distance_words(book, mm))),
+                    Some(format!(
+                        "{}: {} {words}, {}",
+                        a.id,
+                        b.id,
+                        crate::findings::measured_words(book, mm, sigma)
+                    )),
                 );
             }
             if !z.units.is_empty() {
                 scene.legend(class, words, true);
             }
         }
+    }
+    for p in &found.division_pairs {
+        division_pair(scene, table, book, p);
     }
     for l in &found.leaders {
         let Some(u) = table.units.get(l.leader) else { continue };
@@ -143,5 +149,47 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         if !l.reaches.is_empty() {
             scene.legend("reach", "leader's reach (000 §2.3, §4.7, §5.4)", true);
         }
+    }
+}
+
+/// Two divisions' closest units joined at their closest points (000 §3.3, §6.2): an
+/// adjoining line when they adjoin (within 3" and in sight of each other), a together
+/// line when they are only within 6", with the distance and its uncertainty.
+fn division_pair(scene: &mut Scene, table: &Table, book: &RuleBook, p: &DivisionPairFinding) {
+    let Some(uc) = p.line(table) else { return };
+    let (ra, rb) = (BaseRef::new(p.units.0, uc.from_base), BaseRef::new(p.units.1, uc.to_base));
+    let words = pair_words(table, book, ra, rb, &uc.closest);
+    let (class, what) = if p.adjoining {
+        ("adjoining", "adjoin (000 §6.2: within 3\" and in line of sight; 002 §5.2: 8 cm)")
+    } else if p.together {
+        ("together", "act together, within 6\" (000 §3.3), but do not adjoin (000 §6.2)")
+    } else {
+        ("together", "are just beyond the distance that joins them, too close to call")
+    };
+    let (ua, ub) = (&table.units[p.units.0].id, &table.units[p.units.1].id);
+    let key = format!("{}-{}", id_part(&p.a), id_part(&p.b));
+    scene.add(
+        LayerId::Command,
+        &format!("{class}-{key}"),
+        class,
+        Shape::line(uc.closest.from, uc.closest.to),
+        Height::Table,
+        Some(format!("divisions {} and {} {what}: {words} between {ua} and {ub}", p.a, p.b)),
+    );
+    if p.adjoining {
+        scene.add(
+            LayerId::Command,
+            &format!("{class}-{key}-label"),
+            "verdict",
+            Shape::verdict(
+                uc.closest.from.lerp(uc.closest.to, 0.5),
+                format!("{} | {} adjoin {words}", p.a, p.b),
+            ),
+            Height::Table,
+            None,
+        );
+        scene.legend("adjoining", "divisions adjoining (000 §6.2)", true);
+    } else {
+        scene.legend("together", "divisions within 6\", not adjoining (000 §3.3)", true);
     }
 }

@@ -2,7 +2,7 @@
 //! with its value in rule inches and mm (and the scan's uncertainty when the table has
 //! one), the two selections' bases highlighted.
 
-use crate::findings::distance_words;
+use crate::findings::measured_words;
 use crate::findings::sight::highlight;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape};
 use vedette_geometry::{ClosestPoints, RuleBook, Selection, Table};
@@ -19,8 +19,7 @@ pub fn draw_measurement(
 ) {
     highlight(scene, table, a, LayerId::Measurements, "measured from");
     highlight(scene, table, b, LayerId::Measurements, "measured to");
-    let sigma = sigma_mm.map_or(String::new(), |s| format!(" ± {s:.2} mm"));
-    let words = format!("{}{sigma}", distance_words(book, c.distance_mm));
+    let words = measured_words(book, c.distance_mm, sigma_mm);
     scene.add(
         LayerId::Measurements,
         "measure-line",

@@ -10,10 +10,12 @@ pub mod pro_patria;
 pub mod republic;
 pub mod sight;
 pub mod skirmishers;
+pub mod spotting;
 
 use crate::plan::base_outline;
 use crate::scene::{Height, LayerId, Scene, Shape};
-use vedette_geometry::{FrontageMode, RuleBook, Table};
+use vedette_geometry::close_call::distance_sigma_mm;
+use vedette_geometry::{BaseRef, ClosestPoints, FrontageMode, RuleBook, Table};
 
 /// A distance in rule inches (scale applied) and mm: `1.20 rule-in (30.5 mm)`.
 #[must_use]
@@ -29,6 +31,42 @@ pub fn distance_words(book: &RuleBook, mm: f64) -> String {
         Some(r) => inches_words(r, mm),
         None => format!("{mm:.1} mm"),
     }
+}
+
+/// A measured distance with its standard uncertainty on a scanned table, in the rule
+/// set's terms: `4.02 ± 0.03 rule-in (102.1 ± 0.7 mm)`, or mm alone for rule sets that
+/// state distances in mm (`102.1 ± 0.7 mm`); without a sigma (a hand-typed table) as
+/// [`distance_words`], no `±`.
+#[must_use]
+pub fn measured_words(book: &RuleBook, mm: f64, sigma_mm: Option<f64>) -> String {
+    match book.mm_to_rule_inches(1.0) {
+        Some(per_mm) => inches_sigma_words(per_mm, mm, sigma_mm),
+        None => match sigma_mm.filter(|s| s.is_finite()) {
+            Some(s) => format!("{mm:.1} ± {s:.1} mm"),
+            None => format!("{mm:.1} mm"),
+        },
+    }
+}
+
+/// [`measured_words`] with the rule inches per mm given (`rule_in_per_mm`, the rule
+/// set's scale): `4.02 ± 0.03 rule-in (102.1 ± 0.7 mm)`, or [`inches_words`] without a
+/// sigma.
+#[must_use]
+pub fn inches_sigma_words(rule_in_per_mm: f64, mm: f64, sigma_mm: Option<f64>) -> String {
+    match sigma_mm.filter(|s| s.is_finite()) {
+        Some(s) => {
+            format!("{:.2} ± {:.2} rule-in ({mm:.1} ± {s:.1} mm)", mm * rule_in_per_mm, s * rule_in_per_mm)
+        }
+        None => inches_words(mm * rule_in_per_mm, mm),
+    }
+}
+
+/// The edge-to-edge distance between two bases (closest points `c`, from `a` to `b`)
+/// in words with its uncertainty ([`measured_words`]; the sigma is the library's,
+/// [`distance_sigma_mm`]).
+#[must_use]
+pub fn pair_words(table: &Table, book: &RuleBook, a: BaseRef, b: BaseRef, c: &ClosestPoints) -> String {
+    measured_words(book, c.distance_mm, distance_sigma_mm(table, a, b, c))
 }
 
 /// Small wording helpers shared by the findings.

@@ -4,9 +4,11 @@
 //! the target. Drawn from [`vedette_geometry::los::Explanation`], the same explanation
 //! `vedette los` prints.
 
+use crate::error::DrawError;
+use crate::findings::spotting::{draw_cut_stretches, draw_spotting_depth_zones};
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
-use vedette_geometry::los::{Cut, CutBy, Explanation, TerrainRule};
-use vedette_geometry::{Selection, Table};
+use vedette_geometry::los::{Cut, CutBy, Explanation, SightRules, TerrainRule, spotting_depth_zones};
+use vedette_geometry::{RuleBook, Selection, Table};
 
 /// What cuts a sight line, in words: `medium-forest "big-wood" blocks`.
 #[must_use]
@@ -68,15 +70,17 @@ pub fn highlight(scene: &mut Scene, table: &Table, sel: Selection, layer: LayerI
     }
 }
 
-/// Draws a sight verdict between two selections.
+/// Draws a sight verdict between two selections; where a spotting depth or a blind
+/// zone cut the line examined, the stretch it decided on and, for a spotting depth, the
+/// part of that cover deeper than it ([`crate::findings::spotting`]).
 pub fn draw_sight(
     scene: &mut Scene,
     table: &Table,
-    from: Selection,
-    to: Selection,
+    book: &RuleBook,
+    (from, to): (Selection, Selection),
     visible: bool,
     ex: &Explanation,
-) {
+) -> Result<(), DrawError> {
     highlight(scene, table, from, LayerId::Sight, "spotter");
     highlight(scene, table, to, LayerId::Sight, "target");
     for (i, s) in ex.sight_lines.iter().enumerate() {
@@ -137,4 +141,10 @@ pub fn draw_sight(
             Some(format!("a point of the target no eye point sees: ({:.1}, {:.1})", h.x, h.y)),
         );
     }
+    let depth_features = draw_cut_stretches(scene, table, book, &ex.blocked_by);
+    if !depth_features.is_empty() {
+        let zones = spotting_depth_zones(table, &SightRules::for_book(book)?);
+        draw_spotting_depth_zones(scene, table, book, &zones, Some(&depth_features));
+    }
+    Ok(())
 }

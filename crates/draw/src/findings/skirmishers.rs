@@ -3,8 +3,9 @@
 //! the closest points with its distance; illegal markers and close calls highlighted.
 
 use crate::findings::artillery::close_call;
-use crate::findings::distance_words;
+use crate::findings::{distance_words, measured_words};
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
+use vedette_geometry::close_call::distance_sigma_mm;
 use vedette_geometry::{MarkerCheck, RuleBook, Spacing, Table};
 
 /// The words of a spacing verdict.
@@ -30,7 +31,8 @@ pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, check
         {
             let c = mb.closest_points(fb);
             let class = if m.spacing == Spacing::TooClose { "illegal" } else { "spacing" };
-            let words = format!("{} {}", spacing_name(m.spacing), distance_words(book, d));
+            let sigma = distance_sigma_mm(table, m.marker, f, &c);
+            let words = format!("{} {}", spacing_name(m.spacing), measured_words(book, d, sigma));
             scene.add(
                 LayerId::Skirmishers,
                 &format!("spacing-{key}"),

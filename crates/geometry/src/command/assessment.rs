@@ -32,6 +32,7 @@ use crate::rules::{RuleBook, RuleDistance, RuleSet};
 use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, LeaderRole, Table, Unit, UnitKind};
 use crate::ties::within;
+use crate::unit_structure::UnitClosest;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A unit that must stand inside a deployment area, and whether it does.
@@ -166,6 +167,20 @@ pub struct DivisionPairFinding {
     pub together_call: Option<(f64, CloseCall)>,
     /// The distance against the adjoining distance, with the limit, mm.
     pub adjoining_call: Option<(f64, CloseCall)>,
+    /// The closest units: one of division `a`, one of division `b` (unit indices), whose
+    /// closest points the distance is measured between ([`DivisionPairFinding::line`]).
+    pub units: (usize, usize),
+}
+
+impl DivisionPairFinding {
+    /// The line the two divisions are measured along (000 §3.3, §6.2: "the closest
+    /// points of their closest units"): the closest points of [`Self::units`], from
+    /// division `a`'s unit to division `b`'s, with their bases; `None` if either unit is
+    /// missing from `table` or has no bases.
+    #[must_use]
+    pub fn line(&self, table: &Table) -> Option<UnitClosest> {
+        table.units.get(self.units.0)?.closest_to(table.units.get(self.units.1)?)
+    }
 }
 
 /// The friendly units within one of a leader's reaches.
@@ -284,6 +299,7 @@ fn division_pairs(
             together_call: together_mm.and_then(|l| call(&g, l)),
             adjoining_call: call(&g, adjoining_mm),
             distance_mm: g.distance_mm,
+            units: g.units,
             a: g.a,
             b: g.b,
         })

@@ -138,7 +138,8 @@ fn to_geo(b: &Base) -> geo::Polygon<f64> {
     geo::Polygon::new(geo::LineString::new(ring), vec![])
 }
 
-fn ring_of(ls: &geo::LineString<f64>) -> Vec<Vec2> {
+/// A `geo` ring as our points, counter-clockwise, without the closing repeat.
+pub(crate) fn ring_of(ls: &geo::LineString<f64>) -> Vec<Vec2> {
     let mut v: Vec<Vec2> = ls.coords().map(|c| Vec2::new(c.x, c.y)).collect();
     if v.len() > 1 && v.first() == v.last() {
         v.pop();
@@ -149,7 +150,8 @@ fn ring_of(ls: &geo::LineString<f64>) -> Vec<Vec2> {
     v
 }
 
-fn polygon_ccw(ring: &[Vec2]) -> geo::Polygon<f64> {
+/// A ring of our points as a `geo` polygon without holes.
+pub(crate) fn geo_polygon(ring: &[Vec2]) -> geo::Polygon<f64> {
     geo::Polygon::new(
         geo::LineString::new(ring.iter().map(|p| geo::Coord { x: p.x, y: p.y }).collect()),
         vec![],
@@ -183,19 +185,19 @@ fn buffered(rings: &[Vec<Vec2>], r: f64) -> Vec<Polygon> {
         if n < 3 {
             continue;
         }
-        pieces.push(polygon_ccw(ring));
+        pieces.push(geo_polygon(ring));
         // Outward normal of each edge (the ring is counter-clockwise: outward is right).
         let normal = |i: usize| (ring[(i + 1) % n] - ring[i]).normalized().map(Vec2::perp_right);
         for i in 0..n {
             let (a, b) = (ring[i], ring[(i + 1) % n]);
             if let Some(m) = normal(i) {
-                pieces.push(polygon_ccw(&[a, a + m * r, b + m * r, b]));
+                pieces.push(geo_polygon(&[a, a + m * r, b + m * r, b]));
             }
             // The corner at b, between this edge's normal and the next's.
             if let (Some(m0), Some(m1)) = (normal(i), normal((i + 1) % n)) {
                 let c = corner(b, m0, m1, r);
                 if c.len() >= 3 {
-                    pieces.push(polygon_ccw(&c));
+                    pieces.push(geo_polygon(&c));
                 }
             }
         }

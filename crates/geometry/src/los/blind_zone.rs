@@ -30,6 +30,9 @@
 //! nearest the target). [`BlindZone::final_fraction`] gives that fraction; an infinite
 //! zone is the whole segment (an ordinary blocker).
 
+use crate::segment::Segment;
+use crate::vec2::Vec2;
+
 /// The blind zone a blocker casts over a target surface, for one spotter.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BlindZone {
@@ -78,6 +81,24 @@ impl BlindZone {
             BlindZone::Multiple(m) => m / (1.0 + m),
         }
     }
+}
+
+/// The blind zone a blocker casts along one sight line (003 601): from `far_edge`, the
+/// farthest point of the blocker along the line from `eye`, to `multiple` times the
+/// distance from the eye to that point beyond it. A target point of the line is hidden
+/// when it lies in this stretch (the reading of [`BlindZone::final_fraction`]); a
+/// picture draws it.
+///
+/// ```
+/// use vedette_geometry::Vec2;
+/// use vedette_geometry::los::blind_zone_on_line;
+/// // The wood's far edge 100 mm from the eye, multiple ½: hidden up to 150 mm.
+/// let z = blind_zone_on_line(Vec2::new(0.0, 0.0), Vec2::new(100.0, 0.0), 0.5);
+/// assert_eq!((z.a, z.b), (Vec2::new(100.0, 0.0), Vec2::new(150.0, 0.0)));
+/// ```
+#[must_use]
+pub fn blind_zone_on_line(eye: Vec2, far_edge: Vec2, multiple: f64) -> Segment {
+    Segment::new(far_edge, far_edge + (far_edge - eye) * multiple)
 }
 
 /// The 601 chart: the multiple when the spotter stands `above` levels over the blocker

@@ -79,6 +79,12 @@ pub struct Cut {
     /// Where: the point at which it enters the line (for a depth or distance limit,
     /// where the limit is reached), mm.
     pub at: Vec2,
+    /// The stretch of the examined line the limit decided on, in explanations (`None`
+    /// in verdicts and for other cuts): for a blind zone (003 601), the zone on the
+    /// line ([`super::blind_zone_on_line`]: from the blocker's far edge to where the
+    /// zone ends); for a spotting depth (000 §3.6), the line's run in the cover from
+    /// where it is first counted to where the depth is reached (`at`).
+    pub stretch: Option<Segment>,
 }
 
 /// The explanation of a verdict.

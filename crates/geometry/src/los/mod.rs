@@ -21,7 +21,10 @@
 //! - [`sight_properties`] (000 §3.6 spotting depths from the terrain table in
 //!   [`crate::TerrainKind::properties`], 003 601 heights, 004 Pro Patria cover classes).
 //! - [`Ground`]: hill contours, the level of a point and of a base.
-//! - [`BlindZone`]: the 003 601 chart, as a fraction of the sight line.
+//! - [`BlindZone`]: the 003 601 chart, as a fraction of the sight line, and the zone on
+//!   one sight line ([`blind_zone_on_line`]).
+//! - [`spotting_depth_zones`] (`spotting_zone.rs`): the part of each cover deeper than
+//!   its spotting depth, hidden from every spotter outside it (000 §3.6), as drawn.
 //! - [`SightRules`]: per rule set, [`Eye`], [`FieldOfView`], [`CoverVisibility`],
 //!   [`UnitScreening`], maximum visibility.
 //! - Its exact shortcuts: the occlusion sweep per spotter (`occlusion/`), chains of
@@ -42,16 +45,18 @@ mod occlusion;
 mod sight_rules;
 mod solid_block;
 mod spotting_depth;
+mod spotting_zone;
 mod terrain_model;
 mod terrain_sight;
 mod units_only;
 
-pub use blind_zone::{BlindZone, chart_multiple, extra_depth_factor};
+pub use blind_zone::{BlindZone, blind_zone_on_line, chart_multiple, extra_depth_factor};
 pub use blocking::{UnitLevels, blocks, blocks_at_levels};
 pub use explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
 pub use hills::{Contour, Ground};
 pub use line_of_sight::LineOfSight;
 pub use sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, SightRules, UnitScreening};
+pub use spotting_zone::{CORNER_EXCESS_MM, SpottingDepthZone, deeper_than, spotting_depth_zones};
 pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};
 pub use units_only::UnitsOnly;

@@ -4,6 +4,7 @@
 
 use super::{Beyond, BlockerOrigin, LIMIT_SLACK_MM, Limit, Pair, TerrainSight};
 use crate::base::Base;
+use crate::los::blind_zone_on_line;
 use crate::los::explanation::{Cut, CutBy, TerrainRule};
 use crate::los::spotting_depth::run_lower_bound;
 use crate::segment::Segment;
@@ -29,7 +30,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if let Some(h) = &p.field
             && h.signed_distance(t) < -LIMIT_SLACK_MM
         {
-            cuts.push(Cut { by: CutBy::FieldOfView, at: t });
+            cuts.push(Cut { by: CutBy::FieldOfView, at: t, stretch: None });
             if !all {
                 return false;
             }
@@ -38,7 +39,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if let Some(m) = p.max_mm
             && len > m + LIMIT_SLACK_MM
         {
-            cuts.push(Cut { by: CutBy::MaxVisibility { limit_mm: m }, at: e + d * (m / len) });
+            cuts.push(Cut { by: CutBy::MaxVisibility { limit_mm: m }, at: e + d * (m / len), stretch: None });
             if !all {
                 return false;
             }
@@ -55,17 +56,17 @@ impl<'i, 't> TerrainSight<'i, 't> {
             let mut any = false;
             for (i, b) in blockers.iter().enumerate() {
                 if let Some(o) = first_obstruction_among(e, t, &[*b]) {
-                    cuts.push(Cut { by: self.cut_by(p.origin(i)), at: o.at });
+                    cuts.push(Cut { by: self.cut_by(p.origin(i)), at: o.at, stretch: None });
                     any = true;
                 }
             }
             if !any && let Some(o) = first_obstruction_among(e, t, blockers) {
-                cuts.push(Cut { by: self.cut_by(p.origin(o.blocker)), at: o.at });
+                cuts.push(Cut { by: self.cut_by(p.origin(o.blocker)), at: o.at, stretch: None });
                 any = true;
             }
             clear &= !any;
         } else if !blockers_last && let Some(o) = first_obstruction_among(e, t, blockers) {
-            cuts.push(Cut { by: self.cut_by(p.origin(o.blocker)), at: o.at });
+            cuts.push(Cut { by: self.cut_by(p.origin(o.blocker)), at: o.at, stretch: None });
             return false;
         }
         if p.limits.is_empty() {
@@ -81,6 +82,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             let cut = |rule: TerrainRule, at: Vec2| Cut {
                 by: CutBy::Terrain { feature: f.index, kind: f.kind, rule },
                 at,
+                stretch: None,
             };
             let mut fail: Option<Cut> = None;
             match *limit {
@@ -88,20 +90,38 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     let from = e + d * (1.0 - fraction);
                     if let Some(o) = first_obstruction_among(from, t, &f.blockers.iter().collect::<Vec<_>>())
                     {
-                        fail = Some(cut(TerrainRule::BlindZone { multiple }, o.at));
+                        let mut c = cut(TerrainRule::BlindZone { multiple }, o.at);
+                        if all {
+                            // Explaining: the zone on this line, from the blocker's far
+                            // edge along it (before the target).
+                            let far = f
+                                .blockers
+                                .iter()
+                                .flat_map(|b| clipped(b.inside_intervals(e, t), 0.0, t_entry))
+                                .map(|iv| iv.1)
+                                .fold(f64::NEG_INFINITY, f64::max);
+                            if far.is_finite() {
+                                c.stretch = Some(blind_zone_on_line(e, e + d * far, multiple));
+                            }
+                        }
+                        fail = Some(c);
                     }
                 }
                 Limit::InCover(depth) => {
                     let mut run = 0.0;
+                    let mut first: Option<f64> = None;
                     'outer: for k in 0..f.blockers.len() {
                         p.limit_intervals(li, k, e, t, ivs);
                         for (a, z) in clipped_in(ivs, s_exit, t_entry) {
                             let piece = (z - a) * len;
+                            let start = *first.get_or_insert(a);
                             if run + piece > depth + LIMIT_SLACK_MM {
-                                fail = Some(cut(
-                                    TerrainRule::SpottingDepth { depth_mm: depth },
-                                    e + d * (a + (depth - run).max(0.0) / len),
-                                ));
+                                let at = e + d * (a + (depth - run).max(0.0) / len);
+                                let mut c = cut(TerrainRule::SpottingDepth { depth_mm: depth }, at);
+                                if all {
+                                    c.stretch = Some(Segment::new(e + d * start, at));
+                                }
+                                fail = Some(c);
                                 break 'outer;
                             }
                             run += piece;
@@ -166,7 +186,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
         }
         if blockers_last && let Some(o) = first_obstruction_among(e, t, blockers) {
-            cuts.push(Cut { by: self.cut_by(p.origin(o.blocker)), at: o.at });
+            cuts.push(Cut { by: self.cut_by(p.origin(o.blocker)), at: o.at, stretch: None });
             return false;
         }
         clear
