@@ -176,10 +176,15 @@ fn adjoining_divisions_are_joined_at_the_library_s_closest_points() {
 #[test]
 fn drawn_distances_carry_their_uncertainty_on_a_scanned_table_only() {
     // sigma 0.3 mm per base, no heading sigma: the distance's sigma is the two combined,
-    // 0.3 √2 = 0.42 mm = 0.02 rule-in.
-    for (sigma, expected) in
-        [(r#","sigma_mm":0.3"#, "1.57 ± 0.02 rule-in (40.0 ± 0.4 mm)"), ("", "1.57 rule-in (40.0 mm)")]
-    {
+    // 0.3 √2 = 0.42 mm = 0.02 rule-in. At 0.05 mm per base, 0.071 mm = 0.003 rule-in,
+    // which would read "± 0.00": the inches go without it. At 0.02 mm, 0.028 mm: the mm
+    // to 0.01.
+    for (sigma, expected) in [
+        (r#","sigma_mm":0.3"#, "1.57 ± 0.02 rule-in (40.0 ± 0.4 mm)"),
+        (r#","sigma_mm":0.05"#, "1.57 rule-in (40.0 ± 0.1 mm)"),
+        (r#","sigma_mm":0.02"#, "1.57 rule-in (40.00 ± 0.03 mm)"),
+        ("", "1.57 rule-in (40.0 mm)"),
+    ] {
         let table = Table::from_json_str(&divisions(sigma)).unwrap();
         let book = table.rule_book().unwrap();
         let (sa, sb) = (table.select("fr-1").unwrap(), table.select("fr-2").unwrap());

@@ -42,10 +42,16 @@ pub fn measured_words(book: &RuleBook, mm: f64, sigma_mm: Option<f64>) -> String
     match book.mm_to_rule_inches(1.0) {
         Some(per_mm) => inches_sigma_words(per_mm, mm, sigma_mm),
         None => match sigma_mm.filter(|s| s.is_finite()) {
-            Some(s) => format!("{mm:.1} ± {s:.1} mm"),
+            Some(s) => sigma_mm_words(mm, s),
             None => format!("{mm:.1} mm"),
         },
     }
+}
+
+/// `102.1 ± 0.7 mm`; a sigma under 0.05 mm to 0.01 mm (`102.12 ± 0.03 mm`), so that it
+/// never reads `± 0.0`.
+fn sigma_mm_words(mm: f64, s: f64) -> String {
+    if s < 0.05 { format!("{mm:.2} ± {s:.2} mm") } else { format!("{mm:.1} ± {s:.1} mm") }
 }
 
 /// [`measured_words`] with the rule inches per mm given (`rule_in_per_mm`, the rule
@@ -55,7 +61,16 @@ pub fn measured_words(book: &RuleBook, mm: f64, sigma_mm: Option<f64>) -> String
 pub fn inches_sigma_words(rule_in_per_mm: f64, mm: f64, sigma_mm: Option<f64>) -> String {
     match sigma_mm.filter(|s| s.is_finite()) {
         Some(s) => {
-            format!("{:.2} ± {:.2} rule-in ({mm:.1} ± {s:.1} mm)", mm * rule_in_per_mm, s * rule_in_per_mm)
+            let inches = mm * rule_in_per_mm;
+            // An uncertainty that rounds to nothing at the shown precision is not shown
+            // as "± 0.00": the inches go without it, the mm carry it to 0.01 mm.
+            let sigma_in = s * rule_in_per_mm;
+            let mm_words = sigma_mm_words(mm, s);
+            if sigma_in < 0.005 {
+                format!("{inches:.2} rule-in ({mm_words})")
+            } else {
+                format!("{inches:.2} ± {sigma_in:.2} rule-in ({mm_words})")
+            }
         }
         None => inches_words(mm * rule_in_per_mm, mm),
     }
