@@ -130,7 +130,7 @@ pub fn skirmish_fire(
         };
         let target_calls = targets
             .iter()
-            .map(|&(u, _)| base_sight_call(table, m, &bases_of(u), true))
+            .map(|&(u, _)| base_sight_call(table, index, m, &bases_of(u), true))
             .collect::<Result<_, _>>()?;
         let mut unseen = Vec::new();
         if scanned {
@@ -138,7 +138,7 @@ pub fn skirmish_fire(
                 if targets.iter().any(|&(t, _)| t == u) {
                     continue;
                 }
-                let call = base_sight_call(table, m, &bases_of(u), false)?;
+                let call = base_sight_call(table, index, m, &bases_of(u), false)?;
                 if !call.certain() {
                     let d = bases.iter().map(|b| b.0).fold(f64::INFINITY, f64::min);
                     unseen.push((u, d, call));

@@ -4,6 +4,10 @@
 mod common;
 use common::{IN, b, inf, table, unit};
 use vedette_geometry::command::assessment::assess_command;
+use vedette_geometry::command::deployment::{
+    corps_area_among, primary_units, primary_units_among, units_by_division,
+};
+use vedette_geometry::command::leaders::{commanded_units, commanded_units_among, division_leader};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     LeaderRole, RuleSet, Spacing, SpatialIndex, Table, TerrainKind, UnitKind, check_skirmishers, corps_area,
@@ -94,6 +98,31 @@ fn a_corps_area_fills_the_ground_between_its_divisions() {
     let book = t.rule_book().unwrap();
     assert!(corps_area(&t, "c1", &book).unwrap().unwrap().contains_unit(&t.units[2]));
     assert!(!division_area(&t, "d1", &book).unwrap().unwrap().contains_unit(&t.units[2]));
+}
+
+#[test]
+fn looking_among_each_divisions_units_finds_what_the_whole_table_scan_finds() {
+    // The command assessment looks among each division's units (`units_by_division`)
+    // instead of scanning the table per division: the same primary units, commanded
+    // units and corps areas on the 2,000-base sample.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/grand-battle.json");
+    let t = Table::from_json_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let book = t.rule_book().unwrap();
+    let by_division = units_by_division(&t);
+    assert!(by_division.len() > 10);
+    for (d, members) in &by_division {
+        assert!(members.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(primary_units_among(&t, d, members.iter().copied()), primary_units(&t, d), "{d}");
+        if let Some(l) = division_leader(&t, d) {
+            assert_eq!(commanded_units_among(&t, l, members.iter().copied()), commanded_units(&t, l), "{d}");
+        }
+    }
+    let mut corps: Vec<&str> = t.units.iter().filter_map(|u| u.corps.as_deref()).collect();
+    corps.sort_unstable();
+    corps.dedup();
+    for c in corps.into_iter().take(2) {
+        assert_eq!(corps_area_among(&t, c, &book, &by_division).unwrap(), corps_area(&t, c, &book).unwrap());
+    }
 }
 
 #[test]

@@ -172,11 +172,20 @@ pub fn enfilade_call(
 /// When the table's terrain cannot be modelled.
 pub fn sight_call(
     table: &Table,
+    index: &SpatialIndex<'_>,
     battery: &Battery,
     t: &TargetAssessment,
 ) -> Result<CloseCall, GeometryError> {
     let targets: Vec<BaseRef> = t.bases.iter().map(|&i| BaseRef::new(t.unit, i)).collect();
-    full_base_sight_call(table, battery.base_ref, battery.eye(), battery.forward(), &targets, t.line_of_sight)
+    full_base_sight_call(
+        table,
+        index,
+        battery.base_ref,
+        battery.eye(),
+        battery.forward(),
+        &targets,
+        t.line_of_sight,
+    )
 }
 
 /// The firing zone's close calls and each target's sight call for every battery of
@@ -200,7 +209,7 @@ pub fn battery_calls(
         Crew::take(&next, found.len(), |i| {
             let a = &found[i];
             let sights: Result<Vec<CloseCall>, GeometryError> =
-                a.targets.iter().map(|t| sight_call(table, &a.battery, t)).collect();
+                a.targets.iter().map(|t| sight_call(table, index, &a.battery, t)).collect();
             mine.push((i, sights.map(|s| (zone_calls(table, index, rules, a), s))));
         });
         mine

@@ -15,10 +15,12 @@
 //!   emergency rally and injury reach (001 §4.5, §4.6).
 //! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
 
-use super::deployment::{DeploymentArea, corps_area, division_area, primary_units};
+use super::deployment::{
+    DeploymentArea, corps_area_among, division_area_of, primary_units_among, units_by_division,
+};
 use super::divisions::{DivisionGap, division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
-    LeaderScope, commanded_units, division_and_corps_leaders, division_leader, rally_penalty,
+    LeaderScope, commanded_units_among, division_and_corps_leaders, division_leader, rally_penalty,
     rally_step_boundary_mm, unit_distance_mm, units_within_reach,
 };
 use super::pass_through::{pass_through_reach_mm, pass_through_within};
@@ -349,13 +351,13 @@ fn reaction_finding(
     let mut finding = zone_finding(table, cavalry, reach_mm, &seen);
     if let Some(z) = finding.as_mut() {
         for c in &mut z.calls {
-            let call = unit_sight_call(table, cavalry, c.unit, true)?;
+            let call = unit_sight_call(table, index, cavalry, c.unit, true)?;
             c.sight = Some(SightCall { seen: true, call });
         }
     }
     if band > 0.0 {
         for (&u, &(d, base, _)) in all.iter().filter(|(_, z)| !z.2 && within(z.0, reach_mm)) {
-            let call = unit_sight_call(table, cavalry, u, false)?;
+            let call = unit_sight_call(table, index, cavalry, u, false)?;
             if call.certain() {
                 continue;
             }
@@ -473,12 +475,13 @@ pub fn assess_command(
             let engage = book.distance_mm(RuleDistance::EngagementRange)?;
             let corps_reach = book.distance_mm(RuleDistance::CorpsCommander)?;
             let enemies = nearest_enemies_of_divisions(t, index, engage + band);
+            // Each division's units, once (not a scan of the table per division).
+            let by_division = units_by_division(t);
             for d in names(t.units.iter().filter_map(|u| u.division.as_deref())) {
-                let members: Vec<usize> = (0..t.units.len())
-                    .filter(|&i| t.units[i].division.as_deref() == Some(d.as_str()))
-                    .collect();
+                let members: &[usize] = by_division.get(d.as_str()).map_or(&[], Vec::as_slice);
                 let leader = division_leader(t, &d);
-                let area = division_area(t, &d, book)?;
+                let primary = primary_units_among(t, &d, members.iter().copied());
+                let area = division_area_of(t, &d, &primary, book)?;
                 let assets = members
                     .iter()
                     .filter(|&&i| is_division_asset(&t.units[i]))
@@ -490,7 +493,9 @@ pub fn assess_command(
                 let corps_leader_call = corps.map(|(_, c)| (corps_reach, c));
                 let mut rally = Vec::new();
                 if let Some(l) = leader {
-                    for u in commanded_units(t, l).into_iter().filter(|&u| t.units[u].is_combat()) {
+                    // A division leader commands among its division's units.
+                    let commanded = commanded_units_among(t, l, members.iter().copied());
+                    for u in commanded.into_iter().filter(|&u| t.units[u].is_combat()) {
                         if let Some(dmm) = unit_distance_mm(t, l, u) {
                             let boundary_mm = rally_step_boundary_mm(dmm, book)?;
                             let Some((_, call)) = unit_distance_call(t, l, u, boundary_mm) else { continue };
@@ -509,7 +514,7 @@ pub fn assess_command(
                     side: members.first().map(|&i| t.units[i].side.clone()).unwrap_or_default(),
                     leader,
                     corps: members.iter().find_map(|&i| t.units[i].corps.clone()),
-                    primary_units: primary_units(t, &d),
+                    primary_units: primary,
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
                     area,
                     assets,
@@ -525,7 +530,7 @@ pub fn assess_command(
                 });
             }
             for c in names(t.units.iter().filter_map(|u| u.corps.as_deref())) {
-                let area = corps_area(t, &c, book)?;
+                let area = corps_area_among(t, &c, book, &by_division)?;
                 let assets = (0..t.units.len())
                     .filter(|&i| is_corps_asset(&t.units[i], &c))
                     .map(|i| asset(t, area.as_ref(), i, &t.units[i]))

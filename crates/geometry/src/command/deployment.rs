@@ -30,6 +30,7 @@ use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::{Table, Unit, UnitKind};
 use crate::vec2::Vec2;
+use std::collections::BTreeMap;
 
 /// How far the polygon's round corners may lie outside the true 3" arcs, mm.
 pub const ARC_EXCESS_MM: f64 = 0.005;
@@ -109,16 +110,39 @@ impl DeploymentArea {
 /// `attached`, and the skirmish markers whose parent is one of them (unit indices).
 #[must_use]
 pub fn primary_units(table: &Table, division: &str) -> Vec<usize> {
-    let primary: Vec<usize> = table
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| {
-            u.division.as_deref() == Some(division)
-                && matches!(u.kind, UnitKind::Infantry | UnitKind::Cavalry)
-                && !u.attached
+    primary_units_among(table, division, 0..table.units.len())
+}
+
+/// Each division's units (indices, ascending), by name: what [`primary_units_among`]
+/// and the command assessment look among instead of the whole table, once per table.
+#[must_use]
+pub fn units_by_division(table: &Table) -> BTreeMap<&str, Vec<usize>> {
+    let mut out: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, u) in table.units.iter().enumerate() {
+        if let Some(d) = u.division.as_deref() {
+            out.entry(d).or_default().push(i);
+        }
+    }
+    out
+}
+
+/// [`primary_units`] looking for the division's units among `candidates` (ascending;
+/// every unit of the division among them, e.g. its entry in [`units_by_division`]).
+#[must_use]
+pub fn primary_units_among(
+    table: &Table,
+    division: &str,
+    candidates: impl IntoIterator<Item = usize>,
+) -> Vec<usize> {
+    let primary: Vec<usize> = candidates
+        .into_iter()
+        .filter(|&i| {
+            table.units.get(i).is_some_and(|u| {
+                u.division.as_deref() == Some(division)
+                    && matches!(u.kind, UnitKind::Infantry | UnitKind::Cavalry)
+                    && !u.attached
+            })
         })
-        .map(|(i, _)| i)
         .collect();
     let mut out = primary.clone();
     for (i, u) in table.units.iter().enumerate() {
@@ -246,8 +270,20 @@ pub fn division_area(
     division: &str,
     book: &RuleBook,
 ) -> Result<Option<DeploymentArea>, GeometryError> {
-    let units = primary_units(table, division);
-    let outlines = area_of(table, &units, book, false)?;
+    division_area_of(table, division, &primary_units(table, division), book)
+}
+
+/// [`division_area`] from the division's primary units ([`primary_units`]).
+///
+/// # Errors
+/// As [`division_area`].
+pub fn division_area_of(
+    table: &Table,
+    division: &str,
+    primary: &[usize],
+    book: &RuleBook,
+) -> Result<Option<DeploymentArea>, GeometryError> {
+    let outlines = area_of(table, primary, book, false)?;
     Ok((!outlines.is_empty())
         .then(|| DeploymentArea { owner: AreaOwner::Division(division.to_string()), outlines }))
 }
@@ -284,6 +320,19 @@ pub fn corps_area(
     corps: &str,
     book: &RuleBook,
 ) -> Result<Option<DeploymentArea>, GeometryError> {
+    corps_area_among(table, corps, book, &units_by_division(table))
+}
+
+/// [`corps_area`] with each division's units known ([`units_by_division`]).
+///
+/// # Errors
+/// As [`corps_area`].
+pub fn corps_area_among(
+    table: &Table,
+    corps: &str,
+    book: &RuleBook,
+    by_division: &BTreeMap<&str, Vec<usize>>,
+) -> Result<Option<DeploymentArea>, GeometryError> {
     let mut divisions: Vec<&str> = table
         .units
         .iter()
@@ -292,10 +341,119 @@ pub fn corps_area(
         .collect();
     divisions.sort_unstable();
     divisions.dedup();
-    let mut units: Vec<usize> = divisions.iter().flat_map(|d| primary_units(table, d)).collect();
+    let mut units: Vec<usize> = divisions
+        .iter()
+        .flat_map(|d| primary_units_among(table, d, by_division.get(d).into_iter().flatten().copied()))
+        .collect();
     units.sort_unstable();
     units.dedup();
     let outlines = area_of(table, &units, book, true)?;
     Ok((!outlines.is_empty())
         .then(|| DeploymentArea { owner: AreaOwner::Corps(corps.to_string()), outlines }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::PI;
+
+    const R: f64 = 76.2;
+
+    fn ring(pts: &[(f64, f64)]) -> Vec<Vec2> {
+        pts.iter().map(|&(x, y)| Vec2::new(x, y)).collect()
+    }
+
+    fn area(polys: &[Polygon]) -> f64 {
+        polys.iter().map(Polygon::area).sum()
+    }
+
+    /// The circumscribed round corners lie outside the true arcs by at most
+    /// `ARC_EXCESS_MM`, so the polygon's area exceeds the exact one by at most that times
+    /// the arcs' length (`turn` radians of arc in all).
+    fn assert_area(polys: &[Polygon], exact: f64, turn: f64) {
+        let a = area(polys);
+        assert!(a >= exact - 1e-6, "{a} below the exact {exact}");
+        assert!(a <= exact + turn * (R + ARC_EXCESS_MM) * ARC_EXCESS_MM + 1e-6, "{a} against {exact}");
+    }
+
+    #[test]
+    fn a_buffered_rectangle_is_the_rectangle_its_strips_and_a_circle() {
+        let rect = ring(&[(0.0, 0.0), (30.0, 0.0), (30.0, 20.0), (0.0, 20.0)]);
+        let out = buffered(&[rect], R);
+        assert_eq!(out.len(), 1);
+        assert_area(&out, 600.0 + 2.0 * R * 50.0 + PI * R * R, 2.0 * PI);
+        // The straight sides are exact: the strip's outer edge passes through (15, -R).
+        assert!(out[0].contains(Vec2::new(15.0, -R + 1e-6)));
+        assert!(!out[0].contains(Vec2::new(15.0, -R - 1e-6)));
+    }
+
+    #[test]
+    fn a_concave_corner_is_filled_once() {
+        // An L: a 300 mm square less its 150 mm top-right quarter. Five convex corners of
+        // a quarter turn, one concave where the two strips overlap in an R x R square.
+        let l =
+            ring(&[(0.0, 0.0), (300.0, 0.0), (300.0, 150.0), (150.0, 150.0), (150.0, 300.0), (0.0, 300.0)]);
+        let out = buffered(&[l], R);
+        assert_eq!(out.len(), 1);
+        let exact = 67_500.0 + 1200.0 * R + (5.0 * PI / 4.0 - 1.0) * R * R;
+        assert_area(&out, exact, 2.5 * PI);
+        // The offset edges meet at the concave corner moved out by R on both axes.
+        assert!(out[0].contains(Vec2::new(150.0 + R - 1e-6, 150.0 + R - 1e-6)));
+        assert!(!out[0].contains(Vec2::new(150.0 + R + 1e-6, 150.0 + R + 1e-6)));
+    }
+
+    #[test]
+    fn an_enclosed_gap_is_filled_and_two_far_rings_stay_apart() {
+        // A frame 1000 mm square with 100 mm walls and a 50 mm opening in its left wall:
+        // the buffer closes the opening, and the 800 mm gap it encloses is filled.
+        let frame = ring(&[
+            (0.0, 0.0),
+            (1000.0, 0.0),
+            (1000.0, 1000.0),
+            (0.0, 1000.0),
+            (0.0, 525.0),
+            (100.0, 525.0),
+            (100.0, 900.0),
+            (900.0, 900.0),
+            (900.0, 100.0),
+            (100.0, 100.0),
+            (100.0, 475.0),
+            (0.0, 475.0),
+        ]);
+        let out = buffered(&[frame], R);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].holes.is_empty());
+        assert!(out[0].contains(Vec2::new(500.0, 500.0)));
+        // The buffered full square, less a dip where the opening meets the left side.
+        let full = 1e6 + 4000.0 * R + PI * R * R;
+        assert!(area(&out) < full && area(&out) > full - 50.0 * R, "{}", area(&out));
+        // Two squares 500 mm apart: two outlines, each a buffered square.
+        let a = ring(&[(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]);
+        let b: Vec<Vec2> = a.iter().map(|&p| p + Vec2::new(510.0, 0.0)).collect();
+        let out = buffered(&[a, b], R);
+        assert_eq!(out.len(), 2);
+        assert_area(&out, 2.0 * (100.0 + 40.0 * R + PI * R * R), 4.0 * PI);
+    }
+
+    #[test]
+    fn a_narrow_notch_closes() {
+        // A U whose 50 mm slot is narrower than 2R: the buffer bridges it, no hole left.
+        let u = ring(&[
+            (0.0, 0.0),
+            (250.0, 0.0),
+            (250.0, 200.0),
+            (150.0, 200.0),
+            (150.0, 50.0),
+            (100.0, 50.0),
+            (100.0, 200.0),
+            (0.0, 200.0),
+        ]);
+        let out = buffered(&[u], R);
+        assert_eq!(out.len(), 1);
+        // The slot is inside; the rest is the buffered 250 x 200 rectangle except the dip
+        // above the slot, whose floor lies below the rectangle's top offset line.
+        assert!(out[0].contains(Vec2::new(125.0, 150.0)));
+        assert!(out[0].contains(Vec2::new(125.0, 200.0 + R - 30.0)));
+        assert!(area(&out) < 50_000.0 + 900.0 * R + PI * R * R);
+    }
 }

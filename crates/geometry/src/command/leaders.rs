@@ -32,11 +32,21 @@ pub fn corps_leader(table: &Table, corps: &str) -> Option<usize> {
 /// leader without a role.
 #[must_use]
 pub fn commanded_units(table: &Table, leader: usize) -> Vec<usize> {
+    commanded_units_among(table, leader, 0..table.units.len())
+}
+
+/// [`commanded_units`] looking among `candidates` (ascending; every unit the leader
+/// commands among them: for a division leader, its division's units).
+#[must_use]
+pub fn commanded_units_among(
+    table: &Table,
+    leader: usize,
+    candidates: impl IntoIterator<Item = usize>,
+) -> Vec<usize> {
     let Some(l) = table.units.get(leader) else { return Vec::new() };
-    table
-        .units
-        .iter()
-        .enumerate()
+    candidates
+        .into_iter()
+        .filter_map(|i| table.units.get(i).map(|u| (i, u)))
         .filter(|(i, u)| {
             *i != leader
                 && u.side == l.side

@@ -39,19 +39,33 @@ const MIN_EYE_MM: f64 = 0.01;
 /// with the place of each kept base.
 struct Local {
     table: Table,
-    /// For each unit, its index among the kept units and, for each of its bases, its
-    /// index among the unit's kept bases.
-    index_of: Vec<(Option<usize>, Vec<Option<usize>>)>,
+    /// For each kept unit (ascending by its index in the whole table): that index, its
+    /// index among the kept units and, for each of its bases, its index among the unit's
+    /// kept bases.
+    index_of: Vec<(usize, usize, Vec<Option<usize>>)>,
 }
 
 impl Local {
-    fn around(table: &Table, refs: &[BaseRef], reach_mm: f64) -> Local {
+    /// The local table of `table` (indexed by `index`) around `refs`: the units are
+    /// looked for among the index's bases near the region and the skirmish markers, not
+    /// by a scan of every base; each is then kept exactly as the module documentation
+    /// says.
+    fn around(table: &Table, index: &SpatialIndex<'_>, refs: &[BaseRef], reach_mm: f64) -> Local {
         let (lo, hi) =
             bbox(refs.iter().filter_map(|&r| table.base(r)).flat_map(|b| b.vertices_ccw().into_iter()));
         let region = (lo - Vec2::new(reach_mm, reach_mm), hi + Vec2::new(reach_mm, reach_mm));
-        let mut index_of = Vec::with_capacity(table.units.len());
+        // The index's boxes are the bases' own: a millimetre of slack keeps every base whose
+        // box meets the region among the candidates whatever the rounding.
+        let slack = Vec2::new(1.0, 1.0);
+        let mut candidates: Vec<usize> =
+            index.bases_in_box(region.0 - slack, region.1 + slack).into_iter().map(|r| r.unit).collect();
+        candidates.extend((0..table.units.len()).filter(|&u| table.units[u].kind == UnitKind::Skirmisher));
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut index_of = Vec::with_capacity(candidates.len());
         let mut units: Vec<Unit> = Vec::new();
-        for u in &table.units {
+        for ui in candidates {
+            let Some(u) = table.units.get(ui) else { continue };
             let all = u.kind == UnitKind::Skirmisher;
             let places: Vec<Option<usize>> = u
                 .bases
@@ -66,10 +80,8 @@ impl Local {
             if places.iter().any(Option::is_some) {
                 let bases =
                     u.bases.iter().zip(&places).filter(|(_, p)| p.is_some()).map(|(b, _)| *b).collect();
-                index_of.push((Some(units.len()), places));
+                index_of.push((ui, units.len(), places));
                 units.push(Unit { bases, ..u.clone() });
-            } else {
-                index_of.push((None, places));
             }
         }
         let terrain = table
@@ -94,8 +106,9 @@ impl Local {
     }
 
     fn map(&self, r: BaseRef) -> Option<BaseRef> {
-        let (u, places) = self.index_of.get(r.unit)?;
-        Some(BaseRef::new((*u)?, (*places.get(r.base)?)?))
+        let k = self.index_of.binary_search_by_key(&r.unit, |e| e.0).ok()?;
+        let (_, u, places) = self.index_of.get(k)?;
+        Some(BaseRef::new(*u, (*places.get(r.base)?)?))
     }
 
     fn map_all(&self, refs: &[BaseRef]) -> Vec<BaseRef> {
@@ -109,6 +122,7 @@ impl Local {
 /// resize (negative: shrunk), mm.
 fn local_call(
     table: &Table,
+    index: &SpatialIndex<'_>,
     spotter: &[BaseRef],
     target: &[BaseRef],
     holds: bool,
@@ -116,7 +130,7 @@ fn local_call(
     test: impl Fn(&TerrainSight, &Table, &[BaseRef], &[BaseRef], f64) -> bool,
 ) -> Result<CloseCall, GeometryError> {
     let all: Vec<BaseRef> = spotter.iter().chain(target).copied().collect();
-    let local = Local::around(table, &all, LOCAL_REACH_MM);
+    let local = Local::around(table, index, &all, LOCAL_REACH_MM);
     let (sb, tb) = (local.map_all(spotter), local.map_all(target));
     let against = match (full, holds) {
         (false, true) => Against::Visible,
@@ -130,8 +144,8 @@ fn local_call(
     let mut t = local.table.clone();
     let margin = flip_margin(|k| {
         perturb_into(&mut t, &local.table, &sb, &tb, against, k);
-        let index = SpatialIndex::new(&t);
-        let sight = TerrainSight::try_new(&index)?;
+        let local_index = SpatialIndex::new(&t);
+        let sight = TerrainSight::try_new(&local_index)?;
         Ok::<bool, GeometryError>(test(&sight, &t, &sb, &tb, spotter_sign * k) != holds)
     })?;
     Ok(CloseCall::perturbed(margin, sigma, target.first().copied()))
@@ -145,11 +159,12 @@ fn local_call(
 /// When the table's terrain cannot be modelled ([`TerrainSight::try_new`]).
 pub fn base_sight_call(
     table: &Table,
+    index: &SpatialIndex<'_>,
     spotter: BaseRef,
     targets: &[BaseRef],
     visible: bool,
 ) -> Result<CloseCall, GeometryError> {
-    local_call(table, &[spotter], targets, visible, false, |sight, _, sb, tb, _| {
+    local_call(table, index, &[spotter], targets, visible, false, |sight, _, sb, tb, _| {
         sb.first().is_some_and(|&s| tb.iter().any(|&t| sight.base_verdict(s, t).is_some_and(|v| v.visible)))
     })
 }
@@ -162,12 +177,13 @@ pub fn base_sight_call(
 /// When the table's terrain cannot be modelled ([`TerrainSight::try_new`]).
 pub fn unit_sight_call(
     table: &Table,
+    index: &SpatialIndex<'_>,
     spotter: usize,
     target: usize,
     visible: bool,
 ) -> Result<CloseCall, GeometryError> {
     let (sb, tb) = (members(table, Selection::Unit(spotter)), members(table, Selection::Unit(target)));
-    local_call(table, &sb, &tb, visible, false, |sight, _, sb, tb, _| match (sb.first(), tb.first()) {
+    local_call(table, index, &sb, &tb, visible, false, |sight, _, sb, tb, _| match (sb.first(), tb.first()) {
         (Some(s), Some(t)) => sight.unit_verdict(s.unit, t.unit).visible,
         _ => false,
     })
@@ -183,6 +199,7 @@ pub fn unit_sight_call(
 /// When the table's terrain cannot be modelled ([`TerrainSight::try_new`]).
 pub fn full_base_sight_call(
     table: &Table,
+    index: &SpatialIndex<'_>,
     spotter: BaseRef,
     eye: [Vec2; 2],
     forward: Vec2,
@@ -192,7 +209,7 @@ pub fn full_base_sight_call(
     let along = (eye[1] - eye[0]).normalized().unwrap_or(forward.perp_right());
     let half = 0.5 * eye[0].distance(eye[1]);
     let mid = eye[0].lerp(eye[1], 0.5);
-    local_call(table, &[spotter], targets, seen, true, |sight, t, sb, tb, d| {
+    local_call(table, index, &[spotter], targets, seen, true, |sight, t, sb, tb, d| {
         let reach = (half + d).max(0.5 * MIN_EYE_MM);
         let m = mid + forward * d;
         let eye = [m - along * reach, m + along * reach];
