@@ -334,7 +334,8 @@ impl Blobs<'_> {
             }
             // Where the blob meets a base's body, its colour may go on over the base:
             // a cube against or half on a base.
-            px.extend(self.grown(label, window, (x0, y0, bw, bh), &comp, i)?);
+            let hidden = self.grown(label, &px)?;
+            px.extend(hidden);
             if !(0.4 * top_area..=2.5 * top_area).contains(&(px.len() as f64)) {
                 continue;
             }
@@ -359,16 +360,13 @@ impl Blobs<'_> {
                 shown
             } else if self.beside_figures(&px)? {
                 let hull = hull_pixels(&px)?;
+                let square: Vec<Vec2> = hull.iter().map(to_table).collect();
                 if (px.len() as f64) < MIN_SHOWN_OF_HULL * hull.len() as f64
-                    || !square_enough(
-                        &hull.iter().map(to_table).collect::<Vec<_>>(),
-                        spec.size_mm,
-                        CUBE_PX_PER_MM,
-                    )?
+                    || !square_enough(&square, spec.size_mm, CUBE_PX_PER_MM)?
                 {
                     continue;
                 }
-                hull.iter().map(to_table).collect()
+                square
             } else {
                 continue;
             };
@@ -387,38 +385,27 @@ impl Blobs<'_> {
         }
         Ok(())
     }
-}
 
-impl Blobs<'_> {
     /// The pixels (image x, y) on the bases' bodies (`solid`) of colour `label` joined
-    /// to the blob `i` of `comp` (whose box in `window` is `(x0, y0, w, h)`),
-    /// 8-connected, within a cube's side of that box: the part of a cube standing
-    /// against or half on a base that lies over the base.
-    fn grown(
-        &self,
-        label: u8,
-        window: opencv::core::Rect,
-        (x0, y0, bw, bh): (i32, i32, i32, i32),
-        comp: &Mat,
-        i: i32,
-    ) -> Result<Vec<(i32, i32)>, VisionError> {
+    /// to the blob `seeds` (image x, y), 8-connected, within a cube's side of the
+    /// blob's box: the part of a cube standing against or half on a base that lies
+    /// over the base.
+    fn grown(&self, label: u8, seeds: &[(i32, i32)]) -> Result<Vec<(i32, i32)>, VisionError> {
+        let (Some(x0), Some(y0)) = (seeds.iter().map(|p| p.0).min(), seeds.iter().map(|p| p.1).min()) else {
+            return Ok(Vec::new());
+        };
+        let x1 = seeds.iter().map(|p| p.0).max().unwrap_or(x0);
+        let y1 = seeds.iter().map(|p| p.1).max().unwrap_or(y0);
         let reach = (self.spec.size_mm * CUBE_PX_PER_MM).ceil() as i32;
         let size = self.labels.size()?;
-        let (lx, ly) = ((window.x + x0 - reach).max(0), (window.y + y0 - reach).max(0));
-        let hx = (window.x + x0 + bw + reach).min(size.width);
-        let hy = (window.y + y0 + bh + reach).min(size.height);
-        let (ww, wh) = ((hx - lx).max(0) as usize, (hy - ly).max(0) as usize);
-        let mut seen = vec![false; ww * wh];
+        let (lx, ly) = ((x0 - reach).max(0), (y0 - reach).max(0));
+        let (hx, hy) = ((x1 + 1 + reach).min(size.width), (y1 + 1 + reach).min(size.height));
+        let ww = (hx - lx).max(0) as usize;
+        let mut seen = vec![false; ww * (hy - ly).max(0) as usize];
         let mut queue = std::collections::VecDeque::new();
-        for y in y0..y0 + bh {
-            let row = comp.at_row::<i32>(y)?;
-            for x in x0..x0 + bw {
-                if row[x as usize] == i {
-                    let (gx, gy) = (window.x + x, window.y + y);
-                    seen[(gy - ly) as usize * ww + (gx - lx) as usize] = true;
-                    queue.push_back((gx, gy));
-                }
-            }
+        for &(x, y) in seeds {
+            seen[(y - ly) as usize * ww + (x - lx) as usize] = true;
+            queue.push_back((x, y));
         }
         let mut out = Vec::new();
         while let Some((x, y)) = queue.pop_front() {
