@@ -96,3 +96,33 @@ fn bad_input_fails_clearly() {
     let out = vedette(&["los", p.to_str().unwrap(), "fr-art-1", "fr-art-1"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn a_pro_patria_target_just_past_a_crest_is_seen_as_its_player_declares() {
+    // 004 §15.1. The hill x ∈ [-200, 200], y ∈ [100, 400]: its spine runs y = 250 (the
+    // crest across, x = 0, is 70 mm from both units). The spotter's front edge is at
+    // y = 15, far from the spine; the target's at y = 274 (24 mm past the spine, within
+    // 25): seen if declared over the crest, hidden if declared behind. At 276 mm (26 mm
+    // past) it is hidden whatever is declared, and `if_declared_behind` is absent.
+    let dir = tempfile::tempdir().unwrap();
+    for (yt, visible, behind) in [(289.0, true, Some(false)), (291.0, false, None)] {
+        let text = format!(
+            r#"{{"schema":"vedette/table/1","rules":"pro-patria","scale":"28mm","units":[
+            {{"id":"a","side":"fr","kind":"infantry","bases":[{{"x":-100,"y":0,"heading":90,"width":60,"depth":30}}]}},
+            {{"id":"b","side":"gb","kind":"infantry","bases":[{{"x":-100,"y":{yt},"heading":270,"width":60,"depth":30}}]}}],
+            "terrain":[{{"id":"ridge","kind":"hill","level":1,"outline":[[-200,100],[200,100],[200,400],[-200,400]]}}]}}"#
+        );
+        let p = dir.path().join(format!("crest-{yt}.json"));
+        std::fs::write(&p, text).unwrap();
+        let j = los_json(&["los", p.to_str().unwrap(), "a", "b", "--json"]);
+        assert_eq!(j["visible"], visible, "{yt}");
+        assert_eq!(j["if_declared_behind"].as_object().map(|o| o["visible"] == true), behind, "{yt}");
+        if !visible {
+            assert_eq!(j["blocked_by"][0]["rule"], "crest", "{j}");
+            assert_eq!(j["blocked_by"][0]["feature"], "ridge");
+        }
+        let out = vedette(&["los", p.to_str().unwrap(), "a", "b"]);
+        assert!(out.status.success());
+        assert_eq!(stdout(&out).contains("declared behind it: NOT VISIBLE (004 §15.1)"), behind.is_some());
+    }
+}

@@ -84,6 +84,21 @@ pub struct LosReport {
     pub visible_call: CallEntry,
     /// The close call of `full_base_visible`.
     pub full_base_call: CallEntry,
+    /// Pro Patria (004 §15.1): the target stands within 25 mm (15) of a hill's crest
+    /// line that the spotter is not within reach of, so its player declares it over the
+    /// crest (the verdict above) or behind it (this one). Absent where the declaration
+    /// changes nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub if_declared_behind: Option<DeclaredBehind>,
+}
+
+/// The verdict of `los` when the target's player declares it behind a crest (004 §15.1).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct DeclaredBehind {
+    /// Some point of the target is seen.
+    pub visible: bool,
+    /// Some base of the target is seen in full from one spotter base.
+    pub full_base_visible: bool,
 }
 
 /// Two bases, `unit#index`.
@@ -205,6 +220,10 @@ fn blocking(table: &Table, c: &Cut) -> Blocking {
                     b.rule = "sees-past".to_string();
                     b.limit_mm = Some(micro(limit_mm));
                 }
+                TerrainRule::Crest { reach_mm } => {
+                    b.rule = "crest".to_string();
+                    b.limit_mm = Some(micro(reach_mm));
+                }
             }
         }
         CutBy::FieldOfView => {
@@ -299,6 +318,9 @@ pub fn line_of_sight_explained(
         hidden_point: ex.hidden_point.map(pt),
         visible_call: calls::entry(table, &sight_calls.visible, None),
         full_base_call: calls::entry(table, &sight_calls.full_base, None),
+        if_declared_behind: los
+            .if_declared_behind(sa, sb)?
+            .map(|v| DeclaredBehind { visible: v.visible, full_base_visible: v.full_base.is_some() }),
     };
     Ok((report, ex))
 }
@@ -322,6 +344,16 @@ pub fn render_text(r: &LosReport) -> String {
         calls::mark(vc),
         calls::mark(fc)
     ));
+    if let Some(d) = &r.if_declared_behind {
+        s.push_str(&format!(
+            "  the target is within reach of a hill's crest: that is if its player declares it over the crest; declared behind it: {} (004 §15.1)\n",
+            match (d.visible, d.full_base_visible) {
+                (true, true) => "VISIBLE, a full base is seen",
+                (true, false) => "VISIBLE in part",
+                _ => "NOT VISIBLE",
+            }
+        ));
+    }
     let rule = r.distance.rule_in.map(|x| format!(", {x:.3} rule-in")).unwrap_or_default();
     s.push_str(&format!("  closest distance: {:.1} mm = {:.3} in{rule}\n", r.distance.mm, r.distance.inches));
     if let Some(fb) = &r.full_base {

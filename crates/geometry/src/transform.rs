@@ -68,7 +68,13 @@ impl RigidMotion {
             m.y = p.y;
         }
         for f in &mut out.terrain {
-            for p in f.outline.iter_mut().chain(f.path.iter_mut()).chain(f.holes.iter_mut().flatten()) {
+            for p in f
+                .outline
+                .iter_mut()
+                .chain(f.path.iter_mut())
+                .chain(f.holes.iter_mut().flatten())
+                .chain(f.crests.iter_mut().flatten())
+            {
                 *p = self.point(*p);
             }
         }

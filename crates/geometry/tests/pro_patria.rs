@@ -73,6 +73,30 @@ fn the_nearest_target_must_be_visible() {
 }
 
 #[test]
+fn a_target_beyond_a_hill_crest_is_not_visible() {
+    // 004 §15.1 with §17.3. A hill (level ½) x -450..35, y 40..90: its area spreads most
+    // along x, so its spine runs y = 65 from x = -450 to 35; the crest across its widest
+    // point (every width is 50 mm: the middle) runs x = -207.5, far from everyone. The
+    // firer's front edge (y = 10) is 55 mm short of the spine, enemy 1's near edge
+    // (y = 110, x -30..30) 45 mm past it: every line between them crosses the spine, so
+    // the crest hides enemy 1; enemy 2 (x 10..70, near edge 240) is seen past the spine's
+    // end (the firer's right corner (30, 10) sees x > 35 straight ahead).
+    let scene = |enemy_y: f64| {
+        let mut t = arc_table(-30.0, false);
+        t.units[1].bases[0] = stand(0.0, enemy_y, 90.0);
+        t.units.push(unit("au2", "au", UnitKind::Infantry, vec![stand(40.0, 250.0, 90.0)]));
+        let mut hill = common::area(TerrainKind::Hill, -450.0, 40.0, 35.0, 90.0);
+        hill.level = 0.5;
+        t.terrain.push(hill);
+        t
+    };
+    assert_eq!(target(&scene(120.0)), Some(2));
+    // Enemy 1 with its near edge 20 mm past the spine (y = 85): within 25 mm of the
+    // crest, so seen as declared over it, the verdict every target takes.
+    assert_eq!(target(&scene(95.0)), Some(1));
+}
+
+#[test]
 fn only_skirmishers_may_target_staff() {
     // An enemy general 100 mm straight ahead (§17.3.10).
     let with_general = |skirmish: bool| {

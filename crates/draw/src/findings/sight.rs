@@ -38,6 +38,9 @@ pub fn cut_words(table: &Table, c: &Cut) -> String {
                     format!("seen only within {limit_mm:.1} mm (004 §16.3)")
                 }
                 TerrainRule::SeesPast { limit_mm } => format!("seen past only {limit_mm:.1} mm (004 §15.7)"),
+                TerrainRule::Crest { reach_mm } => {
+                    format!("crest hides: the spotter is not within {reach_mm:.0} mm of it (004 §15.1)")
+                }
             };
             format!("{} \"{name}\" {why}", kind.name())
         }

@@ -44,6 +44,12 @@ pub enum TerrainRule {
         /// How far past it the spotter sees, mm.
         limit_mm: f64,
     },
+    /// The sight line crosses a crest line of the hill, and the spotter is not within
+    /// its reach (004 §15.1; [`crate::los::HillSight::CrestLines`]).
+    Crest {
+        /// The crest reach, mm.
+        reach_mm: f64,
+    },
 }
 
 /// What cut a sight line.

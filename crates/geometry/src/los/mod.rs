@@ -55,7 +55,9 @@ pub use blocking::{UnitLevels, blocks, blocks_at_levels};
 pub use explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
 pub use hills::{Contour, Ground};
 pub use line_of_sight::LineOfSight;
-pub use sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, SightRules, UnitScreening};
+pub use sight_rules::{
+    CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, HillSight, SightRules, UnitScreening,
+};
 pub use spotting_zone::{CORNER_EXCESS_MM, SpottingDepthZone, deeper_than, spotting_depth_zones};
 pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};

@@ -53,6 +53,33 @@ pub enum UnitScreening {
     ProPatria,
 }
 
+/// How hills hide what is behind them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HillSight {
+    /// Republique and Republic (000 §3.6, 003 601): a hill between spotter and target
+    /// hides a blind zone behind it, by the levels of spotter, hill and target.
+    BlindZone,
+    /// Pro Patria (004 §15.1): a hill hides what lies beyond its crest lines
+    /// ([`crate::pro_patria::crest::hill_crests`]). Readings, since the text gives only
+    /// "units can see over the crest of the hill as long as they are within 25mm of the
+    /// crest" and "when units are within 25mm of a crest line, the player moving them
+    /// must tell his opponent if they are behind (not visible) or over the crest line
+    /// (visible)":
+    /// - a sight line that crosses a crest line is blocked there, unless the spotter's
+    ///   unit is within the reach of that crest (any of its bases; the reach included):
+    ///   it sees over;
+    /// - a target unit within the reach of a crest the spotter is not within reach of is
+    ///   seen as its player declares: "over" (the crest does not block, the default of
+    ///   every verdict) or "behind" ([`crate::los::TerrainSight::with_targets_behind_crests`]);
+    ///   `vedette los` gives both answers when they differ;
+    /// - the hill's slopes hide nothing else (the crest is the hill's one line of sight
+    ///   rule); a hill's level still counts where the text uses it (high hills).
+    CrestLines {
+        /// The crest reach, mm (004 §15.1: 25, 15 for 15 mm figures).
+        reach_mm: f64,
+    },
+}
+
 /// The line-of-sight rules of one rule set at one scale, in table millimetres.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SightRules {
@@ -76,6 +103,8 @@ pub struct SightRules {
     /// Pro Patria: how far past woods and towns a spotter on a high hill sees, mm
     /// (004 §15.7-15.8).
     pub high_hill_sees_past_mm: f64,
+    /// How hills hide.
+    pub hills: HillSight,
 }
 
 /// The lowest level that counts as a high hill for Pro Patria (004 §15.7-15.8 "High
@@ -109,6 +138,7 @@ impl SightRules {
                     book.distance_mm(RuleDistance::SkirmisherVisibleInCover)?,
                 ],
                 high_hill_sees_past_mm: book.distance_mm(RuleDistance::HighHillSeesPast)?,
+                hills: HillSight::CrestLines { reach_mm: book.distance_mm(RuleDistance::CrestLine)? },
             }),
             _ => Ok(SightRules {
                 rules: book.rules(),
@@ -124,6 +154,7 @@ impl SightRules {
                 ],
                 visible_in_cover_mm: [0.0; 3],
                 high_hill_sees_past_mm: 0.0,
+                hills: HillSight::BlindZone,
             }),
         }
     }

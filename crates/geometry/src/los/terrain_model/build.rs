@@ -7,10 +7,11 @@ use crate::convex::hull_points;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::hills::Ground;
-use crate::los::sight_rules::{Eye, SightRules};
+use crate::los::sight_rules::{Eye, HillSight, SightRules};
 use crate::los::terrain_sight::{SightEffect, sight_properties};
+use crate::pro_patria::crest::hill_crests;
 use crate::sight::Blocker;
-use crate::table::{BaseRef, Table, UnitKind};
+use crate::table::{BaseRef, Selection, Table, UnitKind};
 use crate::vec2::Vec2;
 use std::sync::OnceLock;
 
@@ -51,7 +52,27 @@ impl<'i, 't> TerrainSight<'i, 't> {
                     lo = Vec2::new(lo.x.min(l.x), lo.y.min(l.y));
                     hi = Vec2::new(hi.x.max(h.x), hi.y.max(h.y));
                 }
-                Some(Feature { index: i, kind: f.kind, level: f.level, props, blockers, linear, lo, hi })
+                let crests = match rules.hills {
+                    HillSight::CrestLines { .. } if props.effect == SightEffect::Hill => hill_crests(f)
+                        .into_iter()
+                        .map(|c| {
+                            let bands = Blocker::from_path(&c.points);
+                            (c, bands)
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                Some(Feature {
+                    index: i,
+                    kind: f.kind,
+                    level: f.level,
+                    props,
+                    blockers,
+                    linear,
+                    lo,
+                    hi,
+                    crests,
+                })
             })
             .collect();
         let screens = skirmish_screens(table);
@@ -69,7 +90,17 @@ impl<'i, 't> TerrainSight<'i, 't> {
             proof: Proof::default(),
             sweep_cache: OnceLock::new(),
             base_blockers,
+            targets_behind_crests: false,
         }
+    }
+
+    /// The same model taking every target within a crest's reach as declared behind the
+    /// crest, not over it (004 §15.1; see [`HillSight::CrestLines`]). Nothing changes
+    /// under the other hill readings.
+    #[must_use]
+    pub fn with_targets_behind_crests(mut self) -> Self {
+        self.targets_behind_crests = true;
+        self
     }
 
     /// The same model with another sampling for the bounded search.
@@ -84,6 +115,29 @@ impl<'i, 't> TerrainSight<'i, 't> {
     pub fn with_proof(mut self, proof: Proof) -> Self {
         self.proof = proof;
         self
+    }
+
+    /// Pro Patria (004 §15.1): the verdict for a spotter unit and a target unit when the
+    /// target's player declares it behind a crest rather than over it, where that changes
+    /// the verdict ([`Self::unit_verdict`] takes every target as declared over); `None`
+    /// where the declaration changes nothing, or the rule set has no crest lines.
+    /// Selections of bases count by their units' reach, as the rule speaks of units.
+    pub fn if_declared_behind(
+        &self,
+        spotter: Selection,
+        target: Selection,
+    ) -> Result<Option<super::UnitVerdict>, GeometryError> {
+        if self.targets_behind_crests || self.features.iter().all(|f| f.crests.is_empty()) {
+            return Ok(None);
+        }
+        let behind = TerrainSight::with_rules(self.index, self.rules)
+            .with_sampling(self.sampling)
+            .with_proof(self.proof)
+            .with_targets_behind_crests();
+        let (over, _) = self.explain(spotter, target)?;
+        let (under, _) = behind.explain(spotter, target)?;
+        Ok((over.visible != under.visible || over.full_base.is_some() != under.full_base.is_some())
+            .then_some(under))
     }
 
     /// The sight rules in force.

@@ -6,9 +6,11 @@ use super::{Beyond, BlockerOrigin, LIMIT_SLACK_MM, Limit, Pair, TerrainSight};
 use crate::base::Base;
 use crate::los::blind_zone_on_line;
 use crate::los::explanation::{Cut, CutBy, TerrainRule};
+use crate::los::sight_rules::HillSight;
 use crate::los::spotting_depth::run_lower_bound;
 use crate::segment::Segment;
 use crate::sight::{Blocker, first_obstruction_among};
+use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
 
 impl<'i, 't> TerrainSight<'i, 't> {
@@ -197,7 +199,15 @@ impl<'i, 't> TerrainSight<'i, 't> {
             BlockerOrigin::Base(r) => CutBy::Base(r),
             BlockerOrigin::Screen(a, b) => CutBy::SkirmishScreen(a, b),
             BlockerOrigin::Terrain(i) => {
-                CutBy::Terrain { feature: i, kind: self.table.terrain[i].kind, rule: TerrainRule::Blocks }
+                let kind = self.table.terrain[i].kind;
+                // Under the crest reading a hill blocks by its crests alone.
+                let rule = match self.rules.hills {
+                    HillSight::CrestLines { reach_mm } if kind == TerrainKind::Hill => {
+                        TerrainRule::Crest { reach_mm }
+                    }
+                    _ => TerrainRule::Blocks,
+                };
+                CutBy::Terrain { feature: i, kind, rule }
             }
         }
     }

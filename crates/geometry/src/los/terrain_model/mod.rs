@@ -68,11 +68,14 @@ mod views;
 use self::sweep_cache::SweepCache;
 use super::explanation::SightLine;
 use super::hills::Ground;
+#[cfg(doc)]
+use super::sight_rules::HillSight;
 use super::sight_rules::SightRules;
 use super::terrain_sight::SightProperties;
 use crate::base::Base;
 use crate::index::SpatialIndex;
 use crate::polygon::HalfPlane;
+use crate::pro_patria::crest::CrestLine;
 use crate::segment::Segment;
 use crate::sight::{Blocker, FullVisibility, LocalBlocker};
 use crate::table::{BaseRef, Table};
@@ -212,6 +215,9 @@ struct Feature {
     linear: bool,
     lo: Vec2,
     hi: Vec2,
+    /// A hill's crest lines and their thin bands, under [`HillSight::CrestLines`]
+    /// (empty otherwise).
+    crests: Vec<(CrestLine, Vec<Blocker>)>,
 }
 
 impl Feature {
@@ -352,6 +358,9 @@ pub struct TerrainSight<'i, 't> {
     sweep_cache: OnceLock<SweepCache>,
     /// Every base's shape as a blocker, by unit and base.
     base_blockers: Vec<Vec<Blocker>>,
+    /// Pro Patria: targets within a crest's reach are taken as declared behind it (004
+    /// §15.1); by default, over it.
+    targets_behind_crests: bool,
 }
 
 /// The lock, even if a thread panicked holding it (the crew raises that panic).

@@ -4,14 +4,17 @@
 use super::views::Candidates;
 use super::{Beyond, BlockerOrigin, Feature, Limit, Pair, TerrainSight};
 use crate::base::Base;
+use crate::close_call::segment_to_base;
 use crate::los::blind_zone::BlindZone;
-use crate::los::sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL};
+use crate::los::sight_rules::{CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, HillSight};
 use crate::los::terrain_sight::{CoverDensity, SightEffect};
 use crate::los::{UnitLevels, blocks_at_levels};
 use crate::polygon::HalfPlane;
+use crate::pro_patria::crest::CrestLine;
 use crate::segment::Segment;
 use crate::sight::{Blocker, SightHull};
 use crate::table::{BaseRef, Formation, UnitKind};
+use crate::ties::within;
 use crate::vec2::Vec2;
 
 impl<'i, 't> TerrainSight<'i, 't> {
@@ -113,6 +116,9 @@ impl<'i, 't> TerrainSight<'i, 't> {
             match self.role(f, spotter_ref, spotter, target_ref, target, ls, lt) {
                 Role::Ignore => {}
                 Role::Opaque => opaque.extend(f.blockers.iter().map(|b| (b, f.index))),
+                Role::Crests(k) => {
+                    opaque.extend(k.iter().flat_map(|&k| f.crests[k].1.iter()).map(|b| (b, f.index)));
+                }
                 Role::Limit(l) => limits.push((f, l)),
             }
         }
@@ -163,6 +169,26 @@ impl<'i, 't> TerrainSight<'i, 't> {
         };
         match f.props.effect {
             SightEffect::Open => Role::Ignore,
+            SightEffect::Hill if matches!(self.rules.hills, HillSight::CrestLines { .. }) => {
+                let HillSight::CrestLines { reach_mm } = self.rules.hills else { return Role::Ignore };
+                let near = |unit: usize, line: &CrestLine| {
+                    self.table.units.get(unit).is_some_and(|u| {
+                        u.bases.iter().any(|b| {
+                            line.segments().any(|seg| within(segment_to_base(&seg, b).distance_mm, reach_mm))
+                        })
+                    })
+                };
+                let blocking: Vec<usize> = f
+                    .crests
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (line, _))| {
+                        !near(sr.unit, line) && (self.targets_behind_crests || !near(tr.unit, line))
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                if blocking.is_empty() { Role::Ignore } else { Role::Crests(blocking) }
+            }
             SightEffect::Hill => {
                 if (f.level <= ls && f.overlaps_base(s)) || (f.level <= lt && f.overlaps_base(t)) {
                     return Role::Ignore;
@@ -235,6 +261,8 @@ pub(super) enum Role {
     Ignore,
     /// It blocks outright.
     Opaque,
+    /// These of its crest lines block outright (by index in its `crests`).
+    Crests(Vec<usize>),
     /// It limits the sight line.
     Limit(Limit),
 }
