@@ -158,6 +158,18 @@ pub struct LabelLayout {
 /// module docs). `text_scale` multiplies the labels' sizes.
 #[must_use]
 pub fn layout_labels(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> LabelLayout {
+    layout_labels_around(scene, proj, text_scale, &[])
+}
+
+/// [`layout_labels`], keeping every label off the `reserved` boxes (output units: a
+/// legend drawn over the picture, say).
+#[must_use]
+pub fn layout_labels_around(
+    scene: &Scene,
+    proj: &dyn Projection,
+    text_scale: f64,
+    reserved: &[LabelBox],
+) -> LabelLayout {
     let upm = proj.units_per_mm() * text_scale;
     let mut order: Vec<(u8, usize, usize)> = Vec::new();
     for (li, l) in scene.layers().iter().enumerate() {
@@ -169,6 +181,9 @@ pub fn layout_labels(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> L
     }
     order.sort_by_key(|&(p, li, ei)| (p, li, ei));
     let mut placer = Placer::new(12.0 * upm);
+    for b in reserved {
+        placer.take(*b);
+    }
     let mut out = LabelLayout::default();
     for (_, li, ei) in order {
         let e = &scene.layers()[li].elements[ei];

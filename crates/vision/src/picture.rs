@@ -9,9 +9,9 @@ use opencv::core::{Mat, MatTraitConst, Point, Scalar, Vector};
 use opencv::imgproc;
 use serde::Deserialize;
 use std::path::Path;
-use vedette_draw::labels::{PlacedLabel, place_labels};
+use vedette_draw::labels::{LabelBox, LabelLayout, PlacedLabel, layout_labels_around};
 use vedette_draw::style::resolve;
-use vedette_draw::{Height, Mark, Projection, Scene, Shape};
+use vedette_draw::{Height, LayerId, LegendEntry, Mark, Projection, Scene, Shape};
 use vedette_geometry::Vec2;
 
 /// Table points to photo pixels through a scan's camera model.
@@ -152,7 +152,7 @@ fn ascii(text: &str) -> String {
             '½' => out.push_str(" 1/2"),
             '°' => out.push_str(" deg"),
             '→' => out.push_str("->"),
-            '±' => out.push_str("+/-"),
+            '±' => out.push('+'),
             c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
             _ => out.push('?'),
         }
@@ -235,7 +235,15 @@ impl Painter<'_> {
         Ok((scale, thick, (f64::from(at_one.width) * scale).round() as i32))
     }
 
+    /// Writes a label, black on a white halo. The Hershey font has no `±`: it is written
+    /// as a `+` with a bar under it.
     fn text(&mut self, text: &str, l: &PlacedLabel) -> Result<(), VisionError> {
+        let plus_minus: Vec<usize> = text
+            .chars()
+            .scan(0usize, |at, c| Some((c, std::mem::replace(at, *at + ascii(&c.to_string()).len()))))
+            .filter(|(c, _)| *c == '±')
+            .map(|(_, at)| at)
+            .collect();
         let text = ascii(text);
         let text = text.as_str();
         let (scale, thick, width) = Self::font(text, l.size)?;
@@ -245,6 +253,20 @@ impl Painter<'_> {
             _ => l.x,
         };
         let at = Point::new(x.round() as i32, l.y.round() as i32);
+        let mut bars = Vec::new();
+        for &i in &plus_minus {
+            let mut base = 0;
+            let before =
+                imgproc::get_text_size(&text[..i], imgproc::FONT_HERSHEY_SIMPLEX, 1.0, thick, &mut base)?;
+            let plus = imgproc::get_text_size("+", imgproc::FONT_HERSHEY_SIMPLEX, 1.0, thick, &mut base)?;
+            let (x0, w) = (x + f64::from(before.width) * scale, f64::from(plus.width) * scale);
+            // Hershey's '+' stands on the baseline: the bar goes just under it.
+            let y = l.y + 0.12 * l.size;
+            bars.push((
+                Point::new((x0 + 0.2 * w).round() as i32, y.round() as i32),
+                Point::new((x0 + 0.8 * w).round() as i32, y.round() as i32),
+            ));
+        }
         for (c, t) in
             [(Scalar::new(255.0, 255.0, 255.0, 0.0), thick * 3), (Scalar::new(0.0, 0.0, 0.0, 0.0), thick)]
         {
@@ -259,7 +281,106 @@ impl Painter<'_> {
                 imgproc::LINE_AA,
                 false,
             )?;
+            for &(a, b) in &bars {
+                imgproc::line(&mut self.img, a, b, c, t, imgproc::LINE_AA, 0)?;
+            }
         }
+        Ok(())
+    }
+
+    /// A filled dot of `size` px radius in the colour of `class`.
+    fn dot(&mut self, c: Vec2, size: f64, class: &str) -> Result<(), VisionError> {
+        let s = resolve(class);
+        let col = s.fill.or(s.stroke).map_or(Scalar::new(0.0, 0.0, 0.0, 0.0), |(c, _)| colour(c));
+        imgproc::circle(
+            &mut self.img,
+            Point::new(c.x.round() as i32, c.y.round() as i32),
+            size.round().max(2.0) as i32,
+            col,
+            -1,
+            imgproc::LINE_AA,
+            0,
+        )?;
+        Ok(())
+    }
+
+    /// A leader line from a label's anchor to its box: black on a white halo, thin.
+    fn leader(&mut self, from: Vec2, to: Vec2, upm: f64) -> Result<(), VisionError> {
+        let t = (0.25 * upm).round().max(1.0) as i32;
+        let (a, b) = (
+            Point::new(from.x.round() as i32, from.y.round() as i32),
+            Point::new(to.x.round() as i32, to.y.round() as i32),
+        );
+        imgproc::line(
+            &mut self.img,
+            a,
+            b,
+            Scalar::new(255.0, 255.0, 255.0, 0.0),
+            3 * t,
+            imgproc::LINE_AA,
+            0,
+        )?;
+        imgproc::line(&mut self.img, a, b, Scalar::new(0.0, 0.0, 0.0, 0.0), t, imgproc::LINE_AA, 0)?;
+        imgproc::circle(&mut self.img, a, 2 * t, Scalar::new(0.0, 0.0, 0.0, 0.0), -1, imgproc::LINE_AA, 0)?;
+        Ok(())
+    }
+
+    /// A label left out, numbered at its anchor: the number on a small white disc.
+    fn number(&mut self, n: usize, at: Vec2, upm: f64) -> Result<(), VisionError> {
+        let size = 4.0 * upm;
+        let text = n.to_string();
+        let r = (0.5 * vedette_draw::labels::text_width(&text, size)).max(0.5 * size) + 0.6 * upm;
+        let c = Point::new(at.x.round() as i32, at.y.round() as i32);
+        imgproc::circle(
+            &mut self.img,
+            c,
+            r.round() as i32,
+            Scalar::new(255.0, 255.0, 255.0, 0.0),
+            -1,
+            imgproc::LINE_AA,
+            0,
+        )?;
+        imgproc::circle(
+            &mut self.img,
+            c,
+            r.round() as i32,
+            Scalar::new(0.0, 0.0, 0.0, 0.0),
+            1,
+            imgproc::LINE_AA,
+            0,
+        )?;
+        self.text(&text, &PlacedLabel { x: at.x, y: at.y + 0.35 * size, anchor: "middle", size })
+    }
+
+    /// The labels left out, numbered as at their anchors, in a white box at `origin`.
+    fn notes(
+        &mut self,
+        notes: &[(usize, String, Vec2)],
+        origin: Vec2,
+        box_size: (f64, f64),
+        upm: f64,
+    ) -> Result<(), VisionError> {
+        let (size, row) = (5.0 * upm, 8.0 * upm);
+        self.white_box(origin, box_size)?;
+        let x = origin.x + 2.0 * upm;
+        let line = |i: usize| origin.y + row * (i as f64 + 0.5) + row / 2.0 + 0.35 * size;
+        self.text(NOTES_TITLE, &PlacedLabel { x, y: line(0), anchor: "start", size })?;
+        for (i, (n, t, _)) in notes.iter().enumerate() {
+            self.text(&format!("{n}  {t}"), &PlacedLabel { x, y: line(i + 1), anchor: "start", size })?;
+        }
+        Ok(())
+    }
+
+    /// A white box at `origin` of `size` px.
+    fn white_box(&mut self, origin: Vec2, size: (f64, f64)) -> Result<(), VisionError> {
+        imgproc::rectangle(
+            &mut self.img,
+            opencv::core::Rect::new(origin.x as i32, origin.y as i32, size.0 as i32, size.1 as i32),
+            Scalar::new(255.0, 255.0, 255.0, 0.0),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )?;
         Ok(())
     }
 
@@ -304,16 +425,25 @@ fn circle_points(centre: Vec2, r: f64) -> Vec<Vec2> {
 
 /// Paints the scene over `photo` through `proj`; `text_scale` sizes labels and marks
 /// (1: as in the table's millimetres).
+///
+/// Every label is written after all the geometry, so that no later layer's line crosses
+/// a label; labels pushed off their anchor are joined to it by a leader line; labels
+/// with no free place (they would overprint others) are numbered at their anchor and
+/// written out in a notes box. The legend goes in the photo's corner that covers the
+/// least of the table, and no label goes under it or under the notes.
 pub fn paint_scene(
     photo: &Mat,
     scene: &Scene,
     proj: &dyn Projection,
     text_scale: f64,
 ) -> Result<Mat, VisionError> {
-    let labels = place_labels(scene, proj, text_scale);
+    let upm = proj.units_per_mm() * text_scale;
+    let PictureLayout { legend: legend_box, notes: notes_box, notes_text: notes, labels: layout } =
+        picture_layout(scene, proj, text_scale);
     let mut p = Painter { img: photo.try_clone()?, proj, line_scale: text_scale.sqrt() };
+    let mut texts: Vec<(usize, usize, &str)> = Vec::new();
     for (li, layer) in scene.layers().iter().enumerate() {
-        // Fills first, then strokes, marks and text, layer by layer.
+        // Fills first, then strokes and marks, layer by layer; text after every layer.
         let mut filled: Vec<(Vec<Vec<Vec2>>, &str)> = Vec::new();
         for e in &layer.elements {
             let rings = match &e.shape {
@@ -348,24 +478,9 @@ pub fn paint_scene(
                 }
                 Shape::Point { at, mark } => {
                     let Some(c) = proj.project(*at, e.height) else { continue };
-                    let s = resolve(&e.class);
-                    let size = 1.5 * proj.units_per_mm() * text_scale;
+                    let size = 1.5 * upm;
                     match mark {
-                        Mark::Dot => {
-                            let col = s
-                                .fill
-                                .or(s.stroke)
-                                .map_or(Scalar::new(0.0, 0.0, 0.0, 0.0), |(c, _)| colour(c));
-                            imgproc::circle(
-                                &mut p.img,
-                                Point::new(c.x.round() as i32, c.y.round() as i32),
-                                size.round().max(2.0) as i32,
-                                col,
-                                -1,
-                                imgproc::LINE_AA,
-                                0,
-                            )?;
-                        }
+                        Mark::Dot => p.dot(c, size, &e.class)?,
                         Mark::Cross => {
                             let d = 1.5 * size;
                             p.stroke(&[c + Vec2::new(-d, -d), c + Vec2::new(d, d)], false, &e.class)?;
@@ -373,43 +488,229 @@ pub fn paint_scene(
                         }
                     }
                 }
-                Shape::Text { text, .. } => {
-                    if let Some(l) = labels.get(&(li, ei)) {
-                        p.text(text, l)?;
-                    }
-                }
+                Shape::Text { text, .. } => texts.push((li, ei, text.as_str())),
                 Shape::Polygon { .. } | Shape::Circle { .. } => {}
             }
         }
     }
-    legend(&mut p, scene, text_scale)?;
+    // Numbers of the labels left out, leaders, then the labels over both.
+    if notes_box.is_some() {
+        for (n, _, a) in &notes {
+            p.number(*n, *a, upm)?;
+        }
+    }
+    for &(li, ei, _) in &texts {
+        if let Some(&(a, near)) = layout.leaders.get(&(li, ei)) {
+            p.leader(a, near, upm)?;
+        }
+    }
+    for &(li, ei, text) in &texts {
+        if let Some(l) = layout.placed.get(&(li, ei)) {
+            p.text(text, l)?;
+        }
+    }
+    if let Some(b) = notes_box {
+        p.notes(&notes, Vec2::new(b.x0, b.y0), (b.x1 - b.x0, b.y1 - b.y0), upm)?;
+    }
+    if let Some(b) = legend_box {
+        legend(&mut p, scene.legend_entries(), Vec2::new(b.x0, b.y0), upm)?;
+    }
     Ok(p.img)
 }
 
-/// The legend in the photo's top-left corner, on a white box.
-fn legend(p: &mut Painter<'_>, scene: &Scene, text_scale: f64) -> Result<(), VisionError> {
-    let entries = scene.legend_entries();
-    if entries.is_empty() {
-        return Ok(());
+/// Where a picture's labels, legend and notes go ([`picture_layout`]).
+#[derive(Debug, Clone)]
+pub struct PictureLayout {
+    /// The legend's box, when the scene has a legend.
+    pub legend: Option<LabelBox>,
+    /// The notes' box, when some labels found no free place.
+    pub notes: Option<LabelBox>,
+    /// The labels with no free place: their number, text and anchor (output units).
+    pub notes_text: Vec<(usize, String, Vec2)>,
+    /// Where every other label goes.
+    pub labels: LabelLayout,
+}
+
+/// Lays out a picture's labels, legend and notes (see [`paint_scene`]).
+#[must_use]
+pub fn picture_layout(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> PictureLayout {
+    let upm = proj.units_per_mm() * text_scale;
+    let (w, h) = proj.output_size();
+    let table = Content::of(scene, proj);
+    let legend_size = legend_size(scene.legend_entries(), upm);
+    let legend_at = (legend_size.1 > 0.0).then(|| corners_by_cover(legend_size, (w, h), upm, &table)[0]);
+    let legend = legend_at.map(|o| boxed(o, legend_size));
+    let reserved: Vec<LabelBox> = legend.into_iter().collect();
+    let mut labels = layout_labels_around(scene, proj, text_scale, &reserved);
+    let mut notes = None;
+    // The notes for labels with no free place go in the next best corner clear of the
+    // legend, sized for them; the labels are laid out again around both, which may leave
+    // out a few more: the box grows for them (a few rounds at most).
+    let mut room_for = 0;
+    for _ in 0..4 {
+        if labels.hidden.len() <= room_for {
+            break;
+        }
+        room_for = labels.hidden.len() + 2;
+        let size = notes_size_for(room_for, &labels, scene, upm);
+        let Some(b) = corners_by_cover(size, (w, h), upm, &table)
+            .into_iter()
+            .map(|o| boxed(o, size))
+            .find(|b| legend.is_none_or(|l| !b.overlaps(&l)))
+        else {
+            break;
+        };
+        notes = Some(b);
+        let mut with_notes = reserved.clone();
+        with_notes.push(b);
+        labels = layout_labels_around(scene, proj, text_scale, &with_notes);
     }
-    let upm = p.proj.units_per_mm() * text_scale;
+    let mut hidden: Vec<(&(usize, usize), &Vec2)> = labels.hidden.iter().collect();
+    hidden.sort_by_key(|(k, _)| **k);
+    let notes_text: Vec<(usize, String, Vec2)> = hidden
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, (&(li, ei), &a))| match &scene.layers()[li].elements[ei].shape {
+            Shape::Text { text, .. } => Some((i + 1, text.clone(), a)),
+            _ => None,
+        })
+        .collect();
+    if notes_text.is_empty() {
+        notes = None;
+    }
+    // A label left out in the last round may be longer than those the box was sized for:
+    // the box grows away from its corner.
+    if let Some(b) = &mut notes {
+        let (nw, nh) = notes_size_for(notes_text.len(), &labels, scene, upm);
+        let (right, bottom) = (b.x0 > w / 2.0, b.y0 > h / 2.0);
+        if nw > b.x1 - b.x0 {
+            if right { b.x0 = b.x1 - nw } else { b.x1 = b.x0 + nw }
+        }
+        if nh > b.y1 - b.y0 {
+            if bottom { b.y0 = b.y1 - nh } else { b.y1 = b.y0 + nh }
+        }
+    }
+    PictureLayout { legend, notes, notes_text, labels }
+}
+
+/// The table's outline in the picture: its bounds' corners projected onto the table.
+fn table_quad(scene: &Scene, proj: &dyn Projection) -> Vec<Vec2> {
+    let Some((lo, hi)) = scene.bounds() else { return Vec::new() };
+    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+    proj.project_all(&corners, vedette_draw::Height::Table).unwrap_or_default()
+}
+
+/// A box at `origin` of `size` (output units).
+fn boxed(origin: Vec2, size: (f64, f64)) -> LabelBox {
+    LabelBox { x0: origin.x, y0: origin.y, x1: origin.x + size.0, y1: origin.y + size.1 }
+}
+
+/// What a picture shows, in output units: every point of every element but the table's
+/// outline (vertices, marks, label anchors), and the table's outline.
+struct Content {
+    points: Vec<Vec2>,
+    table: Vec<Vec2>,
+}
+
+impl Content {
+    fn of(scene: &Scene, proj: &dyn Projection) -> Content {
+        let mut points = Vec::new();
+        for layer in scene.layers().iter().filter(|l| !matches!(l.id, LayerId::Table | LayerId::Legend)) {
+            for e in &layer.elements {
+                let pts: Vec<Vec2> = e.shape.points().collect();
+                points.extend(proj.project_all(&pts, e.height).unwrap_or_default());
+            }
+        }
+        Content { points, table: table_quad(scene, proj) }
+    }
+
+    /// How much of `b` the picture's content fills: the points in it, then how much of
+    /// the table it covers.
+    fn under(&self, b: LabelBox) -> (usize, usize) {
+        let inside = |p: &&Vec2| p.x >= b.x0 && p.x <= b.x1 && p.y >= b.y0 && p.y <= b.y1;
+        (self.points.iter().filter(inside).count(), cover(b, &self.table))
+    }
+}
+
+/// The picture's four corners for a box of `size`, a margin in, those over the least of
+/// the picture's content first, then over the least of the table (top-left, top-right,
+/// bottom-left, bottom-right among equals).
+fn corners_by_cover(size: (f64, f64), (w, h): (f64, f64), upm: f64, content: &Content) -> Vec<Vec2> {
+    let m = 2.0 * upm;
+    let (x1, y1) = ((w - size.0 - m).max(0.0), (h - size.1 - m).max(0.0));
+    let mut c: Vec<((usize, usize), usize, Vec2)> =
+        [Vec2::new(m, m), Vec2::new(x1, m), Vec2::new(m, y1), Vec2::new(x1, y1)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| (content.under(boxed(o, size)), i, o))
+            .collect();
+    c.sort_by_key(|&(n, i, _)| (n, i));
+    c.into_iter().map(|(_, _, o)| o).collect()
+}
+
+/// How much of `b` lies over the table: of a 16 x 16 grid of points in it, how many fall
+/// inside the table's outline.
+fn cover(b: LabelBox, table: &[Vec2]) -> usize {
+    if table.len() < 3 {
+        return 0;
+    }
+    let n = 16;
+    (0..n)
+        .flat_map(|i| (0..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| {
+            let q = Vec2::new(
+                b.x0 + (b.x1 - b.x0) * (i as f64 + 0.5) / n as f64,
+                b.y0 + (b.y1 - b.y0) * (j as f64 + 0.5) / n as f64,
+            );
+            vedette_geometry::ring_contains(table, q)
+        })
+        .count()
+}
+
+/// The legend's size: a row per entry, a swatch and its text.
+fn legend_size(entries: &[LegendEntry], upm: f64) -> (f64, f64) {
+    if entries.is_empty() {
+        return (0.0, 0.0);
+    }
     let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
     let width = entries.iter().map(|e| vedette_draw::labels::text_width(&e.text, size)).fold(0.0, f64::max)
         + sw
         + 6.0 * upm;
-    let height = row * (entries.len() as f64 + 0.5);
-    let (x0, y0) = (2.0 * upm, 2.0 * upm);
-    imgproc::rectangle(
-        &mut p.img,
-        opencv::core::Rect::new(x0 as i32, y0 as i32, width as i32, height as i32),
-        Scalar::new(255.0, 255.0, 255.0, 0.0),
-        -1,
-        imgproc::LINE_8,
-        0,
-    )?;
+    (width, row * (entries.len() as f64 + 0.5))
+}
+
+/// The notes' size for `rows` labels left out (a row each, its number and its text), as
+/// wide as the longest text of any label that may be left out (`labels`' hidden ones,
+/// or any of the scene's when some are placed that a smaller box might not leave).
+fn notes_size_for(rows: usize, labels: &LabelLayout, scene: &Scene, upm: f64) -> (f64, f64) {
+    let (size, row) = (5.0 * upm, 8.0 * upm);
+    let number = vedette_draw::labels::text_width(&format!("{rows}  "), size);
+    let longest = labels
+        .hidden
+        .keys()
+        .filter_map(|&(li, ei)| match &scene.layers()[li].elements[ei].shape {
+            Shape::Text { text, .. } => Some(vedette_draw::labels::text_width(text, size)),
+            _ => None,
+        })
+        .fold(0.0, f64::max);
+    let width = (number + longest).max(vedette_draw::labels::text_width(NOTES_TITLE, size)) + 4.0 * upm;
+    (width, row * (rows as f64 + 1.5))
+}
+
+/// The title of the notes box.
+const NOTES_TITLE: &str = "Labels with no room on the picture:";
+
+/// The legend at `origin`, on a white box.
+fn legend(p: &mut Painter<'_>, entries: &[LegendEntry], origin: Vec2, upm: f64) -> Result<(), VisionError> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let (width, height) = legend_size(entries, upm);
+    let (size, row, sw) = (5.0 * upm, 8.0 * upm, 10.0 * upm);
+    p.white_box(origin, (width, height))?;
     for (i, e) in entries.iter().enumerate() {
-        let y = y0 + row * (i as f64 + 0.5);
-        let x = x0 + 2.0 * upm;
+        let y = origin.y + row * (i as f64 + 0.5);
+        let x = origin.x + 2.0 * upm;
         if e.line {
             p.stroke(&[Vec2::new(x, y + row / 2.0), Vec2::new(x + sw, y + row / 2.0)], false, &e.class)?;
         } else {
@@ -509,6 +810,51 @@ mod tests {
         }
         let (_, found) = best.expect("the zone is painted");
         assert!((found - expected).length() <= 1.0, "painted corner {found:?}, camera model {expected:?}");
+    }
+
+    #[test]
+    fn crowded_labels_go_to_numbered_notes_clear_of_the_legend() {
+        // The camera sees table x 500..1300, y 300..900 at 1 px per mm; the table
+        // (600..1200 x 400..800) leaves every corner of the photo free: the legend goes
+        // top-left, the notes top-right (the first corners in order). Seventy labels on
+        // one anchor: the placer has at most 61 places there (centred, then 5 rings of 12), so
+        // some are left out, numbered in the notes, and none of the written ones lies
+        // under the legend or the notes.
+        let mut scene = Scene::new("crowd");
+        let table = vec![
+            Vec2::new(600.0, 400.0),
+            Vec2::new(1200.0, 400.0),
+            Vec2::new(1200.0, 800.0),
+            Vec2::new(600.0, 800.0),
+        ];
+        scene.add(LayerId::Table, "table", "table-edge", Shape::polygon(table), Height::Table, None);
+        scene.legend("side-fr", "side: france", false);
+        for i in 0..70 {
+            let label = Shape::label(Vec2::new(900.0, 600.0), format!("label {i:02} ± 0.1 mm"), 5.0);
+            scene.add(LayerId::Bases, &format!("l{i}"), "id", label, Height::Table, None);
+        }
+        let proj = PhotoProjection::new(camera(), 3.0, Vec2::new(900.0, 600.0));
+        let layout = picture_layout(&scene, &proj, 1.0);
+        let (legend, notes) = (layout.legend.unwrap(), layout.notes.unwrap());
+        assert!(legend.x0 < 10.0 && legend.y0 < 10.0, "{legend:?}");
+        assert!(notes.x1 > 790.0 && notes.y0 < 10.0, "{notes:?}");
+        assert!(!legend.overlaps(&notes));
+        let left_out = layout.labels.hidden.len();
+        assert!(left_out >= 9, "{left_out}");
+        assert_eq!(layout.labels.placed.len() + left_out, 70);
+        let numbers: Vec<usize> = layout.notes_text.iter().map(|(n, _, _)| *n).collect();
+        assert_eq!(numbers, (1..=left_out).collect::<Vec<_>>());
+        for ((li, ei), l) in &layout.labels.placed {
+            let Shape::Text { text, .. } = &scene.layers()[*li].elements[*ei].shape else { panic!() };
+            let w = vedette_draw::labels::text_width(text, l.size);
+            let b = LabelBox { x0: l.x, y0: l.y - 0.78 * l.size, x1: l.x + w, y1: l.y + 0.22 * l.size };
+            assert!(!b.overlaps(&legend) && !b.overlaps(&notes), "{text} at {b:?}");
+        }
+        // Painted on a black photo: the notes box is white where no text is.
+        let photo = Mat::new_rows_cols_with_default(600, 800, CV_8UC3, Scalar::all(0.0)).unwrap();
+        let img = paint_scene(&photo, &scene, &proj, 1.0).unwrap();
+        let px = img.at_2d::<Vec3b>((notes.y1 - 2.0) as i32, (notes.x1 - 2.0) as i32).unwrap();
+        assert_eq!(*px, Vec3b::from([255, 255, 255]));
     }
 
     #[test]
