@@ -10,8 +10,8 @@ use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use vedette_geometry::assault::assessment::{AssaultFinding, ContactRange};
 use vedette_geometry::close_call::distance_sigma_mm;
 use vedette_geometry::{
-    Aspect, AspectException, AssaultRange, AssaultZone, BaseRef, FacingArc, FlankGeometry, FlankSide,
-    GeometryError, RuleBook, RuleDistance, RuleSet, Table, Vec2,
+    Aspect, AspectException, AssaultRange, AssaultZone, BaseRef, DefenderRole, FacingArc, FlankGeometry,
+    FlankSide, GeometryError, RuleBook, RuleDistance, RuleSet, Table, Vec2,
 };
 
 /// The words of a contact range.
@@ -175,9 +175,22 @@ pub fn draw_assault(
             LayerId::Contacts,
             &format!("contact-{key}-label"),
             "verdict",
+            // Who assaults whom, and the defender's role, on the picture itself: the two
+            // directions of one contact share its line.
             Shape::verdict(
                 c.from.lerp(c.to, 0.5),
-                format!("{} {measured}, {}", range_name(f.range), aspect_words(f)),
+                format!(
+                    "{} → {} {} {measured}, {}{}",
+                    att.id,
+                    def.id,
+                    range_name(f.range),
+                    aspect_words(f),
+                    match f.role {
+                        Some(DefenderRole::Primary) => ", primary",
+                        Some(DefenderRole::Supporting) => ", supporting",
+                        None => "",
+                    }
+                ),
             ),
             Height::Table,
             None,
