@@ -117,6 +117,31 @@ fn every_plan_has_a_group_per_layer_and_a_polygon_per_base() {
 }
 
 #[test]
+fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
+    // samples/brigade-attack.json, as `vedette report` gives it: au-d1 and fr-d1 are
+    // engaged at 0.79" (fr-1-2's skirmish marker 20 mm from au-2); au-5 is 12.24" from
+    // au-ldr-1 (rally -2: two full 4" steps beyond 4"), au-art-1 9.25" (-1), fr-art-2
+    // 13.58" from fr-ldr-1 (-2). Units without a penalty get no line.
+    let path = sample("brigade-attack.json");
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    for (id, text) in [
+        ("engagement-au-2-fr-1-2-sk-label", "au-d1 engaged: fr-1-2-sk at 0.79 rule-in (20.0 mm)"),
+        ("engagement-fr-1-2-sk-au-2-label", "fr-d1 engaged: au-2 at 0.79 rule-in (20.0 mm)"),
+        ("rally-au-ldr-1-au-5-label", "au-5 rally -2: 12.24 rule-in (310.8 mm) from its leader"),
+        ("rally-au-ldr-1-au-art-1-label", "au-art-1 rally -1: 9.25 rule-in (235.1 mm) from its leader"),
+        ("rally-fr-ldr-1-fr-art-2-label", "fr-art-2 rally -2: 13.58 rule-in (345.0 mm) from its leader"),
+    ] {
+        let at = svg.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no {id}"));
+        let end = svg[at..].find("</text>").unwrap() + at;
+        assert!(svg[at..end].ends_with(text), "{id}: {}", &svg[at..end]);
+        let line = id.trim_end_matches("-label");
+        assert!(svg.contains(&format!("id=\"{line}\"")), "no {line}");
+    }
+    // Only units with a penalty: three lines and their three labels.
+    assert_eq!(svg.matches("id=\"rally-").count(), 6);
+}
+
+#[test]
 fn a_moved_coordinate_fails_the_structural_comparison() {
     // The comparison can fail: a hundredth of a millimetre passes, two do not.
     let a = r#"<svg xmlns="http://www.w3.org/2000/svg"><g id="bases"><path id="b" class="base" d="M1.00 2.00 L3.00 4.00"/></g></svg>"#;

@@ -164,6 +164,8 @@ pub fn rules() -> Vec<Rule> {
         rule(&["blind-zone"]).no_fill().stroke("#000000", 3.0).stroke_opacity(0.3),
         rule(&["adjoining"]).no_fill().stroke("#0072B2", 0.9).dashed(&[4.0, 1.0, 1.0, 1.0, 1.0, 1.0]),
         rule(&["together"]).no_fill().stroke("#56B4E9", 0.6).dashed(&[0.5, 1.0]),
+        rule(&["engagement"]).no_fill().stroke("#D55E00", 0.6).dashed(&[6.0, 2.0]),
+        rule(&["rally"]).no_fill().stroke("#CC79A7", 0.6).dashed(&[2.0, 1.0, 0.5, 1.0]),
         rule(&["sight-clear"]).no_fill().stroke("#009E73", 0.7),
         rule(&["sight-blocked"]).no_fill().stroke("#D55E00", 0.7).dashed(&[2.0, 1.0]),
         rule(&["cut"]).no_fill().stroke("#D55E00", 0.9),

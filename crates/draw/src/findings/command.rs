@@ -8,7 +8,9 @@ use crate::findings::{distance_words, outline_bases, pair_words};
 use crate::plan::side_numbers;
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use crate::style::side_class;
-use vedette_geometry::command::assessment::{AssetFinding, CommandAssessment, DivisionPairFinding};
+use vedette_geometry::command::assessment::{
+    AssetFinding, CommandAssessment, DivisionFinding, DivisionPairFinding,
+};
 use vedette_geometry::command::deployment::reach_outline;
 use vedette_geometry::{BaseRef, DeploymentArea, RuleBook, Table};
 
@@ -65,6 +67,7 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
             area(scene, table, book, &format!("division {}", d.name), Some(&d.side), a);
         }
         assets(scene, table, &format!("division {}", d.name), &d.assets);
+        division_distances(scene, table, book, d);
     }
     for c in &found.corps {
         let side =
@@ -148,6 +151,68 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         }
         if !l.reaches.is_empty() {
             scene.legend("reach", "leader's reach (000 §2.3, §4.7, §5.4)", true);
+        }
+    }
+}
+
+/// A division's distance verdicts (000 §3.3): its nearest enemy within engagement range
+/// (8"), joined at the closest points; each unit whose distance to the division leader
+/// costs a rally penalty (one per full 4" beyond 4"), joined to the leader; and the
+/// corps leader beyond 12", said at the division leader.
+fn division_distances(scene: &mut Scene, table: &Table, book: &RuleBook, d: &DivisionFinding) {
+    let line = |scene: &mut Scene, a: usize, b: usize, class: &str, label: &dyn Fn(&str) -> String| {
+        let (Some(ua), Some(ub)) = (table.units.get(a), table.units.get(b)) else { return };
+        let Some(uc) = ua.closest_to(ub) else { return };
+        let (ra, rb) = (BaseRef::new(a, uc.from_base), BaseRef::new(b, uc.to_base));
+        let words = label(&pair_words(table, book, ra, rb, &uc.closest));
+        let key = format!("{class}-{}-{}", id_part(&ua.id), id_part(&ub.id));
+        scene.add(
+            LayerId::Command,
+            &key,
+            class,
+            Shape::line(uc.closest.from, uc.closest.to),
+            Height::Table,
+            Some(words.clone()),
+        );
+        scene.add(
+            LayerId::Command,
+            &format!("{key}-label"),
+            "verdict",
+            Shape::verdict(uc.closest.from.lerp(uc.closest.to, 0.5), words),
+            Height::Table,
+            None,
+        );
+    };
+    if let Some((own, foe)) = d.nearest_enemy_units {
+        let foe_id = table.units.get(foe).map_or("", |u| u.id.as_str());
+        line(scene, own, foe, "engagement", &|w| format!("{} engaged: {foe_id} at {w}", d.name));
+        scene.legend("engagement", "division engaged: nearest enemy within 8\" (000 §3.3)", true);
+    }
+    if let Some(l) = d.leader {
+        for r in d.rally.iter().filter(|r| r.penalty > 0) {
+            let unit = table.units.get(r.unit).map_or("", |u| u.id.as_str());
+            line(scene, l, r.unit, "rally", &|w| format!("{unit} rally -{}: {w} from its leader", r.penalty));
+            scene.legend(
+                "rally",
+                "rally penalty: a step per full 4\" beyond 4\" from the leader (000 §3.3)",
+                true,
+            );
+        }
+        if d.corps_leader_beyond
+            && let (Some(mm), Some(b)) =
+                (d.corps_leader_distance_mm, table.units.get(l).and_then(|u| u.bases.first()))
+        {
+            scene.add(
+                LayerId::Command,
+                &format!("corps-leader-{}", id_part(&d.name)),
+                "verdict",
+                Shape::verdict(
+                    b.centre(),
+                    format!("{}: corps leader beyond 12\" ({})", d.name, distance_words(book, mm)),
+                ),
+                Height::BaseTop,
+                None,
+            );
         }
     }
 }

@@ -116,6 +116,9 @@ pub struct DivisionFinding {
     pub assets: Vec<AssetFinding>,
     /// The nearest enemy within engagement range, mm.
     pub nearest_enemy_mm: Option<f64>,
+    /// The division's unit and the enemy unit that are nearest each other (unit indices),
+    /// when an enemy is within engagement range.
+    pub nearest_enemy_units: Option<(usize, usize)>,
     /// The nearest enemy's distance against engagement range (8"): present when an enemy
     /// is within it, or just outside it and too close to call; with the limit, mm.
     pub engagement_call: Option<(f64, CloseCall)>,
@@ -519,6 +522,7 @@ pub fn assess_command(
                     area,
                     assets,
                     nearest_enemy_mm: enemy.map(|(mm, _)| mm).filter(|&mm| within(mm, engage)),
+                    nearest_enemy_units: enemy.filter(|&(mm, _)| within(mm, engage)).map(|(_, pair)| pair),
                     engagement_call: enemy
                         .and_then(|(_, (own, foe))| unit_distance_call(t, own, foe, engage))
                         .map(|(_, c)| (engage, c)),
