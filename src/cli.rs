@@ -43,8 +43,8 @@ pub enum Command {
     Bounce(commands::bounce::Args),
     /// Write a seeded sample battle (the grand-battle generator).
     Generate(commands::generate::Args),
-    /// A local web page to look at a table's findings, measure, check sight and correct
-    /// misread bases (docs/serve.md).
+    /// A local web page to look at a table's findings (over its photo), measure, check
+    /// sight, correct misread bases and scan uploaded photos (docs/serve.md).
     Serve(commands::serve::Args),
     /// Print the JSON Schema of table files or of report output.
     Schema(commands::schema::Args),

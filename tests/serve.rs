@@ -279,7 +279,8 @@ fn garbage_gets_4xx_and_the_server_goes_on() {
         seed
     };
     let oversized = vec![b'['; (1 << 20) + 1];
-    let posts = ["/api/measure", "/api/los", "/api/corrections"];
+    let posts =
+        ["/api/measure", "/api/los", "/api/corrections", "/api/photo/locate", "/api/scan", "/api/uploads"];
     let shapes = [
         r#"{"a": 1, "b": 2}"#,
         r#"{"a": "au-art-1"}"#,
@@ -294,17 +295,22 @@ fn garbage_gets_4xx_and_the_server_goes_on() {
     for i in 0..1000 {
         let r = next();
         let (status, body) = match i % 10 {
-            0 => server.request("POST", posts[i % 3], Some("application/json"), &oversized),
+            0 => server.request("POST", posts[i % posts.len()], Some("application/json"), &oversized),
             1 => server.get(&format!("/no/such/{r:x}")),
             2 => server.request("DELETE", "/api/report", None, b""),
-            3 => server.request("POST", posts[i % 3], Some("text/plain"), br#"{"a":"au-1","b":"fr-1"}"#),
+            3 => server.request(
+                "POST",
+                posts[i % posts.len()],
+                Some("text/plain"),
+                br#"{"a":"au-1","b":"fr-1"}"#,
+            ),
             4 | 5 => {
                 let noise: Vec<u8> = (0..(r % 300)).map(|k| (r >> (k % 56)) as u8).collect();
-                server.request("POST", posts[i % 3], Some("application/json"), &noise)
+                server.request("POST", posts[i % posts.len()], Some("application/json"), &noise)
             }
             _ => server.request(
                 "POST",
-                posts[i % 3],
+                posts[i % posts.len()],
                 Some("application/json"),
                 shapes[(r % 9) as usize].as_bytes(),
             ),
