@@ -632,3 +632,50 @@ fn uploads_without_a_profile_say_how_to_start() {
     assert_eq!(server.get("/api/photo").0, 404);
     assert_eq!(server.get_json("/api/session")["can_scan"], false);
 }
+
+/// Several photos uploaded at once are photos of one table: merged as `vedette scan A B`
+/// merges them (issue 18), the first shown.
+#[test]
+fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
+    let (dir, table) = brigade_copy();
+    let setup: Vec<std::ffi::OsString> = [
+        ("--profile", "calibration/default.toml"),
+        ("--roster", "samples/photos/crowd.roster.toml"),
+        ("--camera", "samples/photos/camera.toml"),
+    ]
+    .iter()
+    .flat_map(|(flag, path)| [std::ffi::OsString::from(flag), root(path).into_os_string()])
+    .collect();
+    let mut args = vec!["--table".into(), table.into_os_string()];
+    args.extend(setup.iter().cloned());
+    let server = Server::start_with(&os(&args));
+    let mut names = Vec::new();
+    for photo in ["crowd-near.jpg", "crowd-far.jpg"] {
+        let bytes = std::fs::read(root("samples/photos").join(photo)).unwrap();
+        let (status, up) =
+            server.request("POST", &format!("/api/uploads?name={photo}"), Some("image/jpeg"), &bytes);
+        assert_eq!(status, 200, "{up}");
+        names.push(serde_json::from_str::<Value>(&up).unwrap()["upload"].clone());
+    }
+    let (status, session) = server.post("/api/scan", &json!({ "uploads": names }));
+    assert_eq!(status, 200, "{session}");
+    assert_eq!(session["photos"].as_array().unwrap().len(), 2, "{session}");
+    let by_verb = dir.path().join("by-verb.json");
+    let out = Command::new(BIN)
+        .arg("scan")
+        .args([root("samples/photos/crowd-near.jpg"), root("samples/photos/crowd-far.jpg")])
+        .args(&setup)
+        .arg("-o")
+        .arg(&by_verb)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    assert_eq!(server.get_json("/api/table"), verb, "the merged table is the verb's");
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("vedette-uploads/001-crowd-near.jpg.scan-report.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["schema"], "vedette/multi-scan-report/1");
+}

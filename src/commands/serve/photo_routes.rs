@@ -306,6 +306,7 @@ pub async fn scan(
     });
     match work.await {
         Ok(Ok(text)) => json_body(text).into_response(),
+        Ok(Err(e @ crate::CliError::Write { .. })) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
         Ok(Err(e)) => error(StatusCode::BAD_REQUEST, e),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("the scan failed: {e}")),
     }
