@@ -139,6 +139,10 @@ fn page_and_api_answer_as_the_verbs_do() {
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
     assert!(page.contains("/api/plan.svg") && page.contains("<script>"), "the page is served");
+    // The upload field and the scan status browser tests drive.
+    assert!(
+        page.contains(r#"<input type="file" id="upload" multiple"#) && page.contains(r#"id="scan-status""#)
+    );
     // Every asset is in the page itself: nothing is fetched from another host.
     for scheme in ["http://", "https://", "src=\"//", "href=\"//"] {
         assert!(!page.contains(scheme), "the page refers to {scheme}");
