@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("a correction, recomputed (POST /api/corrections)", |bench| {
         bench.iter(|| {
             let corrected = apply(black_box(&table), &moved).unwrap_or_else(|e| panic!("{e}"));
-            black_box(Derived::of(corrected).map(|d| d.report_json.len()))
+            black_box(Derived::of(corrected, None).map(|d| d.report_json.len()))
         })
     });
     g.bench_function("measure (POST /api/measure)", |bench| {

@@ -7,7 +7,8 @@
 //! The `vedette` binary never references them: it hands those verbs to its sibling
 //! `vedette-scanner` (built and installed with it), which runs every verb. So `report`,
 //! `measure`, `los` and `move` start in a few milliseconds. A table verb asked to draw
-//! over the photo (`--png`) is handed to `vedette-scanner` too.
+//! over the photo (`--png`) is handed to `vedette-scanner` too, and so is `serve` when
+//! it scans photos (`--photo`, `--profile`).
 
 use crate::commands;
 use clap::{Parser, Subcommand};
@@ -42,8 +43,8 @@ pub enum Command {
     Bounce(commands::bounce::Args),
     /// Write a seeded sample battle (the grand-battle generator).
     Generate(commands::generate::Args),
-    /// A local web page to look at a table's findings, measure, check sight and correct
-    /// misread bases (docs/serve.md).
+    /// A local web page to look at a table's findings (over its photo), measure, check
+    /// sight, correct misread bases and scan uploaded photos (docs/serve.md).
     Serve(commands::serve::Args),
     /// Print the JSON Schema of table files or of report output.
     Schema(commands::schema::Args),
@@ -68,6 +69,7 @@ pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError
         Command::Los(a) => commands::los::run_with(&a, out, Some(&commands::overlay::paint)),
         Command::Report(a) => commands::report::run_with(&a, out, Some(&commands::overlay::paint)),
         Command::Explain(a) => commands::explain::run_with(&a, out, Some(&commands::overlay::paint)),
+        Command::Serve(a) => commands::serve::run_with(&a, out, Some(&commands::serve::scanning::open)),
         other => run_table_verb(other, out),
     }
 }
@@ -80,6 +82,7 @@ fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(
         Command::Los(a) => a.photo.wanted(),
         Command::Report(a) => a.photo.wanted(),
         Command::Explain(a) => a.photo.wanted(),
+        Command::Serve(a) => a.scans(),
         _ => false,
     };
     if over_photo {

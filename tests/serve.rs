@@ -1,5 +1,5 @@
-//! `vedette serve` (issue 22, first slice): the real binary on a copy of a sample,
-//! spoken to over plain HTTP/1.1 on 127.0.0.1.
+//! `vedette serve` (issue 22): the real binary on a copy of a sample, spoken to over
+//! plain HTTP/1.1 on 127.0.0.1; photo mode and uploads on the bundled sample photo.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -22,9 +22,14 @@ struct Server {
 
 impl Server {
     fn start(table: &Path) -> Server {
+        Server::start_with(&["--table".as_ref(), table.as_os_str()])
+    }
+
+    /// `vedette serve ARGS --port 0`.
+    fn start_with(args: &[&std::ffi::OsStr]) -> Server {
         let mut child = Command::new(BIN)
-            .args(["serve", "--table"])
-            .arg(table)
+            .arg("serve")
+            .args(args)
             .args(["--port", "0"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -45,8 +50,21 @@ impl Server {
     /// Sends one request; (status, body). Write and read errors after the server has
     /// answered early (a refused oversized body) are tolerated.
     fn request(&self, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> (u16, String) {
+        let (status, body) = self.request_bytes(method, path, content_type, body);
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    /// [`Server::request`], the body as bytes.
+    fn request_bytes(
+        &self,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: &[u8],
+    ) -> (u16, Vec<u8>) {
         let mut s = TcpStream::connect(&self.address).unwrap();
-        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        // A scan of an uploaded photo takes seconds (a debug build under load: a minute).
+        s.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
         let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", self.address);
         if let Some(t) = content_type {
             head.push_str(&format!("Content-Type: {t}\r\n"));
@@ -55,14 +73,14 @@ impl Server {
         let _ = s.write_all(head.as_bytes()).and_then(|()| s.write_all(body));
         let mut raw = Vec::new();
         let _ = s.read_to_end(&mut raw);
-        let text = String::from_utf8_lossy(&raw).into_owned();
-        let status = text
+        let end = raw.windows(4).position(|w| w == b"\r\n\r\n").map_or(raw.len(), |i| i + 4);
+        let head = String::from_utf8_lossy(&raw[..end]).into_owned();
+        let status = head
             .split_whitespace()
             .nth(1)
             .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no status for {method} {path}: {text:?}"));
-        let body = text.split_once("\r\n\r\n").map_or(String::new(), |(_, b)| b.to_string());
-        (status, body)
+            .unwrap_or_else(|| panic!("no status for {method} {path}: {head:?}"));
+        (status, raw[end..].to_vec())
     }
 
     fn get(&self, path: &str) -> (u16, String) {
@@ -121,6 +139,10 @@ fn page_and_api_answer_as_the_verbs_do() {
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
     assert!(page.contains("/api/plan.svg") && page.contains("<script>"), "the page is served");
+    // The upload field and the scan status browser tests drive.
+    assert!(
+        page.contains(r#"<input type="file" id="upload" multiple"#) && page.contains(r#"id="scan-status""#)
+    );
     // Every asset is in the page itself: nothing is fetched from another host.
     for scheme in ["http://", "https://", "src=\"//", "href=\"//"] {
         assert!(!page.contains(scheme), "the page refers to {scheme}");
@@ -261,7 +283,8 @@ fn garbage_gets_4xx_and_the_server_goes_on() {
         seed
     };
     let oversized = vec![b'['; (1 << 20) + 1];
-    let posts = ["/api/measure", "/api/los", "/api/corrections"];
+    let posts =
+        ["/api/measure", "/api/los", "/api/corrections", "/api/photo/locate", "/api/scan", "/api/uploads"];
     let shapes = [
         r#"{"a": 1, "b": 2}"#,
         r#"{"a": "au-art-1"}"#,
@@ -276,17 +299,22 @@ fn garbage_gets_4xx_and_the_server_goes_on() {
     for i in 0..1000 {
         let r = next();
         let (status, body) = match i % 10 {
-            0 => server.request("POST", posts[i % 3], Some("application/json"), &oversized),
+            0 => server.request("POST", posts[i % posts.len()], Some("application/json"), &oversized),
             1 => server.get(&format!("/no/such/{r:x}")),
             2 => server.request("DELETE", "/api/report", None, b""),
-            3 => server.request("POST", posts[i % 3], Some("text/plain"), br#"{"a":"au-1","b":"fr-1"}"#),
+            3 => server.request(
+                "POST",
+                posts[i % posts.len()],
+                Some("text/plain"),
+                br#"{"a":"au-1","b":"fr-1"}"#,
+            ),
             4 | 5 => {
                 let noise: Vec<u8> = (0..(r % 300)).map(|k| (r >> (k % 56)) as u8).collect();
-                server.request("POST", posts[i % 3], Some("application/json"), &noise)
+                server.request("POST", posts[i % posts.len()], Some("application/json"), &noise)
             }
             _ => server.request(
                 "POST",
-                posts[i % 3],
+                posts[i % posts.len()],
                 Some("application/json"),
                 shapes[(r % 9) as usize].as_bytes(),
             ),
@@ -391,4 +419,267 @@ fn flip_add_reassign_and_side_are_corrections_too() {
         original["units"][8]["side"]
     );
     assert_eq!(server.get_json("/api/corrections")["corrections"], json!([]));
+}
+
+// --- Photo mode and uploads (issue 22) -------------------------------------------------
+
+fn root(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// `--profile`, `--roster` and `--camera` of the bundled battle photo.
+fn scan_setup() -> Vec<std::ffi::OsString> {
+    let mut args = Vec::new();
+    for (flag, path) in [
+        ("--profile", "calibration/default.toml"),
+        ("--roster", "samples/photos/battle.roster.toml"),
+        ("--camera", "samples/photos/camera.toml"),
+    ] {
+        args.push(flag.into());
+        args.push(root(path).into_os_string());
+    }
+    args
+}
+
+fn os(args: &[std::ffi::OsString]) -> Vec<&std::ffi::OsStr> {
+    args.iter().map(std::ffi::OsString::as_os_str).collect()
+}
+
+/// The points of the polygon with `id` in an SVG.
+fn polygon(svg: &str, id: &str) -> Vec<(f64, f64)> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let node = doc.descendants().find(|n| n.attribute("id") == Some(id)).unwrap_or_else(|| panic!("no {id}"));
+    // A polygon's points, or a path's (`M x y L x y ... Z`, as drawn through a camera).
+    let numbers: Vec<f64> = match (node.attribute("points"), node.attribute("d")) {
+        (Some(points), _) => {
+            points.split([' ', ',']).filter(|t| !t.is_empty()).map(|t| t.parse().unwrap()).collect()
+        }
+        (None, Some(d)) => d
+            .split(|c: char| c.is_ascii_alphabetic() || c == ' ' || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().unwrap())
+            .collect(),
+        _ => panic!("{id} has no points"),
+    };
+    numbers.chunks(2).map(|p| (p[0], p[1])).collect()
+}
+
+/// Photo mode: the photo is scanned at start, its table kept beside it, the table drawn
+/// in the photo's pixels; a click on a base in the photo finds that base; a correction
+/// moves it in the photo view too and survives a restart.
+#[test]
+fn photo_mode_draws_over_the_photo_and_a_click_finds_its_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = dir.path().join("battle.jpg");
+    std::fs::copy(root("samples/photos/battle.jpg"), &photo).unwrap();
+    let mut args = vec!["--photo".into(), photo.clone().into_os_string()];
+    args.extend(scan_setup());
+    let server = Server::start_with(&os(&args));
+
+    let session = server.get_json("/api/session");
+    assert_eq!(session["mode"], "photo", "{session}");
+    assert_eq!(session["photo_size"], json!([4000, 3000]));
+    let table_file = dir.path().join("battle.jpg.table.json");
+    assert_eq!(session["table"], table_file.display().to_string());
+    assert!(table_file.is_file() && dir.path().join("battle.jpg.scan-report.json").is_file());
+    assert_eq!(session["scan"]["bases"], 153, "{session}");
+    let served = server.get_json("/api/table");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&table_file).unwrap()).unwrap();
+    assert_eq!(served, written, "no correction yet: the table served is the one scanned");
+
+    let (status, jpeg) = server.request_bytes("GET", "/api/photo", None, b"");
+    assert_eq!(status, 200);
+    assert!(jpeg.starts_with(&[0xFF, 0xD8, 0xFF]), "a JPEG");
+    let (status, svg) = server.get("/api/photo.svg");
+    assert_eq!(status, 200);
+    assert!(svg.contains("viewBox=\"0 0 4000.00 3000.00\""), "in the photo's pixels");
+    assert_eq!(server.get("/api/plan.svg").0, 200, "the plan view is still there");
+
+    // The centre of each base's outline in the photo is on that base.
+    let bases = server.get_json("/api/bases");
+    let bases = bases.as_array().unwrap();
+    for b in bases.iter().step_by(7) {
+        let points = polygon(&svg, b["svg_id"].as_str().unwrap());
+        let n = points.len() as f64;
+        let (x, y) = points.iter().fold((0.0, 0.0), |(sx, sy), (x, y)| (sx + x / n, sy + y / n));
+        let (status, at) = server.post("/api/photo/locate", &json!({"x": x, "y": y}));
+        assert_eq!(status, 200, "{at}");
+        assert_eq!(at["base"], b["base"], "pixel ({x:.1}, {y:.1}): {at}");
+        let (mx, my) = (at["base_top_mm"][0].as_f64().unwrap(), at["base_top_mm"][1].as_f64().unwrap());
+        let off = (mx - b["x"].as_f64().unwrap()).hypot(my - b["y"].as_f64().unwrap());
+        assert!(off < 1.0, "{} is {off:.2} mm from the base's centre", b["base"]);
+    }
+    // Away from every base: the table point, no base.
+    let (status, at) = server.post("/api/photo/locate", &json!({"x": 5.0, "y": 5.0}));
+    assert_eq!(status, 200, "{at}");
+    assert_eq!(at["base"], Value::Null);
+    let (status, e) = server.post("/api/photo/locate", &json!({"x": -3.0, "y": 5.0}));
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("not a pixel"), "{e}");
+
+    // A correction moves the base in the photo view too, kept beside the photo.
+    let first = &bases[0];
+    let (id, label) = (first["svg_id"].as_str().unwrap(), first["base"].as_str().unwrap());
+    let before = polygon(&svg, id);
+    let moved =
+        json!({"op": "move", "base": label, "x": first["x"].as_f64().unwrap() + 40.0, "y": first["y"]});
+    let (status, answer) = server.post("/api/corrections", &moved);
+    assert_eq!(status, 200, "{answer}");
+    let corrections = dir.path().join("battle.jpg.table.corrections.json");
+    assert_eq!(answer["file"], corrections.display().to_string());
+    let after = polygon(&server.get("/api/photo.svg").1, id);
+    let shift = after[0].0 - before[0].0;
+    assert!(shift.abs() > 20.0, "40 mm is many pixels: {shift}");
+    let report = server.get_json("/api/report");
+    drop(server);
+    let server = Server::start_with(&os(&args));
+    assert_eq!(server.get_json("/api/report"), report, "the correction survives a restart");
+    assert_eq!(polygon(&server.get("/api/photo.svg").1, id), after);
+    let again: Value = serde_json::from_str(&std::fs::read_to_string(&table_file).unwrap()).unwrap();
+    assert_eq!(again, written, "the scanned table is kept as scanned, the correction beside it");
+}
+
+/// A PNG header claiming `w` x `h` px, complete with its end chunk.
+fn png_claiming(w: u32, h: u32) -> Vec<u8> {
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend_from_slice(&w.to_be_bytes());
+    png.extend_from_slice(&h.to_be_bytes());
+    png.extend_from_slice(b"\x08\x02\0\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+    png
+}
+
+/// Uploads: a good photo is scanned as `vedette scan` scans it and replaces the table;
+/// bad ones are refused with a readable message and the server goes on.
+#[test]
+fn an_uploaded_photo_is_scanned_as_the_verb_does_and_bad_uploads_are_refused() {
+    let (dir, table) = brigade_copy();
+    let mut args = vec!["--table".into(), table.clone().into_os_string()];
+    args.extend(scan_setup());
+    let server = Server::start_with(&os(&args));
+    let session = server.get_json("/api/session");
+    assert_eq!((&session["mode"], &session["can_scan"]), (&json!("table"), &json!(true)), "{session}");
+    let report = server.get_json("/api/report");
+
+    let photo = std::fs::read(root("samples/photos/battle.jpg")).unwrap();
+    let mut tiny = Vec::new();
+    image::DynamicImage::new_rgb8(64, 48)
+        .write_to(&mut std::io::Cursor::new(&mut tiny), image::ImageFormat::Png)
+        .unwrap();
+    let oversized = vec![0u8; (64 << 20) + 1];
+    let refused: [(&str, &str, &[u8], u16, &str); 5] = [
+        ("notes.txt", "application/octet-stream", b"just some text, not a photo", 400, "not a JPEG, PNG"),
+        ("cut.jpg", "image/jpeg", &photo[..photo.len() / 2], 400, "cut short"),
+        ("huge.png", "image/png", &png_claiming(100_000, 100_000), 400, "megapixels"),
+        ("big.jpg", "image/jpeg", &oversized, 413, "MiB"),
+        ("form.jpg", "text/plain", &photo[..100], 415, "Content-Type"),
+    ];
+    for (name, kind, bytes, status, says) in refused {
+        let (got, body) = server.request("POST", &format!("/api/uploads?name={name}"), Some(kind), bytes);
+        assert_eq!(got, status, "{name}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{name}: {e}: {body}"));
+        assert!(v["error"].as_str().unwrap().contains(says), "{name}: {v}");
+        assert_eq!(server.get_json("/api/report"), report, "{name}: still serving, unchanged");
+    }
+    // An image that decodes but shows no table: stored, then its scan is refused
+    // naming it, and the session is unchanged.
+    let (status, up) = server.request("POST", "/api/uploads?name=grey.png", Some("image/png"), &tiny);
+    assert_eq!(status, 200, "{up}");
+    let up: Value = serde_json::from_str(&up).unwrap();
+    let (status, e) = server.post("/api/scan", &json!({"uploads": [up["upload"]]}));
+    assert_eq!(status, 400, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("001-grey.png"), "{e}");
+    let (status, e) = server.post("/api/scan", &json!({"uploads": ["../brigade-attack.json"]}));
+    assert_eq!(status, 400, "only uploads are scanned: {e}");
+    assert_eq!(server.get_json("/api/report"), report);
+    assert_eq!(server.get_json("/api/session")["mode"], "table");
+
+    // The good photo: the same table as `vedette scan` writes.
+    let (status, up) = server.request("POST", "/api/uploads?name=battle.jpg", Some("image/jpeg"), &photo);
+    assert_eq!(status, 200, "{up}");
+    let up: Value = serde_json::from_str(&up).unwrap();
+    assert_eq!(up["upload"], "002-battle.jpg");
+    let (status, session) = server.post("/api/scan", &json!({"uploads": [up["upload"]]}));
+    assert_eq!(status, 200, "{session}");
+    assert_eq!(session["mode"], "photo");
+    assert_eq!(server.get_json("/api/scan")["busy"], false);
+    let by_verb = dir.path().join("by-verb.json");
+    let mut scan = Command::new(BIN);
+    scan.arg("scan").arg(root("samples/photos/battle.jpg")).args(scan_setup()).arg("-o").arg(&by_verb);
+    let out = scan.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    let verb_bases: usize =
+        verb["units"].as_array().unwrap().iter().map(|u| u["bases"].as_array().unwrap().len()).sum();
+    assert_eq!(session["scan"]["bases"], verb_bases, "{session}");
+    assert_eq!(session["scan"]["missing_tags"], json!([]));
+    assert!(session["close_calls"].as_u64().is_some(), "{session}");
+    assert_eq!(server.get_json("/api/table"), verb, "the upload's table is the verb's");
+    let uploads = dir.path().join("vedette-uploads");
+    assert_eq!(session["table"], uploads.join("002-battle.jpg.table.json").display().to_string());
+    assert!(uploads.join("002-battle.jpg.scan-report.json").is_file());
+    // The table served before is untouched on disk.
+    assert_eq!(std::fs::read(&table).unwrap(), std::fs::read(sample("brigade-attack.json")).unwrap());
+    assert_eq!(server.get("/api/photo.svg").0, 200);
+}
+
+#[test]
+fn uploads_without_a_profile_say_how_to_start() {
+    let (_dir, table) = brigade_copy();
+    let server = Server::start(&table);
+    let (status, body) =
+        server.request("POST", "/api/uploads?name=a.jpg", Some("image/jpeg"), &[0xFF, 0xD8, 0xFF, 0xD9]);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("--profile"), "{body}");
+    let (status, e) = server.post("/api/scan", &json!({"uploads": ["a.jpg"]}));
+    assert_eq!(status, 400);
+    assert!(e["error"].as_str().unwrap().contains("--profile"), "{e}");
+    assert_eq!(server.get("/api/photo").0, 404);
+    assert_eq!(server.get_json("/api/session")["can_scan"], false);
+}
+
+/// Several photos uploaded at once are photos of one table: merged as `vedette scan A B`
+/// merges them (issue 18), the first shown.
+#[test]
+fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
+    let (dir, table) = brigade_copy();
+    let setup: Vec<std::ffi::OsString> = [
+        ("--profile", "calibration/default.toml"),
+        ("--roster", "samples/photos/crowd.roster.toml"),
+        ("--camera", "samples/photos/camera.toml"),
+    ]
+    .iter()
+    .flat_map(|(flag, path)| [std::ffi::OsString::from(flag), root(path).into_os_string()])
+    .collect();
+    let mut args = vec!["--table".into(), table.into_os_string()];
+    args.extend(setup.iter().cloned());
+    let server = Server::start_with(&os(&args));
+    let mut names = Vec::new();
+    for photo in ["crowd-near.jpg", "crowd-far.jpg"] {
+        let bytes = std::fs::read(root("samples/photos").join(photo)).unwrap();
+        let (status, up) =
+            server.request("POST", &format!("/api/uploads?name={photo}"), Some("image/jpeg"), &bytes);
+        assert_eq!(status, 200, "{up}");
+        names.push(serde_json::from_str::<Value>(&up).unwrap()["upload"].clone());
+    }
+    let (status, session) = server.post("/api/scan", &json!({ "uploads": names }));
+    assert_eq!(status, 200, "{session}");
+    assert_eq!(session["photos"].as_array().unwrap().len(), 2, "{session}");
+    let by_verb = dir.path().join("by-verb.json");
+    let out = Command::new(BIN)
+        .arg("scan")
+        .args([root("samples/photos/crowd-near.jpg"), root("samples/photos/crowd-far.jpg")])
+        .args(&setup)
+        .arg("-o")
+        .arg(&by_verb)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    assert_eq!(server.get_json("/api/table"), verb, "the merged table is the verb's");
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("vedette-uploads/001-crowd-near.jpg.scan-report.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["schema"], "vedette/multi-scan-report/1");
 }

@@ -102,6 +102,19 @@ pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
             report.display()
         )));
     }
+    let (projection, scale) = photo_projection(model, base_top_mm, scene);
+    let img = vedette_vision::paint_scene(&photo.color, scene, &projection, scale)?;
+    write_atomically(png, &vedette_vision::encode_image(&img, png)?)
+}
+
+/// The projection of `scene` onto the photo of `model` (bases at `base_top_mm`), with
+/// the text scale its labels are drawn at (`vedette serve` draws its photo view so too).
+#[must_use]
+pub fn photo_projection(
+    model: vedette_vision::CameraModel,
+    base_top_mm: f64,
+    scene: &Scene,
+) -> (vedette_vision::PhotoProjection, f64) {
     let (lo, hi) = scene.bounds().unwrap_or_default();
     let centre = lo.lerp(hi, 0.5);
     let projection = vedette_vision::PhotoProjection::new(model, base_top_mm, centre);
@@ -109,6 +122,5 @@ pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
     // MIN_LABEL_PX.
     let scale = vedette_draw::plan::text_scale((hi.x - lo.x).max(hi.y - lo.y))
         .max(MIN_LABEL_PX / (vedette_draw::plan::VERDICT_TEXT_MM * projection.units_per_mm()));
-    let img = vedette_vision::paint_scene(&photo.color, scene, &projection, scale)?;
-    write_atomically(png, &vedette_vision::encode_image(&img, png)?)
+    (projection, scale)
 }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vedette_geometry::Table;
 use vedette_vision::{
-    Intrinsics, Photo, Profile, Roster, ScanReport, SurfaceOptions, draw_overlay, encode_image,
+    Intrinsics, Photo, Profile, Roster, Scan, ScanReport, SurfaceOptions, draw_overlay, encode_image,
     merge_terrain, scan_with, stand_on_templates, terrain_layer,
 };
 
@@ -76,6 +76,78 @@ struct ReportFile<'a> {
     report: &'a ScanReport,
 }
 
+/// What a scan reads besides the photos: the profile, the roster, the camera files and
+/// a terrain layer (`vedette scan` and `vedette serve` load them alike).
+#[derive(Debug)]
+pub struct ScanInputs {
+    /// The calibration profile.
+    pub profile: Profile,
+    /// The roster, when given.
+    pub roster: Option<Roster>,
+    /// Camera files: none, one for every photo, or one per photo.
+    pub cameras: Vec<Intrinsics>,
+    /// A terrain layer and its file, replacing the photo's terrain.
+    pub layer: Option<(Table, PathBuf)>,
+}
+
+impl ScanInputs {
+    /// Loads what `args` names.
+    pub fn load(args: &Args) -> Result<ScanInputs, CliError> {
+        ScanInputs::load_files(&args.profile, args.roster.as_deref(), &args.camera, args.terrain.as_deref())
+    }
+
+    /// Loads a profile, a roster, camera files and a terrain layer.
+    pub fn load_files(
+        profile: &Path,
+        roster: Option<&Path>,
+        cameras: &[PathBuf],
+        terrain: Option<&Path>,
+    ) -> Result<ScanInputs, CliError> {
+        Ok(ScanInputs {
+            profile: Profile::load(profile)?,
+            roster: roster.map(Roster::load).transpose()?,
+            cameras: cameras.iter().map(|p| Intrinsics::load(p)).collect::<Result<_, _>>()?,
+            layer: terrain.map(|p| Table::load(p).map(|t| (t, p.to_path_buf()))).transpose()?,
+        })
+    }
+
+    /// The camera file for photo `k` of `n`.
+    #[must_use]
+    pub fn camera_for(&self, k: usize, n: usize) -> Option<&Intrinsics> {
+        if self.cameras.len() == n { self.cameras.get(k) } else { self.cameras.first() }
+    }
+}
+
+/// Scans one photo as `vedette scan` does: markers and terrain read from it, or the
+/// terrain taken from the layer; with `terrain_only`, no markers (a photo of the empty
+/// table). Errors name the photo.
+pub fn scan_one(
+    path: &Path,
+    photo: &Photo,
+    inputs: &ScanInputs,
+    terrain_only: bool,
+) -> Result<Scan, CliError> {
+    // A layer replaces the segmentation; a layer of the empty table needs no cubes.
+    let surface = SurfaceOptions { markers: !terrain_only, terrain: inputs.layer.is_none() };
+    let mut result =
+        scan_with(photo, &inputs.profile, inputs.roster.as_ref(), inputs.camera_for(0, 1), surface)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    if let Some((layer, layer_path)) = &inputs.layer {
+        merge_terrain(&mut result.table, layer, &layer_path.display().to_string())?;
+        // The layer's templates raise what stands on them, as segmented ones do.
+        stand_on_templates(&mut result.table, &result.fit.model, &inputs.profile)?;
+    }
+    Ok(result)
+}
+
+/// The text of the scan report of one photo (`--report`, `vedette/scan-report/1`).
+pub fn report_file_text(photo: &Path, report: &ScanReport) -> Result<String, CliError> {
+    let file = ReportFile { schema: "vedette/scan-report/1", photo: photo.display().to_string(), report };
+    let mut text = serde_json::to_string_pretty(&file).map_err(|e| CliError::Usage(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}
+
 /// Runs `vedette scan`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     check_scan_outputs(args)?;
@@ -93,22 +165,12 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     if args.camera.len() > 1 {
         return Err(CliError::Usage(format!("{} camera files for one photo: give one", args.camera.len())));
     }
-    let profile = Profile::load(&args.profile)?;
-    let roster = args.roster.as_ref().map(Roster::load).transpose()?;
-    let camera = args.camera.first().map(|p| Intrinsics::load(p)).transpose()?;
-    let layer = args.terrain.as_ref().map(Table::load).transpose()?;
+    let inputs = ScanInputs::load(args)?;
     let photo = Photo::load(photo_path)?;
-    // A layer replaces the segmentation; a layer of the empty table needs no cubes.
-    let surface = SurfaceOptions { markers: !args.terrain_only, terrain: layer.is_none() };
-    let mut result = crate::progress::working(format!("scanning {}", photo_path.display()), || {
-        scan_with(&photo, &profile, roster.as_ref(), camera.as_ref(), surface)
-    })
-    .map_err(|e| CliError::Usage(format!("{}: {e}", photo_path.display())))?;
-    if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
-        merge_terrain(&mut result.table, layer, &path.display().to_string())?;
-        // The layer's templates raise what stands on them, as segmented ones do.
-        stand_on_templates(&mut result.table, &result.fit.model, &profile)?;
-    }
+    let result = crate::progress::working(format!("scanning {}", photo_path.display()), || {
+        scan_one(photo_path, &photo, &inputs, args.terrain_only)
+    })?;
+    let (profile, layer) = (&inputs.profile, &inputs.layer);
     let corrected = match &args.corrections {
         Some(path) => Some(super::serve::corrections::apply_file(&result.table, path)?),
         None => None,
@@ -125,18 +187,11 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     table_text.push('\n');
     files.push((&args.output, table_text.into_bytes()));
     if let Some(path) = &args.overlay {
-        let img = draw_overlay(&photo, &result, &profile)?;
+        let img = draw_overlay(&photo, &result, profile)?;
         files.push((path, encode_image(&img, path)?));
     }
     if let Some(path) = &args.report {
-        let file = ReportFile {
-            schema: "vedette/scan-report/1",
-            photo: photo_path.display().to_string(),
-            report: &result.report,
-        };
-        let mut text = serde_json::to_string_pretty(&file).map_err(|e| CliError::Usage(e.to_string()))?;
-        text.push('\n');
-        files.push((path, text.into_bytes()));
+        files.push((path, report_file_text(photo_path, &result.report)?.into_bytes()));
     }
     write_all_or_none(&files)?;
 
@@ -217,7 +272,7 @@ fn check_scan_outputs(args: &Args) -> Result<(), CliError> {
 
 /// Writes every file, or none: when one fails, the ones already written by this call
 /// are removed again.
-pub(super) fn write_all_or_none(files: &[(&Path, Vec<u8>)]) -> Result<(), CliError> {
+pub(crate) fn write_all_or_none(files: &[(&Path, Vec<u8>)]) -> Result<(), CliError> {
     let mut written: Vec<&Path> = Vec::new();
     for (path, bytes) in files {
         if let Err(e) = write_atomically(path, bytes) {

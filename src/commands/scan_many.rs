@@ -6,12 +6,12 @@
 //! as a conflict and left out; one overlay is written per photo.
 
 use super::emit;
-use super::scan::{Args, write_all_or_none};
+use super::scan::{Args, ScanInputs, write_all_or_none};
 use crate::CliError;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vedette_vision::{
-    Intrinsics, MergeReport, Photo, Profile, Roster, ScanReport, SurfaceOptions, draw_overlay, encode_image,
+    MergeReport, MergedScan, Photo, Scan, ScanReport, SurfaceOptions, draw_overlay, encode_image,
     merge_scans, scan_with,
 };
 
@@ -42,36 +42,28 @@ pub(super) fn numbered(path: &Path, k: usize) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Runs `vedette scan` on several photos.
-pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    let n = args.photos.len();
-    if !(args.camera.len() <= 1 || args.camera.len() == n) {
-        return Err(CliError::Usage(format!(
-            "{} camera files for {n} photos: give --camera once (every photo) or once per photo, in order",
-            args.camera.len()
-        )));
-    }
-    let profile = Profile::load(&args.profile)?;
-    let roster = args.roster.as_ref().map(Roster::load).transpose()?;
-    let cameras: Vec<Intrinsics> =
-        args.camera.iter().map(|p| Intrinsics::load(p)).collect::<Result<_, _>>()?;
-    let layer = args.terrain.as_ref().map(vedette_geometry::Table::load).transpose()?;
-    let mut photos = Vec::with_capacity(n);
+/// Scans several photos of one table, each on its own (`vedette scan` shows `stage(k,
+/// photo)` while photo `k` is scanned), and merges them: markers and terrain from the
+/// first photo (or the layer). Gives the merged table with each photo's scan.
+pub fn scan_and_merge(
+    paths: &[PathBuf],
+    photos: &[Photo],
+    inputs: &ScanInputs,
+    stage: &dyn Fn(usize, &Path) -> String,
+) -> Result<(MergedScan, Vec<Scan>), CliError> {
+    let n = paths.len();
     let mut scans = Vec::with_capacity(n);
-    for (k, path) in args.photos.iter().enumerate() {
-        let photo = Photo::load(path)?;
-        let camera = if cameras.len() == n { cameras.get(k) } else { cameras.first() };
+    for (k, (path, photo)) in paths.iter().zip(photos).enumerate() {
+        let camera = inputs.camera_for(k, n);
         // Markers and terrain are read from the first photo (or the layer).
-        let surface = SurfaceOptions { markers: k == 0, terrain: k == 0 && layer.is_none() };
-        let s =
-            crate::progress::working(format!("scanning photo {} of {n}: {}", k + 1, path.display()), || {
-                scan_with(&photo, &profile, roster.as_ref(), camera, surface)
-            })
-            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-        photos.push(photo);
+        let surface = SurfaceOptions { markers: k == 0, terrain: k == 0 && inputs.layer.is_none() };
+        let s = crate::progress::working(stage(k, path), || {
+            scan_with(photo, &inputs.profile, inputs.roster.as_ref(), camera, surface)
+        })
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
         scans.push(s);
     }
-    let mut merged = merge_scans(&scans, &profile, roster.as_ref());
+    let mut merged = merge_scans(&scans, &inputs.profile, inputs.roster.as_ref());
     if let Some(first) = scans.first() {
         merged.table.terrain = first.table.terrain.clone();
         let present: std::collections::BTreeSet<&str> =
@@ -89,9 +81,44 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             })
             .collect();
     }
-    if let (Some(layer), Some(path)) = (&layer, &args.terrain) {
+    if let Some((layer, path)) = &inputs.layer {
         vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())?;
     }
+    Ok((merged, scans))
+}
+
+/// The text of the report of several photos (`--report`,
+/// `vedette/multi-scan-report/1`).
+pub fn report_file_text(paths: &[PathBuf], scans: &[Scan], merge: &MergeReport) -> Result<String, CliError> {
+    let file = ReportFile {
+        schema: "vedette/multi-scan-report/1",
+        photos: paths
+            .iter()
+            .zip(scans)
+            .map(|(p, s)| PhotoReport { photo: p.display().to_string(), report: &s.report })
+            .collect(),
+        merge,
+    };
+    let mut text = serde_json::to_string_pretty(&file).map_err(|e| CliError::Usage(e.to_string()))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Runs `vedette scan` on several photos.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let n = args.photos.len();
+    if !(args.camera.len() <= 1 || args.camera.len() == n) {
+        return Err(CliError::Usage(format!(
+            "{} camera files for {n} photos: give --camera once (every photo) or once per photo, in order",
+            args.camera.len()
+        )));
+    }
+    let inputs = ScanInputs::load(args)?;
+    let photos: Vec<Photo> = args.photos.iter().map(Photo::load).collect::<Result<_, _>>()?;
+    let (mut merged, scans) = scan_and_merge(&args.photos, &photos, &inputs, &|k, path| {
+        format!("scanning photo {} of {n}: {}", k + 1, path.display())
+    })?;
+    let profile = &inputs.profile;
 
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     if let Some(path) = &args.corrections {
@@ -102,26 +129,14 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     files.push((args.output.clone(), table_text.into_bytes()));
     if let Some(path) = &args.overlay {
         for (k, (photo, s)) in photos.iter().zip(&scans).enumerate() {
-            let img = draw_overlay(photo, s, &profile)?;
+            let img = draw_overlay(photo, s, profile)?;
             let p = numbered(path, k);
             let bytes = encode_image(&img, &p)?;
             files.push((p, bytes));
         }
     }
     if let Some(path) = &args.report {
-        let file = ReportFile {
-            schema: "vedette/multi-scan-report/1",
-            photos: args
-                .photos
-                .iter()
-                .zip(&scans)
-                .map(|(p, s)| PhotoReport { photo: p.display().to_string(), report: &s.report })
-                .collect(),
-            merge: &merged.report,
-        };
-        let mut text = serde_json::to_string_pretty(&file).map_err(|e| CliError::Usage(e.to_string()))?;
-        text.push('\n');
-        files.push((path.clone(), text.into_bytes()));
+        files.push((path.clone(), report_file_text(&args.photos, &scans, &merged.report)?.into_bytes()));
     }
     let refs: Vec<(&Path, Vec<u8>)> = files.iter().map(|(p, b)| (p.as_path(), b.clone())).collect();
     write_all_or_none(&refs)?;

@@ -1,9 +1,12 @@
 //! The JSON API (docs/serve.md). Every answer comes from the functions the verbs use:
 //! `report::build_timed` and `plan_svg`, `measure::measure`, `los::line_of_sight`.
+//! The photo view and uploads are [`super::photo_routes`].
 //! Every failure is `{"error": "..."}` with a 4xx status (5xx only when the corrections
 //! file cannot be written).
 
 use super::corrections::Correction;
+use super::photo::{Scanner, UPLOAD_LIMIT};
+use super::photo_routes;
 use super::session::Session;
 use crate::commands::{los, measure};
 use axum::Router;
@@ -16,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The largest request body accepted, bytes: a correction or a pair of ids is far
@@ -25,8 +29,37 @@ pub const BODY_LIMIT: usize = 1 << 20;
 /// The page, embedded in the binary.
 const PAGE: &str = include_str!("page.html");
 
+/// What every handler shares.
+pub struct App {
+    /// The table, its corrections and what is served from them; replaced whole by a
+    /// scan of uploaded photos.
+    pub session: Mutex<Session>,
+    /// What scans uploads (`None` without `--profile`).
+    pub scanner: Option<Arc<dyn Scanner>>,
+    /// Where uploads are stored.
+    pub uploads_dir: PathBuf,
+    /// The uploads stored since the start, by file name: only these can be scanned.
+    pub uploads: Mutex<Vec<PathBuf>>,
+    /// The scan under way, if any.
+    pub status: Mutex<photo_routes::ScanStatus>,
+}
+
+impl App {
+    /// The state of a server on `session`, storing uploads in `uploads_dir`.
+    #[must_use]
+    pub fn new(session: Session, scanner: Option<Arc<dyn Scanner>>, uploads_dir: PathBuf) -> App {
+        App {
+            session: Mutex::new(session),
+            scanner,
+            uploads_dir,
+            uploads: Mutex::new(Vec::new()),
+            status: Mutex::new(photo_routes::ScanStatus::default()),
+        }
+    }
+}
+
 /// The shared state of every handler.
-pub type Shared = Arc<Mutex<Session>>;
+pub type Shared = Arc<App>;
 
 /// The routes. With `hosts`, a request whose `Host` header is none of them is refused
 /// (403): a page elsewhere that re-points its own name at 127.0.0.1 (DNS rebinding)
@@ -44,6 +77,12 @@ pub fn router(state: Shared, hosts: Option<Vec<String>>) -> Router {
         .route("/api/los", post(los_route))
         .route("/api/corrections", get(corrections).post(correct))
         .route("/api/undo", post(undo))
+        .route("/api/session", get(photo_routes::session))
+        .route("/api/photo", get(photo_routes::photo))
+        .route("/api/photo.svg", get(photo_routes::photo_svg))
+        .route("/api/photo/locate", post(photo_routes::locate))
+        .route("/api/uploads", post(photo_routes::upload).layer(DefaultBodyLimit::max(UPLOAD_LIMIT)))
+        .route("/api/scan", get(photo_routes::scan_status).post(photo_routes::scan))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -80,23 +119,27 @@ pub fn allowed_hosts(address: std::net::SocketAddr) -> Option<Vec<String>> {
 }
 
 /// `{"error": message}` with `status`.
-fn error(status: StatusCode, message: impl std::fmt::Display) -> Response {
+pub(super) fn error(status: StatusCode, message: impl std::fmt::Display) -> Response {
     (status, json_body(serde_json::json!({ "error": message.to_string() }).to_string())).into_response()
 }
 
-fn json_body(text: String) -> impl IntoResponse {
+pub(super) fn json_body(text: String) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "application/json")], text)
 }
 
-fn lock(state: &Shared) -> MutexGuard<'_, Session> {
-    // A handler that panicked cannot have left the session half-changed: every change
-    // is computed aside and swapped in whole.
-    state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+pub(super) fn lock(state: &Shared) -> MutexGuard<'_, Session> {
+    relock(&state.session)
+}
+
+/// Locks `m` even when a handler panicked holding it: none can have left the state
+/// half-changed, every change is computed aside and swapped in whole.
+pub(super) fn relock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The request body as `T`: 413 when too large, 415 unless sent as JSON (a page on
 /// another site cannot send that without the browser asking first), 400 when not `T`.
-fn body_of<T: DeserializeOwned>(
+pub(super) fn body_of<T: DeserializeOwned>(
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<T, Refusal> {
@@ -117,7 +160,7 @@ fn body_of<T: DeserializeOwned>(
 
 /// A request refused before any work: its status and message.
 #[derive(Debug)]
-struct Refusal(StatusCode, String);
+pub(super) struct Refusal(pub(super) StatusCode, pub(super) String);
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {

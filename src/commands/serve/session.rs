@@ -1,14 +1,17 @@
-//! What the server holds: the table as read, the corrections made to it, and the
-//! corrected table with its report and plan, recomputed after every change.
+//! What the server holds: the table as read (or as scanned from a photo), the
+//! corrections made to it, and the corrected table with its report, plan and photo
+//! view, recomputed after every change.
 
 use super::corrections::{
     Correction, apply, apply_all, corrections_json, corrections_path, read_corrections,
 };
+use super::photo::{PhotoView, ScanSummary, Scanned, close_calls, scan_report_path, table_path};
 use crate::CliError;
-use crate::commands::report::{Findings, build_timed, plan_svg, render_text};
+use crate::commands::report::{Findings, build_timed, plan_scene, render_text};
 use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use vedette_geometry::{BaseRef, Table};
 
 /// The corrected table and everything served from it.
@@ -24,6 +27,10 @@ pub struct Derived {
     pub plan_svg: String,
     /// Every base with its plan element id (`/api/bases`), JSON.
     pub bases_json: String,
+    /// The same drawing in the photo's pixels, in photo mode.
+    pub photo_svg: Option<String>,
+    /// Verdicts of the report too close to call.
+    pub close_calls: usize,
 }
 
 /// One base as `/api/bases` lists it.
@@ -46,11 +53,17 @@ struct BaseEntry {
 }
 
 impl Derived {
-    /// Computes the report and the plan of a table.
-    pub fn of(table: Table) -> Result<Derived, CliError> {
+    /// Computes the report and the plan of a table, and its drawing over the photo of
+    /// `view`.
+    pub fn of(table: Table, view: Option<&dyn PhotoView>) -> Result<Derived, CliError> {
         let (report, findings): (_, Findings) = build_timed(&table, &mut Default::default())?;
-        let plan_svg = plan_svg(&table, &findings)?;
+        let scene = plan_scene(&table, &findings)?;
+        let plan_svg = vedette_draw::plan_svg(&scene)?;
+        let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
         let report_json = serde_json::to_string(&report).map_err(|e| CliError::Usage(e.to_string()))?;
+        // The page's order of keys is the verb's: counted on a copy (a Value sorts them).
+        let close_calls =
+            close_calls(&serde_json::to_value(&report).map_err(|e| CliError::Usage(e.to_string()))?);
         let report_text = render_text(&report);
         let mut bases = Vec::new();
         for (ui, u) in table.units.iter().enumerate() {
@@ -68,15 +81,32 @@ impl Derived {
             }
         }
         let bases_json = serde_json::to_string(&bases).map_err(|e| CliError::Usage(e.to_string()))?;
-        Ok(Derived { table, report_json, report_text, plan_svg, bases_json })
+        Ok(Derived { table, report_json, report_text, plan_svg, bases_json, photo_svg, close_calls })
     }
+}
+
+/// The photo of a session in photo mode.
+#[derive(Debug, Clone)]
+pub struct PhotoShown {
+    /// The photos scanned (the first is shown).
+    pub photos: Vec<PathBuf>,
+    /// The first photo and its camera model.
+    pub view: Arc<dyn PhotoView>,
+    /// What the scan found.
+    pub summary: ScanSummary,
+    /// Where its scan report was written.
+    pub report_file: PathBuf,
 }
 
 /// The server's state.
 #[derive(Debug)]
 pub struct Session {
-    /// The table as read from its file.
+    /// The table as read from its file, or as scanned.
     original: Table,
+    /// The table's file.
+    table_file: PathBuf,
+    /// The photo, in photo mode.
+    pub photo: Option<PhotoShown>,
     /// Where the corrections are kept.
     corrections_file: PathBuf,
     /// The corrections, oldest first.
@@ -92,7 +122,58 @@ impl Session {
         let corrections_file = corrections_path(table_path);
         let corrections = read_corrections(&corrections_file)?;
         let corrected = apply_all(&original, &corrections, &corrections_file)?;
-        Ok(Session { original, corrections_file, corrections, current: Derived::of(corrected)? })
+        Ok(Session {
+            original,
+            table_file: table_path.to_path_buf(),
+            photo: None,
+            corrections_file,
+            corrections,
+            current: Derived::of(corrected, None)?,
+        })
+    }
+
+    /// The session of a scan: its table written to `PHOTO.table.json` and its scan
+    /// report to `PHOTO.scan-report.json` (`PHOTO` the first photo), and the corrections
+    /// kept in `PHOTO.table.corrections.json` applied again.
+    pub fn from_scan(scanned: Scanned) -> Result<Session, CliError> {
+        let Some(first) = scanned.photos.first() else {
+            return Err(CliError::Usage("no photo was scanned".to_string()));
+        };
+        let table_file = table_path(first);
+        let report_file = scan_report_path(first);
+        let corrections_file = corrections_path(&table_file);
+        let corrections = read_corrections(&corrections_file)?;
+        let corrected = apply_all(&scanned.table, &corrections, &corrections_file)?;
+        let current = Derived::of(corrected, Some(scanned.view.as_ref()))?;
+        let mut table_text = scanned.table.to_json_string();
+        table_text.push('\n');
+        crate::commands::scan::write_all_or_none(&[
+            (&table_file, table_text.into_bytes()),
+            (&report_file, scanned.report_text.into_bytes()),
+        ])?;
+        Ok(Session {
+            original: scanned.table,
+            table_file,
+            photo: Some(PhotoShown {
+                photos: scanned.photos,
+                view: scanned.view,
+                summary: scanned.summary,
+                report_file,
+            }),
+            corrections_file,
+            corrections,
+            current,
+        })
+    }
+
+    /// The table's file (in photo mode, the scanned table's).
+    #[must_use]
+    pub fn table_file(&self) -> &Path {
+        &self.table_file
+    }
+
+    fn view(&self) -> Option<&dyn PhotoView> {
+        self.photo.as_ref().map(|p| p.view.as_ref())
     }
 
     /// The corrections made so far.
@@ -111,7 +192,7 @@ impl Session {
     /// nothing changes when the correction is refused or the file cannot be written.
     pub fn correct(&mut self, c: Correction) -> Result<(), CliError> {
         let table = apply(&self.current.table, &c)?;
-        let derived = Derived::of(table)?;
+        let derived = Derived::of(table, self.view())?;
         let mut corrections = self.corrections.clone();
         corrections.push(c);
         write_atomically(&self.corrections_file, corrections_json(&corrections)?.as_bytes())?;
@@ -125,7 +206,7 @@ impl Session {
         let Some((_, rest)) = self.corrections.split_last() else { return Ok(false) };
         let rest = rest.to_vec();
         let table = apply_all(&self.original, &rest, &self.corrections_file)?;
-        let derived = Derived::of(table)?;
+        let derived = Derived::of(table, self.view())?;
         write_atomically(&self.corrections_file, corrections_json(&rest)?.as_bytes())?;
         self.corrections = rest;
         self.current = derived;

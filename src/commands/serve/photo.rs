@@ -1,0 +1,220 @@
+//! Photo mode and uploads (issue 22), the part that needs no OpenCV: what a scanner
+//! gives the server ([`Scanned`], [`PhotoView`]), where a scanned photo's files go,
+//! and the checks an uploaded file passes before it is stored.
+//!
+//! The scanning itself (OpenCV) is [`super::scanning`], reached only from
+//! `vedette-scanner`: `vedette serve` hands a command line with `--photo` or
+//! `--profile` to it, as it does the photo verbs (see [`crate::cli`]).
+
+use crate::CliError;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use vedette_draw::Scene;
+use vedette_geometry::{Table, Vec2};
+
+/// The largest uploaded photo, bytes: a 50-megapixel phone JPEG is about 25 MB; a PNG
+/// of a 12-megapixel photo about 30 MB.
+pub const UPLOAD_LIMIT: usize = 64 << 20;
+
+/// The folder, beside the table or photo the server was started with, where uploaded
+/// photos and their scanned tables are kept.
+pub const UPLOADS_DIR: &str = "vedette-uploads";
+
+/// One photo as the page shows it, with the camera model that maps it to the table.
+pub trait PhotoView: Send + Sync + std::fmt::Debug {
+    /// Width and height, px.
+    fn size(&self) -> (u32, u32);
+    /// The photo as JPEG, pixel for pixel the image the camera model was solved on
+    /// (EXIF orientation applied).
+    fn jpeg(&self) -> &[u8];
+    /// `scene` drawn in photo pixels through the camera model, lens distortion
+    /// included (SVG).
+    fn overlay_svg(&self, scene: &Scene) -> Result<String, CliError>;
+    /// The table point (mm) seen at pixel `px`, on the plane `height_mm` above the
+    /// table; `None` when that ray misses it.
+    fn to_table(&self, px: Vec2, height_mm: f64) -> Option<Vec2>;
+    /// The height of base tops above the table, mm (where tags lie).
+    fn base_top_mm(&self) -> f64;
+}
+
+/// A roster tag the scan did not see.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MissingTag {
+    /// The tag id.
+    pub id: u32,
+    /// Its unit.
+    pub unit: String,
+    /// Its base index in the roster.
+    pub base: usize,
+}
+
+/// What a scan found, as the page shows it after an upload.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScanSummary {
+    /// The photos scanned (several are merged into one table), as stored.
+    pub photos: Vec<String>,
+    /// Bases in the scanned table.
+    pub bases: usize,
+    /// Units in the scanned table.
+    pub units: usize,
+    /// Tags seen (fiducials excluded; summed over the photos).
+    pub tags_seen: usize,
+    /// Roster tags seen in no photo.
+    pub missing_tags: Vec<MissingTag>,
+    /// Every issue of the scan, in words (missing tags included).
+    pub issues: Vec<String>,
+    /// Time the scan took, ms.
+    pub scan_ms: f64,
+}
+
+/// A scan's result for the server: the table as scanned (no corrections), its scan
+/// report file, the summary, and the first photo's view.
+#[derive(Debug)]
+pub struct Scanned {
+    /// The photos, in the order given.
+    pub photos: Vec<PathBuf>,
+    /// The table as scanned.
+    pub table: Table,
+    /// The text `vedette scan --report` writes for these photos.
+    pub report_text: String,
+    /// What the page shows.
+    pub summary: ScanSummary,
+    /// The first photo and its camera model.
+    pub view: Arc<dyn PhotoView>,
+}
+
+/// What scans photos for the server: the profile, roster and camera files it was
+/// started with, behind OpenCV.
+pub trait Scanner: Send + Sync {
+    /// Scans `photos` (several: one table, merged as `vedette scan` merges them),
+    /// calling `stage` with what it is doing.
+    fn scan(&self, photos: &[PathBuf], stage: &dyn Fn(String)) -> Result<Scanned, CliError>;
+}
+
+/// Builds the [`Scanner`] of a server's arguments (in `vedette-scanner`).
+pub type OpenScanner<'a> = &'a dyn Fn(&super::Args) -> Result<Arc<dyn Scanner>, CliError>;
+
+/// The file name of `photo` with `suffix` appended, beside it: `battle.jpg` gives
+/// `battle.jpg.table.json` (the whole name is kept, so a scan never overwrites a
+/// `battle.table.json` that is already there).
+fn beside(photo: &Path, suffix: &str) -> PathBuf {
+    let name = photo.file_name().map_or_else(|| "photo".into(), |n| n.to_string_lossy().into_owned());
+    photo.with_file_name(format!("{name}{suffix}"))
+}
+
+/// Where the table scanned from `photo` is written: `PHOTO.table.json` (its
+/// corrections go to `PHOTO.table.corrections.json`).
+#[must_use]
+pub fn table_path(photo: &Path) -> PathBuf {
+    beside(photo, ".table.json")
+}
+
+/// Where the scan report of `photo` is written: `PHOTO.scan-report.json` (what
+/// `vedette report --png --photo PHOTO --scan-report` reads).
+#[must_use]
+pub fn scan_report_path(photo: &Path) -> PathBuf {
+    beside(photo, ".scan-report.json")
+}
+
+/// An uploaded file's checks before it is kept: an image by its first bytes (not by
+/// its name or declared type), of a size a scan can decode
+/// ([`vedette_vision::check_image`], the scanner's own limits). Gives the extension
+/// it is stored with.
+pub fn check_upload(name: &str, bytes: &[u8]) -> Result<&'static str, String> {
+    let header = vedette_vision::check_image(bytes).map_err(|reason| format!("{name}: {reason}"))?;
+    Ok(match header.format {
+        vedette_vision::ImageFormat::Jpeg => "jpg",
+        vedette_vision::ImageFormat::Png => "png",
+        vedette_vision::ImageFormat::Tiff => "tif",
+        vedette_vision::ImageFormat::Bmp => "bmp",
+        vedette_vision::ImageFormat::Webp => "webp",
+    })
+}
+
+/// A stored upload's file name: `NNN-name.ext`, numbered after those already in
+/// `dir`, the name kept to letters, digits, `-`, `_` and `.` (nothing that could
+/// leave the folder), the extension the one its bytes show.
+#[must_use]
+pub fn upload_name(dir: &Path, name: &str, ext: &str) -> String {
+    let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut clean: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .take(60)
+        .collect();
+    clean = clean.trim_start_matches('.').to_string();
+    if clean.is_empty() {
+        clean = "photo".to_string();
+    }
+    let taken = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|e| {
+                    e.file_name().to_string_lossy().split('-').next().and_then(|n| n.parse().ok())
+                })
+                .max()
+                .unwrap_or(0u32)
+        })
+        .unwrap_or(0);
+    format!("{:03}-{clean}.{ext}", taken + 1)
+}
+
+/// The number of verdicts in a report (its JSON) too close to call: every object
+/// holding `"certain": false`.
+#[must_use]
+pub fn close_calls(report: &serde_json::Value) -> usize {
+    match report {
+        serde_json::Value::Array(a) => a.iter().map(close_calls).sum(),
+        serde_json::Value::Object(o) => {
+            usize::from(o.get("certain") == Some(&serde_json::Value::Bool(false)))
+                + o.values().map(close_calls).sum::<usize>()
+        }
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scanned_files_keep_the_photos_whole_name() {
+        assert_eq!(table_path(Path::new("a/battle.jpg")), Path::new("a/battle.jpg.table.json"));
+        assert_eq!(scan_report_path(Path::new("battle.jpg")), Path::new("battle.jpg.scan-report.json"));
+        assert_eq!(
+            super::super::corrections::corrections_path(&table_path(Path::new("a/battle.jpg"))),
+            Path::new("a/battle.jpg.table.corrections.json")
+        );
+    }
+
+    #[test]
+    fn upload_names_stay_in_their_folder_and_count_on() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(upload_name(dir.path(), "../../etc/passwd", "jpg"), "001-passwd.jpg");
+        assert_eq!(upload_name(dir.path(), "..", "png"), "001-photo.png");
+        assert_eq!(upload_name(dir.path(), "mon été 1.JPG", "jpg"), "001-mon__t__1.jpg");
+        std::fs::write(dir.path().join("007-x.jpg"), b"").unwrap();
+        assert_eq!(upload_name(dir.path(), "x.jpeg", "jpg"), "008-x.jpg");
+    }
+
+    #[test]
+    fn uploads_are_known_by_their_bytes() {
+        assert!(check_upload("a.jpg", b"GIF89a not ours").unwrap_err().contains("a.jpg: not a JPEG"));
+        assert!(check_upload("a.png", b"").unwrap_err().contains("empty"));
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&100_000u32.to_be_bytes());
+        png.extend_from_slice(&100_000u32.to_be_bytes());
+        png.extend_from_slice(b"\x08\x02\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+        let e = check_upload("big.png", &png).unwrap_err();
+        assert!(e.contains("megapixels"), "{e}");
+    }
+
+    #[test]
+    fn close_calls_are_counted_wherever_they_are() {
+        let r = serde_json::json!({"a": [{"call": {"certain": false}}, {"call": {"certain": true}}],
+                                    "b": {"c": {"certain": false, "d": [{"certain": false}]}}});
+        assert_eq!(close_calls(&r), 3);
+    }
+}

@@ -1,0 +1,149 @@
+//! The server's scanner (OpenCV; reached only from `vedette-scanner`): scans photos
+//! with the code `vedette scan` runs ([`scan_one`], [`scan_and_merge`]) and shows the
+//! first through its camera model ([`overlay::photo_projection`], as `report --png`).
+
+use super::photo::{MissingTag, PhotoView, ScanSummary, Scanned, Scanner};
+use crate::CliError;
+use crate::commands::overlay;
+use crate::commands::scan::{ScanInputs, report_file_text, scan_one};
+use crate::commands::scan_many::{self, scan_and_merge};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use vedette_draw::{Scene, SvgOptions};
+use vedette_geometry::Vec2;
+use vedette_vision::{CameraModel, Photo, ScanIssue, encode_image};
+
+/// The scanner of `vedette serve --profile P [--roster R] [--camera C]`.
+struct ProfileScanner {
+    inputs: ScanInputs,
+}
+
+/// Loads the profile, roster and camera files a server was started with.
+pub fn open(args: &super::Args) -> Result<Arc<dyn Scanner>, CliError> {
+    let Some(profile) = &args.profile else {
+        return Err(CliError::Usage("scanning needs a calibration profile: give --profile".to_string()));
+    };
+    let inputs = ScanInputs::load_files(profile, args.roster.as_deref(), &args.camera, None)?;
+    Ok(Arc::new(ProfileScanner { inputs }))
+}
+
+impl Scanner for ProfileScanner {
+    fn scan(&self, paths: &[PathBuf], stage: &dyn Fn(String)) -> Result<Scanned, CliError> {
+        let n = paths.len();
+        if n == 0 || !(self.inputs.cameras.len() <= 1 || self.inputs.cameras.len() == n) {
+            return Err(CliError::Usage(format!(
+                "{} photos and {} camera files: give --camera once, or once per photo",
+                n,
+                self.inputs.cameras.len()
+            )));
+        }
+        let mut photos = Vec::with_capacity(n);
+        for (k, p) in paths.iter().enumerate() {
+            stage(format!("reading photo {} of {n}: {}", k + 1, name(p)));
+            photos.push(Photo::load(p)?);
+        }
+        if let ([photo], Some(path)) = (photos.as_slice(), paths.first()) {
+            stage(format!("scanning {}", name(path)));
+            let s = scan_one(path, photo, &self.inputs, false)?;
+            let summary = summarize(paths, &s.table, &[&s], &s.report.issues, s.report.bases);
+            let report_text = report_file_text(path, &s.report)?;
+            let view = view_of(&photos, s.fit.model.clone(), &self.inputs, stage)?;
+            return Ok(Scanned { photos: paths.to_vec(), table: s.table, report_text, summary, view });
+        }
+        let (merged, all) = scan_and_merge(paths, &photos, &self.inputs, &|k, p| {
+            let text = format!("scanning photo {} of {n}: {}", k + 1, name(p));
+            stage(text.clone());
+            text
+        })?;
+        let report_text = scan_many::report_file_text(paths, &all, &merged.report)?;
+        let refs: Vec<&vedette_vision::Scan> = all.iter().collect();
+        let summary = summarize(paths, &merged.table, &refs, &merged.report.issues, merged.report.bases);
+        let Some(first) = all.first() else {
+            return Err(CliError::Usage("no photo was scanned".to_string()));
+        };
+        let view = view_of(&photos, first.fit.model.clone(), &self.inputs, stage)?;
+        Ok(Scanned { photos: paths.to_vec(), table: merged.table, report_text, summary, view })
+    }
+}
+
+fn name(p: &Path) -> String {
+    p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The summary of `scans` of `paths`, giving `table` with `bases` and `issues` (those
+/// of the merge, for several photos).
+fn summarize(
+    paths: &[PathBuf],
+    table: &vedette_geometry::Table,
+    scans: &[&vedette_vision::Scan],
+    issues: &[ScanIssue],
+    bases: usize,
+) -> ScanSummary {
+    let missing_tags = issues
+        .iter()
+        .filter_map(|i| match i {
+            ScanIssue::MissingTag { id, unit, base } => {
+                Some(MissingTag { id: *id, unit: unit.clone(), base: *base })
+            }
+            _ => None,
+        })
+        .collect();
+    ScanSummary {
+        photos: paths.iter().map(|p| p.display().to_string()).collect(),
+        bases,
+        units: table.units.len(),
+        tags_seen: scans.iter().map(|s| s.report.tags_seen).sum(),
+        missing_tags,
+        issues: issues.iter().map(ScanIssue::describe).collect(),
+        scan_ms: scans.iter().map(|s| s.report.timing_ms.total).sum(),
+    }
+}
+
+/// The first photo's view.
+fn view_of(
+    photos: &[Photo],
+    model: CameraModel,
+    inputs: &ScanInputs,
+    stage: &dyn Fn(String),
+) -> Result<Arc<dyn PhotoView>, CliError> {
+    let Some(photo) = photos.first() else {
+        return Err(CliError::Usage("no photo was scanned".to_string()));
+    };
+    stage("preparing the photo view".to_string());
+    let size = photo.size()?;
+    let jpeg = encode_image(&photo.color, Path::new("photo.jpg"))?;
+    Ok(Arc::new(CameraView { model, base_top_mm: inputs.profile.bases.top_height_mm, size, jpeg }))
+}
+
+/// A photo and the camera model of its scan.
+#[derive(Debug)]
+struct CameraView {
+    model: CameraModel,
+    base_top_mm: f64,
+    size: (u32, u32),
+    jpeg: Vec<u8>,
+}
+
+impl PhotoView for CameraView {
+    fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    fn jpeg(&self) -> &[u8] {
+        &self.jpeg
+    }
+
+    fn overlay_svg(&self, scene: &Scene) -> Result<String, CliError> {
+        let (projection, text_scale) = overlay::photo_projection(self.model.clone(), self.base_top_mm, scene);
+        Ok(vedette_draw::write_svg(scene, &projection, SvgOptions { text_scale, ..SvgOptions::default() })?)
+    }
+
+    fn to_table(&self, px: Vec2, height_mm: f64) -> Option<Vec2> {
+        let p = self.model.image_to_table(&[[px.x, px.y]], height_mm).ok()?.into_iter().next()?;
+        (p.x.is_finite() && p.y.is_finite()).then_some(p)
+    }
+
+    fn base_top_mm(&self) -> f64 {
+        self.base_top_mm
+    }
+}
