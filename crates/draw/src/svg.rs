@@ -80,8 +80,24 @@ fn title_of(e: &Element) -> String {
     e.title.as_ref().map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default()
 }
 
+/// ` data-finding="KEY KEY"` when the element draws findings (`Scene::set_findings`),
+/// else nothing.
+fn findings_attr(e: &Element) -> String {
+    if e.findings.is_empty() {
+        String::new()
+    } else {
+        format!(" data-finding=\"{}\"", escape(&e.findings.join(" ")))
+    }
+}
+
 fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
-    let _ = write!(out, "<{tag} id=\"{}\" class=\"{}\" {attrs}", escape(&e.id), escape(&e.class));
+    let _ = write!(
+        out,
+        "<{tag} id=\"{}\" class=\"{}\"{} {attrs}",
+        escape(&e.id),
+        escape(&e.class),
+        findings_attr(e)
+    );
     match &e.title {
         Some(_) => {
             let _ = writeln!(out, ">{}</{tag}>", title_of(e));
@@ -177,8 +193,9 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
                 };
                 let _ = writeln!(
                     out,
-                    "<circle id=\"{}\" class=\"label-hidden\" cx=\"{}\" cy=\"{}\" r=\"{}\"><title>{}</title></circle>",
+                    "<circle id=\"{}\" class=\"label-hidden\"{} cx=\"{}\" cy=\"{}\" r=\"{}\"><title>{}</title></circle>",
                     escape(&e.id),
+                    findings_attr(e),
                     num(a.x),
                     num(a.y),
                     num(0.8 * size),
@@ -190,8 +207,9 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
             if let Some((from, to)) = label.leader {
                 let _ = writeln!(
                     out,
-                    "<polyline id=\"{}-leader\" class=\"leader\" points=\"{},{} {},{}\"/>",
+                    "<polyline id=\"{}-leader\" class=\"leader\"{} points=\"{},{} {},{}\"/>",
                     escape(&e.id),
+                    findings_attr(e),
                     num(from.x),
                     num(from.y),
                     num(to.x),
@@ -200,9 +218,10 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
             }
             let _ = writeln!(
                 out,
-                "<text id=\"{}\" class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
+                "<text id=\"{}\" class=\"{}\"{} x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
                 escape(&e.id),
                 escape(&e.class),
+                findings_attr(e),
                 num(x),
                 num(y),
                 num(size_mm * size),
