@@ -2,7 +2,7 @@
 // (the elements the plan tags with its data-finding key) and dims the others'.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { browser, openViewer } from "./lib.mjs";
+import { browser, openViewer, select } from "./lib.mjs";
 
 let b;
 before(async () => { b = await browser(); await openViewer(b.page); });
@@ -54,6 +54,19 @@ test("hovering an assault lights its zone, contact and the defender's flank line
     assert.ok(ids.includes(id), id + " not lit: " + ids.join(" "));
   }
   assert.ok(!ids.some((id) => id.startsWith("arc-") || id.includes("fr-1-2")), ids.join(" "));
+  await b.page.mouse.move(5, 5);
+  assert.deepEqual(await lit(), []);
+});
+
+test("hovering a finding of the selected unit lights its geometry too", async () => {
+  await select(b.page, "au-art-1#0");
+  const summaries = b.page.locator("#unit-findings details summary");
+  await summaries.filter({ hasText: /^artillery\[2\]$/ }).hover();
+  const ids = await lit();
+  for (const id of ["arc-au-art-1", "zone-au-art-1", "unlimber-au-art-1-label"]) {
+    assert.ok(ids.includes(id), id + " not lit: " + ids.join(" "));
+  }
+  assert.ok(ids.every((id) => id.includes("au-art-1")), ids.join(" "));
   await b.page.mouse.move(5, 5);
   assert.deepEqual(await lit(), []);
 });
