@@ -414,6 +414,38 @@ mod tests {
     }
 
     #[test]
+    fn elements_of_a_finding_carry_its_keys_and_others_none() {
+        let mut s = Scene::new("t");
+        let line = Shape::line(Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0));
+        s.add(LayerId::Bases, "base", "base", line.clone(), Height::Table, None);
+        s.set_findings(vec![crate::scene::finding_key("assault", &["a\"b", "c"])]);
+        s.add(LayerId::Contacts, "contact", "contact", line.clone(), Height::Table, Some("t".into()));
+        s.add(
+            LayerId::Contacts,
+            "label",
+            "verdict",
+            Shape::verdict(Vec2::new(0.5, 0.5), "x"),
+            Height::Table,
+            None,
+        );
+        s.set_findings(vec!["k1".into(), "k2".into()]);
+        s.add(LayerId::Arcs, "both", "arc", line, Height::Table, None);
+        let svg = write_svg(
+            &s,
+            &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), 0.0),
+            SvgOptions::default(),
+        )
+        .unwrap();
+        let line_of = |id: &str| {
+            svg.lines().find(|l| l.contains(&format!("id=\"{id}\""))).unwrap_or_default().to_string()
+        };
+        assert!(!line_of("base").contains("data-finding"), "{svg}");
+        assert!(line_of("contact").contains(r#"data-finding="assault/a_b/c""#), "{svg}");
+        assert!(line_of("label").contains(r#"data-finding="assault/a_b/c""#), "{svg}");
+        assert!(line_of("both").contains(r#"data-finding="k1 k2""#), "{svg}");
+    }
+
+    #[test]
     fn a_point_that_is_not_finite_is_refused() {
         let mut s = Scene::new("t");
         s.add(
