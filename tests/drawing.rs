@@ -408,3 +408,69 @@ fn a_photo_that_does_not_match_the_scan_camera_is_refused() {
         &out,
     );
 }
+
+/// The plan's `data-finding` keys (docs/drawing.md): every key names an entry of the
+/// report's JSON, and each finding's own geometry carries its key, no other's.
+#[test]
+fn the_plan_tags_each_finding_s_geometry_with_its_key() {
+    let path = sample("brigade-attack.json");
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let mut by_key: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        for k in n.attribute("data-finding").unwrap_or("").split_whitespace() {
+            by_key.entry(k.to_string()).or_default().push(n.attribute("id").unwrap_or("").to_string());
+        }
+    }
+    let ids = |k: &str| by_key.get(k).cloned().unwrap_or_default();
+    let battery = ids("artillery/fr-art-2");
+    for id in ["arc-fr-art-2", "zone-fr-art-2", "target-fr-art-2-au-5.0", "enfilade-fr-art-2-au-5-left"] {
+        assert!(battery.contains(&id.to_string()), "{id} not in {battery:?}");
+    }
+    assert!(battery.iter().all(|id| id.contains("fr-art-2")), "{battery:?}");
+    let assault = ids("assault/fr-1-3/au-art-1");
+    for id in ["contact-fr-1-3-au-art-1", "assault-zone-fr-1-3.2", "flank-line-au-art-1"] {
+        assert!(assault.contains(&id.to_string()), "{id} not in {assault:?}");
+    }
+    assert!(!assault.iter().any(|id| id.starts_with("arc-")), "{assault:?}");
+    assert_eq!(ids("division-pair/fr-d1/fr-d2"), vec!["together-fr-d1-fr-d2".to_string()]);
+    // Bases are the table, no finding's.
+    let bases = doc.descendants().find(|n| n.attribute("id") == Some("bases")).unwrap();
+    assert!(bases.descendants().all(|n| n.attribute("data-finding").is_none()));
+    // Every key is an entry of the report's JSON.
+    let o = vedette(&["report", path.to_str().unwrap(), "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let part = |s: &str| vedette_draw::scene::id_part(s);
+    let mut known = std::collections::BTreeSet::new();
+    for a in report["artillery"].as_array().unwrap() {
+        known.insert(format!("artillery/{}", part(a["battery"].as_str().unwrap())));
+    }
+    for a in report["assaults"]["entries"].as_array().unwrap() {
+        known.insert(format!(
+            "assault/{}/{}",
+            part(a["attacker"].as_str().unwrap()),
+            part(a["defender"].as_str().unwrap())
+        ));
+    }
+    let command = &report["command"];
+    for (list, kind, field) in [("divisions", "division", "division"), ("leaders", "leader", "leader")] {
+        for d in command[list].as_array().unwrap() {
+            known.insert(format!("{kind}/{}", part(d[field].as_str().unwrap())));
+        }
+    }
+    for p in command["division_pairs"].as_array().unwrap() {
+        known.insert(format!(
+            "division-pair/{}/{}",
+            part(p["a"].as_str().unwrap()),
+            part(p["b"].as_str().unwrap())
+        ));
+    }
+    for z in command["pass_through"].as_array().unwrap() {
+        known.insert(format!("pass-through/{}", part(z["unit"].as_str().unwrap())));
+    }
+    for m in report["skirmishers"].as_array().unwrap() {
+        known.insert(format!("skirmisher/{}", part(m["marker"].as_str().unwrap())));
+    }
+    let keys: std::collections::BTreeSet<String> = by_key.keys().cloned().collect();
+    assert_eq!(keys, known);
+}

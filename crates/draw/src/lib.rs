@@ -41,5 +41,7 @@ pub use error::DrawError;
 pub use plan::{plan_svg, plan_view, table_scene};
 pub use projection::{PlanView, Projection};
 pub use report::{ReportFindings, report_scene};
-pub use scene::{Align, Element, Height, Layer, LayerId, LegendEntry, Mark, Placement, Scene, Shape};
+pub use scene::{
+    Align, Element, Height, Layer, LayerId, LegendEntry, Mark, Placement, Scene, Shape, finding_key,
+};
 pub use svg::{SvgOptions, write_svg};

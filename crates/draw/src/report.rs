@@ -7,7 +7,7 @@
 //! assessments, the same ones the report prints.
 
 use crate::error::DrawError;
-use crate::findings::artillery::{BatteryDetail, draw_battery};
+use crate::findings::artillery::{BatteryDetail, battery_label, draw_battery};
 use crate::findings::assault::{draw_assault, flank_lines};
 use crate::findings::command::draw_command;
 use crate::findings::pro_patria::draw_pro_patria;
@@ -15,8 +15,8 @@ use crate::findings::republic::draw_republic;
 use crate::findings::skirmishers::draw_skirmishers;
 use crate::findings::spotting::draw_spotting_depth_zones;
 use crate::plan::table_scene;
-use crate::scene::Scene;
-use std::collections::BTreeSet;
+use crate::scene::{Scene, finding_key};
+use std::collections::BTreeMap;
 use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::assault::assessment::AssaultAssessment;
 use vedette_geometry::command::assessment::CommandAssessment;
@@ -73,23 +73,34 @@ pub fn report_scene(
     if let Some(art) = f.artillery {
         for (i, a) in art.batteries.iter().enumerate() {
             let cover = art.covers.get(i).and_then(Option::as_ref);
+            let label = battery_label(table, a.battery.base_ref);
+            scene.set_findings(vec![finding_key("artillery", &[&label])]);
             draw_battery(&mut scene, table, index, art.rules, a, BatteryDetail::Findings, cover);
         }
     }
-    let mut defenders = BTreeSet::new();
+    // A defender's flank and rear lines belong to every assault on it.
+    let mut defenders: BTreeMap<usize, Vec<String>> = BTreeMap::new();
     for a in &f.assaults.findings {
+        let unit = |u: usize| table.units.get(u).map_or("", |u| u.id.as_str());
+        let key = finding_key("assault", &[unit(a.attacker), unit(a.defender)]);
+        scene.set_findings(vec![key.clone()]);
         draw_assault(&mut scene, table, book, a, false)?;
-        defenders.insert(a.defender);
+        defenders.entry(a.defender).or_default().push(key);
     }
-    for d in defenders {
+    for (d, keys) in defenders {
+        scene.set_findings(keys);
         flank_lines(&mut scene, table, book, d)?;
     }
+    scene.set_findings(Vec::new());
     draw_skirmishers(&mut scene, table, book, f.skirmishers);
     if let Some(p) = f.pro_patria {
+        scene.set_findings(vec![finding_key("pro-patria", &[])]);
         draw_pro_patria(&mut scene, table, book, p)?;
     }
     if let Some(r) = f.republic {
+        scene.set_findings(vec![finding_key("republic", &[])]);
         draw_republic(&mut scene, table, book, r)?;
     }
+    scene.set_findings(Vec::new());
     Ok(scene)
 }

@@ -255,6 +255,9 @@ pub struct Element {
     pub height: Height,
     /// The verdict in words (an SVG `<title>`), if any.
     pub title: Option<String>,
+    /// The findings this element draws ([`finding_key`]s; the SVG's `data-finding`,
+    /// space separated), so a viewer can pick out one finding's geometry.
+    pub findings: Vec<String>,
 }
 
 /// A layer: one toggleable group.
@@ -290,6 +293,8 @@ pub struct Scene {
     layers: Vec<Layer>,
     legend: Vec<LegendEntry>,
     ids: HashSet<String>,
+    /// The findings the elements added now belong to ([`Scene::set_findings`]).
+    current: Vec<String>,
 }
 
 /// Turns any text into a safe element id: letters, digits, `-`, `_` and `.` are kept,
@@ -299,6 +304,21 @@ pub fn id_part(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
         .collect()
+}
+
+/// The key of one finding, as written in the SVG's `data-finding`: its kind and the
+/// names it is about (unit, base or division ids, as the report's JSON gives them), each
+/// through [`id_part`], joined by `/` (which [`id_part`] never leaves, so keys do not
+/// collide): `artillery/fr-art-1`, `assault/fr-1-3/au-art-1`,
+/// `skirmisher/fr-1-2-sk_0`. docs/drawing.md lists them.
+#[must_use]
+pub fn finding_key(kind: &str, names: &[&str]) -> String {
+    let mut key = id_part(kind);
+    for n in names {
+        key.push('/');
+        key.push_str(&id_part(n));
+    }
+    key
 }
 
 impl Scene {
@@ -327,7 +347,14 @@ impl Scene {
             n += 1;
         }
         self.ids.insert(id.clone());
-        let element = Element { id: id.clone(), class: class.to_string(), shape, height, title };
+        let element = Element {
+            id: id.clone(),
+            class: class.to_string(),
+            shape,
+            height,
+            title,
+            findings: self.current.clone(),
+        };
         match self.layers.iter_mut().find(|l| l.id == layer) {
             Some(l) => l.elements.push(element),
             None => {
@@ -336,6 +363,12 @@ impl Scene {
             }
         }
         id
+    }
+
+    /// The elements added from now on draw these findings ([`finding_key`]s), until the
+    /// next call (an empty list: none). Returns the keys set before, to put them back.
+    pub fn set_findings(&mut self, keys: Vec<String>) -> Vec<String> {
+        std::mem::replace(&mut self.current, keys)
     }
 
     /// Adds a legend entry once (a second entry with the same class and text is not
@@ -429,5 +462,22 @@ mod tests {
         let order: Vec<LayerId> = s.layers().iter().map(|l| l.id).collect();
         assert_eq!(order, vec![LayerId::Table, LayerId::Bases, LayerId::Sight]);
         assert_eq!(s.bounds(), Some((Vec2::new(1.0, 2.0), Vec2::new(1.0, 2.0))));
+    }
+
+    #[test]
+    fn elements_carry_the_findings_set_when_they_were_added() {
+        let mut s = Scene::new("t");
+        let p = Shape::Point { at: Vec2::new(1.0, 2.0), mark: Mark::Dot };
+        s.add(LayerId::Bases, "before", "b", p.clone(), Height::Table, None);
+        let key = finding_key("assault", &["fr 1#2", "au-3"]);
+        assert_eq!(key, "assault/fr_1_2/au-3");
+        assert!(s.set_findings(vec![key.clone()]).is_empty());
+        s.add(LayerId::Zones, "during", "z", p.clone(), Height::Table, None);
+        assert_eq!(s.set_findings(Vec::new()), vec![key.clone()]);
+        s.add(LayerId::Zones, "after", "z", p, Height::Table, None);
+        let of = |id: &str| s.element(id).map(|e| e.findings.clone());
+        assert_eq!(of("before"), Some(vec![]));
+        assert_eq!(of("during"), Some(vec![key]));
+        assert_eq!(of("after"), Some(vec![]));
     }
 }

@@ -80,8 +80,24 @@ fn title_of(e: &Element) -> String {
     e.title.as_ref().map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default()
 }
 
+/// ` data-finding="KEY KEY"` when the element draws findings (`Scene::set_findings`),
+/// else nothing.
+fn findings_attr(e: &Element) -> String {
+    if e.findings.is_empty() {
+        String::new()
+    } else {
+        format!(" data-finding=\"{}\"", escape(&e.findings.join(" ")))
+    }
+}
+
 fn open(out: &mut String, tag: &str, e: &Element, attrs: &str) {
-    let _ = write!(out, "<{tag} id=\"{}\" class=\"{}\" {attrs}", escape(&e.id), escape(&e.class));
+    let _ = write!(
+        out,
+        "<{tag} id=\"{}\" class=\"{}\"{} {attrs}",
+        escape(&e.id),
+        escape(&e.class),
+        findings_attr(e)
+    );
     match &e.title {
         Some(_) => {
             let _ = writeln!(out, ">{}</{tag}>", title_of(e));
@@ -177,8 +193,9 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
                 };
                 let _ = writeln!(
                     out,
-                    "<circle id=\"{}\" class=\"label-hidden\" cx=\"{}\" cy=\"{}\" r=\"{}\"><title>{}</title></circle>",
+                    "<circle id=\"{}\" class=\"label-hidden\"{} cx=\"{}\" cy=\"{}\" r=\"{}\"><title>{}</title></circle>",
                     escape(&e.id),
+                    findings_attr(e),
                     num(a.x),
                     num(a.y),
                     num(0.8 * size),
@@ -190,8 +207,9 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
             if let Some((from, to)) = label.leader {
                 let _ = writeln!(
                     out,
-                    "<polyline id=\"{}-leader\" class=\"leader\" points=\"{},{} {},{}\"/>",
+                    "<polyline id=\"{}-leader\" class=\"leader\"{} points=\"{},{} {},{}\"/>",
                     escape(&e.id),
+                    findings_attr(e),
                     num(from.x),
                     num(from.y),
                     num(to.x),
@@ -200,9 +218,10 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
             }
             let _ = writeln!(
                 out,
-                "<text id=\"{}\" class=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
+                "<text id=\"{}\" class=\"{}\"{} x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\">{}{}</text>",
                 escape(&e.id),
                 escape(&e.class),
+                findings_attr(e),
                 num(x),
                 num(y),
                 num(size_mm * size),
@@ -392,6 +411,38 @@ mod tests {
         assert!(svg.contains(">&lt;fr&amp;au&gt;</text>"), "{svg}");
         assert!(svg.contains("x=\"0.33\""), "{svg}");
         assert_eq!(num(-0.001), "0.00");
+    }
+
+    #[test]
+    fn elements_of_a_finding_carry_its_keys_and_others_none() {
+        let mut s = Scene::new("t");
+        let line = Shape::line(Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0));
+        s.add(LayerId::Bases, "base", "base", line.clone(), Height::Table, None);
+        s.set_findings(vec![crate::scene::finding_key("assault", &["a\"b", "c"])]);
+        s.add(LayerId::Contacts, "contact", "contact", line.clone(), Height::Table, Some("t".into()));
+        s.add(
+            LayerId::Contacts,
+            "label",
+            "verdict",
+            Shape::verdict(Vec2::new(0.5, 0.5), "x"),
+            Height::Table,
+            None,
+        );
+        s.set_findings(vec!["k1".into(), "k2".into()]);
+        s.add(LayerId::Arcs, "both", "arc", line, Height::Table, None);
+        let svg = write_svg(
+            &s,
+            &PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.0), 0.0),
+            SvgOptions::default(),
+        )
+        .unwrap();
+        let line_of = |id: &str| {
+            svg.lines().find(|l| l.contains(&format!("id=\"{id}\""))).unwrap_or_default().to_string()
+        };
+        assert!(!line_of("base").contains("data-finding"), "{svg}");
+        assert!(line_of("contact").contains(r#"data-finding="assault/a_b/c""#), "{svg}");
+        assert!(line_of("label").contains(r#"data-finding="assault/a_b/c""#), "{svg}");
+        assert!(line_of("both").contains(r#"data-finding="k1 k2""#), "{svg}");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use crate::findings::{distance_words, outline_bases, pair_words};
 use crate::plan::side_numbers;
-use crate::scene::{Height, LayerId, Scene, Shape, id_part};
+use crate::scene::{Height, LayerId, Scene, Shape, finding_key, id_part};
 use crate::style::side_class;
 use vedette_geometry::command::assessment::{
     AssetFinding, CommandAssessment, DivisionFinding, DivisionPairFinding,
@@ -60,9 +60,13 @@ fn assets(scene: &mut Scene, table: &Table, what: &str, v: &[AssetFinding]) {
     }
 }
 
-/// Draws the command findings.
+/// Draws the command findings, each tagged with its [`finding_key`] (`division/NAME`,
+/// `corps/NAME`, `cavalry-reaction/UNIT`, `pass-through/UNIT`, `division-pair/A/B`,
+/// `leader/UNIT`).
 pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &CommandAssessment) {
+    let before = scene.set_findings(Vec::new());
     for d in &found.divisions {
+        scene.set_findings(vec![finding_key("division", &[&d.name])]);
         if let Some(a) = &d.area {
             area(scene, table, book, &format!("division {}", d.name), Some(&d.side), a);
         }
@@ -70,6 +74,7 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         division_distances(scene, table, book, d);
     }
     for c in &found.corps {
+        scene.set_findings(vec![finding_key("corps", &[&c.name])]);
         let side =
             table.units.iter().find(|u| u.corps.as_deref() == Some(c.name.as_str())).map(|u| u.side.as_str());
         if let Some(a) = &c.area {
@@ -77,11 +82,23 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         }
         assets(scene, table, &format!("corps {}", c.name), &c.assets);
     }
-    for (zones, class, words) in [
-        (&found.cavalry_reaction, "reaction", "in its reaction zone, 6\" to its front (000 §3.6)"),
-        (&found.pass_through, "pass-through", "within pass-through reach to its rear (000 §5.5)"),
+    for (zones, class, words, kind) in [
+        (
+            &found.cavalry_reaction,
+            "reaction",
+            "in its reaction zone, 6\" to its front (000 §3.6)",
+            "cavalry-reaction",
+        ),
+        (
+            &found.pass_through,
+            "pass-through",
+            "within pass-through reach to its rear (000 §5.5)",
+            "pass-through",
+        ),
     ] {
         for z in zones {
+            let unit = table.units.get(z.unit).map_or("", |u| u.id.as_str());
+            scene.set_findings(vec![finding_key(kind, &[unit])]);
             for (&u, &mm) in &z.units {
                 let (Some(a), Some(b)) = (table.units.get(z.unit), table.units.get(u)) else { continue };
                 let Some(uc) = a.closest_to(b) else { continue };
@@ -110,10 +127,12 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         }
     }
     for p in &found.division_pairs {
+        scene.set_findings(vec![finding_key("division-pair", &[&p.a, &p.b])]);
         division_pair(scene, table, book, p);
     }
     for l in &found.leaders {
         let Some(u) = table.units.get(l.leader) else { continue };
+        scene.set_findings(vec![finding_key("leader", &[&u.id])]);
         for (k, r) in l.reaches.iter().enumerate() {
             for (i, o) in reach_outline(&u.bases, r.reach_mm).iter().enumerate() {
                 scene.add(
@@ -153,6 +172,7 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
             scene.legend("reach", "leader's reach (000 §2.3, §4.7, §5.4)", true);
         }
     }
+    scene.set_findings(before);
 }
 
 /// A division's distance verdicts (000 §3.3): its nearest enemy within engagement range

@@ -4,7 +4,7 @@
 
 use crate::findings::artillery::close_call;
 use crate::findings::{distance_words, measured_words};
-use crate::scene::{Height, LayerId, Scene, Shape, id_part};
+use crate::scene::{Height, LayerId, Scene, Shape, finding_key, id_part};
 use vedette_geometry::close_call::distance_sigma_mm;
 use vedette_geometry::{MarkerCheck, RuleBook, Spacing, Table};
 
@@ -18,17 +18,22 @@ pub fn spacing_name(s: Spacing) -> &'static str {
     }
 }
 
-/// Draws every marker's spacing and parent reach.
+/// Draws every marker's spacing and parent reach, each tagged with its marker's
+/// [`finding_key`] (`skirmisher/MARKER`; the spacing line with both markers').
 pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, checks: &[MarkerCheck]) {
     let mut seen = std::collections::BTreeSet::new();
+    let before = scene.set_findings(Vec::new());
     for m in checks {
         let Some(mb) = table.base(m.marker) else { continue };
         let label = table.base_label(m.marker);
         let key = id_part(&label);
+        let own = finding_key("skirmisher", &[&label]);
+        scene.set_findings(vec![own.clone()]);
         if let Some((f, d)) = m.nearest_friend
             && let Some(fb) = table.base(f)
             && seen.insert((m.marker.min(f), m.marker.max(f)))
         {
+            scene.set_findings(vec![own.clone(), finding_key("skirmisher", &[&table.base_label(f)])]);
             let c = mb.closest_points(fb);
             let class = if m.spacing == Spacing::TooClose { "illegal" } else { "spacing" };
             let sigma = distance_sigma_mm(table, m.marker, f, &c);
@@ -53,6 +58,7 @@ pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, check
                 None,
             );
             scene.legend("spacing", "skirmisher spacing (000 §3.6)", true);
+            scene.set_findings(vec![own.clone()]);
         }
         if let (Some(p), Some(d)) = (m.parent, m.parent_distance_mm)
             && let Some(pu) = table.units.get(p)
@@ -91,4 +97,5 @@ pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, check
             close_call(scene, table, m.marker, &format!("{label} skirmisher"), &calls.join("; "));
         }
     }
+    scene.set_findings(before);
 }

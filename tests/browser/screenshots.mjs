@@ -1,0 +1,56 @@
+// Pictures of the viewer for the docs (docs/pictures/serve-*.png), taken by
+// `tests/browser/run --screenshots` (which serves each sample in turn): node
+// screenshots.mjs SAMPLE. Not part of the test run.
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { browser, openViewer, select } from "./lib.mjs";
+
+const out = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs", "pictures");
+mkdirSync(out, { recursive: true });
+const sample = process.argv[2];
+const b = await browser({ width: 1600, height: 1000 });
+const page = b.page;
+// Zooms the plan in about base `name`'s middle (the page's wheel zoom, 1.2 a step).
+const zoomAt = async (name, steps) => {
+  const b0 = (await (await page.request.get(new URL("/api/bases", page.url()).href)).json()).find((x) => x.base === name);
+  const box = await page.locator(`#view svg [id="${b0.svg_id}"]`).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < steps; i++) await page.mouse.wheel(0, -100);
+  await page.waitForTimeout(200);
+};
+const shot = async (name) => {
+  await page.screenshot({ path: join(out, `serve-${name}.png`) });
+  console.log("wrote docs/pictures/serve-" + name + ".png");
+};
+try {
+  await openViewer(page);
+  if (sample === "brigade-attack") {
+    // The Austrian battery selected (too close to unlimber), measured to the French
+    // column it faces.
+    await zoomAt("au-art-1#0", 7);
+    await select(page, "au-art-1#0", "fr-1-3#2");
+    await page.locator("#pair .verdict").waitFor();
+    await shot("brigade-attack");
+    // A battery's finding hovered in the list: its arc, zone, targets lit.
+    await page.click("#clear");
+    await page.click("#fit");
+    await page.locator("#view svg g#bases").waitFor();
+    await zoomAt("fr-art-2#0", 3);
+    const item = page.locator('#all-findings .finding[data-key="artillery/fr-art-2"]');
+    await item.scrollIntoViewIfNeeded();
+    await item.hover();
+    await shot("brigade-attack-hover");
+  } else if (sample === "woods-block") {
+    // The wood hides au-1 from the battery: sight checked between the two clicked units.
+    await zoomAt("fr-art-1#0", 2);
+    await select(page, "fr-art-1#0", "au-1#0");
+    await page.locator("#pair .verdict").waitFor();
+    await shot("woods-block");
+  } else {
+    throw new Error("no screenshots planned for " + sample);
+  }
+  if (b.errors.length) throw new Error("errors in the page: " + b.errors.join("; "));
+} finally {
+  await b.close();
+}
