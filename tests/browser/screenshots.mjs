@@ -47,6 +47,16 @@ try {
     await select(page, "fr-art-1#0", "au-1#0");
     await page.locator("#pair .verdict").waitFor();
     await shot("woods-block");
+  } else if (sample === "battle-photo") {
+    // Photo mode: the scanned battle photo with the table drawn over it through the
+    // scan's camera; a battery selected and measured to its target.
+    await page.check("#view-photo");
+    await page.locator("#view svg #photo").waitFor();
+    await page.locator("#view svg g#bases").waitFor();
+    await zoomAt("fr-0-4-art0#0", 5);
+    await select(page, "fr-0-4-art0#0", "au-0-3#0");
+    await page.locator("#pair .verdict").waitFor();
+    await shot("battle-photo");
   } else {
     throw new Error("no screenshots planned for " + sample);
   }
