@@ -23,7 +23,7 @@
 
 use crate::base::Base;
 use crate::convex::segment_distance_mm;
-use crate::convex::{hull_points, signed_area};
+use crate::convex::{bbox, hull_points, point_distance_2, signed_area};
 use crate::error::GeometryError;
 use crate::polygon::{ConvexPolygon, Polygon};
 use crate::rules::{RuleBook, RuleDistance};
@@ -201,32 +201,193 @@ fn corner(v: Vec2, n0: Vec2, n1: Vec2, r: f64) -> Vec<Vec2> {
     pts
 }
 
+/// How deep inside a cover ([`Cover`]) a run of a round corner's vertices must lie for
+/// [`trimmed_corner`] to cut it off, mm: far more than the polygon overlay's snapping
+/// (about a millionth of a millimetre), so the cut edges stay away from the union's
+/// boundary and leave it as it was.
+const TRIM_DEPTH_MM: f64 = 0.05;
+
+/// A convex region inside the buffer's pieces as they are fed to the overlay, with its
+/// box: what a round corner's vertices are tested against before its arc is cut off.
+enum Cover<'a> {
+    /// A piece that is never trimmed (a side strip, a convex ring), counter-clockwise.
+    Piece(&'a [Vec2]),
+    /// The points within `reach` of a convex ring (counter-clockwise) or of a point: inside
+    /// the true buffer of ring `owner`, which its pieces cover. A corner of a later ring
+    /// only may rely on it (a ring's trimmed pieces with the earlier rings' cover its true
+    /// buffer, by induction over the rings; two rings leaning on each other would not).
+    Near { ring: &'a [Vec2], reach: f64, owner: usize },
+}
+
+impl Cover<'_> {
+    /// The cover's box.
+    fn bbox(&self) -> (Vec2, Vec2) {
+        match self {
+            Cover::Piece(ring) => bbox(ring.iter().copied()),
+            Cover::Near { ring, reach, .. } => {
+                let (lo, hi) = bbox(ring.iter().copied());
+                (lo - Vec2::new(*reach, *reach), hi + Vec2::new(*reach, *reach))
+            }
+        }
+    }
+
+    /// True when a corner of ring `ring` may rely on this cover.
+    fn usable_by(&self, ring: usize) -> bool {
+        match self {
+            Cover::Piece(_) => true,
+            Cover::Near { owner, .. } => *owner < ring,
+        }
+    }
+
+    /// True when `p` lies at least [`TRIM_DEPTH_MM`] inside.
+    fn holds_deep(&self, p: Vec2) -> bool {
+        match self {
+            Cover::Piece(ring) => {
+                let n = ring.len();
+                (0..n).all(|i| {
+                    let (a, b) = (ring[i], ring[(i + 1) % n]);
+                    let len = a.distance(b);
+                    len > 0.0 && (b - a).cross(p - a) >= TRIM_DEPTH_MM * len
+                })
+            }
+            Cover::Near { ring, reach, .. } => {
+                let d = reach - TRIM_DEPTH_MM;
+                d > 0.0 && point_distance_2(p, ring) <= d * d
+            }
+        }
+    }
+}
+
+/// A round corner (`corner`'s polygon: its vertex, then the outer chain from one strip's
+/// end round the arc to the next strip's end) without the runs of its outer chain that lie
+/// deep inside one of `covers` (with their boxes): each such run is replaced by its
+/// chord. The cap cut off is convex with every vertex deep inside one convex cover, so it
+/// lies inside that cover, and the chord too: the union of all the pieces is unchanged,
+/// and so is its boundary, which the cut never comes near. Most of a division's arcs lie
+/// inside its neighbours' buffers; cutting them spares the overlay most of its segments
+/// and crossings.
+fn trimmed_corner(c: Vec<Vec2>, covers: &[&(Cover<'_>, (Vec2, Vec2))]) -> Vec<Vec2> {
+    let (lo, hi) = bbox(c.iter().copied());
+    let near: Vec<&(Cover<'_>, (Vec2, Vec2))> = covers
+        .iter()
+        .copied()
+        .filter(|(_, (klo, khi))| klo.x <= hi.x && lo.x <= khi.x && klo.y <= hi.y && lo.y <= khi.y)
+        .collect();
+    if near.is_empty() || c.len() < 4 {
+        return c;
+    }
+    let chain = &c[1..];
+    let m = chain.len();
+    // For each vertex of the chain, the longest run from it deep inside a single cover.
+    let mut longest = vec![0usize; m];
+    let mut run = vec![0usize; m + 1];
+    for (cov, (klo, khi)) in near {
+        for j in (0..m).rev() {
+            let p = chain[j];
+            let in_box = klo.x <= p.x && p.x <= khi.x && klo.y <= p.y && p.y <= khi.y;
+            run[j] = if in_box && cov.holds_deep(p) { run[j + 1] + 1 } else { 0 };
+            longest[j] = longest[j].max(run[j]);
+        }
+    }
+    let mut keep = vec![true; m];
+    let mut k = 0;
+    while k < m {
+        let end = k + longest[k];
+        if end >= k + 3 {
+            keep[k + 1..end - 1].iter_mut().for_each(|x| *x = false);
+            k = end - 1;
+        } else {
+            k += 1;
+        }
+    }
+    if keep.iter().all(|&x| x) {
+        return c;
+    }
+    std::iter::once(c[0]).chain(chain.iter().zip(&keep).filter(|(_, k)| **k).map(|(p, _)| *p)).collect()
+}
+
+/// An edge's strip (none for an edge of no length) and the round corner at its end.
+type EdgePieces = (Option<Vec<Vec2>>, Vec<Vec2>);
+
 /// The `r` buffer of filled counter-clockwise rings, holes filled again.
 fn buffered(rings: &[Vec<Vec2>], r: f64) -> Vec<Polygon> {
+    buffered_with(rings, r, true)
+}
+
+/// [`buffered`], its round corners trimmed ([`trimmed_corner`]) or not (`trim`: the
+/// tests compare the two).
+fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
+    // For each ring, each edge's strip (none for an edge of no length) and the round
+    // corner at its end (empty where the ring turns right or not at all).
+    let edges: Vec<Vec<EdgePieces>> = rings
+        .iter()
+        .map(|ring| {
+            let n = ring.len();
+            if n < 3 {
+                return Vec::new();
+            }
+            // Outward normal of each edge (the ring is counter-clockwise: outward is right).
+            let normal = |i: usize| (ring[(i + 1) % n] - ring[i]).normalized().map(Vec2::perp_right);
+            (0..n)
+                .map(|i| {
+                    let (a, b) = (ring[i], ring[(i + 1) % n]);
+                    let strip = normal(i).map(|m| vec![a, a + m * r, b + m * r, b]);
+                    // The corner at b, between this edge's normal and the next's.
+                    let c = match (normal(i), normal((i + 1) % n)) {
+                        (Some(m0), Some(m1)) => corner(b, m0, m1, r),
+                        _ => Vec::new(),
+                    };
+                    (strip, c)
+                })
+                .collect()
+        })
+        .collect();
+    // What the arcs may be cut against: the strips and the convex rings, which are never
+    // trimmed; the true buffer of each convex ring, and of each vertex of the others.
+    let convex: Vec<bool> = rings.iter().map(|g| g.len() >= 3 && is_convex(g)).collect();
+    let mut covers: Vec<Cover<'_>> =
+        edges.iter().flatten().filter_map(|(s, _)| s.as_deref()).map(Cover::Piece).collect();
+    for (owner, g) in rings.iter().enumerate().filter(|(_, g)| g.len() >= 3) {
+        if convex[owner] {
+            covers.push(Cover::Piece(g));
+            covers.push(Cover::Near { ring: g, reach: r, owner });
+        } else {
+            covers.extend(g.iter().map(|p| Cover::Near { ring: std::slice::from_ref(p), reach: r, owner }));
+        }
+    }
+    let covers: Vec<(Cover<'_>, (Vec2, Vec2))> = covers
+        .into_iter()
+        .map(|c| {
+            let b = c.bbox();
+            (c, b)
+        })
+        .collect();
     let mut pieces: Vec<geo::Polygon<f64>> = Vec::new();
-    for ring in rings {
-        let n = ring.len();
-        if n < 3 {
+    for (i, (ring, ring_edges)) in rings.iter().zip(&edges).enumerate() {
+        if ring.len() < 3 {
             continue;
         }
+        let usable: Vec<&(Cover<'_>, (Vec2, Vec2))> = covers.iter().filter(|c| c.0.usable_by(i)).collect();
         pieces.push(geo_polygon(ring));
-        // Outward normal of each edge (the ring is counter-clockwise: outward is right).
-        let normal = |i: usize| (ring[(i + 1) % n] - ring[i]).normalized().map(Vec2::perp_right);
-        for i in 0..n {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            if let Some(m) = normal(i) {
-                pieces.push(geo_polygon(&[a, a + m * r, b + m * r, b]));
+        for (strip, c) in ring_edges {
+            if let Some(strip) = strip {
+                pieces.push(geo_polygon(strip));
             }
-            // The corner at b, between this edge's normal and the next's.
-            if let (Some(m0), Some(m1)) = (normal(i), normal((i + 1) % n)) {
-                let c = corner(b, m0, m1, r);
-                if c.len() >= 3 {
-                    pieces.push(geo_polygon(&c));
-                }
+            if c.len() >= 3 {
+                pieces.push(geo_polygon(&if trim { trimmed_corner(c.clone(), &usable) } else { c.clone() }));
             }
         }
     }
     geo::unary_union(pieces.iter()).0.iter().map(|p| Polygon::new(ring_of(p.exterior()), vec![])).collect()
+}
+
+/// True when the counter-clockwise ring turns left (or goes straight) at every vertex.
+fn is_convex(ring: &[Vec2]) -> bool {
+    let n = ring.len();
+    (0..n).all(|i| {
+        let (a, b, c) = (ring[i], ring[(i + 1) % n], ring[(i + 2) % n]);
+        (b - a).cross(c - b) >= 0.0
+    })
 }
 
 fn area_of(
@@ -455,5 +616,67 @@ mod tests {
         assert!(out[0].contains(Vec2::new(125.0, 150.0)));
         assert!(out[0].contains(Vec2::new(125.0, 200.0 + R - 30.0)));
         assert!(area(&out) < 50_000.0 + 900.0 * R + PI * R * R);
+    }
+
+    #[test]
+    fn trimming_the_round_corners_leaves_the_union_as_it_was() {
+        // Rectangles of a division's bases (30-120 mm wide, any heading), 15-60 mm apart
+        // in rows and a second row behind: their buffers overlap every way. The trimmed
+        // pieces give the very same outline, vertex for vertex, as the untrimmed ones.
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut trimmed_vertices = 0;
+        for _ in 0..6 {
+            let mut rings = Vec::new();
+            for row in 0..2 {
+                let mut x = 0.0;
+                for _ in 0..6 {
+                    let (w, d) = (30.0 + 90.0 * next(), 15.0 + 25.0 * next());
+                    let c = Vec2::new(x + w / 2.0, row as f64 * (60.0 + 80.0 * next()) + 10.0 * next());
+                    let turn = 20.0 * (next() - 0.5);
+                    let corners = [(-w, -d), (w, -d), (w, d), (-w, d)]
+                        .map(|(a, b)| c + Vec2::new(a / 2.0, b / 2.0).rotated_deg(turn));
+                    rings.push(corners.to_vec());
+                    x += w + 15.0 + 45.0 * next();
+                }
+            }
+            let (a, b) = (buffered_with(&rings, R, true), buffered_with(&rings, R, false));
+            assert_eq!(a, b);
+            trimmed_vertices += a.iter().map(|p| p.exterior.len()).sum::<usize>();
+        }
+        assert!(trimmed_vertices > 0);
+    }
+
+    #[test]
+    fn a_corner_deep_inside_a_strip_is_cut_to_its_chord() {
+        // A quarter corner at the origin, radius 10, wholly inside a large square: every
+        // vertex of its chain but the two ends goes; far from the square it is kept whole.
+        let c = corner(Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0), 10.0);
+        let square = ring(&[(-50.0, -50.0), (50.0, -50.0), (50.0, 50.0), (-50.0, 50.0)]);
+        let cover = Cover::Piece(&square);
+        let covers = [(cover, bbox(square.iter().copied()))];
+        let usable: Vec<_> = covers.iter().collect();
+        let cut = trimmed_corner(c.clone(), &usable);
+        assert_eq!(cut, vec![c[0], c[1], c[c.len() - 1]]);
+        let far: Vec<Vec2> = square.iter().map(|&p| p + Vec2::new(500.0, 0.0)).collect();
+        let covers = [(Cover::Piece(&far), bbox(far.iter().copied()))];
+        let usable: Vec<_> = covers.iter().collect();
+        assert_eq!(trimmed_corner(c.clone(), &usable), c);
+        // Just inside a strip's edge by less than the depth: kept.
+        let edge = ring(&[
+            (-50.0, -50.0),
+            (10.0 + 0.5 * TRIM_DEPTH_MM, -50.0),
+            (10.0 + 0.5 * TRIM_DEPTH_MM, 50.0),
+            (-50.0, 50.0),
+        ]);
+        let covers = [(Cover::Piece(&edge), bbox(edge.iter().copied()))];
+        let usable: Vec<_> = covers.iter().collect();
+        let cut = trimmed_corner(c.clone(), &usable);
+        assert!(cut.contains(&c[2]), "the arc's first vertex lies at x > 10 - depth");
     }
 }
