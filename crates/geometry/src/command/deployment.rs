@@ -209,9 +209,16 @@ const TRIM_DEPTH_MM: f64 = 0.05;
 
 /// A convex region inside the buffer's pieces as they are fed to the overlay, with its
 /// box: what a round corner's vertices are tested against before its arc is cut off.
+#[derive(Clone)]
 enum Cover<'a> {
-    /// A piece that is never trimmed (a side strip, a convex ring), counter-clockwise.
-    Piece(&'a [Vec2]),
+    /// A piece that is never trimmed (a side strip, a convex ring), or a round corner as
+    /// the first pass of [`buffered_with`] left it, counter-clockwise.
+    Piece {
+        /// The ring.
+        ring: &'a [Vec2],
+        /// Each edge's start and inward unit normal (`None` for an edge of no length).
+        lines: Vec<Option<(Vec2, Vec2)>>,
+    },
     /// The points within `reach` of a convex ring (counter-clockwise) or of a point: inside
     /// the true buffer of ring `owner`, which its pieces cover. A corner of a later ring
     /// only may rely on it (a ring's trimmed pieces with the earlier rings' cover its true
@@ -219,11 +226,20 @@ enum Cover<'a> {
     Near { ring: &'a [Vec2], reach: f64, owner: usize },
 }
 
-impl Cover<'_> {
+impl<'a> Cover<'a> {
+    /// A piece that is never trimmed, counter-clockwise.
+    fn piece(ring: &'a [Vec2]) -> Self {
+        let n = ring.len();
+        let lines = (0..n)
+            .map(|i| (ring[(i + 1) % n] - ring[i]).normalized().map(|u| (ring[i], u.perp_left())))
+            .collect();
+        Cover::Piece { ring, lines }
+    }
+
     /// The cover's box.
     fn bbox(&self) -> (Vec2, Vec2) {
         match self {
-            Cover::Piece(ring) => bbox(ring.iter().copied()),
+            Cover::Piece { ring, .. } => bbox(ring.iter().copied()),
             Cover::Near { ring, reach, .. } => {
                 let (lo, hi) = bbox(ring.iter().copied());
                 (lo - Vec2::new(*reach, *reach), hi + Vec2::new(*reach, *reach))
@@ -234,7 +250,7 @@ impl Cover<'_> {
     /// True when a corner of ring `ring` may rely on this cover.
     fn usable_by(&self, ring: usize) -> bool {
         match self {
-            Cover::Piece(_) => true,
+            Cover::Piece { .. } => true,
             Cover::Near { owner, .. } => *owner < ring,
         }
     }
@@ -242,13 +258,8 @@ impl Cover<'_> {
     /// True when `p` lies at least [`TRIM_DEPTH_MM`] inside.
     fn holds_deep(&self, p: Vec2) -> bool {
         match self {
-            Cover::Piece(ring) => {
-                let n = ring.len();
-                (0..n).all(|i| {
-                    let (a, b) = (ring[i], ring[(i + 1) % n]);
-                    let len = a.distance(b);
-                    len > 0.0 && (b - a).cross(p - a) >= TRIM_DEPTH_MM * len
-                })
+            Cover::Piece { lines, .. } => {
+                lines.iter().all(|l| l.is_some_and(|(a, inward)| inward.dot(p - a) >= TRIM_DEPTH_MM))
             }
             Cover::Near { ring, reach, .. } => {
                 let d = reach - TRIM_DEPTH_MM;
@@ -278,21 +289,24 @@ fn trimmed_corner(c: Vec<Vec2>, covers: &[&(Cover<'_>, (Vec2, Vec2))]) -> Vec<Ve
     }
     let chain = &c[1..];
     let m = chain.len();
-    // For each vertex of the chain, the longest run from it deep inside a single cover.
-    let mut longest = vec![0usize; m];
-    let mut run = vec![0usize; m + 1];
-    for (cov, (klo, khi)) in near {
-        for j in (0..m).rev() {
-            let p = chain[j];
-            let in_box = klo.x <= p.x && p.x <= khi.x && klo.y <= p.y && p.y <= khi.y;
-            run[j] = if in_box && cov.holds_deep(p) { run[j + 1] + 1 } else { 0 };
-            longest[j] = longest[j].max(run[j]);
-        }
-    }
     let mut keep = vec![true; m];
     let mut k = 0;
     while k < m {
-        let end = k + longest[k];
+        // The longest run from `k` deep inside a single cover (exclusive end).
+        let end = near
+            .iter()
+            .map(|(cov, (klo, khi))| {
+                let mut j = k;
+                while j < m && {
+                    let p = chain[j];
+                    klo.x <= p.x && p.x <= khi.x && klo.y <= p.y && p.y <= khi.y && cov.holds_deep(p)
+                } {
+                    j += 1;
+                }
+                j
+            })
+            .max()
+            .unwrap_or(k);
         if end >= k + 3 {
             keep[k + 1..end - 1].iter_mut().for_each(|x| *x = false);
             k = end - 1;
@@ -346,10 +360,10 @@ fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
     // trimmed; the true buffer of each convex ring, and of each vertex of the others.
     let convex: Vec<bool> = rings.iter().map(|g| g.len() >= 3 && is_convex(g)).collect();
     let mut covers: Vec<Cover<'_>> =
-        edges.iter().flatten().filter_map(|(s, _)| s.as_deref()).map(Cover::Piece).collect();
+        edges.iter().flatten().filter_map(|(s, _)| s.as_deref()).map(Cover::piece).collect();
     for (owner, g) in rings.iter().enumerate().filter(|(_, g)| g.len() >= 3) {
         if convex[owner] {
-            covers.push(Cover::Piece(g));
+            covers.push(Cover::piece(g));
             covers.push(Cover::Near { ring: g, reach: r, owner });
         } else {
             covers.extend(g.iter().map(|p| Cover::Near { ring: std::slice::from_ref(p), reach: r, owner }));
@@ -362,19 +376,59 @@ fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
             (c, b)
         })
         .collect();
+    // First pass: each ring's corners against the covers it may rely on.
+    let mut corners: Vec<Vec<Vec<Vec2>>> = edges
+        .iter()
+        .enumerate()
+        .map(|(i, ring_edges)| {
+            let usable: Vec<&(Cover<'_>, (Vec2, Vec2))> =
+                covers.iter().filter(|c| c.0.usable_by(i)).collect();
+            ring_edges
+                .iter()
+                .map(
+                    |(_, c)| {
+                        if trim && c.len() >= 3 { trimmed_corner(c.clone(), &usable) } else { c.clone() }
+                    },
+                )
+                .collect()
+        })
+        .collect();
+    // Second pass: each ring's corners against the later rings' corners as the first
+    // pass left them (convex, and inside the final union: the last ring's are final, and
+    // each earlier ring's cut caps lie inside the later rings' ones, by induction). So the
+    // arcs of two overlapping rings are cut on both sides, not only the later ring's.
+    if trim {
+        let firsts = corners.clone();
+        let later: Vec<(usize, Cover<'_>, (Vec2, Vec2))> = firsts
+            .iter()
+            .enumerate()
+            .flat_map(|(j, cs)| cs.iter().filter(|c| c.len() >= 3).map(move |c| (j, Cover::piece(c))))
+            .map(|(j, c)| {
+                let b = c.bbox();
+                (j, c, b)
+            })
+            .collect();
+        for (i, cs) in corners.iter_mut().enumerate() {
+            let usable: Vec<(Cover<'_>, (Vec2, Vec2))> =
+                later.iter().filter(|l| l.0 > i).map(|l| (l.1.clone(), l.2)).collect();
+            let usable: Vec<&(Cover<'_>, (Vec2, Vec2))> = usable.iter().collect();
+            for c in cs.iter_mut().filter(|c| c.len() >= 3) {
+                *c = trimmed_corner(std::mem::take(c), &usable);
+            }
+        }
+    }
     let mut pieces: Vec<geo::Polygon<f64>> = Vec::new();
-    for (i, (ring, ring_edges)) in rings.iter().zip(&edges).enumerate() {
+    for ((ring, ring_edges), ring_corners) in rings.iter().zip(&edges).zip(&corners) {
         if ring.len() < 3 {
             continue;
         }
-        let usable: Vec<&(Cover<'_>, (Vec2, Vec2))> = covers.iter().filter(|c| c.0.usable_by(i)).collect();
         pieces.push(geo_polygon(ring));
-        for (strip, c) in ring_edges {
+        for ((strip, _), c) in ring_edges.iter().zip(ring_corners) {
             if let Some(strip) = strip {
                 pieces.push(geo_polygon(strip));
             }
             if c.len() >= 3 {
-                pieces.push(geo_polygon(&if trim { trimmed_corner(c.clone(), &usable) } else { c.clone() }));
+                pieces.push(geo_polygon(c));
             }
         }
     }
@@ -658,13 +712,13 @@ mod tests {
         // vertex of its chain but the two ends goes; far from the square it is kept whole.
         let c = corner(Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0), 10.0);
         let square = ring(&[(-50.0, -50.0), (50.0, -50.0), (50.0, 50.0), (-50.0, 50.0)]);
-        let cover = Cover::Piece(&square);
+        let cover = Cover::piece(&square);
         let covers = [(cover, bbox(square.iter().copied()))];
         let usable: Vec<_> = covers.iter().collect();
         let cut = trimmed_corner(c.clone(), &usable);
         assert_eq!(cut, vec![c[0], c[1], c[c.len() - 1]]);
         let far: Vec<Vec2> = square.iter().map(|&p| p + Vec2::new(500.0, 0.0)).collect();
-        let covers = [(Cover::Piece(&far), bbox(far.iter().copied()))];
+        let covers = [(Cover::piece(&far), bbox(far.iter().copied()))];
         let usable: Vec<_> = covers.iter().collect();
         assert_eq!(trimmed_corner(c.clone(), &usable), c);
         // Just inside a strip's edge by less than the depth: kept.
@@ -674,7 +728,7 @@ mod tests {
             (10.0 + 0.5 * TRIM_DEPTH_MM, 50.0),
             (-50.0, 50.0),
         ]);
-        let covers = [(Cover::Piece(&edge), bbox(edge.iter().copied()))];
+        let covers = [(Cover::piece(&edge), bbox(edge.iter().copied()))];
         let usable: Vec<_> = covers.iter().collect();
         let cut = trimmed_corner(c.clone(), &usable);
         assert!(cut.contains(&c[2]), "the arc's first vertex lies at x > 10 - depth");
