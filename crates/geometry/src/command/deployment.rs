@@ -70,7 +70,14 @@ impl DeploymentArea {
     /// True when the whole base is inside (to a millionth of its area: overlay rounding).
     #[must_use]
     pub fn contains_base(&self, b: &Base) -> bool {
-        self.fraction_of_base(b) >= 1.0 - 1e-6
+        Self::wholly(self.fraction_of_base(b))
+    }
+
+    /// True when a base's fraction inside ([`Self::fraction_of_base`]) makes it wholly
+    /// inside.
+    #[must_use]
+    pub fn wholly(fraction: f64) -> bool {
+        fraction >= 1.0 - 1e-6
     }
 
     /// How far `b` is from changing its "wholly inside" verdict, mm: positive when it
@@ -79,13 +86,19 @@ impl DeploymentArea {
     /// the area to the area (the least any move bringing it wholly in must cover).
     #[must_use]
     pub fn base_margin_mm(&self, b: &Base) -> f64 {
+        self.base_margin_mm_known(b, self.contains_base(b))
+    }
+
+    /// [`Self::base_margin_mm`] with [`Self::contains_base`] known (`inside`).
+    #[must_use]
+    pub fn base_margin_mm_known(&self, b: &Base, inside: bool) -> f64 {
         let edges = || {
             self.outlines.iter().flat_map(|o| {
                 let r = &o.exterior;
                 (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()]))
             })
         };
-        if self.contains_base(b) {
+        if inside {
             let poly = b.polygon();
             return edges().map(|e| segment_distance_mm(&e, poly.vertices())).fold(f64::INFINITY, f64::min);
         }
@@ -209,7 +222,6 @@ const TRIM_DEPTH_MM: f64 = 0.05;
 
 /// A convex region inside the buffer's pieces as they are fed to the overlay, with its
 /// box: what a round corner's vertices are tested against before its arc is cut off.
-#[derive(Clone)]
 enum Cover<'a> {
     /// A piece that is never trimmed (a side strip, a convex ring), or a round corner as
     /// the first pass of [`buffered_with`] left it, counter-clockwise.
@@ -269,6 +281,9 @@ impl<'a> Cover<'a> {
     }
 }
 
+/// A cover with its box.
+type BoxedCover<'a> = (Cover<'a>, (Vec2, Vec2));
+
 /// A round corner (`corner`'s polygon: its vertex, then the outer chain from one strip's
 /// end round the arc to the next strip's end) without the runs of its outer chain that lie
 /// deep inside one of `covers` (with their boxes): each such run is replaced by its
@@ -277,9 +292,9 @@ impl<'a> Cover<'a> {
 /// and so is its boundary, which the cut never comes near. Most of a division's arcs lie
 /// inside its neighbours' buffers; cutting them spares the overlay most of its segments
 /// and crossings.
-fn trimmed_corner(c: Vec<Vec2>, covers: &[&(Cover<'_>, (Vec2, Vec2))]) -> Vec<Vec2> {
+fn trimmed_corner(c: Vec<Vec2>, covers: &[&BoxedCover<'_>]) -> Vec<Vec2> {
     let (lo, hi) = bbox(c.iter().copied());
-    let near: Vec<&(Cover<'_>, (Vec2, Vec2))> = covers
+    let near: Vec<&BoxedCover<'_>> = covers
         .iter()
         .copied()
         .filter(|(_, (klo, khi))| klo.x <= hi.x && lo.x <= khi.x && klo.y <= hi.y && lo.y <= khi.y)
@@ -369,7 +384,7 @@ fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
             covers.extend(g.iter().map(|p| Cover::Near { ring: std::slice::from_ref(p), reach: r, owner }));
         }
     }
-    let covers: Vec<(Cover<'_>, (Vec2, Vec2))> = covers
+    let covers: Vec<BoxedCover<'_>> = covers
         .into_iter()
         .map(|c| {
             let b = c.bbox();
@@ -381,8 +396,7 @@ fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
         .iter()
         .enumerate()
         .map(|(i, ring_edges)| {
-            let usable: Vec<&(Cover<'_>, (Vec2, Vec2))> =
-                covers.iter().filter(|c| c.0.usable_by(i)).collect();
+            let usable: Vec<&BoxedCover<'_>> = covers.iter().filter(|c| c.0.usable_by(i)).collect();
             ring_edges
                 .iter()
                 .map(
@@ -399,19 +413,17 @@ fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
     // arcs of two overlapping rings are cut on both sides, not only the later ring's.
     if trim {
         let firsts = corners.clone();
-        let later: Vec<(usize, Cover<'_>, (Vec2, Vec2))> = firsts
+        let later: Vec<(usize, BoxedCover<'_>)> = firsts
             .iter()
             .enumerate()
             .flat_map(|(j, cs)| cs.iter().filter(|c| c.len() >= 3).map(move |c| (j, Cover::piece(c))))
             .map(|(j, c)| {
                 let b = c.bbox();
-                (j, c, b)
+                (j, (c, b))
             })
             .collect();
         for (i, cs) in corners.iter_mut().enumerate() {
-            let usable: Vec<(Cover<'_>, (Vec2, Vec2))> =
-                later.iter().filter(|l| l.0 > i).map(|l| (l.1.clone(), l.2)).collect();
-            let usable: Vec<&(Cover<'_>, (Vec2, Vec2))> = usable.iter().collect();
+            let usable: Vec<&BoxedCover<'_>> = later.iter().filter(|l| l.0 > i).map(|l| &l.1).collect();
             for c in cs.iter_mut().filter(|c| c.len() >= 3) {
                 *c = trimmed_corner(std::mem::take(c), &usable);
             }
