@@ -255,13 +255,21 @@ pub fn is_corps_asset(u: &Unit, corps: &str) -> bool {
 }
 
 fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> AssetFinding {
-    let fraction_inside = area.map_or(0.0, |a| {
-        u.bases.iter().map(|b| a.fraction_of_base(b) * b.area()).sum::<f64>()
+    // Each base's fraction inside, once: the share, the verdict and the margins use it.
+    let fractions: Vec<f64> =
+        area.map_or(Vec::new(), |a| u.bases.iter().map(|b| a.fraction_of_base(b)).collect());
+    let fraction_inside = area.map_or(0.0, |_| {
+        u.bases.iter().zip(&fractions).map(|(b, f)| f * b.area()).sum::<f64>()
             / u.bases.iter().map(|b| b.area()).sum::<f64>()
     });
-    let inside = area.is_some_and(|a| a.contains_unit(u));
+    let inside = area.is_some() && fractions.iter().all(|&f| DeploymentArea::wholly(f));
     let call = area.and_then(|a| {
-        let margins = u.bases.iter().enumerate().map(|(i, b)| (i, a.base_margin_mm(b)));
+        let margins = u
+            .bases
+            .iter()
+            .zip(&fractions)
+            .enumerate()
+            .map(|(i, (b, &f))| (i, a.base_margin_mm_known(b, DeploymentArea::wholly(f))));
         let (i, m) = if inside {
             margins.min_by(|x, y| x.1.total_cmp(&y.1))?
         } else {

@@ -20,10 +20,15 @@
 //! circumscribed about the true arcs, lying outside them by at most [`ARC_EXCESS_MM`]. So a
 //! base inside the true area is always judged inside, and a base outside it by less
 //! than [`ARC_EXCESS_MM`] near a rounded corner may be judged inside too.
+//!
+//! Speed: the overlay's cost is in the round corners, most of whose arcs lie inside the
+//! neighbouring units' buffers; the runs of arc vertices lying deep inside a piece that
+//! stays (or inside an earlier unit's true buffer) reach the overlay as their chord
+//! (`trimmed_corner`), which leaves the union, vertex for vertex, as it was.
 
 use crate::base::Base;
 use crate::convex::segment_distance_mm;
-use crate::convex::{hull_points, signed_area};
+use crate::convex::{bbox, hull_points, point_distance_2, signed_area};
 use crate::error::GeometryError;
 use crate::polygon::{ConvexPolygon, Polygon};
 use crate::rules::{RuleBook, RuleDistance};
@@ -70,7 +75,14 @@ impl DeploymentArea {
     /// True when the whole base is inside (to a millionth of its area: overlay rounding).
     #[must_use]
     pub fn contains_base(&self, b: &Base) -> bool {
-        self.fraction_of_base(b) >= 1.0 - 1e-6
+        Self::wholly(self.fraction_of_base(b))
+    }
+
+    /// True when a base's fraction inside ([`Self::fraction_of_base`]) makes it wholly
+    /// inside.
+    #[must_use]
+    pub fn wholly(fraction: f64) -> bool {
+        fraction >= 1.0 - 1e-6
     }
 
     /// How far `b` is from changing its "wholly inside" verdict, mm: positive when it
@@ -79,13 +91,19 @@ impl DeploymentArea {
     /// the area to the area (the least any move bringing it wholly in must cover).
     #[must_use]
     pub fn base_margin_mm(&self, b: &Base) -> f64 {
+        self.base_margin_mm_known(b, self.contains_base(b))
+    }
+
+    /// [`Self::base_margin_mm`] with [`Self::contains_base`] known (`inside`).
+    #[must_use]
+    pub fn base_margin_mm_known(&self, b: &Base, inside: bool) -> f64 {
         let edges = || {
             self.outlines.iter().flat_map(|o| {
                 let r = &o.exterior;
                 (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()]))
             })
         };
-        if self.contains_base(b) {
+        if inside {
             let poly = b.polygon();
             return edges().map(|e| segment_distance_mm(&e, poly.vertices())).fold(f64::INFINITY, f64::min);
         }
@@ -201,32 +219,253 @@ fn corner(v: Vec2, n0: Vec2, n1: Vec2, r: f64) -> Vec<Vec2> {
     pts
 }
 
-/// The `r` buffer of filled counter-clockwise rings, holes filled again.
-fn buffered(rings: &[Vec<Vec2>], r: f64) -> Vec<Polygon> {
-    let mut pieces: Vec<geo::Polygon<f64>> = Vec::new();
-    for ring in rings {
+/// How deep inside a cover ([`Cover`]) a run of a round corner's vertices must lie for
+/// [`trimmed_corner`] to cut it off, mm: far more than the polygon overlay's snapping
+/// (about a millionth of a millimetre), so the cut edges stay away from the union's
+/// boundary and leave it as it was.
+const TRIM_DEPTH_MM: f64 = 0.05;
+
+/// A convex region inside the buffer's pieces as they are fed to the overlay, with its
+/// box: what a round corner's vertices are tested against before its arc is cut off.
+enum Cover<'a> {
+    /// A piece that is never trimmed (a side strip, a convex ring), or a round corner as
+    /// the first pass of [`buffered_with`] left it, counter-clockwise.
+    Piece {
+        /// The ring.
+        ring: &'a [Vec2],
+        /// Each edge's start and inward unit normal (`None` for an edge of no length).
+        lines: Vec<Option<(Vec2, Vec2)>>,
+    },
+    /// The points within `reach` of a convex ring (counter-clockwise) or of a point: inside
+    /// the true buffer of ring `owner`, which its pieces cover. A corner of a later ring
+    /// only may rely on it (a ring's trimmed pieces with the earlier rings' cover its true
+    /// buffer, by induction over the rings; two rings leaning on each other would not).
+    Near { ring: &'a [Vec2], reach: f64, owner: usize },
+}
+
+impl<'a> Cover<'a> {
+    /// A piece that is never trimmed, counter-clockwise.
+    fn piece(ring: &'a [Vec2]) -> Self {
         let n = ring.len();
-        if n < 3 {
-            continue;
-        }
-        pieces.push(geo_polygon(ring));
-        // Outward normal of each edge (the ring is counter-clockwise: outward is right).
-        let normal = |i: usize| (ring[(i + 1) % n] - ring[i]).normalized().map(Vec2::perp_right);
-        for i in 0..n {
-            let (a, b) = (ring[i], ring[(i + 1) % n]);
-            if let Some(m) = normal(i) {
-                pieces.push(geo_polygon(&[a, a + m * r, b + m * r, b]));
-            }
-            // The corner at b, between this edge's normal and the next's.
-            if let (Some(m0), Some(m1)) = (normal(i), normal((i + 1) % n)) {
-                let c = corner(b, m0, m1, r);
-                if c.len() >= 3 {
-                    pieces.push(geo_polygon(&c));
-                }
+        let lines = (0..n)
+            .map(|i| (ring[(i + 1) % n] - ring[i]).normalized().map(|u| (ring[i], u.perp_left())))
+            .collect();
+        Cover::Piece { ring, lines }
+    }
+
+    /// The cover's box.
+    fn bbox(&self) -> (Vec2, Vec2) {
+        match self {
+            Cover::Piece { ring, .. } => bbox(ring.iter().copied()),
+            Cover::Near { ring, reach, .. } => {
+                let (lo, hi) = bbox(ring.iter().copied());
+                (lo - Vec2::new(*reach, *reach), hi + Vec2::new(*reach, *reach))
             }
         }
     }
+
+    /// True when a corner of ring `ring` may rely on this cover.
+    fn usable_by(&self, ring: usize) -> bool {
+        match self {
+            Cover::Piece { .. } => true,
+            Cover::Near { owner, .. } => *owner < ring,
+        }
+    }
+
+    /// True when `p` lies at least [`TRIM_DEPTH_MM`] inside.
+    fn holds_deep(&self, p: Vec2) -> bool {
+        match self {
+            Cover::Piece { lines, .. } => {
+                lines.iter().all(|l| l.is_some_and(|(a, inward)| inward.dot(p - a) >= TRIM_DEPTH_MM))
+            }
+            Cover::Near { ring, reach, .. } => {
+                let d = reach - TRIM_DEPTH_MM;
+                d > 0.0 && point_distance_2(p, ring) <= d * d
+            }
+        }
+    }
+}
+
+/// A cover with its box.
+type BoxedCover<'a> = (Cover<'a>, (Vec2, Vec2));
+
+/// A round corner (`corner`'s polygon: its vertex, then the outer chain from one strip's
+/// end round the arc to the next strip's end) without the runs of its outer chain that lie
+/// deep inside one of `covers` (with their boxes): each such run is replaced by its
+/// chord. The cap cut off is convex with every vertex deep inside one convex cover, so it
+/// lies inside that cover, and the chord too: the union of all the pieces is unchanged,
+/// and so is its boundary, which the cut never comes near. Most of a division's arcs lie
+/// inside its neighbours' buffers; cutting them spares the overlay most of its segments
+/// and crossings.
+fn trimmed_corner(c: Vec<Vec2>, covers: &[&BoxedCover<'_>]) -> Vec<Vec2> {
+    let (lo, hi) = bbox(c.iter().copied());
+    let near: Vec<&BoxedCover<'_>> = covers
+        .iter()
+        .copied()
+        .filter(|(_, (klo, khi))| klo.x <= hi.x && lo.x <= khi.x && klo.y <= hi.y && lo.y <= khi.y)
+        .collect();
+    if near.is_empty() || c.len() < 4 {
+        return c;
+    }
+    let chain = &c[1..];
+    let m = chain.len();
+    let mut keep = vec![true; m];
+    let mut k = 0;
+    while k < m {
+        // The longest run from `k` deep inside a single cover (exclusive end).
+        let end = near
+            .iter()
+            .map(|(cov, (klo, khi))| {
+                let mut j = k;
+                while j < m && {
+                    let p = chain[j];
+                    klo.x <= p.x && p.x <= khi.x && klo.y <= p.y && p.y <= khi.y && cov.holds_deep(p)
+                } {
+                    j += 1;
+                }
+                j
+            })
+            .max()
+            .unwrap_or(k);
+        if end >= k + 3 {
+            keep[k + 1..end - 1].iter_mut().for_each(|x| *x = false);
+            k = end - 1;
+        } else {
+            k += 1;
+        }
+    }
+    if keep.iter().all(|&x| x) {
+        return c;
+    }
+    std::iter::once(c[0]).chain(chain.iter().zip(&keep).filter(|(_, k)| **k).map(|(p, _)| *p)).collect()
+}
+
+/// An edge's strip (none for an edge of no length) and the round corner at its end.
+type EdgePieces = (Option<Vec<Vec2>>, Vec<Vec2>);
+
+/// The `r` buffer of filled counter-clockwise rings, holes filled again.
+fn buffered(rings: &[Vec<Vec2>], r: f64) -> Vec<Polygon> {
+    buffered_with(rings, r, true)
+}
+
+/// [`buffered`], its round corners trimmed ([`trimmed_corner`]) or not (`trim`: the
+/// tests compare the two).
+fn buffered_with(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<Polygon> {
+    let pieces = pieces_of(rings, r, trim);
     geo::unary_union(pieces.iter()).0.iter().map(|p| Polygon::new(ring_of(p.exterior()), vec![])).collect()
+}
+
+/// The pieces whose union is the `r` buffer of the rings: each ring, each edge's strip
+/// and each round corner, trimmed or not.
+fn pieces_of(rings: &[Vec<Vec2>], r: f64, trim: bool) -> Vec<geo::Polygon<f64>> {
+    // For each ring, each edge's strip (none for an edge of no length) and the round
+    // corner at its end (empty where the ring turns right or not at all).
+    let edges: Vec<Vec<EdgePieces>> = rings
+        .iter()
+        .map(|ring| {
+            let n = ring.len();
+            if n < 3 {
+                return Vec::new();
+            }
+            // Outward normal of each edge (the ring is counter-clockwise: outward is right).
+            let normal = |i: usize| (ring[(i + 1) % n] - ring[i]).normalized().map(Vec2::perp_right);
+            (0..n)
+                .map(|i| {
+                    let (a, b) = (ring[i], ring[(i + 1) % n]);
+                    let strip = normal(i).map(|m| vec![a, a + m * r, b + m * r, b]);
+                    // The corner at b, between this edge's normal and the next's.
+                    let c = match (normal(i), normal((i + 1) % n)) {
+                        (Some(m0), Some(m1)) => corner(b, m0, m1, r),
+                        _ => Vec::new(),
+                    };
+                    (strip, c)
+                })
+                .collect()
+        })
+        .collect();
+    // What the arcs may be cut against: the strips and the convex rings, which are never
+    // trimmed; the true buffer of each convex ring, and of each vertex of the others.
+    let convex: Vec<bool> = rings.iter().map(|g| g.len() >= 3 && is_convex(g)).collect();
+    let mut covers: Vec<Cover<'_>> =
+        edges.iter().flatten().filter_map(|(s, _)| s.as_deref()).map(Cover::piece).collect();
+    for (owner, g) in rings.iter().enumerate().filter(|(_, g)| g.len() >= 3) {
+        if convex[owner] {
+            covers.push(Cover::piece(g));
+            covers.push(Cover::Near { ring: g, reach: r, owner });
+        } else {
+            covers.extend(g.iter().map(|p| Cover::Near { ring: std::slice::from_ref(p), reach: r, owner }));
+        }
+    }
+    let covers: Vec<BoxedCover<'_>> = covers
+        .into_iter()
+        .map(|c| {
+            let b = c.bbox();
+            (c, b)
+        })
+        .collect();
+    // First pass: each ring's corners against the covers it may rely on.
+    let mut corners: Vec<Vec<Vec<Vec2>>> = edges
+        .iter()
+        .enumerate()
+        .map(|(i, ring_edges)| {
+            let usable: Vec<&BoxedCover<'_>> = covers.iter().filter(|c| c.0.usable_by(i)).collect();
+            ring_edges
+                .iter()
+                .map(
+                    |(_, c)| {
+                        if trim && c.len() >= 3 { trimmed_corner(c.clone(), &usable) } else { c.clone() }
+                    },
+                )
+                .collect()
+        })
+        .collect();
+    // Second pass: each ring's corners against the later rings' corners as the first
+    // pass left them (convex, and inside the final union: the last ring's are final, and
+    // each earlier ring's cut caps lie inside the later rings' ones, by induction). So the
+    // arcs of two overlapping rings are cut on both sides, not only the later ring's.
+    if trim {
+        let firsts = corners.clone();
+        let later: Vec<(usize, BoxedCover<'_>)> = firsts
+            .iter()
+            .enumerate()
+            .flat_map(|(j, cs)| cs.iter().filter(|c| c.len() >= 3).map(move |c| (j, Cover::piece(c))))
+            .map(|(j, c)| {
+                let b = c.bbox();
+                (j, (c, b))
+            })
+            .collect();
+        for (i, cs) in corners.iter_mut().enumerate() {
+            let usable: Vec<&BoxedCover<'_>> = later.iter().filter(|l| l.0 > i).map(|l| &l.1).collect();
+            for c in cs.iter_mut().filter(|c| c.len() >= 3) {
+                *c = trimmed_corner(std::mem::take(c), &usable);
+            }
+        }
+    }
+    let mut pieces: Vec<geo::Polygon<f64>> = Vec::new();
+    for ((ring, ring_edges), ring_corners) in rings.iter().zip(&edges).zip(&corners) {
+        if ring.len() < 3 {
+            continue;
+        }
+        pieces.push(geo_polygon(ring));
+        for ((strip, _), c) in ring_edges.iter().zip(ring_corners) {
+            if let Some(strip) = strip {
+                pieces.push(geo_polygon(strip));
+            }
+            if c.len() >= 3 {
+                pieces.push(geo_polygon(c));
+            }
+        }
+    }
+    pieces
+}
+
+/// True when the counter-clockwise ring turns left (or goes straight) at every vertex.
+fn is_convex(ring: &[Vec2]) -> bool {
+    let n = ring.len();
+    (0..n).all(|i| {
+        let (a, b, c) = (ring[i], ring[(i + 1) % n], ring[(i + 2) % n]);
+        (b - a).cross(c - b) >= 0.0
+    })
 }
 
 fn area_of(
@@ -455,5 +694,70 @@ mod tests {
         assert!(out[0].contains(Vec2::new(125.0, 150.0)));
         assert!(out[0].contains(Vec2::new(125.0, 200.0 + R - 30.0)));
         assert!(area(&out) < 50_000.0 + 900.0 * R + PI * R * R);
+    }
+
+    #[test]
+    fn trimming_the_round_corners_leaves_the_union_as_it_was() {
+        // Rectangles of a division's bases (30-120 mm wide, any heading), 15-60 mm apart
+        // in rows and a second row behind: their buffers overlap every way. The trimmed
+        // pieces give the very same outline, vertex for vertex, as the untrimmed ones.
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut trimmed_vertices = 0;
+        for _ in 0..6 {
+            let mut rings = Vec::new();
+            for row in 0..2 {
+                let mut x = 0.0;
+                for _ in 0..6 {
+                    let (w, d) = (30.0 + 90.0 * next(), 15.0 + 25.0 * next());
+                    let c = Vec2::new(x + w / 2.0, row as f64 * (60.0 + 80.0 * next()) + 10.0 * next());
+                    let turn = 20.0 * (next() - 0.5);
+                    let corners = [(-w, -d), (w, -d), (w, d), (-w, d)]
+                        .map(|(a, b)| c + Vec2::new(a / 2.0, b / 2.0).rotated_deg(turn));
+                    rings.push(corners.to_vec());
+                    x += w + 15.0 + 45.0 * next();
+                }
+            }
+            let (a, b) = (buffered_with(&rings, R, true), buffered_with(&rings, R, false));
+            assert_eq!(a, b);
+            let points =
+                |trim| pieces_of(&rings, R, trim).iter().map(|p| p.exterior().0.len()).sum::<usize>();
+            trimmed_vertices += points(false) - points(true);
+        }
+        // The trimming did cut: the comparison is not of two identical inputs.
+        assert!(trimmed_vertices > 1000, "{trimmed_vertices}");
+    }
+
+    #[test]
+    fn a_corner_deep_inside_a_strip_is_cut_to_its_chord() {
+        // A quarter corner at the origin, radius 10, wholly inside a large square: every
+        // vertex of its chain but the two ends goes; far from the square it is kept whole.
+        let c = corner(Vec2::new(0.0, 0.0), Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0), 10.0);
+        let square = ring(&[(-50.0, -50.0), (50.0, -50.0), (50.0, 50.0), (-50.0, 50.0)]);
+        let cover = Cover::piece(&square);
+        let covers = [(cover, bbox(square.iter().copied()))];
+        let usable: Vec<_> = covers.iter().collect();
+        let cut = trimmed_corner(c.clone(), &usable);
+        assert_eq!(cut, vec![c[0], c[1], c[c.len() - 1]]);
+        let far: Vec<Vec2> = square.iter().map(|&p| p + Vec2::new(500.0, 0.0)).collect();
+        let covers = [(Cover::piece(&far), bbox(far.iter().copied()))];
+        let usable: Vec<_> = covers.iter().collect();
+        assert_eq!(trimmed_corner(c.clone(), &usable), c);
+        // Just inside a strip's edge by less than the depth: kept.
+        let edge = ring(&[
+            (-50.0, -50.0),
+            (10.0 + 0.5 * TRIM_DEPTH_MM, -50.0),
+            (10.0 + 0.5 * TRIM_DEPTH_MM, 50.0),
+            (-50.0, 50.0),
+        ]);
+        let covers = [(Cover::piece(&edge), bbox(edge.iter().copied()))];
+        let usable: Vec<_> = covers.iter().collect();
+        let cut = trimmed_corner(c.clone(), &usable);
+        assert!(cut.contains(&c[2]), "the arc's first vertex lies at x > 10 - depth");
     }
 }
