@@ -124,9 +124,18 @@ pub(crate) fn classify(
     // the four cells'; the bare table's colours are not a convex set, but a pixel
     // between four bare cells would have to fall into a class's set narrower than the
     // cells' spread), so only pixels near a change of label are labelled one by one.
+    // Cells in the shadows' reach are labelled as such pixels are (see `Shade`), and
+    // a pixel is taken from four cells only when it and they are all in it or all
+    // out of it.
     let mut cells = vec![UNSURE; (hw * hh) as usize];
-    for (j, row) in cells.chunks_mut(hw as usize).enumerate() {
-        for (cell, v) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?) {
+    let mut cells_shaded = vec![false; (hw * hh) as usize];
+    for (j, (row, shaded_row)) in
+        cells.chunks_mut(hw as usize).zip(cells_shaded.chunks_mut(hw as usize)).enumerate()
+    {
+        let band = beside.at_row::<u8>((2 * j as i32).min(h - 1))?;
+        for (i, (cell, v)) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?).enumerate() {
+            let in_shade = shade.active && band[(2 * i).min(w as usize - 1)] != 0;
+            shaded_row[i] = in_shade;
             if v[3] / 4.0 >= MIN_FREE {
                 let colour = [v[0] / v[3], v[1] / v[3], v[2] / v[3]];
                 let area_here = nearest(&areas, colour);
@@ -135,6 +144,9 @@ pub(crate) fn classify(
                     Some((l, _)) if is_line[usize::from(l)] => UNSURE,
                     _ => area_here.map_or(0, |(l, _)| l),
                 };
+                if in_shade && *cell != UNSURE && v[3] / 4.0 >= SHADE_MIN_FREE {
+                    *cell = shade.relabel(colour, *cell);
+                }
             }
         }
     }
@@ -150,6 +162,10 @@ pub(crate) fn classify(
         }
         let (cells0, cells1) =
             (&cells[(j0 * hw) as usize..][..hw as usize], &cells[(j1 * hw) as usize..][..hw as usize]);
+        let (shaded0, shaded1) = (
+            &cells_shaded[(j0 * hw) as usize..][..hw as usize],
+            &cells_shaded[(j1 * hw) as usize..][..hw as usize],
+        );
         let occ = occupied.at_row::<u8>(r)?;
         let shaded = beside.at_row::<u8>(r)?;
         let fine_rows = match &fine {
@@ -180,7 +196,7 @@ pub(crate) fn classify(
             let in_shade = shade.active && shaded[cu] != 0;
             if fine_here.is_none()
                 && same != UNSURE
-                && !in_shade
+                && [shaded0[i0u], shaded0[i1u], shaded1[i0u], shaded1[i1u]] == [in_shade; 4]
                 && cells0[i1u] == same
                 && cells1[i0u] == same
                 && cells1[i1u] == same
@@ -443,6 +459,10 @@ impl Shade {
                 None => return label,
             }
         };
+        // Nothing is nearer than 0: most shaded pixels are their own label's.
+        if own <= SHADE_MARGIN {
+            return label;
+        }
         let mut best = (label, own - SHADE_MARGIN);
         for &(k, c, tol) in &self.targets {
             let d = shaded_distance(colour, c);
