@@ -265,11 +265,10 @@ pub(crate) fn classify(
     Ok(Labels { area, line })
 }
 
-/// The pixels of the area patches that are shadows (see [`LabelSettings`]), one flag
-/// per pixel in raster order.
 /// The pixels of area classes (labels 1 to `n_classes`) in parts of their class
 /// narrower than `2 radius + 1` px (what a morphological opening by a disc of that
-/// radius removes), in pieces of the class mostly that thin. Where a dark wood meets the mat, their colours blended over the
+/// radius removes), in pieces of the class mostly that thin, one flag per pixel in
+/// raster order. Where a dark wood meets the mat, their colours blended over the
 /// smoothing's width are a lighter wood's; where it meets a grey town, a marsh's: a
 /// rim a few pixels wide around the wood, of another class, which no template is.
 /// What stands on the table (`occupied`) may be of any class: a part is thin only
@@ -344,7 +343,9 @@ fn thin_parts(
     Ok(out)
 }
 
-/// `beside` is 255 within the reach of shadows of what stands on the table.
+/// The pixels of the area patches that are shadows (see [`LabelSettings`]), one flag
+/// per pixel in raster order; `beside` is 255 within the reach of shadows of what
+/// stands on the table.
 fn shadow_patches(
     area: &Mat,
     beside: &Mat,
@@ -401,9 +402,9 @@ fn shadow_patches(
 /// surface's colour down (the renderer's and, to first order, a lamp's), so a town
 /// or a hill in a base's shadow is darker, nearer the mat's colour than its own, and
 /// its edge there recedes. Within the shadows' reach a pixel takes a template class
-/// whose colour scaled by `[SHADE_MIN, 1]` matches its colour better, by
-/// [`SHADE_MARGIN`], than the label it has does (scaled alike; the bare table's
-/// colours as any mix of them at any brightness). Only classes whose colour no
+/// whose colour scaled by `[SHADE_MIN, 1]` matches its colour within half the
+/// class's tolerance and better, by [`SHADE_MARGIN`], than the label it has does
+/// (scaled alike; the bare table's colours as any mix of them at any brightness). Only classes whose colour no
 /// shading of the bare table's colours comes near ([`SHADE_APART`]) are given so:
 /// the mat in shadow is as dark as a wood and as green, it must stay the mat.
 #[derive(Debug, Clone)]
