@@ -130,6 +130,7 @@ pub fn grand_battle(spec: &BattleSpec) -> Table {
     for m in &mut markers {
         m.y = round(m.y + shift.y);
     }
+    clear_cubes(&units, &mut markers);
     let terrain = terrain(&mut rng, spec.terrain_features, width, depth);
     Table {
         schema: SCHEMA_ID.to_string(),
@@ -342,6 +343,51 @@ fn place_cell(
     placed
 }
 
+/// Room a cube keeps from every base, mm: a player sets it down on the table beside
+/// or behind the unit, never on a base among its figures.
+const CUBE_CLEAR_MM: f64 = 5.0;
+
+/// Moves each cube that would stand on a base (a cube 75 mm beside the centre of a
+/// five-base line lands on its end base; a neighbour's base may stand there) to the
+/// first place clear of every base: beside its unit on the same side, just past its
+/// end; behind the unit's centre; beside it on the other side. Where none is clear,
+/// the one farthest from every base. Cubes already clear stay where they are.
+fn clear_cubes(units: &[Unit], markers: &mut [Marker]) {
+    let bases: Vec<&Base> = units.iter().flat_map(|u| u.bases.iter()).collect();
+    let half = MARKER_CUBE_MM / 2.0 * std::f64::consts::SQRT_2;
+    let room = |p: Vec2| bases.iter().map(|b| b.distance_to_point(p)).fold(f64::INFINITY, f64::min) - half;
+    for m in markers.iter_mut() {
+        let at = Vec2::new(m.x, m.y);
+        if room(at) >= CUBE_CLEAR_MM {
+            continue;
+        }
+        let Some(unit) = m.unit.as_deref().and_then(|id| units.iter().find(|u| u.id == id)) else {
+            continue;
+        };
+        let Some(first) = unit.bases.first() else { continue };
+        let fwd = Vec2::from_heading_deg(first.heading_deg());
+        let right = fwd.perp_right();
+        let centre = unit.bases.iter().fold(Vec2::ZERO, |a, b| a + b.centre()) / unit.bases.len() as f64;
+        let reach = |dir: Vec2| {
+            unit.bases
+                .iter()
+                .flat_map(|b| b.vertices_ccw())
+                .map(|v| (v - centre).dot(dir))
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        let side = if (at - centre).dot(right) >= 0.0 { right } else { -right };
+        // The cube's half diagonal: clear whichever way it is turned.
+        let out = |dir: Vec2| centre + dir * (reach(dir) + CUBE_CLEAR_MM + half);
+        let candidates = [out(side), out(-fwd), out(-side)];
+        let place =
+            candidates.iter().copied().find(|p| room(*p) >= CUBE_CLEAR_MM - 1e-3).unwrap_or_else(|| {
+                candidates.iter().copied().fold(candidates[0], |a, p| if room(p) > room(a) { p } else { a })
+            });
+        m.x = round(place.x);
+        m.y = round(place.y);
+    }
+}
+
 fn cube(kind: MarkerKind, colour: Option<MarkerColour>, at: Vec2, unit: &str) -> Marker {
     Marker {
         kind,
@@ -513,6 +559,31 @@ mod tests {
                 || b.parent.as_deref() == Some(&a.id);
             let overlapping = t.base(p.a).unwrap().overlaps(t.base(p.b).unwrap());
             assert!(related || !overlapping, "{} overlaps {}", t.base_label(p.a), t.base_label(p.b));
+        }
+    }
+
+    /// Issue 19: a morale cube 75 mm beside the centre of a five-base line stood on its
+    /// end base, among its figures, where no player can set one down. Every cube now
+    /// stands clear of every base, and most where they were (beside their unit).
+    #[test]
+    fn cubes_stand_clear_of_every_base() {
+        let half = MARKER_CUBE_MM / 2.0 * std::f64::consts::SQRT_2;
+        for seed in [5, 1805, 11] {
+            let t = grand_battle(&BattleSpec::with_bases(2000, seed));
+            assert!(t.markers.len() > 50, "seed {seed}: {} cubes", t.markers.len());
+            for m in &t.markers {
+                let p = Vec2::new(m.x, m.y);
+                let room = t
+                    .units
+                    .iter()
+                    .flat_map(|u| u.bases.iter())
+                    .map(|b| b.distance_to_point(p))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(
+                    room - half >= CUBE_CLEAR_MM - 1e-3,
+                    "seed {seed}: cube at {p:?} {room} mm from a base"
+                );
+            }
         }
     }
 }

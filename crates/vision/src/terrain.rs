@@ -139,6 +139,10 @@ pub(crate) const SHADOW_SHARE: f64 = 0.6;
 /// Pieces at least this large are kept wherever they lie, mm² (50 cm²: the shadow
 /// of a battalion's line is some 15 x 150 mm).
 const SHADOW_MAX_MM2: f64 = 5000.0;
+/// Parts of an area class narrower than about twice this are the blend of the
+/// colours either side of an edge (see `terrain_labels::thin_parts`), mm: the
+/// blend spans about two standard deviations of the smoothing each side.
+const RIM_MM: f64 = 3.0;
 /// Area labels are the majority over a square of this half side, mm: blotches of a
 /// mottled template smaller than it and notches narrower than it go.
 const VOTE_MM: f64 = 4.0;
@@ -193,6 +197,7 @@ pub fn segment(
         shadow_reach_px: (SHADOW_REACH_MM * rect.px_per_mm).round() as i32,
         shadow_max_px2: SHADOW_MAX_MM2 * rect.px_per_mm * rect.px_per_mm,
         shadow_share: SHADOW_SHARE,
+        rim_px: (RIM_MM * rect.px_per_mm).round() as i32,
     };
     let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
     let (w, h) = rect.size()?;

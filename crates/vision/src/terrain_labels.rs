@@ -42,6 +42,10 @@ pub(crate) struct LabelSettings {
     pub shadow_max_px2: f64,
     /// See `shadow_max_px2`.
     pub shadow_share: f64,
+    /// Parts of an area class narrower than twice this (a disc of this radius does
+    /// not fit in them) are the blend of the colours on either side of an edge, not
+    /// a template: they take the labels around them (0: kept).
+    pub rim_px: i32,
 }
 
 /// Smoothed colours are only trusted where at least this share of the kernel's
@@ -62,6 +66,20 @@ pub(crate) fn classify(
 ) -> Result<Labels, VisionError> {
     let (w, h) = rect.size()?;
     let coarse = coarse_colours(rect, occupied, settings.area_px)?;
+    // Within the reach of an occupied pixel: the distance to the nearest one (a
+    // distance transform, where a dilation by a disc that large is slow).
+    let mut free = Mat::default();
+    opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
+    let mut to_occupied = Mat::default();
+    opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 5)?;
+    let mut beside = Mat::default();
+    opencv::core::compare(
+        &to_occupied,
+        &Scalar::all(f64::from(settings.shadow_reach_px) + 0.5),
+        &mut beside,
+        opencv::core::CMP_LE,
+    )?;
+    let shade = Shade::new(classes, ground);
     let any_linear = classes.iter().any(TerrainClass::is_linear);
     let fine = if any_linear { Some(fine_colours(rect, occupied, settings.line_px)?) } else { None };
     // References in B, G, R as the image.
@@ -106,9 +124,18 @@ pub(crate) fn classify(
     // the four cells'; the bare table's colours are not a convex set, but a pixel
     // between four bare cells would have to fall into a class's set narrower than the
     // cells' spread), so only pixels near a change of label are labelled one by one.
+    // Cells in the shadows' reach are labelled as such pixels are (see `Shade`), and
+    // a pixel is taken from four cells only when it and they are all in it or all
+    // out of it.
     let mut cells = vec![UNSURE; (hw * hh) as usize];
-    for (j, row) in cells.chunks_mut(hw as usize).enumerate() {
-        for (cell, v) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?) {
+    let mut cells_shaded = vec![false; (hw * hh) as usize];
+    for (j, (row, shaded_row)) in
+        cells.chunks_mut(hw as usize).zip(cells_shaded.chunks_mut(hw as usize)).enumerate()
+    {
+        let band = beside.at_row::<u8>((2 * j as i32).min(h - 1))?;
+        for (i, (cell, v)) in row.iter_mut().zip(coarse.at_row::<Vec4f>(j as i32)?).enumerate() {
+            let in_shade = shade.active && band[(2 * i).min(w as usize - 1)] != 0;
+            shaded_row[i] = in_shade;
             if v[3] / 4.0 >= MIN_FREE {
                 let colour = [v[0] / v[3], v[1] / v[3], v[2] / v[3]];
                 let area_here = nearest(&areas, colour);
@@ -117,6 +144,9 @@ pub(crate) fn classify(
                     Some((l, _)) if is_line[usize::from(l)] => UNSURE,
                     _ => area_here.map_or(0, |(l, _)| l),
                 };
+                if in_shade && *cell != UNSURE && v[3] / 4.0 >= SHADE_MIN_FREE {
+                    *cell = shade.relabel(colour, *cell);
+                }
             }
         }
     }
@@ -132,7 +162,12 @@ pub(crate) fn classify(
         }
         let (cells0, cells1) =
             (&cells[(j0 * hw) as usize..][..hw as usize], &cells[(j1 * hw) as usize..][..hw as usize]);
+        let (shaded0, shaded1) = (
+            &cells_shaded[(j0 * hw) as usize..][..hw as usize],
+            &cells_shaded[(j1 * hw) as usize..][..hw as usize],
+        );
         let occ = occupied.at_row::<u8>(r)?;
+        let shaded = beside.at_row::<u8>(r)?;
         let fine_rows = match &fine {
             Some((num, den)) => Some((num.at_row::<Vec3b>(r)?, den.at_row::<u8>(r)?)),
             None => None,
@@ -156,8 +191,12 @@ pub(crate) fn classify(
             });
             let (i0u, i1u) = (i0 as usize, i1 as usize);
             let same = cells0[i0u];
+            // Beside what stands on the table a label that a shadow may have given
+            // is looked at again (see `Shade`).
+            let in_shade = shade.active && shaded[cu] != 0;
             if fine_here.is_none()
                 && same != UNSURE
+                && [shaded0[i0u], shaded0[i1u], shaded1[i0u], shaded1[i1u]] == [in_shade; 4]
                 && cells0[i1u] == same
                 && cells1[i0u] == same
                 && cells1[i1u] == same
@@ -175,7 +214,10 @@ pub(crate) fn classify(
             let colour = [v[0] / v[3], v[1] / v[3], v[2] / v[3]];
             let area_here = nearest(&areas, colour);
             if let Some((label, _)) = area_here {
-                area_row[cu] = label;
+                // Squeezed between what stands on the table the colour is mostly the
+                // blur of its edges: no shade is read there.
+                let open = v[3] / 4.0 >= SHADE_MIN_FREE;
+                area_row[cu] = if in_shade && open { shade.relabel(colour, label) } else { label };
             }
             assigned[r as usize * w as usize + cu] = true;
             // A line where the lightly smoothed colour (a thin wall's own) or the
@@ -199,12 +241,23 @@ pub(crate) fn classify(
     fill_from_free(&mut area, &mut line, &assigned, w as usize)?;
     // Shadows: patches of a class lying mostly beside what stands on the table are
     // given the labels around them.
-    let shadows = shadow_patches(&area, occupied, classes.len(), &settings)?;
+    let shadows = shadow_patches(&area, &beside, classes.len(), &settings)?;
     if shadows.iter().any(|s| *s) {
         for (a, s) in assigned.iter_mut().zip(&shadows) {
             *a &= !*s;
         }
         fill_from_free(&mut area, &mut line, &assigned, w as usize)?;
+    }
+    // Rims: the area labels alone are given again (a wall's line labels are its own).
+    if settings.rim_px > 0 {
+        let thin = thin_parts(&area, occupied, &to_occupied, classes.len(), settings.rim_px)?;
+        if thin.iter().any(|t| *t) {
+            for (a, t) in assigned.iter_mut().zip(&thin) {
+                *a &= !*t;
+            }
+            let mut scratch = line.try_clone()?;
+            fill_from_free(&mut area, &mut scratch, &assigned, w as usize)?;
+        }
     }
     if settings.vote_px > 0 {
         area = vote(&area, classes.len(), settings.vote_px)?;
@@ -212,30 +265,96 @@ pub(crate) fn classify(
     Ok(Labels { area, line })
 }
 
-/// The pixels of the area patches that are shadows (see [`LabelSettings`]), one flag
-/// per pixel in raster order.
-fn shadow_patches(
+/// The pixels of area classes (labels 1 to `n_classes`) in parts of their class
+/// narrower than `2 radius + 1` px (what a morphological opening by a disc of that
+/// radius removes), in pieces of the class mostly that thin, one flag per pixel in
+/// raster order. Where a dark wood meets the mat, their colours blended over the
+/// smoothing's width are a lighter wood's; where it meets a grey town, a marsh's: a
+/// rim a few pixels wide around the wood, of another class, which no template is.
+/// What stands on the table (`occupied`) may be of any class: a part is thin only
+/// where the class with the occupied pixels is, and farther than the disc's
+/// diameter from them (`to_occupied`, px): a strip of a town between a base and the
+/// town's edge, or squeezed between two bases, is as wide as it shows.
+fn thin_parts(
     area: &Mat,
     occupied: &Mat,
+    to_occupied: &Mat,
+    n_classes: usize,
+    radius: i32,
+) -> Result<Vec<bool>, VisionError> {
+    let clear = (2 * radius + 1) as f32;
+    let size = area.size()?;
+    let (w, h) = (size.width, size.height);
+    let mut out = vec![false; (w * h) as usize];
+    let kernel = opencv::imgproc::get_structuring_element_def(
+        opencv::imgproc::MORPH_ELLIPSE,
+        Size::new(2 * radius + 1, 2 * radius + 1),
+    )?;
+    for label in 1..=n_classes {
+        let mut whole = Mat::default();
+        opencv::core::compare(area, &Scalar::all(label as f64), &mut whole, opencv::core::CMP_EQ)?;
+        let found = opencv::imgproc::bounding_rect(&whole)?;
+        if found.width == 0 || found.height == 0 {
+            continue;
+        }
+        // The class's box and a margin of empty pixels, so the opening's border
+        // handling does not keep what touches the box's edge.
+        let grow = radius + 1;
+        let (x0, y0) = ((found.x - grow).max(0), (found.y - grow).max(0));
+        let (x1, y1) = ((found.x + found.width + grow).min(w), (found.y + found.height + grow).min(h));
+        let roi = opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        let mask = whole.roi(roi)?.try_clone()?;
+        let occ = occupied.roi(roi)?;
+        let mut wide = Mat::default();
+        opencv::core::bitwise_or_def(&mask, &occ, &mut wide)?;
+        let mut opened = Mat::default();
+        opencv::imgproc::morphology_ex(
+            &wide,
+            &mut opened,
+            opencv::imgproc::MORPH_OPEN,
+            &kernel,
+            Point::new(-1, -1),
+            1,
+            opencv::core::BORDER_CONSTANT,
+            Scalar::all(0.0),
+        )?;
+        // A piece of the class with a core (what the opening keeps) of at least half
+        // its pixels is a template, blotchy at its edge: its thin parts stay.
+        let mut comp = Mat::default();
+        let n = opencv::imgproc::connected_components(&mask, &mut comp, 8, opencv::core::CV_32S)?;
+        let (mut all, mut core) = (vec![0usize; n as usize], vec![0usize; n as usize]);
+        for r in 0..roi.height {
+            let (c, o) = (comp.at_row::<i32>(r)?, opened.at_row::<u8>(r)?);
+            for (k, b) in c.iter().zip(o) {
+                all[*k as usize] += 1;
+                core[*k as usize] += usize::from(*b != 0);
+            }
+        }
+        let rim: Vec<bool> = all.iter().zip(&core).map(|(a, c)| 2 * c < *a).collect();
+        for r in 0..roi.height {
+            let (c, o) = (comp.at_row::<i32>(r)?, opened.at_row::<u8>(r)?);
+            let d = &to_occupied.at_row::<f32>(roi.y + r)?[roi.x as usize..][..roi.width as usize];
+            let start = ((roi.y + r) * w + roi.x) as usize;
+            for (((t, k), b), d) in out[start..start + roi.width as usize].iter_mut().zip(c).zip(o).zip(d) {
+                *t |= *k > 0 && rim[*k as usize] && *b == 0 && *d > clear;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The pixels of the area patches that are shadows (see [`LabelSettings`]), one flag
+/// per pixel in raster order; `beside` is 255 within the reach of shadows of what
+/// stands on the table.
+fn shadow_patches(
+    area: &Mat,
+    beside: &Mat,
     n_classes: usize,
     settings: &LabelSettings,
 ) -> Result<Vec<bool>, VisionError> {
     let size = area.size()?;
     let (w, h) = (size.width, size.height);
     let mut out = vec![false; (w * h) as usize];
-    // Within the reach of an occupied pixel: the distance to the nearest one (a
-    // distance transform, where a dilation by a disc that large is slow).
-    let mut free = Mat::default();
-    opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
-    let mut to_occupied = Mat::default();
-    opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 5)?;
-    let mut beside = Mat::default();
-    opencv::core::compare(
-        &to_occupied,
-        &Scalar::all(f64::from(settings.shadow_reach_px) + 0.5),
-        &mut beside,
-        opencv::core::CMP_LE,
-    )?;
     for label in 1..=n_classes {
         let mut whole = Mat::default();
         opencv::core::compare(area, &Scalar::all(label as f64), &mut whole, opencv::core::CMP_EQ)?;
@@ -277,6 +396,123 @@ fn shadow_patches(
         }
     }
     Ok(out)
+}
+
+/// Shadow-proof labels beside what stands on the table (issue 19). A shadow scales a
+/// surface's colour down (the renderer's and, to first order, a lamp's), so a town
+/// or a hill in a base's shadow is darker, nearer the mat's colour than its own, and
+/// its edge there recedes. Within the shadows' reach a pixel takes a template class
+/// whose colour scaled by `[SHADE_MIN, 1]` matches its colour within half the
+/// class's tolerance and better, by [`SHADE_MARGIN`], than the label it has does
+/// (scaled alike; the bare table's colours as any mix of them at any brightness). Only classes whose colour no
+/// shading of the bare table's colours comes near ([`SHADE_APART`]) are given so:
+/// the mat in shadow is as dark as a wood and as green, it must stay the mat.
+#[derive(Debug, Clone)]
+struct Shade {
+    /// Area classes as (label, B G R, tolerance); those that a shadow is told from.
+    targets: Vec<(u8, [f32; 3], f32)>,
+    /// Every area class by label (index `label - 1`; `None` for linear classes).
+    classes: Vec<Option<[f32; 3]>>,
+    /// The bare table's colours, B G R.
+    ground: Vec<[f32; 3]>,
+    /// False when the profile declares no bare table colours (a dark pixel could
+    /// then be anything).
+    active: bool,
+}
+
+/// Shade is read only where at least this share of the smoothing kernel's weight
+/// fell on free pixels.
+const SHADE_MIN_FREE: f32 = 0.6;
+/// The darkest a shadow makes a surface, as a share of its light.
+const SHADE_MIN: f32 = 0.4;
+/// How much nearer (sRGB units) a class's shaded colour must be than the label's.
+const SHADE_MARGIN: f32 = 6.0;
+/// A class is given to shaded pixels only when its colour is at least this far
+/// (sRGB units) from every shading and mix of the bare table's colours.
+const SHADE_APART: f32 = 20.0;
+
+impl Shade {
+    fn new(classes: &[TerrainClass], ground: &[[u8; 3]]) -> Shade {
+        let bgr = |c: [u8; 3]| [f32::from(c[2]), f32::from(c[1]), f32::from(c[0])];
+        let ground: Vec<[f32; 3]> = ground.iter().map(|g| bgr(*g)).collect();
+        let all: Vec<Option<[f32; 3]>> =
+            classes.iter().map(|c| (!c.is_linear()).then(|| bgr(c.colour))).collect();
+        let mut shade = Shade { targets: Vec::new(), classes: all, active: !ground.is_empty(), ground };
+        shade.targets = classes
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_linear())
+            .map(|(k, c)| (k as u8 + 1, bgr(c.colour), c.tolerance as f32))
+            .filter(|(_, c, _)| shade.to_ground(*c) >= SHADE_APART)
+            .collect();
+        shade.active &= !shade.targets.is_empty();
+        shade
+    }
+
+    /// The label of a pixel of `colour` (B G R) beside what stands on the table,
+    /// labelled `label` by its colour alone.
+    fn relabel(&self, colour: [f32; 3], label: u8) -> u8 {
+        let own = if label == 0 {
+            self.to_ground(colour)
+        } else {
+            match self.classes.get(usize::from(label) - 1).copied().flatten() {
+                Some(c) => shaded_distance(colour, c),
+                None => return label,
+            }
+        };
+        // Nothing is nearer than 0: most shaded pixels are their own label's.
+        if own <= SHADE_MARGIN {
+            return label;
+        }
+        let mut best = (label, own - SHADE_MARGIN);
+        for &(k, c, tol) in &self.targets {
+            let d = shaded_distance(colour, c);
+            if d < best.1 && d <= 0.5 * tol {
+                best = (k, d);
+            }
+        }
+        best.0
+    }
+
+    /// The distance from `colour` to the nearest non-negative mix of the bare
+    /// table's colours (of one or two of them).
+    fn to_ground(&self, colour: [f32; 3]) -> f32 {
+        let mut best = f32::INFINITY;
+        for (i, a) in self.ground.iter().enumerate() {
+            let s = (dot(colour, *a) / dot(*a, *a).max(1e-6)).max(0.0);
+            best = best.min(dist(colour, a.map(|v| v * s)));
+            for b in &self.ground[i + 1..] {
+                // Least squares colour = x a + y b, kept when both are positive (on
+                // the cone's face; otherwise an edge, done above).
+                let (aa, ab, bb) = (dot(*a, *a), dot(*a, *b), dot(*b, *b));
+                let (ca, cb) = (dot(colour, *a), dot(colour, *b));
+                let det = aa * bb - ab * ab;
+                if det.abs() < 1e-6 {
+                    continue;
+                }
+                let (x, y) = ((ca * bb - cb * ab) / det, (cb * aa - ca * ab) / det);
+                if x >= 0.0 && y >= 0.0 {
+                    best = best.min(dist(colour, std::array::from_fn(|k| x * a[k] + y * b[k])));
+                }
+            }
+        }
+        best
+    }
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
+    dot(std::array::from_fn(|k| a[k] - b[k]), std::array::from_fn(|k| a[k] - b[k])).sqrt()
+}
+
+/// The distance from `colour` to `reference` scaled by the best light in
+/// `[SHADE_MIN, 1]`.
+fn shaded_distance(colour: [f32; 3], reference: [f32; 3]) -> f32 {
+    let s = (dot(colour, reference) / dot(reference, reference).max(1e-6)).clamp(SHADE_MIN, 1.0);
+    dist(colour, reference.map(|v| v * s))
 }
 
 /// A reference colour and the label it gives.
@@ -456,6 +692,107 @@ fn vote(labels: &Mat, n_classes: usize, half_px: i32) -> Result<Mat, VisionError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use vedette_geometry::{TerrainKind, Vec2};
+
+    fn class(kind: TerrainKind, colour: [u8; 3]) -> TerrainClass {
+        TerrainClass { kind, colour, level: 0.0, tolerance: 45.0, thickness_mm: 0.0, linear: None }
+    }
+
+    /// The default profile's town, marsh and woods, and its mat.
+    fn club() -> (Vec<TerrainClass>, Vec<[u8; 3]>) {
+        let classes = vec![
+            class(TerrainKind::HeavyBuildings, [128, 122, 117]),
+            class(TerrainKind::Marsh, [77, 92, 87]),
+            class(TerrainKind::MediumForest, [36, 71, 26]),
+            class(TerrainKind::HeavyForest, [23, 51, 18]),
+        ];
+        (classes, vec![[77, 107, 48], [107, 115, 56]])
+    }
+
+    fn settings() -> LabelSettings {
+        LabelSettings {
+            area_px: 3.0,
+            line_px: 1.0,
+            vote_px: 4,
+            shadow_reach_px: 20,
+            shadow_max_px2: 5000.0,
+            shadow_share: 0.6,
+            rim_px: 3,
+        }
+    }
+
+    /// Issue 19: a base's shadow on a grey town's edge darkened the town to a
+    /// marsh's colour and the mat's, and the edge receded. A 160 x 120 px image
+    /// (1 px/mm): a grey town left of x = 80, the mat right of it, a base standing
+    /// across the edge and its shadow (70% of the light, as the renderer's cast
+    /// shadows) below it, 30 px into the
+    /// town and 50 into the mat. The shaded town stays the town, the shaded mat the
+    /// mat (it is as dark and as green as a wood), and the edge stays at x = 80
+    /// (given the labels around them, the shaded patches would meet at x = 90).
+    #[test]
+    fn a_shadow_neither_moves_an_edge_nor_makes_a_wood() {
+        let (classes, ground) = club();
+        let (w, h) = (160, 120);
+        let mut image =
+            Mat::new_rows_cols_with_default(h, w, opencv::core::CV_8UC3, Scalar::all(0.0)).unwrap();
+        let mut occupied = blank_mask(h, w).unwrap();
+        for y in 0..h {
+            for x in 0..w {
+                let rgb: [f64; 3] = if x < 80 { [128.0, 122.0, 117.0] } else { [77.0, 107.0, 48.0] };
+                let light = if (40..58).contains(&y) && (50..130).contains(&x) { 0.7 } else { 1.0 };
+                let bgr = [rgb[2], rgb[1], rgb[0]].map(|v| (v * light).round() as u8);
+                *image.at_2d_mut::<Vec3b>(y, x).unwrap() = bgr.into();
+                if (10..40).contains(&y) && (60..100).contains(&x) {
+                    *occupied.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
+        let labels = classify(&rect, &occupied, &classes, &ground, settings()).unwrap();
+        let at = |x: i32, y: i32| *labels.area.at_2d::<u8>(y, x).unwrap();
+        for y in [42, 48, 54] {
+            let row: Vec<u8> = (50..110).map(|x| at(x, y)).collect();
+            let edge = row.iter().position(|l| *l != 1).map(|i| i + 50);
+            assert_eq!(edge, Some(80), "row {y}: {row:?}");
+            assert!(row[30..].iter().all(|l| *l == 0), "row {y}: {row:?}");
+        }
+    }
+
+    /// Issue 19: where a dark wood meets the mat, their colours blended are a lighter
+    /// wood's. A heavy wood (label 4) with a 3 px rim of medium wood (2) around it, and
+    /// a medium wood with a 3 px tongue: the rim is thin, the wood's blotchy tongue is
+    /// not (its piece has a core).
+    #[test]
+    fn a_rim_around_a_wood_is_thin_a_woods_tongue_is_not() {
+        let mut area = blank_mask(120, 200).unwrap();
+        for y in 0..120 {
+            for x in 0..200 {
+                let heavy = (30..90).contains(&y) && (30..90).contains(&x);
+                let rim = (27..93).contains(&y) && (27..93).contains(&x);
+                let wood = (30..90).contains(&y) && (130..190).contains(&x);
+                let tongue = (60..63).contains(&y) && (118..130).contains(&x);
+                let v = if heavy {
+                    4
+                } else if rim || wood || tongue {
+                    2
+                } else {
+                    0
+                };
+                *area.at_2d_mut::<u8>(y, x).unwrap() = v;
+            }
+        }
+        let occupied = blank_mask(120, 200).unwrap();
+        let mut free = Mat::default();
+        opencv::core::compare(&occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ).unwrap();
+        let mut to_occupied = Mat::default();
+        opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 5)
+            .unwrap();
+        let thin = thin_parts(&area, &occupied, &to_occupied, 4, 3).unwrap();
+        let at = |x: usize, y: usize| thin[y * 200 + x];
+        assert!(at(28, 60) && at(60, 28) && at(91, 60), "the rim");
+        assert!(!at(60, 60) && !at(120, 61) && !at(160, 60) && !at(10, 10));
+    }
 
     #[test]
     fn half_resolution_neighbours_straddle_the_pixel() {
