@@ -141,6 +141,35 @@ fn battle_sample_reproduces_its_ground_truth() {
     scan_sample("battle");
 }
 
+/// The README's sight verdicts on the scanned battle table (issue 19: terrain read from
+/// the photo decides them), on the golden scan (which the test above holds equal to what
+/// `vedette scan` writes): fr-0-7-art2 does not see au-0-6 through the scanned town, and
+/// fr-0-4-art0 sees no base of au-1-3 in full because au-1-3 stands deeper in the
+/// scanned heavy wood than its spotting depth; without that wood it sees a whole base.
+#[test]
+fn the_readme_sight_verdicts_hold_on_the_scanned_battle() {
+    let golden = root().join("tests/golden/battle.scan.json");
+    let los = |table: &std::path::Path, a: &str, b: &str| -> serde_json::Value {
+        let o = vedette(&["los", table.to_str().unwrap(), a, b, "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let town = los(&golden, "fr-0-7-art2", "au-0-6");
+    assert_eq!(town["visible"], false);
+    assert_eq!(town["blocked_by"][0]["feature"], "heavy-buildings-2", "{town}");
+    let wood = los(&golden, "fr-0-4-art0", "au-1-3");
+    assert_eq!((wood["visible"].clone(), wood["full_base_visible"].clone()), (true.into(), false.into()));
+    assert_eq!(wood["blocked_by"][0]["feature"], "heavy-forest-1", "{wood}");
+    assert_eq!(wood["blocked_by"][0]["rule"], "spotting-depth", "{wood}");
+    let mut table: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&golden).unwrap()).unwrap();
+    table["terrain"].as_array_mut().unwrap().retain(|f| f["id"] != "heavy-forest-1");
+    let dir = tempfile::tempdir().unwrap();
+    let bare = dir.path().join("no-wood.json");
+    std::fs::write(&bare, table.to_string()).unwrap();
+    assert_eq!(los(&bare, "fr-0-4-art0", "au-1-3")["full_base_visible"], true);
+}
+
 /// Without a camera file the scan falls back to the homography of the table plane; the
 /// samples have no lens distortion, so it stays close, but without a known camera the
 /// height of base tops is only approximately corrected.
