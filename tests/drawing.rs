@@ -142,6 +142,38 @@ fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
 }
 
 #[test]
+fn every_candidate_target_says_why_it_is_not_the_main_one() {
+    // The report's target tables (`vedette report`): woods-block's fr-art-1 has au-1 in
+    // its arc but sees no base of it whole (the wood); on brigade-attack fr-art-1's au-4
+    // is hidden and au-cav-1 valid but not chosen, and each of fr-art-2 and au-art-1 has
+    // the other 7% in its arc.
+    for (name, expected) in [
+        ("woods-block.json", vec!["fr-art-1 → au-1: no base wholly in sight"]),
+        (
+            "brigade-attack.json",
+            vec![
+                "fr-art-1 → au-4: no base wholly in sight",
+                "fr-art-1 → au-cav-1: valid, not the main target",
+                "fr-art-2 → au-art-1: less than half a base in the arc",
+                "au-art-1 → fr-art-2: less than half a base in the arc",
+            ],
+        ),
+    ] {
+        let path = sample(name);
+        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        let found: Vec<&str> = svg
+            .match_indices("id=\"candidate-")
+            .filter_map(|(at, _)| {
+                let open = svg[at..].find('>')? + at + 1;
+                let close = svg[open..].find('<')? + open;
+                Some(&svg[open..close])
+            })
+            .collect();
+        assert_eq!(found, expected, "{name}");
+    }
+}
+
+#[test]
 fn a_moved_coordinate_fails_the_structural_comparison() {
     // The comparison can fail: a hundredth of a millimetre passes, two do not.
     let a = r#"<svg xmlns="http://www.w3.org/2000/svg"><g id="bases"><path id="b" class="base" d="M1.00 2.00 L3.00 4.00"/></g></svg>"#;

@@ -280,6 +280,34 @@ pub fn draw_battery(
             );
         }
     }
+    // Every other candidate in the arc, with why it is not the main target (000 §4.5):
+    // what the report's target table says of it, read on the plan.
+    if detail == BatteryDetail::Findings {
+        for (i, t) in a.targets.iter().enumerate() {
+            if a.main.as_ref().is_some_and(|m| m.target == i) {
+                continue;
+            }
+            let Some(near) = table.base(t.nearest_base) else { continue };
+            let why = if !t.half_base_in_arc {
+                "less than half a base in the arc"
+            } else if !t.line_of_sight {
+                "no base wholly in sight"
+            } else if !t.zone_clear {
+                "no clear firing zone"
+            } else {
+                "valid, not the main target"
+            };
+            let unit = &table.units[t.unit].id;
+            scene.add(
+                LayerId::Targets,
+                &format!("candidate-{key}-{}", id_part(unit)),
+                "verdict",
+                Shape::verdict(near.centre(), format!("{label} → {unit}: {why}")),
+                Height::BaseTop,
+                Some(format!("{label} → {unit}: in the arc at {}, {why} (000 §4.5)", inches(t.range_mm))),
+            );
+        }
+    }
     if let Some((limit, c)) = unlimber_call(table, index, b.base_ref, &a.unlimber)
         && !c.certain()
     {
