@@ -142,6 +142,21 @@ fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
 }
 
 #[test]
+fn an_aspect_exception_is_said_on_the_contact() {
+    // samples/classic-assault.json, as the report gives it: A is past Y's flank line but
+    // units in buildings have no flank (001 §4.3): front*; C strikes square S from
+    // behind: a square has no flank or rear (front*).
+    let path = sample("classic-assault.json");
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    for text in [
+        ">A → Y primary 0.79 rule-in (20.0 mm), front (buildings: no flank)<",
+        ">C → S primary 0.79 rule-in (20.0 mm), front (square)<",
+    ] {
+        assert!(svg.contains(text), "no {text}");
+    }
+}
+
+#[test]
 fn every_candidate_target_says_why_it_is_not_the_main_one() {
     // The report's target tables (`vedette report`): woods-block's fr-art-1 has au-1 in
     // its arc but sees no base of it whole (the wood); on brigade-attack fr-art-1's au-4

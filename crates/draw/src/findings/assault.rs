@@ -180,11 +180,15 @@ pub fn draw_assault(
             Shape::verdict(
                 c.from.lerp(c.to, 0.5),
                 format!(
-                    "{} → {} {} {measured}, {}{}",
+                    "{} → {} {} {measured}, {}{}{}",
                     att.id,
                     def.id,
                     range_name(f.range),
                     aspect_words(f),
+                    // Why the aspect is not what the lines alone say.
+                    f.aspect
+                        .and_then(|a| a.exception)
+                        .map_or(String::new(), |e| format!(" ({})", exception_tag(e))),
                     match f.role {
                         Some(DefenderRole::Primary) => ", primary",
                         Some(DefenderRole::Supporting) => ", supporting",
