@@ -142,7 +142,7 @@ fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
 }
 
 #[test]
-fn overlaps_and_outnumbering_are_said_on_the_plan() {
+fn overlaps_outnumbering_and_divisions_together_are_said_on_the_plan() {
     // samples/republic-overlap.json, as the report gives it: fr-1 overlaps au-1 by a base
     // (30 mm) on each side, unopposed on its left only (au-2 faces its right-hand base);
     // fr-2 overlaps au-3 by half a base (15 mm) on both sides, unopposed; the groups:
@@ -158,6 +158,8 @@ fn overlaps_and_outnumbering_are_said_on_the_plan() {
         ">au-1 au-2 on fr-1: 3:4 bases, mixed all-out and general<",
         ">au-3 on fr-2: 1:2 bases, attackers outnumbered (2.00, 000 §5.4)<",
         ">fr-2 on au-3: 2:1 bases, defenders outnumbered (2.00, 000 §5.4)<",
+        // Divisions close together: within 6" (000 §3.3), not adjoining.
+        ">fr-d1 | fr-d2 together, not adjoining 5.57 rule-in (141.5 mm)<",
     ] {
         assert!(svg.contains(text), "no {text}");
     }
@@ -502,7 +504,11 @@ fn the_plan_tags_each_finding_s_geometry_with_its_key() {
         assert!(assault.contains(&id.to_string()), "{id} not in {assault:?}");
     }
     assert!(!assault.iter().any(|id| id.starts_with("arc-")), "{assault:?}");
-    assert_eq!(ids("division-pair/fr-d1/fr-d2"), vec!["together-fr-d1-fr-d2".to_string()]);
+    // The pair's line and, since divisions only together are labelled too, its label.
+    assert_eq!(
+        ids("division-pair/fr-d1/fr-d2"),
+        vec!["together-fr-d1-fr-d2".to_string(), "together-fr-d1-fr-d2-label".to_string()]
+    );
     // Bases are the table, no finding's.
     let bases = doc.descendants().find(|n| n.attribute("id") == Some("bases")).unwrap();
     assert!(bases.descendants().all(|n| n.attribute("data-finding").is_none()));
