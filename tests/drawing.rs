@@ -142,6 +142,30 @@ fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
 }
 
 #[test]
+fn overlaps_outnumbering_and_divisions_together_are_said_on_the_plan() {
+    // samples/republic-overlap.json, as the report gives it: fr-1 overlaps au-1 by a base
+    // (30 mm) on each side, unopposed on its left only (au-2 faces its right-hand base);
+    // fr-2 overlaps au-3 by half a base (15 mm) on both sides, unopposed; the groups:
+    // au-1 and au-2 on fr-1 3:4, mixed; au-3 on fr-2 1:2 and fr-2 on au-3 2:1, the
+    // side with one base outnumbered 2:1 (000 §5.4).
+    let path = sample("republic-overlap.json");
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    for text in [
+        ">fr-1 overlaps au-1 on its left by 1.18 rule-in (30.0 mm), unopposed (003 501)<",
+        ">fr-1 overlaps au-1 on its right by 1.18 rule-in (30.0 mm), opposed (003 501)<",
+        ">fr-2 overlaps au-3 on its left by 0.59 rule-in (15.0 mm), unopposed (003 501)<",
+        ">fr-2 overlaps au-3 on its right by 0.59 rule-in (15.0 mm), unopposed (003 501)<",
+        ">au-1 au-2 on fr-1: 3:4 bases, mixed all-out and general<",
+        ">au-3 on fr-2: 1:2 bases, attackers outnumbered (2.00, 000 §5.4)<",
+        ">fr-2 on au-3: 2:1 bases, defenders outnumbered (2.00, 000 §5.4)<",
+        // Divisions close together: within 6" (000 §3.3), not adjoining.
+        ">fr-d1 | fr-d2 together, not adjoining 5.57 rule-in (141.5 mm)<",
+    ] {
+        assert!(svg.contains(text), "no {text}");
+    }
+}
+
+#[test]
 fn an_aspect_exception_is_said_on_the_contact() {
     // samples/classic-assault.json, as the report gives it: A is past Y's flank line but
     // units in buildings have no flank (001 §4.3): front*; C strikes square S from
@@ -480,7 +504,11 @@ fn the_plan_tags_each_finding_s_geometry_with_its_key() {
         assert!(assault.contains(&id.to_string()), "{id} not in {assault:?}");
     }
     assert!(!assault.iter().any(|id| id.starts_with("arc-")), "{assault:?}");
-    assert_eq!(ids("division-pair/fr-d1/fr-d2"), vec!["together-fr-d1-fr-d2".to_string()]);
+    // The pair's line and, since divisions only together are labelled too, its label.
+    assert_eq!(
+        ids("division-pair/fr-d1/fr-d2"),
+        vec!["together-fr-d1-fr-d2".to_string(), "together-fr-d1-fr-d2-label".to_string()]
+    );
     // Bases are the table, no finding's.
     let bases = doc.descendants().find(|n| n.attribute("id") == Some("bases")).unwrap();
     assert!(bases.descendants().all(|n| n.attribute("data-finding").is_none()));

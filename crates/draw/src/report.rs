@@ -91,6 +91,47 @@ pub fn report_scene(
         scene.set_findings(keys);
         flank_lines(&mut scene, table, book, d)?;
     }
+    // The assault groups' outnumbering (000 §5.4), said at each primary defender where
+    // one side is outnumbered or the attack is mixed.
+    for (k, (g, o)) in f.assaults.groups.iter().enumerate() {
+        let Some(d) = table.units.get(g.defender) else { continue };
+        let outnumbered = o.as_ref().and_then(|o| o.outnumbered.map(|s| (s, o.ratio)));
+        if outnumbered.is_none() && !g.mixed {
+            continue;
+        }
+        let names = |us: &[usize]| {
+            us.iter().filter_map(|&u| table.units.get(u)).map(|u| u.id.as_str()).collect::<Vec<_>>().join(" ")
+        };
+        let mut words =
+            format!("{} on {}: {}:{} bases", names(&g.attackers), d.id, g.attacker_bases, g.defender_bases);
+        if let Some((side, ratio)) = outnumbered {
+            let who = match side {
+                vedette_geometry::assault::assessment::AssaultSide::Attacker => "attackers",
+                vedette_geometry::assault::assessment::AssaultSide::Defender => "defenders",
+            };
+            words.push_str(&format!(", {who} outnumbered ({ratio:.2}, 000 §5.4)"));
+        }
+        if g.mixed {
+            words.push_str(", mixed all-out and general");
+        }
+        let Some(b) = d.bases.first() else { continue };
+        // The group belongs to each of its attackers' assaults on the defender.
+        scene.set_findings(
+            g.attackers
+                .iter()
+                .filter_map(|&a| table.units.get(a))
+                .map(|a| finding_key("assault", &[&a.id, &d.id]))
+                .collect(),
+        );
+        scene.add(
+            crate::LayerId::Contacts,
+            &format!("group-{k}-{}", crate::scene::id_part(&d.id)),
+            "verdict",
+            crate::Shape::verdict(b.centre(), words),
+            crate::Height::BaseTop,
+            None,
+        );
+    }
     scene.set_findings(Vec::new());
     draw_skirmishers(&mut scene, table, book, f.skirmishers);
     if let Some(p) = f.pro_patria {

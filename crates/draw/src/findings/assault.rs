@@ -201,6 +201,34 @@ pub fn draw_assault(
         );
         scene.legend("contact", "assault contact: range, aspect", true);
     }
+    // Republic 501: an overlap past the defender's face, at the attacker's end base on
+    // that side.
+    for o in &f.overlap {
+        let Some(first) = att.bases.first() else { continue };
+        let left = Vec2::from_heading_deg(first.heading_deg()).perp_left();
+        let side = |i: &&usize| att.bases.get(**i).map_or(0.0, |b| b.centre().dot(left));
+        let end = match o.side {
+            FlankSide::Left => f.contact_face.iter().max_by(|a, b| side(a).total_cmp(&side(b))),
+            FlankSide::Right => f.contact_face.iter().min_by(|a, b| side(a).total_cmp(&side(b))),
+        };
+        let Some(b) = end.and_then(|&i| att.bases.get(i)) else { continue };
+        let which = if o.side == FlankSide::Left { "left" } else { "right" };
+        let words = format!(
+            "{} overlaps {} on its {which} by {}{} (003 501)",
+            att.id,
+            def.id,
+            distance_words(book, o.overlap_mm),
+            if o.unopposed { ", unopposed" } else { ", opposed" }
+        );
+        scene.add(
+            LayerId::Contacts,
+            &format!("overlap-{key}-{which}"),
+            "verdict",
+            Shape::verdict(b.centre(), words.clone()),
+            Height::BaseTop,
+            Some(words),
+        );
+    }
     if let Some(cover) = f.defender_cover {
         let at = def.bases.first().map_or(Vec2::new(0.0, 0.0), |b| b.centre());
         scene.add(

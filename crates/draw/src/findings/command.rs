@@ -261,18 +261,22 @@ fn division_pair(scene: &mut Scene, table: &Table, book: &RuleBook, p: &Division
         Height::Table,
         Some(format!("divisions {} and {} {what}: {words} between {ua} and {ub}", p.a, p.b)),
     );
+    let verb = if p.adjoining {
+        "adjoin"
+    } else if p.together {
+        "together, not adjoining"
+    } else {
+        "just beyond 6\": too close to call"
+    };
+    scene.add(
+        LayerId::Command,
+        &format!("{class}-{key}-label"),
+        "verdict",
+        Shape::verdict(uc.closest.from.lerp(uc.closest.to, 0.5), format!("{} | {} {verb} {words}", p.a, p.b)),
+        Height::Table,
+        None,
+    );
     if p.adjoining {
-        scene.add(
-            LayerId::Command,
-            &format!("{class}-{key}-label"),
-            "verdict",
-            Shape::verdict(
-                uc.closest.from.lerp(uc.closest.to, 0.5),
-                format!("{} | {} adjoin {words}", p.a, p.b),
-            ),
-            Height::Table,
-            None,
-        );
         scene.legend("adjoining", "divisions adjoining (000 §6.2)", true);
     } else {
         scene.legend("together", "divisions within 6\", not adjoining (000 §3.3)", true);
