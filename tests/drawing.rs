@@ -165,6 +165,125 @@ fn overlaps_outnumbering_and_divisions_together_are_said_on_the_plan() {
     }
 }
 
+/// The text of the plan's label `id`, if any: written on the plan, or on hover (a dot
+/// with a title) where the plan has no room for it.
+fn text_of<'a>(svg: &'a str, id: &str) -> Option<&'a str> {
+    let at = svg.find(&format!("id=\"{id}\""))?;
+    let mut open = svg[at..].find('>')? + at + 1;
+    if svg[open..].starts_with("<title>") {
+        open += "<title>".len();
+    }
+    let close = svg[open..].find('<')? + open;
+    Some(&svg[open..close])
+}
+
+#[test]
+fn deployment_areas_assets_outside_and_pass_through_reach_are_said_on_the_plan() {
+    // samples/brigade-attack.json, as `vedette report` gives it: au-d1's area 212.46 sq
+    // in, au-art-1 outside it with 74.06% of its base inside; fr-art-2 outside fr-d1's
+    // (0%); au-4 1.97" from au-3, within its 3" pass-through reach (000 §5.5).
+    let path = sample("brigade-attack.json");
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    for (id, text) in [
+        ("deployment-division_au-d1-label", "division au-d1 area: 212 sq in"),
+        ("deployment-division_fr-d1-label", "division fr-d1 area: 188 sq in"),
+        ("outside-area-au-art-1-label", "au-art-1 OUTSIDE the area of division au-d1 (74% in)"),
+        ("outside-area-fr-art-2-label", "fr-art-2 OUTSIDE the area of division fr-d1 (0% in)"),
+        (
+            "pass-through-au-3-au-4-label",
+            "au-4 within the pass-through reach of au-3: 1.97 rule-in (50.0 mm)",
+        ),
+    ] {
+        assert_eq!(text_of(&svg, id), Some(text), "{id}");
+    }
+    // Only the two assets outside their areas are labelled so (brigade-attack's other
+    // asset, fr-1-2's division's fr-art-1, stands inside).
+    let outside_labels = svg
+        .match_indices("id=\"outside-area-")
+        .filter(|(at, _)| svg[at + 4..].split('"').next().is_some_and(|id| id.ends_with("-label")))
+        .count();
+    assert_eq!(outside_labels, 2);
+}
+
+/// A table (Republique 5.0, medium scale: 1 rule-inch = 25.4 mm) with a French marker
+/// fr-sk (20 x 20 mm) at the origin facing +y, its parent fr-1 80 mm behind; Austrian
+/// infantry au-1 (30 x 20) with its near edge 2" (50.8 mm) ahead of the marker, and an
+/// Austrian marker au-sk 40 mm to the side and 1" ahead (near edge at y = 35.4): the
+/// markers' closest points are (10, 10) and (50, 35.4), 47.4 mm apart.
+fn skirmish_fire_table(dir: &Path) -> PathBuf {
+    use vedette_geometry::{Base, BaseSize, Pose, RuleSet, Scale, Unit, UnitKind, Vec2};
+    let b = |x: f64, y: f64, h: f64, w: f64, d: f64| {
+        Base::new(BaseSize::new(w, d), Pose::new(Vec2::new(x, y), h))
+    };
+    let at = Vec2::new(600.0, 400.0);
+    let moved = |mut u: Unit| {
+        for base in &mut u.bases {
+            *base = b(
+                base.centre().x + at.x,
+                base.centre().y + at.y,
+                base.heading_deg(),
+                base.width(),
+                base.depth(),
+            );
+        }
+        u
+    };
+    let mut fr_sk = Unit::new("fr-sk", "france", UnitKind::Skirmisher, vec![b(0.0, 0.0, 90.0, 20.0, 20.0)]);
+    fr_sk.parent = Some("fr-1".into());
+    let mut au_sk =
+        Unit::new("au-sk", "austria", UnitKind::Skirmisher, vec![b(60.0, 45.4, 270.0, 20.0, 20.0)]);
+    au_sk.parent = Some("au-1".into());
+    let units = vec![
+        moved(Unit::new("fr-1", "france", UnitKind::Infantry, vec![b(0.0, -80.0, 90.0, 30.0, 20.0)])),
+        moved(fr_sk),
+        moved(Unit::new("au-1", "austria", UnitKind::Infantry, vec![b(0.0, 70.8, 270.0, 30.0, 20.0)])),
+        moved(au_sk),
+    ];
+    let table = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    let path = dir.join("skirmish-fire.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&table).unwrap()).unwrap();
+    path
+}
+
+#[test]
+fn skirmish_fire_and_blocking_are_said_on_the_plan() {
+    // Hand-worked (000 §4.1): the markers are each other's closest enemy marker within
+    // 3" (47.4 mm = 1.87"): each blocks the other. fr-sk sees au-1 2.00" ahead (within 3"),
+    // but it is blocked when attacking, and an enemy marker within 3" stops its
+    // defensive fire: no fire. au-sk has no French combat base within 3" (fr-1 is 105 mm
+    // away), so it has no target.
+    let dir = tempfile::tempdir().unwrap();
+    let path = skirmish_fire_table(dir.path());
+    let report = vedette(&["report", path.to_str().unwrap()]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert!(
+        stdout(&report).contains("on au-1 (blocked); blocks au-sk#0; blocked by au-sk#0"),
+        "{}",
+        stdout(&report)
+    );
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    assert_eq!(
+        text_of(&svg, "blocks-fr-sk_0-label"),
+        Some("fr-sk#0 and au-sk#0 block each other 1.87 rule-in (47.4 mm)")
+    );
+    assert_eq!(
+        text_of(&svg, "fire-fr-sk_0-au-1-label"),
+        Some("fr-sk#0 blocked: no fire on au-1 2.00 rule-in (50.8 mm)")
+    );
+    // One line for the pair, none from au-sk.
+    assert_eq!(svg.matches("id=\"blocks-").count(), 2, "the line and its label");
+    assert!(!svg.contains("id=\"fire-au-sk"));
+
+    // A marker with a target and no enemy marker within 3" fires both ways: on
+    // brigade-attack fr-1-2-sk#1 fires on au-2, 20 mm (0.79") ahead.
+    let brigade = sample("brigade-attack.json");
+    let svg = draw(&["report", brigade.to_str().unwrap()], "--plan");
+    assert_eq!(
+        text_of(&svg, "fire-fr-1-2-sk_1-au-2-label"),
+        Some("fr-1-2-sk#1 fires on au-2 0.79 rule-in (20.0 mm)")
+    );
+}
+
 #[test]
 fn an_aspect_exception_is_said_on_the_contact() {
     // samples/classic-assault.json, as the report gives it: A is past Y's flank line but

@@ -1,7 +1,7 @@
 //! The report's plan: the table with every finding of `vedette report` in its own
 //! toggleable layer (arcs and zones of every battery, main and secondary targets, deep
 //! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
-//! and leaders' reaches; skirmisher spacing; Pro Patria targets, corridors, command
+//! and leaders' reaches; skirmisher spacing and fire; Pro Patria targets, corridors, command
 //! radius and crests; Republic alert zones, bluffs, supports; spotting depth in cover;
 //! adjoining divisions; close calls). Fed by the library's
 //! assessments, the same ones the report prints.
@@ -23,7 +23,9 @@ use vedette_geometry::command::assessment::CommandAssessment;
 use vedette_geometry::los::{SightRules, spotting_depth_zones};
 use vedette_geometry::pro_patria::assessment::ProPatriaAssessment;
 use vedette_geometry::republic::RepublicAssessment;
-use vedette_geometry::{ArtilleryRules, BatteryAssessment, MarkerCheck, RuleBook, SpatialIndex, Table};
+use vedette_geometry::{
+    ArtilleryRules, BatteryAssessment, RuleBook, SkirmisherAssessment, SpatialIndex, Table,
+};
 
 /// What the artillery rules found.
 #[derive(Debug, Clone, Copy)]
@@ -45,8 +47,8 @@ pub struct ReportFindings<'a> {
     pub assaults: &'a AssaultAssessment,
     /// The command assessment.
     pub command: &'a CommandAssessment,
-    /// Every skirmish marker's check.
-    pub skirmishers: &'a [MarkerCheck],
+    /// Every skirmish marker's check and fire options.
+    pub skirmishers: &'a SkirmisherAssessment,
     /// Pro Patria's findings, under Pro Patria.
     pub pro_patria: Option<&'a ProPatriaAssessment>,
     /// Republic's findings, under Republic.

@@ -158,6 +158,8 @@ pub fn rules() -> Vec<Rule> {
         rule(&["rear-line"]).no_fill().stroke("#CC79A7", 0.7).dashed(&[1.0, 1.0]),
         rule(&["spacing"]).no_fill().stroke("#009E73", 0.5),
         rule(&["parent-line"]).no_fill().stroke("#56B4E9", 0.4),
+        rule(&["skirmish-fire"]).no_fill().stroke("#D55E00", 0.5).dashed(&[0.8, 0.8]),
+        rule(&["skirmish-block"]).no_fill().stroke("#000000", 0.6).dashed(&[2.0, 0.8, 0.4, 0.8]),
         rule(&["illegal"]).no_fill().stroke("#D55E00", 1.2),
         rule(&["spotting-depth"]).fill("#009E73", 0.35).stroke("#00704f", 0.5).dashed(&[1.5, 1.0]),
         rule(&["depth-run"]).no_fill().stroke("#009E73", 2.6).stroke_opacity(0.6),

@@ -85,7 +85,7 @@ impl Findings {
             }),
             assaults: &self.assaults,
             command: &self.command,
-            skirmishers: &self.skirmishers.checks,
+            skirmishers: &self.skirmishers,
             pro_patria: self.pro_patria.as_ref(),
             republic: self.republic.as_ref(),
         }

@@ -25,9 +25,8 @@ fn area(
     let sides = side_numbers(table);
     let class =
         format!("deployment area {}", side_class(side.and_then(|s| sides.get(s).copied()).unwrap_or(0)));
-    let sq = book
-        .rule_inches_to_mm(1.0)
-        .map_or(String::new(), |one| format!(", {:.0} sq in", a.area_mm2() / (one * one)));
+    let sq_in = book.rule_inches_to_mm(1.0).map(|one| format!("{:.0} sq in", a.area_mm2() / (one * one)));
+    let sq = sq_in.as_ref().map_or(String::new(), |s| format!(", {s}"));
     for (i, o) in a.outlines.iter().enumerate() {
         scene.add(
             LayerId::Command,
@@ -36,6 +35,30 @@ fn area(
             Shape::Polygon { exterior: o.exterior.clone(), holes: o.holes.clone() },
             Height::Table,
             Some(format!("deployment area of {what}: 3\" around its primary units{sq} (000 §2.1)")),
+        );
+    }
+    // Its size said on its boundary, at the outline's vertex farthest up the table
+    // (the first of equals), where it least covers the units inside.
+    if let Some(top) = a
+        .outlines
+        .iter()
+        .flat_map(|o| o.exterior.iter())
+        .copied()
+        .reduce(|best, p| if p.y > best.y { p } else { best })
+    {
+        scene.add(
+            LayerId::Command,
+            &format!("deployment-{}-label", id_part(what)),
+            "verdict",
+            Shape::verdict(
+                top,
+                match &sq_in {
+                    Some(s) => format!("{what} area: {s}"),
+                    None => format!("{what} area: {:.0} cm²", a.area_mm2() / 100.0),
+                },
+            ),
+            Height::Table,
+            None,
         );
     }
     scene.legend("deployment area", "deployment area, 3\" boundary (000 §2.1)", true);
@@ -56,6 +79,23 @@ fn assets(scene: &mut Scene, table: &Table, what: &str, v: &[AssetFinding]) {
                 a.fraction_inside * 100.0
             ),
         );
+        if let Some(b) = table.units[a.unit].bases.first() {
+            scene.add(
+                LayerId::Command,
+                &format!("outside-area-{}-label", id_part(&table.units[a.unit].id)),
+                "verdict",
+                Shape::verdict(
+                    b.centre(),
+                    format!(
+                        "{} OUTSIDE the area of {what} ({:.0}% in)",
+                        table.units[a.unit].id,
+                        a.fraction_inside * 100.0
+                    ),
+                ),
+                Height::BaseTop,
+                None,
+            );
+        }
         scene.legend("illegal", "breaks a rule (outside its area, too close...)", true);
     }
 }
@@ -82,17 +122,19 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         }
         assets(scene, table, &format!("corps {}", c.name), &c.assets);
     }
-    for (zones, class, words, kind) in [
+    for (zones, class, words, short, kind) in [
         (
             &found.cavalry_reaction,
             "reaction",
             "in its reaction zone, 6\" to its front (000 §3.6)",
+            "in the reaction zone of",
             "cavalry-reaction",
         ),
         (
             &found.pass_through,
             "pass-through",
             "within pass-through reach to its rear (000 §5.5)",
+            "within the pass-through reach of",
             "pass-through",
         ),
     ] {
@@ -107,18 +149,22 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
                 // The zone's distance (its part ahead of the flank line, for cavalry) is
                 // the finding's; its uncertainty is that of the closest pair's distance.
                 let sigma = vedette_geometry::close_call::distance_sigma_mm(table, ra, rb, &c);
+                let measured = crate::findings::measured_words(book, mm, sigma);
                 scene.add(
                     LayerId::Command,
                     &format!("{class}-{}-{}", id_part(&a.id), id_part(&b.id)),
                     class,
                     Shape::line(c.from, c.to),
                     Height::Table,
-                    Some(format!(
-                        "{}: {} {words}, {}",
-                        a.id,
-                        b.id,
-                        crate::findings::measured_words(book, mm, sigma)
-                    )),
+                    Some(format!("{}: {} {words}, {measured}", a.id, b.id)),
+                );
+                scene.add(
+                    LayerId::Command,
+                    &format!("{class}-{}-{}-label", id_part(&a.id), id_part(&b.id)),
+                    "verdict",
+                    Shape::verdict(c.from.lerp(c.to, 0.5), format!("{} {short} {}: {measured}", b.id, a.id)),
+                    Height::Table,
+                    None,
                 );
             }
             if !z.units.is_empty() {
