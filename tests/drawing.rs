@@ -285,6 +285,36 @@ fn skirmish_fire_and_blocking_are_said_on_the_plan() {
 }
 
 #[test]
+fn written_verdicts_name_who_does_what_to_whom() {
+    // As the samples' descriptions and reports give them: pro-patria-charge's fr-art
+    // may not fire at au-bn3 (510 mm) because fr-bn4 stands in its corridor (004
+    // §17.3.8), and stands 410 mm from fr-gen, beyond the 400 mm command radius
+    // (§14.2); republic-overlap's fr-1 is 1" from au-1, inside its 4" alert zone (003
+    // 201); skirmish's marker stands 2.44" from its parent fr-2 (000 §3.6).
+    for (name, texts) in [
+        (
+            "pro-patria-charge.json",
+            vec![
+                ">fr-art → au-bn3 at 510.0 mm: may not fire, endangers fr-bn4 (004 §17.3.8)<",
+                ">fr-art OUT of command: 410.0 mm from fr-gen (400 mm)<",
+                ">fr-bn4 → au-bn3 at 280.0 mm<",
+            ],
+        ),
+        (
+            "republic-overlap.json",
+            vec![">fr-1 in the alert zone of au-1 at 1.00 rule-in (25.4 mm) (003 201)<"],
+        ),
+        ("skirmish.json", vec![">fr-sk#0 to its parent fr-2: 2.44 rule-in (92.8 mm)<"]),
+    ] {
+        let path = sample(name);
+        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        for text in texts {
+            assert!(svg.contains(text), "{name}: no {text}");
+        }
+    }
+}
+
+#[test]
 fn an_aspect_exception_is_said_on_the_contact() {
     // samples/classic-assault.json, as the report gives it: A is past Y's flank line but
     // units in buildings have no flank (001 §4.3): front*; C strikes square S from

@@ -85,6 +85,18 @@ pub fn draw_pro_patria(
         scene.legend("arc", "firing arc (004 §17.3)", false);
         let cover = t.cover.map_or(String::new(), |k| format!(", {} cover", k.name()));
         let words = format!("{tid} at {:.1} mm{cover}", t.distance_mm);
+        let endangered = t
+            .endangered
+            .iter()
+            .filter_map(|&e| table.units.get(e))
+            .map(|e| e.id.as_str())
+            .collect::<Vec<_>>();
+        // Written on the plan: who fires on whom, and whether it may.
+        let verdict = if endangered.is_empty() {
+            format!("{uid} → {words}")
+        } else {
+            format!("{uid} → {words}: may not fire, endangers {} (004 §17.3.8)", endangered.join(" "))
+        };
         scene.add(
             LayerId::Targets,
             &format!("target-line-{key}"),
@@ -97,7 +109,7 @@ pub fn draw_pro_patria(
             LayerId::Targets,
             &format!("target-line-{key}-label"),
             "verdict",
-            Shape::verdict(c.from.lerp(c.to, 0.5), words),
+            Shape::verdict(c.from.lerp(c.to, 0.5), verdict),
             Height::Table,
             None,
         );
@@ -148,6 +160,7 @@ pub fn draw_pro_patria(
         scene.legend("reach", "command radius (004 §14.2)", true);
     }
     for c in found.command.iter().filter(|c| !c.in_command) {
+        let (Some(u), Some(g)) = (table.units.get(c.unit), table.units.get(c.general)) else { continue };
         outline_bases(
             scene,
             table,
@@ -155,11 +168,24 @@ pub fn draw_pro_patria(
             c.unit,
             "out-of-command",
             "illegal",
-            &format!(
-                "{} is {:.1} mm from {}: OUT of command (004 §14.2)",
-                table.units[c.unit].id, c.distance_mm, table.units[c.general].id
-            ),
+            &format!("{} is {:.1} mm from {}: OUT of command (004 §14.2)", u.id, c.distance_mm, g.id),
         );
+        if let Some(b) = u.bases.first() {
+            scene.add(
+                LayerId::Command,
+                &format!("out-of-command-{}-label", id_part(&u.id)),
+                "verdict",
+                Shape::verdict(
+                    b.centre(),
+                    format!(
+                        "{} OUT of command: {:.1} mm from {} ({radius:.0} mm)",
+                        u.id, c.distance_mm, g.id
+                    ),
+                ),
+                Height::BaseTop,
+                None,
+            );
+        }
     }
     for (h, t) in table.terrain.iter().enumerate().filter(|(_, t)| t.kind == TerrainKind::Hill) {
         let lines = hill_crests(t);

@@ -8,7 +8,8 @@ use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use vedette_geometry::republic::{RepublicAssessment, alert_zones};
 use vedette_geometry::{GeometryError, RuleBook, Table};
 
-/// A line between the closest points of two units, labelled.
+/// A line between the closest points of two units, labelled with `words` (which name
+/// both).
 fn between(scene: &mut Scene, table: &Table, (a, b): (usize, usize), id: &str, class: &str, words: &str) {
     let (Some(ua), Some(ub)) = (table.units.get(a), table.units.get(b)) else { return };
     let Some(c) = ua
@@ -25,7 +26,7 @@ fn between(scene: &mut Scene, table: &Table, (a, b): (usize, usize), id: &str, c
         class,
         Shape::line(c.from, c.to),
         Height::Table,
-        Some(format!("{} - {}: {words}", ua.id, ub.id)),
+        Some(words.to_string()),
     );
     scene.add(
         LayerId::Contacts,
@@ -58,15 +59,15 @@ pub fn draw_republic(
         }
         scene.legend("alert-zone", "alert zone, 4\" (003 201)", false);
         for (&e, &d) in enemies {
-            let id = format!("alert-{}-{}", id_part(&unit.id), id_part(&table.units[e].id));
-            between(
-                scene,
-                table,
-                (*u, e),
-                &id,
-                "illegal",
-                &format!("in the alert zone at {}", distance_words(book, d)),
+            let Some(enemy) = table.units.get(e) else { continue };
+            let id = format!("alert-{}-{}", id_part(&unit.id), id_part(&enemy.id));
+            let words = format!(
+                "{} in the alert zone of {} at {} (003 201)",
+                enemy.id,
+                unit.id,
+                distance_words(book, d)
             );
+            between(scene, table, (*u, e), &id, "illegal", &words);
         }
     }
     for r in &found.bluff {
@@ -77,7 +78,12 @@ pub fn draw_republic(
             (r.unit, r.marker),
             &id,
             "spacing",
-            &format!("bluff reaches, {} (003 301)", distance_words(book, r.distance_mm)),
+            &format!(
+                "{}'s bluff reaches {}, {} (003 301)",
+                table.units[r.unit].id,
+                table.units[r.marker].id,
+                distance_words(book, r.distance_mm)
+            ),
         );
     }
     for m in &found.markers_near_leaders {
@@ -87,9 +93,11 @@ pub fn draw_republic(
             id_part(&table.units[m.marker].id)
         );
         let words = format!(
-            "enemy {}skirmisher at {} (003 106)",
+            "enemy {}skirmisher {} at {} from {} (003 106)",
             if m.sharpshooter { "sharpshooter " } else { "" },
-            distance_words(book, m.distance_mm)
+            table.units[m.marker].id,
+            distance_words(book, m.distance_mm),
+            table.units[m.leader].id
         );
         between(scene, table, (m.leader, m.marker), &id, "target-line", &words);
     }
@@ -105,19 +113,28 @@ pub fn draw_republic(
             (s.supporter, s.supported),
             &id,
             "contact",
-            &format!("support behind at {} (003 102 B)", distance_words(book, s.distance_mm)),
+            &format!(
+                "{} supports {} from behind at {} (003 102 B)",
+                table.units[s.supporter].id,
+                table.units[s.supported].id,
+                distance_words(book, s.distance_mm)
+            ),
         );
     }
     for &u in &found.lost_in_woods {
-        outline_bases(
-            scene,
-            table,
-            LayerId::Targets,
-            u,
-            "lost-in-woods",
-            "illegal",
-            &format!("{}: in a wood with no friend within 4\" (003 308)", table.units[u].id),
-        );
+        let Some(unit) = table.units.get(u) else { continue };
+        let words = format!("{} lost in the woods: no friend within 4\" (003 308)", unit.id);
+        outline_bases(scene, table, LayerId::Targets, u, "lost-in-woods", "illegal", &words);
+        if let Some(b) = unit.bases.first() {
+            scene.add(
+                LayerId::Targets,
+                &format!("lost-in-woods-{}-label", id_part(&unit.id)),
+                "verdict",
+                Shape::verdict(b.centre(), words),
+                Height::BaseTop,
+                None,
+            );
+        }
     }
     Ok(())
 }

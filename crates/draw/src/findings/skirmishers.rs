@@ -73,6 +73,21 @@ pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, found
                 .min_by(|a, b| a.distance_mm.total_cmp(&b.distance_mm))
         {
             let ok = m.near_parent && m.enemy_between.is_empty();
+            let verdict = format!(
+                "{label} to its parent {}: {}{}{}",
+                pu.id,
+                distance_words(book, d),
+                if m.near_parent { "" } else { ", BEYOND reach" },
+                if m.enemy_between.is_empty() { "" } else { ", enemy between" }
+            );
+            scene.add(
+                LayerId::Skirmishers,
+                &format!("parent-{key}-label"),
+                "verdict",
+                Shape::verdict(c.from.lerp(c.to, 0.5), verdict),
+                Height::Table,
+                None,
+            );
             scene.add(
                 LayerId::Skirmishers,
                 &format!("parent-{key}"),
