@@ -131,9 +131,7 @@ fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
         ("rally-au-ldr-1-au-art-1-label", "au-art-1 rally -1: 9.25 rule-in (235.1 mm) from its leader"),
         ("rally-fr-ldr-1-fr-art-2-label", "fr-art-2 rally -2: 13.58 rule-in (345.0 mm) from its leader"),
     ] {
-        let at = svg.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no {id}"));
-        let end = svg[at..].find("</text>").unwrap() + at;
-        assert!(svg[at..end].ends_with(text), "{id}: {}", &svg[at..end]);
+        assert_eq!(text_of(&svg, id), Some(text), "{id}");
         let line = id.trim_end_matches("-label");
         assert!(svg.contains(&format!("id=\"{line}\"")), "no {line}");
     }
@@ -312,6 +310,38 @@ fn written_verdicts_name_who_does_what_to_whom() {
             assert!(svg.contains(text), "{name}: no {text}");
         }
     }
+}
+
+#[test]
+fn each_main_target_says_the_battery_row_of_the_report() {
+    // samples/brigade-attack.json's battery rows, as `vedette report` prints them:
+    // fr-art-1 (packed, 25 mm frontage) on au-3 at 5.51" bracket 3, aim +0.0, deep with
+    // 3 bases, tandem au-4; fr-art-2 on au-5 at 7.28" bracket 4, aim +8.5, 1 base in the
+    // window (not deep), enfilade on the left flank; au-art-1 on fr-1-3 at 1.99" bracket
+    // 1, aim -18.3, deep. The leaders' 3" reaches hold fr-1-2 and au-4.
+    let path = sample("brigade-attack.json");
+    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    for (id, text) in [
+        (
+            "range-fr-art-1-au-3-label",
+            "fr-art-1 → au-3 5.51 rule-in (140.0 mm) br 3, aim +0.0°, DEEP (3 bases), tandem au-4",
+        ),
+        (
+            "range-fr-art-2-au-5-label",
+            "fr-art-2 → au-5 7.28 rule-in (185.0 mm) br 4, aim +8.5°, not deep (1 in window), ENFILADE, left flank",
+        ),
+        (
+            "range-au-art-1-fr-1-3-label",
+            "au-art-1 → fr-1-3 1.99 rule-in (50.5 mm) br 1, aim -18.3°, DEEP (3 bases)",
+        ),
+        ("frontage-fr-art-1-label", "fr-art-1 packed frontage 0.98 rule-in (25.0 mm)"),
+        ("reach-fr-ldr-1-label", "fr-ldr-1 within 3.00 rule-in (76.2 mm): fr-1-2"),
+        ("reach-au-ldr-1-label", "au-ldr-1 within 3.00 rule-in (76.2 mm): au-4"),
+    ] {
+        assert_eq!(text_of(&svg, id), Some(text), "{id}");
+    }
+    // Normal frontages go without saying.
+    assert!(!svg.contains("id=\"frontage-fr-art-2-label\""));
 }
 
 #[test]

@@ -13,8 +13,9 @@ use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::artillery::calls::{arc_call, range_call, unlimber_call};
 use vedette_geometry::close_call::{distance_sigma_mm, segment_to_base};
 use vedette_geometry::{
-    ArcOfFire, ArtilleryRules, BaseRef, BatteryAssessment, EnfiladeVerdict, FlankSide, SpatialIndex, Table,
-    TargetAssessment, UnitBox, Vec2, enfilade_zone, nearest_flanks,
+    ArcOfFire, ArtilleryRules, BaseRef, BatteryAssessment, EnfiladeVerdict, FlankSide, FrontageMode,
+    MainTarget, SpatialIndex, StandingExposure, Table, TargetAssessment, UnitBox, Vec2, enfilade_zone,
+    nearest_flanks,
 };
 
 /// How much of a battery to draw.
@@ -54,6 +55,13 @@ fn flank_name(f: FlankSide) -> &'static str {
     match f {
         FlankSide::Left => "left",
         FlankSide::Right => "right",
+    }
+}
+
+fn standing_name(s: StandingExposure) -> &'static str {
+    match s {
+        StandingExposure::Square => "square",
+        StandingExposure::BreakthroughColumn => "breakthrough column",
     }
 }
 
@@ -98,6 +106,21 @@ pub fn draw_battery(
             inches(edge.length())
         )),
     );
+    // A packed frontage (too little free space beside the battery, 000 §1.4) changes its
+    // arc: said on the plan; a normal one goes without saying.
+    if b.frontage.mode == FrontageMode::Packed {
+        scene.add(
+            LayerId::Arcs,
+            &format!("frontage-{key}-label"),
+            "verdict",
+            Shape::verdict(
+                edge.a.lerp(edge.b, 0.5),
+                format!("{label} packed frontage {}", inches(edge.length())),
+            ),
+            Height::BaseTop,
+            None,
+        );
+    }
     if b.limbered {
         scene.add(
             LayerId::Arcs,
@@ -182,7 +205,16 @@ pub fn draw_battery(
     if let Some(m) = &a.main {
         let t = &a.targets[m.target];
         if focus.is_none_or(|f| f.unit == m.unit) {
-            target(scene, table, rules, a, t, "main-target", &format!("main target of {label}"));
+            target(
+                scene,
+                table,
+                rules,
+                a,
+                t,
+                "main-target",
+                &format!("main target of {label}"),
+                &main_words(table, m),
+            );
             if let Some(c) = cover
                 && let Some(words) = cover_words(c)
                 && let Some(b) = table.base(t.nearest_base)
@@ -245,7 +277,7 @@ pub fn draw_battery(
         }
     }
     if let Some(t) = focus.filter(|t| a.main.as_ref().is_none_or(|m| m.unit != t.unit)) {
-        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"));
+        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), "");
     }
     // Enfilade: the arc laid on the target's nearest flank and the frontage corners it tests.
     let enfilade_target = match (detail, &a.main) {
@@ -347,7 +379,36 @@ pub fn draw_battery(
     }
 }
 
-/// A target's bases outlined, and its range drawn from the frontage to its nearest base.
+/// The main target's verdicts beyond its range, as the report's battery row gives them
+/// (000 §4.2-4.5): the aim, deep or not with its window's bases, enfilade and its flank
+/// or formation, tandem and adjacent targets; each after a comma.
+fn main_words(table: &Table, m: &MainTarget) -> String {
+    let mut words = vec![format!("aim {:+.1}°", m.aim_swing_deg)];
+    let n = m.deep.window_bases.len();
+    words.push(if m.deep.is_deep() {
+        format!("DEEP ({n} bases)")
+    } else {
+        format!("not deep ({n} in window)")
+    });
+    match m.enfilade {
+        EnfiladeVerdict::Flank(f) => words.push(format!("ENFILADE, {} flank", flank_name(f))),
+        EnfiladeVerdict::Standing(s) => words.push(format!("ENFILADE ({})", standing_name(s))),
+        EnfiladeVerdict::No => {}
+    }
+    let ids =
+        |v: &[usize]| v.iter().filter_map(|&u| table.units.get(u)).map(|u| u.id.as_str()).collect::<Vec<_>>();
+    for (kind, v) in [("tandem", &m.secondary.tandem), ("adjacent", &m.secondary.adjacent)] {
+        if !v.is_empty() {
+            words.push(format!("{kind} {}", ids(v).join(" ")));
+        }
+    }
+    words.iter().map(|w| format!(", {w}")).collect()
+}
+
+/// A target's bases outlined, and its range drawn from the frontage to its nearest base,
+/// labelled `BATTERY → TARGET range, bracket` and `extra` (the main target's further
+/// verdicts, [`main_words`]).
+#[allow(clippy::too_many_arguments)]
 fn target(
     scene: &mut Scene,
     table: &Table,
@@ -356,6 +417,7 @@ fn target(
     t: &TargetAssessment,
     class: &str,
     what: &str,
+    extra: &str,
 ) {
     let label = battery_label(table, a.battery.base_ref);
     let key = id_part(&label);
@@ -386,7 +448,7 @@ fn target(
             LayerId::Targets,
             &format!("range-{key}-{}-label", id_part(id)),
             "verdict",
-            Shape::verdict(c.from.lerp(c.to, 0.5), format!("{id} {range} br {}", t.bracket)),
+            Shape::verdict(c.from.lerp(c.to, 0.5), format!("{label} → {id} {range} br {}{extra}", t.bracket)),
             Height::Table,
             None,
         );

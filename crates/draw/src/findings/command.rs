@@ -208,7 +208,21 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
                 "verdict",
                 Shape::verdict(
                     b.centre() + vedette_geometry::Vec2::new(0.0, -r.reach_mm),
-                    format!("{} {}: {} unit(s)", u.id, distance_words(book, r.reach_mm), r.units.len()),
+                    format!(
+                        "{} within {}: {}",
+                        u.id,
+                        distance_words(book, r.reach_mm),
+                        if r.units.is_empty() {
+                            "no unit".to_string()
+                        } else {
+                            r.units
+                                .iter()
+                                .filter_map(|&x| table.units.get(x))
+                                .map(|x| x.id.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        }
+                    ),
                 ),
                 Height::Table,
                 None,
