@@ -185,8 +185,8 @@ fn deployment_areas_assets_outside_and_pass_through_reach_are_said_on_the_plan()
     for (id, text) in [
         ("deployment-division_au-d1-label", "division au-d1 area: 212 sq in"),
         ("deployment-division_fr-d1-label", "division fr-d1 area: 188 sq in"),
-        ("outside-area-au-art-1-label", "au-art-1 OUTSIDE the area of division au-d1 (74% in)"),
-        ("outside-area-fr-art-2-label", "fr-art-2 OUTSIDE the area of division fr-d1 (0% in)"),
+        ("outside-area-au-art-1-label", "au-art-1 OUTSIDE its area (74% in)"),
+        ("outside-area-fr-art-2-label", "fr-art-2 OUTSIDE its area (0% in)"),
         (
             "pass-through-au-3-au-4-label",
             "au-4 within the pass-through reach of au-3: 1.97 rule-in (50.0 mm)",
@@ -315,33 +315,30 @@ fn written_verdicts_name_who_does_what_to_whom() {
 #[test]
 fn each_main_target_says_the_battery_row_of_the_report() {
     // samples/brigade-attack.json's battery rows, as `vedette report` prints them:
-    // fr-art-1 (packed, 25 mm frontage) on au-3 at 5.51" bracket 3, aim +0.0, deep with
-    // 3 bases, tandem au-4; fr-art-2 on au-5 at 7.28" bracket 4, aim +8.5, 1 base in the
-    // window (not deep), enfilade on the left flank; au-art-1 on fr-1-3 at 1.99" bracket
-    // 1, aim -18.3, deep. The leaders' 3" reaches hold fr-1-2 and au-4.
+    // fr-art-1 (packed frontage) on au-3 at 5.51" bracket 3, deep with 3 bases, tandem
+    // au-4; fr-art-2 on au-5 at 7.28" bracket 4, 1 base in the window (not deep),
+    // enfilade on the left flank; au-art-1 on fr-1-3 at 1.99" bracket 1, deep. The
+    // leaders' 3" reaches hold fr-1-2 and au-4.
     let path = sample("brigade-attack.json");
     let svg = draw(&["report", path.to_str().unwrap()], "--plan");
     for (id, text) in [
         (
             "range-fr-art-1-au-3-label",
-            "fr-art-1 → au-3 5.51 rule-in (140.0 mm) br 3, aim +0.0°, DEEP (3 bases), tandem au-4",
+            "fr-art-1 (packed) → au-3 5.51 rule-in (140.0 mm) br 3, DEEP (3 bases), tandem au-4",
         ),
-        (
-            "range-fr-art-2-au-5-label",
-            "fr-art-2 → au-5 7.28 rule-in (185.0 mm) br 4, aim +8.5°, not deep (1 in window), ENFILADE, left flank",
-        ),
-        (
-            "range-au-art-1-fr-1-3-label",
-            "au-art-1 → fr-1-3 1.99 rule-in (50.5 mm) br 1, aim -18.3°, DEEP (3 bases)",
-        ),
-        ("frontage-fr-art-1-label", "fr-art-1 packed frontage 0.98 rule-in (25.0 mm)"),
+        ("range-fr-art-2-au-5-label", "fr-art-2 → au-5 7.28 rule-in (185.0 mm) br 4, ENFILADE, left flank"),
+        ("range-au-art-1-fr-1-3-label", "au-art-1 → fr-1-3 1.99 rule-in (50.5 mm) br 1, DEEP (3 bases)"),
         ("reach-fr-ldr-1-label", "fr-ldr-1 within 3.00 rule-in (76.2 mm): fr-1-2"),
         ("reach-au-ldr-1-label", "au-ldr-1 within 3.00 rule-in (76.2 mm): au-4"),
     ] {
         assert_eq!(text_of(&svg, id), Some(text), "{id}");
     }
-    // Normal frontages go without saying.
-    assert!(!svg.contains("id=\"frontage-fr-art-2-label\""));
+    // A packed frontage with a main target is said in its label; normal ones go
+    // without saying (and what does not hold, not deep or no enfilade, is not written:
+    // the labels above).
+    assert!(
+        !svg.contains("id=\"frontage-fr-art-1-label\"") && !svg.contains("id=\"frontage-fr-art-2-label\"")
+    );
 }
 
 #[test]

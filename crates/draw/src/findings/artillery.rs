@@ -107,8 +107,10 @@ pub fn draw_battery(
         )),
     );
     // A packed frontage (too little free space beside the battery, 000 §1.4) changes its
-    // arc: said on the plan; a normal one goes without saying.
-    if b.frontage.mode == FrontageMode::Packed {
+    // arc: said on the plan, in the main target's label when there is one; a normal one
+    // goes without saying.
+    let packed = b.frontage.mode == FrontageMode::Packed;
+    if packed && a.main.is_none() {
         scene.add(
             LayerId::Arcs,
             &format!("frontage-{key}-label"),
@@ -213,6 +215,7 @@ pub fn draw_battery(
                 t,
                 "main-target",
                 &format!("main target of {label}"),
+                &if packed { format!("{label} (packed)") } else { label.clone() },
                 &main_words(table, m),
             );
             if let Some(c) = cover
@@ -277,7 +280,7 @@ pub fn draw_battery(
         }
     }
     if let Some(t) = focus.filter(|t| a.main.as_ref().is_none_or(|m| m.unit != t.unit)) {
-        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), "");
+        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), &label, "");
     }
     // Enfilade: the arc laid on the target's nearest flank and the frontage corners it tests.
     let enfilade_target = match (detail, &a.main) {
@@ -380,16 +383,15 @@ pub fn draw_battery(
 }
 
 /// The main target's verdicts beyond its range, as the report's battery row gives them
-/// (000 §4.2-4.5): the aim, deep or not with its window's bases, enfilade and its flank
-/// or formation, tandem and adjacent targets; each after a comma.
+/// (000 §4.3-4.5): deep with its window's bases, enfilade and its flank or formation,
+/// tandem and adjacent targets; each after a comma, and only those that hold (the aim
+/// is the drawn zone's swing, in its title), so that the label stays short on a
+/// crowded plan.
 fn main_words(table: &Table, m: &MainTarget) -> String {
-    let mut words = vec![format!("aim {:+.1}°", m.aim_swing_deg)];
-    let n = m.deep.window_bases.len();
-    words.push(if m.deep.is_deep() {
-        format!("DEEP ({n} bases)")
-    } else {
-        format!("not deep ({n} in window)")
-    });
+    let mut words = Vec::new();
+    if m.deep.is_deep() {
+        words.push(format!("DEEP ({} bases)", m.deep.window_bases.len()));
+    }
     match m.enfilade {
         EnfiladeVerdict::Flank(f) => words.push(format!("ENFILADE, {} flank", flank_name(f))),
         EnfiladeVerdict::Standing(s) => words.push(format!("ENFILADE ({})", standing_name(s))),
@@ -406,8 +408,9 @@ fn main_words(table: &Table, m: &MainTarget) -> String {
 }
 
 /// A target's bases outlined, and its range drawn from the frontage to its nearest base,
-/// labelled `BATTERY → TARGET range, bracket` and `extra` (the main target's further
-/// verdicts, [`main_words`]).
+/// labelled `SHOOTER → TARGET range, bracket` and `extra` (the main target's further
+/// verdicts, [`main_words`]); `shooter` is the battery's label, `(packed)` after it for
+/// a packed frontage.
 #[allow(clippy::too_many_arguments)]
 fn target(
     scene: &mut Scene,
@@ -417,6 +420,7 @@ fn target(
     t: &TargetAssessment,
     class: &str,
     what: &str,
+    shooter: &str,
     extra: &str,
 ) {
     let label = battery_label(table, a.battery.base_ref);
@@ -448,7 +452,10 @@ fn target(
             LayerId::Targets,
             &format!("range-{key}-{}-label", id_part(id)),
             "verdict",
-            Shape::verdict(c.from.lerp(c.to, 0.5), format!("{label} → {id} {range} br {}{extra}", t.bracket)),
+            Shape::verdict(
+                c.from.lerp(c.to, 0.5),
+                format!("{shooter} → {id} {range} br {}{extra}", t.bracket),
+            ),
             Height::Table,
             None,
         );

@@ -25,8 +25,9 @@ fn area(
     let sides = side_numbers(table);
     let class =
         format!("deployment area {}", side_class(side.and_then(|s| sides.get(s).copied()).unwrap_or(0)));
-    let sq_in = book.rule_inches_to_mm(1.0).map(|one| format!("{:.0} sq in", a.area_mm2() / (one * one)));
-    let sq = sq_in.as_ref().map_or(String::new(), |s| format!(", {s}"));
+    let sq = book
+        .rule_inches_to_mm(1.0)
+        .map_or(String::new(), |one| format!(", {:.0} sq in", a.area_mm2() / (one * one)));
     for (i, o) in a.outlines.iter().enumerate() {
         scene.add(
             LayerId::Command,
@@ -37,8 +38,14 @@ fn area(
             Some(format!("deployment area of {what}: 3\" around its primary units{sq} (000 §2.1)")),
         );
     }
-    // Its size said on its boundary, at the outline's vertex farthest up the table
-    // (the first of equals), where it least covers the units inside.
+    scene.legend("deployment area", "deployment area, 3\" boundary (000 §2.1)", true);
+}
+
+/// An area's size, said on its boundary at the outline's vertex farthest up the table
+/// (the first of equals), where it least covers the units inside. Drawn after every
+/// other command finding, so that on a crowded plan the verdicts win the places first.
+fn area_label(scene: &mut Scene, book: &RuleBook, what: &str, a: &DeploymentArea) {
+    let sq_in = book.rule_inches_to_mm(1.0).map(|one| format!("{:.0} sq in", a.area_mm2() / (one * one)));
     if let Some(top) = a
         .outlines
         .iter()
@@ -61,7 +68,6 @@ fn area(
             None,
         );
     }
-    scene.legend("deployment area", "deployment area, 3\" boundary (000 §2.1)", true);
 }
 
 fn assets(scene: &mut Scene, table: &Table, what: &str, v: &[AssetFinding]) {
@@ -87,7 +93,7 @@ fn assets(scene: &mut Scene, table: &Table, what: &str, v: &[AssetFinding]) {
                 Shape::verdict(
                     b.centre(),
                     format!(
-                        "{} OUTSIDE the area of {what} ({:.0}% in)",
+                        "{} OUTSIDE its area ({:.0}% in)",
                         table.units[a.unit].id,
                         a.fraction_inside * 100.0
                     ),
@@ -121,56 +127,6 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
             area(scene, table, book, &format!("corps {}", c.name), side, a);
         }
         assets(scene, table, &format!("corps {}", c.name), &c.assets);
-    }
-    for (zones, class, words, short, kind) in [
-        (
-            &found.cavalry_reaction,
-            "reaction",
-            "in its reaction zone, 6\" to its front (000 §3.6)",
-            "in the reaction zone of",
-            "cavalry-reaction",
-        ),
-        (
-            &found.pass_through,
-            "pass-through",
-            "within pass-through reach to its rear (000 §5.5)",
-            "within the pass-through reach of",
-            "pass-through",
-        ),
-    ] {
-        for z in zones {
-            let unit = table.units.get(z.unit).map_or("", |u| u.id.as_str());
-            scene.set_findings(vec![finding_key(kind, &[unit])]);
-            for (&u, &mm) in &z.units {
-                let (Some(a), Some(b)) = (table.units.get(z.unit), table.units.get(u)) else { continue };
-                let Some(uc) = a.closest_to(b) else { continue };
-                let c = uc.closest;
-                let (ra, rb) = (BaseRef::new(z.unit, uc.from_base), BaseRef::new(u, uc.to_base));
-                // The zone's distance (its part ahead of the flank line, for cavalry) is
-                // the finding's; its uncertainty is that of the closest pair's distance.
-                let sigma = vedette_geometry::close_call::distance_sigma_mm(table, ra, rb, &c);
-                let measured = crate::findings::measured_words(book, mm, sigma);
-                scene.add(
-                    LayerId::Command,
-                    &format!("{class}-{}-{}", id_part(&a.id), id_part(&b.id)),
-                    class,
-                    Shape::line(c.from, c.to),
-                    Height::Table,
-                    Some(format!("{}: {} {words}, {measured}", a.id, b.id)),
-                );
-                scene.add(
-                    LayerId::Command,
-                    &format!("{class}-{}-{}-label", id_part(&a.id), id_part(&b.id)),
-                    "verdict",
-                    Shape::verdict(c.from.lerp(c.to, 0.5), format!("{} {short} {}: {measured}", b.id, a.id)),
-                    Height::Table,
-                    None,
-                );
-            }
-            if !z.units.is_empty() {
-                scene.legend(class, words, true);
-            }
-        }
     }
     for p in &found.division_pairs {
         scene.set_findings(vec![finding_key("division-pair", &[&p.a, &p.b])]);
@@ -230,6 +186,70 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
         }
         if !l.reaches.is_empty() {
             scene.legend("reach", "leader's reach (000 §2.3, §4.7, §5.4)", true);
+        }
+    }
+    // Reaction and pass-through lines, then the areas' sizes: on a crowded plan the
+    // divisions' verdicts, pairs and leaders' reaches win the label places first.
+    for (zones, class, words, short, kind) in [
+        (
+            &found.cavalry_reaction,
+            "reaction",
+            "in its reaction zone, 6\" to its front (000 §3.6)",
+            "in the reaction zone of",
+            "cavalry-reaction",
+        ),
+        (
+            &found.pass_through,
+            "pass-through",
+            "within pass-through reach to its rear (000 §5.5)",
+            "within the pass-through reach of",
+            "pass-through",
+        ),
+    ] {
+        for z in zones {
+            let unit = table.units.get(z.unit).map_or("", |u| u.id.as_str());
+            scene.set_findings(vec![finding_key(kind, &[unit])]);
+            for (&u, &mm) in &z.units {
+                let (Some(a), Some(b)) = (table.units.get(z.unit), table.units.get(u)) else { continue };
+                let Some(uc) = a.closest_to(b) else { continue };
+                let c = uc.closest;
+                let (ra, rb) = (BaseRef::new(z.unit, uc.from_base), BaseRef::new(u, uc.to_base));
+                // The zone's distance (its part ahead of the flank line, for cavalry) is
+                // the finding's; its uncertainty is that of the closest pair's distance.
+                let sigma = vedette_geometry::close_call::distance_sigma_mm(table, ra, rb, &c);
+                let measured = crate::findings::measured_words(book, mm, sigma);
+                scene.add(
+                    LayerId::Command,
+                    &format!("{class}-{}-{}", id_part(&a.id), id_part(&b.id)),
+                    class,
+                    Shape::line(c.from, c.to),
+                    Height::Table,
+                    Some(format!("{}: {} {words}, {measured}", a.id, b.id)),
+                );
+                scene.add(
+                    LayerId::Command,
+                    &format!("{class}-{}-{}-label", id_part(&a.id), id_part(&b.id)),
+                    "verdict",
+                    Shape::verdict(c.from.lerp(c.to, 0.5), format!("{} {short} {}: {measured}", b.id, a.id)),
+                    Height::Table,
+                    None,
+                );
+            }
+            if !z.units.is_empty() {
+                scene.legend(class, words, true);
+            }
+        }
+    }
+    for d in &found.divisions {
+        if let Some(a) = &d.area {
+            scene.set_findings(vec![finding_key("division", &[&d.name])]);
+            area_label(scene, book, &format!("division {}", d.name), a);
+        }
+    }
+    for c in &found.corps {
+        if let Some(a) = &c.area {
+            scene.set_findings(vec![finding_key("corps", &[&c.name])]);
+            area_label(scene, book, &format!("corps {}", c.name), a);
         }
     }
     scene.set_findings(before);
