@@ -352,21 +352,27 @@ impl Painter<'_> {
         self.text(&text, &PlacedLabel { x: at.x, y: at.y + 0.35 * size, anchor: "middle", size })
     }
 
-    /// The labels left out, numbered as at their anchors, in a white box at `origin`.
+    /// The labels left out, numbered as at their anchors, in a white box at `origin`,
+    /// flowed down `columns` equal columns.
     fn notes(
         &mut self,
         notes: &[(usize, String, Vec2)],
+        columns: usize,
         origin: Vec2,
         box_size: (f64, f64),
         upm: f64,
     ) -> Result<(), VisionError> {
         let (size, row) = (5.0 * upm, 8.0 * upm);
         self.white_box(origin, box_size)?;
-        let x = origin.x + 2.0 * upm;
+        let columns = columns.max(1);
+        let per_column = notes.len().div_ceil(columns).max(1);
+        let column_width = (box_size.0 - 2.0 * upm) / columns as f64;
+        let x = |c: usize| origin.x + 2.0 * upm + column_width * c as f64;
         let line = |i: usize| origin.y + row * (i as f64 + 0.5) + row / 2.0 + 0.35 * size;
-        self.text(NOTES_TITLE, &PlacedLabel { x, y: line(0), anchor: "start", size })?;
+        self.text(NOTES_TITLE, &PlacedLabel { x: x(0), y: line(0), anchor: "start", size })?;
         for (i, (n, t, _)) in notes.iter().enumerate() {
-            self.text(&format!("{n}  {t}"), &PlacedLabel { x, y: line(i + 1), anchor: "start", size })?;
+            let at = PlacedLabel { x: x(i / per_column), y: line(i % per_column + 1), anchor: "start", size };
+            self.text(&format!("{n}  {t}"), &at)?;
         }
         Ok(())
     }
@@ -438,8 +444,13 @@ pub fn paint_scene(
     text_scale: f64,
 ) -> Result<Mat, VisionError> {
     let upm = proj.units_per_mm() * text_scale;
-    let PictureLayout { legend: legend_box, notes: notes_box, notes_text: notes, labels: layout } =
-        picture_layout(scene, proj, text_scale);
+    let PictureLayout {
+        legend: legend_box,
+        notes: notes_box,
+        notes_columns,
+        notes_text: notes,
+        labels: layout,
+    } = picture_layout(scene, proj, text_scale);
     let mut p = Painter { img: photo.try_clone()?, proj, line_scale: text_scale.sqrt() };
     let mut texts: Vec<(usize, usize, &str)> = Vec::new();
     for (li, layer) in scene.layers().iter().enumerate() {
@@ -510,7 +521,7 @@ pub fn paint_scene(
         }
     }
     if let Some(b) = notes_box {
-        p.notes(&notes, Vec2::new(b.x0, b.y0), (b.x1 - b.x0, b.y1 - b.y0), upm)?;
+        p.notes(&notes, notes_columns, Vec2::new(b.x0, b.y0), (b.x1 - b.x0, b.y1 - b.y0), upm)?;
     }
     if let Some(b) = legend_box {
         legend(&mut p, scene.legend_entries(), Vec2::new(b.x0, b.y0), upm)?;
@@ -525,6 +536,8 @@ pub struct PictureLayout {
     pub legend: Option<LabelBox>,
     /// The notes' box, when some labels found no free place.
     pub notes: Option<LabelBox>,
+    /// How many columns the notes are flowed into.
+    pub notes_columns: usize,
     /// The labels with no free place: their number, text and anchor (output units).
     pub notes_text: Vec<(usize, String, Vec2)>,
     /// Where every other label goes.
@@ -543,29 +556,29 @@ pub fn picture_layout(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> 
     let reserved: Vec<LabelBox> = legend.into_iter().collect();
     let mut labels = layout_labels_around(scene, proj, text_scale, &reserved);
     let mut notes = None;
+    let mut columns = 1;
     // The notes for labels with no free place go in the next best corner clear of the
-    // legend, sized for them; the labels are laid out again around both, which may leave
-    // out a few more: the box grows for them (a few rounds at most).
+    // legend, sized for them and flowed into as many columns as cover the least of the
+    // table; the labels are laid out again around both, which may leave out a few more:
+    // the box grows for them (a few rounds at most).
     let mut room_for = 0;
     for _ in 0..4 {
-        if labels.hidden.len() <= room_for {
+        let left_out = noted(scene, &labels).count();
+        if left_out <= room_for {
             break;
         }
-        room_for = labels.hidden.len() + 2;
-        let size = notes_size_for(room_for, &labels, scene, upm);
-        let Some(b) = corners_by_cover(size, (w, h), upm, &table)
-            .into_iter()
-            .map(|o| boxed(o, size))
-            .find(|b| legend.is_none_or(|l| !b.overlaps(&l)))
-        else {
+        room_for = left_out + 2;
+        let Some((b, cols)) = notes_place(room_for, &labels, scene, upm, (w, h), &table, legend) else {
             break;
         };
         notes = Some(b);
+        columns = cols;
         let mut with_notes = reserved.clone();
         with_notes.push(b);
         labels = layout_labels_around(scene, proj, text_scale, &with_notes);
     }
-    let mut hidden: Vec<(&(usize, usize), &Vec2)> = labels.hidden.iter().collect();
+    let mut hidden: Vec<(&(usize, usize), &Vec2)> =
+        labels.hidden.iter().filter(|(k, _)| is_verdict(scene, **k)).collect();
     hidden.sort_by_key(|(k, _)| **k);
     let notes_text: Vec<(usize, String, Vec2)> = hidden
         .into_iter()
@@ -581,7 +594,7 @@ pub fn picture_layout(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> 
     // A label left out in the last round may be longer than those the box was sized for:
     // the box grows away from its corner.
     if let Some(b) = &mut notes {
-        let (nw, nh) = notes_size_for(notes_text.len(), &labels, scene, upm);
+        let (nw, nh) = notes_size_for(notes_text.len(), columns, &labels, scene, upm);
         let (right, bottom) = (b.x0 > w / 2.0, b.y0 > h / 2.0);
         if nw > b.x1 - b.x0 {
             if right { b.x0 = b.x1 - nw } else { b.x1 = b.x0 + nw }
@@ -590,7 +603,55 @@ pub fn picture_layout(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> 
             if bottom { b.y0 = b.y1 - nh } else { b.y1 = b.y0 + nh }
         }
     }
-    PictureLayout { legend, notes, notes_text, labels }
+    PictureLayout { legend, notes, notes_columns: columns, notes_text, labels }
+}
+
+/// Whether a label is a verdict, whose words must reach the reader (numbered in the
+/// notes when it has no free place), rather than a name: a unit's or a terrain piece's
+/// id, which the photo shows by the piece itself and the plan names; a name with no
+/// free place is left off.
+fn is_verdict(scene: &Scene, (li, _): (usize, usize)) -> bool {
+    scene.layers().get(li).is_some_and(|l| {
+        !matches!(l.id, LayerId::Bases | LayerId::Terrain | LayerId::Table | LayerId::Legend)
+    })
+}
+
+/// The labels with no free place that go in the notes.
+fn noted<'a>(scene: &'a Scene, labels: &'a LabelLayout) -> impl Iterator<Item = &'a (usize, usize)> + 'a {
+    labels.hidden.keys().filter(move |k| is_verdict(scene, **k))
+}
+
+/// The most columns the notes are flowed into.
+const MAX_NOTE_COLUMNS: usize = 6;
+
+/// Where the notes for `rows` labels go, and in how many columns: of every column count
+/// up to [`MAX_NOTE_COLUMNS`] and every corner clear of the legend, the box that fits in
+/// the picture, then covers the least of the table, then holds the fewest drawn points,
+/// then has the fewest columns.
+fn notes_place(
+    rows: usize,
+    labels: &LabelLayout,
+    scene: &Scene,
+    upm: f64,
+    picture: (f64, f64),
+    content: &Content,
+    legend: Option<LabelBox>,
+) -> Option<(LabelBox, usize)> {
+    (1..=MAX_NOTE_COLUMNS.min(rows.max(1)))
+        .filter_map(|cols| {
+            let size = notes_size_for(rows, cols, labels, scene, upm);
+            corners_by_cover(size, picture, upm, content)
+                .into_iter()
+                .map(|o| boxed(o, size))
+                .find(|b| legend.is_none_or(|l| !b.overlaps(&l)))
+                .map(|b| {
+                    let (points, table) = content.under(b);
+                    let outside = b.x0 < 0.0 || b.y0 < 0.0 || b.x1 > picture.0 || b.y1 > picture.1;
+                    ((outside, table, points, cols), b, cols)
+                })
+        })
+        .min_by_key(|(key, _, _)| *key)
+        .map(|(_, b, cols)| (b, cols))
 }
 
 /// The table's outline in the picture: its bounds' corners projected onto the table.
@@ -679,22 +740,27 @@ fn legend_size(entries: &[LegendEntry], upm: f64) -> (f64, f64) {
     (width, row * (entries.len() as f64 + 0.5))
 }
 
-/// The notes' size for `rows` labels left out (a row each, its number and its text), as
-/// wide as the longest text of any label that may be left out (`labels`' hidden ones,
-/// or any of the scene's when some are placed that a smaller box might not leave).
-fn notes_size_for(rows: usize, labels: &LabelLayout, scene: &Scene, upm: f64) -> (f64, f64) {
+/// The notes' size for `rows` labels left out (a row each, its number and its text) in
+/// `columns` columns, each as wide as the longest text of any label that may be left
+/// out (`labels`' hidden ones, or any of the scene's when some are placed that a smaller
+/// box might not leave).
+fn notes_size_for(rows: usize, columns: usize, labels: &LabelLayout, scene: &Scene, upm: f64) -> (f64, f64) {
     let (size, row) = (5.0 * upm, 8.0 * upm);
     let number = vedette_draw::labels::text_width(&format!("{rows}  "), size);
     let longest = labels
         .hidden
         .keys()
+        .filter(|k| is_verdict(scene, **k))
         .filter_map(|&(li, ei)| match &scene.layers()[li].elements[ei].shape {
             Shape::Text { text, .. } => Some(vedette_draw::labels::text_width(text, size)),
             _ => None,
         })
         .fold(0.0, f64::max);
-    let width = (number + longest).max(vedette_draw::labels::text_width(NOTES_TITLE, size)) + 4.0 * upm;
-    (width, row * (rows as f64 + 1.5))
+    let columns = columns.max(1);
+    let column = number + longest + 4.0 * upm;
+    let width =
+        (column * columns as f64).max(vedette_draw::labels::text_width(NOTES_TITLE, size) + 4.0 * upm);
+    (width, row * (rows.div_ceil(columns) as f64 + 1.5))
 }
 
 /// The title of the notes box.
@@ -831,7 +897,7 @@ mod tests {
         scene.legend("side-fr", "side: france", false);
         for i in 0..70 {
             let label = Shape::label(Vec2::new(900.0, 600.0), format!("label {i:02} ± 0.1 mm"), 5.0);
-            scene.add(LayerId::Bases, &format!("l{i}"), "id", label, Height::Table, None);
+            scene.add(LayerId::Contacts, &format!("l{i}"), "verdict", label, Height::Table, None);
         }
         let proj = PhotoProjection::new(camera(), 3.0, Vec2::new(900.0, 600.0));
         let layout = picture_layout(&scene, &proj, 1.0);
@@ -855,6 +921,44 @@ mod tests {
         let img = paint_scene(&photo, &scene, &proj, 1.0).unwrap();
         let px = img.at_2d::<Vec3b>((notes.y1 - 2.0) as i32, (notes.x1 - 2.0) as i32).unwrap();
         assert_eq!(*px, Vec3b::from([255, 255, 255]));
+    }
+
+    #[test]
+    fn names_with_no_room_are_left_off_and_many_notes_flow_into_columns_off_the_table() {
+        // The same photo and table as above (the table covers 100..700 x 100..500 px of
+        // the 800 x 600 photo). 150 verdicts on one anchor: one column of notes would be
+        // over 600 px tall and cover the table; the notes flow into columns that cover
+        // less of it. 20 unit ids on the same anchor (placed last) find no room: they are
+        // neither numbered nor listed.
+        let mut scene = Scene::new("crowd");
+        let table = vec![
+            Vec2::new(600.0, 400.0),
+            Vec2::new(1200.0, 400.0),
+            Vec2::new(1200.0, 800.0),
+            Vec2::new(600.0, 800.0),
+        ];
+        scene.add(LayerId::Table, "table", "table-edge", Shape::polygon(table), Height::Table, None);
+        scene.legend("side-fr", "side: france", false);
+        for i in 0..150 {
+            let label = Shape::label(Vec2::new(900.0, 600.0), format!("v{i:03}"), 5.0);
+            scene.add(LayerId::Contacts, &format!("v{i}"), "verdict", label, Height::Table, None);
+        }
+        for i in 0..20 {
+            let label = Shape::label(Vec2::new(900.0, 600.0), format!("unit-{i:02}"), 5.0);
+            scene.add(LayerId::Bases, &format!("u{i}"), "unit-label", label, Height::Table, None);
+        }
+        let proj = PhotoProjection::new(camera(), 3.0, Vec2::new(900.0, 600.0));
+        let layout = picture_layout(&scene, &proj, 1.0);
+        let notes = layout.notes.unwrap();
+        assert!(layout.notes_text.iter().all(|(_, t, _)| t.starts_with('v')), "names are not noted");
+        let noted = layout.notes_text.len();
+        assert!(noted >= 80, "{noted}");
+        assert!(layout.notes_columns > 1, "{layout:?}");
+        let quad = table_quad(&scene, &proj);
+        let one_column = notes_size_for(noted, 1, &layout.labels, &scene, proj.units_per_mm());
+        assert!(one_column.1 > 600.0, "one column would not fit: {one_column:?}");
+        assert!(notes.x0 >= 0.0 && notes.y0 >= 0.0 && notes.x1 <= 800.0 && notes.y1 <= 600.0, "{notes:?}");
+        assert_eq!(cover(notes, &quad), 0, "{notes:?}");
     }
 
     #[test]
