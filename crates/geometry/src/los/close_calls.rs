@@ -18,8 +18,9 @@ use crate::close_call::{CloseCall, base_sigma, flip_margin, resized};
 use crate::close_call::{PERTURBATION_MAX_MM, PERTURBATION_RESOLUTION_MM};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::los::{TerrainSight, UnitVerdict};
+use crate::los::{PreparedTerrain, TerrainSight, UnitVerdict};
 use crate::table::{BaseRef, Selection, Table};
+use std::sync::Arc;
 
 /// The close calls of the two sight verdicts between two selections.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,9 +65,14 @@ impl Against {
     }
 }
 
-fn verdict(table: &Table, spotter: Selection, target: Selection) -> Result<UnitVerdict, GeometryError> {
+fn verdict(
+    table: &Table,
+    terrain: &Arc<PreparedTerrain>,
+    spotter: Selection,
+    target: Selection,
+) -> Result<UnitVerdict, GeometryError> {
     let index = SpatialIndex::new(table);
-    let sight = TerrainSight::try_new(&index)?;
+    let sight = TerrainSight::with_terrain(&index, terrain)?;
     Ok(sight.explain(spotter, target)?.0)
 }
 
@@ -115,7 +121,9 @@ pub fn sight_calls(
     target: Selection,
 ) -> Result<SightCalls, GeometryError> {
     let (sb, tb) = (members(table, spotter), members(table, target));
-    let base = verdict(table, spotter, target)?;
+    // The terrain never moves: prepared once for every step.
+    let terrain = Arc::new(PreparedTerrain::try_new(table)?);
+    let base = verdict(table, &terrain, spotter, target)?;
     let sigma = table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
     let nudge_base = tb.first().copied();
     let mut calls = Vec::with_capacity(2);
@@ -127,7 +135,7 @@ pub fn sight_calls(
         ),
     ] {
         let flips = |k: f64| -> Result<bool, GeometryError> {
-            let v = verdict(&perturbed(table, &sb, &tb, against, k), spotter, target)?;
+            let v = verdict(&perturbed(table, &sb, &tb, against, k), &terrain, spotter, target)?;
             let now = match against {
                 Against::Visible | Against::Hidden => v.visible,
                 Against::FullBase | Against::NoFullBase => v.full_base.is_some(),

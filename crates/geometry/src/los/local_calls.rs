@@ -23,10 +23,11 @@ use crate::close_call::{CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin}
 use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::los::TerrainSight;
+use crate::los::{PreparedTerrain, TerrainSight};
 use crate::sight::FullVisibility;
 use crate::table::{BaseRef, Selection, Table, Unit, UnitKind};
 use crate::vec2::Vec2;
+use std::sync::Arc;
 
 /// How far beyond the box of a verdict's own bases the local table reaches, mm: the
 /// largest perturbation times (1 + √2), rounded up.
@@ -140,12 +141,14 @@ fn local_call(
     };
     let spotter_sign = against.signs().0;
     let sigma = local.table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
-    // One copy whose bases are set from the local table at each step.
+    // One copy whose bases are set from the local table at each step, over terrain
+    // prepared once (it never moves).
     let mut t = local.table.clone();
+    let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
     let margin = flip_margin(|k| {
         perturb_into(&mut t, &local.table, &sb, &tb, against, k);
         let local_index = SpatialIndex::new(&t);
-        let sight = TerrainSight::try_new(&local_index)?;
+        let sight = TerrainSight::with_terrain(&local_index, &terrain)?;
         Ok::<bool, GeometryError>(test(&sight, &t, &sb, &tb, spotter_sign * k) != holds)
     })?;
     Ok(CloseCall::perturbed(margin, sigma, target.first().copied()))

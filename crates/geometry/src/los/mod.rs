@@ -10,8 +10,9 @@
 //! - [`TerrainSight`] (`terrain_model/`): units, terrain, levels and each rule set's
 //!   limits; verdicts for bases ([`BaseVerdict`]) and units ([`UnitVerdict`]), exact over
 //!   blockers and bounded ([`Sampling`], [`Method`]) where limits decide, with exact
-//!   shortcuts first ([`Proof`]). One file per stage: `build.rs` (the model from the
-//!   table), `sweep_cache.rs` (what the occlusion sweep needs, once per table),
+//!   shortcuts first ([`Proof`]). One file per stage: `prepared.rs` (the terrain's part,
+//!   [`PreparedTerrain`], once for every table with that terrain), `build.rs` (the model
+//!   from the table and its prepared terrain), `sweep_cache.rs` (what the occlusion sweep needs, once per table),
 //!   `pairs.rs` (what lies between one spotter base and one target base), `limits.rs`
 //!   (blind zones, spotting depths, visibility), `search.rs` (the bounded search),
 //!   `full_base.rs` (the full-base decision), `batch.rs` (many pairs over the cores),
@@ -59,7 +60,7 @@ pub use sight_rules::{
     CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, HillSight, SightRules, UnitScreening,
 };
 pub use spotting_zone::{CORNER_EXCESS_MM, SpottingDepthZone, deeper_than, spotting_depth_zones};
-pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
+pub use terrain_model::{BaseVerdict, Method, PreparedTerrain, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};
 pub use units_only::UnitsOnly;
 
