@@ -12,12 +12,17 @@
 //! [`PERTURBATION_RESOLUTION_MM`], at most [`PERTURBATION_MAX_MM`]: [`flip_margin`]), and the sigma the
 //! largest of the bases' `sigma_mm` plus half diagonal times heading sigma: the verdict
 //! is certain when it survives the worst case at two such sigmas. Terrain is exact.
+//!
+//! Each step decides the verdict on the pair's local table (`local_table.rs`): the bases
+//! and terrain within [`crate::los::LOCAL_REACH_MM`] of the pair and what else can
+//! decide it, which give the whole table's verdict.
 
 use crate::close_call::{CloseCall, base_sigma, flip_margin, resized};
 #[cfg(doc)]
 use crate::close_call::{PERTURBATION_MAX_MM, PERTURBATION_RESOLUTION_MM};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::los::local_table::LocalTable;
 use crate::los::{PreparedTerrain, TerrainSight, UnitVerdict};
 use crate::table::{BaseRef, Selection, Table};
 use std::sync::Arc;
@@ -76,13 +81,6 @@ fn verdict(
     Ok(sight.explain(spotter, target)?.0)
 }
 
-/// The table with every base moved against `against` by `k` mm.
-fn perturbed(table: &Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) -> Table {
-    let mut out = table.clone();
-    perturb_into(&mut out, table, spotter, target, against, k);
-    out
-}
-
 /// Sets every base of `out` (a table of the same units and bases as `from`) to its base
 /// in `from` moved against `against` by `k` mm.
 pub(super) fn perturb_into(
@@ -121,11 +119,18 @@ pub fn sight_calls(
     target: Selection,
 ) -> Result<SightCalls, GeometryError> {
     let (sb, tb) = (members(table, spotter), members(table, target));
-    // The terrain never moves: prepared once for every step.
-    let terrain = Arc::new(PreparedTerrain::try_new(table)?);
-    let base = verdict(table, &terrain, spotter, target)?;
     let sigma = table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
     let nudge_base = tb.first().copied();
+    // Decided on the local table, which gives the whole table's verdict at every step
+    // (see `local_table`), with its terrain prepared once (it never moves) and one copy
+    // whose bases are set at each step.
+    let all: Vec<BaseRef> = sb.iter().chain(&tb).copied().collect();
+    let local = LocalTable::around(table, None, &all);
+    let (spotter, target) = (local.map_selection(spotter)?, local.map_selection(target)?);
+    let (sb, tb) = (local.map_all(&sb), local.map_all(&tb));
+    let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
+    let base = verdict(&local.table, &terrain, spotter, target)?;
+    let mut t = local.table.clone();
     let mut calls = Vec::with_capacity(2);
     for (holds, against) in [
         (base.visible, if base.visible { Against::Visible } else { Against::Hidden }),
@@ -135,7 +140,8 @@ pub fn sight_calls(
         ),
     ] {
         let flips = |k: f64| -> Result<bool, GeometryError> {
-            let v = verdict(&perturbed(table, &sb, &tb, against, k), &terrain, spotter, target)?;
+            perturb_into(&mut t, &local.table, &sb, &tb, against, k);
+            let v = verdict(&t, &terrain, spotter, target)?;
             let now = match against {
                 Against::Visible | Against::Hidden => v.visible,
                 Against::FullBase | Against::NoFullBase => v.full_base.is_some(),

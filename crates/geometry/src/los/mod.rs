@@ -32,6 +32,11 @@
 //!   solid blocks (`solid_block.rs`) across the sight hull between eye and target
 //!   (`chain.rs`), and spotting-depth bounds from the cover's outline
 //!   (`spotting_depth.rs`).
+//!
+//! Close calls of sight verdicts (issue 17): [`close_calls`] (`vedette los`) and
+//! [`local_calls`] (the report's) bisect each verdict on the verdict's local table
+//! (`local_table.rs`, reaching [`LOCAL_REACH_MM`]), its terrain prepared once
+//! ([`PreparedTerrain`]).
 
 mod blind_zone;
 mod blocking;
@@ -42,6 +47,7 @@ mod explanation;
 mod hills;
 mod line_of_sight;
 pub mod local_calls;
+mod local_table;
 mod occlusion;
 mod sight_rules;
 mod solid_block;
@@ -56,6 +62,7 @@ pub use blocking::{UnitLevels, blocks, blocks_at_levels};
 pub use explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
 pub use hills::{Contour, Ground};
 pub use line_of_sight::LineOfSight;
+pub use local_table::LOCAL_REACH_MM;
 pub use sight_rules::{
     CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, HillSight, SightRules, UnitScreening,
 };
