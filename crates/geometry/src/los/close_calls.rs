@@ -81,19 +81,11 @@ fn verdict(
     Ok(sight.explain(spotter, target)?.0)
 }
 
-/// Sets every base of `out` (a table of the same units and bases as `from`) to its base
-/// in `from` moved against `against` by `k` mm.
-pub(super) fn perturb_into(
-    out: &mut Table,
-    from: &Table,
-    spotter: &[BaseRef],
-    target: &[BaseRef],
-    against: Against,
-    k: f64,
-) {
+/// Moves every base of `table` against `against` by `k` mm.
+pub(super) fn perturb(table: &mut Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) {
     let (s, t, o) = against.signs();
-    for (ui, (unit, original)) in out.units.iter_mut().zip(&from.units).enumerate() {
-        for (bi, (base, b)) in unit.bases.iter_mut().zip(&original.bases).enumerate() {
+    for (ui, unit) in table.units.iter_mut().enumerate() {
+        for (bi, base) in unit.bases.iter_mut().enumerate() {
             let r = BaseRef::new(ui, bi);
             let sign = if spotter.contains(&r) {
                 s
@@ -102,7 +94,7 @@ pub(super) fn perturb_into(
             } else {
                 o
             };
-            *base = resized(b, sign * k);
+            *base = resized(base, sign * k);
         }
     }
 }
@@ -122,15 +114,15 @@ pub fn sight_calls(
     let sigma = table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
     let nudge_base = tb.first().copied();
     // Decided on the local table, which gives the whole table's verdict at every step
-    // (see `local_table`), with its terrain prepared once (it never moves) and one copy
-    // whose bases are set at each step.
+    // (see `local_table`), with its terrain prepared once (it never moves).
     let all: Vec<BaseRef> = sb.iter().chain(&tb).copied().collect();
     let local = LocalTable::around(table, None, &all);
     let (spotter, target) = (local.map_selection(spotter)?, local.map_selection(target)?);
     let (sb, tb) = (local.map_all(&sb), local.map_all(&tb));
+    let all = local.map_all(&all);
+    let mut narrowing = local.narrowing();
     let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
     let base = verdict(&local.table, &terrain, spotter, target)?;
-    let mut t = local.table.clone();
     let mut calls = Vec::with_capacity(2);
     for (holds, against) in [
         (base.visible, if base.visible { Against::Visible } else { Against::Hidden }),
@@ -139,9 +131,14 @@ pub fn sight_calls(
             if base.full_base.is_some() { Against::FullBase } else { Against::NoFullBase },
         ),
     ] {
+        // Each step on the local table narrowed to what can decide it at `k`.
         let flips = |k: f64| -> Result<bool, GeometryError> {
-            perturb_into(&mut t, &local.table, &sb, &tb, against, k);
-            let v = verdict(&t, &terrain, spotter, target)?;
+            local.narrow(&all, k, &mut narrowing);
+            let near = &mut narrowing.local;
+            let (spotter, target) = (near.map_selection(spotter)?, near.map_selection(target)?);
+            let (sb, tb) = (near.map_all(&sb), near.map_all(&tb));
+            perturb(&mut near.table, &sb, &tb, against, k);
+            let v = verdict(&near.table, &terrain, spotter, target)?;
             let now = match against {
                 Against::Visible | Against::Hidden => v.visible,
                 Against::FullBase | Against::NoFullBase => v.full_base.is_some(),

@@ -13,7 +13,7 @@
 //! The sigma is the largest of the local table's bases' `sigma_mm` plus half diagonal
 //! times heading sigma, as for `los`; the nudge names the target's first base.
 
-use super::close_calls::{Against, members, perturb_into};
+use super::close_calls::{Against, members, perturb};
 use super::local_table::LocalTable;
 use crate::close_call::{CloseCall, base_sigma, flip_margin};
 use crate::error::GeometryError;
@@ -51,15 +51,19 @@ fn local_call(
     };
     let spotter_sign = against.signs().0;
     let sigma = local.table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
-    // One copy whose bases are set from the local table at each step, over terrain
+    // Each step on the local table narrowed to what can decide it at `k`, over terrain
     // prepared once (it never moves).
-    let mut t = local.table.clone();
     let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
+    let all = local.map_all(&all);
+    let mut narrowing = local.narrowing();
     let margin = flip_margin(|k| {
-        perturb_into(&mut t, &local.table, &sb, &tb, against, k);
-        let local_index = SpatialIndex::new(&t);
-        let sight = TerrainSight::with_terrain(&local_index, &terrain)?;
-        Ok::<bool, GeometryError>(test(&sight, &t, &sb, &tb, spotter_sign * k) != holds)
+        local.narrow(&all, k, &mut narrowing);
+        let near = &mut narrowing.local;
+        let (sb, tb) = (near.map_all(&sb), near.map_all(&tb));
+        perturb(&mut near.table, &sb, &tb, against, k);
+        let near_index = SpatialIndex::new(&near.table);
+        let sight = TerrainSight::with_terrain(&near_index, &terrain)?;
+        Ok::<bool, GeometryError>(test(&sight, &near.table, &sb, &tb, spotter_sign * k) != holds)
     })?;
     Ok(CloseCall::perturbed(margin, sigma, target.first().copied()))
 }

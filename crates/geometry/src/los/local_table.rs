@@ -14,6 +14,11 @@
 //! between a regiment's markers join each to its nearest, however far: 000 §4.2); of the
 //! terrain, the features whose boxes meet that box, and the hills whose boxes meet a
 //! kept base's (the level a base stands at: 003 601); the units that keep a base.
+//!
+//! A step of the bisection at `k` needs only the reach `2√2·k` ([`reach_at`]): it
+//! narrows the local table to that ([`LocalTable::narrow`]), keeping all of its terrain
+//! so that one prepared terrain serves every step, and lending its units so that a step
+//! allocates little.
 
 use crate::close_call::PERTURBATION_MAX_MM;
 use crate::convex::{bbox, boxes_meet};
@@ -39,7 +44,19 @@ pub(super) struct LocalTable {
     /// For each kept unit (ascending by its index in the whole table): that index, its
     /// index among the kept units and, for each of its bases, its index among the unit's
     /// kept bases.
-    index_of: Vec<(usize, usize, Vec<Option<usize>>)>,
+    index_of: Vec<UnitPlace>,
+}
+
+/// A kept unit's index in the table cut, its index among the kept units, and for each of
+/// its bases, its index among the unit's kept bases.
+type UnitPlace = (usize, usize, Vec<Option<usize>>);
+
+/// A local table narrowed for one step of a close call ([`LocalTable::narrow`]), with
+/// the units of the table it narrows that it does not hold, by index.
+pub(super) struct Narrowed {
+    /// The narrowed table and the place of each of its bases in the table it narrows.
+    pub(super) local: LocalTable,
+    pool: Vec<Option<Unit>>,
 }
 
 impl LocalTable {
@@ -47,11 +64,8 @@ impl LocalTable {
     /// bases `index` (of `table`) finds near the region, or among every base without
     /// one, then kept exactly as the module documentation says.
     pub(super) fn around(table: &Table, index: Option<&SpatialIndex<'_>>, refs: &[BaseRef]) -> LocalTable {
-        let reach_mm = LOCAL_REACH_MM;
-        let (lo, hi) =
-            bbox(refs.iter().filter_map(|&r| table.base(r)).flat_map(|b| b.vertices_ccw().into_iter()));
-        let region = (lo - Vec2::new(reach_mm, reach_mm), hi + Vec2::new(reach_mm, reach_mm));
-        let mut candidates: Vec<usize> = match index {
+        let region = region(table, refs, LOCAL_REACH_MM);
+        let candidates: Vec<usize> = match index {
             // The index's boxes are the bases' own: a millimetre of slack keeps every base
             // whose box meets the region among the candidates whatever the rounding.
             Some(index) => {
@@ -62,33 +76,7 @@ impl LocalTable {
                 .filter(|&u| table.units[u].bases.iter().any(|b| boxes_meet(b.aabb(), region)))
                 .collect(),
         };
-        candidates.extend((0..table.units.len()).filter(|&u| table.units[u].kind == UnitKind::Skirmisher));
-        let whole: Vec<usize> = refs.iter().map(|r| r.unit).collect();
-        candidates.extend(whole.iter().copied());
-        candidates.sort_unstable();
-        candidates.dedup();
-        let mut index_of = Vec::with_capacity(candidates.len());
-        let mut units: Vec<Unit> = Vec::new();
-        for ui in candidates {
-            let Some(u) = table.units.get(ui) else { continue };
-            let all = u.kind == UnitKind::Skirmisher || whole.contains(&ui);
-            let places: Vec<Option<usize>> = u
-                .bases
-                .iter()
-                .scan(0, |kept, b| {
-                    Some((all || boxes_meet(b.aabb(), region)).then(|| {
-                        *kept += 1;
-                        *kept - 1
-                    }))
-                })
-                .collect();
-            if places.iter().any(Option::is_some) {
-                let bases =
-                    u.bases.iter().zip(&places).filter(|(_, p)| p.is_some()).map(|(b, _)| *b).collect();
-                index_of.push((ui, units.len(), places));
-                units.push(Unit { bases, ..u.clone() });
-            }
-        }
+        let (units, index_of) = kept_units(table, candidates, refs, region);
         let under_kept =
             |f: (Vec2, Vec2)| units.iter().flat_map(|u| &u.bases).any(|b| boxes_meet(b.aabb(), f));
         let terrain = table
@@ -100,19 +88,45 @@ impl LocalTable {
             })
             .cloned()
             .collect();
-        let table = Table {
-            schema: table.schema.clone(),
-            rules: table.rules,
-            scale: table.scale,
-            name: None,
-            size: table.size,
-            sides: table.sides.clone(),
-            artillery: table.artillery.clone(),
-            units,
-            markers: table.markers.clone(),
-            terrain,
-        };
-        LocalTable { table, index_of }
+        LocalTable { table: Table { units, terrain, ..empty_like(table) }, index_of }
+    }
+
+    /// An empty narrowing of this table, for [`Self::narrow`]: this table's units are
+    /// lent from it, so that a close call's steps allocate little.
+    pub(super) fn narrowing(&self) -> Narrowed {
+        Narrowed {
+            local: LocalTable {
+                table: Table { terrain: self.table.terrain.clone(), ..empty_like(&self.table) },
+                index_of: Vec::new(),
+            },
+            pool: self.table.units.iter().cloned().map(Some).collect(),
+        }
+    }
+
+    /// Sets `into` (a narrowing of this table) to this table narrowed to what decides the
+    /// verdict of `refs` (bases of this table) at perturbation `k` mm: the bases within
+    /// [`reach_at`] of them, kept as [`Self::around`] keeps them. Every terrain feature
+    /// of this table is kept, so that its prepared terrain serves every narrowing.
+    pub(super) fn narrow(&self, refs: &[BaseRef], k: f64, into: &mut Narrowed) {
+        let out = &mut into.local;
+        for ((ui, _, _), unit) in out.index_of.drain(..).zip(out.table.units.drain(..)) {
+            if let Some(slot) = into.pool.get_mut(ui) {
+                *slot = Some(unit);
+            }
+        }
+        let region = region(&self.table, refs, reach_at(k));
+        for (ui, u) in self.table.units.iter().enumerate() {
+            let all = u.kind == UnitKind::Skirmisher || refs.iter().any(|r| r.unit == ui);
+            let places = places(u, all, region);
+            if places.iter().all(Option::is_none) {
+                continue;
+            }
+            let Some(mut unit) = into.pool.get_mut(ui).and_then(Option::take) else { continue };
+            unit.bases.clear();
+            unit.bases.extend(u.bases.iter().zip(&places).filter(|(_, p)| p.is_some()).map(|(b, _)| *b));
+            out.index_of.push((ui, out.table.units.len(), places));
+            out.table.units.push(unit);
+        }
     }
 
     /// Where a base of the whole table is in the local one, if kept.
@@ -146,11 +160,84 @@ impl LocalTable {
     }
 }
 
+/// How far a local table must reach for a verdict perturbed by `k` mm: `2√2·k` (see
+/// [`LOCAL_REACH_MM`]) and a millimetre for rounding, at most [`LOCAL_REACH_MM`].
+pub(super) fn reach_at(k: f64) -> f64 {
+    (2.0 * std::f64::consts::SQRT_2 * k + 1.0).min(LOCAL_REACH_MM)
+}
+
+/// The box around the bases `refs` of `table` grown by `reach_mm`.
+fn region(table: &Table, refs: &[BaseRef], reach_mm: f64) -> (Vec2, Vec2) {
+    let (lo, hi) =
+        bbox(refs.iter().filter_map(|&r| table.base(r)).flat_map(|b| b.vertices_ccw().into_iter()));
+    (lo - Vec2::new(reach_mm, reach_mm), hi + Vec2::new(reach_mm, reach_mm))
+}
+
+/// The units of a local table, from `candidates` (units of `table` with a base near
+/// `region`): of each, the bases whose boxes meet the region, all of a skirmisher's and
+/// of a unit of `refs`; every skirmisher unit and every unit of `refs` is a candidate.
+/// With, for each kept unit, its place (see [`LocalTable`]).
+fn kept_units(
+    table: &Table,
+    mut candidates: Vec<usize>,
+    refs: &[BaseRef],
+    region: (Vec2, Vec2),
+) -> (Vec<Unit>, Vec<UnitPlace>) {
+    candidates.extend((0..table.units.len()).filter(|&u| table.units[u].kind == UnitKind::Skirmisher));
+    let whole: Vec<usize> = refs.iter().map(|r| r.unit).collect();
+    candidates.extend(whole.iter().copied());
+    candidates.sort_unstable();
+    candidates.dedup();
+    let mut index_of = Vec::with_capacity(candidates.len());
+    let mut units: Vec<Unit> = Vec::new();
+    for ui in candidates {
+        let Some(u) = table.units.get(ui) else { continue };
+        let all = u.kind == UnitKind::Skirmisher || whole.contains(&ui);
+        let places = places(u, all, region);
+        if places.iter().any(Option::is_some) {
+            let bases = u.bases.iter().zip(&places).filter(|(_, p)| p.is_some()).map(|(b, _)| *b).collect();
+            index_of.push((ui, units.len(), places));
+            units.push(Unit { bases, ..u.clone() });
+        }
+    }
+    (units, index_of)
+}
+
+/// For each base of `u`, its index among the bases kept: all of them, or those whose
+/// boxes meet `region`.
+fn places(u: &Unit, all: bool, region: (Vec2, Vec2)) -> Vec<Option<usize>> {
+    u.bases
+        .iter()
+        .scan(0, |kept, b| {
+            Some((all || boxes_meet(b.aabb(), region)).then(|| {
+                *kept += 1;
+                *kept - 1
+            }))
+        })
+        .collect()
+}
+
+/// `table` without units or terrain (and without its name).
+fn empty_like(table: &Table) -> Table {
+    Table {
+        schema: table.schema.clone(),
+        rules: table.rules,
+        scale: table.scale,
+        name: None,
+        size: table.size,
+        sides: table.sides.clone(),
+        artillery: table.artillery.clone(),
+        units: Vec::new(),
+        markers: table.markers.clone(),
+        terrain: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::los::TerrainSight;
-    use crate::los::close_calls::{Against, perturb_into};
+    use crate::los::close_calls::{Against, perturb};
 
     /// A fixed sequence of numbers in [0, 1) (a linear congruential generator: the test
     /// needs variety, not quality).
@@ -212,7 +299,7 @@ mod tests {
     fn the_local_table_decides_as_the_whole_one_at_every_perturbation() {
         let table = crowded_table();
         let index = SpatialIndex::new(&table);
-        let (mut dropped, mut seen, mut hidden) = (false, 0, 0);
+        let (mut dropped, mut narrowed, mut seen, mut hidden) = (false, false, 0, 0);
         // Pairs 150-350 mm apart: most of the table lies beyond their local tables.
         let centre = |u: usize| table.units[u].bases[0].centre();
         let pairs: Vec<(usize, usize)> = (0..100)
@@ -239,18 +326,36 @@ mod tests {
                 local.map_selection(Selection::Unit(a)).unwrap_or_else(|e| panic!("{e}")),
                 local.map_selection(Selection::Unit(b)).unwrap_or_else(|e| panic!("{e}")),
             );
-            let (lsb, ltb) = (local.map_all(&sb), local.map_all(&tb));
-            let (mut whole, mut cut) = (table.clone(), local.table.clone());
+            let (lsb, ltb, lall) = (local.map_all(&sb), local.map_all(&tb), local.map_all(&all));
+            let mut narrowing = local.narrowing();
             for against in [Against::Visible, Against::Hidden, Against::FullBase, Against::NoFullBase] {
                 for k in [0.0, 2.0, 10.0, 30.0, 50.0] {
-                    perturb_into(&mut whole, &table, &sb, &tb, against, k);
-                    perturb_into(&mut cut, &local.table, &lsb, &ltb, against, k);
+                    let mut whole = table.clone();
+                    perturb(&mut whole, &sb, &tb, against, k);
                     let want = verdict(&whole, Selection::Unit(a), Selection::Unit(b));
+                    let mut cut = local.table.clone();
+                    perturb(&mut cut, &lsb, &ltb, against, k);
                     assert_eq!(verdict(&cut, ls, lt), want, "{a} -> {b}, {against:?} at {k} mm");
+                    // Narrowed to the reach at k.
+                    local.narrow(&lall, k, &mut narrowing);
+                    let near = &mut narrowing.local;
+                    narrowed |= near.table.bases().count() < cut.bases().count();
+                    let (ns, nt) = (
+                        near.map_selection(ls).unwrap_or_else(|e| panic!("{e}")),
+                        near.map_selection(lt).unwrap_or_else(|e| panic!("{e}")),
+                    );
+                    let (nsb, ntb) = (near.map_all(&lsb), near.map_all(&ltb));
+                    perturb(&mut near.table, &nsb, &ntb, against, k);
+                    assert_eq!(
+                        verdict(&near.table, ns, nt),
+                        want,
+                        "{a} -> {b}, {against:?} at {k} mm, narrowed"
+                    );
                     if want.0 { seen += 1 } else { hidden += 1 }
                 }
             }
         }
+        assert!(narrowed, "some narrowed table leaves bases out");
         assert!(dropped, "some local table leaves bases out");
         assert!(seen > 0 && hidden > 0, "{seen} seen, {hidden} hidden");
     }

@@ -245,7 +245,7 @@ mod tests {
     use super::*;
     use crate::index::SpatialIndex;
     use crate::los::TerrainSight;
-    use crate::los::close_calls::{Against, perturb_into};
+    use crate::los::close_calls::{Against, perturb};
     use crate::table::{BaseRef, Selection};
     use std::sync::Arc;
 
@@ -285,11 +285,11 @@ mod tests {
             let pairs: Vec<(usize, usize)> =
                 (0..n).flat_map(|a| (0..n).filter(move |&b| b != a).map(move |b| (a, b))).collect();
             let (spotter, target) = ([BaseRef::new(0, 0)], [BaseRef::new(3, 0), BaseRef::new(3, 1)]);
-            let mut moved = table.clone();
             let (mut seen, mut hidden) = (0, 0);
             for against in [Against::Visible, Against::Hidden, Against::FullBase, Against::NoFullBase] {
                 for k in [0.0, 3.7, 31.0] {
-                    perturb_into(&mut moved, &table, &spotter, &target, against, k);
+                    let mut moved = table.clone();
+                    perturb(&mut moved, &spotter, &target, against, k);
                     let index = SpatialIndex::new(&moved);
                     let scratch = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
                     let prepared =
