@@ -359,4 +359,30 @@ mod tests {
         assert!(dropped, "some local table leaves bases out");
         assert!(seen > 0 && hidden > 0, "{seen} seen, {hidden} hidden");
     }
+
+    /// Regression (issue 20): a blocker whose box is 135 mm from the target's, both
+    /// turned 45° (their corners point at each other), grown with the target by `k`
+    /// closes the gap at `k` = 135 / 2√2 = 47.7 mm and hides a corner of it: the full
+    /// base flips there. A local table reaching only 125 mm left the blocker out and
+    /// gave 50 mm.
+    #[test]
+    fn a_blocker_both_grown_corners_reach_decides_the_full_base_call() {
+        let half = 15.0 * std::f64::consts::SQRT_2;
+        let x = half + 135.0 + half;
+        let text = format!(
+            r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
+  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0,"y":400,"heading":45,"width":30,"depth":30}}]}},
+  {{"id":"block","side":"au","kind":"infantry","formation":"line","bases":[{{"x":{x},"y":400,"heading":45,"width":30,"depth":30}}]}}]}}"#
+        );
+        let table = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let calls = crate::los::close_calls::sight_calls(&table, Selection::Unit(0), Selection::Unit(1))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let flip = 135.0 / (2.0 * std::f64::consts::SQRT_2);
+        assert!(
+            (flip - 0.5..=flip).contains(&calls.full_base.margin_mm),
+            "full base margin {} mm, want just under {flip:.2}",
+            calls.full_base.margin_mm
+        );
+    }
 }
