@@ -130,4 +130,14 @@ pub enum GeometryError {
         /// The base, as `unit#index`.
         base: String,
     },
+
+    /// A sight model was asked over a table whose terrain is not the one its prepared
+    /// terrain was made from ([`crate::los::PreparedTerrain`]).
+    #[error("the prepared terrain ({prepared} feature(s)) is not this table's terrain ({table} feature(s))")]
+    TerrainMismatch {
+        /// How many features the prepared terrain was made from.
+        prepared: usize,
+        /// How many features the table has.
+        table: usize,
+    },
 }

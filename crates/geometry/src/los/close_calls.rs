@@ -12,14 +12,20 @@
 //! [`PERTURBATION_RESOLUTION_MM`], at most [`PERTURBATION_MAX_MM`]: [`flip_margin`]), and the sigma the
 //! largest of the bases' `sigma_mm` plus half diagonal times heading sigma: the verdict
 //! is certain when it survives the worst case at two such sigmas. Terrain is exact.
+//!
+//! Each step decides the verdict on the pair's local table (`local_table.rs`): the bases
+//! and terrain within [`crate::los::LOCAL_REACH_MM`] of the pair and what else can
+//! decide it, which give the whole table's verdict.
 
 use crate::close_call::{CloseCall, base_sigma, flip_margin, resized};
 #[cfg(doc)]
 use crate::close_call::{PERTURBATION_MAX_MM, PERTURBATION_RESOLUTION_MM};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::los::{TerrainSight, UnitVerdict};
+use crate::los::local_table::LocalTable;
+use crate::los::{PreparedTerrain, TerrainSight, UnitVerdict};
 use crate::table::{BaseRef, Selection, Table};
+use std::sync::Arc;
 
 /// The close calls of the two sight verdicts between two selections.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,32 +70,22 @@ impl Against {
     }
 }
 
-fn verdict(table: &Table, spotter: Selection, target: Selection) -> Result<UnitVerdict, GeometryError> {
+fn verdict(
+    table: &Table,
+    terrain: &Arc<PreparedTerrain>,
+    spotter: Selection,
+    target: Selection,
+) -> Result<UnitVerdict, GeometryError> {
     let index = SpatialIndex::new(table);
-    let sight = TerrainSight::try_new(&index)?;
+    let sight = TerrainSight::with_terrain(&index, terrain)?;
     Ok(sight.explain(spotter, target)?.0)
 }
 
-/// The table with every base moved against `against` by `k` mm.
-fn perturbed(table: &Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) -> Table {
-    let mut out = table.clone();
-    perturb_into(&mut out, table, spotter, target, against, k);
-    out
-}
-
-/// Sets every base of `out` (a table of the same units and bases as `from`) to its base
-/// in `from` moved against `against` by `k` mm.
-pub(super) fn perturb_into(
-    out: &mut Table,
-    from: &Table,
-    spotter: &[BaseRef],
-    target: &[BaseRef],
-    against: Against,
-    k: f64,
-) {
+/// Moves every base of `table` against `against` by `k` mm.
+pub(super) fn perturb(table: &mut Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) {
     let (s, t, o) = against.signs();
-    for (ui, (unit, original)) in out.units.iter_mut().zip(&from.units).enumerate() {
-        for (bi, (base, b)) in unit.bases.iter_mut().zip(&original.bases).enumerate() {
+    for (ui, unit) in table.units.iter_mut().enumerate() {
+        for (bi, base) in unit.bases.iter_mut().enumerate() {
             let r = BaseRef::new(ui, bi);
             let sign = if spotter.contains(&r) {
                 s
@@ -98,7 +94,7 @@ pub(super) fn perturb_into(
             } else {
                 o
             };
-            *base = resized(b, sign * k);
+            *base = resized(base, sign * k);
         }
     }
 }
@@ -115,9 +111,18 @@ pub fn sight_calls(
     target: Selection,
 ) -> Result<SightCalls, GeometryError> {
     let (sb, tb) = (members(table, spotter), members(table, target));
-    let base = verdict(table, spotter, target)?;
     let sigma = table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
     let nudge_base = tb.first().copied();
+    // Decided on the local table, which gives the whole table's verdict at every step
+    // (see `local_table`), with its terrain prepared once (it never moves).
+    let all: Vec<BaseRef> = sb.iter().chain(&tb).copied().collect();
+    let local = LocalTable::around(table, None, &all);
+    let (spotter, target) = (local.map_selection(spotter)?, local.map_selection(target)?);
+    let (sb, tb) = (local.map_all(&sb), local.map_all(&tb));
+    let all = local.map_all(&all);
+    let mut narrowing = local.narrowing();
+    let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
+    let base = verdict(&local.table, &terrain, spotter, target)?;
     let mut calls = Vec::with_capacity(2);
     for (holds, against) in [
         (base.visible, if base.visible { Against::Visible } else { Against::Hidden }),
@@ -126,8 +131,14 @@ pub fn sight_calls(
             if base.full_base.is_some() { Against::FullBase } else { Against::NoFullBase },
         ),
     ] {
+        // Each step on the local table narrowed to what can decide it at `k`.
         let flips = |k: f64| -> Result<bool, GeometryError> {
-            let v = verdict(&perturbed(table, &sb, &tb, against, k), spotter, target)?;
+            local.narrow(&all, k, &mut narrowing);
+            let near = &mut narrowing.local;
+            let (spotter, target) = (near.map_selection(spotter)?, near.map_selection(target)?);
+            let (sb, tb) = (near.map_all(&sb), near.map_all(&tb));
+            perturb(&mut near.table, &sb, &tb, against, k);
+            let v = verdict(&near.table, &terrain, spotter, target)?;
             let now = match against {
                 Against::Visible | Against::Hidden => v.visible,
                 Against::FullBase | Against::NoFullBase => v.full_base.is_some(),

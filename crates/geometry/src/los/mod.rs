@@ -10,8 +10,9 @@
 //! - [`TerrainSight`] (`terrain_model/`): units, terrain, levels and each rule set's
 //!   limits; verdicts for bases ([`BaseVerdict`]) and units ([`UnitVerdict`]), exact over
 //!   blockers and bounded ([`Sampling`], [`Method`]) where limits decide, with exact
-//!   shortcuts first ([`Proof`]). One file per stage: `build.rs` (the model from the
-//!   table), `sweep_cache.rs` (what the occlusion sweep needs, once per table),
+//!   shortcuts first ([`Proof`]). One file per stage: `prepared.rs` (the terrain's part,
+//!   [`PreparedTerrain`], once for every table with that terrain), `build.rs` (the model
+//!   from the table and its prepared terrain), `sweep_cache.rs` (what the occlusion sweep needs, once per table),
 //!   `pairs.rs` (what lies between one spotter base and one target base), `limits.rs`
 //!   (blind zones, spotting depths, visibility), `search.rs` (the bounded search),
 //!   `full_base.rs` (the full-base decision), `batch.rs` (many pairs over the cores),
@@ -31,6 +32,11 @@
 //!   solid blocks (`solid_block.rs`) across the sight hull between eye and target
 //!   (`chain.rs`), and spotting-depth bounds from the cover's outline
 //!   (`spotting_depth.rs`).
+//!
+//! Close calls of sight verdicts (issue 17): [`close_calls`] (`vedette los`) and
+//! [`local_calls`] (the report's) bisect each verdict on the verdict's local table
+//! (`local_table.rs`, reaching [`LOCAL_REACH_MM`]), its terrain prepared once
+//! ([`PreparedTerrain`]).
 
 mod blind_zone;
 mod blocking;
@@ -41,6 +47,7 @@ mod explanation;
 mod hills;
 mod line_of_sight;
 pub mod local_calls;
+mod local_table;
 mod occlusion;
 mod sight_rules;
 mod solid_block;
@@ -55,11 +62,12 @@ pub use blocking::{UnitLevels, blocks, blocks_at_levels};
 pub use explanation::{Cut, CutBy, Explanation, SightLine, TerrainRule};
 pub use hills::{Contour, Ground};
 pub use line_of_sight::LineOfSight;
+pub use local_table::LOCAL_REACH_MM;
 pub use sight_rules::{
     CoverVisibility, Eye, FieldOfView, HIGH_HILL_LEVEL, HillSight, SightRules, UnitScreening,
 };
 pub use spotting_zone::{CORNER_EXCESS_MM, SpottingDepthZone, deeper_than, spotting_depth_zones};
-pub use terrain_model::{BaseVerdict, Method, Proof, Sampling, TerrainSight, UnitVerdict};
+pub use terrain_model::{BaseVerdict, Method, PreparedTerrain, Proof, Sampling, TerrainSight, UnitVerdict};
 pub use terrain_sight::{CoverDensity, HALF_LEVEL, SightEffect, SightProperties, sight_properties};
 pub use units_only::UnitsOnly;
 

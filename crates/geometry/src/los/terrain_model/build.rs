@@ -1,19 +1,17 @@
-//! Building the model: features, screens and base shapes from the table, and the
-//! builder-style settings and accessors of [`TerrainSight`].
+//! Building the model: screens, levels and base shapes from the table over its prepared
+//! terrain ([`PreparedTerrain`]), and the builder-style settings and accessors of [`TerrainSight`].
 
-use super::{Feature, Proof, Sampling, TerrainSight};
+use super::{PreparedTerrain, Proof, Sampling, TerrainSight};
 use crate::base::Base;
 use crate::convex::hull_points;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::los::hills::Ground;
-use crate::los::sight_rules::{Eye, HillSight, SightRules};
-use crate::los::terrain_sight::{SightEffect, sight_properties};
-use crate::pro_patria::crest::hill_crests;
+use crate::los::sight_rules::{Eye, SightRules};
 use crate::sight::Blocker;
 use crate::table::{BaseRef, Selection, Table, UnitKind};
 use crate::vec2::Vec2;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 impl<'i, 't> TerrainSight<'i, 't> {
     /// The model of the indexed table, with its rule set's sight rules
@@ -27,64 +25,42 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// The model with explicit sight rules (a club's variant, or a test).
     #[must_use]
     pub fn with_rules(index: &'i SpatialIndex<'t>, rules: SightRules) -> Self {
+        let terrain = Arc::new(PreparedTerrain::with_rules(index.table(), rules));
+        Self::over(index, terrain)
+    }
+
+    /// The model of the indexed table over terrain prepared once ([`PreparedTerrain`]),
+    /// with the rules it was prepared under: only the bases' part (their levels and
+    /// shapes, the screens between skirmish markers) is built, so a close call's
+    /// perturbed copies of a table share one terrain. Its verdicts are those of
+    /// [`Self::with_rules`] with the same rules.
+    ///
+    /// # Errors
+    /// [`GeometryError::TerrainMismatch`] when the indexed table's terrain is not the
+    /// prepared one.
+    pub fn with_terrain(
+        index: &'i SpatialIndex<'t>,
+        terrain: &Arc<PreparedTerrain>,
+    ) -> Result<Self, GeometryError> {
+        terrain.check(index.table())?;
+        Ok(Self::over(index, Arc::clone(terrain)))
+    }
+
+    /// The model over a terrain known to be the indexed table's.
+    fn over(index: &'i SpatialIndex<'t>, terrain: Arc<PreparedTerrain>) -> Self {
         let table = index.table();
-        let ground = Ground::new(table);
+        let ground = terrain.ground();
         let levels =
             table.units.iter().map(|u| u.bases.iter().map(|b| ground.base_level(b)).collect()).collect();
-        let features = table
-            .terrain
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| {
-                let props = sight_properties(f.kind);
-                if props.effect == SightEffect::Open {
-                    return None;
-                }
-                let linear = f.kind.is_linear();
-                let blockers =
-                    if linear { Blocker::from_path(&f.path) } else { vec![Blocker::new(f.polygon())] };
-                let (mut lo, mut hi) = (
-                    Vec2::new(f64::INFINITY, f64::INFINITY),
-                    Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-                );
-                for b in &blockers {
-                    let (l, h) = b.bbox();
-                    lo = Vec2::new(lo.x.min(l.x), lo.y.min(l.y));
-                    hi = Vec2::new(hi.x.max(h.x), hi.y.max(h.y));
-                }
-                let crests = match rules.hills {
-                    HillSight::CrestLines { .. } if props.effect == SightEffect::Hill => hill_crests(f)
-                        .into_iter()
-                        .map(|c| {
-                            let bands = Blocker::from_path(&c.points);
-                            (c, bands)
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                Some(Feature {
-                    index: i,
-                    kind: f.kind,
-                    level: f.level,
-                    props,
-                    blockers,
-                    linear,
-                    lo,
-                    hi,
-                    crests,
-                })
-            })
-            .collect();
         let screens = skirmish_screens(table);
         let base_blockers =
             table.units.iter().map(|u| u.bases.iter().map(Blocker::from_base).collect()).collect();
         TerrainSight {
             index,
             table,
-            rules,
-            ground,
+            rules: *terrain.rules(),
+            terrain,
             levels,
-            features,
             screens,
             sampling: Sampling::default(),
             proof: Proof::default(),
@@ -127,10 +103,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
         spotter: Selection,
         target: Selection,
     ) -> Result<Option<super::UnitVerdict>, GeometryError> {
-        if self.targets_behind_crests || self.features.iter().all(|f| f.crests.is_empty()) {
+        if self.targets_behind_crests || self.terrain.features().iter().all(|f| f.crests.is_empty()) {
             return Ok(None);
         }
-        let behind = TerrainSight::with_rules(self.index, self.rules)
+        let behind = TerrainSight::over(self.index, Arc::clone(&self.terrain))
             .with_sampling(self.sampling)
             .with_proof(self.proof)
             .with_targets_behind_crests();
@@ -149,7 +125,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// The ground (hill contours) of the table.
     #[must_use]
     pub fn ground(&self) -> &Ground {
-        &self.ground
+        self.terrain.ground()
     }
 
     /// The level a base stands at.

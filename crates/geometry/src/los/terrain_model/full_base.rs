@@ -232,7 +232,6 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if self.proof == Proof::Exhaustive || p.eye.len() != 2 {
             return out;
         }
-        let occ = self.sweep_cache();
         let (sv, tv) = (p.spotter.vertices_ccw(), p.target.vertices_ccw());
         for (f, l) in &p.limits {
             // The pieces of a linear obstacle every crossing of which is farther than the
@@ -254,7 +253,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 }
             }
             // The deep cores of the cover's convex parts.
-            let cores = occ.deep.get(f.index).filter(|(d, _)| *d == depth).map(|(_, c)| c.as_slice());
+            let cores =
+                self.terrain.deep().get(f.index).filter(|(d, _)| *d == depth).map(|(_, c)| c.as_slice());
             out.extend(cores.unwrap_or_default().iter().filter_map(|c| deep_core(c, depth, &sv, &tv)));
         }
         out

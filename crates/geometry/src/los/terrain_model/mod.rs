@@ -59,15 +59,16 @@ mod explain;
 mod full_base;
 mod limits;
 mod pairs;
+mod prepared;
 mod search;
 mod sweep_cache;
 #[cfg(test)]
 mod tests;
 mod views;
 
+pub use self::prepared::PreparedTerrain;
 use self::sweep_cache::SweepCache;
 use super::explanation::SightLine;
-use super::hills::Ground;
 #[cfg(doc)]
 use super::sight_rules::HillSight;
 use super::sight_rules::SightRules;
@@ -81,7 +82,7 @@ use crate::sight::{Blocker, FullVisibility, LocalBlocker};
 use crate::table::{BaseRef, Table};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// How many target points the bounded search tries before it proves cells of the target
 /// hidden ([`TerrainSight::hidden_cells`]).
@@ -349,9 +350,9 @@ pub struct TerrainSight<'i, 't> {
     index: &'i SpatialIndex<'t>,
     table: &'t Table,
     rules: SightRules,
-    ground: Ground,
+    /// The terrain's part, shared by the models over tables with this terrain.
+    terrain: Arc<PreparedTerrain>,
     levels: Vec<Vec<f64>>,
-    features: Vec<Feature>,
     screens: Vec<(Blocker, BaseRef, BaseRef)>,
     sampling: Sampling,
     proof: Proof,

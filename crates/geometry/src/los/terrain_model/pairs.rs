@@ -112,7 +112,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         }
         let mut opaque = Vec::new();
         let mut limits = Vec::new();
-        for f in self.features.iter().filter(|f| f.bbox_overlaps(lo, hi)) {
+        for f in self.terrain.features().iter().filter(|f| f.bbox_overlaps(lo, hi)) {
             match self.role(f, spotter_ref, spotter, target_ref, target, ls, lt) {
                 Role::Ignore => {}
                 Role::Opaque => opaque.extend(f.blockers.iter().map(|b| (b, f.index))),

@@ -2,16 +2,15 @@
 //! the cores can share out), the sweep from one spotter's eye, and the solid pieces
 //! of a pair for the chain test.
 
-use super::{BlockerOrigin, Pair, Proof, TerrainSight, lock};
+use super::{BlockerOrigin, Pair, Proof, TerrainSight};
 use crate::base::Base;
 use crate::convex::hull_points;
 use crate::los::occlusion::{self, Horizon, Sweep, Terrain, UnitSight};
 use crate::los::sight_rules::{CoverVisibility, Eye};
 use crate::los::solid_block::SOLID_MARGIN_MM;
-use crate::los::spotting_depth::{beyond_depth, convex_part_around, core_radius, covers, hidden_in_cover};
+use crate::los::spotting_depth::{beyond_depth, convex_part_around, covers, hidden_in_cover};
 use crate::los::terrain_sight::SightEffect;
-use crate::polygon::{ConvexPolygon, HalfPlane, convex_parts};
-use crate::sight::Blocker;
+use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::table::{BaseRef, UnitKind};
 use crate::vec2::Vec2;
 
@@ -20,61 +19,26 @@ pub(super) type Shapes = std::sync::Arc<Vec<Option<Vec<Vec2>>>>;
 
 /// The sweep cache: what the occlusion sweep uses, prepared once per table (the sweep's
 /// own [`occlusion::Occluders`] are one part of it): the units' blocks and cells,
-/// each area feature's kernel (a convex part of it), the cover each unit stands in, and
-/// each unit's highest base level.
+/// the cover each unit stands in, and each unit's highest base level. (The covers'
+/// kernels and deep cores depend on the terrain alone: [`super::PreparedTerrain`].)
 pub(super) struct SweepCache {
     pub(super) sweep: occlusion::Occluders,
-    pub(super) kernels: Vec<Option<Vec<Vec2>>>,
-    /// The kernels shrunk for an eye, by the shrink's bits (eyes of one width share it).
-    pub(super) shrunk: std::sync::Mutex<Vec<(u64, Shapes)>>,
     pub(super) unit_cover: Vec<Vec<usize>>,
     pub(super) unit_top: Vec<f64>,
-    /// By terrain index, for a cover without holes: the spotting depth and the cover's
-    /// convex parts ([`convex_parts`], and its kernel) shrunk by [`core_radius`] of it,
-    /// whose [`deep_core`]s no sight line passes within the depth.
-    pub(super) deep: Vec<(f64, Vec<Vec<Vec2>>)>,
 }
 
 /// One unit's part of [`SweepCache`]: its solid blocks and the covers it stands in.
 pub(super) type UnitSweepPart = (Vec<crate::los::solid_block::SolidBlock>, Vec<usize>);
 
-/// The table-wide part of [`SweepCache`]: where the units lie, and each area cover's
-/// kernel and deep cores.
+/// The table-wide part of [`SweepCache`]: where the units lie.
 pub(super) struct TableSweepPart {
     pub(super) layout: occlusion::Layout,
-    pub(super) kernels: Vec<Option<Vec<Vec2>>>,
-    pub(super) deep: Vec<(f64, Vec<Vec<Vec2>>)>,
 }
 
 /// A part of [`SweepCache`], as the cores make them.
 pub(super) enum SweepPart {
     Unit(UnitSweepPart),
     Table(TableSweepPart),
-}
-
-impl SweepCache {
-    /// Every kernel shrunk by `d` rounded up to the micrometre ([`crate::convex::shrink`]),
-    /// computed once per distinct rounded `d`.
-    pub(super) fn shrunk_kernels(&self, d: f64) -> Shapes {
-        // Eyes of one base width differ in the last bits of their length: shrinking by a
-        // little more (up to the next micrometre) lets them share one list, and a piece
-        // shrunk more still blocks.
-        let d = ((d + 1e-9) * 1e6).ceil() / 1e6;
-        let shrink = || {
-            self.kernels
-                .iter()
-                .map(|k| k.as_ref().and_then(|k| crate::convex::shrink(k, d)))
-                .collect::<Vec<_>>()
-        };
-        // A poisoned lock only means another thread panicked; the list is still sound.
-        let mut cache = lock(&self.shrunk);
-        if let Some((_, v)) = cache.iter().find(|(bits, _)| *bits == d.to_bits()) {
-            return v.clone();
-        }
-        let v = std::sync::Arc::new(shrink());
-        cache.push((d.to_bits(), v.clone()));
-        v
-    }
 }
 
 impl<'i, 't> TerrainSight<'i, 't> {
@@ -97,64 +61,33 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 (Vec2::new(l.x.min(bl.x), l.y.min(bl.y)), Vec2::new(h.x.max(bh.x), h.y.max(bh.y)))
             },
         );
-        let cover = (0..self.features.len())
-            .filter(|&k| matches!(self.features[k].props.effect, SightEffect::Cover { .. }))
-            .filter(|&k| self.features[k].bbox_overlaps(lo, hi))
-            .filter(|&k| bases.iter().any(|b| self.features[k].overlaps_base(b)))
+        let features = self.terrain.features();
+        let cover = (0..features.len())
+            .filter(|&k| matches!(features[k].props.effect, SightEffect::Cover { .. }))
+            .filter(|&k| features[k].bbox_overlaps(lo, hi))
+            .filter(|&k| bases.iter().any(|b| features[k].overlaps_base(b)))
             .collect();
         (crate::los::solid_block::solid_blocks(u, bases), cover)
     }
 
-    /// The table-wide part of [`Self::sweep_cache`]: where the units lie, each area cover's
-    /// kernel, and its deep cores (by terrain index).
+    /// The table-wide part of [`Self::sweep_cache`]: where the units lie. It also makes
+    /// sure the terrain's kernels and deep cores are built (once per terrain), so that
+    /// the core building this part builds them.
     pub(super) fn table_sweep_part(&self) -> TableSweepPart {
-        let kernels: Vec<Option<Vec<Vec2>>> = self
-            .features
-            .iter()
-            .map(|f| {
-                let poly = f.blockers.first()?.polygon();
-                if f.linear || !poly.holes.is_empty() || !matches!(f.props.effect, SightEffect::Cover { .. })
-                {
-                    return None;
-                }
-                kernel(&poly.exterior)
-            })
-            .collect();
-        let mut deep = vec![(0.0, Vec::new()); self.table.terrain.len()];
-        for (f, kernel) in self.features.iter().zip(&kernels) {
-            let SightEffect::Cover { spotting_depth } = f.props.effect else { continue };
-            let Some(poly) = f.blockers.first().map(Blocker::polygon) else { continue };
-            if f.linear || !poly.holes.is_empty() || self.rules.cover != CoverVisibility::DepthIntoCover {
-                continue;
-            }
-            let depth = self.rules.depth_mm(spotting_depth);
-            let mut parts = convex_parts(&poly.exterior);
-            // The kernel overlaps the parts: it holds points near their shared edges.
-            if parts.len() > 1
-                && let Some(k) = kernel
-            {
-                parts.push(k.clone());
-            }
-            if let Some(d) = deep.get_mut(f.index) {
-                *d = (
-                    depth,
-                    parts.iter().filter_map(|c| crate::convex::shrink(c, core_radius(depth))).collect(),
-                );
-            }
-        }
+        let _ = self.terrain.deep();
         let bases: Vec<&[Base]> = self.table.units.iter().map(|u| u.bases.as_slice()).collect();
-        TableSweepPart { layout: occlusion::Layout::new(&bases), kernels, deep }
+        TableSweepPart { layout: occlusion::Layout::new(&bases) }
     }
 
     /// What [`Self::sweep_cache`] holds, from its parts: every unit's, in unit order, and
     /// the table's.
     pub(super) fn sweep_cache_of(&self, units: Vec<UnitSweepPart>, table: TableSweepPart) -> SweepCache {
-        let TableSweepPart { layout, kernels, deep } = table;
+        let TableSweepPart { layout } = table;
         let (blocks, unit_cover): (Vec<_>, Vec<_>) = units.into_iter().unzip();
         let sweep = occlusion::Occluders::new(blocks, layout);
         let unit_top =
             self.levels.iter().map(|l| l.iter().copied().fold(f64::NEG_INFINITY, f64::max)).collect();
-        SweepCache { sweep, kernels, shrunk: Default::default(), unit_cover, unit_top, deep }
+        SweepCache { sweep, unit_cover, unit_top }
     }
 
     /// Which units the eye of spotter base `spotter` cannot see at all, and which of
@@ -194,8 +127,8 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let mut cover_top = f64::INFINITY;
         let mut spotter_in_cover = false;
         if self.rules.cover == CoverVisibility::DepthIntoCover {
-            let shrunk = occ.shrunk_kernels(shrink);
-            for (k, f) in self.features.iter().enumerate() {
+            let shrunk = self.terrain.shrunk_kernels(shrink);
+            for (k, f) in self.terrain.features().iter().enumerate() {
                 let Some(s) = &shrunk[k] else { continue };
                 let top = f.level + f.props.height_levels;
                 if top < ls || f.overlaps_base(sb) {
@@ -207,7 +140,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
             // A spotter standing in cover sees out of it only along lines that leave it
             // within the spotting depth: the rest of a convex part of the cover around
             // the eye blocks (see `spotting_depth`).
-            for f in self.features.iter().filter(|f| !f.linear && f.overlaps_base(sb)) {
+            for f in self.terrain.features().iter().filter(|f| !f.linear && f.overlaps_base(sb)) {
                 let SightEffect::Cover { spotting_depth } = f.props.effect else { continue };
                 let Some(cover) = f.blockers.first() else { continue };
                 if !covers(cover, eye) {
@@ -235,7 +168,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let sv = sb.vertices_ccw();
         let rescue = |u: usize, bi: usize, t: Terrain, h: &Horizon| -> bool {
             let [k] = occ.unit_cover[u][..] else { return false };
-            let f = &self.features[k];
+            let f = &self.terrain.features()[k];
             let SightEffect::Cover { spotting_depth } = f.props.effect else { return false };
             let Some(b) = table.units[u].bases.get(bi) else { return false };
             if self.rules.cover != CoverVisibility::DepthIntoCover || !f.overlaps_base(b) {
@@ -306,13 +239,13 @@ impl<'i, 't> TerrainSight<'i, 't> {
             }
         }
         let mut seen_features: Vec<usize> = Vec::new();
-        let solid_kernels = (!p.opaque.is_empty()).then(|| occ.shrunk_kernels(SOLID_MARGIN_MM));
+        let solid_kernels = (!p.opaque.is_empty()).then(|| self.terrain.shrunk_kernels(SOLID_MARGIN_MM));
         for &(_, fi) in &p.opaque {
             if seen_features.contains(&fi) {
                 continue;
             }
             seen_features.push(fi);
-            if let Some(k) = self.features.iter().position(|f| f.index == fi)
+            if let Some(k) = self.terrain.features().iter().position(|f| f.index == fi)
                 && let Some(Some(s)) = solid_kernels.as_ref().and_then(|sk| sk.get(k))
             {
                 pieces.push(s.clone());

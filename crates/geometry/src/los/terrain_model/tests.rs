@@ -623,7 +623,7 @@ fn a_cover_with_a_hole_gets_no_deep_core_and_the_bounded_search_decides() {
     let (short, full) = (los.unit_verdict(0, 1), exhaustive.unit_verdict(0, 1));
     assert!(!short.visible && !full.visible);
     assert_ne!(short.method, Method::Exact);
-    assert!(los.sweep_cache().deep.iter().all(|(_, cores)| cores.is_empty()));
+    assert!(los.terrain.deep().iter().all(|(_, cores)| cores.is_empty()));
 }
 
 /// Checks that the gun (unit 0) sees the foe (unit 1) when `seen`, with the shortcuts
