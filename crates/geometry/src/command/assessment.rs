@@ -28,6 +28,7 @@ use super::reaction::reaction_zone_sighted;
 use crate::close_call::{CloseCall, Party, distance_call, near_band_mm, unit_distance_call};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::los::crew::Crew;
 use crate::los::local_calls::unit_sight_call;
 use crate::los::{Eye, FieldOfView, SightRules, TerrainSight};
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
@@ -36,6 +37,7 @@ use crate::table::{BaseRef, LeaderRole, Table, Unit, UnitKind};
 use crate::ties::within;
 use crate::unit_structure::UnitClosest;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::AtomicUsize;
 
 /// A unit that must stand inside a deployment area, and whether it does.
 #[derive(Debug, Clone, PartialEq)]
@@ -282,6 +284,32 @@ fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> A
     AssetFinding { unit: ui, inside, fraction_inside, call }
 }
 
+/// Each division's deployment area ([`division_area_of`] of its primary units), in the
+/// order of `divisions`, built on every core: each is one polygon overlay, and together
+/// they are the larger part of the command assessment.
+fn division_areas(
+    t: &Table,
+    divisions: &[String],
+    by_division: &BTreeMap<&str, Vec<usize>>,
+    book: &RuleBook,
+) -> Result<Vec<Option<DeploymentArea>>, GeometryError> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let next = AtomicUsize::new(0);
+    let done = Crew::run(cores.min(divisions.len()).max(1), |_| {
+        let mut mine = Vec::new();
+        Crew::take(&next, divisions.len(), |i| {
+            let d = &divisions[i];
+            let members = by_division.get(d.as_str()).map_or(&[][..], Vec::as_slice);
+            let primary = primary_units_among(t, d, members.iter().copied());
+            mine.push((i, division_area_of(t, d, &primary, book)));
+        });
+        mine
+    });
+    let mut all: Vec<_> = done.into_iter().flatten().collect();
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, a)| a).collect()
+}
+
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
     it.collect::<BTreeSet<_>>().into_iter().map(str::to_string).collect()
 }
@@ -488,11 +516,13 @@ pub fn assess_command(
             let enemies = nearest_enemies_of_divisions(t, index, engage + band);
             // Each division's units, once (not a scan of the table per division).
             let by_division = units_by_division(t);
-            for d in names(t.units.iter().filter_map(|u| u.division.as_deref())) {
+            let divisions = names(t.units.iter().filter_map(|u| u.division.as_deref()));
+            let mut areas = division_areas(t, &divisions, &by_division, book)?.into_iter();
+            for d in divisions {
                 let members: &[usize] = by_division.get(d.as_str()).map_or(&[], Vec::as_slice);
                 let leader = division_leader(t, &d);
                 let primary = primary_units_among(t, &d, members.iter().copied());
-                let area = division_area_of(t, &d, &primary, book)?;
+                let area = areas.next().flatten();
                 let assets = members
                     .iter()
                     .filter(|&&i| is_division_asset(&t.units[i]))
