@@ -278,11 +278,12 @@ fn crowd_two_photo_sample_finds_every_base() {
 /// scores): where not, these bounds hold the level reached, so that it does not slip
 /// back. Boundary points where a figure stands on the edge as the camera sees it are
 /// left out (`figure_stands_on`); over what the photo shows (the same points left out)
-/// every piece's IoU is at least 0.9. Not met: the battle's hill (IoU 0.87, 0.93 over
-/// what the photo shows: bases stand on its edge and hide its tip; boundary p95 3.8 mm,
-/// the hill is taken to its hull beside them), the boundary p95 pooled over the
-/// battle's pieces (3.2 mm) and of its heavy wood (4.4 mm: beside bases, where the
-/// blend of its colour with the mat's is not told from a lighter wood's).
+/// every piece's IoU is at least 0.9, and the boundary p95 pooled over each sample's
+/// pieces is within 3 mm (battle 2.8 mm). Not met: the battle's hill (IoU 0.87, 0.93
+/// over what the photo shows: bases stand on its edge and hide its tip; boundary p95
+/// 3.8 mm, the hill is taken to its hull beside them) and the boundary p95 of its
+/// heavy wood (3.7 mm: its top corner rounded by the smoothing, and beside a column
+/// of bases, whose shadow on the mat reads as wood).
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -300,12 +301,10 @@ fn surface_targets(
             p.iou_seen
         );
         let p95 = quantile(&p.boundary_mm, 0.95);
-        assert!(p95 <= 4.5, "{name}: {} {} boundary p95 {p95} mm", p.kind, p.id);
-        if p.kind == vedette_geometry::TerrainKind::Hill {
-            assert!(p95 <= 4.0, "{name}: {} boundary p95 {p95} mm", p.id);
-        }
+        let bound = if p.kind == vedette_geometry::TerrainKind::Hill { 3.9 } else { 3.75 };
+        assert!(p95 <= bound, "{name}: {} {} boundary p95 {p95} mm", p.kind, p.id);
     }
-    assert!(quantile(boundary, 0.95) <= 3.3, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
+    assert!(quantile(boundary, 0.95) <= 3.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
     assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
     assert!(cubes.found == cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
     assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");

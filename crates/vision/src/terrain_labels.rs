@@ -42,9 +42,9 @@ pub(crate) struct LabelSettings {
     pub shadow_max_px2: f64,
     /// See `shadow_max_px2`.
     pub shadow_share: f64,
-    /// Parts of an area class narrower than twice this (a disc of this radius does
-    /// not fit in them) are the blend of the colours on either side of an edge, not
-    /// a template: they take the labels around them (0: kept).
+    /// Parts of an area class, or of bare table, narrower than twice this (a disc
+    /// of this radius does not fit in them) are the blend of the colours on either
+    /// side of an edge, not a template: they take the labels around them (0: kept).
     pub rim_px: i32,
 }
 
@@ -250,7 +250,7 @@ pub(crate) fn classify(
     }
     // Rims: the area labels alone are given again (a wall's line labels are its own).
     if settings.rim_px > 0 {
-        let thin = thin_parts(&area, occupied, &to_occupied, classes.len(), settings.rim_px)?;
+        let thin = thin_parts(&area, occupied, classes.len(), settings.rim_px)?;
         if thin.iter().any(|t| *t) {
             for (a, t) in assigned.iter_mut().zip(&thin) {
                 *a &= !*t;
@@ -265,24 +265,18 @@ pub(crate) fn classify(
     Ok(Labels { area, line })
 }
 
-/// The pixels of area classes (labels 1 to `n_classes`) in parts of their class
-/// narrower than `2 radius + 1` px (what a morphological opening by a disc of that
-/// radius removes), in pieces of the class mostly that thin, one flag per pixel in
-/// raster order. Where a dark wood meets the mat, their colours blended over the
-/// smoothing's width are a lighter wood's; where it meets a grey town, a marsh's: a
-/// rim a few pixels wide around the wood, of another class, which no template is.
-/// What stands on the table (`occupied`) may be of any class: a part is thin only
-/// where the class with the occupied pixels is, and farther than the disc's
-/// diameter from them (`to_occupied`, px): a strip of a town between a base and the
-/// town's edge, or squeezed between two bases, is as wide as it shows.
-fn thin_parts(
-    area: &Mat,
-    occupied: &Mat,
-    to_occupied: &Mat,
-    n_classes: usize,
-    radius: i32,
-) -> Result<Vec<bool>, VisionError> {
-    let clear = (2 * radius + 1) as f32;
+/// The pixels of area labels (the bare table, 0, and the classes 1 to `n_classes`)
+/// in parts of their label narrower than `2 radius + 1` px (what a morphological
+/// opening by a disc of that radius removes), in pieces of the label mostly that
+/// thin, one flag per pixel in raster order. Where a dark wood meets the mat, their
+/// colours blended over the smoothing's width are a lighter wood's; where it meets a
+/// grey town, a marsh's or the mat's: a rim a few pixels wide between them, of
+/// another label, which no template (and no stretch of bare table) is. What stands
+/// on the table (`occupied`) may be of any label: a part is thin only where the
+/// label with the occupied pixels is (a strip of a town between a base and the
+/// town's edge, or squeezed between two bases, is as wide as it shows, and the
+/// figures' reach as the camera sees it is in `occupied`).
+fn thin_parts(area: &Mat, occupied: &Mat, n_classes: usize, radius: i32) -> Result<Vec<bool>, VisionError> {
     let size = area.size()?;
     let (w, h) = (size.width, size.height);
     let mut out = vec![false; (w * h) as usize];
@@ -290,7 +284,7 @@ fn thin_parts(
         opencv::imgproc::MORPH_ELLIPSE,
         Size::new(2 * radius + 1, 2 * radius + 1),
     )?;
-    for label in 1..=n_classes {
+    for label in 0..=n_classes {
         let mut whole = Mat::default();
         opencv::core::compare(area, &Scalar::all(label as f64), &mut whole, opencv::core::CMP_EQ)?;
         let found = opencv::imgproc::bounding_rect(&whole)?;
@@ -333,10 +327,9 @@ fn thin_parts(
         let rim: Vec<bool> = all.iter().zip(&core).map(|(a, c)| 2 * c < *a).collect();
         for r in 0..roi.height {
             let (c, o) = (comp.at_row::<i32>(r)?, opened.at_row::<u8>(r)?);
-            let d = &to_occupied.at_row::<f32>(roi.y + r)?[roi.x as usize..][..roi.width as usize];
             let start = ((roi.y + r) * w + roi.x) as usize;
-            for (((t, k), b), d) in out[start..start + roi.width as usize].iter_mut().zip(c).zip(o).zip(d) {
-                *t |= *k > 0 && rim[*k as usize] && *b == 0 && *d > clear;
+            for ((t, k), b) in out[start..start + roi.width as usize].iter_mut().zip(c).zip(o) {
+                *t |= *k > 0 && rim[*k as usize] && *b == 0;
             }
         }
     }
@@ -783,15 +776,42 @@ mod tests {
             }
         }
         let occupied = blank_mask(120, 200).unwrap();
-        let mut free = Mat::default();
-        opencv::core::compare(&occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ).unwrap();
-        let mut to_occupied = Mat::default();
-        opencv::imgproc::distance_transform_def(&free, &mut to_occupied, opencv::imgproc::DIST_L2, 5)
-            .unwrap();
-        let thin = thin_parts(&area, &occupied, &to_occupied, 4, 3).unwrap();
+        let thin = thin_parts(&area, &occupied, 4, 3).unwrap();
         let at = |x: usize, y: usize| thin[y * 200 + x];
         assert!(at(28, 60) && at(60, 28) && at(91, 60), "the rim");
         assert!(!at(60, 60) && !at(120, 61) && !at(160, 60) && !at(10, 10));
+    }
+
+    /// Issue 19: where the heavy wood met the grey town under a line of bases, their
+    /// colours blended into the mat's and a marsh's, a band that was kept within 7 mm
+    /// of the bases. A town (label 1) left of x = 60 and a wood (4) right of x = 64,
+    /// bare table (0) between them, a base across the top (occupied rows 0 to 9):
+    /// the bare band is thin from 2 px below the base on (the base's own pixels may
+    /// be of any label: the band's pixels a disc in it and the base reaches stay).
+    #[test]
+    fn a_bare_rim_between_templates_is_thin_beside_a_base_too() {
+        let (w, h) = (120, 100);
+        let mut area = blank_mask(h, w).unwrap();
+        let mut occupied = blank_mask(h, w).unwrap();
+        for y in 0..h {
+            for x in 0..w {
+                let v = if x < 60 {
+                    1
+                } else if x >= 64 {
+                    4
+                } else {
+                    0
+                };
+                *area.at_2d_mut::<u8>(y, x).unwrap() = v;
+                if y < 10 && (40..90).contains(&x) {
+                    *occupied.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let thin = thin_parts(&area, &occupied, 4, 3).unwrap();
+        let at = |x: usize, y: usize| thin[y * w as usize + x];
+        assert!(at(61, 12) && at(62, 14) && at(62, 60) && at(63, 99), "the band");
+        assert!(!at(62, 10) && !at(30, 50) && !at(90, 50), "beside the base, the town, the wood");
     }
 
     #[test]
