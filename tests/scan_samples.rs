@@ -277,13 +277,12 @@ fn crowd_two_photo_sample_finds_every_base() {
 /// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
 /// scores): where not, these bounds hold the level reached, so that it does not slip
 /// back. Boundary points where a figure stands on the edge as the camera sees it are
-/// left out (`figure_stands_on`); over what the photo shows (the same points left out)
-/// every piece's IoU is at least 0.9, and the boundary p95 pooled over each sample's
-/// pieces is within 3 mm (battle 2.8 mm). Not met: the battle's hill (IoU 0.87, 0.93
-/// over what the photo shows: bases stand on its edge and hide its tip; boundary p95
-/// 3.8 mm, the hill is taken to its hull beside them) and the boundary p95 of its
-/// heavy wood (3.7 mm: its top corner rounded by the smoothing, and beside a column
-/// of bases, whose shadow on the mat reads as wood).
+/// left out (`figure_stands_on`). Every piece's IoU is at least 0.9 (the battle's hill
+/// 0.92: bases hide its tip; over what the photo shows, the same points left out, at
+/// least 0.97), the boundary p95 pooled over each sample's pieces is
+/// within 2 mm (battle 1.97 mm) and every piece's within 3 mm but one: the battle's
+/// heavy town t3 (3.13 mm: bases stand on its edge, and under them the edge is drawn
+/// from the labels around them).
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -292,19 +291,18 @@ fn surface_targets(
     sight: &common::surface::SightScore,
 ) {
     for p in &terrain.pieces {
-        assert!(p.iou >= 0.87, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
+        assert!(p.iou >= 0.91, "{name}: {} {} IoU {}", p.kind, p.id, p.iou);
         assert!(
-            p.iou_seen >= 0.9,
+            p.iou_seen >= 0.97,
             "{name}: {} {} IoU over what the photo shows {}",
             p.kind,
             p.id,
             p.iou_seen
         );
         let p95 = quantile(&p.boundary_mm, 0.95);
-        let bound = if p.kind == vedette_geometry::TerrainKind::Hill { 3.9 } else { 3.75 };
-        assert!(p95 <= bound, "{name}: {} {} boundary p95 {p95} mm", p.kind, p.id);
+        assert!(p95 <= 3.2, "{name}: {} {} boundary p95 {p95} mm", p.kind, p.id);
     }
-    assert!(quantile(boundary, 0.95) <= 3.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
+    assert!(quantile(boundary, 0.95) <= 2.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
     assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);
     assert!(cubes.found == cubes.truth && cubes.invented == 0, "{name}: {cubes:?}");
     assert_eq!((cubes.colour_right, cubes.unit_right), (cubes.found, cubes.found), "{name}: {cubes:?}");
