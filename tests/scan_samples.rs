@@ -272,17 +272,15 @@ fn crowd_two_photo_sample_finds_every_base() {
     golden_json(&golden_file, &std::fs::read_to_string(&out).unwrap(), 1e-6);
 }
 
-/// What the scan reads of the samples' terrain, cubes and sight lines (issue 19). The
+/// What the scan reads of the samples' terrain, cubes and sight lines (issue 19): the
 /// issue's targets (IoU 0.9 per piece, boundary p95 3 mm, no invented piece over
-/// 20 cm², 99% of cubes, 99% of sight verdicts) are not all met yet (see the printed
-/// scores): where not, these bounds hold the level reached, so that it does not slip
-/// back. Boundary points where a figure stands on the edge as the camera sees it are
-/// left out (`figure_stands_on`). Every piece's IoU is at least 0.9 (the battle's hill
-/// 0.92: bases hide its tip; over what the photo shows, the same points left out, at
-/// least 0.97), the boundary p95 pooled over each sample's pieces is
-/// within 2 mm (battle 1.97 mm) and every piece's within 3 mm but one: the battle's
-/// heavy town t3 (3.13 mm: bases stand on its edge, and under them the edge is drawn
-/// from the labels around them).
+/// 20 cm², 99% of cubes, 99% of sight verdicts), and where the samples do better, the
+/// level reached, so that it does not slip back. Boundary points where a figure stands
+/// on the edge as the camera sees it are left out (`figure_stands_on`). Every piece's
+/// IoU is at least 0.91 (the battle's hill 0.92: bases hide its tip; over what the
+/// photo shows, the same points left out, at least 0.97), every piece's boundary p95
+/// within 3 mm (the battle's heavy town t3 2.7 mm: bases stand on its edge) and the
+/// p95 pooled over each sample's pieces within 2 mm (battle 1.95 mm).
 fn surface_targets(
     name: &str,
     terrain: &common::surface::TerrainScore,
@@ -300,7 +298,7 @@ fn surface_targets(
             p.iou_seen
         );
         let p95 = quantile(&p.boundary_mm, 0.95);
-        assert!(p95 <= 3.2, "{name}: {} {} boundary p95 {p95} mm", p.kind, p.id);
+        assert!(p95 <= 3.0, "{name}: {} {} boundary p95 {p95} mm", p.kind, p.id);
     }
     assert!(quantile(boundary, 0.95) <= 2.0, "{name}: boundary p95 {} mm", quantile(boundary, 0.95));
     assert!(terrain.invented_mm2.iter().all(|a| *a <= 2000.0), "{name}: invented {:?}", terrain.invented_mm2);

@@ -14,7 +14,7 @@
 //! `terrain_labels::Shade`) is not given away to one it is not.
 
 use crate::error::VisionError;
-use crate::terrain_labels::half_res_neighbours;
+use crate::terrain_labels::{MIN_FREE, half_res_neighbours};
 use opencv::core::{Mat, Point, Rect, Scalar, Size, Vec4f};
 use opencv::prelude::*;
 
@@ -238,7 +238,11 @@ pub(crate) fn refine_edges(
                 let bottom = b0[k] + (b1[k] - b0[k]) * s;
                 top + (bottom - top) * t
             });
-            if v[3] / 4.0 < PURE_MIN_FREE {
+            // Beside what stands on the table the smoothed colour is that of fewer
+            // free pixels, but of those nearest the pixel: it is read wherever
+            // `classify` reads one (the notches a base's mask left in a town's edge
+            // beside it are where the edge is decided).
+            if v[3] / 4.0 < MIN_FREE {
                 continue;
             }
             let colour = [v[0] / v[3], v[1] / v[3], v[2] / v[3]];

@@ -54,7 +54,7 @@ pub(crate) struct LabelSettings {
 
 /// Smoothed colours are only trusted where at least this share of the kernel's
 /// weight fell on free pixels.
-const MIN_FREE: f32 = 0.05;
+pub(crate) const MIN_FREE: f32 = 0.05;
 /// A half-resolution cell with too few free pixels to be labelled.
 const UNSURE: u8 = u8::MAX;
 
