@@ -5,7 +5,8 @@
 //! roads) are looked for on lightly smoothed colours, apart, so that a light blotch of
 //! a grey town does not become a wall and leave a hole in the town. What stands on the
 //! table takes the labels of the nearest free pixels (a wood under a battalion is
-//! still one wood).
+//! still one wood). Near a change of label the area labels are then decided by the
+//! colours of either side nearby (`terrain_edges`).
 
 use crate::error::VisionError;
 use crate::palette::blank_mask;
