@@ -91,6 +91,7 @@ mod standing;
 mod surface;
 mod tags;
 mod terrain;
+mod terrain_edges;
 mod terrain_labels;
 mod terrain_lines;
 mod thinning;

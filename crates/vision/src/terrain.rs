@@ -13,6 +13,7 @@ use crate::pose::CameraModel;
 use crate::profile::Profile;
 use crate::rectify::Rectified;
 use crate::tags::TagPose;
+use crate::terrain_edges::EdgeSettings;
 use crate::terrain_labels::{LabelSettings, classify};
 use opencv::core::{Mat, Point, Rect, Scalar, Vec4i, Vector};
 use opencv::prelude::*;
@@ -143,6 +144,16 @@ const SHADOW_MAX_MM2: f64 = 5000.0;
 /// colours either side of an edge (see `terrain_labels::thin_parts`), mm: the
 /// blend spans about two standard deviations of the smoothing each side.
 const RIM_MM: f64 = 3.0;
+/// Pixels within this distance of a change of label are given the label of the side
+/// whose local colour is nearest theirs (see `terrain_edges`), mm: two standard
+/// deviations of the smoothing, beyond which an edge's blend is under 3%.
+const EDGE_BAND_MM: f64 = 2.0 * SMOOTH_MM;
+/// A side is one to choose from where its pixels beyond the band lie within this
+/// distance, mm: across a rim of blended colour a few mm wide and the band beyond it.
+const EDGE_REACH_MM: f64 = 12.0;
+/// Local colours are means over a square of this half side, mm: wide enough to
+/// average a mottled template's blotches, narrow enough to follow its light.
+const EDGE_WINDOW_MM: f64 = 20.0;
 /// Area labels are the majority over a square of this half side, mm: blotches of a
 /// mottled template smaller than it and notches narrower than it go.
 const VOTE_MM: f64 = 4.0;
@@ -198,6 +209,11 @@ pub fn segment(
         shadow_max_px2: SHADOW_MAX_MM2 * rect.px_per_mm * rect.px_per_mm,
         shadow_share: SHADOW_SHARE,
         rim_px: (RIM_MM * rect.px_per_mm).round() as i32,
+        edges: Some(EdgeSettings {
+            band_px: (EDGE_BAND_MM * rect.px_per_mm) as f32,
+            reach_px: (EDGE_REACH_MM * rect.px_per_mm).round() as i32,
+            window_px: (EDGE_WINDOW_MM * rect.px_per_mm).round() as i32,
+        }),
     };
     let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
     let (w, h) = rect.size()?;
