@@ -878,14 +878,8 @@ mod tests {
         assert!((found - expected).length() <= 1.0, "painted corner {found:?}, camera model {expected:?}");
     }
 
-    #[test]
-    fn crowded_labels_go_to_numbered_notes_clear_of_the_legend() {
-        // The camera sees table x 500..1300, y 300..900 at 1 px per mm; the table
-        // (600..1200 x 400..800) leaves every corner of the photo free: the legend goes
-        // top-left, the notes top-right (the first corners in order). Seventy labels on
-        // one anchor: the placer has at most 61 places there (centred, then 5 rings of 12), so
-        // some are left out, numbered in the notes, and none of the written ones lies
-        // under the legend or the notes.
+    /// A scene of the table 600..1200 x 400..800 mm, with a legend entry.
+    fn crowd_table() -> Scene {
         let mut scene = Scene::new("crowd");
         let table = vec![
             Vec2::new(600.0, 400.0),
@@ -895,6 +889,18 @@ mod tests {
         ];
         scene.add(LayerId::Table, "table", "table-edge", Shape::polygon(table), Height::Table, None);
         scene.legend("side-fr", "side: france", false);
+        scene
+    }
+
+    #[test]
+    fn crowded_labels_go_to_numbered_notes_clear_of_the_legend() {
+        // The camera sees table x 500..1300, y 300..900 at 1 px per mm; the table
+        // (600..1200 x 400..800) leaves every corner of the photo free: the legend goes
+        // top-left, the notes top-right (the first corners in order). Seventy labels on
+        // one anchor: the placer has at most 61 places there (centred, then 5 rings of 12), so
+        // some are left out, numbered in the notes, and none of the written ones lies
+        // under the legend or the notes.
+        let mut scene = crowd_table();
         for i in 0..70 {
             let label = Shape::label(Vec2::new(900.0, 600.0), format!("label {i:02} ± 0.1 mm"), 5.0);
             scene.add(LayerId::Contacts, &format!("l{i}"), "verdict", label, Height::Table, None);
@@ -927,18 +933,10 @@ mod tests {
     fn names_with_no_room_are_left_off_and_many_notes_flow_into_columns_off_the_table() {
         // The same photo and table as above (the table covers 100..700 x 100..500 px of
         // the 800 x 600 photo). 150 verdicts on one anchor: one column of notes would be
-        // over 600 px tall and cover the table; the notes flow into columns that cover
-        // less of it. 20 unit ids on the same anchor (placed last) find no room: they are
+        // over 600 px tall and run off the photo; the notes flow into columns that fit in
+        // it and cover none of the table. 20 unit ids on the same anchor (placed last) find no room: they are
         // neither numbered nor listed.
-        let mut scene = Scene::new("crowd");
-        let table = vec![
-            Vec2::new(600.0, 400.0),
-            Vec2::new(1200.0, 400.0),
-            Vec2::new(1200.0, 800.0),
-            Vec2::new(600.0, 800.0),
-        ];
-        scene.add(LayerId::Table, "table", "table-edge", Shape::polygon(table), Height::Table, None);
-        scene.legend("side-fr", "side: france", false);
+        let mut scene = crowd_table();
         for i in 0..150 {
             let label = Shape::label(Vec2::new(900.0, 600.0), format!("v{i:03}"), 5.0);
             scene.add(LayerId::Contacts, &format!("v{i}"), "verdict", label, Height::Table, None);
