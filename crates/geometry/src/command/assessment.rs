@@ -284,15 +284,18 @@ fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> A
     AssetFinding { unit: ui, inside, fraction_inside, call }
 }
 
-/// Each division's deployment area ([`division_area_of`] of its primary units), in the
-/// order of `divisions`, built on every core: each is one polygon overlay, and together
-/// they are the larger part of the command assessment.
+/// A division's primary units (unit indices) and its deployment area, if it has one.
+type DivisionArea = (Vec<usize>, Option<DeploymentArea>);
+
+/// Each division's primary units and deployment area ([`division_area_of`] of them), in
+/// the order of `divisions`, built on every core: each area is one polygon overlay, and
+/// together they are the larger part of the command assessment.
 fn division_areas(
     t: &Table,
     divisions: &[String],
     by_division: &BTreeMap<&str, Vec<usize>>,
     book: &RuleBook,
-) -> Result<Vec<Option<DeploymentArea>>, GeometryError> {
+) -> Result<Vec<DivisionArea>, GeometryError> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let next = AtomicUsize::new(0);
     let done = Crew::run(cores.min(divisions.len()).max(1), |_| {
@@ -301,7 +304,7 @@ fn division_areas(
             let d = &divisions[i];
             let members = by_division.get(d.as_str()).map_or(&[][..], Vec::as_slice);
             let primary = primary_units_among(t, d, members.iter().copied());
-            mine.push((i, division_area_of(t, d, &primary, book)));
+            mine.push((i, division_area_of(t, d, &primary, book).map(|a| (primary, a))));
         });
         mine
     });
@@ -521,8 +524,7 @@ pub fn assess_command(
             for d in divisions {
                 let members: &[usize] = by_division.get(d.as_str()).map_or(&[], Vec::as_slice);
                 let leader = division_leader(t, &d);
-                let primary = primary_units_among(t, &d, members.iter().copied());
-                let area = areas.next().flatten();
+                let (primary, area) = areas.next().unwrap_or_default();
                 let assets = members
                     .iter()
                     .filter(|&&i| is_division_asset(&t.units[i]))
