@@ -101,11 +101,13 @@ pub fn report_scene(
         if outnumbered.is_none() && !g.mixed {
             continue;
         }
-        let names = |us: &[usize]| {
-            us.iter().filter_map(|&u| table.units.get(u)).map(|u| u.id.as_str()).collect::<Vec<_>>().join(" ")
-        };
-        let mut words =
-            format!("{} on {}: {}:{} bases", names(&g.attackers), d.id, g.attacker_bases, g.defender_bases);
+        let mut words = format!(
+            "{} on {}: {}:{} bases",
+            crate::findings::unit_ids(table, &g.attackers).join(" "),
+            d.id,
+            g.attacker_bases,
+            g.defender_bases
+        );
         if let Some((side, ratio)) = outnumbered {
             let who = match side {
                 vedette_geometry::assault::assessment::AssaultSide::Attacker => "attackers",

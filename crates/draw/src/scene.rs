@@ -91,6 +91,15 @@ impl LayerId {
         }
     }
 
+    /// True for the layers whose labels are names (a unit's or a terrain piece's id, the
+    /// table's, the legend's), not verdicts: a photo shows the piece itself, so a name
+    /// with no free place there may be left off, where a verdict's words must reach the
+    /// reader.
+    #[must_use]
+    pub fn holds_names(self) -> bool {
+        matches!(self, LayerId::Bases | LayerId::Terrain | LayerId::Table | LayerId::Legend)
+    }
+
     /// Which labels win a place first when labels would overlap: verdicts before ids.
     #[must_use]
     pub fn label_priority(self) -> u8 {

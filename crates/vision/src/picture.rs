@@ -577,8 +577,7 @@ pub fn picture_layout(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> 
         with_notes.push(b);
         labels = layout_labels_around(scene, proj, text_scale, &with_notes);
     }
-    let mut hidden: Vec<(&(usize, usize), &Vec2)> =
-        labels.hidden.iter().filter(|(k, _)| is_verdict(scene, **k)).collect();
+    let mut hidden: Vec<(&(usize, usize), &Vec2)> = noted(scene, &labels).collect();
     hidden.sort_by_key(|(k, _)| **k);
     let notes_text: Vec<(usize, String, Vec2)> = hidden
         .into_iter()
@@ -606,19 +605,17 @@ pub fn picture_layout(scene: &Scene, proj: &dyn Projection, text_scale: f64) -> 
     PictureLayout { legend, notes, notes_columns: columns, notes_text, labels }
 }
 
-/// Whether a label is a verdict, whose words must reach the reader (numbered in the
-/// notes when it has no free place), rather than a name: a unit's or a terrain piece's
-/// id, which the photo shows by the piece itself and the plan names; a name with no
-/// free place is left off.
-fn is_verdict(scene: &Scene, (li, _): (usize, usize)) -> bool {
-    scene.layers().get(li).is_some_and(|l| {
-        !matches!(l.id, LayerId::Bases | LayerId::Terrain | LayerId::Table | LayerId::Legend)
-    })
-}
-
-/// The labels with no free place that go in the notes.
-fn noted<'a>(scene: &'a Scene, labels: &'a LabelLayout) -> impl Iterator<Item = &'a (usize, usize)> + 'a {
-    labels.hidden.keys().filter(move |k| is_verdict(scene, **k))
+/// The labels with no free place that go in the notes, with their anchors: the verdicts
+/// ([`LayerId::holds_names`]: a name with no free place is left off, the photo showing
+/// the piece itself).
+fn noted<'a>(
+    scene: &'a Scene,
+    labels: &'a LabelLayout,
+) -> impl Iterator<Item = (&'a (usize, usize), &'a Vec2)> + 'a {
+    labels
+        .hidden
+        .iter()
+        .filter(move |((li, _), _)| scene.layers().get(*li).is_some_and(|l| !l.id.holds_names()))
 }
 
 /// The most columns the notes are flowed into.
@@ -747,11 +744,8 @@ fn legend_size(entries: &[LegendEntry], upm: f64) -> (f64, f64) {
 fn notes_size_for(rows: usize, columns: usize, labels: &LabelLayout, scene: &Scene, upm: f64) -> (f64, f64) {
     let (size, row) = (5.0 * upm, 8.0 * upm);
     let number = vedette_draw::labels::text_width(&format!("{rows}  "), size);
-    let longest = labels
-        .hidden
-        .keys()
-        .filter(|k| is_verdict(scene, **k))
-        .filter_map(|&(li, ei)| match &scene.layers()[li].elements[ei].shape {
+    let longest = noted(scene, labels)
+        .filter_map(|(&(li, ei), _)| match &scene.layers()[li].elements[ei].shape {
             Shape::Text { text, .. } => Some(vedette_draw::labels::text_width(text, size)),
             _ => None,
         })

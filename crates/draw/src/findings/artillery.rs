@@ -6,7 +6,7 @@
 //! [`ArcOfFire::polygon`], [`Battery::zone`], [`FiringZone::centre_of_fire`],
 //! [`enfilade_zone`], [`vedette_geometry::DeepTarget::window`].
 
-use crate::findings::{Words, inches_sigma_words, inches_words, outline_bases};
+use crate::findings::{Words, inches_sigma_words, inches_words, outline_bases, unit_ids};
 use crate::plan::base_outline;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
 use vedette_geometry::artillery::TargetCover;
@@ -397,11 +397,9 @@ fn main_words(table: &Table, m: &MainTarget) -> String {
         EnfiladeVerdict::Standing(s) => words.push(format!("ENFILADE ({})", standing_name(s))),
         EnfiladeVerdict::No => {}
     }
-    let ids =
-        |v: &[usize]| v.iter().filter_map(|&u| table.units.get(u)).map(|u| u.id.as_str()).collect::<Vec<_>>();
     for (kind, v) in [("tandem", &m.secondary.tandem), ("adjacent", &m.secondary.adjacent)] {
         if !v.is_empty() {
-            words.push(format!("{kind} {}", ids(v).join(" ")));
+            words.push(format!("{kind} {}", unit_ids(table, v).join(" ")));
         }
     }
     words.iter().map(|w| format!(", {w}")).collect()

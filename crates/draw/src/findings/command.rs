@@ -4,7 +4,7 @@
 //! ([`vedette_geometry::command::deployment::reach_outline`]); cavalry reaction and
 //! pass-through reach as lines to the units they find (000 §3.6, §5.5).
 
-use crate::findings::{distance_words, outline_bases, pair_words};
+use crate::findings::{distance_words, outline_bases, pair_words, square_inches_words, unit_ids};
 use crate::plan::side_numbers;
 use crate::scene::{Height, LayerId, Scene, Shape, finding_key, id_part};
 use crate::style::side_class;
@@ -25,9 +25,7 @@ fn area(
     let sides = side_numbers(table);
     let class =
         format!("deployment area {}", side_class(side.and_then(|s| sides.get(s).copied()).unwrap_or(0)));
-    let sq = book
-        .rule_inches_to_mm(1.0)
-        .map_or(String::new(), |one| format!(", {:.0} sq in", a.area_mm2() / (one * one)));
+    let sq = square_inches_words(book, a.area_mm2()).map_or(String::new(), |s| format!(", {s}"));
     for (i, o) in a.outlines.iter().enumerate() {
         scene.add(
             LayerId::Command,
@@ -45,7 +43,7 @@ fn area(
 /// (the first of equals), where it least covers the units inside. Drawn after every
 /// other command finding, so that on a crowded plan the verdicts win the places first.
 fn area_label(scene: &mut Scene, book: &RuleBook, what: &str, a: &DeploymentArea) {
-    let sq_in = book.rule_inches_to_mm(1.0).map(|one| format!("{:.0} sq in", a.area_mm2() / (one * one)));
+    let sq_in = square_inches_words(book, a.area_mm2());
     if let Some(top) = a
         .outlines
         .iter()
@@ -151,7 +149,7 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
                         if r.units.is_empty() {
                             "no unit".to_string()
                         } else {
-                            r.units.iter().map(|&x| table.units[x].id.as_str()).collect::<Vec<_>>().join(", ")
+                            unit_ids(table, &r.units).join(", ")
                         }
                     )),
                 );
@@ -171,12 +169,7 @@ pub fn draw_command(scene: &mut Scene, table: &Table, book: &RuleBook, found: &C
                         if r.units.is_empty() {
                             "no unit".to_string()
                         } else {
-                            r.units
-                                .iter()
-                                .filter_map(|&x| table.units.get(x))
-                                .map(|x| x.id.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" ")
+                            unit_ids(table, &r.units).join(" ")
                         }
                     ),
                 ),

@@ -84,6 +84,19 @@ pub fn pair_words(table: &Table, book: &RuleBook, a: BaseRef, b: BaseRef, c: &Cl
     measured_words(book, c.distance_mm, distance_sigma_mm(table, a, b, c))
 }
 
+/// The ids of `units` (indices into `table.units`; any out of range skipped), in order.
+#[must_use]
+pub fn unit_ids<'a>(table: &'a Table, units: &[usize]) -> Vec<&'a str> {
+    units.iter().filter_map(|&u| table.units.get(u)).map(|u| u.id.as_str()).collect()
+}
+
+/// A deployment area's size in square rule inches (`212 sq in`); `None` for rule sets
+/// that state distances in mm.
+#[must_use]
+pub fn square_inches_words(book: &RuleBook, area_mm2: f64) -> Option<String> {
+    book.rule_inches_to_mm(1.0).map(|one| format!("{:.0} sq in", area_mm2 / (one * one)))
+}
+
 /// Small wording helpers shared by the findings.
 #[derive(Debug, Clone, Copy)]
 pub struct Words<'a> {

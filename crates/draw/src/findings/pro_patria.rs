@@ -7,7 +7,7 @@
 //! units that must say behind or over (§15.1).
 
 use crate::findings::artillery::close_call;
-use crate::findings::outline_bases;
+use crate::findings::{outline_bases, unit_ids};
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use std::collections::BTreeSet;
 use vedette_geometry::command::deployment::reach_outline;
@@ -85,12 +85,7 @@ pub fn draw_pro_patria(
         scene.legend("arc", "firing arc (004 §17.3)", false);
         let cover = t.cover.map_or(String::new(), |k| format!(", {} cover", k.name()));
         let words = format!("{tid} at {:.1} mm{cover}", t.distance_mm);
-        let endangered = t
-            .endangered
-            .iter()
-            .filter_map(|&e| table.units.get(e))
-            .map(|e| e.id.as_str())
-            .collect::<Vec<_>>();
+        let endangered = unit_ids(table, &t.endangered);
         // Written on the plan: who fires on whom, and whether it may.
         let verdict = if endangered.is_empty() {
             format!("{uid} → {words}")

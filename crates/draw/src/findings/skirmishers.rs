@@ -125,8 +125,7 @@ pub fn draw_skirmishers(scene: &mut Scene, table: &Table, book: &RuleBook, found
 
 /// How a marker with targets fires: both ways, only attacking (an enemy marker within
 /// 3" takes its defensive fire), only defending (an enemy marker blocks it) or neither.
-#[must_use]
-pub fn fire_when(f: &SkirmishFire) -> &'static str {
+fn fire_when(f: &SkirmishFire) -> &'static str {
     match (f.may_fire_attacking(), f.defensive_fire()) {
         (true, true) => "attacking or defending",
         (true, false) => "attacking only",
