@@ -61,6 +61,7 @@
 pub mod artillery;
 pub mod assault;
 mod base;
+mod buffer;
 pub mod close_call;
 pub mod command;
 mod cone;
