@@ -23,7 +23,6 @@ use crate::los::local_calls::full_base_sight_call;
 use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
-use std::sync::atomic::AtomicUsize;
 
 /// The close call of a target's range: `range_mm` against the nearest of its bracket's
 /// near and far edges and the battery's maximum range, with that limit, mm. The range
@@ -201,20 +200,12 @@ pub fn battery_calls(
     found: &[BatteryAssessment],
     threads: usize,
 ) -> Result<Vec<(ZoneCalls, Vec<CloseCall>)>, GeometryError> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let workers = if threads == 0 { cores } else { threads }.min(found.len().max(1));
-    let next = AtomicUsize::new(0);
-    let done = Crew::run(workers, |_| {
-        let mut mine = Vec::new();
-        Crew::take(&next, found.len(), |i| {
-            let a = &found[i];
-            let sights: Result<Vec<CloseCall>, GeometryError> =
-                a.targets.iter().map(|t| sight_call(table, index, &a.battery, t)).collect();
-            mine.push((i, sights.map(|s| (zone_calls(table, index, rules, a), s))));
-        });
-        mine
-    });
-    let mut all: Vec<_> = done.into_iter().flatten().collect();
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    Crew::map(threads, found.len(), |i| {
+        let a = &found[i];
+        let sights: Result<Vec<CloseCall>, GeometryError> =
+            a.targets.iter().map(|t| sight_call(table, index, &a.battery, t)).collect();
+        sights.map(|s| (zone_calls(table, index, rules, a), s))
+    })
+    .into_iter()
+    .collect()
 }

@@ -37,7 +37,6 @@ use crate::table::{BaseRef, LeaderRole, Table, Unit, UnitKind};
 use crate::ties::within;
 use crate::unit_structure::UnitClosest;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::AtomicUsize;
 
 /// A unit that must stand inside a deployment area, and whether it does.
 #[derive(Debug, Clone, PartialEq)]
@@ -288,29 +287,22 @@ fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> A
 type DivisionArea = (Vec<usize>, Option<DeploymentArea>);
 
 /// Each division's primary units and deployment area ([`division_area_of`] of them), in
-/// the order of `divisions`, built on every core: each area is one polygon overlay, and
-/// together they are the larger part of the command assessment.
+/// the order of `divisions`, built on every core: together they are the larger part of
+/// the command assessment.
 fn division_areas(
     t: &Table,
     divisions: &[String],
     by_division: &BTreeMap<&str, Vec<usize>>,
     book: &RuleBook,
 ) -> Result<Vec<DivisionArea>, GeometryError> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let next = AtomicUsize::new(0);
-    let done = Crew::run(cores.min(divisions.len()).max(1), |_| {
-        let mut mine = Vec::new();
-        Crew::take(&next, divisions.len(), |i| {
-            let d = &divisions[i];
-            let members = by_division.get(d.as_str()).map_or(&[][..], Vec::as_slice);
-            let primary = primary_units_among(t, d, members.iter().copied());
-            mine.push((i, division_area_of(t, d, &primary, book).map(|a| (primary, a))));
-        });
-        mine
-    });
-    let mut all: Vec<_> = done.into_iter().flatten().collect();
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, a)| a).collect()
+    Crew::map(0, divisions.len(), |i| {
+        let d = &divisions[i];
+        let members = by_division.get(d.as_str()).map_or(&[][..], Vec::as_slice);
+        let primary = primary_units_among(t, d, members.iter().copied());
+        division_area_of(t, d, &primary, book).map(|a| (primary, a))
+    })
+    .into_iter()
+    .collect()
 }
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
@@ -329,17 +321,35 @@ fn division_pairs(
     together_mm: Option<f64>,
     adjoining_mm: f64,
 ) -> Result<Vec<DivisionPairFinding>, GeometryError> {
-    let see = units_in_sight(index, book)?;
     let outer = together_mm.unwrap_or(adjoining_mm);
     let call = |g: &DivisionGap, limit: f64| {
         unit_distance_call(t, g.units.0, g.units.1, limit).map(|(_, c)| (limit, c))
     };
-    Ok(division_gaps(t, index, outer + band)
+    let gaps: Vec<DivisionGap> = division_gaps(t, index, outer + band)
         .into_iter()
         .filter(|g| within(g.distance_mm, outer) || call(g, outer).is_some_and(|(_, c)| !c.certain()))
-        .map(|g| DivisionPairFinding {
+        .collect();
+    // Sight between the closest units of the pairs within the adjoining distance, on
+    // every core (each is a whole line-of-sight verdict).
+    let sighted: Vec<usize> =
+        (0..gaps.len()).filter(|&i| within(gaps[i].distance_mm, adjoining_mm)).collect();
+    let mut seen = vec![false; gaps.len()];
+    if !sighted.is_empty() {
+        let sight = units_sight(index, book)?;
+        let verdicts = Crew::map(0, sighted.len(), |k| {
+            let (a, b) = gaps[sighted[k]].units;
+            sight.unit_verdict(a, b).visible
+        });
+        for (&i, v) in sighted.iter().zip(verdicts) {
+            seen[i] = v;
+        }
+    }
+    Ok(gaps
+        .into_iter()
+        .zip(seen)
+        .map(|(g, seen)| DivisionPairFinding {
             together: together_mm.is_some_and(|l| within(g.distance_mm, l)),
-            adjoining: within(g.distance_mm, adjoining_mm) && see(g.units),
+            adjoining: within(g.distance_mm, adjoining_mm) && seen,
             together_call: together_mm.and_then(|l| call(&g, l)),
             adjoining_call: call(&g, adjoining_mm),
             distance_mm: g.distance_mm,
@@ -483,25 +493,22 @@ fn leader_findings(
 /// any direction ([`Eye::WholeBase`], [`FieldOfView::Unlimited`]), not a spotter's
 /// view from its front edge: two divisions side by side adjoin though neither faces the
 /// other; terrain and other units still block as the rule set says. The sight model is
-/// built on the first question, so a table with no divisions close enough pays nothing.
-fn units_in_sight(
-    index: &SpatialIndex,
+/// built only when some pair is close enough to be asked.
+fn units_sight<'i, 't>(
+    index: &'i SpatialIndex<'t>,
     book: &RuleBook,
-) -> Result<impl Fn((usize, usize)) -> bool, GeometryError> {
+) -> Result<TerrainSight<'i, 't>, GeometryError> {
     let rules = SightRules {
         eye: Eye::WholeBase,
         field_of_view: FieldOfView::Unlimited,
         ..SightRules::for_book(book)?
     };
-    let sight = std::cell::OnceCell::new();
-    Ok(move |(a, b): (usize, usize)| {
-        sight.get_or_init(|| TerrainSight::with_rules(index, rules)).unit_verdict(a, b).visible
-    })
+    Ok(TerrainSight::with_rules(index, rules))
 }
 
 /// The command assessment of `table` under its rule set (see the module docs); `sight`
 /// decides what cavalry sees for its reaction zone; whether divisions adjoin is decided
-/// by sight between the units (see `units_in_sight`).
+/// by sight between the units (see `units_sight`).
 pub fn assess_command(
     table: &Table,
     index: &SpatialIndex,

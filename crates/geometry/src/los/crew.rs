@@ -51,6 +51,22 @@ impl Crew {
         })
     }
 
+    /// `f` of each of `0..count`, in order, the items shared among `threads` workers (0:
+    /// one per core), each taking the next item in turn.
+    pub(crate) fn map<R: Send>(threads: usize, count: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let workers = if threads == 0 { cores } else { threads };
+        let next = AtomicUsize::new(0);
+        let done = Crew::run(workers.min(count).max(1), |_| {
+            let mut mine = Vec::new();
+            Crew::take(&next, count, |i| mine.push((i, f(i))));
+            mine
+        });
+        let mut all: Vec<(usize, R)> = done.into_iter().flatten().collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
+    }
+
     /// Runs `f` on each item this worker takes from `next` (shared by the crew), one
     /// at a time, until all `count` are taken.
     pub(crate) fn take(next: &AtomicUsize, count: usize, mut f: impl FnMut(usize)) {
