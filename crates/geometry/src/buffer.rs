@@ -603,50 +603,66 @@ mod tests {
         assert!(a >= exact && a <= exact + 2.0 * PI * (R + EXCESS) * EXCESS, "{a} against {exact}");
     }
 
-    #[test]
-    fn random_divisions_match_the_distance_to_their_bases() {
-        // Rectangles as a division's bases stand (30-120 mm wide, turned up to 10°,
-        // 0-60 mm apart in two rows, some touching), merged where they overlap as a
-        // union would: every point farther than 0.01 mm from the outline's true
-        // boundary is inside it exactly when it is within R of a base.
-        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
+    /// A division's bases as they stand (30-120 mm wide, turned up to `turn_deg` either
+    /// way, 0-60 mm apart in two rows, some touching or overlapping), and their union's
+    /// rings as the deployment areas take them.
+    fn division(next: &mut impl FnMut() -> f64, turn_deg: f64) -> (Vec<Vec<Vec2>>, Vec<Vec<Vec2>>) {
+        let mut rings = Vec::new();
+        for row in 0..2 {
+            let mut x = 0.0;
+            for _ in 0..6 {
+                let (w, d) = (30.0 + 90.0 * next(), 15.0 + 25.0 * next());
+                let c = Vec2::new(x + w / 2.0, row as f64 * (60.0 + 80.0 * next()) + 10.0 * next());
+                let turn = 2.0 * turn_deg * (next() - 0.5);
+                let corners = [(-w, -d), (w, -d), (w, d), (-w, d)]
+                    .map(|(a, b)| c + Vec2::new(a / 2.0, b / 2.0).rotated_deg(turn));
+                rings.push(corners.to_vec());
+                x += w + 60.0 * next();
+            }
+        }
+        let geo_rings: Vec<geo::Polygon<f64>> =
+            rings.iter().map(|g| crate::command::deployment::geo_polygon(g)).collect();
+        let merged = geo::unary_union(geo_rings.iter())
+            .0
+            .iter()
+            .map(|p| crate::command::deployment::ring_of(p.exterior()))
+            .collect();
+        (rings, merged)
+    }
+
+    fn xorshift(mut rng: u64) -> impl FnMut() -> f64 {
+        move || {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
             (rng >> 11) as f64 / (1u64 << 53) as f64
-        };
-        for _ in 0..8 {
-            let mut rings = Vec::new();
-            for row in 0..2 {
-                let mut x = 0.0;
-                for _ in 0..6 {
-                    let (w, d) = (30.0 + 90.0 * next(), 15.0 + 25.0 * next());
-                    let c = Vec2::new(x + w / 2.0, row as f64 * (60.0 + 80.0 * next()) + 10.0 * next());
-                    let turn = 20.0 * (next() - 0.5);
-                    let corners = [(-w, -d), (w, -d), (w, d), (-w, d)]
-                        .map(|(a, b)| c + Vec2::new(a / 2.0, b / 2.0).rotated_deg(turn));
-                    rings.push(corners.to_vec());
-                    x += w + 60.0 * next();
+        }
+    }
+
+    #[test]
+    fn random_divisions_match_the_distance_to_their_bases() {
+        // Every point farther than 0.01 mm from the outline's true boundary is inside it
+        // exactly when it is within the reach of a base: 3" with bases turned up to 10°,
+        // and 5 mm and 400 mm (a Pro Patria command radius) with bases at any heading.
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        for (reach, turn) in [(R, 10.0), (5.0, 180.0), (400.0, 180.0)] {
+            for _ in 0..6 {
+                let (rings, merged) = division(&mut next, turn);
+                let out = buffer_outlines(&merged, reach, EXCESS);
+                assert!(!out.is_empty());
+                let (lo, hi) = bbox(rings.iter().flatten().copied());
+                for _ in 0..3000 {
+                    let p = Vec2::new(
+                        lo.x - reach - 20.0 + (hi.x - lo.x + 2.0 * reach + 40.0) * next(),
+                        lo.y - reach - 20.0 + (hi.y - lo.y + 2.0 * reach + 40.0) * next(),
+                    );
+                    let d = distance(&rings, p);
+                    if (d - reach).abs() < 0.01 {
+                        continue;
+                    }
+                    let inside = out.iter().any(|o| o.contains(p));
+                    assert_eq!(inside, d < reach, "{p:?} at {d} mm of bases, reach {reach} mm");
                 }
-            }
-            let geo_rings: Vec<geo::Polygon<f64>> =
-                rings.iter().map(|g| crate::command::deployment::geo_polygon(g)).collect();
-            let merged: Vec<Vec<Vec2>> = geo::unary_union(geo_rings.iter())
-                .0
-                .iter()
-                .map(|p| crate::command::deployment::ring_of(p.exterior()))
-                .collect();
-            let out = buffer_outlines(&merged, R, EXCESS);
-            assert!(!out.is_empty());
-            for _ in 0..4000 {
-                let p = Vec2::new(-150.0 + 1000.0 * next(), -150.0 + 450.0 * next());
-                let d = distance(&rings, p);
-                if (d - R).abs() < 0.01 {
-                    continue;
-                }
-                let inside = out.iter().any(|o| o.contains(p));
-                assert_eq!(inside, d < R, "{p:?} at {d} mm");
             }
         }
     }
@@ -692,6 +708,13 @@ mod tests {
             let out = buffer_outlines(rings, R, EXCESS);
             check_by_distance(rings, &out, |_| false);
         }
+        // Degenerate input: nothing, a ring of two points, repeated points, no reach.
+        assert!(buffer_outlines(&[], R, EXCESS).is_empty());
+        assert!(buffer_outlines(&[ring(&[(0.0, 0.0), (10.0, 0.0)])], R, EXCESS).is_empty());
+        let sq = square(0.0, 0.0, 40.0);
+        let repeated = ring(&[(0.0, 0.0), (0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0), (0.0, 0.0)]);
+        assert_eq!(buffer_outlines(&[repeated], R, EXCESS), buffer_outlines(&[sq.clone()], R, EXCESS));
+        assert_eq!(buffer_outlines(&[sq.clone()], 0.0, EXCESS), vec![Polygon::new(sq, vec![])]);
     }
 
     #[test]
