@@ -323,10 +323,17 @@ impl<'t> SpatialIndex<'t> {
     /// Every pair of bases (of any units) within `distance_mm` edge to edge, sorted.
     #[must_use]
     pub fn pairs_within(&self, distance_mm: f64) -> Vec<BasePair> {
+        self.pairs_within_where(distance_mm, |_, _| true)
+    }
+
+    /// [`Self::pairs_within`] of the pairs of units `keep` accepts (asked before any
+    /// distance is measured, with the lower base's unit first).
+    #[must_use]
+    pub fn pairs_within_where(&self, distance_mm: f64, keep: impl Fn(usize, usize) -> bool) -> Vec<BasePair> {
         let mut out = Vec::new();
         for (r, b) in self.table.bases() {
             for e in self.tree.locate_in_envelope_intersecting(&grown(b, distance_mm)) {
-                if e.r <= r {
+                if e.r <= r || !keep(r.unit, e.r.unit) {
                     continue;
                 }
                 let o = self.base(e.r);

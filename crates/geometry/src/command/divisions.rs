@@ -39,24 +39,32 @@ fn counts(kind: UnitKind) -> bool {
 /// Every pair of friendly divisions within `reach_mm` of each other, sorted by name.
 #[must_use]
 pub fn division_gaps(table: &Table, index: &SpatialIndex, reach_mm: f64) -> Vec<DivisionGap> {
-    let mut best: BTreeMap<(String, String), (f64, (usize, usize))> = BTreeMap::new();
-    for p in index.pairs_within(reach_mm) {
+    let mut best: BTreeMap<(&str, &str), (f64, (usize, usize))> = BTreeMap::new();
+    let friends = |a: usize, b: usize| {
+        let (ua, ub) = (&table.units[a], &table.units[b]);
+        matches!((&ua.division, &ub.division), (Some(da), Some(db)) if da != db)
+            && ua.side == ub.side
+            && counts(ua.kind)
+            && counts(ub.kind)
+    };
+    for p in index.pairs_within_where(reach_mm, friends) {
         let (ua, ub) = (&table.units[p.a.unit], &table.units[p.b.unit]);
-        let (Some(da), Some(db)) = (&ua.division, &ub.division) else { continue };
-        if da == db || ua.side != ub.side || !counts(ua.kind) || !counts(ub.kind) {
-            continue;
-        }
-        let (key, units) = if da < db {
-            ((da.clone(), db.clone()), (p.a.unit, p.b.unit))
-        } else {
-            ((db.clone(), da.clone()), (p.b.unit, p.a.unit))
-        };
+        let (Some(da), Some(db)) = (ua.division.as_deref(), ub.division.as_deref()) else { continue };
+        let (key, units) =
+            if da < db { ((da, db), (p.a.unit, p.b.unit)) } else { ((db, da), (p.b.unit, p.a.unit)) };
         let e = best.entry(key).or_insert((f64::INFINITY, units));
         if p.distance_mm < e.0 || (p.distance_mm == e.0 && units < e.1) {
             *e = (p.distance_mm, units);
         }
     }
-    best.into_iter().map(|((a, b), (distance_mm, units))| DivisionGap { a, b, distance_mm, units }).collect()
+    best.into_iter()
+        .map(|((a, b), (distance_mm, units))| DivisionGap {
+            a: a.to_string(),
+            b: b.to_string(),
+            distance_mm,
+            units,
+        })
+        .collect()
 }
 
 /// The closest enemy to each division within `reach_mm` (division name → distance, mm);
@@ -78,19 +86,23 @@ pub fn nearest_enemies_of_divisions(
     index: &SpatialIndex,
     reach_mm: f64,
 ) -> BTreeMap<String, (f64, (usize, usize))> {
-    let mut out: BTreeMap<String, (f64, (usize, usize))> = BTreeMap::new();
-    for p in index.pairs_within(reach_mm) {
+    let mut out: BTreeMap<&str, (f64, (usize, usize))> = BTreeMap::new();
+    let enemies = |a: usize, b: usize| {
+        let (ua, ub) = (&table.units[a], &table.units[b]);
+        ua.side != ub.side
+            && counts(ua.kind)
+            && counts(ub.kind)
+            && (ua.division.is_some() || ub.division.is_some())
+    };
+    for p in index.pairs_within_where(reach_mm, enemies) {
         let (ua, ub) = (&table.units[p.a.unit], &table.units[p.b.unit]);
-        if ua.side == ub.side || !counts(ua.kind) || !counts(ub.kind) {
-            continue;
-        }
         for (d, units) in [(&ua.division, (p.a.unit, p.b.unit)), (&ub.division, (p.b.unit, p.a.unit))] {
             let Some(d) = d else { continue };
-            let e = out.entry(d.clone()).or_insert((f64::INFINITY, units));
+            let e = out.entry(d.as_str()).or_insert((f64::INFINITY, units));
             if p.distance_mm < e.0 || (p.distance_mm == e.0 && units < e.1) {
                 *e = (p.distance_mm, units);
             }
         }
     }
-    out
+    out.into_iter().map(|(d, e)| (d.to_string(), e)).collect()
 }
