@@ -106,7 +106,7 @@ impl Element {
     /// When edge `e` may hold some of it within `r`: the squared distance from the
     /// element's middle to the edge (to try the nearest edges first); `None` when the
     /// edge is farther than `r` from all of it.
-    fn reach_2(&self, e: &Edge, r: f64) -> Option<f64> {
+        fn reach_2(&self, e: &Edge, r: f64) -> Option<f64> {
         match *self {
             Element::Line { a, b, .. } => {
                 let d2 = segments_distance_2(a, b, e);
@@ -121,7 +121,7 @@ impl Element {
     /// cross the boundary of the points within `r` of edge `e`: a superset of the true
     /// crossings is enough, each part between two is tested whole. None for a line
     /// ([`line_held`]).
-    fn arc_cuts(&self, e: &Edge, r: f64, out: &mut Vec<f64>) {
+        fn arc_cuts(&self, e: &Edge, r: f64, out: &mut Vec<f64>) {
         let Element::Arc { c, d0, end, .. } = *self else { return };
         // Each crossing as its direction from the centre: no trigonometry.
         let mut push = |w: Vec2| {
@@ -393,8 +393,10 @@ fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> Vec<Piece> 
                 near.push((d2, i));
             }
         }
-        // Nearest first: the edge most likely to hold the element whole.
-        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // The nearest first: the edge most likely to hold the element whole.
+        if let Some(k) = (0..near.len()).min_by(|&a, &b| near[a].0.total_cmp(&near[b].0)) {
+            near.swap(0, k);
+        }
         // The parts of the element each near edge holds within `r`: an element held
         // whole by one edge is gone (most arcs, deep inside their neighbours' buffers).
         culled.clear();
