@@ -106,7 +106,7 @@ impl Element {
     /// When edge `e` may hold some of it within `r`: the squared distance from the
     /// element's middle to the edge (to try the nearest edges first); `None` when the
     /// edge is farther than `r` from all of it.
-        fn reach_2(&self, e: &Edge, r: f64) -> Option<f64> {
+    fn reach_2(&self, e: &Edge, r: f64) -> Option<f64> {
         match *self {
             Element::Line { a, b, .. } => {
                 let d2 = segments_distance_2(a, b, e);
@@ -121,7 +121,7 @@ impl Element {
     /// cross the boundary of the points within `r` of edge `e`: a superset of the true
     /// crossings is enough, each part between two is tested whole. None for a line
     /// ([`line_held`]).
-        fn arc_cuts(&self, e: &Edge, r: f64, out: &mut Vec<f64>) {
+    fn arc_cuts(&self, e: &Edge, r: f64, out: &mut Vec<f64>) {
         let Element::Arc { c, d0, end, .. } = *self else { return };
         // Each crossing as its direction from the centre: no trigonometry.
         let mut push = |w: Vec2| {
