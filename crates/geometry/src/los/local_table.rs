@@ -24,6 +24,7 @@ use crate::close_call::PERTURBATION_MAX_MM;
 use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::table::MARKER_CUBE_MM;
 use crate::table::{BaseRef, Selection, Table, Unit, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
@@ -88,7 +89,19 @@ impl LocalTable {
             })
             .cloned()
             .collect();
-        LocalTable { table: Table { units, terrain, ..empty_like(table) }, index_of }
+        // The markers (cubes) within the region: no sight verdict asks for them, and
+        // copying a large table's every marker into each local table cost as much as
+        // the verdicts.
+        let markers = table
+            .markers
+            .iter()
+            .filter(|m| {
+                let (c, h) = (Vec2::new(m.x, m.y), 0.5 * m.size.unwrap_or(MARKER_CUBE_MM));
+                boxes_meet((c - Vec2::new(h, h), c + Vec2::new(h, h)), region)
+            })
+            .cloned()
+            .collect();
+        LocalTable { table: Table { units, terrain, markers, ..empty_like(table) }, index_of }
     }
 
     /// An empty narrowing of this table, for [`Self::narrow`]: this table's units are
@@ -96,7 +109,11 @@ impl LocalTable {
     pub(super) fn narrowing(&self) -> Narrowed {
         Narrowed {
             local: LocalTable {
-                table: Table { terrain: self.table.terrain.clone(), ..empty_like(&self.table) },
+                table: Table {
+                    terrain: self.table.terrain.clone(),
+                    markers: self.table.markers.clone(),
+                    ..empty_like(&self.table)
+                },
                 index_of: Vec::new(),
             },
             pool: self.table.units.iter().cloned().map(Some).collect(),
@@ -217,7 +234,7 @@ fn places(u: &Unit, all: bool, region: (Vec2, Vec2)) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// `table` without units or terrain (and without its name).
+/// `table` without units, terrain or markers (and without its name).
 fn empty_like(table: &Table) -> Table {
     Table {
         schema: table.schema.clone(),
@@ -228,7 +245,7 @@ fn empty_like(table: &Table) -> Table {
         sides: table.sides.clone(),
         artillery: table.artillery.clone(),
         units: Vec::new(),
-        markers: table.markers.clone(),
+        markers: Vec::new(),
         terrain: Vec::new(),
     }
 }
