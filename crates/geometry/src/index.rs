@@ -116,6 +116,9 @@ pub struct SpatialIndex<'t> {
     /// One tree per side, for nearest-enemy searches; built on first use.
     side_trees: std::sync::OnceLock<Vec<RTree<SideEntry>>>,
     sides: Vec<u32>,
+    /// Each unit id's index (the first unit with it); built on first use.
+    /// (Owned ids: a borrowed key would tie the index's lifetime.)
+    unit_ids: std::sync::OnceLock<HashMap<String, usize>>,
 }
 
 impl<'t> SpatialIndex<'t> {
@@ -124,7 +127,13 @@ impl<'t> SpatialIndex<'t> {
     pub fn new(table: &'t Table) -> Self {
         let sides = side_ids(table);
         let entries: Vec<Entry> = table.bases().map(|(r, b)| Entry { envelope: grown(b, 0.0), r }).collect();
-        SpatialIndex { table, tree: RTree::bulk_load(entries), side_trees: std::sync::OnceLock::new(), sides }
+        SpatialIndex {
+            table,
+            tree: RTree::bulk_load(entries),
+            side_trees: std::sync::OnceLock::new(),
+            sides,
+            unit_ids: std::sync::OnceLock::new(),
+        }
     }
 
     fn side_trees(&self) -> &[RTree<SideEntry>] {
@@ -146,6 +155,22 @@ impl<'t> SpatialIndex<'t> {
     #[must_use]
     pub fn table(&self) -> &'t Table {
         self.table
+    }
+
+    /// [`Table::unit_index`] by a map built once (the table's own looks through every
+    /// unit).
+    #[must_use]
+    pub fn unit_index(&self, id: &str) -> Option<usize> {
+        self.unit_ids
+            .get_or_init(|| {
+                let mut ids = HashMap::with_capacity(self.table.units.len());
+                for (i, u) in self.table.units.iter().enumerate() {
+                    ids.entry(u.id.clone()).or_insert(i);
+                }
+                ids
+            })
+            .get(id)
+            .copied()
     }
 
     fn base(&self, r: BaseRef) -> &'t Base {

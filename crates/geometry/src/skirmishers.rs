@@ -104,7 +104,7 @@ pub fn check_skirmishers(
         if u.kind != UnitKind::Skirmisher {
             continue;
         }
-        let parent = u.parent.as_deref().and_then(|p| table.unit_index(p));
+        let parent = u.parent.as_deref().and_then(|p| index.unit_index(p));
         let reach = match parent.map(|p| table.units[p].kind) {
             Some(UnitKind::Cavalry) if book.rules() == RuleSet::Republic => {
                 book.distance_mm(RuleDistance::CavalrySkirmisherParent)?

@@ -474,7 +474,7 @@ pub fn zone_obstacles(
         if m.x + h < lo.x || m.x - h > hi.x || m.y + h < lo.y || m.y - h > hi.y {
             continue;
         }
-        let Some(owner) = m.unit.as_deref().and_then(|id| table.unit_index(id)) else { continue };
+        let Some(owner) = m.unit.as_deref().and_then(|id| index.unit_index(id)) else { continue };
         if owner == r.unit || &table.units[owner].side != side {
             continue;
         }

@@ -485,7 +485,7 @@ impl RuleBook {
         self.rules
             .distance_entry(name)
             .map(|e| self.measure_mm(e.measure))
-            .ok_or(GeometryError::NotInRuleSet { rules: self.rules, what: format!("{name:?}") })
+            .ok_or_else(|| GeometryError::NotInRuleSet { rules: self.rules, what: format!("{name:?}") })
     }
 
     /// A named angle in degrees.
@@ -493,7 +493,7 @@ impl RuleBook {
         self.rules
             .angle_entry(name)
             .map(|e| e.degrees)
-            .ok_or(GeometryError::NotInRuleSet { rules: self.rules, what: format!("{name:?}") })
+            .ok_or_else(|| GeometryError::NotInRuleSet { rules: self.rules, what: format!("{name:?}") })
     }
 
     /// Table millimetres as rule inches (the inches the rule text means at this scale),
