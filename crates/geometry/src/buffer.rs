@@ -715,8 +715,11 @@ mod tests {
         assert!(buffer_outlines(&[ring(&[(0.0, 0.0), (10.0, 0.0)])], R, EXCESS).is_empty());
         let sq = square(0.0, 0.0, 40.0);
         let repeated = ring(&[(0.0, 0.0), (0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0), (0.0, 0.0)]);
-        assert_eq!(buffer_outlines(&[repeated], R, EXCESS), buffer_outlines(&[sq.clone()], R, EXCESS));
-        assert_eq!(buffer_outlines(&[sq.clone()], 0.0, EXCESS), vec![Polygon::new(sq, vec![])]);
+        assert_eq!(
+            buffer_outlines(&[repeated], R, EXCESS),
+            buffer_outlines(std::slice::from_ref(&sq), R, EXCESS)
+        );
+        assert_eq!(buffer_outlines(std::slice::from_ref(&sq), 0.0, EXCESS), vec![Polygon::new(sq, vec![])]);
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct DivisionGap {
     pub units: (usize, usize),
 }
 
+/// The closest pair found so far: distance, mm, and the two units.
+type Closest = (f64, (usize, usize));
+
 fn counts(kind: UnitKind) -> bool {
     kind.is_combat() || kind == UnitKind::Skirmisher
 }
@@ -39,7 +42,7 @@ fn counts(kind: UnitKind) -> bool {
 /// Every pair of friendly divisions within `reach_mm` of each other, sorted by name.
 #[must_use]
 pub fn division_gaps(table: &Table, index: &SpatialIndex, reach_mm: f64) -> Vec<DivisionGap> {
-    let mut best: BTreeMap<(&str, &str), (f64, (usize, usize))> = BTreeMap::new();
+    let mut best: BTreeMap<(&str, &str), Closest> = BTreeMap::new();
     let friends = |a: usize, b: usize| {
         let (ua, ub) = (&table.units[a], &table.units[b]);
         matches!((&ua.division, &ub.division), (Some(da), Some(db)) if da != db)
@@ -86,7 +89,7 @@ pub fn nearest_enemies_of_divisions(
     index: &SpatialIndex,
     reach_mm: f64,
 ) -> BTreeMap<String, (f64, (usize, usize))> {
-    let mut out: BTreeMap<&str, (f64, (usize, usize))> = BTreeMap::new();
+    let mut out: BTreeMap<&str, Closest> = BTreeMap::new();
     let enemies = |a: usize, b: usize| {
         let (ua, ub) = (&table.units[a], &table.units[b]);
         ua.side != ub.side
