@@ -564,6 +564,29 @@ fn written(l: &[usize], pieces: &[Piece], elements: &[Element], r: f64, arc_exce
     cleaned(&ring)
 }
 
+/// A frame 1000 mm square with 100 mm walls and a 50 mm opening in its left wall (from
+/// y = 475 to 525 mm), counter-clockwise: a ring whose buffer closes the opening and
+/// encloses a gap (tests).
+#[cfg(test)]
+pub(crate) fn walled_frame() -> Vec<Vec2> {
+    [
+        (0.0, 0.0),
+        (1000.0, 0.0),
+        (1000.0, 1000.0),
+        (0.0, 1000.0),
+        (0.0, 525.0),
+        (100.0, 525.0),
+        (100.0, 900.0),
+        (900.0, 900.0),
+        (900.0, 100.0),
+        (100.0, 100.0),
+        (100.0, 475.0),
+        (0.0, 475.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y))
+    .to_vec()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -727,20 +750,7 @@ mod tests {
         // A frame 1000 mm square with 100 mm walls and a 50 mm opening in its left wall
         // (closed by the buffer), a 20 mm square alone in its middle, and a ring inside
         // a wall (as no union gives, but dropped all the same).
-        let frame = ring(&[
-            (0.0, 0.0),
-            (1000.0, 0.0),
-            (1000.0, 1000.0),
-            (0.0, 1000.0),
-            (0.0, 525.0),
-            (100.0, 525.0),
-            (100.0, 900.0),
-            (900.0, 900.0),
-            (900.0, 100.0),
-            (100.0, 100.0),
-            (100.0, 475.0),
-            (0.0, 475.0),
-        ]);
+        let frame = walled_frame();
         let rings = vec![frame.clone(), square(490.0, 490.0, 20.0)];
         let out = buffer_outlines(&rings, R, EXCESS);
         assert_eq!(out.len(), 1, "the island is inside the filled frame");

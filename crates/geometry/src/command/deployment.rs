@@ -383,20 +383,7 @@ mod tests {
     fn an_enclosed_gap_is_filled_and_two_far_rings_stay_apart() {
         // A frame 1000 mm square with 100 mm walls and a 50 mm opening in its left wall:
         // the buffer closes the opening, and the 800 mm gap it encloses is filled.
-        let frame = ring(&[
-            (0.0, 0.0),
-            (1000.0, 0.0),
-            (1000.0, 1000.0),
-            (0.0, 1000.0),
-            (0.0, 525.0),
-            (100.0, 525.0),
-            (100.0, 900.0),
-            (900.0, 900.0),
-            (900.0, 100.0),
-            (100.0, 100.0),
-            (100.0, 475.0),
-            (0.0, 475.0),
-        ]);
+        let frame = crate::buffer::walled_frame();
         let out = buffered(&[frame], R);
         assert_eq!(out.len(), 1);
         assert!(out[0].holes.is_empty());
