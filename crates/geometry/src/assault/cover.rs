@@ -266,6 +266,8 @@ pub fn unit_cover(
     if terrain.is_empty() {
         return Ok(None);
     }
+    let near = near_terrain(unit, terrain, book);
+    let terrain = near.as_deref().unwrap_or(terrain);
     for class in CoverClass::ALL.into_iter().rev() {
         let (c, n) = count_covered(unit.bases.iter(), terrain, book, class)?;
         let by_unit = n > 0 && 2 * c >= n;
@@ -277,6 +279,40 @@ pub fn unit_cover(
         }
     }
     Ok(None)
+}
+
+/// How far from a base a covering obstacle still counts for [`base_cover`], mm (the
+/// reach behind an obstacle, and a stream bank's stand-off), and a millimetre more for
+/// ties; `None` when the rule set lacks either (then `base_cover` itself says so).
+fn cover_reach_mm(book: &RuleBook) -> Option<f64> {
+    let behind = if book.rules() == RuleSet::ProPatria {
+        RuleDistance::BehindCover
+    } else {
+        RuleDistance::ObstacleCover
+    };
+    let reach = book.distance_mm(behind).ok()?;
+    let stand_off = book.distance_mm(RuleDistance::StreamBankStandOff).ok()?;
+    Some(reach.max(stand_off) + 1.0)
+}
+
+/// The terrain features that can give any base of `unit` cover ([`base_cover`]): those
+/// whose box meets the unit's box grown by [`cover_reach_mm`]. A unit's cover is asked
+/// for every class and base, each looking through every feature; on a large table most
+/// are metres away. `None` (look through them all) when the reach is not in the rule set.
+fn near_terrain(unit: &Unit, terrain: &[TerrainFeature], book: &RuleBook) -> Option<Vec<TerrainFeature>> {
+    let grow = cover_reach_mm(book)?;
+    let (lo, hi) = crate::convex::bbox(unit.bases.iter().flat_map(Base::vertices_ccw));
+    let (lo, hi) = (lo - Vec2::new(grow, grow), hi + Vec2::new(grow, grow));
+    Some(
+        terrain
+            .iter()
+            .filter(|t| {
+                let points: Vec<Vec2> = t.outline.iter().chain(&t.path).copied().collect();
+                !points.is_empty() && overlaps_box(&points, lo, hi)
+            })
+            .cloned()
+            .collect(),
+    )
 }
 
 /// True when the unit stands in buildings: half or more of its bases are each half or
