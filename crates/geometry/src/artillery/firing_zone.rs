@@ -37,10 +37,11 @@
 use crate::artillery::range::segment_to_convex_mm;
 use crate::base::Base;
 use crate::cone::FrontageCone;
+use crate::convex::boxes_meet;
 use crate::index::SpatialIndex;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::segment::Segment;
-use crate::table::{BaseRef, MARKER_CUBE_MM, Table};
+use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
 
 /// Overlaps of at most this area (mm²) are contact, not overlap.
@@ -470,8 +471,8 @@ pub fn zone_obstacles(
         })
         .collect();
     for (i, m) in table.markers.iter().enumerate() {
-        let h = m.size.unwrap_or(MARKER_CUBE_MM) / 2.0;
-        if m.x + h < lo.x || m.x - h > hi.x || m.y + h < lo.y || m.y - h > hi.y {
+        let (mlo, mhi) = m.aabb();
+        if !boxes_meet((mlo, mhi), (lo, hi)) {
             continue;
         }
         let Some(owner) = m.unit.as_deref().and_then(|id| index.unit_index(id)) else { continue };
@@ -479,10 +480,10 @@ pub fn zone_obstacles(
             continue;
         }
         let polygon = ConvexPolygon::from_ccw_unchecked(vec![
-            Vec2::new(m.x - h, m.y - h),
-            Vec2::new(m.x + h, m.y - h),
-            Vec2::new(m.x + h, m.y + h),
-            Vec2::new(m.x - h, m.y + h),
+            mlo,
+            Vec2::new(mhi.x, mlo.y),
+            mhi,
+            Vec2::new(mlo.x, mhi.y),
         ]);
         out.push(ZoneObstacle { source: ZoneObstacleSource::Marker(i), polygon });
     }

@@ -24,7 +24,6 @@ use crate::close_call::PERTURBATION_MAX_MM;
 use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
-use crate::table::MARKER_CUBE_MM;
 use crate::table::{BaseRef, Selection, Table, Unit, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
@@ -92,15 +91,7 @@ impl LocalTable {
         // The markers (cubes) within the region: no sight verdict asks for them, and
         // copying a large table's every marker into each local table cost as much as
         // the verdicts.
-        let markers = table
-            .markers
-            .iter()
-            .filter(|m| {
-                let (c, h) = (Vec2::new(m.x, m.y), 0.5 * m.size.unwrap_or(MARKER_CUBE_MM));
-                boxes_meet((c - Vec2::new(h, h), c + Vec2::new(h, h)), region)
-            })
-            .cloned()
-            .collect();
+        let markers = table.markers.iter().filter(|m| boxes_meet(m.aabb(), region)).cloned().collect();
         LocalTable { table: Table { units, terrain, markers, ..empty_like(table) }, index_of }
     }
 

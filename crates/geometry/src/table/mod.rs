@@ -348,6 +348,16 @@ pub struct Marker {
 /// Side of a standard 3/8" marker cube, mm (000 §1.2).
 pub const MARKER_CUBE_MM: f64 = 9.525;
 
+impl Marker {
+    /// Its square's corners nearest and farthest from the origin, (min, max), mm: its
+    /// centre less and plus half its side ([`MARKER_CUBE_MM`] unless it says).
+    #[must_use]
+    pub fn aabb(&self) -> (crate::vec2::Vec2, crate::vec2::Vec2) {
+        let h = self.size.unwrap_or(MARKER_CUBE_MM) / 2.0;
+        (crate::vec2::Vec2::new(self.x - h, self.y - h), crate::vec2::Vec2::new(self.x + h, self.y + h))
+    }
+}
+
 /// What a marker marks (000 §1.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
