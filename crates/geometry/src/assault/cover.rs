@@ -27,6 +27,7 @@
 //!   on the attacker's move and is not decided here.
 
 use crate::base::Base;
+use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
 use crate::rules::{RuleBook, RuleDistance, RuleSet};
 use crate::segment::Segment;
@@ -83,11 +84,7 @@ pub fn base_cover(
             let r = match reach {
                 Some(r) => r,
                 None => {
-                    let r = book.distance_mm(if rules == RuleSet::ProPatria {
-                        RuleDistance::BehindCover
-                    } else {
-                        RuleDistance::ObstacleCover
-                    })?;
+                    let r = book.distance_mm(behind_cover(rules))?;
                     reach = Some(r);
                     r
                 }
@@ -161,13 +158,7 @@ pub fn gap_ahead(base: &Base, path: &[Vec2]) -> Option<f64> {
 }
 
 fn overlaps_box(ring: &[Vec2], lo: Vec2, hi: Vec2) -> bool {
-    let (mut a, mut b) =
-        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-    for p in ring {
-        a = Vec2::new(a.x.min(p.x), a.y.min(p.y));
-        b = Vec2::new(b.x.max(p.x), b.y.max(p.y));
-    }
-    a.x <= hi.x && b.x >= lo.x && a.y <= hi.y && b.y >= lo.y
+    boxes_meet(bbox(ring.iter().copied()), (lo, hi))
 }
 
 /// The cover class of `base` against fire from `from` (000 §4.3, 004 §15.11): within
@@ -281,16 +272,17 @@ pub fn unit_cover(
     Ok(None)
 }
 
+/// The rule distance within which a base behind a covering obstacle counts as in its
+/// cover: Pro Patria's "behind cover" (004 §15.11), Republique's obstacle cover.
+fn behind_cover(rules: RuleSet) -> RuleDistance {
+    if rules == RuleSet::ProPatria { RuleDistance::BehindCover } else { RuleDistance::ObstacleCover }
+}
+
 /// How far from a base a covering obstacle still counts for [`base_cover`], mm (the
 /// reach behind an obstacle, and a stream bank's stand-off), and a millimetre more for
 /// ties; `None` when the rule set lacks either (then `base_cover` itself says so).
 fn cover_reach_mm(book: &RuleBook) -> Option<f64> {
-    let behind = if book.rules() == RuleSet::ProPatria {
-        RuleDistance::BehindCover
-    } else {
-        RuleDistance::ObstacleCover
-    };
-    let reach = book.distance_mm(behind).ok()?;
+    let reach = book.distance_mm(behind_cover(book.rules())).ok()?;
     let stand_off = book.distance_mm(RuleDistance::StreamBankStandOff).ok()?;
     Some(reach.max(stand_off) + 1.0)
 }
@@ -301,15 +293,12 @@ fn cover_reach_mm(book: &RuleBook) -> Option<f64> {
 /// are metres away. `None` (look through them all) when the reach is not in the rule set.
 fn near_terrain(unit: &Unit, terrain: &[TerrainFeature], book: &RuleBook) -> Option<Vec<TerrainFeature>> {
     let grow = cover_reach_mm(book)?;
-    let (lo, hi) = crate::convex::bbox(unit.bases.iter().flat_map(Base::vertices_ccw));
+    let (lo, hi) = bbox(unit.bases.iter().flat_map(Base::vertices_ccw));
     let (lo, hi) = (lo - Vec2::new(grow, grow), hi + Vec2::new(grow, grow));
     Some(
         terrain
             .iter()
-            .filter(|t| {
-                let points: Vec<Vec2> = t.outline.iter().chain(&t.path).copied().collect();
-                !points.is_empty() && overlaps_box(&points, lo, hi)
-            })
+            .filter(|t| boxes_meet(bbox(t.outline.iter().chain(&t.path).copied()), (lo, hi)))
             .cloned()
             .collect(),
     )
