@@ -223,7 +223,7 @@ fn line_held(a: Vec2, b: Vec2, e: &Edge, r: f64, limit_2: f64) -> Option<(f64, f
     };
     // The two end disks.
     for p in [e.a, e.b] {
-        if let [t0, t1] = circle_line(a - p, v, r)[..] {
+        if let Some((t0, t1)) = circle_line(a - p, v, r) {
             take(t0, t1);
         }
     }
@@ -250,20 +250,20 @@ fn line_held(a: Vec2, b: Vec2, e: &Edge, r: f64, limit_2: f64) -> Option<(f64, f
     (hi > lo && e.distance_2(a.lerp(b, 0.5 * (lo + hi))) < limit_2).then_some((lo, hi))
 }
 
-/// The parameters `t` where `w + t v` is at distance `r` from the origin.
-fn circle_line(w: Vec2, v: Vec2, r: f64) -> Vec<f64> {
+/// The parameters `t` (ascending) where `w + t v` is at distance `r` from the origin.
+fn circle_line(w: Vec2, v: Vec2, r: f64) -> Option<(f64, f64)> {
     let a = v.length_2();
     if a == 0.0 {
-        return Vec::new();
+        return None;
     }
     let half_b = w.dot(v);
     let c = w.length_2() - r * r;
     let disc = half_b * half_b - a * c;
     if disc < 0.0 {
-        return Vec::new();
+        return None;
     }
     let q = disc.sqrt();
-    vec![(-half_b - q) / a, (-half_b + q) / a]
+    Some(((-half_b - q) / a, (-half_b + q) / a))
 }
 
 /// A surviving part of an element: parameters `from` to `to`.
