@@ -212,21 +212,67 @@ pub(crate) fn half_diagonal(b: &Base) -> f64 {
     0.5 * b.width().hypot(b.depth())
 }
 
+/// The first perturbation [`flip_margin`] tries, mm: [`PERTURBATION_MAX_MM`] halved four
+/// times, a point of the halving grid of `[0, PERTURBATION_MAX_MM]`.
+const FIRST_PROBE_MM: f64 = PERTURBATION_MAX_MM / 16.0;
+
 /// The margin of a verdict decided by many pieces of geometry at once (a sight line, a
 /// firing zone): the smallest perturbation `k` in `(0, PERTURBATION_MAX_MM]` at which
-/// `flips(k)` is true, found by bisection to [`PERTURBATION_RESOLUTION_MM`] (or
-/// [`PERTURBATION_RELATIVE_RESOLUTION`] of it) and given as the largest `k` known not to
-/// flip (a lower bound); [`PERTURBATION_MAX_MM`] when even
-/// that does not flip it. `flips(k)` moves every piece `k` mm against the verdict; it
-/// must be monotone (a verdict flipped at `k` stays flipped at every larger `k`).
+/// `flips(k)` is true, found by bisection of `[0, PERTURBATION_MAX_MM]` to
+/// [`PERTURBATION_RESOLUTION_MM`] (or [`PERTURBATION_RELATIVE_RESOLUTION`] of it) and
+/// given as the largest `k` known not to flip (a lower bound); [`PERTURBATION_MAX_MM`]
+/// when even that does not flip it. `flips(k)` moves every piece `k` mm against the
+/// verdict; it must be monotone (a verdict flipped at `k` stays flipped at every larger
+/// `k`).
+///
+/// Most margins are a few millimetres, and a large perturbation is the costliest to
+/// decide, so the search starts small: it tries `PERTURBATION_MAX_MM / 16` and doubles
+/// until the verdict flips, then bisects that bracket. For a monotone `flips` every
+/// bracket it reaches is one that halving `[0, PERTURBATION_MAX_MM]` from the top
+/// reaches (a flip at `k` implies a flip at `2k`), so the margin is that of the plain
+/// bisection, bit for bit. A verdict that is not monotone (a target shrunk to a point
+/// can be easier to see in full than a whole base behind grown obstacles) may flip at a
+/// few millimetres and not at [`PERTURBATION_MAX_MM`]: its margin is then the smaller
+/// perturbation found to flip it, where the search from the top stopped at the cap.
+///
+/// ```
+/// use vedette_geometry::close_call::{flip_margin, PERTURBATION_MAX_MM};
+/// use std::convert::Infallible;
+/// // A verdict that flips once everything moves 7.3 mm: known to 1% below.
+/// let m = flip_margin(|k| Ok::<bool, Infallible>(k >= 7.3)).unwrap_or(0.0);
+/// assert!(m < 7.3 && m > 7.3 * 0.99);
+/// // One that never flips within the search.
+/// assert_eq!(flip_margin(|_| Ok::<bool, Infallible>(false)).unwrap_or(0.0), PERTURBATION_MAX_MM);
+/// ```
 ///
 /// # Errors
 /// Whatever `flips` returns.
-pub fn flip_margin<E>(mut flips: impl FnMut(f64) -> Result<bool, E>) -> Result<f64, E> {
-    if !flips(PERTURBATION_MAX_MM)? {
-        return Ok(PERTURBATION_MAX_MM);
+pub fn flip_margin<E>(flips: impl FnMut(f64) -> Result<bool, E>) -> Result<f64, E> {
+    search_margin(FIRST_PROBE_MM, flips)
+}
+
+/// [`flip_margin`] searched from the top: it tries [`PERTURBATION_MAX_MM`] first, then
+/// halves. The same margin; fewer steps for a verdict whose large perturbations are the
+/// cheap ones to decide (a blocked firing zone, whose obstacles vanish when shrunk far)
+/// or that rarely flips at all.
+///
+/// # Errors
+/// Whatever `flips` returns.
+pub fn flip_margin_from_the_top<E>(flips: impl FnMut(f64) -> Result<bool, E>) -> Result<f64, E> {
+    search_margin(PERTURBATION_MAX_MM, flips)
+}
+
+/// The search of [`flip_margin`], its first probe `first` (a point of the halving grid of
+/// `[0, PERTURBATION_MAX_MM]`).
+fn search_margin<E>(first: f64, mut flips: impl FnMut(f64) -> Result<bool, E>) -> Result<f64, E> {
+    let (mut lo, mut hi) = (0.0, first);
+    while !flips(hi)? {
+        if hi >= PERTURBATION_MAX_MM {
+            return Ok(PERTURBATION_MAX_MM);
+        }
+        lo = hi;
+        hi *= 2.0;
     }
-    let (mut lo, mut hi) = (0.0, PERTURBATION_MAX_MM);
     while hi - lo > PERTURBATION_RESOLUTION_MM.max(PERTURBATION_RELATIVE_RESOLUTION * lo) {
         let mid = 0.5 * (lo + hi);
         if flips(mid)? {
@@ -378,6 +424,7 @@ mod tests {
     use crate::base::{BaseMeta, BaseSize, Pose};
     use crate::table::{Unit, UnitKind};
     use crate::{RuleSet, Scale};
+    use std::convert::Infallible;
 
     fn base(x: f64, y: f64, heading: f64, sigma: Option<f64>, sigma_deg: Option<f64>) -> Base {
         Base::new(BaseSize::new(40.0, 20.0), Pose::new(Vec2::new(x, y), heading)).with_meta(BaseMeta {
@@ -398,6 +445,76 @@ mod tests {
                 Unit::new("b", "two", UnitKind::Infantry, vec![b]),
             ],
         )
+    }
+
+    /// The plain bisection of `[0, PERTURBATION_MAX_MM]` from the top, as `flip_margin`
+    /// was first written: the reference its margins must equal bit for bit.
+    fn bisect_from_the_top(flips: impl Fn(f64) -> bool) -> f64 {
+        if !flips(PERTURBATION_MAX_MM) {
+            return PERTURBATION_MAX_MM;
+        }
+        let (mut lo, mut hi) = (0.0, PERTURBATION_MAX_MM);
+        while hi - lo > PERTURBATION_RESOLUTION_MM.max(PERTURBATION_RELATIVE_RESOLUTION * lo) {
+            let mid = 0.5 * (lo + hi);
+            if flips(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        lo
+    }
+
+    #[test]
+    fn flip_margin_equals_the_bisection_from_the_top_with_fewer_steps_when_small() {
+        // Thresholds on and either side of the halving grid's points, tiny and large,
+        // and verdicts that flip at once or never.
+        let mut thresholds = vec![0.0, 1e-9, 0.004, 0.005, 0.006, 50.0, 50.0 + 1e-9, 1e9];
+        for k in 0..=8 {
+            let grid = PERTURBATION_MAX_MM / f64::from(1 << k);
+            thresholds.extend([grid, grid - 1e-9, grid + 1e-9, 0.7 * grid]);
+        }
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            thresholds.push((rng >> 11) as f64 / (1u64 << 53) as f64 * 60.0);
+        }
+        for t in thresholds {
+            let steps = std::cell::Cell::new(0);
+            let got = flip_margin(|k| {
+                steps.set(steps.get() + 1);
+                Ok::<bool, Infallible>(k >= t)
+            })
+            .unwrap_or(f64::NAN);
+            let want = bisect_from_the_top(|k| k >= t);
+            assert_eq!(got.to_bits(), want.to_bits(), "threshold {t}: {got} against {want}");
+            let top = flip_margin_from_the_top(|k| Ok::<bool, Infallible>(k >= t)).unwrap_or(f64::NAN);
+            assert_eq!(top.to_bits(), want.to_bits(), "threshold {t}: {top} against {want}");
+            // The margin is a lower bound within the resolution (or the search's cap).
+            if t <= PERTURBATION_MAX_MM {
+                assert!(
+                    got <= t
+                        && t - got
+                            <= PERTURBATION_RESOLUTION_MM.max(PERTURBATION_RELATIVE_RESOLUTION * got) + 1e-12
+                );
+            } else {
+                assert_eq!(got, PERTURBATION_MAX_MM);
+            }
+            // A margin under FIRST_PROBE_MM costs four steps fewer than from the top;
+            // one that never flips, five (the four halvings and 50 itself).
+            let top = std::cell::Cell::new(0);
+            bisect_from_the_top(|k| {
+                top.set(top.get() + 1);
+                k >= t
+            });
+            if t < FIRST_PROBE_MM {
+                assert_eq!(steps.get() + 4, top.get(), "threshold {t}");
+            } else if t > PERTURBATION_MAX_MM {
+                assert_eq!(steps.get(), 5);
+            }
+        }
     }
 
     #[test]

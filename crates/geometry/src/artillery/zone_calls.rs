@@ -37,7 +37,8 @@ use crate::artillery::range::segment_to_convex_mm;
 use crate::artillery::targets::{TargetAssessment, aim_among};
 use crate::base::Base;
 use crate::close_call::{
-    CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin, half_diagonal, resized, sigma_with_lever,
+    CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin, flip_margin_from_the_top, half_diagonal,
+    resized, sigma_with_lever,
 };
 use crate::convex::offset;
 use crate::index::SpatialIndex;
@@ -131,7 +132,10 @@ pub fn zone_calls(
 
     let clear_now = !a.clear_swings.is_empty();
     let sign = if clear_now { 1.0 } else { -1.0 };
-    let margin = flip_margin(|k| {
+    // A blocked zone's obstacles vanish when shrunk far, so its large perturbations are
+    // the cheap ones: searched from the top.
+    let search = if clear_now { flip_margin } else { flip_margin_from_the_top };
+    let margin = search(|k| {
         Ok::<bool, Infallible>(
             clear_at(battery, side_deg, max_swing, &reachable, sign * k).is_empty() == clear_now,
         )
@@ -188,7 +192,9 @@ fn target_call(
         .copied()
         .filter(|p| p.widest.is_some_and(|(lo, hi)| window.iter().any(|&(wl, wh)| lo < wh && wl < hi)))
         .collect();
-    let margin = flip_margin(|k| {
+    // As for the clear swing: shrunk far, the obstacles vanish and the step is cheap.
+    let search = if holds { flip_margin } else { flip_margin_from_the_top };
+    let margin = search(|k| {
         let clear = clear_at(battery, side_deg, max_swing, &relevant, sign * k);
         let moved: Vec<Base> = bases.iter().map(|b| resized(b, -sign * k)).collect();
         let now = aim_among(battery, side_deg, &clear, &moved, nearest).is_some();
