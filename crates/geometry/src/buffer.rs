@@ -141,18 +141,18 @@ impl Element {
                 push(mid - to.perp_left() * h);
             }
         }
-        let d = e.b - e.a;
-        if let Some(u) = d.normalized() {
+        if let Some(u) = (e.b - e.a).normalized() {
             let n = u.perp_left();
             let h = n.dot(c - e.a);
-            let s = u.dot(c - e.a);
-            // The circle meets the strip's sides (n . (q - e.a) = +-r) and its ends
-            // (u . (q - e.a) = 0 or |d|): `k` along `axis`, the rest across.
-            for (axis, k) in [(n, r - h), (n, -r - h), (u, -s), (u, d.length() - s)] {
+            // The circle meets the lines of the strip's sides (n . (q - e.a) = +-r): `k`
+            // along `n`, the rest across. With the two circles these hold every point
+            // where the arc crosses the boundary of the capsule (its sides and end
+            // circles, each taken whole).
+            for k in [r - h, -r - h] {
                 if k.abs() <= r {
-                    let across = axis.perp_left() * (r * r - k * k).max(0.0).sqrt();
-                    push(axis * k + across);
-                    push(axis * k - across);
+                    let across = u * (r * r - k * k).max(0.0).sqrt();
+                    push(n * k + across);
+                    push(n * k - across);
                 }
             }
         }
@@ -375,7 +375,17 @@ fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> Vec<Piece> 
     let mut near: Vec<(f64, usize)> = Vec::new();
     let mut cuts: Vec<f64> = Vec::new();
     let mut culled: Vec<(f64, f64)> = Vec::new();
+    // The edge that last held an element whole: the next element along the same ring
+    // is most often held by it too, which settles it without a look at its neighbours.
+    let mut last_holder: Option<usize> = None;
     for (k, el) in elements.iter().enumerate() {
+        if let Some(i) = last_holder.filter(|&i| !el.generated_by(i)) {
+            culled.clear();
+            held_parts(el, &edges[i], r, limit_2, &mut cuts, &mut culled);
+            if culled.len() == 1 && culled[0].0 <= 0.0 && culled[0].1 >= el.end() {
+                continue;
+            }
+        }
         let (lo, hi) = el.bbox(r);
         let first = lefts.partition_point(|&x| x < lo.x - r - widest);
         near.clear();
@@ -405,29 +415,15 @@ fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> Vec<Piece> 
         for &(_, i) in &near {
             let e = &edges[i];
             let first = culled.len();
-            match *el {
-                Element::Line { a, b, .. } => culled.extend(line_held(a, b, e, r, limit_2)),
-                Element::Arc { .. } => {
-                    cuts.clear();
-                    cuts.push(0.0);
-                    cuts.push(end);
-                    el.arc_cuts(e, r, &mut cuts);
-                    cuts.sort_by(f64::total_cmp);
-                    for w in cuts.windows(2) {
-                        if w[1] > w[0] && e.distance_2(el.at(0.5 * (w[0] + w[1]), r)) < limit_2 {
-                            let len = culled.len();
-                            match culled.last_mut() {
-                                Some(last) if len > first && last.1 >= w[0] => last.1 = w[1],
-                                _ => culled.push((w[0], w[1])),
-                            }
-                        }
-                    }
-                }
-            }
+            held_parts(el, e, r, limit_2, &mut cuts, &mut culled);
             // The parts held so far, merged: the element is gone once they cover it.
             if culled.len() > first {
+                let whole = culled.len() == first + 1 && culled[first].0 <= 0.0 && culled[first].1 >= end;
                 merge(&mut culled);
                 if culled.len() == 1 && culled[0].0 <= 0.0 && culled[0].1 >= end {
+                    if whole {
+                        last_holder = Some(i);
+                    }
                     gone = true;
                     break;
                 }
@@ -449,6 +445,38 @@ fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> Vec<Piece> 
         }
     }
     pieces
+}
+
+/// Appends to `culled` the parts of element `el` (parameter intervals, in order) that
+/// edge `e` holds nearer than `limit_2.sqrt()`; `cuts` is scratch.
+fn held_parts(
+    el: &Element,
+    e: &Edge,
+    r: f64,
+    limit_2: f64,
+    cuts: &mut Vec<f64>,
+    culled: &mut Vec<(f64, f64)>,
+) {
+    match *el {
+        Element::Line { a, b, .. } => culled.extend(line_held(a, b, e, r, limit_2)),
+        Element::Arc { end, .. } => {
+            let first = culled.len();
+            cuts.clear();
+            cuts.push(0.0);
+            cuts.push(end);
+            el.arc_cuts(e, r, cuts);
+            cuts.sort_by(f64::total_cmp);
+            for w in cuts.windows(2) {
+                if w[1] > w[0] && e.distance_2(el.at(0.5 * (w[0] + w[1]), r)) < limit_2 {
+                    let len = culled.len();
+                    match culled.last_mut() {
+                        Some(last) if len > first && last.1 >= w[0] => last.1 = w[1],
+                        _ => culled.push((w[0], w[1])),
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Intervals sorted by their start and merged where they overlap or touch.
