@@ -256,7 +256,17 @@ impl Polygon {
     #[must_use]
     pub fn area_inside(&self, clip: &ConvexPolygon) -> f64 {
         let planes = clip.half_planes();
+        let (lo, hi) = crate::convex::bbox(clip.vertices().iter().copied());
         let clipped = |ring: &[Vec2]| -> f64 {
+            // A ring none of whose edges meets the clip's box has the clip wholly inside
+            // or wholly outside it: most of a large outline's clips, answered without
+            // clipping it.
+            if !ring_meets_box(ring, lo, hi) {
+                return match clip.vertices().first() {
+                    Some(&v) if ring_contains(ring, v) => clip.area(),
+                    _ => 0.0,
+                };
+            }
             let mut cur = ring.to_vec();
             let mut next = Vec::with_capacity(cur.len() + planes.len());
             for h in &planes {
@@ -412,6 +422,50 @@ pub fn ring_contains(ring: &[Vec2], p: Vec2) -> bool {
     on_ring_boundary(ring, p) || parity_inside(ring, p)
 }
 
+/// Each point of `points` against a ring, in one pass over its edges: whether the ring
+/// contains it ([`ring_contains`]: the boundary counts as inside) and its squared
+/// distance to the ring's boundary, mm². An edge whose box is farther from a point
+/// than its nearest edge so far is not measured for it.
+pub(crate) fn ring_scan(ring: &[Vec2], points: &[Vec2]) -> Vec<(bool, f64)> {
+    let mut on = vec![false; points.len()];
+    let mut parity = vec![false; points.len()];
+    let mut best_2 = vec![f64::INFINITY; points.len()];
+    let Some(&last) = ring.last() else {
+        return points.iter().map(|_| (false, f64::INFINITY)).collect();
+    };
+    let mut a = last;
+    for &b in ring {
+        let (x0, x1, y0, y1) = (a.x.min(b.x), a.x.max(b.x), a.y.min(b.y), a.y.max(b.y));
+        for (k, &p) in points.iter().enumerate() {
+            let (gx, gy) = ((x0 - p.x).max(p.x - x1).max(0.0), (y0 - p.y).max(p.y - y1).max(0.0));
+            if gx * gx + gy * gy < best_2[k] {
+                best_2[k] = best_2[k].min(crate::segment::Segment::new(a, b).distance_2_to_point(p));
+            }
+            if gx == 0.0 && gy == 0.0 && (b - a).cross(p - a) == 0.0 {
+                on[k] = true;
+            }
+            if (a.y > p.y) != (b.y > p.y) {
+                let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+                if p.x < x {
+                    parity[k] = !parity[k];
+                }
+            }
+        }
+        a = b;
+    }
+    (0..points.len()).map(|k| (on[k] || parity[k], best_2[k])).collect()
+}
+
+/// True when some edge of the ring meets the box `lo`-`hi` (their boxes overlap: a
+/// superset of the edges that cross it).
+fn ring_meets_box(ring: &[Vec2], lo: Vec2, hi: Vec2) -> bool {
+    let n = ring.len();
+    (0..n).any(|i| {
+        let (a, b) = (ring[i], ring[(i + 1) % n]);
+        a.x.max(b.x) >= lo.x && a.x.min(b.x) <= hi.x && a.y.max(b.y) >= lo.y && a.y.min(b.y) <= hi.y
+    })
+}
+
 /// True when `p` lies exactly on an edge of the ring (collinear and between the ends;
 /// no square roots, so it is cheap in the inner loops of sight tests).
 fn on_ring_boundary(ring: &[Vec2], p: Vec2) -> bool {
@@ -496,11 +550,69 @@ mod tests {
         assert_abs_diff_eq!(l.area_inside(&square(5.0, 5.0, 10.0)), 75.0, epsilon = 1e-9);
         // Clip 0..5 x 0..5 contains the hole.
         assert_abs_diff_eq!(l.area_inside(&square(0.0, 0.0, 5.0)), 21.0, epsilon = 1e-9);
+        // Clips no edge meets (answered without clipping): inside the L clear of the
+        // hole, inside the hole, beyond the L in its notch, and far away.
+        assert_eq!(l.area_inside(&square(5.0, 5.0, 2.0)), 4.0);
+        assert_eq!(l.area_inside(&square(2.5, 2.5, 1.0)), 0.0);
+        assert_eq!(l.area_inside(&square(12.0, 12.0, 3.0)), 0.0);
+        assert_eq!(l.area_inside(&square(50.0, 50.0, 3.0)), 0.0);
+        // A clip whose box touches an edge is clipped: 1 x 1 inside along x = 0.
+        assert_abs_diff_eq!(l.area_inside(&square(0.0, 12.0, 1.0)), 1.0, epsilon = 1e-12);
         assert!(l.contains(Vec2::new(15.0, 5.0)));
         assert!(!l.contains(Vec2::new(15.0, 15.0)));
         assert!(!l.contains(Vec2::new(3.0, 3.0)));
         assert!(l.contains(Vec2::new(2.0, 3.0)));
         assert!(l.self_intersections().is_empty());
+    }
+
+    #[test]
+    fn ring_scan_agrees_with_containment_and_the_nearest_edge() {
+        // A notched, comb-like ring; points on its vertices, on its edges, either side
+        // of them and scattered.
+        let ring: Vec<Vec2> = [
+            (0.0, 0.0),
+            (100.0, 0.0),
+            (100.0, 60.0),
+            (80.0, 60.0),
+            (80.0, 20.0),
+            (60.0, 20.0),
+            (60.0, 60.0),
+            (0.0, 60.0),
+        ]
+        .iter()
+        .map(|&(x, y)| Vec2::new(x, y))
+        .collect();
+        let mut points: Vec<Vec2> = ring.clone();
+        points.extend([
+            Vec2::new(50.0, 0.0),
+            Vec2::new(80.0, 40.0),
+            Vec2::new(70.0, 20.0),
+            Vec2::new(70.0, 20.000001),
+            Vec2::new(70.0, 19.999999),
+            Vec2::new(70.0, 40.0),
+            Vec2::new(-5.0, 30.0),
+            Vec2::new(50.0, 30.0),
+        ]);
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..400 {
+            let mut next = || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng >> 11) as f64 / (1u64 << 53) as f64 * 140.0 - 20.0
+            };
+            points.push(Vec2::new(next(), next()));
+        }
+        let scan = ring_scan(&ring, &points);
+        let n = ring.len();
+        for (p, (inside, d2)) in points.iter().zip(scan) {
+            assert_eq!(inside, ring_contains(&ring, *p), "{p:?}");
+            let want = (0..n)
+                .map(|i| crate::segment::Segment::new(ring[i], ring[(i + 1) % n]).distance_2_to_point(*p))
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(d2, want, "{p:?}");
+        }
+        assert!(ring_scan(&[], &points[..1]) == vec![(false, f64::INFINITY)]);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::buffer::buffer_outlines;
 use crate::convex::segment_distance_mm;
 use crate::convex::{hull_points, signed_area};
 use crate::error::GeometryError;
-use crate::polygon::{ConvexPolygon, Polygon};
+use crate::polygon::{ConvexPolygon, Polygon, ring_scan};
 use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::{Table, Unit, UnitKind};
@@ -104,17 +104,36 @@ impl DeploymentArea {
             })
         };
         if inside {
+            // The nearest edge: an edge whose box is farther from the base's box than
+            // the nearest found so far is passed over unmeasured.
             let poly = b.polygon();
-            return edges().map(|e| segment_distance_mm(&e, poly.vertices())).fold(f64::INFINITY, f64::min);
+            let (lo, hi) = crate::convex::bbox(poly.vertices().iter().copied());
+            return edges().fold(f64::INFINITY, |best, e| {
+                let gap_x = (e.a.x.min(e.b.x) - hi.x).max(lo.x - e.a.x.max(e.b.x)).max(0.0);
+                let gap_y = (e.a.y.min(e.b.y) - hi.y).max(lo.y - e.a.y.max(e.b.y)).max(0.0);
+                if gap_x.hypot(gap_y) >= best {
+                    best
+                } else {
+                    best.min(segment_distance_mm(&e, poly.vertices()))
+                }
+            });
         }
-        let outside = |p: Vec2| {
-            if self.outlines.iter().any(|o| o.contains(p)) {
-                0.0
-            } else {
-                edges().map(|e| e.distance_to_point(p)).fold(f64::INFINITY, f64::min)
+        // Each corner against each outline in one pass over its edges: a corner inside
+        // one is at 0, one outside all at its distance to the nearest.
+        let corners = b.vertices_ccw();
+        let mut out: Vec<Option<f64>> = vec![Some(f64::INFINITY); corners.len()];
+        for o in &self.outlines {
+            let scan = ring_scan(&o.exterior, &corners);
+            for (k, (inside, d2)) in scan.into_iter().enumerate() {
+                // (Holes, which a deployment area never has, as `Polygon::contains` takes them.)
+                out[k] = if inside && (o.holes.is_empty() || o.contains(corners[k])) {
+                    None
+                } else {
+                    out[k].map(|best| best.min(d2))
+                };
             }
-        };
-        -b.vertices_ccw().iter().map(|&p| outside(p)).fold(0.0, f64::max)
+        }
+        -out.iter().map(|d2| d2.map_or(0.0, f64::sqrt)).fold(0.0, f64::max)
     }
 
     /// True when every base of the unit is inside.
