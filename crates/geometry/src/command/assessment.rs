@@ -283,26 +283,75 @@ fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> A
     AssetFinding { unit: ui, inside, fraction_inside, call }
 }
 
-/// A division's primary units (unit indices) and its deployment area, if it has one.
-type DivisionArea = (Vec<usize>, Option<DeploymentArea>);
+/// What the per-division loop of [`assess_command`] reads for every division.
+struct DivisionContext<'a> {
+    by_division: &'a BTreeMap<&'a str, Vec<usize>>,
+    enemies: &'a BTreeMap<String, (f64, (usize, usize))>,
+    engage: f64,
+    corps_reach: f64,
+}
 
-/// Each division's primary units and deployment area ([`division_area_of`] of them), in
-/// the order of `divisions`, built on every core: together they are the larger part of
-/// the command assessment.
-fn division_areas(
+/// One division's finding (R5 family): its primary units and deployment area, the
+/// assets in it, its leader's rally distances, its corps leader's distance and its
+/// nearest enemy.
+fn division_finding(
     t: &Table,
-    divisions: &[String],
-    by_division: &BTreeMap<&str, Vec<usize>>,
     book: &RuleBook,
-) -> Result<Vec<DivisionArea>, GeometryError> {
-    Crew::map(0, divisions.len(), |i| {
-        let d = &divisions[i];
-        let members = by_division.get(d.as_str()).map_or(&[][..], Vec::as_slice);
-        let primary = primary_units_among(t, d, members.iter().copied());
-        division_area_of(t, d, &primary, book).map(|a| (primary, a))
+    cx: &DivisionContext<'_>,
+    d: &str,
+) -> Result<DivisionFinding, GeometryError> {
+    let members: &[usize] = cx.by_division.get(d).map_or(&[], Vec::as_slice);
+    let primary = primary_units_among(t, d, members.iter().copied());
+    let area = division_area_of(t, d, &primary, book)?;
+    let leader = division_leader(t, d);
+    let assets = members
+        .iter()
+        .filter(|&&i| is_division_asset(&t.units[i]))
+        .map(|&i| asset(t, area.as_ref(), i, &t.units[i]))
+        .collect();
+    let leaders = division_and_corps_leaders(t, d);
+    let corps = leaders.and_then(|(l, c)| unit_distance_call(t, l, c, cx.corps_reach));
+    let corps_leader_mm = corps.map(|(mm, _)| mm);
+    let corps_leader_call = corps.map(|(_, c)| (cx.corps_reach, c));
+    let mut rally = Vec::new();
+    if let Some(l) = leader {
+        // A division leader commands among its division's units.
+        let commanded = commanded_units_among(t, l, members.iter().copied());
+        for u in commanded.into_iter().filter(|&u| t.units[u].is_combat()) {
+            if let Some(dmm) = unit_distance_mm(t, l, u) {
+                let boundary_mm = rally_step_boundary_mm(dmm, book)?;
+                let Some((_, call)) = unit_distance_call(t, l, u, boundary_mm) else { continue };
+                rally.push(RallyFinding {
+                    unit: u,
+                    leader_distance_mm: dmm,
+                    penalty: rally_penalty(dmm, book)?,
+                    boundary_mm,
+                    call,
+                });
+            }
+        }
+    }
+    let engage = cx.engage;
+    let enemy = cx.enemies.get(d).copied();
+    Ok(DivisionFinding {
+        side: members.first().map(|&i| t.units[i].side.clone()).unwrap_or_default(),
+        leader,
+        corps: members.iter().find_map(|&i| t.units[i].corps.clone()),
+        primary_units: primary,
+        area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
+        area,
+        assets,
+        nearest_enemy_mm: enemy.map(|(mm, _)| mm).filter(|&mm| within(mm, engage)),
+        nearest_enemy_units: enemy.filter(|&(mm, _)| within(mm, engage)).map(|(_, pair)| pair),
+        engagement_call: enemy
+            .and_then(|(_, (own, foe))| unit_distance_call(t, own, foe, engage))
+            .map(|(_, c)| (engage, c)),
+        corps_leader_distance_mm: corps_leader_mm,
+        corps_leader_beyond: corps_leader_mm.is_some_and(|mm| !within(mm, cx.corps_reach)),
+        corps_leader_call,
+        rally,
+        name: d.to_string(),
     })
-    .into_iter()
-    .collect()
 }
 
 fn names<'a>(it: impl Iterator<Item = &'a str>) -> Vec<String> {
@@ -527,72 +576,29 @@ pub fn assess_command(
             // Each division's units, once (not a scan of the table per division).
             let by_division = units_by_division(t);
             let divisions = names(t.units.iter().filter_map(|u| u.division.as_deref()));
-            let mut areas = division_areas(t, &divisions, &by_division, book)?.into_iter();
-            for d in divisions {
-                let members: &[usize] = by_division.get(d.as_str()).map_or(&[], Vec::as_slice);
-                let leader = division_leader(t, &d);
-                let (primary, area) = areas.next().unwrap_or_default();
-                let assets = members
-                    .iter()
-                    .filter(|&&i| is_division_asset(&t.units[i]))
-                    .map(|&i| asset(t, area.as_ref(), i, &t.units[i]))
-                    .collect();
-                let leaders = division_and_corps_leaders(t, &d);
-                let corps = leaders.and_then(|(l, c)| unit_distance_call(t, l, c, corps_reach));
-                let corps_leader_mm = corps.map(|(mm, _)| mm);
-                let corps_leader_call = corps.map(|(_, c)| (corps_reach, c));
-                let mut rally = Vec::new();
-                if let Some(l) = leader {
-                    // A division leader commands among its division's units.
-                    let commanded = commanded_units_among(t, l, members.iter().copied());
-                    for u in commanded.into_iter().filter(|&u| t.units[u].is_combat()) {
-                        if let Some(dmm) = unit_distance_mm(t, l, u) {
-                            let boundary_mm = rally_step_boundary_mm(dmm, book)?;
-                            let Some((_, call)) = unit_distance_call(t, l, u, boundary_mm) else { continue };
-                            rally.push(RallyFinding {
-                                unit: u,
-                                leader_distance_mm: dmm,
-                                penalty: rally_penalty(dmm, book)?,
-                                boundary_mm,
-                                call,
-                            });
-                        }
-                    }
-                }
-                let enemy = enemies.get(&d).copied();
-                s.divisions.push(DivisionFinding {
-                    side: members.first().map(|&i| t.units[i].side.clone()).unwrap_or_default(),
-                    leader,
-                    corps: members.iter().find_map(|&i| t.units[i].corps.clone()),
-                    primary_units: primary,
-                    area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
-                    area,
-                    assets,
-                    nearest_enemy_mm: enemy.map(|(mm, _)| mm).filter(|&mm| within(mm, engage)),
-                    nearest_enemy_units: enemy.filter(|&(mm, _)| within(mm, engage)).map(|(_, pair)| pair),
-                    engagement_call: enemy
-                        .and_then(|(_, (own, foe))| unit_distance_call(t, own, foe, engage))
-                        .map(|(_, c)| (engage, c)),
-                    corps_leader_distance_mm: corps_leader_mm,
-                    corps_leader_beyond: corps_leader_mm.is_some_and(|mm| !within(mm, corps_reach)),
-                    corps_leader_call,
-                    rally,
-                    name: d,
-                });
-            }
-            for c in names(t.units.iter().filter_map(|u| u.corps.as_deref())) {
-                let area = corps_area_among(t, &c, book, &by_division)?;
+            // Each division on every core: their deployment areas are the larger part of
+            // the command assessment.
+            let cx = DivisionContext { by_division: &by_division, enemies: &enemies, engage, corps_reach };
+            s.divisions = Crew::map(0, divisions.len(), |i| division_finding(t, book, &cx, &divisions[i]))
+                .into_iter()
+                .collect::<Result<_, _>>()?;
+            let corps = names(t.units.iter().filter_map(|u| u.corps.as_deref()));
+            s.corps = Crew::map(0, corps.len(), |k| {
+                let c = &corps[k];
+                let area = corps_area_among(t, c, book, &by_division)?;
                 let assets = (0..t.units.len())
-                    .filter(|&i| is_corps_asset(&t.units[i], &c))
+                    .filter(|&i| is_corps_asset(&t.units[i], c))
                     .map(|i| asset(t, area.as_ref(), i, &t.units[i]))
                     .collect();
-                s.corps.push(CorpsFinding {
+                Ok::<_, GeometryError>(CorpsFinding {
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
                     area,
                     assets,
-                    name: c,
-                });
-            }
+                    name: c.clone(),
+                })
+            })
+            .into_iter()
+            .collect::<Result<_, _>>()?;
             let together = book.distance_mm(RuleDistance::DivisionsTogether)?;
             let adjoining = book.distance_mm(RuleDistance::AdjoiningDivisions)?;
             s.division_pairs = division_pairs(t, index, book, band, Some(together), adjoining)?;
@@ -613,18 +619,26 @@ pub fn assess_command(
                 ],
             );
             let reaction = book.distance_mm(RuleDistance::CavalryReaction)?;
-            for (i, u) in t.units.iter().enumerate() {
-                if u.kind == UnitKind::Cavalry
-                    && let Some(z) = reaction_finding(t, index, sight, i, reaction, band)?
-                {
-                    s.cavalry_reaction.push(z);
-                }
-                if let Some(reach_mm) = pass_through_reach_mm(u.kind, book)? {
-                    let near = pass_through_within(t, index, i, reach_mm + band);
-                    if let Some(z) = zone_finding(t, i, reach_mm, &near) {
-                        s.pass_through.push(z);
+            // Each unit's cavalry reaction zone and pass-through zone, on every core.
+            let zones = Crew::map(0, t.units.len(), |i| {
+                let u = &t.units[i];
+                let cavalry = if u.kind == UnitKind::Cavalry {
+                    reaction_finding(t, index, sight, i, reaction, band)?
+                } else {
+                    None
+                };
+                let pass = match pass_through_reach_mm(u.kind, book)? {
+                    Some(reach_mm) => {
+                        zone_finding(t, i, reach_mm, &pass_through_within(t, index, i, reach_mm + band))
                     }
-                }
+                    None => None,
+                };
+                Ok::<_, GeometryError>((cavalry, pass))
+            });
+            for z in zones {
+                let (cavalry, pass) = z?;
+                s.cavalry_reaction.extend(cavalry);
+                s.pass_through.extend(pass);
             }
         }
         RuleSet::RepubliqueClassic => {
