@@ -34,8 +34,53 @@ impl Default for SvgOptions {
 /// A number with two decimals, never `-0.00`.
 #[must_use]
 pub fn num(v: f64) -> String {
+    let mut s = String::with_capacity(12);
+    push_num(&mut s, v);
+    s
+}
+
+/// Appends [`num`] of `v` to `out`: the same text as `format!("{v:.2}")` (but never
+/// `-0.00`), written from the integer of hundredths where that integer is certain (a
+/// plan writes hundreds of thousands of coordinates), through `format!` where it is
+/// not: at or next to a tie between two hundredths, from 1e13 up, and for non-finite
+/// numbers.
+pub fn push_num(out: &mut String, v: f64) {
+    // `v * 100` is within half an ulp (at most `|y|·2⁻⁵³`) of the exact product, so a
+    // product nearer its integer than `0.5 - |y|·2⁻⁵²` rounds as the exact decimal
+    // value of `v` does; only ties and near-ties (numbers like 0.125) are left to
+    // `format!`.
+    let y = v * 100.0;
+    let n = y.round();
+    if y.abs() < 1e15 && (y - n).abs() < 0.5 - y.abs() * f64::EPSILON {
+        let hundredths = n.abs() as u64;
+        if hundredths == 0 {
+            out.push_str("0.00");
+            return;
+        }
+        if n < 0.0 {
+            out.push('-');
+        }
+        let (mut whole, frac) = (hundredths / 100, hundredths % 100);
+        let mut digits = [b'0'; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (whole % 10) as u8;
+            whole /= 10;
+            if whole == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            out.push(char::from(d));
+        }
+        out.push('.');
+        out.push(char::from(b'0' + (frac / 10) as u8));
+        out.push(char::from(b'0' + (frac % 10) as u8));
+        return;
+    }
     let s = format!("{v:.2}");
-    if s == "-0.00" { "0.00".to_string() } else { s }
+    out.push_str(if s == "-0.00" { "0.00" } else { &s });
 }
 
 /// Escapes text for XML content and attribute values.
@@ -67,7 +112,11 @@ fn path_of(rings: &[Vec<Vec2>], closed: bool) -> String {
     let mut d = String::new();
     for ring in rings {
         for (i, p) in ring.iter().enumerate() {
-            let _ = write!(d, "{}{} {} ", if i == 0 { "M" } else { "L" }, num(p.x), num(p.y));
+            d.push(if i == 0 { 'M' } else { 'L' });
+            push_num(&mut d, p.x);
+            d.push(' ');
+            push_num(&mut d, p.y);
+            d.push(' ');
         }
         if closed && !ring.is_empty() {
             d.push_str("Z ");
@@ -134,8 +183,16 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
         }
         Shape::Polyline(pts) => {
             let Some(r) = ring(pts) else { return };
-            let points: Vec<String> = r.iter().map(|v| format!("{},{}", num(v.x), num(v.y))).collect();
-            open(out, "polyline", e, &format!("points=\"{}\"", points.join(" ")));
+            let mut points = String::with_capacity(16 * r.len());
+            for (i, v) in r.iter().enumerate() {
+                if i > 0 {
+                    points.push(' ');
+                }
+                push_num(&mut points, v.x);
+                points.push(',');
+                push_num(&mut points, v.y);
+            }
+            open(out, "polyline", e, &format!("points=\"{points}\""));
         }
         Shape::Circle { centre, radius_mm } => {
             if proj.keeps_circles() {
@@ -411,6 +468,61 @@ mod tests {
         assert!(svg.contains(">&lt;fr&amp;au&gt;</text>"), "{svg}");
         assert!(svg.contains("x=\"0.33\""), "{svg}");
         assert_eq!(num(-0.001), "0.00");
+    }
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        let format = |v: f64| {
+            let s = format!("{v:.2}");
+            if s == "-0.00" { "0.00".to_string() } else { s }
+        };
+        // Ties and near-ties of hundredths (k/200 and its neighbours), exact binary
+        // ties (0.125, 2.675 is not one), signs, zero, large and non-finite values,
+        // and a seeded spread of table coordinates.
+        let mut values: Vec<f64> = vec![
+            0.0,
+            -0.0,
+            0.125,
+            -0.125,
+            0.375,
+            2.675,
+            1.005,
+            -1.005,
+            0.004999,
+            -0.005,
+            0.005,
+            1e12,
+            -1e12,
+            1e13,
+            1e14,
+            1e15,
+            1e300,
+            -1e300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            5e-324,
+        ];
+        for k in -4000..4000 {
+            let t = f64::from(k) / 200.0;
+            values.extend([
+                t,
+                f64::from_bits(t.to_bits() + 1),
+                f64::from_bits(t.to_bits().saturating_sub(1)),
+            ]);
+        }
+        let mut rng = 0x853c_49e6_748f_ea9bu64;
+        for _ in 0..200_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let u = (rng >> 11) as f64 / (1u64 << 53) as f64;
+            values.push((u - 0.5) * 4000.0);
+        }
+        for v in values {
+            assert_eq!(num(v), format(v), "{v:e}");
+        }
     }
 
     #[test]
