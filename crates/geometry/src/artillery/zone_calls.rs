@@ -45,6 +45,7 @@ use crate::index::SpatialIndex;
 use crate::polygon::ConvexPolygon;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
+use std::cell::RefCell;
 use std::convert::Infallible;
 
 /// The close calls of one battery's firing zone.
@@ -56,6 +57,9 @@ pub struct ZoneCalls {
     pub targets: Vec<CloseCall>,
 }
 
+/// The swings an obstacle blocks, if any: (from, to), degrees.
+type Blocked = Option<(f64, f64)>;
+
 /// An obstacle of the zone with its outline as a vertex list.
 struct Piece {
     vertices: Vec<Vec2>,
@@ -63,18 +67,27 @@ struct Piece {
     distance_mm: f64,
     /// The swings it blocks grown by the largest perturbation: all it can ever block.
     widest: Option<(f64, f64)>,
+    /// Its blocked swings at each perturbation asked so far (by the bits of `k`): the
+    /// clear swing's search and each target's try many of the same perturbations.
+    asked: RefCell<Vec<(u64, Blocked)>>,
 }
 
 /// The obstacle's blocked interval of swings when moved `k` mm out (negative: in).
 fn blocked_at(battery: &Battery, side_deg: f64, piece: &Piece, k: f64) -> Option<(f64, f64)> {
-    let grown = offset(&piece.vertices, k)?;
-    blocked_swings(
-        &battery.frontage.edge,
-        battery.forward(),
-        side_deg,
-        battery.max_range_mm,
-        &ConvexPolygon::from_ccw_unchecked(grown),
-    )
+    if let Some(&(_, found)) = piece.asked.borrow().iter().find(|a| a.0 == k.to_bits()) {
+        return found;
+    }
+    let found = offset(&piece.vertices, k).and_then(|grown| {
+        blocked_swings(
+            &battery.frontage.edge,
+            battery.forward(),
+            side_deg,
+            battery.max_range_mm,
+            &ConvexPolygon::from_ccw_unchecked(grown),
+        )
+    });
+    piece.asked.borrow_mut().push((k.to_bits(), found));
+    found
 }
 
 fn clear_at(battery: &Battery, side_deg: f64, max_swing: f64, pieces: &[&Piece], k: f64) -> ClearSwings {
@@ -121,6 +134,7 @@ pub fn zone_calls(
                 },
                 vertices: o.polygon.into_vertices(),
                 widest: None,
+                asked: RefCell::new(Vec::new()),
             };
             p.widest = blocked_at(battery, side_deg, &p, PERTURBATION_MAX_MM);
             p
