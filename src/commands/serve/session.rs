@@ -7,7 +7,7 @@ use super::corrections::{
 };
 use super::photo::{PhotoView, ScanSummary, Scanned, close_calls, scan_report_path, table_path};
 use crate::CliError;
-use crate::commands::report::{Findings, build_timed, plan_scene, render_text};
+use crate::commands::report::{Findings, Report, build_timed, plan_scene, render_text};
 use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -58,31 +58,47 @@ impl Derived {
     pub fn of(table: Table, view: Option<&dyn PhotoView>) -> Result<Derived, CliError> {
         let (report, findings): (_, Findings) = build_timed(&table, &mut Default::default())?;
         let scene = plan_scene(&table, &findings)?;
-        let plan_svg = vedette_draw::plan_svg(&scene)?;
-        let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
-        let report_json = serde_json::to_string(&report).map_err(|e| CliError::Usage(e.to_string()))?;
-        // The page's order of keys is the verb's: counted on a copy (a Value sorts them).
-        let close_calls =
-            close_calls(&serde_json::to_value(&report).map_err(|e| CliError::Usage(e.to_string()))?);
-        let report_text = render_text(&report);
-        let mut bases = Vec::new();
-        for (ui, u) in table.units.iter().enumerate() {
-            for (bi, b) in u.bases.iter().enumerate() {
-                let r = BaseRef::new(ui, bi);
-                bases.push(BaseEntry {
-                    base: table.base_label(r),
-                    unit: u.id.clone(),
-                    side: u.side.clone(),
-                    svg_id: vedette_draw::plan::base_id(&table, r),
-                    x: b.centre().x,
-                    y: b.centre().y,
-                    heading: b.heading_deg(),
-                });
-            }
-        }
-        let bases_json = serde_json::to_string(&bases).map_err(|e| CliError::Usage(e.to_string()))?;
+        // The plan's SVG (and the photo's) is written beside the report's texts and the
+        // base list: each a single-threaded pass of several milliseconds.
+        let (drawn, texts) = std::thread::scope(|scope| {
+            let drawn = scope.spawn(|| {
+                let plan_svg = vedette_draw::plan_svg(&scene)?;
+                let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
+                Ok::<_, CliError>((plan_svg, photo_svg))
+            });
+            let texts = report_texts(&table, &report);
+            (drawn.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), texts)
+        });
+        let (plan_svg, photo_svg) = drawn?;
+        let (report_json, report_text, close_calls, bases_json) = texts?;
         Ok(Derived { table, report_json, report_text, plan_svg, bases_json, photo_svg, close_calls })
     }
+}
+
+/// The report as JSON and as text, its close calls counted, and the table's base list
+/// as JSON.
+fn report_texts(table: &Table, report: &Report) -> Result<(String, String, usize, String), CliError> {
+    let report_json = serde_json::to_string(report).map_err(|e| CliError::Usage(e.to_string()))?;
+    // The page's order of keys is the verb's: counted on a copy (a Value sorts them).
+    let close_calls = close_calls(&serde_json::to_value(report).map_err(|e| CliError::Usage(e.to_string()))?);
+    let report_text = render_text(report);
+    let mut bases = Vec::new();
+    for (ui, u) in table.units.iter().enumerate() {
+        for (bi, b) in u.bases.iter().enumerate() {
+            let r = BaseRef::new(ui, bi);
+            bases.push(BaseEntry {
+                base: table.base_label(r),
+                unit: u.id.clone(),
+                side: u.side.clone(),
+                svg_id: vedette_draw::plan::base_id(table, r),
+                x: b.centre().x,
+                y: b.centre().y,
+                heading: b.heading_deg(),
+            });
+        }
+    }
+    let bases_json = serde_json::to_string(&bases).map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok((report_json, report_text, close_calls, bases_json))
 }
 
 /// The photo of a session in photo mode.
