@@ -7,6 +7,10 @@
 //! loop, as a report builds it once for every section); `report_section` is what
 //! `vedette report` runs for the section, index and JSON-ready entries included.
 
+/// The allocator of the `vedette` binary, whose work this bench times.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -11,6 +11,10 @@
 //!
 //! Run: `cargo bench --bench serve`.
 
+/// The allocator of the `vedette` binary, whose work this bench times.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use vedette::commands::serve::corrections::{Correction, apply};
