@@ -333,14 +333,22 @@ pub fn run_with(
         args.photo.paint(&scene, painter)?;
         stages.done("plan");
     }
-    let text = if args.json {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| CliError::Usage(e.to_string()))?;
-        format!("{text}\n")
+    let written = if args.json {
+        // Streamed to the output as it is formatted (a 100,000-base report is 33 MB of
+        // JSON, never held whole): its "format" stage includes the writing.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
+        let streamed = serde_json::to_writer_pretty(&mut w, &report)
+            .map_err(std::io::Error::from)
+            .and_then(|()| std::io::Write::write_all(&mut w, b"\n"))
+            .and_then(|()| std::io::Write::flush(&mut w))
+            .map_err(|source| CliError::Write { path: "standard output".to_string(), source });
+        stages.done("format");
+        streamed
     } else {
-        render_text(&report)
+        let text = render_text(&report);
+        stages.done("format");
+        emit(out, &text)
     };
-    stages.done("format");
-    let written = emit(out, &text);
     stages.done("write");
     if std::env::var_os("VEDETTE_TIMING").is_some() {
         stages.print();
