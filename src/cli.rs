@@ -3,12 +3,16 @@
 //!
 //! # Two binaries
 //! The photo verbs (`scan`, `fiducials`, `sheet`, `calibrate-camera`) need OpenCV, whose
-//! shared libraries (and theirs: over a hundred on Debian) take about 0.2 s to load.
-//! The `vedette` binary never references them: it hands those verbs to its sibling
-//! `vedette-scanner` (built and installed with it), which runs every verb. So `report`,
-//! `measure`, `los` and `move` start in a few milliseconds. A table verb asked to draw
-//! over the photo (`--png`) is handed to `vedette-scanner` too, and so is `serve` when
-//! it scans photos (`--photo`, `--profile`).
+//! shared libraries (and theirs: over a hundred on Debian) take about 0.2 s to load;
+//! even OpenCV's core library alone, with the libraries it brings (BLAS, LAPACK, X11,
+//! ...), adds about 4 ms to the start of every process. So this library does not depend
+//! on OpenCV at all: the photo verbs' `run`, the painter of `--png` and the server's
+//! scanner live in the `vedette-scanner` binary (`src/bin/vedette-scanner/`), which
+//! runs every verb, and the `vedette` binary hands those command lines to it (built and
+//! installed beside it). So `report`, `measure`, `los` and `move` start in about a
+//! millisecond. A table verb asked to draw over the photo (`--png`) is handed to
+//! `vedette-scanner` too, and so is `serve` when it scans photos (`--photo`,
+//! `--profile`).
 
 use crate::commands;
 use clap::{Parser, Subcommand};
@@ -58,25 +62,9 @@ pub enum Command {
     CalibrateCamera(commands::calibrate_camera::Args),
 }
 
-/// Runs a parsed command line, writing to stdout: every verb, the photo verbs included.
-pub fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
-    match cli.command {
-        Command::Scan(a) => commands::scan::run(&a, out),
-        Command::Fiducials(a) => commands::fiducials::run(&a, out),
-        Command::Sheet(a) => commands::sheet::run(&a, out),
-        Command::CalibrateCamera(a) => commands::calibrate_camera::run(&a, out),
-        Command::Measure(a) => commands::measure::run_with(&a, out, Some(&commands::overlay::paint)),
-        Command::Los(a) => commands::los::run_with(&a, out, Some(&commands::overlay::paint)),
-        Command::Report(a) => commands::report::run_with(&a, out, Some(&commands::overlay::paint)),
-        Command::Explain(a) => commands::explain::run_with(&a, out, Some(&commands::overlay::paint)),
-        Command::Serve(a) => commands::serve::run_with(&a, out, Some(&commands::serve::scanning::open)),
-        other => run_table_verb(other, out),
-    }
-}
-
 /// Runs the verbs that need no photo; `None` for a photo verb, and for a table verb
 /// asked to draw over a photo (`--png`).
-fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(), crate::CliError>> {
+pub fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(), crate::CliError>> {
     let over_photo = match &command {
         Command::Measure(a) => a.photo.wanted(),
         Command::Los(a) => a.photo.wanted(),
@@ -105,7 +93,8 @@ fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Result<(
     })
 }
 
-fn run_table_verb(command: Command, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
+/// Runs a table verb ([`table_verb`]); a usage error for a verb that needs a photo.
+pub fn run_table_verb(command: Command, out: &mut dyn std::io::Write) -> Result<(), crate::CliError> {
     table_verb(command, out).unwrap_or_else(|| Err(crate::CliError::Usage("not a table verb".to_string())))
 }
 
@@ -143,7 +132,9 @@ fn exec_scanner() -> crate::CliError {
     }
 }
 
-fn finish(result: Result<(), crate::CliError>) -> ExitCode {
+/// The exit-code policy: 0 on success; the error printed as `error: ...` and 1 on
+/// failure.
+pub fn finish(result: Result<(), crate::CliError>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -163,14 +154,6 @@ pub fn main() -> ExitCode {
         Some(result) => finish(result),
         None => finish(Err(exec_scanner())),
     }
-}
-
-/// The `vedette-scanner` binary's entry point: every verb.
-pub fn main_scanner() -> ExitCode {
-    let cli = Cli::parse();
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    finish(run(cli, &mut lock))
 }
 
 #[cfg(test)]

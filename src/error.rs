@@ -10,9 +10,11 @@ pub enum CliError {
     #[error(transparent)]
     Geometry(#[from] vedette_geometry::GeometryError),
 
-    /// A photo could not be scanned, or a profile, roster or camera file is wrong.
+    /// A photo could not be scanned or drawn on, or a profile, roster or camera file is
+    /// wrong: the scanner's own error (`vedette_vision::VisionError`, from
+    /// `vedette-scanner`; this crate never links OpenCV, see [`crate::cli`]).
     #[error(transparent)]
-    Vision(#[from] vedette_vision::VisionError),
+    Scanner(Box<dyn std::error::Error + Send + Sync>),
 
     /// A picture could not be drawn.
     #[error(transparent)]

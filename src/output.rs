@@ -80,6 +80,22 @@ fn remove_stale_partials(dir: &Path, name: &str) {
     }
 }
 
+/// Writes every file, or none: when one fails, the ones already written by this call
+/// are removed again.
+pub fn write_all_or_none(files: &[(&Path, Vec<u8>)]) -> Result<(), CliError> {
+    let mut written: Vec<&Path> = Vec::new();
+    for (path, bytes) in files {
+        if let Err(e) = write_atomically(path, bytes) {
+            for p in written {
+                let _ = std::fs::remove_file(p);
+            }
+            return Err(e);
+        }
+        written.push(path);
+    }
+    Ok(())
+}
+
 /// Refuses output paths that name one of the inputs or each other, before any work is
 /// done: `-o` naming the photo would overwrite it, and two outputs on one path lose one.
 pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<(), CliError> {

@@ -2,11 +2,7 @@
 //! --charuco 7x5] [--square-mm S] [--marker-mm M] [--dictionary D]`: intrinsics and
 //! lens distortion from photos of a calibration board.
 
-use super::emit;
-use crate::CliError;
-use crate::output::{check_outputs, write_atomically};
 use std::path::PathBuf;
-use vedette_vision::{Dictionary, Pattern, calibrate};
 
 /// Arguments of `vedette calibrate-camera`.
 #[derive(Debug, clap::Args)]
@@ -35,65 +31,4 @@ pub struct Args {
     /// ChArUco: the markers' dictionary.
     #[arg(long, default_value = "DICT_5X5_100")]
     pub dictionary: String,
-}
-
-fn grid(text: &str, flag: &str) -> Result<(i32, i32), CliError> {
-    let bad = || CliError::Usage(format!("--{flag} \"{text}\": give COLSxROWS, e.g. 9x6"));
-    let (a, b) = text
-        .to_ascii_lowercase()
-        .split_once('x')
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .ok_or_else(bad)?;
-    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
-}
-
-/// Runs `vedette calibrate-camera`.
-pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
-    let inputs: Vec<(&str, &std::path::Path)> = args.photos.iter().map(|p| ("photo", p.as_path())).collect();
-    check_outputs(&[("-o", &args.output)], &inputs)?;
-    let pattern = match (&args.chessboard, &args.charuco) {
-        (_, Some(c)) => {
-            let (squares_x, squares_y) = grid(c, "charuco")?;
-            let dictionary: Dictionary = args.dictionary.parse()?;
-            Pattern::Charuco {
-                squares_x,
-                squares_y,
-                square_mm: args.square_mm,
-                marker_mm: args.marker_mm.unwrap_or(args.square_mm * 0.75),
-                dictionary,
-            }
-        }
-        (Some(c), None) => {
-            let (cols, rows) = grid(c, "chessboard")?;
-            Pattern::Chessboard { cols, rows, square_mm: args.square_mm }
-        }
-        (None, None) => Pattern::Chessboard { cols: 9, rows: 6, square_mm: args.square_mm },
-    };
-    let c = crate::progress::working(format!("calibrating from {} photos", args.photos.len()), || {
-        calibrate(&args.photos, &pattern)
-    })?;
-    let text = c.intrinsics.to_toml(Some(c.record()))?;
-    write_atomically(&args.output, text.as_bytes())?;
-    let k = &c.intrinsics;
-    let mut msg = format!(
-        "wrote {}: {} of {} photos used, RMS reprojection error {:.3} px\n  {}x{} px, fx {:.1} fy {:.1} cx {:.1} cy {:.1}, distortion {:?}\n",
-        args.output.display(),
-        c.used.len(),
-        args.photos.len(),
-        c.rms_px,
-        k.image_width,
-        k.image_height,
-        k.fx,
-        k.fy,
-        k.cx,
-        k.cy,
-        k.distortion.iter().map(|d| (d * 1e5).round() / 1e5).collect::<Vec<_>>()
-    );
-    for (p, why) in &c.skipped {
-        msg.push_str(&format!("  skipped {}: {why}\n", p.display()));
-    }
-    if c.rms_px > 1.0 {
-        msg.push_str("  warning: RMS above 1 px; check the board size arguments and photo sharpness\n");
-    }
-    emit(out, &msg)
 }

@@ -7,16 +7,14 @@
 //! - [`corrections`]: move, rotate, flip, delete and add bases, reassign a base or a
 //!   unit's side; the corrections file.
 //! - [`session`]: the table, its corrections, and the findings recomputed from them.
-//! - [`photo`]: photo mode and uploads without OpenCV: where scanned files go, the
-//!   checks of an upload, what a scanner gives.
-//! - [`scanning`]: the scanner (OpenCV), reached only from `vedette-scanner`.
+//! - [`photo`]: photo mode and uploads without OpenCV: where scanned files go, what a
+//!   scanner gives (the scanner itself, OpenCV, is `vedette-scanner`'s).
 //! - [`routes`]: the HTTP routes; [`photo_routes`] those of the photo and uploads.
 
 pub mod corrections;
 pub mod photo;
 pub mod photo_routes;
 pub mod routes;
-pub mod scanning;
 pub mod session;
 
 use crate::CliError;

@@ -2,9 +2,10 @@
 //! gives the server ([`Scanned`], [`PhotoView`]), where a scanned photo's files go,
 //! and the checks an uploaded file passes before it is stored.
 //!
-//! The scanning itself (OpenCV) is [`super::scanning`], reached only from
-//! `vedette-scanner`: `vedette serve` hands a command line with `--photo` or
-//! `--profile` to it, as it does the photo verbs (see [`crate::cli`]).
+//! The scanning itself (OpenCV), and the check of an upload's bytes, are a
+//! [`Scanner`]'s, which only `vedette-scanner` has: `vedette serve` hands a command
+//! line with `--photo` or `--profile` to it, as it does the photo verbs (see
+//! [`crate::cli`]).
 
 use crate::CliError;
 use serde::Serialize;
@@ -90,6 +91,12 @@ pub trait Scanner: Send + Sync {
     /// Scans `photos` (several: one table, merged as `vedette scan` merges them),
     /// calling `stage` with what it is doing.
     fn scan(&self, photos: &[PathBuf], stage: &dyn Fn(String)) -> Result<Scanned, CliError>;
+
+    /// An uploaded file's checks before it is kept (`name` as the page gave it): an
+    /// image by its first bytes (not by its name or declared type), of a size a scan
+    /// can decode. Gives the extension it is stored with, or the reason it is refused
+    /// (naming the file).
+    fn check_upload(&self, name: &str, bytes: &[u8]) -> Result<&'static str, String>;
 }
 
 /// Builds the [`Scanner`] of a server's arguments (in `vedette-scanner`).
@@ -115,21 +122,6 @@ pub fn table_path(photo: &Path) -> PathBuf {
 #[must_use]
 pub fn scan_report_path(photo: &Path) -> PathBuf {
     beside(photo, ".scan-report.json")
-}
-
-/// An uploaded file's checks before it is kept: an image by its first bytes (not by
-/// its name or declared type), of a size a scan can decode
-/// ([`vedette_vision::check_image`], the scanner's own limits). Gives the extension
-/// it is stored with.
-pub fn check_upload(name: &str, bytes: &[u8]) -> Result<&'static str, String> {
-    let header = vedette_vision::check_image(bytes).map_err(|reason| format!("{name}: {reason}"))?;
-    Ok(match header.format {
-        vedette_vision::ImageFormat::Jpeg => "jpg",
-        vedette_vision::ImageFormat::Png => "png",
-        vedette_vision::ImageFormat::Tiff => "tif",
-        vedette_vision::ImageFormat::Bmp => "bmp",
-        vedette_vision::ImageFormat::Webp => "webp",
-    })
 }
 
 /// A stored upload's file name: `NNN-name.ext`, numbered after those already in
@@ -197,18 +189,6 @@ mod tests {
         assert_eq!(upload_name(dir.path(), "mon été 1.JPG", "jpg"), "001-mon__t__1.jpg");
         std::fs::write(dir.path().join("007-x.jpg"), b"").unwrap();
         assert_eq!(upload_name(dir.path(), "x.jpeg", "jpg"), "008-x.jpg");
-    }
-
-    #[test]
-    fn uploads_are_known_by_their_bytes() {
-        assert!(check_upload("a.jpg", b"GIF89a not ours").unwrap_err().contains("a.jpg: not a JPEG"));
-        assert!(check_upload("a.png", b"").unwrap_err().contains("empty"));
-        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
-        png.extend_from_slice(&100_000u32.to_be_bytes());
-        png.extend_from_slice(&100_000u32.to_be_bytes());
-        png.extend_from_slice(b"\x08\x02\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
-        let e = check_upload("big.png", &png).unwrap_err();
-        assert!(e.contains("megapixels"), "{e}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! drawn over it in its pixels, a pixel's table point and base; photos uploaded,
 //! checked, stored and scanned with the server's profile.
 
-use super::photo::{UPLOAD_LIMIT, check_upload, upload_name};
+use super::photo::{UPLOAD_LIMIT, upload_name};
 use super::routes::{Refusal, Shared, body_of, error, json_body, lock, relock};
 use super::session::Session;
 use axum::body::Bytes;
@@ -173,9 +173,9 @@ pub async fn upload(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    if app.scanner.is_none() {
+    let Some(scanner) = app.scanner.clone() else {
         return error(StatusCode::BAD_REQUEST, NO_PROFILE);
-    }
+    };
     let body = match body {
         Ok(b) => b,
         Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -196,7 +196,7 @@ pub async fn upload(
         );
     }
     let name = query_value(&uri, "name").unwrap_or_else(|| "photo".to_string());
-    let ext = match check_upload(&name, &body) {
+    let ext = match scanner.check_upload(&name, &body) {
         Ok(ext) => ext,
         Err(reason) => return error(StatusCode::BAD_REQUEST, reason),
     };

@@ -163,7 +163,7 @@ impl Session {
         let current = Derived::of(corrected, Some(scanned.view.as_ref()))?;
         let mut table_text = scanned.table.to_json_string();
         table_text.push('\n');
-        crate::commands::scan::write_all_or_none(&[
+        crate::output::write_all_or_none(&[
             (&table_file, table_text.into_bytes()),
             (&report_file, scanned.report_text.into_bytes()),
         ])?;

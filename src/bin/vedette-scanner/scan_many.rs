@@ -5,11 +5,13 @@
 //! tag that lands in different places beyond the photos' joint uncertainty is reported
 //! as a conflict and left out; one overlay is written per photo.
 
-use super::emit;
-use super::scan::{Args, ScanInputs, write_all_or_none};
-use crate::CliError;
+use crate::scan::ScanInputs;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use vedette::CliError;
+use vedette::commands::emit;
+use vedette::commands::scan::Args;
+use vedette::output::write_all_or_none;
 use vedette_vision::{
     MergeReport, MergedScan, Photo, Scan, ScanReport, SurfaceOptions, draw_overlay, encode_image,
     merge_scans, scan_with,
@@ -57,7 +59,7 @@ pub fn scan_and_merge(
         let camera = inputs.camera_for(k, n);
         // Markers and terrain are read from the first photo (or the layer).
         let surface = SurfaceOptions { markers: k == 0, terrain: k == 0 && inputs.layer.is_none() };
-        let s = crate::progress::working(stage(k, path), || {
+        let s = vedette::progress::working(stage(k, path), || {
             scan_with(photo, &inputs.profile, inputs.roster.as_ref(), camera, surface)
         })
         .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
@@ -82,7 +84,8 @@ pub fn scan_and_merge(
             .collect();
     }
     if let Some((layer, path)) = &inputs.layer {
-        vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())?;
+        vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())
+            .map_err(crate::vision)?;
     }
     Ok((merged, scans))
 }
@@ -114,7 +117,8 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         )));
     }
     let inputs = ScanInputs::load(args)?;
-    let photos: Vec<Photo> = args.photos.iter().map(Photo::load).collect::<Result<_, _>>()?;
+    let photos: Vec<Photo> =
+        args.photos.iter().map(Photo::load).collect::<Result<_, _>>().map_err(crate::vision)?;
     let (mut merged, scans) = scan_and_merge(&args.photos, &photos, &inputs, &|k, path| {
         format!("scanning photo {} of {n}: {}", k + 1, path.display())
     })?;
@@ -122,16 +126,16 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
 
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     if let Some(path) = &args.corrections {
-        merged.table = super::serve::corrections::apply_file(&merged.table, path)?.0;
+        merged.table = vedette::commands::serve::corrections::apply_file(&merged.table, path)?.0;
     }
     let mut table_text = merged.table.to_json_string();
     table_text.push('\n');
     files.push((args.output.clone(), table_text.into_bytes()));
     if let Some(path) = &args.overlay {
         for (k, (photo, s)) in photos.iter().zip(&scans).enumerate() {
-            let img = draw_overlay(photo, s, profile)?;
+            let img = draw_overlay(photo, s, profile).map_err(crate::vision)?;
             let p = numbered(path, k);
-            let bytes = encode_image(&img, &p)?;
+            let bytes = encode_image(&img, &p).map_err(crate::vision)?;
             files.push((p, bytes));
         }
     }

@@ -1,14 +1,14 @@
 //! The server's scanner (OpenCV; reached only from `vedette-scanner`): scans photos
 //! with the code `vedette scan` runs ([`scan_one`], [`scan_and_merge`]) and shows the
-//! first through its camera model ([`overlay::photo_projection`], as `report --png`).
+//! first through its camera model ([`paint::photo_projection`], as `report --png`).
 
-use super::photo::{MissingTag, PhotoView, ScanSummary, Scanned, Scanner};
-use crate::CliError;
-use crate::commands::overlay;
-use crate::commands::scan::{ScanInputs, report_file_text, scan_one};
-use crate::commands::scan_many::{self, scan_and_merge};
+use crate::paint;
+use crate::scan::{ScanInputs, report_file_text, scan_one};
+use crate::scan_many::{self, scan_and_merge};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use vedette::CliError;
+use vedette::commands::serve::photo::{MissingTag, PhotoView, ScanSummary, Scanned, Scanner};
 use vedette_draw::{Scene, SvgOptions};
 use vedette_geometry::Vec2;
 use vedette_vision::{CameraModel, Photo, ScanIssue, encode_image};
@@ -19,7 +19,7 @@ struct ProfileScanner {
 }
 
 /// Loads the profile, roster and camera files a server was started with.
-pub fn open(args: &super::Args) -> Result<Arc<dyn Scanner>, CliError> {
+pub fn open(args: &vedette::commands::serve::Args) -> Result<Arc<dyn Scanner>, CliError> {
     let Some(profile) = &args.profile else {
         return Err(CliError::Usage("scanning needs a calibration profile: give --profile".to_string()));
     };
@@ -40,7 +40,7 @@ impl Scanner for ProfileScanner {
         let mut photos = Vec::with_capacity(n);
         for (k, p) in paths.iter().enumerate() {
             stage(format!("reading photo {} of {n}: {}", k + 1, name(p)));
-            photos.push(Photo::load(p)?);
+            photos.push(Photo::load(p).map_err(crate::vision)?);
         }
         if let ([photo], Some(path)) = (photos.as_slice(), paths.first()) {
             stage(format!("scanning {}", name(path)));
@@ -63,6 +63,10 @@ impl Scanner for ProfileScanner {
         };
         let view = view_of(&photos, first.fit.model.clone(), &self.inputs, stage)?;
         Ok(Scanned { photos: paths.to_vec(), table: merged.table, report_text, summary, view })
+    }
+
+    fn check_upload(&self, name: &str, bytes: &[u8]) -> Result<&'static str, String> {
+        check_upload(name, bytes)
     }
 }
 
@@ -110,8 +114,8 @@ fn view_of(
         return Err(CliError::Usage("no photo was scanned".to_string()));
     };
     stage("preparing the photo view".to_string());
-    let size = photo.size()?;
-    let jpeg = encode_image(&photo.color, Path::new("photo.jpg"))?;
+    let size = photo.size().map_err(crate::vision)?;
+    let jpeg = encode_image(&photo.color, Path::new("photo.jpg")).map_err(crate::vision)?;
     Ok(Arc::new(CameraView { model, base_top_mm: inputs.profile.bases.top_height_mm, size, jpeg }))
 }
 
@@ -134,7 +138,7 @@ impl PhotoView for CameraView {
     }
 
     fn overlay_svg(&self, scene: &Scene) -> Result<String, CliError> {
-        let (projection, text_scale) = overlay::photo_projection(self.model.clone(), self.base_top_mm, scene);
+        let (projection, text_scale) = paint::photo_projection(self.model.clone(), self.base_top_mm, scene);
         Ok(vedette_draw::write_svg(scene, &projection, SvgOptions { text_scale, ..SvgOptions::default() })?)
     }
 
@@ -145,5 +149,37 @@ impl PhotoView for CameraView {
 
     fn base_top_mm(&self) -> f64 {
         self.base_top_mm
+    }
+}
+
+/// An uploaded file's checks before it is kept: an image by its first bytes (not by
+/// its name or declared type), of a size a scan can decode
+/// ([`vedette_vision::check_image`], the scanner's own limits). Gives the extension
+/// it is stored with.
+fn check_upload(name: &str, bytes: &[u8]) -> Result<&'static str, String> {
+    let header = vedette_vision::check_image(bytes).map_err(|reason| format!("{name}: {reason}"))?;
+    Ok(match header.format {
+        vedette_vision::ImageFormat::Jpeg => "jpg",
+        vedette_vision::ImageFormat::Png => "png",
+        vedette_vision::ImageFormat::Tiff => "tif",
+        vedette_vision::ImageFormat::Bmp => "bmp",
+        vedette_vision::ImageFormat::Webp => "webp",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uploads_are_known_by_their_bytes() {
+        assert!(check_upload("a.jpg", b"GIF89a not ours").unwrap_err().contains("a.jpg: not a JPEG"));
+        assert!(check_upload("a.png", b"").unwrap_err().contains("empty"));
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&100_000u32.to_be_bytes());
+        png.extend_from_slice(&100_000u32.to_be_bytes());
+        png.extend_from_slice(b"\x08\x02\0\0\0\0\0\0\0\0\0\0IEND\xaeB`\x82");
+        let e = check_upload("big.png", &png).unwrap_err();
+        assert!(e.contains("megapixels"), "{e}");
     }
 }

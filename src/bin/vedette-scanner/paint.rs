@@ -1,0 +1,49 @@
+//! The painter of `--png` (issue 21): a verb's picture drawn over the photo the table
+//! was scanned from, every table point projected through the scan's camera model (lens
+//! distortion included; bases at base-top height, zones on the table). The verbs reach
+//! it through [`vedette::commands::overlay::Painter`].
+
+use vedette::CliError;
+use vedette::commands::overlay::{MIN_LABEL_PX, PhotoArgs};
+use vedette::output::write_atomically;
+use vedette_draw::{Projection, Scene};
+
+/// Draws `scene` over `args.photo` through the camera model of `args.scan_report` and
+/// writes `args.png`.
+pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
+    let (Some(png), Some(photo_path), Some(report)) = (&args.png, &args.photo, &args.scan_report) else {
+        return Err(CliError::Usage("--png needs --photo and --scan-report".to_string()));
+    };
+    let (model, base_top_mm) = vedette_vision::load_scan_camera(report, photo_path).map_err(crate::vision)?;
+    let photo = vedette_vision::Photo::load(photo_path).map_err(crate::vision)?;
+    let (w, h) = photo.size().map_err(crate::vision)?;
+    let (mw, mh) = model.image_size();
+    if (w, h) != (mw, mh) {
+        return Err(CliError::Usage(format!(
+            "{} is {w} x {h} px but the camera model in {} is for a {mw} x {mh} px photo: give the photo that was scanned",
+            photo_path.display(),
+            report.display()
+        )));
+    }
+    let (projection, scale) = photo_projection(model, base_top_mm, scene);
+    let img = vedette_vision::paint_scene(&photo.color, scene, &projection, scale).map_err(crate::vision)?;
+    write_atomically(png, &vedette_vision::encode_image(&img, png).map_err(crate::vision)?)
+}
+
+/// The projection of `scene` onto the photo of `model` (bases at `base_top_mm`), with
+/// the text scale its labels are drawn at (`vedette serve` draws its photo view so too).
+#[must_use]
+pub fn photo_projection(
+    model: vedette_vision::CameraModel,
+    base_top_mm: f64,
+    scene: &Scene,
+) -> (vedette_vision::PhotoProjection, f64) {
+    let (lo, hi) = scene.bounds().unwrap_or_default();
+    let centre = lo.lerp(hi, 0.5);
+    let projection = vedette_vision::PhotoProjection::new(model, base_top_mm, centre);
+    // Labels readable at any photo size: scaled with the table, and never smaller than
+    // MIN_LABEL_PX.
+    let scale = vedette_draw::plan::text_scale((hi.x - lo.x).max(hi.y - lo.y))
+        .max(MIN_LABEL_PX / (vedette_draw::plan::VERDICT_TEXT_MM * projection.units_per_mm()));
+    (projection, scale)
+}

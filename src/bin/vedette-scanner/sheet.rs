@@ -1,0 +1,105 @@
+//! `vedette sheet PROFILE -o DIR [--roster R | --tags 10-99]`: print-ready pages of the
+//! profile's table fiducials and of base tags at exact physical size (A4, PNG at 300
+//! dpi and SVG in mm), each with a 100 mm ruler to check the printer's scale.
+
+use vedette::CliError;
+use vedette::commands::emit;
+use vedette::commands::sheet::Args;
+use vedette::output::write_atomically;
+use vedette_vision::{Profile, Roster, sheets};
+
+/// Parses `10-99,120,130-139`; every id must be below `len` (the dictionary's size),
+/// checked before any list is built.
+pub fn parse_ids(text: &str, len: u32) -> Result<Vec<u32>, CliError> {
+    let bad = || CliError::Usage(format!("--tags \"{text}\": give ids like 10-99 or 10,11,20-29"));
+    let too_big = |id: u32| {
+        CliError::Usage(format!(
+            "--tags \"{text}\": id {id} is outside the tag dictionary (ids 0-{})",
+            len.saturating_sub(1)
+        ))
+    };
+    let mut ids = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) =
+                    (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+                if b < a {
+                    return Err(bad());
+                }
+                if b >= len {
+                    return Err(too_big(b));
+                }
+                ids.extend(a..=b);
+            }
+            None => {
+                let id: u32 = part.parse().map_err(|_| bad())?;
+                if id >= len {
+                    return Err(too_big(id));
+                }
+                ids.push(id);
+            }
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Err(bad());
+    }
+    Ok(ids)
+}
+
+/// Runs `vedette sheet`.
+pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
+    let profile = Profile::load(&args.profile).map_err(crate::vision)?;
+    let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
+    let is_fiducial = |id: u32| shared && profile.fiducial(id).is_some();
+    let ids: Vec<u32> = match (&args.roster, &args.tags) {
+        (Some(r), _) => Roster::load(r).map_err(crate::vision)?.tag_ids().collect(),
+        (None, Some(t)) => parse_ids(t, profile.tags.dictionary.len())?,
+        (None, None) => (0..profile.tags.dictionary.len()).filter(|id| !is_fiducial(*id)).collect(),
+    };
+    if let Some(id) = ids.iter().copied().find(|id| is_fiducial(*id)) {
+        return Err(CliError::Usage(format!(
+            "tag {id} prints the same marker as table fiducial {id} of {} ({}): a base carrying it would be taken for a corner of the table; use ids the profile leaves to bases",
+            args.profile.display(),
+            profile.fiducials.dictionary
+        )));
+    }
+    let pages = sheets(&profile, &ids).map_err(crate::vision)?;
+    std::fs::create_dir_all(&args.output)
+        .map_err(|source| CliError::Write { path: args.output.display().to_string(), source })?;
+    let mut text = String::new();
+    for page in &pages {
+        let r = page.render().map_err(crate::vision)?;
+        let png = args.output.join(format!("{}.png", r.name));
+        let svg = args.output.join(format!("{}.svg", r.name));
+        write_atomically(&png, &r.png)?;
+        write_atomically(&svg, r.svg.as_bytes())?;
+        text.push_str(&format!("wrote {} and {}\n", png.display(), svg.display()));
+    }
+    text.push_str(&format!(
+        "{} tag(s) of {} at {} mm; table fiducials {} mm. Print at 100% and check the 100 mm ruler.\n",
+        ids.len(),
+        profile.tags.dictionary,
+        profile.tags.size_mm,
+        profile.fiducials.size_mm
+    ));
+    emit(out, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_lists() {
+        assert_eq!(parse_ids("20,10-12", 250).unwrap(), vec![10, 11, 12, 20]);
+        assert!(parse_ids("12-10", 250).is_err());
+        assert!(parse_ids("x", 250).is_err());
+        assert!(parse_ids("249", 250).is_ok());
+        assert!(parse_ids("250", 250).is_err());
+        let huge = parse_ids("0-4294967295", 250).map(|v| v.len());
+        assert!(matches!(huge, Err(CliError::Usage(m)) if m.contains("outside the tag dictionary")));
+    }
+}
