@@ -2,7 +2,7 @@
 //! field, through the library and through the command line (non-zero exit).
 
 mod common;
-use common::{stderr, vedette};
+use common::{root, stderr, vedette};
 use serde_json::{Value, json};
 use vedette_geometry::Table;
 
@@ -350,6 +350,27 @@ fn a_byte_order_mark_is_skipped_and_a_repeated_key_is_refused() {
     let nested = text.replacen("\"x\": 412.0", "\"x\": 412.0, \"x\": 1.0", 1);
     let e = Table::parse(&nested, "dup.json").unwrap_err().to_string();
     assert!(e.contains("\"x\" is given twice"), "{e}");
+}
+
+#[test]
+fn a_repeated_key_is_refused_in_a_large_file_too() {
+    // A file of 64 KiB or more is checked for repeated keys on a second thread while it
+    // is parsed: a key repeated in a map (which the parse alone would take silently) or
+    // deep in the file is refused all the same.
+    let text = std::fs::read_to_string(root().join("samples/grand-battle.json")).unwrap();
+    assert!(text.len() > 64 * 1024);
+    assert!(Table::parse(&text, "big.json").is_ok());
+    let in_map = text.replacen(
+        "\"scale\": \"medium\",",
+        "\"scale\": \"medium\", \"sides\": {\"france\": {}, \"france\": {\"system\": \"french\"}},",
+        1,
+    );
+    let e = Table::parse(&in_map, "big.json").unwrap_err().to_string();
+    assert!(e.contains("big.json") && e.contains("\"france\" is given twice"), "{e}");
+    let last = text.rfind("\"depth\": 20.0").unwrap();
+    let deep = format!("{}\"depth\": 20.0, \"depth\": 2.0{}", &text[..last], &text[last + 13..]);
+    let e = Table::parse(&deep, "big.json").unwrap_err().to_string();
+    assert!(e.contains("\"depth\" is given twice"), "{e}");
 }
 
 #[test]
