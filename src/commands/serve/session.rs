@@ -79,8 +79,7 @@ impl Derived {
 /// as JSON.
 fn report_texts(table: &Table, report: &Report) -> Result<(String, String, usize, String), CliError> {
     let report_json = serde_json::to_string(report).map_err(|e| CliError::Usage(e.to_string()))?;
-    // The page's order of keys is the verb's: counted on a copy (a Value sorts them).
-    let close_calls = close_calls(&serde_json::to_value(report).map_err(|e| CliError::Usage(e.to_string()))?);
+    let close_calls = close_calls(&report_json);
     let report_text = render_text(report);
     let mut bases = Vec::new();
     for (ui, u) in table.units.iter().enumerate() {
