@@ -164,6 +164,30 @@ struct LabelAt<'a> {
     hidden: Option<&'a Vec2>,
 }
 
+/// Pictures with fewer points than this are written on one thread: a second costs more
+/// to start (tens of microseconds) than it saves.
+const TWO_THREADS_FROM_POINTS: usize = 20_000;
+
+/// What the drawing group holds, in order: each layer's group around its elements.
+enum Item<'a> {
+    /// A layer's group opens.
+    Open(LayerId),
+    /// An element: its layer's index in the scene, its index in the layer.
+    Element(usize, usize, &'a Element),
+    /// The group closes.
+    Close,
+}
+
+impl Item<'_> {
+    /// About how much writing it takes: its points, and a few for the tag.
+    fn cost(&self) -> usize {
+        match self {
+            Item::Element(_, _, e) => 8 + e.shape.points().count(),
+            _ => 1,
+        }
+    }
+}
+
 fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<'_>, text_scale: f64) {
     let upm = proj.units_per_mm();
     let size = upm * text_scale;
@@ -372,7 +396,22 @@ fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2, text
 /// assert!(svg.contains(r#"points="5.00,15.00 15.00,15.00""#));
 /// # Ok::<(), vedette_draw::DrawError>(())
 /// ```
-pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> Result<String, DrawError> {
+pub fn write_svg(
+    scene: &Scene,
+    proj: &(dyn Projection + Sync),
+    options: SvgOptions,
+) -> Result<String, DrawError> {
+    write_svg_split(scene, proj, options, TWO_THREADS_FROM_POINTS)
+}
+
+/// [`write_svg`], its elements written on two threads when they hold `two_threads_from`
+/// points or more.
+fn write_svg_split(
+    scene: &Scene,
+    proj: &(dyn Projection + Sync),
+    options: SvgOptions,
+    two_threads_from: usize,
+) -> Result<String, DrawError> {
     for e in scene.layers().iter().flat_map(|l| &l.elements) {
         check_finite(e)?;
     }
@@ -415,19 +454,59 @@ pub fn write_svg(scene: &Scene, proj: &dyn Projection, options: SvgOptions) -> R
     }
     // Every layer's group is written, empty or not, so a viewer's toggles are the same
     // for every picture.
+    let mut items: Vec<Item<'_>> = Vec::new();
     for id in LayerId::ALL.into_iter().filter(|&id| id != LayerId::Legend) {
-        let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
+        items.push(Item::Open(id));
         if let Some((li, layer)) = scene.layers().iter().enumerate().find(|(_, l)| l.id == id) {
-            for (ei, e) in layer.elements.iter().enumerate() {
-                let at = LabelAt {
-                    placed: labels.placed.get(&(li, ei)),
-                    leader: labels.leaders.get(&(li, ei)),
-                    hidden: labels.hidden.get(&(li, ei)),
-                };
-                element(&mut out, e, proj, at, ts);
+            items.extend(layer.elements.iter().enumerate().map(|(ei, e)| Item::Element(li, ei, e)));
+        }
+        items.push(Item::Close);
+    }
+    let write = |items: &[Item<'_>], out: &mut String| {
+        for item in items {
+            match *item {
+                Item::Open(id) => {
+                    let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
+                }
+                Item::Close => out.push_str("</g>\n"),
+                Item::Element(li, ei, e) => {
+                    let at = LabelAt {
+                        placed: labels.placed.get(&(li, ei)),
+                        leader: labels.leaders.get(&(li, ei)),
+                        hidden: labels.hidden.get(&(li, ei)),
+                    };
+                    element(out, e, proj, at, ts);
+                }
             }
         }
-        out.push_str("</g>\n");
+    };
+    // The elements are independent once their labels are placed: a large picture is
+    // written on two threads, each a run of about half the points, and joined in order.
+    let cost: Vec<usize> = items.iter().map(Item::cost).collect();
+    let total: usize = cost.iter().sum();
+    if total < two_threads_from {
+        write(&items, &mut out);
+    } else {
+        let mut sum = 0;
+        let half = cost.iter().position(|&c| {
+            sum += c;
+            2 * sum >= total
+        });
+        let (first, second) = items.split_at(half.map_or(items.len(), |k| k + 1));
+        let room = out.capacity() / 2;
+        let rest = std::thread::scope(|s| {
+            let rest = s.spawn(|| {
+                let mut rest = String::with_capacity(room);
+                write(second, &mut rest);
+                rest
+            });
+            write(first, &mut out);
+            rest.join()
+        });
+        match rest {
+            Ok(rest) => out.push_str(&rest),
+            Err(e) => std::panic::resume_unwind(e),
+        }
     }
     out.push_str("</g>\n");
     let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", LayerId::Legend.name());
@@ -441,6 +520,45 @@ mod tests {
     use super::*;
     use crate::projection::PlanView;
     use crate::scene::{Align, Height, Placement};
+
+    #[test]
+    fn two_threads_write_what_one_writes() {
+        // Elements in several layers, with labels placed, hidden and led: split anywhere,
+        // the document is the same.
+        let mut s = Scene::new("split");
+        for i in 0..60u32 {
+            let x = f64::from(i) * 7.0;
+            let layer = [LayerId::Bases, LayerId::Arcs, LayerId::Terrain][(i % 3) as usize];
+            let ring: Vec<Vec2> = (0..12)
+                .map(|k| {
+                    let a = f64::from(k) * std::f64::consts::TAU / 12.0;
+                    Vec2::new(x + 3.0 * a.cos(), 20.0 + 3.0 * a.sin())
+                })
+                .collect();
+            s.add(
+                layer,
+                &format!("e{i}"),
+                "poly",
+                Shape::polygon(ring),
+                Height::Table,
+                Some(format!("label {i}")),
+            );
+            s.add(
+                LayerId::Measurements,
+                &format!("m{i}"),
+                "measure",
+                Shape::line(Vec2::new(x, 0.0), Vec2::new(x + 5.0, 40.0)),
+                Height::Table,
+                Some("10 mm".into()),
+            );
+        }
+        let view = PlanView::new(Vec2::new(-5.0, -5.0), Vec2::new(430.0, 50.0), 4.0);
+        let one = write_svg_split(&s, &view, SvgOptions::default(), usize::MAX).unwrap();
+        for from in [0, 1, 100, 500] {
+            assert_eq!(write_svg_split(&s, &view, SvgOptions::default(), from).unwrap(), one, "from {from}");
+        }
+        assert!(one.contains("label 59"));
+    }
 
     #[test]
     fn text_is_escaped_and_numbers_have_two_decimals() {
