@@ -57,17 +57,16 @@ impl Derived {
     /// `view`.
     pub fn of(table: Table, view: Option<&dyn PhotoView>) -> Result<Derived, CliError> {
         let (report, findings): (_, Findings) = build_timed(&table, &mut Default::default())?;
-        let scene = plan_scene(&table, &findings)?;
-        // The plan's SVG (and the photo's) is written beside the report's texts and the
-        // base list: each a single-threaded pass of several milliseconds.
+        // The report's texts and the base list are written beside the plan's scene and
+        // SVG (and the photo's): each a single-threaded pass of several milliseconds.
         let (drawn, texts) = std::thread::scope(|scope| {
-            let drawn = scope.spawn(|| {
+            let texts = scope.spawn(|| report_texts(&table, &report));
+            let drawn = plan_scene(&table, &findings).and_then(|scene| {
                 let plan_svg = vedette_draw::plan_svg(&scene)?;
                 let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
                 Ok::<_, CliError>((plan_svg, photo_svg))
             });
-            let texts = report_texts(&table, &report);
-            (drawn.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), texts)
+            (drawn, texts.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
         });
         let (plan_svg, photo_svg) = drawn?;
         let (report_json, report_text, close_calls, bases_json) = texts?;
