@@ -47,6 +47,10 @@ use crate::vec2::Vec2;
 /// Overlaps of at most this area (mm²) are contact, not overlap.
 pub const ZONE_CONTACT_AREA_MM2: f64 = 1e-9;
 
+/// A point of an obstacle within this distance (mm) of a frontage end is at that end: its
+/// direction from there is none ([`blocked_swings`]).
+pub(crate) const AT_APEX_MM: f64 = 1e-9;
+
 /// The signed angle in degrees from `forward` to `v`, counter-clockwise positive.
 #[must_use]
 pub(crate) fn relative_deg(forward: Vec2, v: Vec2) -> f64 {
@@ -379,7 +383,6 @@ fn extreme_angle(
     ahead: &ConvexPolygon,
     pick: fn(f64, f64) -> f64,
 ) -> Option<f64> {
-    const AT_APEX_MM: f64 = 1e-9;
     let mut dirs: Vec<Vec2> =
         points.iter().filter(|p| p.distance(apex) > AT_APEX_MM).map(|&p| p - apex).collect();
     let v = ahead.vertices();

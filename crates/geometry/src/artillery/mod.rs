@@ -45,6 +45,7 @@ pub(crate) mod target_cover;
 pub(crate) mod targets;
 pub(crate) mod unit_frame;
 pub(crate) mod unlimber;
+pub(crate) mod zone_bounds;
 pub(crate) mod zone_calls;
 
 pub use arc_of_fire::{ARC_POLYGON_SAGITTA_MM, ArcOfFire, HALF_BASE_TOLERANCE};

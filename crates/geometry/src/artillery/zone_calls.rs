@@ -20,6 +20,27 @@
 //! zone about it: a turn of `δθ` moves the zone by `δθ` times the distance at the
 //! deciding point.
 //!
+//! # How a step is decided
+//! A step asks the verdict with every piece moved `k` mm. The pieces are rectangles
+//! (bases, markers' boxes), and a rectangle's blocked swings have bounds in closed form
+//! ([`crate::artillery::zone_bounds`]): an outer interval that holds what the general
+//! path (the outline offset, then [`blocked_swings`]) gives, and an inner one it holds.
+//! The swings clear among the outer intervals are fewer than those clear among the exact
+//! ones, and those among the inner ones more; both questions (is any swing clear? does a
+//! clear swing aim into the target?) only grow with the clear swings, so a step that
+//! answers the same on both is decided. Otherwise the pieces whose outer interval meets
+//! the swings clear among the inner ones (only they can close one of them) are made
+//! exact, and the step asked again, until both agree: every answer is the one the exact
+//! intervals give, and so is every printed margin. A target's step bounds the swings at
+//! which the zone holds part of one of its bases the same way (a base is a rectangle
+//! too); those whose centre of fire passes into one are exact.
+//!
+//! What is known of each piece at each perturbation asked is kept: the clear swing's
+//! search and every target's ask many of the same (dyadic) perturbations. A shrinking
+//! search leaves out the pieces shrunk past nothing (kept sorted by their shorter half
+//! side), and a step drops the pieces whose blocked swings surely all lie outside the
+//! arc's: neither can change which swings are clear.
+//!
 //! **Sigma**: the largest of the deciding bases' own, each its `sigma_mm` plus its
 //! heading sigma (radians) times its lever: the half diagonal for the target's and the
 //! obstacles' bases, and for the battery its half diagonal plus the distance to the
@@ -34,7 +55,10 @@ use crate::artillery::firing_zone::{
     ClearSwings, ZoneObstacle, ZoneObstacleSource, blocked_swings, centre_of_fire_swings, zone_obstacles,
 };
 use crate::artillery::range::segment_to_convex_mm;
-use crate::artillery::targets::{TargetAssessment, aim_among};
+use crate::artillery::targets::TargetAssessment;
+#[cfg(doc)]
+use crate::artillery::targets::aim_among;
+use crate::artillery::zone_bounds::{ArcOnly, Bounds, Frame, Rect, bounds, sized_bounds};
 use crate::base::Base;
 use crate::close_call::{
     CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin, flip_margin_from_the_top, half_diagonal,
@@ -45,7 +69,7 @@ use crate::index::SpatialIndex;
 use crate::polygon::ConvexPolygon;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::convert::Infallible;
 
 /// The close calls of one battery's firing zone.
@@ -62,38 +86,310 @@ type Blocked = Option<(f64, f64)>;
 
 /// An obstacle of the zone with its outline as a vertex list.
 struct Piece {
+    /// Its place among the zone's pieces (its column in [`Memo`]).
+    index: usize,
     vertices: Vec<Vec2>,
+    /// Its outline as a rectangle, when it is one: its blocked swings then have bounds
+    /// in closed form ([`bounds`]).
+    rect: Option<Rect>,
+    /// Its shorter half side as a rectangle (infinite when it is none): shrunk further
+    /// than that (and [`Zone::away_slack`]), it is gone.
+    min_half: f64,
     base: Option<BaseRef>,
-    distance_mm: f64,
-    /// The swings it blocks grown by the largest perturbation: all it can ever block.
-    widest: Option<(f64, f64)>,
-    /// Its blocked swings at each perturbation asked so far (by the bits of `k`): the
-    /// clear swing's search and each target's try many of the same perturbations.
-    asked: RefCell<Vec<(u64, Blocked)>>,
+    /// The bounds of the swings it blocks grown by the largest perturbation: all it can
+    /// ever block.
+    widest: Bounds,
 }
 
-/// The obstacle's blocked interval of swings when moved `k` mm out (negative: in).
-fn blocked_at(battery: &Battery, side_deg: f64, piece: &Piece, k: f64) -> Option<(f64, f64)> {
-    if let Some(&(_, found)) = piece.asked.borrow().iter().find(|a| a.0 == k.to_bits()) {
-        return found;
+/// What is known of a piece's blocked swings at one perturbation.
+#[derive(Clone, Copy)]
+struct Asked {
+    bounds: Bounds,
+    /// The bounds are the exact interval.
+    exact: bool,
+    /// How they were asked: bounds dropped outside the arc serve only [`ArcOnly::Yes`].
+    arc: ArcOnly,
+}
+
+/// What is known of every piece's blocked swings at each perturbation asked so far: the
+/// clear swing's search and each target's try many of the same (dyadic) perturbations.
+#[derive(Default)]
+struct Memo {
+    /// The perturbations asked (their bits), one row each.
+    rows: Vec<u64>,
+    /// Row after row, one entry per piece.
+    known: Vec<Option<Asked>>,
+}
+
+/// A battery's zone as the search's steps read it.
+struct Zone<'a> {
+    battery: &'a Battery,
+    side_deg: f64,
+    max_swing: f64,
+    /// `None` when the closed-form bounds cannot serve this zone: every step is exact.
+    frame: Option<Frame>,
+    /// How many pieces the zone has (the width of a row of [`Memo`]).
+    width: usize,
+    /// A piece shrunk by more than its shorter half side and this is gone, whatever its
+    /// rounding ([`sized_bounds`] says so of a rectangle shrunk by more than its error).
+    away_slack: f64,
+    memo: RefCell<Memo>,
+}
+
+impl Zone<'_> {
+    /// The pieces from the largest shorter half side down.
+    fn by_size<'p>(&self, pieces: &[&'p Piece]) -> Vec<&'p Piece> {
+        let mut v = pieces.to_vec();
+        v.sort_by(|a, b| b.min_half.total_cmp(&a.min_half));
+        v
     }
-    let found = offset(&piece.vertices, k).and_then(|grown| {
-        blocked_swings(
-            &battery.frontage.edge,
-            battery.forward(),
-            side_deg,
-            battery.max_range_mm,
-            &ConvexPolygon::from_ccw_unchecked(grown),
-        )
-    });
-    piece.asked.borrow_mut().push((k.to_bits(), found));
-    found
+
+    /// The pieces of `by_size` ([`Zone::by_size`]) that may be left shrunk by `k` mm: the
+    /// others block nothing, by the closed form and by the general path alike.
+    fn present<'s, 'p>(&self, by_size: &'s [&'p Piece], k: f64) -> &'s [&'p Piece] {
+        &by_size[..by_size.partition_point(|p| p.min_half >= k - self.away_slack)]
+    }
+
+    /// The obstacle's blocked interval of swings when moved `k` mm out (negative: in),
+    /// by the general path: its outline offset, then [`blocked_swings`].
+    fn blocked(&self, piece: &Piece, k: f64) -> Blocked {
+        let b = self.battery;
+        offset(&piece.vertices, k).and_then(|grown| {
+            blocked_swings(
+                &b.frontage.edge,
+                b.forward(),
+                self.side_deg,
+                b.max_range_mm,
+                &ConvexPolygon::from_ccw_unchecked(grown),
+            )
+        })
+    }
+
+    /// The bounds of each piece's blocked swings moved `k` mm out, into `out`: in closed
+    /// form when they can be told so, else exact; with [`ArcOnly::Yes`], a piece whose
+    /// swings all lie outside the arc's may be given as blocking none.
+    fn bounds_at(&self, pieces: &[&Piece], k: f64, arc: ArcOnly, out: &mut Vec<Bounds>) {
+        let mut memo = self.memo.borrow_mut();
+        let row = row_of(&mut memo, self.width, k);
+        out.clear();
+        out.extend(pieces.iter().map(|p| {
+            let cell = &mut memo.known[row + p.index];
+            if let Some(a) = cell
+                && (a.arc == ArcOnly::No || arc == ArcOnly::Yes)
+            {
+                return a.bounds;
+            }
+            let closed = self.frame.as_ref().zip(p.rect.as_ref()).and_then(|(f, r)| bounds(f, r, k, arc));
+            let a = match closed {
+                Some(bounds) => Asked { bounds, exact: false, arc },
+                None => Asked { bounds: Bounds::exact(self.blocked(p, k)), exact: true, arc: ArcOnly::No },
+            };
+            *cell = Some(a);
+            a.bounds
+        }));
+    }
+
+    /// Each piece's blocked swings moved `k` mm out, exactly, into `out` (those that
+    /// block some swing, in order).
+    fn exact_at(&self, pieces: &[&Piece], k: f64, out: &mut Vec<(f64, f64)>) {
+        let mut memo = self.memo.borrow_mut();
+        let row = row_of(&mut memo, self.width, k);
+        out.clear();
+        out.extend(pieces.iter().filter_map(|p| {
+            let cell = &mut memo.known[row + p.index];
+            match cell {
+                Some(a) if a.exact => a.bounds.outer,
+                _ => {
+                    let found = self.blocked(p, k);
+                    *cell = Some(Asked { bounds: Bounds::exact(found), exact: true, arc: ArcOnly::No });
+                    found
+                }
+            }
+        }));
+    }
+
+    /// One piece's blocked swings moved `k` mm out, exactly.
+    fn exact_of(&self, piece: &Piece, k: f64) -> Blocked {
+        let mut one = Vec::with_capacity(1);
+        self.exact_at(&[piece], k, &mut one);
+        one.first().copied()
+    }
+
+    /// The clear swings among the intervals `pick` reads from the bounds; `None` when one
+    /// of them is not a proper interval (the exact path then decides alone).
+    fn clear_among(
+        &self,
+        known: &[Bounds],
+        pick: fn(&Bounds) -> Blocked,
+        blocked: &mut Vec<(f64, f64)>,
+    ) -> Option<ClearSwings> {
+        blocked.clear();
+        for b in known {
+            if let Some((lo, hi)) = pick(b) {
+                // Not `lo < hi` (also NaN): no set of swings the decisions can reason on.
+                if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
+                    return None;
+                }
+                blocked.push((lo, hi));
+            }
+        }
+        Some(ClearSwings::without(self.max_swing, blocked))
+    }
+
+    /// The clear swings with every piece's exact interval, as the general path has them.
+    fn clear_exact(&self, pieces: &[&Piece], k: f64, blocked: &mut Vec<(f64, f64)>) -> ClearSwings {
+        self.exact_at(pieces, k, blocked);
+        ClearSwings::without(self.max_swing, blocked)
+    }
 }
 
-fn clear_at(battery: &Battery, side_deg: f64, max_swing: f64, pieces: &[&Piece], k: f64) -> ClearSwings {
-    let blocked: Vec<(f64, f64)> =
-        pieces.iter().filter_map(|p| blocked_at(battery, side_deg, p, k)).collect();
-    ClearSwings::without(max_swing, &blocked)
+/// The first entry of perturbation `k`'s row in the memo, the row added if new.
+fn row_of(memo: &mut Memo, width: usize, k: f64) -> usize {
+    let bits = k.to_bits();
+    let r = match memo.rows.iter().position(|&b| b == bits) {
+        Some(r) => r,
+        None => {
+            memo.rows.push(bits);
+            memo.known.resize(memo.known.len() + width, None);
+            memo.rows.len() - 1
+        }
+    };
+    r * width
+}
+
+/// Reused buffers of a search's steps.
+#[derive(Default)]
+struct Scratch {
+    known: Vec<Bounds>,
+    blocked: Vec<(f64, f64)>,
+    held: Vec<Bounds>,
+}
+
+/// True when no swing is clear with every piece moved `k` mm out (negative: in).
+///
+/// Decided on the pieces' bounds: the clear swings among the outer intervals (`fewest`)
+/// are fewer than among the exact ones, those among the inner ones (`most`) more. When
+/// they disagree, the pieces whose outer interval meets `most` are made exact (only they
+/// can close a swing of `most` that `fewest` has closed) until they agree.
+fn all_blocked(z: &Zone<'_>, pieces: &[&Piece], k: f64, s: &mut Scratch) -> bool {
+    z.bounds_at(pieces, k, ArcOnly::Yes, &mut s.known);
+    while let Some(fewest) = z.clear_among(&s.known, |b| b.outer, &mut s.blocked) {
+        if !fewest.is_empty() {
+            return false;
+        }
+        let Some(most) = z.clear_among(&s.known, |b| b.inner, &mut s.blocked) else { break };
+        if most.is_empty() {
+            return true;
+        }
+        if !refine(z, pieces, k, &mut s.known, &most) {
+            break;
+        }
+    }
+    z.clear_exact(pieces, k, &mut s.blocked).is_empty()
+}
+
+/// Makes exact the bounds of every piece whose outer interval meets the clear swings
+/// `most` and that is not exact yet; false when there is none. Once every such piece is
+/// exact, no outer interval meets the clear swings among the inner ones, so the outer
+/// and the inner intervals leave the same swings clear.
+fn refine(z: &Zone<'_>, pieces: &[&Piece], k: f64, known: &mut [Bounds], most: &ClearSwings) -> bool {
+    let mut any = false;
+    for (p, b) in pieces.iter().zip(known.iter_mut()) {
+        if b.inner != b.outer && b.outer.is_some_and(|o| meets(most, &[o])) {
+            *b = Bounds::exact(z.exact_of(p, k));
+            any = true;
+        }
+    }
+    any
+}
+
+/// True when a clear swing meets one of the open intervals `wanted`.
+fn meets(clear: &ClearSwings, wanted: &[(f64, f64)]) -> bool {
+    clear.closest_within(wanted, 0.0).is_some()
+}
+
+/// A target's bases, with their outlines as rectangles when they are ones.
+struct TargetBases {
+    bases: Vec<Base>,
+    rects: Vec<Option<Rect>>,
+}
+
+/// A target base's outline as a rectangle whose half sides along `u` and `v` are half its
+/// depth and half its width (its corners run front-left, rear-left, rear-right,
+/// front-right), so that a resized base is that rectangle with half its new sides.
+fn target_rect(b: &Base) -> Option<Rect> {
+    let r = Rect::fit(&b.vertices_ccw())?;
+    let (hu, hv) = r.half_sides();
+    let close = |h: f64, side: f64| (h - 0.5 * side).abs() <= 1e-9 * (1.0 + side);
+    (close(hu, b.depth()) && close(hv, b.width())).then_some(r)
+}
+
+/// True when a clear zone can be laid on the target's bases each resized by `delta`
+/// (every side moved out, in when negative) with every piece moved `k` mm out:
+/// [`aim_among`] finds an aim (a clear swing whose centre of fire passes into one of the
+/// bases, or whose zone holds part of one).
+///
+/// Decided on bounds when they agree, as [`all_blocked`]: the pieces' and the swings
+/// at which the zone holds part of a base (those it would block, were it an obstacle);
+/// on the exact intervals otherwise.
+fn aims(z: &Zone<'_>, pieces: &[&Piece], k: f64, t: &TargetBases, delta: f64, s: &mut Scratch) -> bool {
+    let b = z.battery;
+    let (m, f) = (b.muzzle(), b.forward());
+    let moved: Vec<Base> = t.bases.iter().map(|b| resized(b, delta)).collect();
+    let through: Vec<(f64, f64)> = moved.iter().filter_map(|t| centre_of_fire_swings(m, f, t)).collect();
+    let holding_exact = |b: &Base| {
+        blocked_swings(&z.battery.frontage.edge, f, z.side_deg, z.battery.max_range_mm, &b.polygon())
+    };
+    z.bounds_at(pieces, k, ArcOnly::Yes, &mut s.known);
+    // The swings at which the zone holds part of a base: bounds as the pieces', made
+    // exact once the pieces' are; only asked when the centre of fire finds no aim.
+    s.held.clear();
+    let mut held = false;
+    let mut wanted = Vec::with_capacity(moved.len());
+    while let Some(fewest) = z.clear_among(&s.known, |b| b.outer, &mut s.blocked) {
+        if meets(&fewest, &through) {
+            return true;
+        }
+        if !held {
+            held = true;
+            s.held.extend(moved.iter().zip(&t.rects).map(|(mb, rect)| {
+                z.frame
+                    .as_ref()
+                    .zip(rect.as_ref())
+                    .and_then(|(f, r)| sized_bounds(f, r, 0.5 * mb.depth(), 0.5 * mb.width(), ArcOnly::Yes))
+                    .unwrap_or_else(|| Bounds::exact(holding_exact(mb)))
+            }));
+        }
+        wanted.clear();
+        wanted.extend(s.held.iter().filter_map(|h| h.inner));
+        if meets(&fewest, &wanted) {
+            return true;
+        }
+        let Some(most) = z.clear_among(&s.known, |b| b.inner, &mut s.blocked) else { break };
+        wanted.clear();
+        wanted.extend(s.held.iter().filter_map(|h| h.outer));
+        if !meets(&most, &through) && !meets(&most, &wanted) {
+            return false;
+        }
+        if !refine(z, pieces, k, &mut s.known, &most) {
+            // The pieces leave the same swings clear either way: the holding swings decide.
+            let mut any = false;
+            for (h, mb) in s.held.iter_mut().zip(&moved) {
+                if h.inner != h.outer {
+                    *h = Bounds::exact(holding_exact(mb));
+                    any = true;
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+    let clear = z.clear_exact(pieces, k, &mut s.blocked);
+    meets(&clear, &through) || {
+        let holding: Vec<(f64, f64)> = moved.iter().filter_map(holding_exact).collect();
+        meets(&clear, &holding)
+    }
 }
 
 /// The largest sigma of the obstacles' bases (markers carry none), mm.
@@ -123,25 +419,59 @@ pub fn zone_calls(
     let (lo, hi) = (lo - pad, hi + pad);
     let near = index.bases_in_box(lo, hi);
     let obstacles: Vec<ZoneObstacle> = zone_obstacles(table, index, battery.base_ref, &near, lo, hi);
-    let pieces: Vec<Piece> = obstacles
+    let mut pieces: Vec<Piece> = obstacles
         .into_iter()
-        .map(|o| {
-            let mut p = Piece {
-                distance_mm: segment_to_convex_mm(&battery.frontage.edge, o.polygon.vertices()),
+        .enumerate()
+        .map(|(index, o)| {
+            let vertices = o.polygon.into_vertices();
+            let rect = Rect::fit(&vertices);
+            Piece {
+                index,
+                min_half: rect.map_or(f64::INFINITY, |r| r.half_sides().0.min(r.half_sides().1)),
+                rect,
+                vertices,
                 base: match o.source {
                     ZoneObstacleSource::Base(r) => Some(r),
                     ZoneObstacleSource::Marker(_) => None,
                 },
-                vertices: o.polygon.into_vertices(),
-                widest: None,
-                asked: RefCell::new(Vec::new()),
-            };
-            p.widest = blocked_at(battery, side_deg, &p, PERTURBATION_MAX_MM);
-            p
+                widest: Bounds::NONE,
+            }
         })
         .collect();
+    let z = Zone {
+        battery,
+        side_deg,
+        max_swing,
+        frame: Frame::new(
+            battery.frontage.edge,
+            battery.forward(),
+            side_deg,
+            battery.max_range_mm,
+            max_swing,
+        ),
+        width: pieces.len(),
+        away_slack: pieces
+            .iter()
+            .filter_map(|p| p.rect)
+            .map(|r| r.error_mm(PERTURBATION_MAX_MM))
+            .fold(0.0, f64::max),
+        memo: RefCell::new(Memo {
+            rows: Vec::with_capacity(32),
+            known: Vec::with_capacity(32 * pieces.len()),
+        }),
+    };
+    let mut widest = Vec::new();
+    z.bounds_at(&pieces.iter().collect::<Vec<_>>(), PERTURBATION_MAX_MM, ArcOnly::No, &mut widest);
+    for (p, w) in pieces.iter_mut().zip(widest) {
+        p.widest = w;
+    }
     // Only the obstacles that block some swing when grown by the most can matter.
-    let reachable: Vec<&Piece> = pieces.iter().filter(|p| p.widest.is_some()).collect();
+    let reachable: Vec<&Piece> = pieces
+        .iter()
+        .filter(|p| {
+            p.widest.blocks || (p.widest.outer.is_some() && z.exact_of(p, PERTURBATION_MAX_MM).is_some())
+        })
+        .collect();
     let battery_base = table.base(battery.base_ref);
 
     let clear_now = !a.clear_swings.is_empty();
@@ -149,70 +479,101 @@ pub fn zone_calls(
     // A blocked zone's obstacles vanish when shrunk far, so its large perturbations are
     // the cheap ones: searched from the top.
     let search = if clear_now { flip_margin } else { flip_margin_from_the_top };
+    let mut scratch = Scratch::default();
+    let by_size = z.by_size(&reachable);
     let margin = search(|k| {
-        Ok::<bool, Infallible>(
-            clear_at(battery, side_deg, max_swing, &reachable, sign * k).is_empty() == clear_now,
-        )
+        let present = if clear_now { &reachable[..] } else { z.present(&by_size, k) };
+        Ok::<bool, Infallible>(all_blocked(&z, present, sign * k, &mut scratch) == clear_now)
     })
     .unwrap_or_else(|e| match e {});
-    let nearest = reachable.iter().map(|p| p.distance_mm).fold(f64::INFINITY, f64::min);
     let battery_sigma = battery_base.and_then(|b| {
+        // The nearest obstacle is measured only for a battery that carries an uncertainty.
+        sigma_with_lever(b, 0.0)?;
+        let nearest = reachable
+            .iter()
+            .map(|p| segment_to_convex_mm(&battery.frontage.edge, &p.vertices))
+            .fold(f64::INFINITY, f64::min);
         let reach = if nearest.is_finite() { nearest } else { 0.0 };
         sigma_with_lever(b, half_diagonal(b) + reach)
     });
     let sigma = [battery_sigma, obstacles_sigma(table, &reachable)].into_iter().flatten().reduce(f64::max);
     let clear = CloseCall::perturbed(margin, sigma, Some(battery.base_ref));
 
-    let targets =
-        a.targets.iter().map(|t| target_call(table, battery, side_deg, max_swing, &reachable, t)).collect();
+    let targets = a.targets.iter().map(|t| target_call(table, &z, &reachable, t, &mut scratch)).collect();
     ZoneCalls { clear: Some(clear), targets }
 }
 
 /// The close call of one target's `zone_clear`.
 fn target_call(
     table: &Table,
-    battery: &Battery,
-    side_deg: f64,
-    max_swing: f64,
+    z: &Zone<'_>,
     pieces: &[&Piece],
     t: &TargetAssessment,
+    s: &mut Scratch,
 ) -> CloseCall {
+    let battery = z.battery;
     let unit = table.units.get(t.unit);
     let bases: Vec<Base> =
         t.bases.iter().filter_map(|&i| unit.and_then(|u| u.bases.get(i))).copied().collect();
-    let nearest = table.base(t.nearest_base);
+    let target = TargetBases { rects: bases.iter().map(target_rect).collect(), bases };
+    let bases = &target.bases;
     let holds = t.zone_clear;
     // Growing the obstacles and shrinking the target works against a clear zone.
     let sign = if holds { 1.0 } else { -1.0 };
-    // Only obstacles whose widest blocked interval meets the target's widest window
-    // can change the verdict.
-    let window: Vec<(f64, f64)> = {
-        let m = battery.muzzle();
-        let f = battery.forward();
-        bases
-            .iter()
-            .map(|b| resized(b, PERTURBATION_MAX_MM))
-            .flat_map(|b| {
-                [
-                    centre_of_fire_swings(m, f, &b),
-                    blocked_swings(&battery.frontage.edge, f, side_deg, battery.max_range_mm, &b.polygon()),
-                ]
-            })
-            .flatten()
-            .collect()
+    // Only obstacles whose widest blocked interval meets the target's widest window can
+    // change the verdict: the swings whose centre of fire passes into one of its bases
+    // grown by the most, or whose zone holds part of one. Both are known by their
+    // bounds first (the holding swings are those the base would block as an obstacle).
+    let (m, f) = (battery.muzzle(), battery.forward());
+    let grown: Vec<Base> = bases.iter().map(|b| resized(b, PERTURBATION_MAX_MM)).collect();
+    let holding_exact =
+        |b: &Base| blocked_swings(&battery.frontage.edge, f, z.side_deg, battery.max_range_mm, &b.polygon());
+    let window: Vec<[Bounds; 2]> = grown
+        .iter()
+        .zip(&target.rects)
+        .map(|(b, rect)| {
+            let holding = z
+                .frame
+                .as_ref()
+                .zip(rect.as_ref())
+                .and_then(|(fr, r)| sized_bounds(fr, r, 0.5 * b.depth(), 0.5 * b.width(), ArcOnly::No))
+                .unwrap_or_else(|| Bounds::exact(holding_exact(b)));
+            [Bounds::exact(centre_of_fire_swings(m, f, b)), holding]
+        })
+        .collect();
+    let exact_window: OnceCell<Vec<(f64, f64)>> = OnceCell::new();
+    let overlap = |(lo, hi): (f64, f64), (wl, wh): (f64, f64)| lo < wh && wl < hi;
+    let any_meets = |i: (f64, f64), pick: fn(&Bounds) -> Blocked| {
+        window.iter().flatten().any(|w| pick(w).is_some_and(|w| overlap(i, w)))
     };
     let relevant: Vec<&Piece> = pieces
         .iter()
         .copied()
-        .filter(|p| p.widest.is_some_and(|(lo, hi)| window.iter().any(|&(wl, wh)| lo < wh && wl < hi)))
+        .filter(|p| {
+            // Each inner interval lies inside the exact one, which lies inside the outer.
+            if p.widest.inner.is_some_and(|i| any_meets(i, |b| b.inner)) {
+                return true;
+            }
+            if !p.widest.outer.is_some_and(|o| any_meets(o, |b| b.outer)) {
+                return false;
+            }
+            let window = exact_window.get_or_init(|| {
+                grown
+                    .iter()
+                    .zip(&window)
+                    .flat_map(|(b, [through, _])| [through.outer, holding_exact(b)])
+                    .flatten()
+                    .collect()
+            });
+            z.exact_of(p, PERTURBATION_MAX_MM).is_some_and(|e| window.iter().any(|&w| overlap(e, w)))
+        })
         .collect();
     // As for the clear swing: shrunk far, the obstacles vanish and the step is cheap.
     let search = if holds { flip_margin } else { flip_margin_from_the_top };
+    let by_size = z.by_size(&relevant);
     let margin = search(|k| {
-        let clear = clear_at(battery, side_deg, max_swing, &relevant, sign * k);
-        let moved: Vec<Base> = bases.iter().map(|b| resized(b, -sign * k)).collect();
-        let now = aim_among(battery, side_deg, &clear, &moved, nearest).is_some();
-        Ok::<bool, Infallible>(now != holds)
+        let relevant = if holds { &relevant[..] } else { z.present(&by_size, k) };
+        Ok::<bool, Infallible>(aims(z, relevant, sign * k, &target, -sign * k, s) != holds)
     })
     .unwrap_or_else(|e| match e {});
     let battery_sigma =
@@ -224,3 +585,6 @@ fn target_call(
         .reduce(f64::max);
     CloseCall::perturbed(margin, sigma, Some(t.nearest_base))
 }
+
+#[cfg(test)]
+mod tests;
