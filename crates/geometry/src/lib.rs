@@ -76,6 +76,7 @@ mod number;
 mod polygon;
 pub mod pro_patria;
 pub mod republic;
+mod ring_index;
 pub mod rules;
 mod scale;
 mod segment;

@@ -59,7 +59,7 @@ fn clip_ring(ring: &[Vec2], h: &HalfPlane) -> Vec<Vec2> {
 }
 
 /// [`clip_ring`], written into `out` (cleared first).
-fn clip_ring_into(ring: &[Vec2], h: &HalfPlane, out: &mut Vec<Vec2>) {
+pub(crate) fn clip_ring_into(ring: &[Vec2], h: &HalfPlane, out: &mut Vec<Vec2>) {
     out.clear();
     let n = ring.len();
     for i in 0..n {

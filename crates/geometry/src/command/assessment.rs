@@ -16,7 +16,7 @@
 //! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
 
 use super::deployment::{
-    DeploymentArea, corps_area_among, division_area_of, primary_units_among, units_by_division,
+    AreaIndex, DeploymentArea, corps_area_among, division_area_of, primary_units_among, units_by_division,
 };
 use super::divisions::{DivisionGap, division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
@@ -255,7 +255,8 @@ pub fn is_corps_asset(u: &Unit, corps: &str) -> bool {
     u.corps.as_deref() == Some(corps) && u.division.is_none() && u.attached
 }
 
-fn asset(table: &Table, area: Option<&DeploymentArea>, ui: usize, u: &Unit) -> AssetFinding {
+/// Unit `ui`'s finding against its area (indexed once for all its assets).
+fn asset(table: &Table, area: Option<&AreaIndex<'_>>, ui: usize, u: &Unit) -> AssetFinding {
     // Each base's fraction inside, once: the share, the verdict and the margins use it.
     let fractions: Vec<f64> =
         area.map_or(Vec::new(), |a| u.bases.iter().map(|b| a.fraction_of_base(b)).collect());
@@ -304,11 +305,13 @@ fn division_finding(
     let primary = primary_units_among(t, d, members.iter().copied());
     let area = division_area_of(t, d, &primary, book)?;
     let leader = division_leader(t, d);
+    let index = area.as_ref().map(DeploymentArea::index);
     let assets = members
         .iter()
         .filter(|&&i| is_division_asset(&t.units[i]))
-        .map(|&i| asset(t, area.as_ref(), i, &t.units[i]))
+        .map(|&i| asset(t, index.as_ref(), i, &t.units[i]))
         .collect();
+    drop(index);
     let leaders = division_and_corps_leaders(t, d);
     let corps = leaders.and_then(|(l, c)| unit_distance_call(t, l, c, cx.corps_reach));
     let corps_leader_mm = corps.map(|(mm, _)| mm);
@@ -586,10 +589,12 @@ pub fn assess_command(
             s.corps = Crew::map(0, corps.len(), |k| {
                 let c = &corps[k];
                 let area = corps_area_among(t, c, book, &by_division)?;
+                let index = area.as_ref().map(DeploymentArea::index);
                 let assets = (0..t.units.len())
                     .filter(|&i| is_corps_asset(&t.units[i], c))
-                    .map(|i| asset(t, area.as_ref(), i, &t.units[i]))
+                    .map(|i| asset(t, index.as_ref(), i, &t.units[i]))
                     .collect();
+                drop(index);
                 Ok::<_, GeometryError>(CorpsFinding {
                     area_mm2: area.as_ref().map(DeploymentArea::area_mm2),
                     area,

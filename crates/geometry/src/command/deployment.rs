@@ -31,6 +31,7 @@ use crate::convex::segment_distance_mm;
 use crate::convex::{hull_points, signed_area};
 use crate::error::GeometryError;
 use crate::polygon::{ConvexPolygon, Polygon, ring_scan};
+use crate::ring_index::RingIndex;
 use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::{Table, Unit, UnitKind};
@@ -97,18 +98,16 @@ impl DeploymentArea {
     /// [`Self::base_margin_mm`] with [`Self::contains_base`] known (`inside`).
     #[must_use]
     pub fn base_margin_mm_known(&self, b: &Base, inside: bool) -> f64 {
-        let edges = || {
-            self.outlines.iter().flat_map(|o| {
-                let r = &o.exterior;
-                (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()]))
-            })
-        };
         if inside {
             // The nearest edge: an edge whose box is farther from the base's box than
             // the nearest found so far is passed over unmeasured.
             let poly = b.polygon();
             let (lo, hi) = crate::convex::bbox(poly.vertices().iter().copied());
-            return edges().fold(f64::INFINITY, |best, e| {
+            let edges = self.outlines.iter().flat_map(|o| {
+                let r = &o.exterior;
+                (0..r.len()).map(move |i| Segment::new(r[i], r[(i + 1) % r.len()]))
+            });
+            return edges.fold(f64::INFINITY, |best, e| {
                 let gap_x = (e.a.x.min(e.b.x) - hi.x).max(lo.x - e.a.x.max(e.b.x)).max(0.0);
                 let gap_y = (e.a.y.min(e.b.y) - hi.y).max(lo.y - e.a.y.max(e.b.y)).max(0.0);
                 if gap_x.hypot(gap_y) >= best {
@@ -118,28 +117,114 @@ impl DeploymentArea {
                 }
             });
         }
-        // Each corner against each outline in one pass over its edges: a corner inside
-        // one is at 0, one outside all at its distance to the nearest.
-        let corners = b.vertices_ccw();
-        let mut out: Vec<Option<f64>> = vec![Some(f64::INFINITY); corners.len()];
-        for o in &self.outlines {
-            let scan = ring_scan(&o.exterior, &corners);
-            for (k, (inside, d2)) in scan.into_iter().enumerate() {
-                // (Holes, which a deployment area never has, as `Polygon::contains` takes them.)
-                out[k] = if inside && (o.holes.is_empty() || o.contains(corners[k])) {
-                    None
-                } else {
-                    out[k].map(|best| best.min(d2))
-                };
-            }
+        margin_outside(&self.outlines, &b.vertices_ccw(), |k, corners| {
+            ring_scan(&self.outlines[k].exterior, corners)
+        })
+    }
+
+    /// The area's outlines indexed for the questions of many bases
+    /// ([`AreaIndex`]: the same answers, to the last bit, sooner).
+    #[must_use]
+    pub fn index(&self) -> AreaIndex<'_> {
+        AreaIndex {
+            area: self,
+            rings: self
+                .outlines
+                .iter()
+                .map(|o| (RingIndex::new(&o.exterior), o.holes.iter().map(|h| RingIndex::new(h)).collect()))
+                .collect(),
         }
-        -out.iter().map(|d2| d2.map_or(0.0, f64::sqrt)).fold(0.0, f64::max)
     }
 
     /// True when every base of the unit is inside.
     #[must_use]
     pub fn contains_unit(&self, u: &Unit) -> bool {
         u.bases.iter().all(|b| self.contains_base(b))
+    }
+}
+
+/// How far outside `outlines` the farthest of `corners` lies, negated (0 when every
+/// corner is inside one): `scan(k, corners)` is [`ring_scan`] of outline `k`'s exterior.
+fn margin_outside(
+    outlines: &[Polygon],
+    corners: &[Vec2],
+    scan: impl Fn(usize, &[Vec2]) -> Vec<(bool, f64)>,
+) -> f64 {
+    // Each corner against each outline in one pass over its edges: a corner inside
+    // one is at 0, one outside all at its distance to the nearest.
+    let mut out: Vec<Option<f64>> = vec![Some(f64::INFINITY); corners.len()];
+    for (i, o) in outlines.iter().enumerate() {
+        for (k, (inside, d2)) in scan(i, corners).into_iter().enumerate() {
+            // (Holes, which a deployment area never has, as `Polygon::contains` takes them.)
+            out[k] = if inside && (o.holes.is_empty() || o.contains(corners[k])) {
+                None
+            } else {
+                out[k].map(|best| best.min(d2))
+            };
+        }
+    }
+    -out.iter().map(|d2| d2.map_or(0.0, f64::sqrt)).fold(0.0, f64::max)
+}
+
+/// A deployment area's outlines indexed ([`crate::ring_index`]) for the questions of
+/// many bases: [`Self::fraction_of_base`] and [`Self::base_margin_mm_known`] answer as
+/// the area's own methods do, to the last bit, but read only the outline's edges near
+/// the base (an outline has thousands of vertices, its round corners written as short
+/// edges).
+#[derive(Debug, Clone)]
+pub struct AreaIndex<'a> {
+    area: &'a DeploymentArea,
+    /// Each outline's exterior and holes.
+    rings: Vec<(RingIndex<'a>, Vec<RingIndex<'a>>)>,
+}
+
+impl AreaIndex<'_> {
+    /// [`DeploymentArea::fraction_of_base`].
+    #[must_use]
+    pub fn fraction_of_base(&self, b: &Base) -> f64 {
+        let poly: ConvexPolygon = b.polygon();
+        let planes = poly.half_planes();
+        let (lo, hi) = crate::convex::bbox(poly.vertices().iter().copied());
+        let inside = |ring: &RingIndex<'_>| ring.area_inside(&poly, &planes, lo, hi);
+        // As `Polygon::area_inside`, outline by outline.
+        let area = |(exterior, holes): &(RingIndex<'_>, Vec<RingIndex<'_>>)| {
+            (inside(exterior) - holes.iter().map(inside).sum::<f64>()).max(0.0)
+        };
+        (self.rings.iter().map(area).sum::<f64>() / b.area()).clamp(0.0, 1.0)
+    }
+
+    /// [`DeploymentArea::base_margin_mm_known`].
+    #[must_use]
+    pub fn base_margin_mm_known(&self, b: &Base, inside: bool) -> f64 {
+        if inside {
+            let poly = b.polygon();
+            let (lo, hi) = crate::convex::bbox(poly.vertices().iter().copied());
+            // The nearest edge of all, searched in any order: the plain fold, which
+            // takes the edges in order and measures an edge only when its box is nearer
+            // than the nearest so far, finds the same when the first edge that near has
+            // a box no farther (it measures that edge: every edge before it is farther),
+            // as it has but for rounding. Otherwise the fold itself.
+            let mut nearest: Option<(f64, usize, usize)> = None;
+            for (k, (exterior, _)) in self.rings.iter().enumerate() {
+                if let Some((d, i)) = exterior.nearest_edge(poly.vertices(), lo, hi)
+                    && nearest.is_none_or(|(m, _, _)| d < m)
+                {
+                    nearest = Some((d, k, i));
+                }
+            }
+            if let Some((d, k, i)) = nearest {
+                let (gap_x, gap_y) = self.rings[k].0.edge_gap(i, lo, hi);
+                if gap_x.hypot(gap_y) <= d {
+                    return d;
+                }
+            } else if self.area.outlines.iter().all(|o| o.exterior.is_empty()) {
+                return f64::INFINITY;
+            }
+            return self.rings.iter().fold(f64::INFINITY, |best, (exterior, _)| {
+                exterior.nearest_from(best, poly.vertices(), lo, hi)
+            });
+        }
+        margin_outside(&self.area.outlines, &b.vertices_ccw(), |k, corners| self.rings[k].0.scan(corners))
     }
 }
 
@@ -438,5 +523,80 @@ mod tests {
         assert!(out[0].contains(Vec2::new(125.0, 150.0)));
         assert!(out[0].contains(Vec2::new(125.0, 200.0 + R - 30.0)));
         assert!(area(&out) < 50_000.0 + 900.0 * R + PI * R * R);
+    }
+
+    /// Every answer of the indexed area against the area's own, to the bit.
+    fn check_index(area: &DeploymentArea, bases: &[Base]) {
+        let index = area.index();
+        for b in bases {
+            assert_eq!(index.fraction_of_base(b).to_bits(), area.fraction_of_base(b).to_bits(), "{b:?}");
+            for inside in [true, false] {
+                assert_eq!(
+                    index.base_margin_mm_known(b, inside).to_bits(),
+                    area.base_margin_mm_known(b, inside).to_bits(),
+                    "{b:?} {inside}"
+                );
+            }
+        }
+    }
+
+    fn area_of_rings(outlines: Vec<Polygon>) -> DeploymentArea {
+        DeploymentArea { owner: AreaOwner::Division("d".into()), outlines }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::test_support::proptest_config(60, 53))]
+        /// The 3" areas of divisions of 1 to 30 bases scattered at any heading, asked
+        /// about bases of any size and heading anywhere near them: the index answers as
+        /// the area does.
+        #[test]
+        fn the_index_answers_as_the_area_on_scattered_divisions(
+            division in proptest::collection::vec(((0.0f64..500.0, 0.0f64..300.0), -180.0f64..180.0), 1..30),
+            asked in proptest::collection::vec(
+                ((-100.0f64..600.0, -100.0f64..400.0), (5.0f64..150.0, 5.0f64..80.0), -180.0f64..180.0),
+                40,
+            ),
+        ) {
+            let base = |(x, y): (f64, f64), (w, d): (f64, f64), t: f64| {
+                Base::new(crate::base::BaseSize::new(w, d), crate::base::Pose::new(Vec2::new(x, y), t))
+            };
+            let bases: Vec<Base> = division.iter().map(|&(c, t)| base(c, (40.0, 20.0), t)).collect();
+            let area = area_of_rings(reach_outline(&bases, R));
+            let asked: Vec<Base> = asked.iter().map(|&(c, s, t)| base(c, s, t)).collect();
+            check_index(&area, &asked);
+            // The division's own bases (wholly inside) too.
+            check_index(&area, &bases);
+        }
+    }
+
+    #[test]
+    fn the_index_answers_as_the_area_on_ties_and_holes() {
+        // Square bases on a 10 mm lattice, square to the table, against an area with a
+        // hole and a second outline: sides on the outlines' edges, corners on their
+        // vertices, boxes exactly as far from two edges.
+        let square = |x: f64, y: f64, s: f64| ring(&[(x, y), (x + s, y), (x + s, y + s), (x, y + s)]);
+        let star: Vec<Vec2> = (0..400)
+            .map(|k| {
+                let t = f64::from(k) / 400.0 * std::f64::consts::TAU;
+                let r = 300.0 + 40.0 * (7.0 * t).sin();
+                Vec2::new(500.0 + r * t.cos(), 500.0 + r * t.sin())
+            })
+            .collect();
+        let outlines = vec![
+            Polygon::new(square(0.0, 0.0, 1000.0), vec![square(400.0, 400.0, 200.0)]),
+            Polygon::new(star, vec![]),
+            Polygon::new(square(1100.0, 0.0, 100.0), vec![]),
+        ];
+        let area = area_of_rings(outlines);
+        let mut bases = Vec::new();
+        for i in 0..60 {
+            for j in 0..20 {
+                let c = Vec2::new(-50.0 + 20.0 * f64::from(i), -50.0 + 60.0 * f64::from(j));
+                for (w, d, t) in [(40.0, 20.0, 0.0), (20.0, 20.0, 90.0), (30.0, 10.0, 45.0)] {
+                    bases.push(Base::new(crate::base::BaseSize::new(w, d), crate::base::Pose::new(c, t)));
+                }
+            }
+        }
+        check_index(&area, &bases);
     }
 }
