@@ -247,6 +247,14 @@ impl Base {
         Base::new(self.size, pose).with_meta(self.meta)
     }
 
+    /// The same base (pose, facing and metadata) with another size: what
+    /// `Base::new(size, self.pose()).with_meta(self.meta())` gives, without turning the
+    /// heading into a facing again.
+    #[must_use]
+    pub(crate) fn with_size(&self, size: BaseSize) -> Base {
+        Base { size, ..*self }
+    }
+
     /// Table coordinates to the base's frame (x to its right, y to its front, origin at
     /// its centre).
     #[must_use]

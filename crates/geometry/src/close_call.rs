@@ -187,7 +187,7 @@ const PERTURBED_MIN_SIDE_MM: f64 = 0.01;
 /// [`flip_margin`]); a shrunk side keeps at least 0.01 mm.
 pub(crate) fn resized(b: &Base, delta: f64) -> Base {
     let side = |s: f64| (s + 2.0 * delta).max(PERTURBED_MIN_SIDE_MM);
-    Base::new(BaseSize::new(side(b.width()), side(b.depth())), b.pose()).with_meta(b.meta())
+    b.with_size(BaseSize::new(side(b.width()), side(b.depth())))
 }
 
 /// A base's standard uncertainty for a perturbed verdict, mm: its `sigma_mm` plus its

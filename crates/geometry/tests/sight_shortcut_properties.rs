@@ -205,3 +205,36 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(common::proptest_config(24, 1808))]
+
+    /// With whole-base eyes seeing every way (the command rules' sight between
+    /// divisions, 000 §6.2), whose spotting-depth bounds are those of a front edge
+    /// taken over the whole base, the shortcuts give the exhaustive verdicts: every unit
+    /// of one line against every unit of the other, both ways.
+    #[test]
+    fn whole_base_eyes_give_the_exhaustive_verdicts(s in scene()) {
+        use vedette_geometry::los::{Eye, FieldOfView, SightRules};
+        let t = to_table(&s);
+        let index = SpatialIndex::new(&t);
+        let rules = SightRules {
+            eye: Eye::WholeBase,
+            field_of_view: FieldOfView::Unlimited,
+            ..SightRules::for_book(&t.rule_book().unwrap()).unwrap()
+        };
+        let fast = TerrainSight::with_rules(&index, rules).with_sampling(COARSE);
+        let slow = TerrainSight::with_rules(&index, rules).with_sampling(COARSE).with_proof(Proof::Exhaustive);
+        for (a, u) in t.units.iter().enumerate() {
+            for (b, v) in t.units.iter().enumerate().filter(|(_, v)| v.side != u.side) {
+                let f = fast.unit_verdict(a, b);
+                let e = slow.unit_verdict(a, b);
+                prop_assert_eq!(
+                    (f.visible, f.full_base),
+                    (e.visible, e.full_base),
+                    "{} -> {}", u.id, v.id
+                );
+            }
+        }
+    }
+}

@@ -17,12 +17,13 @@
 //! and terrain within [`crate::los::LOCAL_REACH_MM`] of the pair and what else can
 //! decide it, which give the whole table's verdict.
 
+use crate::base::Base;
 use crate::close_call::{CloseCall, base_sigma, flip_margin, resized};
 #[cfg(doc)]
 use crate::close_call::{PERTURBATION_MAX_MM, PERTURBATION_RESOLUTION_MM};
 use crate::error::GeometryError;
-use crate::index::SpatialIndex;
 use crate::los::local_table::LocalTable;
+use crate::los::terrain_model::ModelSpare;
 use crate::los::{PreparedTerrain, TerrainSight, UnitVerdict};
 use crate::table::{BaseRef, Selection, Table};
 use std::sync::Arc;
@@ -70,33 +71,49 @@ impl Against {
     }
 }
 
+/// The verdict between two selections of a local table (a close call's step), and the
+/// allocations its model leaves for the next step's.
 fn verdict(
     table: &Table,
     terrain: &Arc<PreparedTerrain>,
     spotter: Selection,
     target: Selection,
-) -> Result<UnitVerdict, GeometryError> {
-    let index = SpatialIndex::new(table);
-    let sight = TerrainSight::with_terrain(&index, terrain)?;
-    Ok(sight.explain(spotter, target)?.0)
+    spare: ModelSpare,
+) -> Result<(UnitVerdict, ModelSpare), GeometryError> {
+    let sight = TerrainSight::scanning(table, terrain, spare)?;
+    let v = sight.explain(spotter, target)?.0;
+    Ok((v, sight.into_spare()))
 }
 
 /// Moves every base of `table` against `against` by `k` mm.
+#[cfg(test)]
 pub(super) fn perturb(table: &mut Table, spotter: &[BaseRef], target: &[BaseRef], against: Against, k: f64) {
-    let (s, t, o) = against.signs();
     for (ui, unit) in table.units.iter_mut().enumerate() {
         for (bi, base) in unit.bases.iter_mut().enumerate() {
-            let r = BaseRef::new(ui, bi);
-            let sign = if spotter.contains(&r) {
-                s
-            } else if target.contains(&r) {
-                t
-            } else {
-                o
-            };
-            *base = resized(base, sign * k);
+            *base = moved(BaseRef::new(ui, bi), base, spotter, target, against, k);
         }
     }
+}
+
+/// Base `r` (`b`), one of the spotter's bases `spotter`, of the target's `target` or
+/// another, moved against `against` by `k` mm.
+pub(super) fn moved(
+    r: BaseRef,
+    b: &Base,
+    spotter: &[BaseRef],
+    target: &[BaseRef],
+    against: Against,
+    k: f64,
+) -> Base {
+    let (s, t, o) = against.signs();
+    let sign = if spotter.contains(&r) {
+        s
+    } else if target.contains(&r) {
+        t
+    } else {
+        o
+    };
+    resized(b, sign * k)
 }
 
 /// The close calls of `visible` and `full_base` between two selections of a table
@@ -122,7 +139,7 @@ pub fn sight_calls(
     let all = local.map_all(&all);
     let mut narrowing = local.narrowing();
     let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
-    let base = verdict(&local.table, &terrain, spotter, target)?;
+    let (base, mut spare) = verdict(&local.table, &terrain, spotter, target, ModelSpare::default())?;
     let mut calls = Vec::with_capacity(2);
     for (holds, against) in [
         (base.visible, if base.visible { Against::Visible } else { Against::Hidden }),
@@ -133,12 +150,11 @@ pub fn sight_calls(
     ] {
         // Each step on the local table narrowed to what can decide it at `k`.
         let flips = |k: f64| -> Result<bool, GeometryError> {
-            local.narrow(&all, k, &mut narrowing);
-            let near = &mut narrowing.local;
+            local.narrow_moved(&all, k, |r, b| moved(r, b, &sb, &tb, against, k), &mut narrowing);
+            let near = &narrowing.local;
             let (spotter, target) = (near.map_selection(spotter)?, near.map_selection(target)?);
-            let (sb, tb) = (near.map_all(&sb), near.map_all(&tb));
-            perturb(&mut near.table, &sb, &tb, against, k);
-            let v = verdict(&near.table, &terrain, spotter, target)?;
+            let v;
+            (v, spare) = verdict(&near.table, &terrain, spotter, target, std::mem::take(&mut spare))?;
             let now = match against {
                 Against::Visible | Against::Hidden => v.visible,
                 Against::FullBase | Against::NoFullBase => v.full_base.is_some(),

@@ -13,11 +13,12 @@
 //! The sigma is the largest of the local table's bases' `sigma_mm` plus half diagonal
 //! times heading sigma, as for `los`; the nudge names the target's first base.
 
-use super::close_calls::{Against, members, perturb};
+use super::close_calls::{Against, members, moved};
 use super::local_table::LocalTable;
 use crate::close_call::{CloseCall, base_sigma, flip_margin};
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
+use crate::los::terrain_model::ModelSpare;
 use crate::los::{PreparedTerrain, TerrainSight};
 use crate::sight::FullVisibility;
 use crate::table::{BaseRef, Selection, Table};
@@ -56,14 +57,15 @@ fn local_call(
     let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
     let all = local.map_all(&all);
     let mut narrowing = local.narrowing();
+    let mut spare = ModelSpare::default();
     let margin = flip_margin(|k| {
-        local.narrow(&all, k, &mut narrowing);
-        let near = &mut narrowing.local;
-        let (sb, tb) = (near.map_all(&sb), near.map_all(&tb));
-        perturb(&mut near.table, &sb, &tb, against, k);
-        let near_index = SpatialIndex::new(&near.table);
-        let sight = TerrainSight::with_terrain(&near_index, &terrain)?;
-        Ok::<bool, GeometryError>(test(&sight, &near.table, &sb, &tb, spotter_sign * k) != holds)
+        local.narrow_moved(&all, k, |r, b| moved(r, b, &sb, &tb, against, k), &mut narrowing);
+        let near = &narrowing.local;
+        let (nsb, ntb) = (near.map_all(&sb), near.map_all(&tb));
+        let sight = TerrainSight::scanning(&near.table, &terrain, std::mem::take(&mut spare))?;
+        let flips = test(&sight, &near.table, &nsb, &ntb, spotter_sign * k) != holds;
+        spare = sight.into_spare();
+        Ok::<bool, GeometryError>(flips)
     })?;
     Ok(CloseCall::perturbed(margin, sigma, target.first().copied()))
 }

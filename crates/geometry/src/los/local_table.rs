@@ -16,10 +16,14 @@
 //! kept base's (the level a base stands at: 003 601); the units that keep a base.
 //!
 //! A step of the bisection at `k` needs only the reach `2√2·k` ([`reach_at`]): it
-//! narrows the local table to that ([`LocalTable::narrow`]), keeping all of its terrain
-//! so that one prepared terrain serves every step, and lending its units so that a step
-//! allocates little.
+//! narrows the local table to that and moves each base it keeps as the step asks, in
+//! one pass ([`LocalTable::narrow_moved`]), keeping all of its terrain so that one
+//! prepared terrain serves every step, and lending its units so that a step allocates
+//! little. The step's model finds the bases near a pair by scanning its few dozen
+//! bases, with no index to build, and refills the lists the last step's model left
+//! ([`crate::los::TerrainSight`]'s `scanning`).
 
+use crate::base::Base;
 use crate::close_call::PERTURBATION_MAX_MM;
 use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
@@ -57,6 +61,10 @@ pub(super) struct Narrowed {
     /// The narrowed table and the place of each of its bases in the table it narrows.
     pub(super) local: LocalTable,
     pool: Vec<Option<Unit>>,
+    /// The box of each base of the table it narrows, by unit and base.
+    boxes: Vec<Vec<(Vec2, Vec2)>>,
+    /// Lists of places no kept unit holds, for the next narrowing's units.
+    spare: Vec<Vec<Option<usize>>>,
 }
 
 impl LocalTable {
@@ -108,6 +116,8 @@ impl LocalTable {
                 index_of: Vec::new(),
             },
             pool: self.table.units.iter().cloned().map(Some).collect(),
+            boxes: self.table.units.iter().map(|u| u.bases.iter().map(Base::aabb).collect()).collect(),
+            spare: Vec::new(),
         }
     }
 
@@ -115,23 +125,46 @@ impl LocalTable {
     /// verdict of `refs` (bases of this table) at perturbation `k` mm: the bases within
     /// [`reach_at`] of them, kept as [`Self::around`] keeps them. Every terrain feature
     /// of this table is kept, so that its prepared terrain serves every narrowing.
+    #[cfg(test)]
     pub(super) fn narrow(&self, refs: &[BaseRef], k: f64, into: &mut Narrowed) {
+        self.narrow_moved(refs, k, |_, b| *b, into);
+    }
+
+    /// [`Self::narrow`], each kept base `r` (of this table) replaced by `moved(r, base)`
+    /// (a close call's perturbation of it): a step's table in one pass, reusing the
+    /// units and lists of the last.
+    pub(super) fn narrow_moved(
+        &self,
+        refs: &[BaseRef],
+        k: f64,
+        moved: impl Fn(BaseRef, &Base) -> Base,
+        into: &mut Narrowed,
+    ) {
         let out = &mut into.local;
-        for ((ui, _, _), unit) in out.index_of.drain(..).zip(out.table.units.drain(..)) {
+        for ((ui, _, places), unit) in out.index_of.drain(..).zip(out.table.units.drain(..)) {
             if let Some(slot) = into.pool.get_mut(ui) {
                 *slot = Some(unit);
             }
+            into.spare.push(places);
         }
         let region = region(&self.table, refs, reach_at(k));
-        for (ui, u) in self.table.units.iter().enumerate() {
+        for ((ui, u), boxes) in self.table.units.iter().enumerate().zip(&into.boxes) {
             let all = u.kind == UnitKind::Skirmisher || refs.iter().any(|r| r.unit == ui);
-            let places = places(u, all, region);
-            if places.iter().all(Option::is_none) {
+            if !boxes.iter().any(|&b| all || boxes_meet(b, region)) {
                 continue;
             }
             let Some(mut unit) = into.pool.get_mut(ui).and_then(Option::take) else { continue };
+            let mut places = into.spare.pop().unwrap_or_default();
+            places.clear();
             unit.bases.clear();
-            unit.bases.extend(u.bases.iter().zip(&places).filter(|(_, p)| p.is_some()).map(|(b, _)| *b));
+            for (bi, (b, &bbox)) in u.bases.iter().zip(boxes).enumerate() {
+                if all || boxes_meet(bbox, region) {
+                    places.push(Some(unit.bases.len()));
+                    unit.bases.push(moved(BaseRef::new(ui, bi), b));
+                } else {
+                    places.push(None);
+                }
+            }
             out.index_of.push((ui, out.table.units.len(), places));
             out.table.units.push(unit);
         }
@@ -366,6 +399,79 @@ mod tests {
         assert!(narrowed, "some narrowed table leaves bases out");
         assert!(dropped, "some local table leaves bases out");
         assert!(seen > 0 && hidden > 0, "{seen} seen, {hidden} hidden");
+    }
+
+    /// A step's table and model as a close call builds them (narrowed and moved in one
+    /// pass, the model scanning the bases and refilling the last step's allocations)
+    /// are those of narrowing, then perturbing, then indexing: the same bases, and the
+    /// same verdicts, sight lines and witnesses, step after step.
+    #[test]
+    fn a_step_narrowed_moved_and_scanned_is_the_step_indexed() {
+        use crate::LineOfSight;
+        use crate::los::PreparedTerrain;
+        use crate::los::close_calls::moved;
+        use crate::los::terrain_model::ModelSpare;
+        use std::sync::Arc;
+        let table = crowded_table();
+        let index = SpatialIndex::new(&table);
+        let centre = |u: usize| table.units[u].bases[0].centre();
+        let (mut compared, mut spare) = (0, ModelSpare::default());
+        for a in (0..100).step_by(3) {
+            let Some(b) = (0..100).find(|&b| (100.0..400.0).contains(&centre(a).distance(centre(b)))) else {
+                continue;
+            };
+            let (sb, tb): (Vec<BaseRef>, Vec<BaseRef>) = (
+                (0..table.units[a].bases.len()).map(|i| BaseRef::new(a, i)).collect(),
+                (0..table.units[b].bases.len()).map(|i| BaseRef::new(b, i)).collect(),
+            );
+            let all: Vec<BaseRef> = sb.iter().chain(&tb).copied().collect();
+            let local = LocalTable::around(&table, Some(&index), &all);
+            let terrain = Arc::new(PreparedTerrain::try_new(&local.table).unwrap_or_else(|e| panic!("{e}")));
+            let (lsb, ltb, lall) = (local.map_all(&sb), local.map_all(&tb), local.map_all(&all));
+            let (mut old, mut new) = (local.narrowing(), local.narrowing());
+            for against in [Against::Visible, Against::Hidden, Against::FullBase, Against::NoFullBase] {
+                // Up and down, as a bisection goes (the lists shrink and grow).
+                for k in [3.125, 50.0, 0.0, 25.0, 12.5, 18.75, 1.0, 45.0] {
+                    local.narrow(&lall, k, &mut old);
+                    let near = &mut old.local;
+                    let (nsb, ntb) = (near.map_all(&lsb), near.map_all(&ltb));
+                    perturb(&mut near.table, &nsb, &ntb, against, k);
+                    local.narrow_moved(&lall, k, |r, b| moved(r, b, &lsb, &ltb, against, k), &mut new);
+                    assert_eq!(old.local.index_of, new.local.index_of);
+                    assert_eq!(
+                        old.local.table.units, new.local.table.units,
+                        "{a} -> {b}, {against:?} at {k}"
+                    );
+                    let t = &new.local.table;
+                    let near_index = SpatialIndex::new(&old.local.table);
+                    let indexed =
+                        TerrainSight::with_terrain(&near_index, &terrain).unwrap_or_else(|e| panic!("{e}"));
+                    let scanned = TerrainSight::scanning(t, &terrain, std::mem::take(&mut spare))
+                        .unwrap_or_else(|e| panic!("{e}"));
+                    let unit = |u: usize| {
+                        local.map_selection(Selection::Unit(u)).and_then(|l| new.local.map_selection(l))
+                    };
+                    let (s, g) = (
+                        unit(a).unwrap_or_else(|e| panic!("{e}")),
+                        unit(b).unwrap_or_else(|e| panic!("{e}")),
+                    );
+                    let want = indexed.explain(s, g).unwrap_or_else(|e| panic!("{e}")).0;
+                    assert_eq!(scanned.explain(s, g).unwrap_or_else(|e| panic!("{e}")).0, want);
+                    let (Selection::Unit(su), Selection::Unit(gu)) = (s, g) else { continue };
+                    let eye = t.units[su].bases[0].front_edge();
+                    for gb in 0..t.units[gu].bases.len() {
+                        let r = BaseRef::new(gu, gb);
+                        assert_eq!(
+                            scanned.full_base_visible(t, su, &[eye.a, eye.b], r),
+                            indexed.full_base_visible(t, su, &[eye.a, eye.b], r)
+                        );
+                    }
+                    spare = scanned.into_spare();
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 200, "{compared}");
     }
 
     /// Regression (issue 20): a blocker whose box is 135 mm from the target's, both

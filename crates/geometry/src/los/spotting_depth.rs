@@ -80,13 +80,16 @@ pub(crate) fn covers(cover: &Blocker, shape: &[Vec2]) -> bool {
         })
 }
 
-/// A lower bound on how far every sight segment from `eye` (a point or a segment) to
-/// `target` (convex, ccw: a base, or a single point reached from outside the base it
-/// belongs to) runs inside `cover`, counted from where it leaves `spotter` (the
-/// spotter's base, convex, ccw) to where it first meets the target. Zero when neither
-/// bound of the module documentation applies.
+/// A lower bound on how far every sight segment from `eye` (a point, a segment, or a
+/// convex polygon, ccw: a whole-base eye) to `target` (convex, ccw: a base, or a single
+/// point reached from outside the base it belongs to) runs inside `cover`, counted from
+/// where it leaves `spotter` (the spotter's base, convex, ccw, holding the eye) to where
+/// it first meets the target. Zero when neither bound of the module documentation
+/// applies. A whole-base eye is bounded as a front edge is: the directions are the
+/// differences of its vertices and the target's, the sight hull is the hull of both,
+/// and a segment leaves the base at a point of the eye.
 pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], target: &[Vec2]) -> f64 {
-    if eye.is_empty() || eye.len() > 2 || target.is_empty() {
+    if eye.is_empty() || target.is_empty() {
         return 0.0;
     }
     let mut pts: Vec<Vec2> = eye.to_vec();
@@ -115,7 +118,7 @@ pub(crate) fn run_lower_bound(cover: &Blocker, eye: &[Vec2], spotter: &[Vec2], t
         }
         bound = bound.max(last);
     }
-    if eye.len() == 2 && covers(cover, eye) {
+    if eye.len() >= 2 && covers(cover, eye) {
         let mut first = distance_mm(eye, target);
         for &(e, n) in &edges {
             if dirs.iter().any(|d| d.dot(n) > 0.0)
@@ -465,6 +468,31 @@ mod tests {
         // Straddling the edge: no bound.
         let target = rect(-15.0, 190.0, 15.0, 210.0);
         assert_eq!(run_lower_bound(&wood, &eye, &spotter, &target), 0.0);
+    }
+
+    #[test]
+    fn a_whole_base_eye_is_bounded_as_its_front_edge_is() {
+        // The scenes of the two tests above with the spotter's whole base as the eye:
+        // a target d mm inside the wood, and an eye d mm inside it (its front edge d mm
+        // from the wood's edge, the rest of the base deeper).
+        let wood = Blocker::new(Polygon::new(rect(-200.0, 200.0, 200.0, 400.0), vec![]));
+        let spotter = rect(-30.0, -10.0, 30.0, 10.0);
+        for d in [22.86, 27.94] {
+            let target = rect(-15.0, 200.0 + d, 15.0, 220.0 + d);
+            let b = run_lower_bound(&wood, &spotter, &spotter, &target);
+            assert!((b - d).abs() < 1e-9, "{b}");
+        }
+        let wood = Blocker::new(Polygon::new(rect(-200.0, -400.0, 200.0, 30.0), vec![]));
+        for d in [22.86, 27.94] {
+            let spotter = rect(-30.0, 10.0 - d, 30.0, 30.0 - d);
+            let target = rect(-15.0, 290.0, 15.0, 310.0);
+            let b = run_lower_bound(&wood, &spotter, &spotter, &target);
+            assert!((b - d).abs() < 1e-9, "{b}");
+        }
+        // A base straddling the wood's edge bounds nothing.
+        let spotter = rect(-30.0, 20.0, 30.0, 40.0);
+        let target = rect(-15.0, 290.0, 15.0, 310.0);
+        assert_eq!(run_lower_bound(&wood, &spotter, &spotter, &target), 0.0);
     }
 
     #[test]

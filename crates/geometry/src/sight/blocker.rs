@@ -22,12 +22,7 @@ impl Blocker {
     /// A blocker from a polygon.
     #[must_use]
     pub fn new(polygon: Polygon) -> Self {
-        let (mut lo, mut hi) =
-            (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-        for p in &polygon.exterior {
-            lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
-            hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
-        }
+        let (lo, hi) = ring_box(&polygon.exterior);
         Blocker { polygon, lo, hi }
     }
 
@@ -35,6 +30,15 @@ impl Blocker {
     #[must_use]
     pub fn from_base(b: &Base) -> Self {
         Blocker::new(Polygon::new(b.vertices_ccw().to_vec(), vec![]))
+    }
+
+    /// Makes this blocker the shape of a base, as [`Self::from_base`] does, in the lists
+    /// it holds.
+    pub(crate) fn set_base(&mut self, b: &Base) {
+        self.polygon.exterior.clear();
+        self.polygon.exterior.extend_from_slice(&b.vertices_ccw());
+        self.polygon.holes.clear();
+        (self.lo, self.hi) = ring_box(&self.polygon.exterior);
     }
 
     /// Blockers for a linear obstacle (a wall, hedge, treeline): one thin band per leg of
@@ -189,6 +193,17 @@ impl Blocker {
             && ring_contains(&self.polygon.exterior, p)
             && !self.polygon.holes.iter().any(|h| ring_contains(h, p) && !on_ring(h, p))
     }
+}
+
+/// The bounding box of a ring, as (lower-left, upper-right).
+fn ring_box(ring: &[Vec2]) -> (Vec2, Vec2) {
+    let (mut lo, mut hi) =
+        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
+    for p in ring {
+        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (lo, hi)
 }
 
 pub(super) fn on_ring(ring: &[Vec2], p: Vec2) -> bool {

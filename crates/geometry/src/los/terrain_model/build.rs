@@ -1,7 +1,7 @@
 //! Building the model: screens, levels and base shapes from the table over its prepared
 //! terrain ([`PreparedTerrain`]), and the builder-style settings and accessors of [`TerrainSight`].
 
-use super::{PreparedTerrain, Proof, Sampling, TerrainSight};
+use super::{Bases, PreparedTerrain, Proof, Sampling, TerrainSight};
 use crate::base::Base;
 use crate::convex::hull_points;
 use crate::error::GeometryError;
@@ -46,17 +46,63 @@ impl<'i, 't> TerrainSight<'i, 't> {
         Ok(Self::over(index, Arc::clone(terrain)))
     }
 
+    /// [`Self::with_terrain`] over a table of a few dozen bases (a close call's step),
+    /// without an index: the model finds the bases near a pair by scanning them all (the
+    /// same bases, in the same order, so the same verdicts), and refills the allocations
+    /// that the model of the last step left (`spare`, from [`Self::into_spare`]).
+    ///
+    /// # Errors
+    /// [`GeometryError::TerrainMismatch`] when the table's terrain is not the prepared
+    /// one.
+    pub(crate) fn scanning(
+        table: &'t Table,
+        terrain: &Arc<PreparedTerrain>,
+        spare: ModelSpare,
+    ) -> Result<Self, GeometryError> {
+        terrain.check(table)?;
+        Ok(Self::built(Bases::Scanned(table), table, Arc::clone(terrain), spare))
+    }
+
+    /// The allocations of this model's bases' part, for the next model over a like table
+    /// ([`Self::scanning`]).
+    pub(crate) fn into_spare(self) -> ModelSpare {
+        ModelSpare { levels: self.levels, base_blockers: self.base_blockers }
+    }
+
     /// The model over a terrain known to be the indexed table's.
     fn over(index: &'i SpatialIndex<'t>, terrain: Arc<PreparedTerrain>) -> Self {
-        let table = index.table();
+        Self::built(Bases::Indexed(index), index.table(), terrain, ModelSpare::default())
+    }
+
+    /// The model of `table` (whose bases `bases` finds) over a terrain known to be its
+    /// own, its levels and base shapes written into `spare`'s lists.
+    fn built(
+        bases: Bases<'i, 't>,
+        table: &'t Table,
+        terrain: Arc<PreparedTerrain>,
+        spare: ModelSpare,
+    ) -> Self {
         let ground = terrain.ground();
-        let levels =
-            table.units.iter().map(|u| u.bases.iter().map(|b| ground.base_level(b)).collect()).collect();
+        let ModelSpare { mut levels, mut base_blockers } = spare;
+        let n = table.units.len();
+        levels.truncate(n);
+        levels.resize_with(n, Vec::new);
+        base_blockers.truncate(n);
+        base_blockers.resize_with(n, Vec::new);
+        for ((u, level), blockers) in table.units.iter().zip(&mut levels).zip(&mut base_blockers) {
+            level.clear();
+            level.extend(u.bases.iter().map(|b| ground.base_level(b)));
+            blockers.truncate(u.bases.len());
+            for (i, b) in u.bases.iter().enumerate() {
+                match blockers.get_mut(i) {
+                    Some(bl) => bl.set_base(b),
+                    None => blockers.push(Blocker::from_base(b)),
+                }
+            }
+        }
         let screens = skirmish_screens(table);
-        let base_blockers =
-            table.units.iter().map(|u| u.bases.iter().map(Blocker::from_base).collect()).collect();
         TerrainSight {
-            index,
+            bases,
             table,
             rules: *terrain.rules(),
             terrain,
@@ -106,10 +152,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if self.targets_behind_crests || self.terrain.features().iter().all(|f| f.crests.is_empty()) {
             return Ok(None);
         }
-        let behind = TerrainSight::over(self.index, Arc::clone(&self.terrain))
-            .with_sampling(self.sampling)
-            .with_proof(self.proof)
-            .with_targets_behind_crests();
+        let behind =
+            TerrainSight::built(self.bases, self.table, Arc::clone(&self.terrain), ModelSpare::default())
+                .with_sampling(self.sampling)
+                .with_proof(self.proof)
+                .with_targets_behind_crests();
         let (over, _) = self.explain(spotter, target)?;
         let (under, _) = behind.explain(spotter, target)?;
         Ok((over.visible != under.visible || over.full_base.is_some() != under.full_base.is_some())
@@ -145,6 +192,14 @@ impl<'i, 't> TerrainSight<'i, 't> {
             Eye::WholeBase => b.vertices_ccw().to_vec(),
         }
     }
+}
+
+/// The per-base allocations of a model (levels and shapes by unit and base), kept from
+/// one close call's step to the next ([`TerrainSight::into_spare`]).
+#[derive(Default)]
+pub(crate) struct ModelSpare {
+    levels: Vec<Vec<f64>>,
+    base_blockers: Vec<Vec<Blocker>>,
 }
 
 /// The spaces between friendly skirmish markers of one regiment (000 §4.2: artillery

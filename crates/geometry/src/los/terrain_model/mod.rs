@@ -66,6 +66,7 @@ mod sweep_cache;
 mod tests;
 mod views;
 
+pub(crate) use self::build::ModelSpare;
 pub use self::prepared::PreparedTerrain;
 use self::sweep_cache::SweepCache;
 use super::explanation::SightLine;
@@ -347,7 +348,7 @@ impl<'m> Pair<'m> {
 /// # Ok::<(), vedette_geometry::GeometryError>(())
 /// ```
 pub struct TerrainSight<'i, 't> {
-    index: &'i SpatialIndex<'t>,
+    bases: Bases<'i, 't>,
     table: &'t Table,
     rules: SightRules,
     /// The terrain's part, shared by the models over tables with this terrain.
@@ -362,6 +363,46 @@ pub struct TerrainSight<'i, 't> {
     /// Pro Patria: targets within a crest's reach are taken as declared behind it (004
     /// §15.1); by default, over it.
     targets_behind_crests: bool,
+}
+
+/// Where a model finds the bases whose boxes meet a box: the table's spatial index, or,
+/// over the few dozen bases of a close call's step, a scan of every base (the same
+/// bases, in the same order, without building an index for each step).
+#[derive(Clone, Copy)]
+enum Bases<'i, 't> {
+    Indexed(&'i SpatialIndex<'t>),
+    Scanned(&'t Table),
+}
+
+impl Bases<'_, '_> {
+    /// Every base whose bounding box meets the box from `lo` to `hi`, sorted
+    /// ([`SpatialIndex::bases_in_box`]).
+    fn in_box(&self, lo: Vec2, hi: Vec2) -> Vec<BaseRef> {
+        match self {
+            Bases::Indexed(index) => index.bases_in_box(lo, hi),
+            // The index's boxes are the bases' own, met as closed boxes.
+            Bases::Scanned(table) => table
+                .bases()
+                .filter(|(_, b)| crate::convex::boxes_meet(b.aabb(), (lo, hi)))
+                .map(|(r, _)| r)
+                .collect(),
+        }
+    }
+
+    /// Every base whose bounding box `keep` accepts, sorted ([`SpatialIndex::bases_where`]).
+    fn where_box(&self, keep: impl Fn(Vec2, Vec2) -> bool) -> Vec<BaseRef> {
+        match self {
+            Bases::Indexed(index) => index.bases_where(keep),
+            Bases::Scanned(table) => table
+                .bases()
+                .filter(|(_, b)| {
+                    let (l, h) = b.aabb();
+                    keep(l, h)
+                })
+                .map(|(r, _)| r)
+                .collect(),
+        }
+    }
 }
 
 /// The lock, even if a thread panicked holding it (the crew raises that panic).

@@ -54,7 +54,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let list: &[BaseRef] = match candidates {
             Some(c) => &c.bases,
             None => {
-                found = self.index.bases_in_box(lo, hi);
+                found = self.bases.in_box(lo, hi);
                 &found
             }
         };

@@ -4,8 +4,8 @@
 //!
 //! A close call (issue 17) decides one verdict on a dozen perturbed copies of a table
 //! whose bases move and whose terrain never does: preparing the terrain once per call
-//! instead of once per copy leaves only the bases' part (levels, shapes, screens, the
-//! index) to each copy (issue 20).
+//! instead of once per copy leaves only the bases' part (levels, shapes, screens) to
+//! each copy (issue 20).
 
 use super::sweep_cache::{Shapes, kernel};
 use super::{Feature, lock};

@@ -170,7 +170,7 @@ impl<'m, 'i, 't> SpotterView<'m, 'i, 't> {
                 (Vec2::new(l.x.min(lo.x), l.y.min(lo.y)), Vec2::new(h.x.max(hi.x), h.y.max(hi.y)))
             },
         );
-        let bases = self.sight.index.bases_where(|l, h| {
+        let bases = self.sight.bases.where_box(|l, h| {
             let s = Vec2::new(CANDIDATE_SLACK_MM, CANDIDATE_SLACK_MM);
             let (l, h) = (l - s, h + s);
             if l.x > all_hi.x || all_lo.x > h.x || l.y > all_hi.y || all_lo.y > h.y {
