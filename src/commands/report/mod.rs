@@ -193,6 +193,19 @@ impl Stages {
     }
 }
 
+/// The sections run beside the artillery and the command section, with their
+/// assessments.
+struct Others {
+    found_assaults: AssaultAssessment,
+    assaults: assaults::AssaultsSection,
+    found_skirmishers: SkirmisherAssessment,
+    skirmishers: Vec<skirmishers::MarkerReport>,
+    found_pro_patria: Option<ProPatriaAssessment>,
+    pro_patria: Option<pro_patria::ProPatriaSection>,
+    found_republic: Option<RepublicAssessment>,
+    republic: Option<republic::RepublicSection>,
+}
+
 /// [`build`], recording each stage's time; with the assessments behind it.
 pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findings), CliError> {
     if stages.last.is_none() {
@@ -213,39 +226,77 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
             s.combat_bases += u.bases.len();
         }
     }
-    // The command section runs beside the others: its deployment areas and the
-    // artillery's close calls each share both cores when they can, and each has parts
-    // that cannot. Its own time is recorded as "command", and the wait for it once the
-    // others are done as "command-wait".
+    // Three runs of sections side by side, so that both cores stay busy to the end:
+    // the artillery here, the command section beside it, and the others (assaults,
+    // skirmishers, the rule set's own) beside both; the artillery's close calls and
+    // the command's deployment areas each share both cores when they can, and each has
+    // parts that cannot. The artillery's time is recorded as "artillery", the others'
+    // own times under their names, and the wait for them once the artillery is done as
+    // "wait".
     std::thread::scope(|scope| {
-        let beside = scope.spawn(|| {
-            let start = std::time::Instant::now();
+        let command_thread = scope.spawn(|| {
+            let mut own = Stages::default();
+            own.start();
             let found = assess_command(table, &index, &book, &sight);
             let found = found.map(|f| {
                 let section = command::section_of(table, &book, &f);
                 (f, section)
             });
-            (found, start.elapsed().as_secs_f64() * 1e3)
+            own.done("command");
+            (found, own)
         });
-        let found_artillery = assess_table_artillery(table, &index, &sight)?;
-        let artillery = found_artillery.as_ref().map(|a| artillery::section_of(table, a));
+        let others_thread = scope.spawn(|| {
+            let mut own = Stages::default();
+            own.start();
+            let others = (|| {
+                let found_assaults = assess_assaults(table, &index, &book)?;
+                let assaults = assaults::section_of(table, &book, &found_assaults);
+                own.done("assaults");
+                let found_skirmishers = assess_skirmishers(table, &index, &book, &sight)?;
+                let skirmishers = skirmishers::section_of(table, &book, &found_skirmishers);
+                own.done("skirmishers");
+                let found_pro_patria = assess_pro_patria_if_played(table, &index, &book, &sight)?;
+                let pro_patria = found_pro_patria.as_ref().map(|f| pro_patria::section_of(table, f));
+                own.done("pro-patria");
+                let found_republic = assess_republic_if_played(table, &index, &book)?;
+                let republic = found_republic.as_ref().map(|f| republic::section_of(table, &book, f));
+                own.done("republic");
+                Ok::<_, CliError>(Others {
+                    found_assaults,
+                    assaults,
+                    found_skirmishers,
+                    skirmishers,
+                    found_pro_patria,
+                    pro_patria,
+                    found_republic,
+                    republic,
+                })
+            })();
+            (others, own)
+        });
+        let found_artillery = assess_table_artillery(table, &index, &sight);
+        let artillery =
+            found_artillery.as_ref().ok().map(|a| a.as_ref().map(|a| artillery::section_of(table, a)));
         stages.done("artillery");
-        let found_assaults = assess_assaults(table, &index, &book)?;
-        let assaults = assaults::section_of(table, &book, &found_assaults);
-        stages.done("assaults");
-        let found_skirmishers = assess_skirmishers(table, &index, &book, &sight)?;
-        let skirmishers = skirmishers::section_of(table, &book, &found_skirmishers);
-        stages.done("skirmishers");
-        let found_pro_patria = assess_pro_patria_if_played(table, &index, &book, &sight)?;
-        let pro_patria = found_pro_patria.as_ref().map(|f| pro_patria::section_of(table, f));
-        stages.done("pro-patria");
-        let found_republic = assess_republic_if_played(table, &index, &book)?;
-        let republic = found_republic.as_ref().map(|f| republic::section_of(table, &book, f));
-        stages.done("republic");
-        let (found_command, command_ms) = beside.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let (others, others_ms) = others_thread.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        let (found_command, command_ms) =
+            command_thread.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+        stages.done("wait");
+        stages.ms.extend(others_ms.ms);
+        stages.ms.extend(command_ms.ms);
+        let found_artillery = found_artillery?;
+        let artillery = artillery.flatten();
+        let Others {
+            found_assaults,
+            assaults,
+            found_skirmishers,
+            skirmishers,
+            found_pro_patria,
+            pro_patria,
+            found_republic,
+            republic,
+        } = others?;
         let (found_command, command) = found_command?;
-        stages.ms.push(("command", command_ms));
-        stages.done("command-wait");
         let report = Report {
             schema: REPORT_SCHEMA_ID.to_string(),
             table: TableSummary {
