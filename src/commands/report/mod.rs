@@ -196,6 +196,8 @@ impl Stages {
 /// The sections run beside the artillery and the command section, with their
 /// assessments.
 struct Others {
+    /// The JSON pieces of assaults, skirmishers, Pro Patria and Republic, when asked.
+    json: [Option<String>; 4],
     found_assaults: AssaultAssessment,
     assaults: assaults::AssaultsSection,
     found_skirmishers: SkirmisherAssessment,
@@ -206,8 +208,51 @@ struct Others {
     republic: Option<republic::RepublicSection>,
 }
 
+/// The report's pretty JSON (`vedette report --json`) in pieces, one per field of
+/// [`Report`] in its order: each section serialized on the thread that computed it,
+/// beside the sections still being computed, and indented as it sits in the whole
+/// report ([`JsonPieces::write`] joins them).
+#[derive(Debug, Default)]
+pub struct JsonPieces(Vec<(&'static str, String)>);
+
+impl JsonPieces {
+    /// `value`'s pretty JSON indented one level (a field of the report): serde_json
+    /// writes no raw line break inside a string, so every line break is the layout's.
+    fn of<T: Serialize>(value: &T) -> Result<String, CliError> {
+        let text = serde_json::to_string_pretty(value).map_err(|e| CliError::Usage(e.to_string()))?;
+        Ok(text.replace('\n', "\n  "))
+    }
+
+    /// The whole report's pretty JSON, as `serde_json::to_writer_pretty` writes the
+    /// [`Report`], and a line break.
+    ///
+    /// # Errors
+    /// When `out` cannot be written.
+    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        for (i, (key, value)) in self.0.iter().enumerate() {
+            let sep = if i == 0 { "{" } else { "," };
+            write!(out, "{sep}\n  \"{key}\": {value}")?;
+        }
+        out.write_all(if self.0.is_empty() { b"{}\n" } else { b"\n}\n" })
+    }
+}
+
 /// [`build`], recording each stage's time; with the assessments behind it.
 pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findings), CliError> {
+    build_sections(table, stages, false).map(|(r, f, _)| (r, f))
+}
+
+/// [`build_timed`], and when `json` is set, the report's pretty JSON in pieces, each
+/// written beside the sections still being computed.
+pub fn build_sections(
+    table: &Table,
+    stages: &mut Stages,
+    json: bool,
+) -> Result<(Report, Findings, Option<JsonPieces>), CliError> {
+    // A section's piece of the JSON, when asked for.
+    fn piece<T: Serialize>(json: bool, value: &T) -> Result<Option<String>, CliError> {
+        json.then(|| JsonPieces::of(value)).transpose()
+    }
     if stages.last.is_none() {
         stages.start();
     }
@@ -237,10 +282,10 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
         let command_thread = scope.spawn(|| {
             let mut own = Stages::default();
             own.start();
-            let found = assess_command(table, &index, &book, &sight);
-            let found = found.map(|f| {
+            let found = assess_command(table, &index, &book, &sight).map_err(CliError::from).and_then(|f| {
                 let section = command::section_of(table, &book, &f);
-                (f, section)
+                let json = piece(json, &section)?;
+                Ok((f, section, json))
             });
             own.done("command");
             (found, own)
@@ -261,7 +306,14 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
                 let found_republic = assess_republic_if_played(table, &index, &book)?;
                 let republic = found_republic.as_ref().map(|f| republic::section_of(table, &book, f));
                 own.done("republic");
+                let json = [
+                    piece(json, &assaults)?,
+                    piece(json, &skirmishers)?,
+                    piece(json, &pro_patria)?,
+                    piece(json, &republic)?,
+                ];
                 Ok::<_, CliError>(Others {
+                    json,
                     found_assaults,
                     assaults,
                     found_skirmishers,
@@ -274,9 +326,12 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
             })();
             (others, own)
         });
-        let found_artillery = assess_table_artillery(table, &index, &sight);
         let artillery =
-            found_artillery.as_ref().ok().map(|a| a.as_ref().map(|a| artillery::section_of(table, a)));
+            assess_table_artillery(table, &index, &sight).map_err(CliError::from).and_then(|found| {
+                let section = found.as_ref().map(|a| artillery::section_of(table, a));
+                let json = piece(json, &section)?;
+                Ok((found, section, json))
+            });
         stages.done("artillery");
         let (others, others_ms) = others_thread.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
         let (found_command, command_ms) =
@@ -284,9 +339,9 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
         stages.done("wait");
         stages.ms.extend(others_ms.ms);
         stages.ms.extend(command_ms.ms);
-        let found_artillery = found_artillery?;
-        let artillery = artillery.flatten();
+        let (found_artillery, artillery, artillery_json) = artillery?;
         let Others {
+            json: [assaults_json, skirmishers_json, pro_patria_json, republic_json],
             found_assaults,
             assaults,
             found_skirmishers,
@@ -296,7 +351,7 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
             found_republic,
             republic,
         } = others?;
-        let (found_command, command) = found_command?;
+        let (found_command, command, command_json) = found_command?;
         let report = Report {
             schema: REPORT_SCHEMA_ID.to_string(),
             table: TableSummary {
@@ -322,7 +377,23 @@ pub fn build_timed(table: &Table, stages: &mut Stages) -> Result<(Report, Findin
             pro_patria: found_pro_patria,
             republic: found_republic,
         };
-        Ok((report, findings))
+        // The pieces in the order of the report's fields.
+        let pieces = if json {
+            let all = [
+                ("schema", piece(json, &report.schema)?),
+                ("table", piece(json, &report.table)?),
+                ("artillery", artillery_json),
+                ("assaults", assaults_json),
+                ("command", command_json),
+                ("skirmishers", skirmishers_json),
+                ("pro_patria", pro_patria_json),
+                ("republic", republic_json),
+            ];
+            Some(JsonPieces(all.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()))
+        } else {
+            None
+        };
+        Ok((report, findings, pieces))
     })
 }
 
@@ -375,7 +446,8 @@ pub fn run_with(
     stages.start();
     let table = Table::load(&args.table)?;
     stages.done("load");
-    let (report, findings) = crate::progress::working("reporting", || build_timed(&table, &mut stages))?;
+    let (report, findings, pieces) =
+        crate::progress::working("reporting", || build_sections(&table, &mut stages, args.json))?;
     if args.plan.is_some() || args.photo.wanted() {
         let scene = plan_scene(&table, &findings)?;
         if let Some(path) = &args.plan {
@@ -384,17 +456,15 @@ pub fn run_with(
         args.photo.paint(&scene, painter)?;
         stages.done("plan");
     }
-    let written = if args.json {
-        // Streamed to the output as it is formatted (a 100,000-base report is 33 MB of
-        // JSON, never held whole): its "format" stage includes the writing.
+    let written = if let Some(pieces) = pieces {
+        // Formatted beside the sections (see `build_sections`): only joined here.
         let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
-        let streamed = serde_json::to_writer_pretty(&mut w, &report)
-            .map_err(std::io::Error::from)
-            .and_then(|()| std::io::Write::write_all(&mut w, b"\n"))
+        let joined = pieces
+            .write(&mut w)
             .and_then(|()| std::io::Write::flush(&mut w))
             .map_err(|source| CliError::Write { path: "standard output".to_string(), source });
         stages.done("format");
-        streamed
+        joined
     } else {
         let text = render_text(&report);
         stages.done("format");
@@ -405,4 +475,26 @@ pub fn run_with(
         stages.print();
     }
     written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_json_pieces_join_into_the_reports_pretty_json() {
+        // Every rule set's sample: null sections (no artillery, no Pro Patria) included.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        for name in
+            ["brigade-attack", "classic-assault", "pro-patria-charge", "republic-overlap", "woods-block"]
+        {
+            let table = Table::load(dir.join(format!("{name}.json"))).unwrap();
+            let (report, _, pieces) = build_sections(&table, &mut Stages::default(), true).unwrap();
+            let mut joined = Vec::new();
+            pieces.unwrap().write(&mut joined).unwrap();
+            let whole = format!("{}\n", serde_json::to_string_pretty(&report).unwrap());
+            assert_eq!(String::from_utf8(joined).unwrap(), whole, "{name}");
+            assert!(build_sections(&table, &mut Stages::default(), false).unwrap().2.is_none());
+        }
+    }
 }
