@@ -58,7 +58,7 @@ use crate::artillery::range::segment_to_convex_mm;
 use crate::artillery::targets::TargetAssessment;
 #[cfg(doc)]
 use crate::artillery::targets::aim_among;
-use crate::artillery::zone_bounds::{ArcOnly, Bounds, Frame, Rect, bounds, sized_bounds};
+use crate::artillery::zone_bounds::{ArcOnly, Bounds, Frame, Rect, bounds, never_in_arc, sized_bounds};
 use crate::base::Base;
 use crate::close_call::{
     CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin, flip_margin_from_the_top, half_diagonal,
@@ -137,15 +137,24 @@ struct Zone<'a> {
 }
 
 impl Zone<'_> {
-    /// The pieces from the largest shorter half side down.
-    fn by_size<'p>(&self, pieces: &[&'p Piece]) -> Vec<&'p Piece> {
-        let mut v = pieces.to_vec();
+    /// The pieces a search moving them by up to `g_top` mm out (in when negative) must
+    /// ask: those that may block a swing of the arc ([`never_in_arc`]), from the largest
+    /// shorter half side down (see [`Zone::present`]).
+    fn searched<'p>(&self, pieces: &[&'p Piece], g_top: f64) -> Vec<&'p Piece> {
+        let mut v: Vec<&Piece> = pieces
+            .iter()
+            .copied()
+            .filter(|p| {
+                !self.frame.as_ref().zip(p.rect.as_ref()).is_some_and(|(f, r)| never_in_arc(f, r, g_top))
+            })
+            .collect();
         v.sort_by(|a, b| b.min_half.total_cmp(&a.min_half));
         v
     }
 
-    /// The pieces of `by_size` ([`Zone::by_size`]) that may be left shrunk by `k` mm: the
-    /// others block nothing, by the closed form and by the general path alike.
+    /// The pieces of `by_size` (sorted from the largest shorter half side down) that may
+    /// be left shrunk by `k` mm: the others block nothing, by the closed form and by the
+    /// general path alike.
     fn present<'s, 'p>(&self, by_size: &'s [&'p Piece], k: f64) -> &'s [&'p Piece] {
         &by_size[..by_size.partition_point(|p| p.min_half >= k - self.away_slack)]
     }
@@ -480,9 +489,9 @@ pub fn zone_calls(
     // the cheap ones: searched from the top.
     let search = if clear_now { flip_margin } else { flip_margin_from_the_top };
     let mut scratch = Scratch::default();
-    let by_size = z.by_size(&reachable);
+    let searched = z.searched(&reachable, if clear_now { PERTURBATION_MAX_MM } else { 0.0 });
     let margin = search(|k| {
-        let present = if clear_now { &reachable[..] } else { z.present(&by_size, k) };
+        let present = if clear_now { &searched[..] } else { z.present(&searched, k) };
         Ok::<bool, Infallible>(all_blocked(&z, present, sign * k, &mut scratch) == clear_now)
     })
     .unwrap_or_else(|e| match e {});
@@ -570,9 +579,9 @@ fn target_call(
         .collect();
     // As for the clear swing: shrunk far, the obstacles vanish and the step is cheap.
     let search = if holds { flip_margin } else { flip_margin_from_the_top };
-    let by_size = z.by_size(&relevant);
+    let searched = z.searched(&relevant, if holds { PERTURBATION_MAX_MM } else { 0.0 });
     let margin = search(|k| {
-        let relevant = if holds { &relevant[..] } else { z.present(&by_size, k) };
+        let relevant = if holds { &searched[..] } else { z.present(&searched, k) };
         Ok::<bool, Infallible>(aims(z, relevant, sign * k, &target, -sign * k, s) != holds)
     })
     .unwrap_or_else(|e| match e {});
