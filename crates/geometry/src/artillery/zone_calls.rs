@@ -36,10 +36,13 @@
 //! too); those whose centre of fire passes into one are exact.
 //!
 //! What is known of each piece at each perturbation asked is kept: the clear swing's
-//! search and every target's ask many of the same (dyadic) perturbations. A shrinking
-//! search leaves out the pieces shrunk past nothing (kept sorted by their shorter half
-//! side), and a step drops the pieces whose blocked swings surely all lie outside the
-//! arc's: neither can change which swings are clear.
+//! search and every target's ask many of the same (dyadic) perturbations. A search
+//! leaves out the pieces that block no swing of the arc at any move it can ask
+//! ([`never_in_arc`]: checked once, moved by its largest move, every smaller outline
+//! lying inside that one); a shrinking search, the pieces already shrunk past nothing
+//! (kept sorted by their shorter half side); and a step drops the pieces whose blocked
+//! swings surely all lie outside the arc's. None of them can change which swings of the
+//! arc are clear.
 //!
 //! **Sigma**: the largest of the deciding bases' own, each its `sigma_mm` plus its
 //! heading sigma (radians) times its lever: the half diagonal for the target's and the
@@ -489,9 +492,15 @@ pub fn zone_calls(
     // the cheap ones: searched from the top.
     let search = if clear_now { flip_margin } else { flip_margin_from_the_top };
     let mut scratch = Scratch::default();
-    let searched = z.searched(&reachable, if clear_now { PERTURBATION_MAX_MM } else { 0.0 });
+    // The pieces each direction of search asks, kept for the targets' searches.
+    let searches = [OnceCell::new(), OnceCell::new()];
+    let searched = |grow: bool| -> &[&Piece] {
+        searches[usize::from(grow)]
+            .get_or_init(|| z.searched(&reachable, if grow { PERTURBATION_MAX_MM } else { 0.0 }))
+    };
     let margin = search(|k| {
-        let present = if clear_now { &searched[..] } else { z.present(&searched, k) };
+        let searched = searched(clear_now);
+        let present = if clear_now { searched } else { z.present(searched, k) };
         Ok::<bool, Infallible>(all_blocked(&z, present, sign * k, &mut scratch) == clear_now)
     })
     .unwrap_or_else(|e| match e {});
@@ -508,15 +517,17 @@ pub fn zone_calls(
     let sigma = [battery_sigma, obstacles_sigma(table, &reachable)].into_iter().flatten().reduce(f64::max);
     let clear = CloseCall::perturbed(margin, sigma, Some(battery.base_ref));
 
-    let targets = a.targets.iter().map(|t| target_call(table, &z, &reachable, t, &mut scratch)).collect();
+    let targets =
+        a.targets.iter().map(|t| target_call(table, &z, &reachable, &searched, t, &mut scratch)).collect();
     ZoneCalls { clear: Some(clear), targets }
 }
 
 /// The close call of one target's `zone_clear`.
-fn target_call(
+fn target_call<'p>(
     table: &Table,
     z: &Zone<'_>,
-    pieces: &[&Piece],
+    pieces: &[&'p Piece],
+    searched: &dyn Fn(bool) -> &'p [&'p Piece],
     t: &TargetAssessment,
     s: &mut Scratch,
 ) -> CloseCall {
@@ -579,7 +590,12 @@ fn target_call(
         .collect();
     // As for the clear swing: shrunk far, the obstacles vanish and the step is cheap.
     let search = if holds { flip_margin } else { flip_margin_from_the_top };
-    let searched = z.searched(&relevant, if holds { PERTURBATION_MAX_MM } else { 0.0 });
+    // The battery's pieces searched this way (in their order) that are relevant here.
+    let mut is_relevant = vec![false; z.width];
+    for p in &relevant {
+        is_relevant[p.index] = true;
+    }
+    let searched: Vec<&Piece> = searched(holds).iter().copied().filter(|p| is_relevant[p.index]).collect();
     let margin = search(|k| {
         let relevant = if holds { &searched[..] } else { z.present(&searched, k) };
         Ok::<bool, Infallible>(aims(z, relevant, sign * k, &target, -sign * k, s) != holds)
