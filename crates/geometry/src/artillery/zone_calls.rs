@@ -133,8 +133,9 @@ struct Zone<'a> {
     frame: Option<Frame>,
     /// How many pieces the zone has (the width of a row of [`Memo`]).
     width: usize,
-    /// A piece shrunk by more than its shorter half side and this is gone, whatever its
-    /// rounding ([`sized_bounds`] says so of a rectangle shrunk by more than its error).
+    /// A rectangle shrunk by more than its shorter half side and this is gone: the
+    /// general path's clips leave nothing of it (its corners are off by at most this,
+    /// [`Rect::error_mm`]), so it blocks nothing.
     away_slack: f64,
     memo: RefCell<Memo>,
 }
