@@ -55,6 +55,7 @@
 #[cfg(doc)]
 use crate::artillery::firing_zone::blocked_swings;
 use crate::artillery::firing_zone::{AT_APEX_MM, ZONE_CONTACT_AREA_MM2, relative_deg};
+use crate::close_call::PERTURBATION_MAX_MM;
 use crate::segment::Segment;
 use crate::vec2::Vec2;
 
@@ -119,7 +120,7 @@ impl Rect {
     }
 
     /// The distance from `p` to the outline of the rectangle with half sides `hu` and
-    /// `hv`, from inside or outside.
+    /// `hv`: positive outside, negative inside.
     fn outline_distance(&self, p: Vec2, hu: f64, hv: f64) -> f64 {
         let d = p - self.c;
         let dx = d.dot(self.u).abs() - hu;
@@ -128,7 +129,7 @@ impl Rect {
             let (x, y) = (dx.max(0.0), dy.max(0.0));
             (x * x + y * y).sqrt()
         } else {
-            -dx.max(dy)
+            dx.max(dy)
         }
     }
 }
@@ -346,6 +347,48 @@ fn span(
     Spanned::Span(out)
 }
 
+/// True when rectangle `r` moved by any `g` up to `g_top` mm out (and no more than
+/// [`PERTURBATION_MAX_MM`] either way) surely blocks no swing of the arc, as the general
+/// path computes it: moved by `g_top` it is gone, wholly behind the frontage's line or
+/// wholly past the reach, or seen from a frontage end wholly beyond the arc's last swing
+/// and side on that end's side. Moved by less, it lies inside that rectangle, and every
+/// point the general path computes lies within its error of it (a corner of the reach
+/// boundary within [`AT_APEX_MM`] more): seen from an end outside it, such a point turns
+/// by at most that error over its distance from it, and the general path only asks
+/// points ahead of the line, which never wrap round behind the end.
+pub(crate) fn never_in_arc(f: &Frame, r: &Rect, g_top: f64) -> bool {
+    let scale = r.size.max(f.size) + PERTURBATION_MAX_MM;
+    let eps = VERTEX_ERROR * scale;
+    let round = ROUNDING * scale;
+    let (hu, hv) = (r.hu + g_top, r.hv + g_top);
+    if hu.min(hv) < -eps {
+        return true;
+    }
+    let w = r.corners_sized(hu.max(0.0), hv.max(0.0));
+    let a = f.frontage.a;
+    if w.iter().all(|p| f.ab.cross(*p - a) / f.ab_len < -(2.0 * eps + round)) {
+        return true;
+    }
+    let radius = (hu * hu + hv * hv).sqrt();
+    if f.frontage.distance_2_to_point(r.c).sqrt() - (radius + eps + 2.0 * round) > f.reach_mm {
+        return true;
+    }
+    // Seen from `apex` (outside the rectangle by more than the errors), every corner's
+    // pseudo-angle beyond `limit` (`below`: under it).
+    let beyond = |apex: Vec2, limit: f64, below: bool| {
+        let rho = r.outline_distance(apex, hu, hv) - round;
+        let err = eps + AT_APEX_MM + round;
+        rho > 4.0 * err
+            && turn_deg(err, rho) < 0.5 * ARC_MARGIN_DEG
+            && w.iter().all(|p| {
+                let d = *p - apex;
+                let k = diamond(f.forward.dot(d), f.forward.cross(d));
+                if below { k < limit } else { k > limit }
+            })
+    };
+    beyond(f.frontage.b, f.arc_keys.0, true) || beyond(a, f.arc_keys.1, false)
+}
+
 /// The bounds of the swings blocked by rectangle `r` moved `g` mm out (in when
 /// negative) in the zone `f`, or `None` when they cannot be told from the closed form
 /// (see the module documentation): the caller computes them exactly.
@@ -364,6 +407,12 @@ pub(crate) fn sized_bounds(f: &Frame, r: &Rect, hu: f64, hv: f64, arc: ArcOnly) 
     }
     if hu.min(hv) <= 1024.0 * eps {
         return None;
+    }
+    // Wholly past the reach (its circumscribed circle is): it blocks nothing.
+    let centre = f.frontage.distance_2_to_point(r.c).sqrt();
+    let radius = (hu * hu + hv * hv).sqrt();
+    if centre - (radius + 4.0 * eps + 2.0 * round) > f.reach_mm {
+        return Some(Bounds::NONE);
     }
     let w = r.corners_sized(hu, hv);
     let a = f.frontage.a;
@@ -399,16 +448,14 @@ pub(crate) fn sized_bounds(f: &Frame, r: &Rect, hu: f64, hv: f64, arc: ArcOnly) 
     if 0.5 * twice_area <= ZONE_CONTACT_AREA_MM2 + area_err {
         return None;
     }
-    let rho_a = r.outline_distance(a, hu, hv);
-    let rho_b = r.outline_distance(f.frontage.b, hu, hv);
+    let rho_a = r.outline_distance(a, hu, hv).abs();
+    let rho_b = r.outline_distance(f.frontage.b, hu, hv).abs();
     let rho = rho_a.min(rho_b) - round;
     if rho <= 4.0 * e_max + 2.0 * AT_APEX_MM {
         return None;
     }
     // Which corners are surely within reach (the general path lists them): all of them
     // when the rectangle's circumscribed circle is.
-    let centre = f.frontage.distance_2_to_point(r.c).sqrt();
-    let radius = (hu * hu + hv * hv).sqrt();
     let mut within = [true; 6];
     if centre + radius + e_max + 2.0 * round >= f.reach_mm {
         for (k, c) in within.iter_mut().zip(corners) {
@@ -439,9 +486,8 @@ pub(crate) fn sized_bounds(f: &Frame, r: &Rect, hu: f64, hv: f64, arc: ArcOnly) 
         };
         return Some(Bounds { inner, outer, blocks: true });
     }
-    // No corner surely within reach: it blocks nothing when it lies wholly past the reach.
-    let past = centre - (radius + e_max + 2.0 * round) > f.reach_mm;
-    Some(if past { Bounds::NONE } else { Bounds { inner: None, outer, blocks: false } })
+    // No corner surely within reach: it may block nothing.
+    Some(Bounds { inner: None, outer, blocks: false })
 }
 
 #[cfg(test)]

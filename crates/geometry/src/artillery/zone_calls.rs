@@ -36,10 +36,13 @@
 //! too); those whose centre of fire passes into one are exact.
 //!
 //! What is known of each piece at each perturbation asked is kept: the clear swing's
-//! search and every target's ask many of the same (dyadic) perturbations. A shrinking
-//! search leaves out the pieces shrunk past nothing (kept sorted by their shorter half
-//! side), and a step drops the pieces whose blocked swings surely all lie outside the
-//! arc's: neither can change which swings are clear.
+//! search and every target's ask many of the same (dyadic) perturbations. A search
+//! leaves out the pieces that block no swing of the arc at any move it can ask
+//! ([`never_in_arc`]: checked once, moved by its largest move, every smaller outline
+//! lying inside that one); a shrinking search, the pieces already shrunk past nothing
+//! (kept sorted by their shorter half side); and a step drops the pieces whose blocked
+//! swings surely all lie outside the arc's. None of them can change which swings of the
+//! arc are clear.
 //!
 //! **Sigma**: the largest of the deciding bases' own, each its `sigma_mm` plus its
 //! heading sigma (radians) times its lever: the half diagonal for the target's and the
@@ -58,7 +61,7 @@ use crate::artillery::range::segment_to_convex_mm;
 use crate::artillery::targets::TargetAssessment;
 #[cfg(doc)]
 use crate::artillery::targets::aim_among;
-use crate::artillery::zone_bounds::{ArcOnly, Bounds, Frame, Rect, bounds, sized_bounds};
+use crate::artillery::zone_bounds::{ArcOnly, Bounds, Frame, Rect, bounds, never_in_arc, sized_bounds};
 use crate::base::Base;
 use crate::close_call::{
     CloseCall, PERTURBATION_MAX_MM, base_sigma, flip_margin, flip_margin_from_the_top, half_diagonal,
@@ -130,22 +133,32 @@ struct Zone<'a> {
     frame: Option<Frame>,
     /// How many pieces the zone has (the width of a row of [`Memo`]).
     width: usize,
-    /// A piece shrunk by more than its shorter half side and this is gone, whatever its
-    /// rounding ([`sized_bounds`] says so of a rectangle shrunk by more than its error).
+    /// A rectangle shrunk by more than its shorter half side and this is gone: the
+    /// general path's clips leave nothing of it (its corners are off by at most this,
+    /// [`Rect::error_mm`]), so it blocks nothing.
     away_slack: f64,
     memo: RefCell<Memo>,
 }
 
 impl Zone<'_> {
-    /// The pieces from the largest shorter half side down.
-    fn by_size<'p>(&self, pieces: &[&'p Piece]) -> Vec<&'p Piece> {
-        let mut v = pieces.to_vec();
+    /// The pieces a search moving them by up to `g_top` mm out (in when negative) must
+    /// ask: those that may block a swing of the arc ([`never_in_arc`]), from the largest
+    /// shorter half side down (see [`Zone::present`]).
+    fn searched<'p>(&self, pieces: &[&'p Piece], g_top: f64) -> Vec<&'p Piece> {
+        let mut v: Vec<&Piece> = pieces
+            .iter()
+            .copied()
+            .filter(|p| {
+                !self.frame.as_ref().zip(p.rect.as_ref()).is_some_and(|(f, r)| never_in_arc(f, r, g_top))
+            })
+            .collect();
         v.sort_by(|a, b| b.min_half.total_cmp(&a.min_half));
         v
     }
 
-    /// The pieces of `by_size` ([`Zone::by_size`]) that may be left shrunk by `k` mm: the
-    /// others block nothing, by the closed form and by the general path alike.
+    /// The pieces of `by_size` (sorted from the largest shorter half side down) that may
+    /// be left shrunk by `k` mm: the others block nothing, by the closed form and by the
+    /// general path alike.
     fn present<'s, 'p>(&self, by_size: &'s [&'p Piece], k: f64) -> &'s [&'p Piece] {
         &by_size[..by_size.partition_point(|p| p.min_half >= k - self.away_slack)]
     }
@@ -480,9 +493,15 @@ pub fn zone_calls(
     // the cheap ones: searched from the top.
     let search = if clear_now { flip_margin } else { flip_margin_from_the_top };
     let mut scratch = Scratch::default();
-    let by_size = z.by_size(&reachable);
+    // The pieces each direction of search asks, kept for the targets' searches.
+    let searches = [OnceCell::new(), OnceCell::new()];
+    let searched = |grow: bool| -> &[&Piece] {
+        searches[usize::from(grow)]
+            .get_or_init(|| z.searched(&reachable, if grow { PERTURBATION_MAX_MM } else { 0.0 }))
+    };
     let margin = search(|k| {
-        let present = if clear_now { &reachable[..] } else { z.present(&by_size, k) };
+        let searched = searched(clear_now);
+        let present = if clear_now { searched } else { z.present(searched, k) };
         Ok::<bool, Infallible>(all_blocked(&z, present, sign * k, &mut scratch) == clear_now)
     })
     .unwrap_or_else(|e| match e {});
@@ -499,15 +518,17 @@ pub fn zone_calls(
     let sigma = [battery_sigma, obstacles_sigma(table, &reachable)].into_iter().flatten().reduce(f64::max);
     let clear = CloseCall::perturbed(margin, sigma, Some(battery.base_ref));
 
-    let targets = a.targets.iter().map(|t| target_call(table, &z, &reachable, t, &mut scratch)).collect();
+    let targets =
+        a.targets.iter().map(|t| target_call(table, &z, &reachable, &searched, t, &mut scratch)).collect();
     ZoneCalls { clear: Some(clear), targets }
 }
 
 /// The close call of one target's `zone_clear`.
-fn target_call(
+fn target_call<'p>(
     table: &Table,
     z: &Zone<'_>,
-    pieces: &[&Piece],
+    pieces: &[&'p Piece],
+    searched: &dyn Fn(bool) -> &'p [&'p Piece],
     t: &TargetAssessment,
     s: &mut Scratch,
 ) -> CloseCall {
@@ -570,9 +591,14 @@ fn target_call(
         .collect();
     // As for the clear swing: shrunk far, the obstacles vanish and the step is cheap.
     let search = if holds { flip_margin } else { flip_margin_from_the_top };
-    let by_size = z.by_size(&relevant);
+    // The battery's pieces searched this way (in their order) that are relevant here.
+    let mut is_relevant = vec![false; z.width];
+    for p in &relevant {
+        is_relevant[p.index] = true;
+    }
+    let searched: Vec<&Piece> = searched(holds).iter().copied().filter(|p| is_relevant[p.index]).collect();
     let margin = search(|k| {
-        let relevant = if holds { &relevant[..] } else { z.present(&by_size, k) };
+        let relevant = if holds { &searched[..] } else { z.present(&searched, k) };
         Ok::<bool, Infallible>(aims(z, relevant, sign * k, &target, -sign * k, s) != holds)
     })
     .unwrap_or_else(|e| match e {});

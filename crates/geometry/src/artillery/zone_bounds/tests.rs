@@ -120,6 +120,39 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(crate::test_support::proptest_config(2000, 6113))]
+
+    /// A rectangle said never to block a swing of the arc blocks none at any move up to
+    /// the top of the search, by the general path.
+    #[test]
+    fn never_in_arc_holds_at_every_move_below_the_top(
+        heading in 0.0..360.0f64, reach in 150.0..900.0f64,
+        along in -1.5..1.5f64, ahead in -0.3..1.3f64, turn in 0.0..360.0f64,
+        w in 1.0..80.0f64, d in 1.0..80.0f64, grow in any::<bool>(),
+        below in proptest::collection::vec(0.0..1.0f64, 6),
+    ) {
+        let (front, f, reach) = zone(Vec2::new(1500.0, 900.0), heading, 50.0, reach);
+        let c = front.midpoint() + f.perp_right() * (along * reach) + f * (ahead * reach);
+        let v = corners(c.x, c.y, turn, w, d);
+        let (Some(frame), Some(rect)) = (Frame::new(front, f, SIDE_DEG, reach, MAX_SWING_DEG), Rect::fit(&v)) else {
+            return Err(TestCaseError::fail("no frame or not a rectangle"));
+        };
+        let (lo, top) = if grow { (0.0, PERTURBATION_MAX_MM) } else { (-PERTURBATION_MAX_MM, 0.0) };
+        if never_in_arc(&frame, &rect, top) {
+            let dyadic = (0..8).map(|n| top - (top - lo) / f64::from(1 << n));
+            for g in dyadic.chain(below.iter().map(|t| lo + (top - lo) * t)).chain([top]) {
+                if g == 0.0 {
+                    continue;
+                }
+                if let Some((l, h)) = exact(&front, f, reach, &v, g) {
+                    prop_assert!(h <= -MAX_SWING_DEG || l >= MAX_SWING_DEG, "g {}: ({}, {})", g, l, h);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_closed_form_answers_most_steps() {
     // A battle line's zone: bases ahead, beside and past the reach, every dyadic
@@ -186,6 +219,14 @@ fn hand_made_edge_cases() {
     assert_eq!(bounds(&frame, &rect(&aside), 1.0, ArcOnly::Yes), Some(Bounds::NONE));
     assert!(bounds(&frame, &rect(&aside), 1.0, ArcOnly::No).is_some_and(|b| b.blocks));
     assert_eq!(check_both(&front, f, reach, &aside, 1.0), Ok(true));
+    // Never in the arc: wholly aside, behind, past the reach; not one that only grows
+    // into it, nor one beside the frontage end.
+    assert!(never_in_arc(&frame, &rect(&aside), 0.0) && !never_in_arc(&frame, &rect(&ahead), 0.0));
+    assert!(never_in_arc(&frame, &rect(&behind), 5.0) && !never_in_arc(&frame, &rect(&behind), 50.0));
+    assert!(never_in_arc(&frame, &rect(&far), 0.0) && !never_in_arc(&frame, &rect(&far), 50.0));
+    let near_aside = corners(120.0, 60.0, 90.0, 20.0, 20.0);
+    assert!(never_in_arc(&frame, &rect(&near_aside), 0.0) && !never_in_arc(&frame, &rect(&near_aside), 50.0));
+    assert!(!never_in_arc(&frame, &rect(&beside), 0.0));
     // Not rectangles: no closed form.
     let skew = [Vec2::new(0.0, 50.0), Vec2::new(10.0, 50.0), Vec2::new(12.0, 60.0), Vec2::new(0.0, 60.0)];
     assert_eq!(Rect::fit(&skew), None);
