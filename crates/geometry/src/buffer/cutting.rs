@@ -12,12 +12,14 @@
 //!   distance between two segments for a line, for an arc a test that passes every edge
 //!   within `r` of it and a hair more ([`Element::reach_2`]).
 //! - **Held whole by one edge** (most elements, deep inside their neighbours' buffers):
-//!   an element wholly held by one edge in reach is gone whatever the others hold. The
-//!   candidates are first run through a cheap sign of it (the points whose convex hull
-//!   holds the element all nearer than `r` to the edge: [`Reach::within`]), and the
-//!   first that shows it is asked [`held_parts`]; when that holds the element whole, it
-//!   is dropped with no other edge asked. The edge that held the last element is tried
-//!   first of all: the next element along the ring is most often held by it too.
+//!   an element wholly held by one edge in reach is gone whatever the others hold. Such
+//!   an edge is within `r` of each of the points whose convex hull holds the element, so
+//!   its box meets the box of the points within `r` of all of them: the edges listed in
+//!   the cells of that smaller box are run through a cheap sign of it (all those points
+//!   nearer than `r`: [`Reach::within`]), and the first that shows it is asked
+//!   [`held_parts`]; when that holds the element whole, it is dropped with no other edge
+//!   asked. The edge that held the last element is tried first of all: the next element
+//!   along the ring is most often held by it too.
 //! - Otherwise the edges in reach are asked in turn, the nearest first, and the element
 //!   is dropped once their parts cover it.
 
@@ -104,8 +106,9 @@ impl EdgeGrid {
 
     /// The columns and rows (first and last of each) the box of `p` and `q` meets.
     fn cells(&self, p: Vec2, q: Vec2) -> (usize, usize, usize, usize) {
-        // Saturating casts: below the grid is column 0, NaN too; past it, the last.
-        let at = |v: f64, lo: f64, n: usize| (((v - lo) * self.per_mm).floor() as usize).min(n - 1);
+        // Saturating casts (truncating, as the floor for what is not below the grid):
+        // below the grid is column 0, NaN too; past it, the last.
+        let at = |v: f64, lo: f64, n: usize| (((v - lo) * self.per_mm) as usize).min(n - 1);
         (
             at(p.x.min(q.x), self.lo.x, self.nx),
             at(p.x.max(q.x), self.lo.x, self.nx),
@@ -138,7 +141,7 @@ pub(super) fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> 
     if edges.is_empty() {
         return pieces;
     }
-    let grid = EdgeGrid::new(edges, r);
+    let grid = EdgeGrid::new(edges, 0.5 * r);
     let mut mark = vec![usize::MAX; edges.len()];
     let mut candidates: Vec<usize> = Vec::new();
     let mut cuts: Vec<f64> = Vec::new();
@@ -160,15 +163,21 @@ pub(super) fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> 
         {
             continue;
         }
+        // An edge holding the whole element is within `r` of each of the hull's points,
+        // so its box meets the box within `r` of all of them.
+        if let Some((lo, hi)) = reach.holders_box(r) {
+            candidates.clear();
+            grid.collect(lo, hi, 2 * k, &mut mark, &mut candidates);
+            if let Some(i) = candidates.iter().copied().find(|&i| {
+                !el.generated_by(i) && reach.within(&edges[i], r, limit_2) && holds_whole(i, &mut culled)
+            }) {
+                last_holder = Some(i);
+                continue;
+            }
+        }
         let (lo, hi) = reach.grown_box(r + REACH_MARGIN_MM);
         candidates.clear();
-        grid.collect(lo, hi, k, &mut mark, &mut candidates);
-        if let Some(i) = candidates.iter().copied().find(|&i| {
-            !el.generated_by(i) && reach.within(&edges[i], r, limit_2) && holds_whole(i, &mut culled)
-        }) {
-            last_holder = Some(i);
-            continue;
-        }
+        grid.collect(lo, hi, 2 * k + 1, &mut mark, &mut candidates);
         // The parts each edge in reach holds, merged: the element is gone once they
         // cover it. Of an arc partly held, an edge that comes nowhere near the parts
         // still open is passed over: it holds only parts already held (see the module

@@ -12,37 +12,51 @@ use crate::vec2::Vec2;
 /// of an element that only touches another edge's capsule (an exact tie) are kept.
 pub(super) const CUT_TOLERANCE_MM: f64 = 1e-9;
 
-/// One ring edge, from `a` to `b`.
+/// One ring edge, from `a` to `b`, with its vector, squared length and direction
+/// worked out once (the cutting asks each edge about many elements).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Edge {
     pub(super) a: Vec2,
     pub(super) b: Vec2,
+    /// `b - a`.
+    d: Vec2,
+    /// Its squared length.
+    l2: f64,
+    /// Its unit direction; `None` for an edge of no length.
+    u: Option<Vec2>,
+    /// Its box, (min, max).
+    lo: Vec2,
+    hi: Vec2,
 }
 
 impl Edge {
+    /// The edge from `a` to `b`.
+    pub(super) fn new(a: Vec2, b: Vec2) -> Edge {
+        let d = b - a;
+        let (lo, hi) = (Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y)));
+        Edge { a, b, d, l2: d.length_2(), u: d.normalized(), lo, hi }
+    }
+
+    /// The squared distance from `p` to the edge, mm².
     pub(super) fn distance_2(&self, p: Vec2) -> f64 {
-        let d = self.b - self.a;
-        let l2 = d.length_2();
-        let t = if l2 > 0.0 { ((p - self.a).dot(d) / l2).clamp(0.0, 1.0) } else { 0.0 };
-        p.distance_2(self.a + d * t)
+        point_segment_distance_2(self.a, self.d, self.l2, p)
     }
 
     /// Its box's extent along x, (min, max).
+    #[cfg(test)]
     pub(super) fn box_x(&self) -> (f64, f64) {
-        (self.a.x.min(self.b.x), self.a.x.max(self.b.x))
+        (self.lo.x, self.hi.x)
     }
 
     /// Its box's extent along y, (min, max).
+    #[cfg(test)]
     pub(super) fn box_y(&self) -> (f64, f64) {
-        (self.a.y.min(self.b.y), self.a.y.max(self.b.y))
+        (self.lo.y, self.hi.y)
     }
 
     /// True when its box meets the box (`lo`, `hi`).
     pub(super) fn meets(&self, lo: Vec2, hi: Vec2) -> bool {
-        self.a.x.max(self.b.x) >= lo.x
-            && self.a.x.min(self.b.x) <= hi.x
-            && self.a.y.max(self.b.y) >= lo.y
-            && self.a.y.min(self.b.y) <= hi.y
+        self.hi.x >= lo.x && self.lo.x <= hi.x && self.hi.y >= lo.y && self.lo.y <= hi.y
     }
 }
 
@@ -154,7 +168,7 @@ impl Element {
                 push(mid - to.perp_left() * h);
             }
         }
-        if let Some(u) = (e.b - e.a).normalized() {
+        if let Some(u) = e.u {
             let n = u.perp_left();
             let h = n.dot(c - e.a);
             // The circle meets the lines of the strip's sides (n . (q - e.a) = +-r): `k`
@@ -220,6 +234,14 @@ impl Reach {
         Reach { hull, n: N, lo, hi, arc }
     }
 
+    /// A box that the box of every edge within `by` of all the hull's points meets (the
+    /// points within `by` of the hull's box's far sides), (min, max); `None` when no
+    /// edge can be (the hull is `2 by` across or more).
+    pub(super) fn holders_box(&self, by: f64) -> Option<(Vec2, Vec2)> {
+        let (lo, hi) = (self.hi - Vec2::new(by, by), self.lo + Vec2::new(by, by));
+        (lo.x <= hi.x && lo.y <= hi.y).then_some((lo, hi))
+    }
+
     /// A box holding every point within `by` of the element, (min, max).
     pub(super) fn grown_box(&self, by: f64) -> (Vec2, Vec2) {
         (self.lo - Vec2::new(by, by), self.hi + Vec2::new(by, by))
@@ -229,11 +251,10 @@ impl Reach {
     /// `e`, so the whole element is (the points within a distance of a segment are
     /// convex): a sign that `e` holds the element whole, for [`held_parts`] to confirm.
     pub(super) fn within(&self, e: &Edge, limit: f64, limit_2: f64) -> bool {
-        let ((x0, x1), (y0, y1)) = (e.box_x(), e.box_y());
-        self.lo.x > x0 - limit
-            && self.hi.x < x1 + limit
-            && self.lo.y > y0 - limit
-            && self.hi.y < y1 + limit
+        self.lo.x > e.lo.x - limit
+            && self.hi.x < e.hi.x + limit
+            && self.lo.y > e.lo.y - limit
+            && self.hi.y < e.hi.y + limit
             && self.hull[..self.n].iter().all(|&p| e.distance_2(p) < limit_2)
     }
 }
@@ -269,8 +290,7 @@ pub(super) fn arc_may_reach(arc: &ArcPart, e: &Edge, r: f64) -> bool {
             t1 = t1.min(-start / rate);
         }
     }
-    t0 <= t1
-        && Edge { a: e.a + v * t0, b: e.a + v * t1 }.distance_2(arc.c) < (2.0 * r + REACH_MARGIN_MM).powi(2)
+    t0 <= t1 && segment_distance_2(e.a + v * t0, e.a + v * t1, arc.c) < (2.0 * r + REACH_MARGIN_MM).powi(2)
 }
 
 /// A pseudo-angle of direction `w` from the unit direction `d0`, counter-clockwise, in
@@ -290,7 +310,8 @@ pub(super) fn pseudo_angle(d0: Vec2, w: Vec2) -> f64 {
 
 /// The unit direction at pseudo-angle `p` ([`pseudo_angle`]) from `d0`.
 pub(super) fn from_pseudo_angle(d0: Vec2, p: f64) -> Vec2 {
-    let quarter = p.floor().clamp(0.0, 3.0);
+    // (The floor by a cast where that is the same number: the usual case, and no call.)
+    let quarter = if p > 0.0 && p < 4.0 { f64::from(p as u8) } else { p.floor() }.clamp(0.0, 3.0);
     let f = p - quarter;
     // Within the quarter: between its first axis and the next, on the diamond.
     let (x, y) = (1.0 - f, f);
@@ -304,6 +325,19 @@ pub(super) fn from_pseudo_angle(d0: Vec2, p: f64) -> Vec2 {
     v.normalized().unwrap_or(d0)
 }
 
+/// The squared distance from `p` to the segment from `a` along `d` (squared length
+/// `l2`), mm².
+fn point_segment_distance_2(a: Vec2, d: Vec2, l2: f64, p: Vec2) -> f64 {
+    let t = if l2 > 0.0 { ((p - a).dot(d) / l2).clamp(0.0, 1.0) } else { 0.0 };
+    p.distance_2(a + d * t)
+}
+
+/// The squared distance from `p` to the segment `a`-`b`, mm².
+fn segment_distance_2(a: Vec2, b: Vec2, p: Vec2) -> f64 {
+    let d = b - a;
+    point_segment_distance_2(a, d, d.length_2(), p)
+}
+
 /// The squared distance between segment `a`-`b` and edge `e`.
 pub(super) fn segments_distance_2(a: Vec2, b: Vec2, e: &Edge) -> f64 {
     let (c, d) = (e.a, e.b);
@@ -312,8 +346,7 @@ pub(super) fn segments_distance_2(a: Vec2, b: Vec2, e: &Edge) -> f64 {
     if crossing {
         return 0.0;
     }
-    let other = Edge { a, b };
-    e.distance_2(a).min(e.distance_2(b)).min(other.distance_2(c)).min(other.distance_2(d))
+    e.distance_2(a).min(e.distance_2(b)).min(segment_distance_2(a, b, c)).min(segment_distance_2(a, b, d))
 }
 
 /// The parameters `t` in (0, 1) where `a + t (b - a)` is nearer than `r` to edge `e`
@@ -336,7 +369,7 @@ pub(super) fn line_held(a: Vec2, b: Vec2, e: &Edge, r: f64, limit_2: f64) -> Opt
         }
     }
     // The strip between them: across within r, along between the ends.
-    if let Some(u) = (e.b - e.a).normalized() {
+    if let Some(u) = e.u {
         let n = u.perp_left();
         let (mut t0, mut t1) = (f64::NEG_INFINITY, f64::INFINITY);
         for (start, rate, min, max) in

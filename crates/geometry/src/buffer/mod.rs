@@ -77,7 +77,7 @@ fn edges_and_elements(rings: &[Vec<Vec2>], r: f64) -> (Vec<Edge>, Vec<Element>) 
     for g in rings {
         let n = g.len();
         let first = edges.len();
-        edges.extend((0..n).map(|i| Edge { a: g[i], b: g[(i + 1) % n] }));
+        edges.extend((0..n).map(|i| Edge::new(g[i], g[(i + 1) % n])));
         // Cleaned rings have no edge of no length.
         let normal = |i: usize| (g[(i + 1) % n] - g[i]).normalized().map_or(Vec2::ZERO, Vec2::perp_right);
         for i in 0..n {
@@ -141,7 +141,7 @@ fn nested(
     }
     let n = outer.len();
     let on_boundary = |p: Vec2| {
-        (0..n).any(|i| Edge { a: outer[i], b: outer[(i + 1) % n] }.distance_2(p) <= CUT_TOLERANCE_MM.powi(2))
+        (0..n).any(|i| Edge::new(outer[i], outer[(i + 1) % n]).distance_2(p) <= CUT_TOLERANCE_MM.powi(2))
     };
     inner.iter().all(|&p| ring_contains(outer, p) || on_boundary(p))
 }
@@ -161,14 +161,15 @@ fn joined(pieces: &[Piece], elements: &[Element], r: f64) -> Vec<Vec<usize>> {
         let mut reach = 1e-6;
         loop {
             let from = xs.partition_point(|&x| x < e.x - reach);
-            let found: Vec<(f64, usize, usize)> = by_x[from..]
-                .iter()
-                .take_while(|&&j| starts[j].x <= e.x + reach)
-                .map(|&j| (starts[j].distance(e), i, j))
-                .filter(|p| p.0 <= reach)
-                .collect();
-            if !found.is_empty() || reach > 1e12 {
-                pairs.extend(found);
+            let before = pairs.len();
+            pairs.extend(
+                by_x[from..]
+                    .iter()
+                    .take_while(|&&j| starts[j].x <= e.x + reach)
+                    .map(|&j| (starts[j].distance(e), i, j))
+                    .filter(|p| p.0 <= reach),
+            );
+            if pairs.len() > before || reach > 1e12 {
                 break;
             }
             reach *= 16.0;

@@ -24,7 +24,7 @@ fn distance(rings: &[Vec<Vec2>], p: Vec2) -> f64 {
                 return 0.0;
             }
             (0..g.len())
-                .map(|i| Edge { a: g[i], b: g[(i + 1) % g.len()] }.distance_2(p).sqrt())
+                .map(|i| Edge::new(g[i], g[(i + 1) % g.len()]).distance_2(p).sqrt())
                 .fold(f64::INFINITY, f64::min)
         })
         .fold(f64::INFINITY, f64::min)

@@ -16,7 +16,8 @@
 //! - Pro Patria: nothing here (its command radius is in [`crate::pro_patria::command`]).
 
 use super::deployment::{
-    AreaIndex, DeploymentArea, corps_area_among, division_area_of, primary_units_among, units_by_division,
+    AreaIndex, DeploymentArea, MarkersByParent, corps_area_with, division_area_of, primary_units_with,
+    units_by_division,
 };
 use super::divisions::{DivisionGap, division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
@@ -287,6 +288,7 @@ fn asset(table: &Table, area: Option<&AreaIndex<'_>>, ui: usize, u: &Unit) -> As
 /// What the per-division loop of [`assess_command`] reads for every division.
 struct DivisionContext<'a> {
     by_division: &'a BTreeMap<&'a str, Vec<usize>>,
+    markers: &'a MarkersByParent<'a>,
     enemies: &'a BTreeMap<String, (f64, (usize, usize))>,
     engage: f64,
     corps_reach: f64,
@@ -302,7 +304,7 @@ fn division_finding(
     d: &str,
 ) -> Result<DivisionFinding, GeometryError> {
     let members: &[usize] = cx.by_division.get(d).map_or(&[], Vec::as_slice);
-    let primary = primary_units_among(t, d, members.iter().copied());
+    let primary = primary_units_with(t, d, members.iter().copied(), cx.markers);
     let area = division_area_of(t, d, &primary, book)?;
     let leader = division_leader(t, d);
     let index = area.as_ref().map(DeploymentArea::index);
@@ -578,17 +580,24 @@ pub fn assess_command(
             let enemies = nearest_enemies_of_divisions(t, index, engage + band);
             // Each division's units, once (not a scan of the table per division).
             let by_division = units_by_division(t);
+            let markers = MarkersByParent::of(t);
             let divisions = names(t.units.iter().filter_map(|u| u.division.as_deref()));
             // Each division on every core: their deployment areas are the larger part of
             // the command assessment.
-            let cx = DivisionContext { by_division: &by_division, enemies: &enemies, engage, corps_reach };
+            let cx = DivisionContext {
+                by_division: &by_division,
+                markers: &markers,
+                enemies: &enemies,
+                engage,
+                corps_reach,
+            };
             s.divisions = Crew::map(0, divisions.len(), |i| division_finding(t, book, &cx, &divisions[i]))
                 .into_iter()
                 .collect::<Result<_, _>>()?;
             let corps = names(t.units.iter().filter_map(|u| u.corps.as_deref()));
             s.corps = Crew::map(0, corps.len(), |k| {
                 let c = &corps[k];
-                let area = corps_area_among(t, c, book, &by_division)?;
+                let area = corps_area_with(t, c, book, &by_division, &markers)?;
                 let index = area.as_ref().map(DeploymentArea::index);
                 let assets = (0..t.units.len())
                     .filter(|&i| is_corps_asset(&t.units[i], c))

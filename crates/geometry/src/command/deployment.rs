@@ -36,7 +36,7 @@ use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::{Table, Unit, UnitKind};
 use crate::vec2::Vec2;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// How far the polygon's round corners may lie outside the true 3" arcs, mm.
 pub const ARC_EXCESS_MM: f64 = 0.005;
@@ -256,6 +256,42 @@ pub fn primary_units_among(
     division: &str,
     candidates: impl IntoIterator<Item = usize>,
 ) -> Vec<usize> {
+    primary_units_with(table, division, candidates, &MarkersByParent::of(table))
+}
+
+/// A table's skirmish markers by the id of their parent unit, built once for the
+/// primary units of many divisions ([`primary_units_with`]).
+#[derive(Debug, Clone, Default)]
+pub struct MarkersByParent<'t> {
+    /// Parent id → its markers (unit indices, ascending).
+    by_parent: HashMap<&'t str, Vec<usize>>,
+}
+
+impl<'t> MarkersByParent<'t> {
+    /// The markers of `table`.
+    #[must_use]
+    pub fn of(table: &'t Table) -> Self {
+        let mut by_parent: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, u) in table.units.iter().enumerate() {
+            if u.kind == UnitKind::Skirmisher
+                && let Some(p) = &u.parent
+            {
+                by_parent.entry(p.as_str()).or_default().push(i);
+            }
+        }
+        MarkersByParent { by_parent }
+    }
+}
+
+/// [`primary_units_among`] with the table's markers known (`markers`, of the same
+/// table).
+#[must_use]
+pub fn primary_units_with(
+    table: &Table,
+    division: &str,
+    candidates: impl IntoIterator<Item = usize>,
+    markers: &MarkersByParent<'_>,
+) -> Vec<usize> {
     let primary: Vec<usize> = candidates
         .into_iter()
         .filter(|&i| {
@@ -266,15 +302,17 @@ pub fn primary_units_among(
             })
         })
         .collect();
-    let mut out = primary.clone();
-    for (i, u) in table.units.iter().enumerate() {
-        if u.kind == UnitKind::Skirmisher
-            && let Some(p) = &u.parent
-            && primary.iter().any(|&j| &table.units[j].id == p)
-        {
-            out.push(i);
-        }
-    }
+    // Each marker whose parent is one of them, once.
+    let mut skirmishers: Vec<usize> = primary
+        .iter()
+        .filter_map(|&j| markers.by_parent.get(table.units[j].id.as_str()))
+        .flatten()
+        .copied()
+        .collect();
+    skirmishers.sort_unstable();
+    skirmishers.dedup();
+    let mut out = primary;
+    out.extend(skirmishers);
     out.sort_unstable();
     out
 }
@@ -317,9 +355,7 @@ fn area_of(
     hull: bool,
 ) -> Result<Vec<Polygon>, GeometryError> {
     let r = book.distance_mm(RuleDistance::DeploymentArea)?;
-    let bases: Vec<geo::Polygon<f64>> =
-        units.iter().flat_map(|&i| table.units[i].bases.iter().map(to_geo)).collect();
-    if bases.is_empty() {
+    if units.iter().all(|&i| table.units[i].bases.is_empty()) {
         return Ok(Vec::new());
     }
     let rings: Vec<Vec<Vec2>> = if hull {
@@ -327,6 +363,8 @@ fn area_of(
             units.iter().flat_map(|&i| table.units[i].bases.iter().flat_map(Base::vertices_ccw)).collect();
         vec![hull_points(corners)]
     } else {
+        let bases: Vec<geo::Polygon<f64>> =
+            units.iter().flat_map(|&i| table.units[i].bases.iter().map(to_geo)).collect();
         geo::unary_union(bases.iter()).0.iter().map(|p| ring_of(p.exterior())).collect()
     };
     Ok(buffered(&rings, r))
@@ -414,6 +452,20 @@ pub fn corps_area_among(
     book: &RuleBook,
     by_division: &BTreeMap<&str, Vec<usize>>,
 ) -> Result<Option<DeploymentArea>, GeometryError> {
+    corps_area_with(table, corps, book, by_division, &MarkersByParent::of(table))
+}
+
+/// [`corps_area_among`] with the table's markers known too ([`MarkersByParent`]).
+///
+/// # Errors
+/// As [`corps_area`].
+pub fn corps_area_with(
+    table: &Table,
+    corps: &str,
+    book: &RuleBook,
+    by_division: &BTreeMap<&str, Vec<usize>>,
+    markers: &MarkersByParent<'_>,
+) -> Result<Option<DeploymentArea>, GeometryError> {
     let mut divisions: Vec<&str> = table
         .units
         .iter()
@@ -424,7 +476,9 @@ pub fn corps_area_among(
     divisions.dedup();
     let mut units: Vec<usize> = divisions
         .iter()
-        .flat_map(|d| primary_units_among(table, d, by_division.get(d).into_iter().flatten().copied()))
+        .flat_map(|d| {
+            primary_units_with(table, d, by_division.get(d).into_iter().flatten().copied(), markers)
+        })
         .collect();
     units.sort_unstable();
     units.dedup();
@@ -598,5 +652,48 @@ mod tests {
             }
         }
         check_index(&area, &bases);
+    }
+
+    /// The primary units by a scan of every unit for markers (as before the markers
+    /// were indexed).
+    fn scanned_primary_units(table: &Table, division: &str) -> Vec<usize> {
+        let primary: Vec<usize> = (0..table.units.len())
+            .filter(|&i| {
+                let u = &table.units[i];
+                u.division.as_deref() == Some(division)
+                    && matches!(u.kind, UnitKind::Infantry | UnitKind::Cavalry)
+                    && !u.attached
+            })
+            .collect();
+        let mut out = primary.clone();
+        for (i, u) in table.units.iter().enumerate() {
+            if u.kind == UnitKind::Skirmisher
+                && let Some(p) = &u.parent
+                && primary.iter().any(|&j| &table.units[j].id == p)
+            {
+                out.push(i);
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn indexed_markers_give_the_primary_units_a_scan_gives() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).expect("the samples") {
+            let path = entry.expect("a sample").path();
+            let Ok(table) = Table::load(&path) else { continue };
+            let markers = MarkersByParent::of(&table);
+            let by_division = units_by_division(&table);
+            for (d, members) in &by_division {
+                let scanned = scanned_primary_units(&table, d);
+                assert_eq!(primary_units_with(&table, d, members.iter().copied(), &markers), scanned, "{d}");
+                assert_eq!(primary_units(&table, d), scanned, "{d}");
+                checked += scanned.len();
+            }
+        }
+        assert!(checked > 300, "{checked}");
     }
 }

@@ -14,10 +14,9 @@
 //! A division's units are its combat units and skirmish markers (leaders and limbers are
 //! not "units" for these tests: the project's reading); enemies likewise.
 
-use crate::base::Base;
+use super::unit_pairs::{BOUND_MARGIN_MM, base_pairs, unit_pairs};
 use crate::index::SpatialIndex;
-use crate::table::{BaseRef, Table, UnitKind};
-use crate::vec2::Vec2;
+use crate::table::{Table, UnitKind};
 use std::collections::{BTreeMap, HashMap};
 
 /// Two divisions of one side and the closest distance between their units.
@@ -40,12 +39,6 @@ type Closest = (f64, (usize, usize));
 fn counts(kind: UnitKind) -> bool {
     kind.is_combat() || kind == UnitKind::Skirmisher
 }
-
-/// How much a base pair's separation ([`crate::Base::separation`], a lower bound of its
-/// distance) may exceed its measured distance, mm: rounding only. A pair whose
-/// separation is beyond the closest distance so far by more is farther, and is passed
-/// over unmeasured.
-const SEPARATION_MARGIN_MM: f64 = 1e-6;
 
 /// Each unit's side and division as numbers (divisions numbered in the order of their
 /// names), and whether it counts as a unit here ([`counts`]): what the pair searches
@@ -79,57 +72,44 @@ impl<'t> UnitKeys<'t> {
     }
 }
 
-/// Every pair of bases (the lower reference first) of units that `keep` accepts whose
-/// boxes come within `reach_mm` and whose separation is not beyond it, with that
-/// separation: the candidates of [`SpatialIndex::pairs_within_where`], in no order.
-fn candidate_pairs<'a>(
-    table: &'a Table,
-    index: &'a SpatialIndex,
-    reach_mm: f64,
-    keep: &'a impl Fn(usize, usize) -> bool,
-) -> impl Iterator<Item = (BaseRef, &'a Base, BaseRef, &'a Base, f64)> + 'a {
-    let grow = Vec2::new(reach_mm, reach_mm);
-    table.bases().flat_map(move |(r, b)| {
-        let (lo, hi) = b.aabb();
-        index.candidates_in_box(lo - grow, hi + grow).filter_map(move |o| {
-            if o <= r || !keep(r.unit, o.unit) {
-                return None;
-            }
-            let ob = table.base(o)?;
-            let separation = b.separation(ob);
-            if separation > reach_mm { None } else { Some((r, b, o, ob, separation)) }
-        })
-    })
-}
-
 /// Every pair of friendly divisions within `reach_mm` of each other, sorted by name.
 ///
-/// Each pair's closest units are the closest of all pairs of their bases (the lowest
-/// unit indices on a tie); a pair of bases whose separation is beyond the closest
-/// distance of their divisions so far (by more than rounding) cannot be closer, and is
-/// not measured.
+/// Each pair's closest units are the closest of all pairs of their bases within reach
+/// (the lowest unit indices on a tie), the base pairs of the index's pair search
+/// ([`SpatialIndex::pairs_within_where`]). They are taken unit pair by unit pair, the
+/// nearest boxes first ([`super::unit_pairs`]); a unit pair whose boxes, or a base pair
+/// whose separation, lie beyond the closest distance of their divisions so far (by more
+/// than rounding) cannot be closer, and is not measured. (The units' boxes have their
+/// own tree: `_index` is not asked.)
 #[must_use]
-pub fn division_gaps(table: &Table, index: &SpatialIndex, reach_mm: f64) -> Vec<DivisionGap> {
+pub fn division_gaps(table: &Table, _index: &SpatialIndex, reach_mm: f64) -> Vec<DivisionGap> {
     let keys = UnitKeys::of(table);
     let friends = |a: usize, b: usize| {
         matches!((keys.division[a], keys.division[b]), (Some(da), Some(db)) if da != db)
             && keys.side[a] == keys.side[b]
-            && keys.counts[a]
-            && keys.counts[b]
     };
+    let take = |u: usize| keys.counts[u] && keys.division[u].is_some();
     let mut best: HashMap<(usize, usize), Closest> = HashMap::new();
-    for (ra, a, rb, b, separation) in candidate_pairs(table, index, reach_mm, &friends) {
-        let (Some(da), Some(db)) = (keys.division[ra.unit], keys.division[rb.unit]) else { continue };
-        let (key, units) =
-            if da < db { ((da, db), (ra.unit, rb.unit)) } else { ((db, da), (rb.unit, ra.unit)) };
-        if best.get(&key).is_some_and(|e| separation > e.0 + SEPARATION_MARGIN_MM) {
+    // Whether a pair at least `bound` apart may be the closest of its divisions.
+    let may_be = |best: &HashMap<(usize, usize), Closest>, key, bound: f64| {
+        best.get(&key).is_none_or(|e: &Closest| bound <= e.0 + BOUND_MARGIN_MM)
+    };
+    for (gap_2, ua, ub) in unit_pairs(table, reach_mm, take, friends) {
+        let (Some(da), Some(db)) = (keys.division[ua], keys.division[ub]) else { continue };
+        let (key, units) = if da < db { ((da, db), (ua, ub)) } else { ((db, da), (ub, ua)) };
+        if !may_be(&best, key, gap_2.sqrt()) {
             continue;
         }
-        let d = a.distance(b);
-        if d <= reach_mm {
-            let e = best.entry(key).or_insert((f64::INFINITY, units));
-            if d < e.0 || (d == e.0 && units < e.1) {
-                *e = (d, units);
+        for (_, a, _, b, separation) in base_pairs(table, ua, ub, reach_mm) {
+            if !may_be(&best, key, separation) {
+                continue;
+            }
+            let d = a.distance(b);
+            if d <= reach_mm {
+                let e = best.entry(key).or_insert((f64::INFINITY, units));
+                if d < e.0 || (d == e.0 && units < e.1) {
+                    *e = (d, units);
+                }
             }
         }
     }
@@ -158,38 +138,42 @@ pub fn nearest_enemy_of_divisions(
 
 /// [`nearest_enemy_of_divisions`] with the closest units: division name → (distance,
 /// mm; (the division's unit, the enemy unit)), the lowest indices on a tie.
+///
+/// Found as [`division_gaps`] finds its pairs: unit pair by unit pair, nearest first, a
+/// pair passed over when it cannot be the closest for either of its divisions.
 #[must_use]
 pub fn nearest_enemies_of_divisions(
     table: &Table,
-    index: &SpatialIndex,
+    _index: &SpatialIndex,
     reach_mm: f64,
 ) -> BTreeMap<String, (f64, (usize, usize))> {
     let keys = UnitKeys::of(table);
     let enemies = |a: usize, b: usize| {
-        keys.side[a] != keys.side[b]
-            && keys.counts[a]
-            && keys.counts[b]
-            && (keys.division[a].is_some() || keys.division[b].is_some())
+        keys.side[a] != keys.side[b] && (keys.division[a].is_some() || keys.division[b].is_some())
     };
     // Each division's closest so far (infinite: none yet).
     let mut best: Vec<Closest> = vec![(f64::INFINITY, (usize::MAX, usize::MAX)); keys.names.len()];
-    for (ra, a, rb, b, separation) in candidate_pairs(table, index, reach_mm, &enemies) {
-        let sides =
-            [(keys.division[ra.unit], (ra.unit, rb.unit)), (keys.division[rb.unit], (rb.unit, ra.unit))];
-        // Measured only when it may be the closest for one of the two divisions.
-        let wanted = |(d, _): &(Option<usize>, (usize, usize))| {
-            d.is_some_and(|d| separation <= best[d].0 + SEPARATION_MARGIN_MM)
-        };
-        if !sides.iter().any(wanted) {
+    // Whether a pair at least `bound` apart may be the closest of one of the divisions.
+    let may_be = |best: &[Closest], divisions: [Option<usize>; 2], bound: f64| {
+        divisions.iter().flatten().any(|&d| bound <= best[d].0 + BOUND_MARGIN_MM)
+    };
+    for (gap_2, ua, ub) in unit_pairs(table, reach_mm, |u| keys.counts[u], enemies) {
+        let divisions = [keys.division[ua], keys.division[ub]];
+        if !may_be(&best, divisions, gap_2.sqrt()) {
             continue;
         }
-        let d = a.distance(b);
-        if d <= reach_mm {
-            for (division, units) in sides {
-                let Some(k) = division else { continue };
-                let e = &mut best[k];
-                if d < e.0 || (d == e.0 && units < e.1) {
-                    *e = (d, units);
+        for (_, a, _, b, separation) in base_pairs(table, ua, ub, reach_mm) {
+            if !may_be(&best, divisions, separation) {
+                continue;
+            }
+            let d = a.distance(b);
+            if d <= reach_mm {
+                for (division, units) in [(divisions[0], (ua, ub)), (divisions[1], (ub, ua))] {
+                    let Some(k) = division else { continue };
+                    let e = &mut best[k];
+                    if d < e.0 || (d == e.0 && units < e.1) {
+                        *e = (d, units);
+                    }
                 }
             }
         }

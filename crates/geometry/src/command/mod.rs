@@ -16,3 +16,4 @@ pub mod divisions;
 pub mod leaders;
 pub mod pass_through;
 pub mod reaction;
+mod unit_pairs;
