@@ -23,6 +23,7 @@ use crate::los::{PreparedTerrain, TerrainSight};
 use crate::sight::FullVisibility;
 use crate::table::{BaseRef, Selection, Table};
 use crate::vec2::Vec2;
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// The shortest eye a shrunk frontage keeps, mm.
@@ -128,15 +129,23 @@ pub fn full_base_sight_call(
     let along = (eye[1] - eye[0]).normalized().unwrap_or(forward.perp_right());
     let half = 0.5 * eye[0].distance(eye[1]);
     let mid = eye[0].lerp(eye[1], 0.5);
+    // The target base seen in full at the last step that saw one is asked first: the
+    // verdict (some base seen) is the same in any order, and it is most often that one.
+    let last_seen = Cell::new(0);
     local_call(table, index, &[spotter], targets, seen, true, |sight, t, sb, tb, d| {
         let reach = (half + d).max(0.5 * MIN_EYE_MM);
         let m = mid + forward * d;
         let eye = [m - along * reach, m + along * reach];
-        sb.first().is_some_and(|s| {
-            tb.iter().any(|&r| {
-                crate::los::LineOfSight::full_base_visible(sight, t, s.unit, &eye, r)
-                    == FullVisibility::Visible
-            })
-        })
+        let (Some(s), false) = (sb.first(), tb.is_empty()) else { return false };
+        let first = last_seen.get().min(tb.len() - 1);
+        let order = std::iter::once(first).chain((0..tb.len()).filter(|&i| i != first));
+        let found = order.into_iter().find(|&i| {
+            crate::los::LineOfSight::full_base_visible(sight, t, s.unit, &eye, tb[i])
+                == FullVisibility::Visible
+        });
+        if let Some(i) = found {
+            last_seen.set(i);
+        }
+        found.is_some()
     })
 }

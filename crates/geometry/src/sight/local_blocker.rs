@@ -80,6 +80,36 @@ impl<'a> LocalBlocker<'a> {
         self.eye_inside == Some(false)
     }
 
+    /// True when the segment from `a` to `b` (a part of the eye) lies inside the
+    /// blocker, its outline more than a hair away: known for the whole eye when its
+    /// side is, else `a` is inside and no edge comes near the part.
+    pub(crate) fn holds_eye_part(&self, a: Vec2, b: Vec2) -> bool {
+        /// How near (mm) an edge may come to the part.
+        const HAIR_MM: f64 = 1e-9;
+        match self.eye_inside {
+            Some(inside) => inside,
+            None => {
+                let part = Segment::new(a, b);
+                self.blocker.contains_closed(a)
+                    && self.edges.iter().all(|e| e.distance_2(&part) > HAIR_MM * HAIR_MM)
+            }
+        }
+    }
+
+    /// The least distance from the segment from `a` to `b` (a part of the eye) to the
+    /// blocker's outline within the triangle of `t`, `a` and `b` (grown by a hair
+    /// against rounding): a segment from a point of that part of the eye to `t`,
+    /// starting inside the blocker, first leaves it no nearer its start. Infinity when
+    /// the outline misses the triangle; zero when it is degenerate.
+    pub(crate) fn outline_distance_from_eye_in(&self, t: Vec2, a: Vec2, b: Vec2) -> f64 {
+        let eye = Segment::new(a, b);
+        let mut best = f64::INFINITY;
+        if !self.outline_in(t, a, b, |piece| best = best.min(piece.distance_2(&eye))) {
+            return 0.0;
+        }
+        best.sqrt()
+    }
+
     /// The least distance a segment from `t` to a point of the triangle of `t`, `a` and
     /// `b` runs before it first reaches the blocker: none from inside it (or from its
     /// outline), else [`Self::outline_distance_in`]. The side of `t` is the eye's when

@@ -117,9 +117,27 @@ pub fn point_sight_segment_among(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker
 /// finds a segment): the straight segments from `t` to the spotter's corners are tried
 /// first, as they settle most points without the search's set-up (a segment to a corner
 /// that is clear is a clear sight segment, or holds one: its part outside the spotter).
+/// When both are blocked and one base runs deep across both ([`shaded_by_one`]), `t` is
+/// hidden without the search.
 pub(crate) fn point_is_seen(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> bool {
     spotter.iter().any(|&s| !blocked(t, s, blockers))
-        || point_sight_segment_among(spotter, t, blockers).is_some()
+        || (!shaded_by_one(spotter, t, blockers) && point_sight_segment_among(spotter, t, blockers).is_some())
+}
+
+/// True when `spotter` is a segment and one blocker of four corners (a base, a band)
+/// runs deep through both segments from `t` to its ends ([`Blocker::runs_deep_through`]:
+/// a point [`super::obstruction::DEEP_MM`] inside it on each). Then every segment from `t` to
+/// the spotter is blocked: the chord between those two points lies that deep inside
+/// the convex blocker and crosses each such segment, whose window between crossings
+/// there has its middle at least half that deep inside (the depth is concave along it),
+/// so the obstruction test finds it blocked.
+fn shaded_by_one(spotter: &[Vec2], t: Vec2, blockers: &[&Blocker]) -> bool {
+    let &[e0, e1] = spotter else { return false };
+    let (d0, d1) = (e0 - t, e1 - t);
+    let (l0, l1) = (d0.length(), d1.length());
+    l0 > 0.0
+        && l1 > 0.0
+        && blockers.iter().any(|b| b.runs_deep_through(t, d0, l0) && b.runs_deep_through(t, d1, l1))
 }
 
 pub(super) fn point_sight(spotter: &[Vec2], t: Vec2, near: &[&Blocker]) -> Option<Segment> {

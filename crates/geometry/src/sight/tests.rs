@@ -103,6 +103,38 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #![proptest_config(crate::test_support::proptest_config(3000, 12))]
+    /// A point hidden from a segment eye by one base both end segments run deep through
+    /// is hidden to the search too, and every point gets the search's answer: turned
+    /// bases between, beside or over the eye and the point, or touching it.
+    #[test]
+    fn a_point_shaded_by_one_base_is_hidden_to_the_search(
+        bases in proptest::collection::vec(
+            (-40.0f64..40.0, 20.0f64..120.0, 0.0f64..360.0, 0.5f64..60.0, 0.5f64..30.0), 1..4),
+        ex in -30.0f64..30.0, half in 0.005f64..40.0, turn in -30.0f64..30.0,
+        tx in -60.0f64..60.0, ty in 60.0f64..180.0, on_edge in 0usize..3,
+    ) {
+        let blockers: Vec<Blocker> = bases
+            .iter()
+            .map(|&(x, y, h, w, d)| Blocker::from_base(&Base::new(BaseSize::new(w, d), Pose::new(Vec2::new(x, y), h))))
+            .collect();
+        let refs: Vec<&Blocker> = blockers.iter().collect();
+        let along = Vec2::from_heading_deg(turn);
+        let eye = [Vec2::new(ex, 0.0) - along * half, Vec2::new(ex, 0.0) + along * half];
+        // Some points on a base's edge or corner.
+        let v = blockers[0].polygon().exterior.clone();
+        let t = match on_edge {
+            1 => v[0].lerp(v[1], 0.37),
+            2 => v[2],
+            _ => Vec2::new(tx, ty),
+        };
+        let searched = eye.iter().any(|&s| !blocked(t, s, &refs))
+            || super::segment_search::point_sight_segment_among(&eye, t, &refs).is_some();
+        proptest::prop_assert_eq!(super::segment_search::point_is_seen(&eye, t, &refs), searched);
+    }
+}
+
 #[test]
 fn quick_verdicts_settle_the_clear_and_the_squarely_hidden() {
     let spotter = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];

@@ -51,7 +51,8 @@
 //! the target toward the eye), and cells of the target proved hidden from every half of
 //! the eye (a spotting depth, or a chain of solid pieces). Proving a base fully
 //! visible, it tries the same directions for each point, nearest the last clear one
-//! first.
+//! first, leaving out (past the first few) those from the parts of the eye that a
+//! spotting depth or a blocking base cuts off from the point: they would fail.
 
 mod batch;
 mod build;
@@ -64,6 +65,8 @@ mod search;
 mod sweep_cache;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cuts;
 mod views;
 
 pub(crate) use self::build::ModelSpare;

@@ -7,6 +7,7 @@ use super::{
     BaseVerdict, Beyond, BlockerOrigin, LIMIT_SLACK_MM, Limit, Method, Pair, Proof, SEARCH_BEFORE_CELLS,
     Sampling, TerrainSight, pieces,
 };
+use crate::convex::segment_distance_mm;
 use crate::los::chain::separated;
 use crate::los::explanation::Cut;
 use crate::los::sight_rules::Eye;
@@ -128,12 +129,17 @@ impl<'i, 't> TerrainSight<'i, 't> {
 
     /// Parts of the eye (as intervals of its parameter, 0 at its first point) from which
     /// every segment to the target point `t` runs deeper into cover than its spotting
-    /// depth (exact): where `t` stands in the cover and the eye outside it, such a
-    /// segment's last piece in the cover runs from where it crosses the cover's outline,
-    /// inside the triangle of `t` and the part of the eye, to `t` (or to where it first
-    /// meets the target, which is `t` when the part of the eye is outside the target's
-    /// edge through `t`; and it leaves the spotter's base at once when `t` is ahead of the
-    /// front edge). Halving the eye up to [`DEPTH_CUT_LEVELS`] times.
+    /// depth (exact). Such a segment leaves the spotter's base at once when `t` is ahead
+    /// of the front edge, and its run is counted from there:
+    /// - where `t` stands in the cover and the eye outside it, the segment's last piece
+    ///   in the cover runs from where it crosses the cover's outline, inside the triangle
+    ///   of `t` and the part of the eye, to `t` (or to where it first meets the target,
+    ///   which is `t` when the part of the eye is outside the target's edge through `t`);
+    /// - where the part of the eye stands in the cover, the segment's first piece runs
+    ///   from it until it first crosses the outline, inside that triangle, or until it
+    ///   meets the target.
+    ///
+    /// Halving the eye up to [`DEPTH_CUT_LEVELS`] times.
     pub(super) fn depth_cut_eye(&self, p: &Pair<'_>, t: Vec2) -> Vec<(f64, f64)> {
         /// Halvings of the eye.
         const DEPTH_CUT_LEVELS: usize = 5;
@@ -157,23 +163,26 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 (on && l > 0.0).then_some((a, b, l))
             })
             .collect();
-        if through.is_empty() {
-            return out;
-        }
         let local = p.local();
+        // The covers t stands in with the eye outside (when t is on the target's
+        // outline), and those the whole eye stands in.
         let mut in_cover: Vec<(&LocalBlocker<'_>, f64)> = Vec::new();
+        let mut eye_in: Vec<(&LocalBlocker<'_>, f64)> = Vec::new();
         for (i, (f, l)) in p.limits.iter().enumerate() {
             let Limit::InCover(depth) = *l else { continue };
+            let beyond = depth + LIMIT_SLACK_MM + DEPTH_SLACK_MM;
             for (k, b) in f.blockers.iter().enumerate() {
-                if let Some(Some(lb)) = local.get(i).and_then(|v| v.get(k))
-                    && lb.eye_outside()
-                    && b.contains(t)
-                {
-                    in_cover.push((lb, depth + LIMIT_SLACK_MM + DEPTH_SLACK_MM));
+                let Some(Some(lb)) = local.get(i).and_then(|v| v.get(k)) else { continue };
+                if lb.eye_outside() {
+                    if !through.is_empty() && b.contains(t) {
+                        in_cover.push((lb, beyond));
+                    }
+                } else {
+                    eye_in.push((lb, beyond));
                 }
             }
         }
-        if in_cover.is_empty() {
+        if in_cover.is_empty() && eye_in.is_empty() {
             return out;
         }
         let outside = |q: Vec2, &(a, b, l): &(Vec2, Vec2, f64)| (b - a).cross(q - a) < -1e-9 * l;
@@ -181,9 +190,21 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let mut todo = vec![(0.0f64, 1.0f64, DEPTH_CUT_LEVELS)];
         while let Some((lo, hi, level)) = todo.pop() {
             let (a, b) = (e0.lerp(e1, lo), e0.lerp(e1, hi));
-            if through.iter().any(|line| outside(a, line) && outside(b, line))
-                && in_cover.iter().any(|&(lb, beyond)| lb.outline_distance_in(t, a, b) > beyond)
-            {
+            let last_piece = || {
+                through.iter().any(|line| outside(a, line) && outside(b, line))
+                    && in_cover.iter().any(|&(lb, beyond)| lb.outline_distance_in(t, a, b) > beyond)
+            };
+            let first_piece = || {
+                !eye_in.is_empty() && {
+                    let to_target = segment_distance_mm(&Segment::new(a, b), &tv);
+                    eye_in.iter().any(|&(lb, beyond)| {
+                        to_target > beyond
+                            && lb.holds_eye_part(a, b)
+                            && lb.outline_distance_from_eye_in(t, a, b) > beyond
+                    })
+                }
+            };
+            if last_piece() || first_piece() {
                 out.push((lo, hi));
             } else if level > 0 && hi - lo > step {
                 let m = (lo + hi) / 2.0;
@@ -260,19 +281,10 @@ impl<'i, 't> TerrainSight<'i, 't> {
         cut: &[(f64, f64)],
     ) -> Option<Segment> {
         let Some((base, angles)) = self.search_angles(p, t) else { return Some(Segment::new(t, t)) };
-        let (e0, d) = (p.eye[0], p.eye[p.eye.len() - 1] - p.eye[0]);
-        let dd = d.length_2();
-        let skipped = |dir: Vec2| {
-            !cut.is_empty()
-                && chord(&p.eye, t, dir).is_some_and(|(s0, s1)| {
-                    let k = (t + dir * s0.max(0.0) - e0).dot(d) / dd;
-                    s1 >= 0.0 && cut.iter().any(|&(lo, hi)| k >= lo && k <= hi)
-                })
-        };
         let mut cuts = Vec::new();
         angles.iter().find_map(|a| {
             let dir = Vec2::from_heading_deg(base + a);
-            if skipped(dir) {
+            if from_cut_eye(p, t, dir, cut) {
                 return None;
             }
             self.try_direction(p, t, dir, blockers, &mut cuts)
@@ -283,7 +295,11 @@ impl<'i, 't> TerrainSight<'i, 't> {
     /// `hint` (an eye point that saw a neighbouring target point), then the same
     /// directions nearest it first; `hint` becomes the eye end of the segment found.
     /// The line toward the hint is checked like every other, so a point it sees is seen;
-    /// it only spares building the directions for the many points it settles.
+    /// it only spares building the directions for the many points it settles. Past the
+    /// first [`SEARCH_BEFORE_CUTS`] directions, those from the parts of the eye that a
+    /// spotting depth or a blocking base cuts off ([`Self::depth_cut_eye`],
+    /// [`Self::shaded_eye`]) are left out: they would fail, so the segment found is the
+    /// same, and a point hidden from the whole eye is known hidden without trying them.
     pub(super) fn point_seen(
         &self,
         p: &Pair<'_>,
@@ -302,10 +318,28 @@ impl<'i, 't> TerrainSight<'i, 't> {
             angles.sort_by(|a, b| (a - want).abs().total_cmp(&(b - want).abs()));
         }
         let mut cuts = Vec::new();
-        match angles
+        let (first, rest) = angles.split_at(angles.len().min(SEARCH_BEFORE_CUTS));
+        let found = first
             .iter()
             .find_map(|a| self.try_direction(p, t, Vec2::from_heading_deg(base + a), blockers, &mut cuts))
-        {
+            .or_else(|| {
+                if rest.is_empty() {
+                    return None;
+                }
+                let mut cut = self.depth_cut_eye(p, t);
+                cut.extend(self.shaded_eye(p, t));
+                if covers_unit(&cut) {
+                    return None;
+                }
+                rest.iter().find_map(|a| {
+                    let dir = Vec2::from_heading_deg(base + a);
+                    if from_cut_eye(p, t, dir, &cut) {
+                        return None;
+                    }
+                    self.try_direction(p, t, dir, blockers, &mut cuts)
+                })
+            });
+        match found {
             Some(s) => {
                 *hint = Some(s.a);
                 true
@@ -535,6 +569,24 @@ impl<'i, 't> TerrainSight<'i, 't> {
             self.point_search_past(p, t, blockers, &cut)
         })
     }
+}
+
+/// How many directions [`TerrainSight::point_seen`] tries before it works out the parts
+/// of the eye it may leave out: most points it searches are seen along one of the first.
+const SEARCH_BEFORE_CUTS: usize = 16;
+
+/// True when the line from the target point `t` along `dir` meets the eye (on `t`'s
+/// side) in one of the parts `cut` (intervals of the eye's parameter, 0 at its first
+/// point).
+fn from_cut_eye(p: &Pair<'_>, t: Vec2, dir: Vec2, cut: &[(f64, f64)]) -> bool {
+    if cut.is_empty() {
+        return false;
+    }
+    let (e0, d) = (p.eye[0], p.eye[p.eye.len() - 1] - p.eye[0]);
+    chord(&p.eye, t, dir).is_some_and(|(s0, s1)| {
+        let k = (t + dir * s0.max(0.0) - e0).dot(d) / d.length_2();
+        s1 >= 0.0 && cut.iter().any(|&(lo, hi)| k >= lo && k <= hi)
+    })
 }
 
 /// The edges of the convex `shape` (ccw) that some point of the eye faces (lies on the
