@@ -9,6 +9,7 @@ pub mod artillery;
 pub mod assaults;
 mod columns;
 pub mod command;
+mod json;
 pub mod pro_patria;
 pub mod republic;
 pub mod skirmishers;
@@ -18,6 +19,7 @@ use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
 use crate::output::write_atomically;
 use artillery::{ArtilleryEntry, render_artillery};
+pub use json::JsonPieces;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -197,7 +199,7 @@ impl Stages {
 /// assessments.
 struct Others {
     /// The JSON pieces of assaults, skirmishers, Pro Patria and Republic, when asked.
-    json: [Option<String>; 4],
+    json: [Option<Vec<u8>>; 4],
     found_assaults: AssaultAssessment,
     assaults: assaults::AssaultsSection,
     found_skirmishers: SkirmisherAssessment,
@@ -206,35 +208,6 @@ struct Others {
     pro_patria: Option<pro_patria::ProPatriaSection>,
     found_republic: Option<RepublicAssessment>,
     republic: Option<republic::RepublicSection>,
-}
-
-/// The report's pretty JSON (`vedette report --json`) in pieces, one per field of
-/// [`Report`] in its order: each section serialized on the thread that computed it,
-/// beside the sections still being computed, and indented as it sits in the whole
-/// report ([`JsonPieces::write`] joins them).
-#[derive(Debug, Default)]
-pub struct JsonPieces(Vec<(&'static str, String)>);
-
-impl JsonPieces {
-    /// `value`'s pretty JSON indented one level (a field of the report): serde_json
-    /// writes no raw line break inside a string, so every line break is the layout's.
-    fn of<T: Serialize>(value: &T) -> Result<String, CliError> {
-        let text = serde_json::to_string_pretty(value).map_err(|e| CliError::Usage(e.to_string()))?;
-        Ok(text.replace('\n', "\n  "))
-    }
-
-    /// The whole report's pretty JSON, as `serde_json::to_writer_pretty` writes the
-    /// [`Report`], and a line break.
-    ///
-    /// # Errors
-    /// When `out` cannot be written.
-    pub fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        for (i, (key, value)) in self.0.iter().enumerate() {
-            let sep = if i == 0 { "{" } else { "," };
-            write!(out, "{sep}\n  \"{key}\": {value}")?;
-        }
-        out.write_all(if self.0.is_empty() { b"{}\n" } else { b"\n}\n" })
-    }
 }
 
 /// [`build`], recording each stage's time; with the assessments behind it.
@@ -250,7 +223,7 @@ pub fn build_sections(
     json: bool,
 ) -> Result<(Report, Findings, Option<JsonPieces>), CliError> {
     // A section's piece of the JSON, when asked for.
-    fn piece<T: Serialize>(json: bool, value: &T) -> Result<Option<String>, CliError> {
+    fn piece<T: Serialize>(json: bool, value: &T) -> Result<Option<Vec<u8>>, CliError> {
         json.then(|| JsonPieces::of(value)).transpose()
     }
     if stages.last.is_none() {
@@ -475,26 +448,4 @@ pub fn run_with(
         stages.print();
     }
     written
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_json_pieces_join_into_the_reports_pretty_json() {
-        // Every rule set's sample: null sections (no artillery, no Pro Patria) included.
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-        for name in
-            ["brigade-attack", "classic-assault", "pro-patria-charge", "republic-overlap", "woods-block"]
-        {
-            let table = Table::load(dir.join(format!("{name}.json"))).unwrap();
-            let (report, _, pieces) = build_sections(&table, &mut Stages::default(), true).unwrap();
-            let mut joined = Vec::new();
-            pieces.unwrap().write(&mut joined).unwrap();
-            let whole = format!("{}\n", serde_json::to_string_pretty(&report).unwrap());
-            assert_eq!(String::from_utf8(joined).unwrap(), whole, "{name}");
-            assert!(build_sections(&table, &mut Stages::default(), false).unwrap().2.is_none());
-        }
-    }
 }

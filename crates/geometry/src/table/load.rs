@@ -2,6 +2,7 @@
 //! then the model's own rules (see `validate.rs`).
 
 use super::Table;
+use super::unique_keys::keys_are_unique;
 use crate::error::GeometryError;
 use serde_json::Value;
 use std::path::Path;
@@ -69,126 +70,15 @@ impl Table {
     }
 }
 
-/// Files shorter than this, bytes, are checked for repeated keys and parsed on one
-/// thread: a second thread costs more than it saves (about 50 µs to start, against
-/// about 30 instructions a byte for each pass).
-const TWO_THREADS_FROM_BYTES: usize = 64 * 1024;
-
 /// The table in `text` when the file is well formed (JSON without a key given twice in
 /// one object, of the table's structure and schema), parsed straight into the table;
 /// `None` for any fault, which [`Table::parse`] then finds and names through a
 /// [`Value`] (the same table either way: the same fields read by the same code). The
-/// check for repeated keys and the parse are two passes over the text, which a large
-/// file runs at once on two threads.
+/// check for repeated keys trusts the text to be well-formed JSON, which the typed
+/// parse's success proves.
 fn parse_well_formed(text: &str) -> Option<Table> {
-    let unique = || serde_json::from_str::<UniqueKeys>(text).is_ok();
-    let typed = || serde_json::from_str::<Table>(text).ok();
-    let (unique, table) = if text.len() < TWO_THREADS_FROM_BYTES {
-        (unique(), typed())
-    } else {
-        std::thread::scope(|s| {
-            let check = s.spawn(unique);
-            let table = typed();
-            (check.join().unwrap_or(false), table)
-        })
-    };
-    let table = table?;
-    (unique && table.schema == SCHEMA_ID).then_some(table)
-}
-
-/// Checks JSON text for an object that gives one key twice, building nothing (the keys
-/// are borrowed from the text where they hold no escape).
-struct UniqueKeys;
-
-impl<'de> serde::Deserialize<'de> for UniqueKeys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueKeysVisitor)
-    }
-}
-
-/// An object's key, borrowed from the text where it can be.
-struct Key<'de>(std::borrow::Cow<'de, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(std::borrow::Cow::Owned(v.to_string())))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-/// Objects with more keys than this are checked through a hash set (no quadratic cost).
-const FEW_KEYS: usize = 16;
-
-struct UniqueKeysVisitor;
-
-impl<'de> serde::de::Visitor<'de> for UniqueKeysVisitor {
-    type Value = UniqueKeys;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_none<E>(self) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
-    }
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<UniqueKeys, D::Error> {
-        d.deserialize_any(UniqueKeysVisitor)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
-        while seq.next_element::<UniqueKeys>()?.is_some() {}
-        Ok(UniqueKeys)
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
-        let mut few: Vec<Key<'de>> = Vec::new();
-        let mut many: std::collections::HashSet<std::borrow::Cow<'de, str>> =
-            std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<Key<'de>>()? {
-            let repeated = if few.len() < FEW_KEYS {
-                let seen = few.iter().any(|k| k.0 == key.0);
-                few.push(key);
-                seen
-            } else {
-                if many.is_empty() {
-                    many.extend(few.iter().map(|k| k.0.clone()));
-                }
-                !many.insert(key.0)
-            };
-            if repeated {
-                return Err(serde::de::Error::custom("a key is given twice in one object"));
-            }
-            map.next_value::<UniqueKeys>()?;
-        }
-        Ok(UniqueKeys)
-    }
+    let table = serde_json::from_str::<Table>(text).ok()?;
+    (table.schema == SCHEMA_ID && keys_are_unique(text)).then_some(table)
 }
 
 /// Parses JSON text into a [`Value`], refusing an object that gives one key twice
@@ -306,24 +196,6 @@ pub(super) fn describe_path(path: &str, value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn unique(text: &str) -> bool {
-        serde_json::from_str::<UniqueKeys>(text).is_ok()
-    }
-
-    #[test]
-    fn a_key_given_twice_is_found_in_any_object() {
-        assert!(unique(r#"{"a": 1, "b": [{"a": 2}, {"a": 3}], "c": {"a": {"b": null}}}"#));
-        assert!(!unique(r#"{"a": 1, "a": 1}"#));
-        assert!(!unique(r#"[0, {"b": {"x": 1, "y": 2, "x": 3}}]"#));
-        // The same key written with an escape (not borrowed from the text).
-        assert!(!unique(r#"{"a": 1, "\u0061": 2}"#));
-        // Past the few keys kept in a list: the hash set.
-        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
-        assert!(unique(&format!("{{{}}}", many.join(", "))));
-        assert!(!unique(&format!("{{{}, \"k3\": 0}}", many.join(", "))));
-        assert!(!unique(&format!("{{{}, \"k39\": 0}}", many.join(", "))));
-    }
 
     #[test]
     fn a_side_given_twice_is_refused_though_a_map_would_keep_the_last() {

@@ -6,6 +6,7 @@
 //! the unit and the field.
 
 mod load;
+mod unique_keys;
 mod validate;
 
 pub use load::SCHEMA_ID;
