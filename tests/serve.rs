@@ -231,6 +231,13 @@ fn a_correction_changes_the_verdict_survives_a_restart_and_is_undone() {
     let hand_path = table.with_file_name("by-hand.json");
     std::fs::write(&hand_path, by_hand.to_string()).unwrap();
     assert_eq!(after, verb_json(&["report"], &hand_path));
+    // The plan, drawn after the correction was answered, is the corrected table's.
+    let plan_path = table.with_file_name("by-hand.svg");
+    let out = Command::new(BIN).arg("report").arg(&hand_path).arg("--plan").arg(&plan_path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (status, plan) = server.get("/api/plan.svg");
+    assert_eq!(status, 200);
+    assert_eq!(plan, std::fs::read_to_string(&plan_path).unwrap(), "the plan of the corrected table");
 
     // A correction the table's validation refuses changes nothing.
     let (status, e) = server.post("/api/corrections", &json!({"op": "delete", "base": "au-art-1#0"}));

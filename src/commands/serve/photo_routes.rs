@@ -71,10 +71,10 @@ pub async fn photo(State(app): State<Shared>) -> Response {
 
 /// `GET /api/photo.svg`: the plan's drawing in the photo's pixels.
 pub async fn photo_svg(State(app): State<Shared>) -> Response {
-    match lock(&app).current.photo_svg.clone() {
-        Some(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
-        None => no_photo(),
+    if lock(&app).photo.is_none() {
+        return no_photo();
     }
+    super::routes::drawn(&app, |d| d.photo_svg.clone()).await
 }
 
 /// The body of `/api/photo/locate`: a photo pixel.

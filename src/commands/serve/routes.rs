@@ -7,7 +7,7 @@
 use super::corrections::Correction;
 use super::photo::{Scanner, UPLOAD_LIMIT};
 use super::photo_routes;
-use super::session::Session;
+use super::session::{Drawn, Session};
 use crate::commands::{los, measure};
 use axum::Router;
 use axum::body::Bytes;
@@ -190,7 +190,20 @@ async fn report_text(State(s): State<Shared>) -> Response {
 }
 
 async fn plan(State(s): State<Shared>) -> Response {
-    ([(header::CONTENT_TYPE, "image/svg+xml")], lock(&s).current.plan_svg.clone()).into_response()
+    drawn(&s, |d| Some(d.plan_svg.clone())).await
+}
+
+/// A picture of the current findings (`pick` of its [`Drawn`]) as SVG, waited for on a
+/// blocking thread while it is drawn; `None` from `pick`: there is no photo.
+pub(super) async fn drawn(s: &Shared, pick: fn(&Drawn) -> Option<String>) -> Response {
+    let drawing = lock(s).current.drawing.clone();
+    let picked = tokio::task::spawn_blocking(move || drawing.wait().map(pick)).await;
+    match picked {
+        Ok(Ok(Some(svg))) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        Ok(Ok(None)) => error(StatusCode::NOT_FOUND, "this session has no photo to draw over"),
+        Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
 }
 
 /// The body of `/api/measure` and `/api/los`.

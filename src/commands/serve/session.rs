@@ -1,6 +1,6 @@
 //! What the server holds: the table as read (or as scanned from a photo), the
 //! corrections made to it, and the corrected table with its report, plan and photo
-//! view, recomputed after every change.
+//! view, recomputed after every change (the pictures on a thread of their own).
 
 use super::corrections::{
     Correction, apply, apply_all, corrections_json, corrections_path, read_corrections,
@@ -11,26 +11,70 @@ use crate::commands::report::{Findings, Report, build_timed, plan_scene, render_
 use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use vedette_geometry::{BaseRef, Table};
 
 /// The corrected table and everything served from it.
 #[derive(Debug)]
 pub struct Derived {
     /// The table with every correction applied.
-    pub table: Table,
+    pub table: Arc<Table>,
     /// `vedette report --json` of it (compact).
     pub report_json: String,
     /// `vedette report` (text) of it.
     pub report_text: String,
-    /// The plan of its findings, SVG.
-    pub plan_svg: String,
     /// Every base with its plan element id (`/api/bases`), JSON.
     pub bases_json: String,
-    /// The same drawing in the photo's pixels, in photo mode.
-    pub photo_svg: Option<String>,
     /// Verdicts of the report too close to call.
     pub close_calls: usize,
+    /// The plan of its findings, and in photo mode the same drawing in the photo's
+    /// pixels: drawn on a thread of its own once the report is ready.
+    pub drawing: Drawing,
+}
+
+/// The plan of a table's findings and its drawing over the photo, drawn on a thread of
+/// its own: a correction is answered once its report is computed, and the pictures
+/// (a few tens of milliseconds more on the 2,000-base sample) are sent when they are
+/// asked for and ready ([`Drawing::wait`]).
+#[derive(Debug, Clone)]
+pub struct Drawing(Arc<OnceLock<Result<Drawn, String>>>);
+
+/// The pictures of a [`Drawing`].
+#[derive(Debug)]
+pub struct Drawn {
+    /// The plan of the findings, SVG.
+    pub plan_svg: String,
+    /// The same drawing in the photo's pixels, in photo mode.
+    pub photo_svg: Option<String>,
+}
+
+impl Drawing {
+    /// Starts drawing the plan of `findings` on `table` (and over the photo of `view`).
+    fn start(table: Arc<Table>, findings: Findings, view: Option<Arc<dyn PhotoView>>) -> Drawing {
+        let cell = Arc::new(OnceLock::new());
+        let out = Arc::clone(&cell);
+        std::thread::spawn(move || {
+            let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                draw(&table, &findings, view.as_deref()).map_err(|e| e.to_string())
+            }))
+            .unwrap_or_else(|_| Err("drawing the plan failed (a bug: please report it)".to_string()));
+            let _ = out.set(drawn);
+        });
+        Drawing(cell)
+    }
+
+    /// The pictures, once drawn (waits for them); the drawing's error if it failed.
+    pub fn wait(&self) -> Result<&Drawn, String> {
+        self.0.wait().as_ref().map_err(String::clone)
+    }
+}
+
+/// The plan of `findings`, and its drawing over the photo of `view`.
+fn draw(table: &Table, findings: &Findings, view: Option<&dyn PhotoView>) -> Result<Drawn, CliError> {
+    let scene = plan_scene(table, findings)?;
+    let plan_svg = vedette_draw::plan_svg(&scene)?;
+    let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
+    Ok(Drawn { plan_svg, photo_svg })
 }
 
 /// One base as `/api/bases` lists it.
@@ -53,24 +97,15 @@ struct BaseEntry {
 }
 
 impl Derived {
-    /// Computes the report and the plan of a table, and its drawing over the photo of
-    /// `view`.
-    pub fn of(table: Table, view: Option<&dyn PhotoView>) -> Result<Derived, CliError> {
+    /// Computes the report of a table, and starts drawing its plan and its drawing over
+    /// the photo of `view` ([`Drawing`]).
+    pub fn of(table: Table, view: Option<Arc<dyn PhotoView>>) -> Result<Derived, CliError> {
         let (report, findings): (_, Findings) = build_timed(&table, &mut Default::default())?;
-        // The report's texts and the base list are written beside the plan's scene and
-        // SVG (and the photo's): each a single-threaded pass of several milliseconds.
-        let (drawn, texts) = std::thread::scope(|scope| {
-            let texts = scope.spawn(|| report_texts(&table, &report));
-            let drawn = plan_scene(&table, &findings).and_then(|scene| {
-                let plan_svg = vedette_draw::plan_svg(&scene)?;
-                let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
-                Ok::<_, CliError>((plan_svg, photo_svg))
-            });
-            (drawn, texts.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-        });
-        let (plan_svg, photo_svg) = drawn?;
-        let (report_json, report_text, close_calls, bases_json) = texts?;
-        Ok(Derived { table, report_json, report_text, plan_svg, bases_json, photo_svg, close_calls })
+        let table = Arc::new(table);
+        // The pictures are drawn beside the report's texts, and after them.
+        let drawing = Drawing::start(Arc::clone(&table), findings, view);
+        let (report_json, report_text, close_calls, bases_json) = report_texts(&table, &report)?;
+        Ok(Derived { table, report_json, report_text, bases_json, close_calls, drawing })
     }
 }
 
@@ -158,7 +193,7 @@ impl Session {
         let corrections_file = corrections_path(&table_file);
         let corrections = read_corrections(&corrections_file)?;
         let corrected = apply_all(&scanned.table, &corrections, &corrections_file)?;
-        let current = Derived::of(corrected, Some(scanned.view.as_ref()))?;
+        let current = Derived::of(corrected, Some(Arc::clone(&scanned.view)))?;
         let mut table_text = scanned.table.to_json_string();
         table_text.push('\n');
         crate::output::write_all_or_none(&[
@@ -186,8 +221,8 @@ impl Session {
         &self.table_file
     }
 
-    fn view(&self) -> Option<&dyn PhotoView> {
-        self.photo.as_ref().map(|p| p.view.as_ref())
+    fn view(&self) -> Option<Arc<dyn PhotoView>> {
+        self.photo.as_ref().map(|p| Arc::clone(&p.view))
     }
 
     /// The corrections made so far.
