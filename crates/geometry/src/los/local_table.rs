@@ -29,10 +29,11 @@ use crate::base::Base;
 use crate::close_call::PERTURBATION_MAX_MM;
 use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
-use crate::index::SpatialIndex;
+use crate::index::{SpatialIndex, regiment_boxes, terrain_box};
 use crate::table::{BaseRef, Selection, Table, Unit, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
+use std::borrow::Cow;
 
 /// How far beyond the box of a verdict's own bases the local table of a sight verdict's
 /// close call reaches, mm: past `2√2` times the largest perturbation, rounded up. Grown
@@ -68,7 +69,7 @@ pub(super) struct Narrowed {
     /// Lists of places no kept unit holds, for the next narrowing's units.
     spare: Vec<Vec<Option<usize>>>,
     /// For each skirmisher unit of the table it narrows, the box of its regiment's
-    /// markers ([`regiments`]).
+    /// markers ([`regiment_boxes`]).
     regiments: Vec<Option<(Vec2, Vec2)>>,
 }
 
@@ -89,17 +90,30 @@ impl LocalTable {
                 .filter(|&u| table.units[u].bases.iter().any(|b| boxes_meet(b.aabb(), region)))
                 .collect(),
         };
-        let (units, index_of) = kept_units(table, candidates, refs, region);
+        // The regiments' and the features' boxes, worked out once for the table when it
+        // is indexed.
+        let own = index.filter(|i| std::ptr::eq(i.table(), table));
+        let regiments = match own {
+            Some(i) => Cow::Borrowed(i.regiments()),
+            None => Cow::Owned(regiment_boxes(table)),
+        };
+        let (units, index_of) = kept_units(table, candidates, refs, &regiments, region);
+        let feature_boxes = own.map(SpatialIndex::terrain_boxes);
+        // A hill meets a kept base's box only if it meets the box around them all (the
+        // test that leaves out most of a large table's hills at once).
+        let kept_boxes: Vec<(Vec2, Vec2)> = units.iter().flat_map(|u| &u.bases).map(Base::aabb).collect();
+        let around_kept = bbox(kept_boxes.iter().flat_map(|&(lo, hi)| [lo, hi]));
         let under_kept =
-            |f: (Vec2, Vec2)| units.iter().flat_map(|u| &u.bases).any(|b| boxes_meet(b.aabb(), f));
+            |f: (Vec2, Vec2)| boxes_meet(around_kept, f) && kept_boxes.iter().any(|&b| boxes_meet(b, f));
         let terrain = table
             .terrain
             .iter()
-            .filter(|f| {
-                let fbox = bbox(f.outline.iter().chain(&f.path).copied());
+            .enumerate()
+            .filter(|&(i, f)| {
+                let fbox = feature_boxes.and_then(|b| b.get(i).copied()).unwrap_or_else(|| terrain_box(f));
                 boxes_meet(fbox, region) || (f.kind == TerrainKind::Hill && under_kept(fbox))
             })
-            .cloned()
+            .map(|(_, f)| f.clone())
             .collect();
         // The markers (cubes) within the region: no sight verdict asks for them, and
         // copying a large table's every marker into each local table cost as much as
@@ -125,7 +139,7 @@ impl LocalTable {
             spare: Vec::new(),
             regiments: {
                 let mut by_unit = vec![None; self.table.units.len()];
-                for (u, b) in regiments(&self.table) {
+                for (u, b) in regiment_boxes(&self.table) {
                     by_unit[u] = Some(b);
                 }
                 by_unit
@@ -234,16 +248,16 @@ fn region(table: &Table, refs: &[BaseRef], reach_mm: f64) -> (Vec2, Vec2) {
 /// The units of a local table, from `candidates` (units of `table` with a base near
 /// `region`): of each, the bases whose boxes meet the region, all of a skirmisher's and
 /// of a unit of `refs`; the skirmisher units kept are those whose regiment's markers'
-/// box meets the region ([`regiments`]), with every unit of `refs`. With, for each kept
+/// box (of `regiments`: [`regiment_boxes`]) meets the region, with every unit of `refs`. With, for each kept
 /// unit, its place (see [`LocalTable`]).
 fn kept_units(
     table: &Table,
     mut candidates: Vec<usize>,
     refs: &[BaseRef],
+    regiments: &[(usize, (Vec2, Vec2))],
     region: (Vec2, Vec2),
 ) -> (Vec<Unit>, Vec<UnitPlace>) {
     // A regiment's markers are kept whole when their box meets the region, else none.
-    let regiments = regiments(table);
     candidates.retain(|&u| table.units.get(u).is_some_and(|u| u.kind != UnitKind::Skirmisher));
     candidates.extend(regiments.iter().filter(|r| boxes_meet(r.1, region)).map(|r| r.0));
     let whole: Vec<usize> = refs.iter().map(|r| r.unit).collect();
@@ -263,26 +277,6 @@ fn kept_units(
         }
     }
     (units, index_of)
-}
-
-/// The skirmisher units of `table`, each with the box of its regiment's markers (the
-/// bases of every skirmisher unit of its parent, or of itself without one): the screens
-/// between them ([`crate::los::TerrainSight`]) lie in that box.
-fn regiments(table: &Table) -> Vec<(usize, (Vec2, Vec2))> {
-    let skirmishers: Vec<(usize, &str)> = table
-        .units
-        .iter()
-        .enumerate()
-        .filter(|(_, u)| u.kind == UnitKind::Skirmisher)
-        .map(|(i, u)| (i, u.parent.as_deref().unwrap_or(u.id.as_str())))
-        .collect();
-    skirmishers
-        .iter()
-        .map(|&(i, parent)| {
-            let markers = skirmishers.iter().filter(|s| s.1 == parent).flat_map(|s| &table.units[s.0].bases);
-            (i, bbox(markers.flat_map(|b| <[Vec2; 2]>::from(b.aabb()))))
-        })
-        .collect()
 }
 
 /// For each base of `u`, its index among the bases kept: all of them, or those whose
@@ -419,6 +413,8 @@ mod tests {
                 local.index_of,
                 "the index finds what a scan finds"
             );
+            let ids = |t: &Table| t.terrain.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&LocalTable::around(&table, None, &all).table), ids(&local.table));
             dropped |= local.table.bases().count() < table.bases().count();
             // The far regiment (units 101 and 102, one box) is kept or left out whole.
             let far = [101, 102].map(|u| local.map_selection(Selection::Unit(u)).is_ok());
@@ -534,6 +530,29 @@ mod tests {
             }
         }
         assert!(compared > 200, "{compared}");
+    }
+
+    /// Each skirmisher unit's regiment box is the box of every marker base of the units
+    /// sharing its parent (or its own id without one), as a scan of them finds it.
+    #[test]
+    fn a_regiment_box_holds_every_marker_of_its_parent() {
+        let table = crowded_table();
+        let key = |u: &Unit| u.parent.clone().unwrap_or_else(|| u.id.clone());
+        let mut got = regiment_boxes(&table);
+        got.sort_unstable_by_key(|r| r.0);
+        let want: Vec<(usize, (Vec2, Vec2))> = (0..table.units.len())
+            .filter(|&i| table.units[i].kind == UnitKind::Skirmisher)
+            .map(|i| {
+                let same = table
+                    .units
+                    .iter()
+                    .filter(|u| u.kind == UnitKind::Skirmisher && key(u) == key(&table.units[i]));
+                (i, bbox(same.flat_map(|u| &u.bases).flat_map(|b| <[Vec2; 2]>::from(b.aabb()))))
+            })
+            .collect();
+        assert_eq!(got.len(), 4);
+        assert_eq!(got, want);
+        assert_eq!(SpatialIndex::new(&table).regiments().len(), 4);
     }
 
     /// A regiment's markers far to either side of a battery's sight line, joined by the
