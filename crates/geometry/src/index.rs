@@ -7,8 +7,10 @@
 //! what a brute-force scan returns ([`brute`] holds those scans, for tests and benches).
 
 use crate::base::Base;
+use crate::convex::bbox;
 use crate::segment::ClosestPoints;
-use crate::table::{BaseRef, Table};
+use crate::table::{BaseRef, Table, UnitKind};
+use crate::terrain::TerrainFeature;
 use crate::vec2::Vec2;
 use rstar::{AABB, PointDistance, RTree, RTreeObject};
 use std::collections::{BTreeMap, HashMap};
@@ -119,6 +121,11 @@ pub struct SpatialIndex<'t> {
     /// Each unit id's index (the first unit with it); built on first use.
     /// (Owned ids: a borrowed key would tie the index's lifetime.)
     unit_ids: std::sync::OnceLock<HashMap<String, usize>>,
+    /// Each terrain feature's box ([`terrain_box`]); built on first use.
+    terrain_boxes: std::sync::OnceLock<Vec<(Vec2, Vec2)>>,
+    /// The skirmisher units with their regiments' boxes ([`regiment_boxes`]); built on
+    /// first use.
+    regiments: std::sync::OnceLock<Vec<(usize, (Vec2, Vec2))>>,
 }
 
 impl<'t> SpatialIndex<'t> {
@@ -133,7 +140,20 @@ impl<'t> SpatialIndex<'t> {
             side_trees: std::sync::OnceLock::new(),
             sides,
             unit_ids: std::sync::OnceLock::new(),
+            terrain_boxes: std::sync::OnceLock::new(),
+            regiments: std::sync::OnceLock::new(),
         }
+    }
+
+    /// [`terrain_box`] of each terrain feature of the table, in its order, worked out
+    /// once (a sight verdict's close call asks for them all).
+    pub(crate) fn terrain_boxes(&self) -> &[(Vec2, Vec2)] {
+        self.terrain_boxes.get_or_init(|| self.table.terrain.iter().map(terrain_box).collect())
+    }
+
+    /// [`regiment_boxes`] of the table, worked out once.
+    pub(crate) fn regiments(&self) -> &[(usize, (Vec2, Vec2))] {
+        self.regiments.get_or_init(|| regiment_boxes(self.table))
     }
 
     fn side_trees(&self) -> &[RTree<SideEntry>] {
@@ -374,6 +394,33 @@ impl<'t> SpatialIndex<'t> {
         out.sort_by_key(|p| (p.a, p.b));
         out
     }
+}
+
+/// The box around a terrain feature's outline and path.
+pub(crate) fn terrain_box(f: &TerrainFeature) -> (Vec2, Vec2) {
+    bbox(f.outline.iter().chain(&f.path).copied())
+}
+
+/// The skirmisher units of `table`, each with the box of its regiment's markers (the
+/// bases of every skirmisher unit of its parent, or of itself without one), in no
+/// particular order: the screens joining a regiment's markers lie in that box.
+pub(crate) fn regiment_boxes(table: &Table) -> Vec<(usize, (Vec2, Vec2))> {
+    let mut skirmishers: Vec<(&str, usize)> = table
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.kind == UnitKind::Skirmisher)
+        .map(|(i, u)| (u.parent.as_deref().unwrap_or(u.id.as_str()), i))
+        .collect();
+    // Sorted by regiment, each run of one regiment shares the box of its markers.
+    skirmishers.sort_unstable();
+    let mut out = Vec::with_capacity(skirmishers.len());
+    for run in skirmishers.chunk_by(|a, b| a.0 == b.0) {
+        let markers = run.iter().flat_map(|s| &table.units[s.1].bases);
+        let b = bbox(markers.flat_map(|b| <[Vec2; 2]>::from(b.aabb())));
+        out.extend(run.iter().map(|s| (s.1, b)));
+    }
+    out
 }
 
 /// Brute-force scans with the same answers as [`SpatialIndex`]: the oracle in tests and

@@ -10,19 +10,21 @@
 //! [`crate::los::LOCAL_REACH_MM`] of the verdict's own bases, and what else can decide
 //! it), as `los` decides its own.
 //!
-//! The sigma is the largest of the local table's bases' `sigma_mm` plus half diagonal
-//! times heading sigma, as for `los`; the nudge names the target's first base.
+//! The sigma is the largest of the local table's bases' and the table's skirmish
+//! markers' `sigma_mm` plus half diagonal times heading sigma, as for `los`; the nudge
+//! names the target's first base.
 
 use super::close_calls::{Against, members, moved};
 use super::local_table::LocalTable;
 use crate::close_call::{CloseCall, base_sigma, flip_margin};
 use crate::error::GeometryError;
-use crate::index::SpatialIndex;
+use crate::index::{SpatialIndex, regiment_boxes};
 use crate::los::terrain_model::ModelSpare;
 use crate::los::{PreparedTerrain, TerrainSight};
 use crate::sight::FullVisibility;
 use crate::table::{BaseRef, Selection, Table};
 use crate::vec2::Vec2;
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
 
@@ -52,7 +54,14 @@ fn local_call(
         (true, false) => Against::NoFullBase,
     };
     let spotter_sign = against.signs().0;
-    let sigma = local.table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
+    // Every skirmish marker counts, kept in the local table or not.
+    let regiments = if std::ptr::eq(index.table(), table) {
+        Cow::Borrowed(index.regiments())
+    } else {
+        Cow::Owned(regiment_boxes(table))
+    };
+    let markers = regiments.iter().filter_map(|&(u, _)| table.units.get(u)).flat_map(|u| &u.bases);
+    let sigma = local.table.bases().map(|(_, b)| b).chain(markers).filter_map(base_sigma).reduce(f64::max);
     // Each step on the local table narrowed to what can decide it at `k`, over terrain
     // prepared once (it never moves).
     let terrain = Arc::new(PreparedTerrain::try_new(&local.table)?);
@@ -148,4 +157,43 @@ pub fn full_base_sight_call(
         }
         found.is_some()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sigma of a full-base sight call counts every skirmish marker of the table, the
+    /// far regiment the local table leaves out too, as it counts the local table's bases.
+    #[test]
+    fn the_sigma_counts_the_markers_of_a_regiment_left_out() {
+        for far in [10.0_f64, 0.1] {
+            let text = format!(
+                r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40,"sigma_mm":0.5}}]}},
+  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0,"y":400,"heading":270,"width":30,"depth":20,"sigma_mm":0.3}}]}},
+  {{"id":"left","side":"fr","kind":"skirmisher","parent":"reg","bases":[{{"x":1500,"y":900,"heading":90,"width":20,"depth":20,"sigma_mm":{far}}}]}},
+  {{"id":"right","side":"fr","kind":"skirmisher","parent":"reg","bases":[{{"x":1700,"y":900,"heading":90,"width":20,"depth":20,"sigma_mm":0.2}}]}},
+  {{"id":"reg","side":"fr","kind":"infantry","formation":"line","bases":[{{"x":2000,"y":2000,"heading":90,"width":30,"depth":20,"sigma_mm":20}}]}}]}}"#
+            );
+            let table = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let index = SpatialIndex::new(&table);
+            let gun = table.units[0].bases[0];
+            let e = gun.front_edge();
+            let call = full_base_sight_call(
+                &table,
+                &index,
+                BaseRef::new(0, 0),
+                [e.a, e.b],
+                gun.forward(),
+                &[BaseRef::new(1, 0)],
+                true,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            // The far infantry is no marker: left out, it counts for nothing.
+            let want = table.units[..4].iter().flat_map(|u| &u.bases).filter_map(base_sigma).reduce(f64::max);
+            assert_eq!(call.sigma_mm, want, "far marker sigma {far}");
+            assert!(want.is_some_and(|w| w >= far.max(0.5)));
+        }
+    }
 }

@@ -10,10 +10,12 @@
 //! at `k`. The local table keeps, of the bases, those whose boxes meet the box around
 //! the verdict's own bases grown by the reach ([`LOCAL_REACH_MM`], past `2√2` times the
 //! largest perturbation), the whole units of the verdict's bases (a unit near a crest
-//! line counts by all its bases: 004 §15.1), and every skirmish marker (the screens
-//! between a regiment's markers join each to its nearest, however far: 000 §4.2); of the
-//! terrain, the features whose boxes meet that box, and the hills whose boxes meet a
-//! kept base's (the level a base stands at: 003 601); the units that keep a base.
+//! line counts by all its bases: 004 §15.1), and every skirmish marker of each regiment
+//! whose markers' boxes together meet that box (the screens between a regiment's markers
+//! join each to its nearest, however far, so they lie in the box of all its markers,
+//! which grows as a base's does: 000 §4.2); of the terrain, the features whose boxes
+//! meet that box, and the hills whose boxes meet a kept base's (the level a base stands
+//! at: 003 601); the units that keep a base.
 //!
 //! A step of the bisection at `k` needs only the reach `2√2·k` ([`reach_at`]): it
 //! narrows the local table to that and moves each base it keeps as the step asks, in
@@ -27,10 +29,11 @@ use crate::base::Base;
 use crate::close_call::PERTURBATION_MAX_MM;
 use crate::convex::{bbox, boxes_meet};
 use crate::error::GeometryError;
-use crate::index::SpatialIndex;
+use crate::index::{SpatialIndex, regiment_boxes, terrain_box};
 use crate::table::{BaseRef, Selection, Table, Unit, UnitKind};
 use crate::terrain::TerrainKind;
 use crate::vec2::Vec2;
+use std::borrow::Cow;
 
 /// How far beyond the box of a verdict's own bases the local table of a sight verdict's
 /// close call reaches, mm: past `2√2` times the largest perturbation, rounded up. Grown
@@ -65,6 +68,9 @@ pub(super) struct Narrowed {
     boxes: Vec<Vec<(Vec2, Vec2)>>,
     /// Lists of places no kept unit holds, for the next narrowing's units.
     spare: Vec<Vec<Option<usize>>>,
+    /// For each skirmisher unit of the table it narrows, the box of its regiment's
+    /// markers ([`regiment_boxes`]).
+    regiments: Vec<Option<(Vec2, Vec2)>>,
 }
 
 impl LocalTable {
@@ -84,17 +90,30 @@ impl LocalTable {
                 .filter(|&u| table.units[u].bases.iter().any(|b| boxes_meet(b.aabb(), region)))
                 .collect(),
         };
-        let (units, index_of) = kept_units(table, candidates, refs, region);
+        // The regiments' and the features' boxes, worked out once for the table when it
+        // is indexed.
+        let own = index.filter(|i| std::ptr::eq(i.table(), table));
+        let regiments = match own {
+            Some(i) => Cow::Borrowed(i.regiments()),
+            None => Cow::Owned(regiment_boxes(table)),
+        };
+        let (units, index_of) = kept_units(table, candidates, refs, &regiments, region);
+        let feature_boxes = own.map(SpatialIndex::terrain_boxes);
+        // A hill meets a kept base's box only if it meets the box around them all (the
+        // test that leaves out most of a large table's hills at once).
+        let kept_boxes: Vec<(Vec2, Vec2)> = units.iter().flat_map(|u| &u.bases).map(Base::aabb).collect();
+        let around_kept = bbox(kept_boxes.iter().flat_map(|&(lo, hi)| [lo, hi]));
         let under_kept =
-            |f: (Vec2, Vec2)| units.iter().flat_map(|u| &u.bases).any(|b| boxes_meet(b.aabb(), f));
+            |f: (Vec2, Vec2)| boxes_meet(around_kept, f) && kept_boxes.iter().any(|&b| boxes_meet(b, f));
         let terrain = table
             .terrain
             .iter()
-            .filter(|f| {
-                let fbox = bbox(f.outline.iter().chain(&f.path).copied());
+            .enumerate()
+            .filter(|&(i, f)| {
+                let fbox = feature_boxes.and_then(|b| b.get(i).copied()).unwrap_or_else(|| terrain_box(f));
                 boxes_meet(fbox, region) || (f.kind == TerrainKind::Hill && under_kept(fbox))
             })
-            .cloned()
+            .map(|(_, f)| f.clone())
             .collect();
         // The markers (cubes) within the region: no sight verdict asks for them, and
         // copying a large table's every marker into each local table cost as much as
@@ -118,6 +137,13 @@ impl LocalTable {
             pool: self.table.units.iter().cloned().map(Some).collect(),
             boxes: self.table.units.iter().map(|u| u.bases.iter().map(Base::aabb).collect()).collect(),
             spare: Vec::new(),
+            regiments: {
+                let mut by_unit = vec![None; self.table.units.len()];
+                for (u, b) in regiment_boxes(&self.table) {
+                    by_unit[u] = Some(b);
+                }
+                by_unit
+            },
         }
     }
 
@@ -148,9 +174,14 @@ impl LocalTable {
             into.spare.push(places);
         }
         let region = region(&self.table, refs, reach_at(k));
-        for ((ui, u), boxes) in self.table.units.iter().enumerate().zip(&into.boxes) {
-            let all = u.kind == UnitKind::Skirmisher || refs.iter().any(|r| r.unit == ui);
-            if !boxes.iter().any(|&b| all || boxes_meet(b, region)) {
+        for (((ui, u), boxes), regiment) in
+            self.table.units.iter().enumerate().zip(&into.boxes).zip(&into.regiments)
+        {
+            let whole = refs.iter().any(|r| r.unit == ui);
+            // A regiment's markers are kept whole, when their box meets the region.
+            let markers = regiment.is_some_and(|b| boxes_meet(b, region));
+            let all = whole || markers;
+            if !boxes.iter().any(|&b| all || (regiment.is_none() && boxes_meet(b, region))) {
                 continue;
             }
             let Some(mut unit) = into.pool.get_mut(ui).and_then(Option::take) else { continue };
@@ -158,7 +189,7 @@ impl LocalTable {
             places.clear();
             unit.bases.clear();
             for (bi, (b, &bbox)) in u.bases.iter().zip(boxes).enumerate() {
-                if all || boxes_meet(bbox, region) {
+                if all || (regiment.is_none() && boxes_meet(bbox, region)) {
                     places.push(Some(unit.bases.len()));
                     unit.bases.push(moved(BaseRef::new(ui, bi), b));
                 } else {
@@ -216,15 +247,19 @@ fn region(table: &Table, refs: &[BaseRef], reach_mm: f64) -> (Vec2, Vec2) {
 
 /// The units of a local table, from `candidates` (units of `table` with a base near
 /// `region`): of each, the bases whose boxes meet the region, all of a skirmisher's and
-/// of a unit of `refs`; every skirmisher unit and every unit of `refs` is a candidate.
-/// With, for each kept unit, its place (see [`LocalTable`]).
+/// of a unit of `refs`; the skirmisher units kept are those whose regiment's markers'
+/// box (of `regiments`: [`regiment_boxes`]) meets the region, with every unit of `refs`. With, for each kept
+/// unit, its place (see [`LocalTable`]).
 fn kept_units(
     table: &Table,
     mut candidates: Vec<usize>,
     refs: &[BaseRef],
+    regiments: &[(usize, (Vec2, Vec2))],
     region: (Vec2, Vec2),
 ) -> (Vec<Unit>, Vec<UnitPlace>) {
-    candidates.extend((0..table.units.len()).filter(|&u| table.units[u].kind == UnitKind::Skirmisher));
+    // A regiment's markers are kept whole when their box meets the region, else none.
+    candidates.retain(|&u| table.units.get(u).is_some_and(|u| u.kind != UnitKind::Skirmisher));
+    candidates.extend(regiments.iter().filter(|r| boxes_meet(r.1, region)).map(|r| r.0));
     let whole: Vec<usize> = refs.iter().map(|r| r.unit).collect();
     candidates.extend(whole.iter().copied());
     candidates.sort_unstable();
@@ -315,6 +350,21 @@ mod tests {
               {"x":200,"y":1500,"heading":90,"width":20,"depth":20},{"x":1400,"y":100,"heading":90,"width":20,"depth":20}]}"#
                 .to_string(),
         );
+        // A regiment of three markers in two units, off the field to the right (its
+        // screens stay there), and one of a marker alone.
+        units.push(
+            r#"{"id":"sk2","side":"au","kind":"skirmisher","parent":"u2","bases":[
+              {"x":1300,"y":600,"heading":90,"width":20,"depth":20},{"x":1350,"y":900,"heading":45,"width":20,"depth":20}]}"#
+                .to_string(),
+        );
+        units.push(
+            r#"{"id":"sk3","side":"au","kind":"skirmisher","parent":"u2","bases":[{"x":1250,"y":300,"heading":90,"width":20,"depth":20}]}"#
+                .to_string(),
+        );
+        units.push(
+            r#"{"id":"sk4","side":"fr","kind":"skirmisher","bases":[{"x":500,"y":-200,"heading":90,"width":20,"depth":20}]}"#
+                .to_string(),
+        );
         let text = format!(
             r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[{}],"terrain":[
   {{"id":"w1","kind":"medium-forest","outline":[[200,200],[350,200],[360,300],[200,320]]}},
@@ -341,6 +391,7 @@ mod tests {
         let table = crowded_table();
         let index = SpatialIndex::new(&table);
         let (mut dropped, mut narrowed, mut seen, mut hidden) = (false, false, 0, 0);
+        let mut regiment_dropped = false;
         // Pairs 150-350 mm apart: most of the table lies beyond their local tables.
         let centre = |u: usize| table.units[u].bases[0].centre();
         let pairs: Vec<(usize, usize)> = (0..100)
@@ -362,7 +413,13 @@ mod tests {
                 local.index_of,
                 "the index finds what a scan finds"
             );
+            let ids = |t: &Table| t.terrain.iter().map(|f| f.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(&LocalTable::around(&table, None, &all).table), ids(&local.table));
             dropped |= local.table.bases().count() < table.bases().count();
+            // The far regiment (units 101 and 102, one box) is kept or left out whole.
+            let far = [101, 102].map(|u| local.map_selection(Selection::Unit(u)).is_ok());
+            assert_eq!(far[0], far[1]);
+            regiment_dropped |= !far[0];
             let (ls, lt) = (
                 local.map_selection(Selection::Unit(a)).unwrap_or_else(|e| panic!("{e}")),
                 local.map_selection(Selection::Unit(b)).unwrap_or_else(|e| panic!("{e}")),
@@ -398,6 +455,7 @@ mod tests {
         }
         assert!(narrowed, "some narrowed table leaves bases out");
         assert!(dropped, "some local table leaves bases out");
+        assert!(regiment_dropped, "some local table leaves the far regiment out");
         assert!(seen > 0 && hidden > 0, "{seen} seen, {hidden} hidden");
     }
 
@@ -472,6 +530,59 @@ mod tests {
             }
         }
         assert!(compared > 200, "{compared}");
+    }
+
+    /// Each skirmisher unit's regiment box is the box of every marker base of the units
+    /// sharing its parent (or its own id without one), as a scan of them finds it.
+    #[test]
+    fn a_regiment_box_holds_every_marker_of_its_parent() {
+        let table = crowded_table();
+        let key = |u: &Unit| u.parent.clone().unwrap_or_else(|| u.id.clone());
+        let mut got = regiment_boxes(&table);
+        got.sort_unstable_by_key(|r| r.0);
+        let want: Vec<(usize, (Vec2, Vec2))> = (0..table.units.len())
+            .filter(|&i| table.units[i].kind == UnitKind::Skirmisher)
+            .map(|i| {
+                let same = table
+                    .units
+                    .iter()
+                    .filter(|u| u.kind == UnitKind::Skirmisher && key(u) == key(&table.units[i]));
+                (i, bbox(same.flat_map(|u| &u.bases).flat_map(|b| <[Vec2; 2]>::from(b.aabb()))))
+            })
+            .collect();
+        assert_eq!(got.len(), 4);
+        assert_eq!(got, want);
+        assert_eq!(SpatialIndex::new(&table).regiments().len(), 4);
+    }
+
+    /// A regiment's markers far to either side of a battery's sight line, joined by the
+    /// screen between them across it (000 §4.2), are kept in the local table, whose
+    /// verdict is the whole table's (hidden); a regiment whose markers' box lies beyond
+    /// the reach is left out, and the foe is seen.
+    #[test]
+    fn a_screen_across_the_sight_line_keeps_its_far_markers() {
+        for (y, hidden) in [(200.0, true), (900.0, false)] {
+            let text = format!(
+                r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+  {{"id":"gun","side":"fr","kind":"artillery","bases":[{{"x":0,"y":0,"heading":90,"width":25,"depth":40}}]}},
+  {{"id":"foe","side":"au","kind":"infantry","formation":"line","bases":[{{"x":0,"y":400,"heading":270,"width":30,"depth":20}}]}},
+  {{"id":"left","side":"fr","kind":"skirmisher","parent":"reg","bases":[{{"x":-400,"y":{y},"heading":90,"width":20,"depth":20}}]}},
+  {{"id":"right","side":"fr","kind":"skirmisher","parent":"reg","bases":[{{"x":400,"y":{y},"heading":90,"width":20,"depth":20}}]}},
+  {{"id":"reg","side":"fr","kind":"infantry","formation":"line","bases":[{{"x":2000,"y":2000,"heading":90,"width":30,"depth":20}}]}}]}}"#
+            );
+            let table = Table::from_json_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let index = SpatialIndex::new(&table);
+            let all = [BaseRef::new(0, 0), BaseRef::new(1, 0)];
+            let local = LocalTable::around(&table, Some(&index), &all);
+            assert_eq!(local.table.units.len(), if hidden { 4 } else { 2 }, "markers at y = {y}");
+            let want = verdict(&table, Selection::Unit(0), Selection::Unit(1));
+            assert_eq!(want, (!hidden, !hidden), "markers at y = {y}");
+            assert_eq!(verdict(&local.table, Selection::Unit(0), Selection::Unit(1)), want);
+            // Narrowed to a step's reach, the screen stays while the regiment's box meets it.
+            let mut narrowing = local.narrowing();
+            local.narrow(&local.map_all(&all), 1.0, &mut narrowing);
+            assert_eq!(narrowing.local.table.units.len(), local.table.units.len());
+        }
     }
 
     /// Regression (issue 20): a blocker whose box is 135 mm from the target's, both
