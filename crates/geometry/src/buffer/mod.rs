@@ -241,7 +241,12 @@ fn written(l: &[usize], pieces: &[Piece], elements: &[Element], r: f64, arc_exce
             }
         }
     }
-    cleaned(&ring)
+    // As [`cleaned`], in place.
+    ring.dedup();
+    while ring.len() > 1 && ring.first() == ring.last() {
+        ring.pop();
+    }
+    ring
 }
 
 /// A frame 1000 mm square with 100 mm walls and a 50 mm opening in its left wall (from
