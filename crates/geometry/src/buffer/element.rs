@@ -321,12 +321,17 @@ pub(super) fn pseudo_angle(d0: Vec2, w: Vec2) -> f64 {
 
 /// The unit direction at pseudo-angle `p` ([`pseudo_angle`]) from `d0`.
 pub(super) fn from_pseudo_angle(d0: Vec2, p: f64) -> Vec2 {
-    // (The floor by a cast where that is the same number: the usual case, and no call.)
-    let quarter = if p > 0.0 && p < 4.0 { f64::from(p as u8) } else { p.floor() }.clamp(0.0, 3.0);
-    let f = p - quarter;
+    // (The floor by comparisons where that is the same number: the usual case.)
+    let (quarter, f) = if p > 0.0 && p < 4.0 {
+        let q = if p < 2.0 { u8::from(p >= 1.0) } else { 2 + u8::from(p >= 3.0) };
+        (q, p - f64::from(q))
+    } else {
+        let q = p.floor().clamp(0.0, 3.0);
+        (q as u8, p - q)
+    };
     // Within the quarter: between its first axis and the next, on the diamond.
     let (x, y) = (1.0 - f, f);
-    let local = match quarter as u8 {
+    let local = match quarter {
         0 => Vec2::new(x, y),
         1 => Vec2::new(-y, x),
         2 => Vec2::new(-x, -y),

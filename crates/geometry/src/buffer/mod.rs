@@ -221,7 +221,15 @@ fn joined(pieces: &[Piece], elements: &[Element], r: f64) -> Vec<Vec<usize>> {
 /// outside it).
 fn written(l: &[usize], pieces: &[Piece], elements: &[Element], r: f64, arc_excess: f64) -> Vec<Vec2> {
     let step_max = 2.0 * (r / (r + arc_excess)).acos();
-    let mut ring = Vec::new();
+    // Room for every point (an arc's true turn is at most twice its pseudo-angle).
+    let room = l
+        .iter()
+        .map(|&k| match elements[pieces[k].element] {
+            Element::Arc { .. } => 2 + (2.0 * (pieces[k].to - pieces[k].from) / step_max) as usize,
+            Element::Line { .. } => 1,
+        })
+        .sum();
+    let mut ring = Vec::with_capacity(room);
     for &k in l {
         let p = pieces[k];
         let el = &elements[p.element];
