@@ -376,22 +376,31 @@ fn division_pairs(
     adjoining_mm: f64,
 ) -> Result<Vec<DivisionPairFinding>, GeometryError> {
     let outer = together_mm.unwrap_or(adjoining_mm);
-    let call = |g: &DivisionGap, limit: f64| {
-        unit_distance_call(t, g.units.0, g.units.1, limit).map(|(_, c)| (limit, c))
+    // Each gap's closest bases measured once for all its calls (as `unit_distance_call`
+    // measures them for each).
+    let call = |g: &DivisionGap, c: &UnitClosest, limit: f64| {
+        let (a, b) = (BaseRef::new(g.units.0, c.from_base), BaseRef::new(g.units.1, c.to_base));
+        (limit, distance_call(t, a, b, &c.closest, limit))
     };
-    let gaps: Vec<DivisionGap> = division_gaps(t, index, outer + band)
+    let gaps: Vec<(DivisionGap, Option<UnitClosest>)> = division_gaps(t, index, outer + band)
         .into_iter()
-        .filter(|g| within(g.distance_mm, outer) || call(g, outer).is_some_and(|(_, c)| !c.certain()))
+        .map(|g| {
+            let c = t.units.get(g.units.0).zip(t.units.get(g.units.1)).and_then(|(a, b)| a.closest_to(b));
+            (g, c)
+        })
+        .filter(|(g, c)| {
+            within(g.distance_mm, outer) || c.as_ref().is_some_and(|c| !call(g, c, outer).1.certain())
+        })
         .collect();
     // Sight between the closest units of the pairs within the adjoining distance, on
     // every core (each is a whole line-of-sight verdict).
     let sighted: Vec<usize> =
-        (0..gaps.len()).filter(|&i| within(gaps[i].distance_mm, adjoining_mm)).collect();
+        (0..gaps.len()).filter(|&i| within(gaps[i].0.distance_mm, adjoining_mm)).collect();
     let mut seen = vec![false; gaps.len()];
     if !sighted.is_empty() {
         let sight = units_sight(index, book)?;
         let verdicts = Crew::map(0, sighted.len(), |k| {
-            let (a, b) = gaps[sighted[k]].units;
+            let (a, b) = gaps[sighted[k]].0.units;
             sight.unit_verdict(a, b).visible
         });
         for (&i, v) in sighted.iter().zip(verdicts) {
@@ -401,11 +410,11 @@ fn division_pairs(
     Ok(gaps
         .into_iter()
         .zip(seen)
-        .map(|(g, seen)| DivisionPairFinding {
+        .map(|((g, c), seen)| DivisionPairFinding {
             together: together_mm.is_some_and(|l| within(g.distance_mm, l)),
             adjoining: within(g.distance_mm, adjoining_mm) && seen,
-            together_call: together_mm.and_then(|l| call(&g, l)),
-            adjoining_call: call(&g, adjoining_mm),
+            together_call: together_mm.and_then(|l| c.as_ref().map(|c| call(&g, c, l))),
+            adjoining_call: c.as_ref().map(|c| call(&g, c, adjoining_mm)),
             distance_mm: g.distance_mm,
             units: g.units,
             a: g.a,
