@@ -320,3 +320,24 @@ fn the_quarter_by_comparisons_gives_the_direction_the_floor_gives() {
         }
     }
 }
+
+#[test]
+fn a_left_turn_is_told_as_the_arctangent_tells_it() {
+    // Normals of edges at any heading turned by any angle, tiny and near a half turn
+    // included, and the zero normal of an edge of no length.
+    let mut next = xorshift(0x51f1_5eed_0bad_cafe);
+    let mut turns = vec![0.0, 1e-13, 1e-12, 2e-12, 1e-9, 1e-6, 1.0000001e-6, 0.5, 3.0, PI, -PI, -1e-12];
+    turns.extend((0..4000).map(|_| 2.0 * PI * (next() - 0.5)));
+    turns.extend((0..2000).map(|_| 1e-5 * (next() - 0.5)));
+    for turn in turns {
+        for _ in 0..3 {
+            let heading = 2.0 * PI * next();
+            let m0 = direction(heading);
+            let m1 = direction(heading + turn);
+            let by_angle = m0.cross(m1).atan2(m0.dot(m1)) > 1e-12;
+            assert_eq!(turns_left(m0, m1), by_angle, "{turn} from {heading}");
+        }
+    }
+    assert!(!turns_left(Vec2::ZERO, direction(1.0)));
+    assert!(!turns_left(direction(1.0), Vec2::ZERO));
+}
