@@ -22,7 +22,7 @@ use super::deployment::{
 use super::divisions::{DivisionGap, division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
     LeaderScope, commanded_units_among, division_and_corps_leaders, division_leader, rally_penalty,
-    rally_step_boundary_mm, unit_distance_mm, units_within_reach,
+    rally_step_boundary_mm, units_within_reach,
 };
 use super::pass_through::{pass_through_reach_mm, pass_through_within};
 use super::reaction::reaction_zone_sighted;
@@ -285,6 +285,18 @@ fn asset(table: &Table, area: Option<&AreaIndex<'_>>, ui: usize, u: &Unit) -> As
     AssetFinding { unit: ui, inside, fraction_inside, call }
 }
 
+/// The closest bases of units `a` and `b`, as [`unit_distance_call`] measures them;
+/// `None` when either is missing or has no bases.
+fn closest_units(t: &Table, a: usize, b: usize) -> Option<UnitClosest> {
+    t.units.get(a)?.closest_to(t.units.get(b)?)
+}
+
+/// [`unit_distance_call`]'s close call of units `a` and `b` (closest bases `c`,
+/// [`closest_units`]) against `limit_mm`.
+fn closest_call(t: &Table, (a, b): (usize, usize), c: &UnitClosest, limit_mm: f64) -> CloseCall {
+    distance_call(t, BaseRef::new(a, c.from_base), BaseRef::new(b, c.to_base), &c.closest, limit_mm)
+}
+
 /// What the per-division loop of [`assess_command`] reads for every division.
 struct DivisionContext<'a> {
     by_division: &'a BTreeMap<&'a str, Vec<usize>>,
@@ -323,9 +335,11 @@ fn division_finding(
         // A division leader commands among its division's units.
         let commanded = commanded_units_among(t, l, members.iter().copied());
         for u in commanded.into_iter().filter(|&u| t.units[u].is_combat()) {
-            if let Some(dmm) = unit_distance_mm(t, l, u) {
+            // The closest bases once, for the distance and its call.
+            if let Some(c) = closest_units(t, l, u) {
+                let dmm = c.closest.distance_mm;
                 let boundary_mm = rally_step_boundary_mm(dmm, book)?;
-                let Some((_, call)) = unit_distance_call(t, l, u, boundary_mm) else { continue };
+                let call = closest_call(t, (l, u), &c, boundary_mm);
                 rally.push(RallyFinding {
                     unit: u,
                     leader_distance_mm: dmm,
@@ -378,14 +392,11 @@ fn division_pairs(
     let outer = together_mm.unwrap_or(adjoining_mm);
     // Each gap's closest bases measured once for all its calls (as `unit_distance_call`
     // measures them for each).
-    let call = |g: &DivisionGap, c: &UnitClosest, limit: f64| {
-        let (a, b) = (BaseRef::new(g.units.0, c.from_base), BaseRef::new(g.units.1, c.to_base));
-        (limit, distance_call(t, a, b, &c.closest, limit))
-    };
+    let call = |g: &DivisionGap, c: &UnitClosest, limit: f64| (limit, closest_call(t, g.units, c, limit));
     let gaps: Vec<(DivisionGap, Option<UnitClosest>)> = division_gaps(t, index, outer + band)
         .into_iter()
         .map(|g| {
-            let c = t.units.get(g.units.0).zip(t.units.get(g.units.1)).and_then(|(a, b)| a.closest_to(b));
+            let c = closest_units(t, g.units.0, g.units.1);
             (g, c)
         })
         .filter(|(g, c)| {
