@@ -102,14 +102,25 @@ impl Element {
         match *self {
             Element::Line { a, b, .. } => Reach::new([a, b], None),
             Element::Arc { c, d0, end, .. } => {
-                let dm = from_pseudo_angle(d0, 0.5 * end);
-                let d1 = from_pseudo_angle(d0, end);
+                let d = |s: f64| from_pseudo_angle(d0, s * end);
+                let (q1, dm, q3, d1) = (d(0.25), d(0.5), d(0.75), d(1.0));
                 // Where the tangents at the ends of an arc of under a quarter turn (each
-                // half of this one) meet: the arc lies in the triangle of its ends and
+                // quarter of this one) meet: the arc lies in the triangle of its ends and
                 // that point.
                 let apex = |u: Vec2, v: Vec2| c + (u + v) * (r / (1.0 + u.dot(v)));
-                let (p0, pm, p1) = (c + d0 * r, c + dm * r, c + d1 * r);
-                Reach::new([p0, apex(d0, dm), pm, apex(dm, d1), p1], Some(ArcPart { c, d0, d1, p0, p1 }))
+                let (p0, p1) = (c + d0 * r, c + d1 * r);
+                let hull = [
+                    p0,
+                    p1,
+                    c + dm * r,
+                    c + q1 * r,
+                    c + q3 * r,
+                    apex(d0, q1),
+                    apex(q1, dm),
+                    apex(dm, q3),
+                    apex(q3, d1),
+                ];
+                Reach::new(hull, Some(ArcPart { c, d0, d1, p0, p1 }))
             }
         }
     }
@@ -208,11 +219,11 @@ pub(super) struct ArcPart {
 /// An element's points worked out once for the tests of many edges against it.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Reach {
-    /// Points whose convex hull holds the element: a line's two ends; an arc's start,
-    /// middle and end, with between each two the point where their tangents meet (each
-    /// half of an arc of under a half turn lies in the triangle of its ends and that
-    /// point). The first and last are the element's ends.
-    hull: [Vec2; 5],
+    /// Points whose convex hull holds the element: a line's two ends; an arc's ends,
+    /// middle and quarter points, and between each two along it the point where their
+    /// tangents meet (each quarter of an arc of under a half turn lies in the triangle
+    /// of its ends and that point).
+    hull: [Vec2; 9],
     /// How many of `hull` there are.
     n: usize,
     /// The box of the hull, (min, max).
@@ -224,7 +235,7 @@ pub(super) struct Reach {
 
 impl Reach {
     fn new<const N: usize>(points: [Vec2; N], arc: Option<ArcPart>) -> Reach {
-        let mut hull = [Vec2::ZERO; 5];
+        let mut hull = [Vec2::ZERO; 9];
         hull[..N].copy_from_slice(&points);
         let (mut lo, mut hi) = (points[0], points[0]);
         for p in points {
@@ -310,12 +321,17 @@ pub(super) fn pseudo_angle(d0: Vec2, w: Vec2) -> f64 {
 
 /// The unit direction at pseudo-angle `p` ([`pseudo_angle`]) from `d0`.
 pub(super) fn from_pseudo_angle(d0: Vec2, p: f64) -> Vec2 {
-    // (The floor by a cast where that is the same number: the usual case, and no call.)
-    let quarter = if p > 0.0 && p < 4.0 { f64::from(p as u8) } else { p.floor() }.clamp(0.0, 3.0);
-    let f = p - quarter;
+    // (The floor by comparisons where that is the same number: the usual case.)
+    let (quarter, f) = if p > 0.0 && p < 4.0 {
+        let q = if p < 2.0 { u8::from(p >= 1.0) } else { 2 + u8::from(p >= 3.0) };
+        (q, p - f64::from(q))
+    } else {
+        let q = p.floor().clamp(0.0, 3.0);
+        (q as u8, p - q)
+    };
     // Within the quarter: between its first axis and the next, on the diamond.
     let (x, y) = (1.0 - f, f);
-    let local = match quarter as u8 {
+    let local = match quarter {
         0 => Vec2::new(x, y),
         1 => Vec2::new(-y, x),
         2 => Vec2::new(-x, -y),

@@ -84,8 +84,7 @@ fn edges_and_elements(rings: &[Vec<Vec2>], r: f64) -> (Vec<Edge>, Vec<Element>) 
             let (m0, m1) = (normal(i), normal((i + 1) % n));
             let (a, b) = (g[i], g[(i + 1) % n]);
             elements.push(Element::Line { a: a + m0 * r, b: b + m0 * r, edge: first + i });
-            let turn = m0.cross(m1).atan2(m0.dot(m1));
-            if turn > 1e-12 {
+            if turns_left(m0, m1) {
                 elements.push(Element::Arc {
                     c: b,
                     d0: m0,
@@ -96,6 +95,15 @@ fn edges_and_elements(rings: &[Vec<Vec2>], r: f64) -> (Vec<Edge>, Vec<Element>) 
         }
     }
     (edges, elements)
+}
+
+/// True when the unit normal `m1` turns left of `m0` by more than 1e-12 radians (a
+/// convex corner, given its arc). A turn whose sine is past a millionth is surely so,
+/// with no arctangent (the angle of a sine past 1e-6 between vectors no longer than
+/// one, and a hair, is past 1e-6 radians).
+fn turns_left(m0: Vec2, m1: Vec2) -> bool {
+    let sine = m0.cross(m1);
+    sine > 1e-6 || sine.atan2(m0.dot(m1)) > 1e-12
 }
 
 /// The rings that lie inside no other's filled outline ([`nested`]), in order.
@@ -221,7 +229,15 @@ fn joined(pieces: &[Piece], elements: &[Element], r: f64) -> Vec<Vec<usize>> {
 /// outside it).
 fn written(l: &[usize], pieces: &[Piece], elements: &[Element], r: f64, arc_excess: f64) -> Vec<Vec2> {
     let step_max = 2.0 * (r / (r + arc_excess)).acos();
-    let mut ring = Vec::new();
+    // Room for every point (an arc's true turn is at most twice its pseudo-angle).
+    let room = l
+        .iter()
+        .map(|&k| match elements[pieces[k].element] {
+            Element::Arc { .. } => 2 + (2.0 * (pieces[k].to - pieces[k].from) / step_max) as usize,
+            Element::Line { .. } => 1,
+        })
+        .sum();
+    let mut ring = Vec::with_capacity(room);
     for &k in l {
         let p = pieces[k];
         let el = &elements[p.element];
@@ -241,7 +257,12 @@ fn written(l: &[usize], pieces: &[Piece], elements: &[Element], r: f64, arc_exce
             }
         }
     }
-    cleaned(&ring)
+    // As [`cleaned`], in place.
+    ring.dedup();
+    while ring.len() > 1 && ring.first() == ring.last() {
+        ring.pop();
+    }
+    ring
 }
 
 /// A frame 1000 mm square with 100 mm walls and a 50 mm opening in its left wall (from

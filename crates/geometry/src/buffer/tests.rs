@@ -274,3 +274,70 @@ fn pruned_cutting_matches_the_plain_one_on_hand_made_rings() {
     }
     assert!(pieces > 1000, "{pieces}");
 }
+
+/// [`from_pseudo_angle`] as first written (the floor by a cast, clamped): the one with
+/// its quarter found by comparisons must match it to the bit.
+fn from_pseudo_angle_by_floor(d0: Vec2, p: f64) -> Vec2 {
+    let quarter = if p > 0.0 && p < 4.0 { f64::from(p as u8) } else { p.floor() }.clamp(0.0, 3.0);
+    let f = p - quarter;
+    let (x, y) = (1.0 - f, f);
+    let local = match quarter as u8 {
+        0 => Vec2::new(x, y),
+        1 => Vec2::new(-y, x),
+        2 => Vec2::new(-x, -y),
+        _ => Vec2::new(y, -x),
+    };
+    let v = d0 * local.x + d0.perp_left() * local.y;
+    v.normalized().unwrap_or(d0)
+}
+
+#[test]
+fn the_quarter_by_comparisons_gives_the_direction_the_floor_gives() {
+    let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
+    let mut next = xorshift(0x1234_5678_9abc_def1);
+    let mut specials =
+        vec![0.0, -0.0, 4.0, 5.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MIN_POSITIVE];
+    for q in 0..4 {
+        let q = f64::from(q);
+        specials.extend([q, q + 0.5, (q + 1.0).next_down(), q.next_up(), q + 1e-300]);
+    }
+    for turn in [0.0, 30.0, 90.0, 137.5, 180.0, -90.0] {
+        let d0 = Vec2::new(1.0, 0.0).rotated_deg(turn);
+        for &p in &specials {
+            assert_eq!(
+                bits(from_pseudo_angle(d0, p)),
+                bits(from_pseudo_angle_by_floor(d0, p)),
+                "{p} at {turn}°"
+            );
+        }
+        for _ in 0..2000 {
+            let p = -0.5 + 5.0 * next();
+            assert_eq!(
+                bits(from_pseudo_angle(d0, p)),
+                bits(from_pseudo_angle_by_floor(d0, p)),
+                "{p} at {turn}°"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_left_turn_is_told_as_the_arctangent_tells_it() {
+    // Normals of edges at any heading turned by any angle, tiny and near a half turn
+    // included, and the zero normal of an edge of no length.
+    let mut next = xorshift(0x51f1_5eed_0bad_cafe);
+    let mut turns = vec![0.0, 1e-13, 1e-12, 2e-12, 1e-9, 1e-6, 1.0000001e-6, 0.5, 3.0, PI, -PI, -1e-12];
+    turns.extend((0..4000).map(|_| 2.0 * PI * (next() - 0.5)));
+    turns.extend((0..2000).map(|_| 1e-5 * (next() - 0.5)));
+    for turn in turns {
+        for _ in 0..3 {
+            let heading = 2.0 * PI * next();
+            let m0 = direction(heading);
+            let m1 = direction(heading + turn);
+            let by_angle = m0.cross(m1).atan2(m0.dot(m1)) > 1e-12;
+            assert_eq!(turns_left(m0, m1), by_angle, "{turn} from {heading}");
+        }
+    }
+    assert!(!turns_left(Vec2::ZERO, direction(1.0)));
+    assert!(!turns_left(direction(1.0), Vec2::ZERO));
+}

@@ -22,7 +22,7 @@ use super::deployment::{
 use super::divisions::{DivisionGap, division_gaps, nearest_enemies_of_divisions};
 use super::leaders::{
     LeaderScope, commanded_units_among, division_and_corps_leaders, division_leader, rally_penalty,
-    rally_step_boundary_mm, unit_distance_mm, units_within_reach,
+    rally_step_boundary_mm, units_within_reach,
 };
 use super::pass_through::{pass_through_reach_mm, pass_through_within};
 use super::reaction::reaction_zone_sighted;
@@ -285,6 +285,18 @@ fn asset(table: &Table, area: Option<&AreaIndex<'_>>, ui: usize, u: &Unit) -> As
     AssetFinding { unit: ui, inside, fraction_inside, call }
 }
 
+/// The closest bases of units `a` and `b`, as [`unit_distance_call`] measures them;
+/// `None` when either is missing or has no bases.
+fn closest_units(t: &Table, a: usize, b: usize) -> Option<UnitClosest> {
+    t.units.get(a)?.closest_to(t.units.get(b)?)
+}
+
+/// [`unit_distance_call`]'s close call of units `a` and `b` (closest bases `c`,
+/// [`closest_units`]) against `limit_mm`.
+fn closest_call(t: &Table, (a, b): (usize, usize), c: &UnitClosest, limit_mm: f64) -> CloseCall {
+    distance_call(t, BaseRef::new(a, c.from_base), BaseRef::new(b, c.to_base), &c.closest, limit_mm)
+}
+
 /// What the per-division loop of [`assess_command`] reads for every division.
 struct DivisionContext<'a> {
     by_division: &'a BTreeMap<&'a str, Vec<usize>>,
@@ -323,9 +335,11 @@ fn division_finding(
         // A division leader commands among its division's units.
         let commanded = commanded_units_among(t, l, members.iter().copied());
         for u in commanded.into_iter().filter(|&u| t.units[u].is_combat()) {
-            if let Some(dmm) = unit_distance_mm(t, l, u) {
+            // The closest bases once, for the distance and its call.
+            if let Some(c) = closest_units(t, l, u) {
+                let dmm = c.closest.distance_mm;
                 let boundary_mm = rally_step_boundary_mm(dmm, book)?;
-                let Some((_, call)) = unit_distance_call(t, l, u, boundary_mm) else { continue };
+                let call = closest_call(t, (l, u), &c, boundary_mm);
                 rally.push(RallyFinding {
                     unit: u,
                     leader_distance_mm: dmm,
@@ -376,22 +390,28 @@ fn division_pairs(
     adjoining_mm: f64,
 ) -> Result<Vec<DivisionPairFinding>, GeometryError> {
     let outer = together_mm.unwrap_or(adjoining_mm);
-    let call = |g: &DivisionGap, limit: f64| {
-        unit_distance_call(t, g.units.0, g.units.1, limit).map(|(_, c)| (limit, c))
-    };
-    let gaps: Vec<DivisionGap> = division_gaps(t, index, outer + band)
+    // Each gap's closest bases measured once for all its calls (as `unit_distance_call`
+    // measures them for each).
+    let call = |g: &DivisionGap, c: &UnitClosest, limit: f64| (limit, closest_call(t, g.units, c, limit));
+    let gaps: Vec<(DivisionGap, Option<UnitClosest>)> = division_gaps(t, index, outer + band)
         .into_iter()
-        .filter(|g| within(g.distance_mm, outer) || call(g, outer).is_some_and(|(_, c)| !c.certain()))
+        .map(|g| {
+            let c = closest_units(t, g.units.0, g.units.1);
+            (g, c)
+        })
+        .filter(|(g, c)| {
+            within(g.distance_mm, outer) || c.as_ref().is_some_and(|c| !call(g, c, outer).1.certain())
+        })
         .collect();
     // Sight between the closest units of the pairs within the adjoining distance, on
     // every core (each is a whole line-of-sight verdict).
     let sighted: Vec<usize> =
-        (0..gaps.len()).filter(|&i| within(gaps[i].distance_mm, adjoining_mm)).collect();
+        (0..gaps.len()).filter(|&i| within(gaps[i].0.distance_mm, adjoining_mm)).collect();
     let mut seen = vec![false; gaps.len()];
     if !sighted.is_empty() {
         let sight = units_sight(index, book)?;
         let verdicts = Crew::map(0, sighted.len(), |k| {
-            let (a, b) = gaps[sighted[k]].units;
+            let (a, b) = gaps[sighted[k]].0.units;
             sight.unit_verdict(a, b).visible
         });
         for (&i, v) in sighted.iter().zip(verdicts) {
@@ -401,11 +421,11 @@ fn division_pairs(
     Ok(gaps
         .into_iter()
         .zip(seen)
-        .map(|(g, seen)| DivisionPairFinding {
+        .map(|((g, c), seen)| DivisionPairFinding {
             together: together_mm.is_some_and(|l| within(g.distance_mm, l)),
             adjoining: within(g.distance_mm, adjoining_mm) && seen,
-            together_call: together_mm.and_then(|l| call(&g, l)),
-            adjoining_call: call(&g, adjoining_mm),
+            together_call: together_mm.and_then(|l| c.as_ref().map(|c| call(&g, c, l))),
+            adjoining_call: c.as_ref().map(|c| call(&g, c, adjoining_mm)),
             distance_mm: g.distance_mm,
             units: g.units,
             a: g.a,

@@ -28,7 +28,8 @@ pub(crate) type HullPoints = SmallVec<[Vec2; 16]>;
 /// are collinear.
 pub(crate) fn hull_small(points: impl Iterator<Item = Vec2>) -> HullPoints {
     let mut p: HullPoints = points.filter(|v| v.is_finite()).collect();
-    p.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    // (Points equal in this order are equal to the bit: any sort leaves the same list.)
+    p.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     p.dedup();
     if p.len() < 3 {
         return p;
