@@ -2,7 +2,6 @@
 //! then the model's own rules (see `validate.rs`).
 
 use super::Table;
-use super::halves::parse_in_halves;
 use super::unique_keys::keys_are_unique;
 use crate::error::GeometryError;
 use serde_json::Value;
@@ -71,27 +70,15 @@ impl Table {
     }
 }
 
-/// Files shorter than this, bytes, are parsed on one thread: a second thread costs more
-/// than it saves (about 50 µs to start, against about 50 instructions a byte to parse).
-const TWO_THREADS_FROM_BYTES: usize = 64 * 1024;
-
 /// The table in `text` when the file is well formed (JSON without a key given twice in
 /// one object, of the table's structure and schema), parsed straight into the table;
 /// `None` for any fault, which [`Table::parse`] then finds and names through a
 /// [`Value`] (the same table either way: the same fields read by the same code). The
 /// check for repeated keys trusts the text to be well-formed JSON, which the typed
-/// parse's success proves. A large file is parsed in two halves at once
-/// ([`super::halves`]).
+/// parse's success proves.
 fn parse_well_formed(text: &str) -> Option<Table> {
-    let table = if text.len() >= TWO_THREADS_FROM_BYTES
-        && let Some(table) = parse_in_halves(text)
-    {
-        table
-    } else {
-        let table = serde_json::from_str::<Table>(text).ok()?;
-        keys_are_unique(text).then_some(table)?
-    };
-    (table.schema == SCHEMA_ID).then_some(table)
+    let table = serde_json::from_str::<Table>(text).ok()?;
+    (table.schema == SCHEMA_ID && keys_are_unique(text)).then_some(table)
 }
 
 /// Parses JSON text into a [`Value`], refusing an object that gives one key twice

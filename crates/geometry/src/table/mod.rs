@@ -5,7 +5,6 @@
 //! [`Table::from_json_str`] and [`Table::load`] parse and validate; every error names
 //! the unit and the field.
 
-mod halves;
 mod load;
 mod unique_keys;
 mod validate;

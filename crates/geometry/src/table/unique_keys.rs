@@ -83,7 +83,7 @@ pub(super) fn keys_are_unique(text: &str) -> bool {
 
 /// The index of the quote that closes the string whose text starts at `start`, and
 /// whether the string holds an escape; `None` if it is never closed.
-pub(super) fn string_end(bytes: &[u8], start: usize) -> Option<(usize, bool)> {
+fn string_end(bytes: &[u8], start: usize) -> Option<(usize, bool)> {
     let mut escaped = false;
     let mut i = start;
     while i < bytes.len() {
