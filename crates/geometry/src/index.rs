@@ -7,7 +7,7 @@
 //! what a brute-force scan returns ([`brute`] holds those scans, for tests and benches).
 
 use crate::base::Base;
-use crate::convex::bbox;
+use crate::convex::{bases_box, bbox};
 use crate::segment::ClosestPoints;
 use crate::table::{BaseRef, Table, UnitKind};
 use crate::terrain::TerrainFeature;
@@ -417,7 +417,8 @@ pub(crate) fn regiment_boxes(table: &Table) -> Vec<(usize, (Vec2, Vec2))> {
     let mut out = Vec::with_capacity(skirmishers.len());
     for run in skirmishers.chunk_by(|a, b| a.0 == b.0) {
         let markers = run.iter().flat_map(|s| &table.units[s.1].bases);
-        let b = bbox(markers.flat_map(|b| <[Vec2; 2]>::from(b.aabb())));
+        // A regiment without markers: the empty box, which meets nothing.
+        let b = bases_box(markers).unwrap_or_else(|| bbox([]));
         out.extend(run.iter().map(|s| (s.1, b)));
     }
     out

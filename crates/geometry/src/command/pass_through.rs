@@ -10,7 +10,7 @@
 //! the reach of the loser (closest points; exactly 3" is within).
 
 use crate::assault::flank::FlankGeometry;
-use crate::base::Base;
+use crate::convex::bases_box;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::rules::{RuleBook, RuleDistance};
@@ -64,11 +64,7 @@ pub fn pass_through_within(
     let Some(lines) = FlankGeometry::of(&u.bases) else { return out };
     let (xl, xr) = (lines.rear_left.x, lines.rear_right.x);
     let query = reach_mm + 1.0;
-    let Some((lo, hi)) = u.bases.iter().map(Base::aabb).reduce(|(l0, h0), (l1, h1)| {
-        (Vec2::new(l0.x.min(l1.x), l0.y.min(l1.y)), Vec2::new(h0.x.max(h1.x), h0.y.max(h1.y)))
-    }) else {
-        return out;
-    };
+    let Some((lo, hi)) = bases_box(&u.bases) else { return out };
     let grow = Vec2::new(query, query);
     let mut candidates: Vec<BaseRef> = index
         .candidates_in_box(lo - grow, hi + grow)

@@ -10,6 +10,7 @@
 //! of every base pair's distance), nearest first.
 
 use crate::base::Base;
+use crate::convex::bases_box;
 use crate::table::{BaseRef, Table};
 use crate::vec2::Vec2;
 use rstar::{AABB, RTree, RTreeObject};
@@ -33,13 +34,6 @@ impl RTreeObject for UnitBox {
     }
 }
 
-/// The box of a unit's bases, (min, max); `None` without bases.
-fn unit_box(bases: &[Base]) -> Option<(Vec2, Vec2)> {
-    bases.iter().map(Base::aabb).reduce(|(l0, h0), (l1, h1)| {
-        (Vec2::new(l0.x.min(l1.x), l0.y.min(l1.y)), Vec2::new(h0.x.max(h1.x), h0.y.max(h1.y)))
-    })
-}
-
 /// Each pair of units `(a, b)`, `a < b`, among those `take` accepts, that `keep`
 /// accepts and whose boxes come within `reach_mm` of each other, with the squared gap
 /// between their boxes, mm²: nearest first.
@@ -53,7 +47,7 @@ pub(super) fn unit_pairs(
         .units
         .iter()
         .enumerate()
-        .map(|(i, u)| if take(i) { unit_box(&u.bases) } else { None })
+        .map(|(i, u)| if take(i) { bases_box(&u.bases) } else { None })
         .collect();
     let tree = RTree::bulk_load(
         boxes

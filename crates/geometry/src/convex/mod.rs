@@ -32,7 +32,7 @@ mod shrink;
 mod tests;
 
 pub use area::signed_area;
-pub(crate) use bounds::{bbox, boxes_meet};
+pub(crate) use bounds::{bases_box, bbox, boxes_meet};
 pub use containment::{Containment, contains};
 pub use distance::{closest_points, distance_mm, point_distance_2, segment_distance_mm};
 pub(crate) use distance::{edge_distance_2, edges as edges_of};

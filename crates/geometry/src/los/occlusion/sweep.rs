@@ -6,7 +6,7 @@ use super::sector::Sector;
 use super::span::{Span, span_and_distance_2};
 use super::{CELL_MM, JUDGE_REACH_MM, box_corners};
 use crate::base::Base;
-use crate::convex::point_distance_2;
+use crate::convex::{bases_box, point_distance_2};
 use crate::los::solid_block::SolidBlock;
 use crate::vec2::Vec2;
 
@@ -36,14 +36,7 @@ pub(crate) struct Layout {
 impl Layout {
     /// The layout of the units (their bases).
     pub fn new(units: &[&[Base]]) -> Layout {
-        let boxes: Vec<Option<(Vec2, Vec2)>> = units
-            .iter()
-            .map(|bases| {
-                bases.iter().map(Base::aabb).reduce(|(l0, h0), (l1, h1)| {
-                    (Vec2::new(l0.x.min(l1.x), l0.y.min(l1.y)), Vec2::new(h0.x.max(h1.x), h0.y.max(h1.y)))
-                })
-            })
-            .collect();
+        let boxes: Vec<Option<(Vec2, Vec2)>> = units.iter().map(|bases| bases_box(*bases)).collect();
         let unit_box =
             boxes.iter().map(|b| b.map_or([Vec2::ZERO; 4], |(lo, hi)| box_corners(lo, hi))).collect();
         let mut cells: std::collections::BTreeMap<(i64, i64), (Vec2, Vec2, Vec<usize>)> = Default::default();
