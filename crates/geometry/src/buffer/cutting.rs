@@ -36,6 +36,21 @@ pub(super) struct Piece {
     pub(super) to: f64,
 }
 
+/// Pushes the parts of element `k` (parameters `0..end`) that no interval of `held`
+/// (sorted and merged, the parts some edge holds) covers: what survives of it.
+pub(super) fn unheld_pieces(k: usize, held: &[(f64, f64)], end: f64, pieces: &mut Vec<Piece>) {
+    let mut from = 0.0;
+    for &(c0, c1) in held {
+        if c0 > from {
+            pieces.push(Piece { element: k, from, to: c0 });
+        }
+        from = f64::max(from, c1);
+    }
+    if from < end {
+        pieces.push(Piece { element: k, from, to: end });
+    }
+}
+
 /// The edges in a uniform grid of square cells: each edge listed in every cell its box
 /// meets, so every edge whose box meets a box is listed in a cell that box meets.
 struct EdgeGrid {
@@ -217,17 +232,7 @@ pub(super) fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> 
         if gone {
             continue;
         }
-        // What no edge holds.
-        let mut from = 0.0;
-        for &(c0, c1) in culled.iter() {
-            if c0 > from {
-                pieces.push(Piece { element: k, from, to: c0 });
-            }
-            from = f64::max(from, c1);
-        }
-        if from < end {
-            pieces.push(Piece { element: k, from, to: end });
-        }
+        unheld_pieces(k, &culled, end, &mut pieces);
     }
     pieces
 }

@@ -329,7 +329,13 @@ pub(super) fn from_pseudo_angle(d0: Vec2, p: f64) -> Vec2 {
         let q = p.floor().clamp(0.0, 3.0);
         (q as u8, p - q)
     };
-    // Within the quarter: between its first axis and the next, on the diamond.
+    on_diamond(d0, quarter, f)
+}
+
+/// The unit direction a fraction `f` of the way through quarter `quarter` (0-3) of the
+/// pseudo-angle from `d0`: between the quarter's first axis and the next, on the
+/// diamond.
+pub(super) fn on_diamond(d0: Vec2, quarter: u8, f: f64) -> Vec2 {
     let (x, y) = (1.0 - f, f);
     let local = match quarter {
         0 => Vec2::new(x, y),

@@ -3,7 +3,7 @@
 //! element (an arc: `2r` of its centre), asked in turn, the edges found through the
 //! edges sorted by x (tests).
 
-use super::cutting::Piece;
+use super::cutting::{Piece, unheld_pieces};
 use super::element::{
     CUT_TOLERANCE_MM, Edge, Element, from_pseudo_angle, held_parts, merge, segments_distance_2,
 };
@@ -102,17 +102,7 @@ pub(super) fn surviving_pieces(edges: &[Edge], elements: &[Element], r: f64) -> 
         if gone {
             continue;
         }
-        // What no edge holds.
-        let mut from = 0.0;
-        for &(c0, c1) in culled.iter() {
-            if c0 > from {
-                pieces.push(Piece { element: k, from, to: c0 });
-            }
-            from = f64::max(from, c1);
-        }
-        if from < end {
-            pieces.push(Piece { element: k, from, to: end });
-        }
+        unheld_pieces(k, &culled, end, &mut pieces);
     }
     pieces
 }

@@ -1,6 +1,7 @@
 //! The buffer's tests: outlines against the distance to their rings, and the
 //! pruned cutting against the plain one.
 
+use super::element::on_diamond;
 use super::*;
 use std::f64::consts::PI;
 
@@ -275,20 +276,11 @@ fn pruned_cutting_matches_the_plain_one_on_hand_made_rings() {
     assert!(pieces > 1000, "{pieces}");
 }
 
-/// [`from_pseudo_angle`] as first written (the floor by a cast, clamped): the one with
-/// its quarter found by comparisons must match it to the bit.
+/// [`from_pseudo_angle`]'s quarter and fraction as first written (the floor by a cast,
+/// clamped): the ones found by comparisons must give the same direction to the bit.
 fn from_pseudo_angle_by_floor(d0: Vec2, p: f64) -> Vec2 {
     let quarter = if p > 0.0 && p < 4.0 { f64::from(p as u8) } else { p.floor() }.clamp(0.0, 3.0);
-    let f = p - quarter;
-    let (x, y) = (1.0 - f, f);
-    let local = match quarter as u8 {
-        0 => Vec2::new(x, y),
-        1 => Vec2::new(-y, x),
-        2 => Vec2::new(-x, -y),
-        _ => Vec2::new(y, -x),
-    };
-    let v = d0 * local.x + d0.perp_left() * local.y;
-    v.normalized().unwrap_or(d0)
+    on_diamond(d0, quarter as u8, p - quarter)
 }
 
 #[test]
