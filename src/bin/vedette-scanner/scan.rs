@@ -18,8 +18,8 @@ use vedette::commands::scan::Args;
 use vedette::output::write_all_or_none;
 use vedette_geometry::Table;
 use vedette_vision::{
-    Intrinsics, Photo, Profile, Roster, Scan, ScanReport, SurfaceOptions, draw_overlay, encode_image,
-    merge_terrain, scan_with, stand_on_templates, terrain_layer,
+    Intrinsics, Photo, Profile, Roster, Scan, ScanIssue, ScanReport, SurfaceOptions, draw_overlay,
+    encode_image, merge_terrain, scan_with, stand_on_templates, terrain_layer,
 };
 
 /// The report file: what the scan says beside the table.
@@ -192,19 +192,24 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         "  uncertainty: corner noise {:.3} mm, camera model {:.3} mm, base-top heights {:.3} mm\n",
         r.budget.corner_sigma_mm, r.budget.model_sigma_mm, r.budget.height_sigma_mm
     ));
-    if r.issues.is_empty() {
-        text.push_str("  no issues\n");
-    } else {
-        text.push_str(&format!("  {} issue(s):\n", r.issues.len()));
-        for i in &r.issues {
-            text.push_str(&format!("    - {}\n", i.describe()));
-        }
-    }
+    push_issues(&mut text, &r.issues);
     text.push_str(&format!(
         "  scan time: {:.0} ms (of which {:.0} ms searching among figures)\n",
         r.timing_ms.total, r.timing_ms.clutter
     ));
     emit(out, &text)
+}
+
+/// The scan summary's list of issues (`vedette scan`, one photo or several).
+pub(crate) fn push_issues(text: &mut String, issues: &[ScanIssue]) {
+    if issues.is_empty() {
+        text.push_str("  no issues\n");
+    } else {
+        text.push_str(&format!("  {} issue(s):\n", issues.len()));
+        for i in issues {
+            text.push_str(&format!("    - {}\n", i.describe()));
+        }
+    }
 }
 
 /// Refuses, before any work, outputs that would overwrite an input (a photo, the

@@ -5,7 +5,7 @@
 //! tag that lands in different places beyond the photos' joint uncertainty is reported
 //! as a conflict and left out; one overlay is written per photo.
 
-use crate::scan::ScanInputs;
+use crate::scan::{ScanInputs, push_issues};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vedette::CliError;
@@ -170,13 +170,6 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     }
     let several = r.seen_by.iter().filter(|b| b.photos.len() > 1).count();
     text.push_str(&format!("  {several} bases seen in more than one photo, merged by their uncertainty\n"));
-    if r.issues.is_empty() {
-        text.push_str("  no issues\n");
-    } else {
-        text.push_str(&format!("  {} issue(s):\n", r.issues.len()));
-        for i in &r.issues {
-            text.push_str(&format!("    - {}\n", i.describe()));
-        }
-    }
+    push_issues(&mut text, &r.issues);
     emit(out, &text)
 }
