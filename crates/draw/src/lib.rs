@@ -45,7 +45,7 @@ pub mod svg;
 pub use caption::{Caption, CaptionLine, Topic, pair_verdict};
 pub use error::DrawError;
 pub use plan::{plan_svg, plan_view, table_scene};
-pub use projection::{PlanView, Projection};
+pub use projection::{Framed, PlanView, Projection};
 pub use report::{ReportFindings, report_scene};
 pub use scene::{
     Align, Element, Height, Layer, LayerId, LegendEntry, Mark, Placement, Scene, Shape, finding_key,

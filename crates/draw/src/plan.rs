@@ -174,6 +174,30 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
 /// How far a focused plan shows beyond its focus, mm.
 pub const FOCUS_MARGIN_MM: f64 = 60.0;
 
+/// The part of `proj`'s picture that shows the scene's focus grown by
+/// [`FOCUS_MARGIN_MM`] (at the table and at base tops), kept inside the picture: its
+/// top-left corner and size, output units; `None` when the scene has no focus (the whole
+/// table) or the focus does not land in the picture.
+#[must_use]
+pub fn focus_frame(scene: &Scene, proj: &dyn Projection) -> Option<(Vec2, (f64, f64))> {
+    let (lo, hi) = scene.focus?;
+    let g = Vec2::new(FOCUS_MARGIN_MM, FOCUS_MARGIN_MM);
+    let (lo, hi) = (lo - g, hi + g);
+    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+    let (w, h) = proj.output_size();
+    let mut a = Vec2::new(f64::INFINITY, f64::INFINITY);
+    let mut b = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for height in [crate::Height::Table, crate::Height::BaseTop] {
+        for p in proj.project_all(&corners, height)? {
+            a = Vec2::new(a.x.min(p.x), a.y.min(p.y));
+            b = Vec2::new(b.x.max(p.x), b.y.max(p.y));
+        }
+    }
+    let (x0, y0) = (a.x.floor().clamp(0.0, w), a.y.floor().clamp(0.0, h));
+    let (x1, y1) = (b.x.ceil().clamp(0.0, w), b.y.ceil().clamp(0.0, h));
+    (x1 > x0 && y1 > y0).then(|| (Vec2::new(x0, y0), (x1 - x0, y1 - y0)))
+}
+
 /// The size of picture whose labels are drawn at their own size, mm: larger pictures
 /// scale their labels, marks and lines up with their longer side, so they stay readable
 /// when the whole picture is shown on a screen.

@@ -118,3 +118,63 @@ impl Projection for PlanView {
         true
     }
 }
+
+/// A projection seen through a frame: the part of its picture from `origin` on, `size`
+/// wide and high, scaled by `scale` (a crop of a photo around a pair, shrunk to a width
+/// for sharing).
+///
+/// ```
+/// use vedette_draw::{Framed, Height, PlanView, Projection};
+/// use vedette_geometry::Vec2;
+/// let plan = PlanView::new(Vec2::new(0.0, 0.0), Vec2::new(1200.0, 800.0), 0.0);
+/// // The plan's picture from (100, 200), 400 x 300 of it, at half size.
+/// let framed = Framed::new(&plan, Vec2::new(100.0, 200.0), (400.0, 300.0), 0.5);
+/// assert_eq!(framed.output_size(), (200.0, 150.0));
+/// assert_eq!(framed.project(Vec2::new(100.0, 600.0), Height::Table), Some(Vec2::new(0.0, 0.0)));
+/// assert_eq!(framed.units_per_mm(), 0.5);
+/// ```
+pub struct Framed<'a> {
+    inner: &'a (dyn Projection + Sync),
+    origin: Vec2,
+    size: (f64, f64),
+    scale: f64,
+}
+
+impl<'a> Framed<'a> {
+    /// `inner`'s picture from `origin`, `size` of it (inner's output units), scaled by
+    /// `scale`.
+    #[must_use]
+    pub fn new(inner: &'a (dyn Projection + Sync), origin: Vec2, size: (f64, f64), scale: f64) -> Framed<'a> {
+        Framed { inner, origin, size, scale }
+    }
+}
+
+impl Projection for Framed<'_> {
+    fn project(&self, p: Vec2, height: Height) -> Option<Vec2> {
+        self.inner.project(p, height).map(|q| (q - self.origin) * self.scale)
+    }
+
+    fn project_all(&self, points: &[Vec2], height: Height) -> Option<Vec<Vec2>> {
+        let mut out = self.inner.project_all(points, height)?;
+        for q in &mut out {
+            *q = (*q - self.origin) * self.scale;
+        }
+        Some(out)
+    }
+
+    fn output_size(&self) -> (f64, f64) {
+        (self.size.0 * self.scale, self.size.1 * self.scale)
+    }
+
+    fn units_per_mm(&self) -> f64 {
+        self.inner.units_per_mm() * self.scale
+    }
+
+    fn unit_suffix(&self) -> &'static str {
+        self.inner.unit_suffix()
+    }
+
+    fn keeps_circles(&self) -> bool {
+        self.inner.keeps_circles()
+    }
+}

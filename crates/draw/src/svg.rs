@@ -6,7 +6,7 @@
 
 use crate::caption::BandLayout;
 use crate::error::DrawError;
-use crate::labels::{LabelLayout, PlacedLabel, text_width};
+use crate::labels::{LabelBox, LabelLayout, PlacedLabel, text_width};
 use crate::projection::Projection;
 use crate::scene::{Element, LayerId, Mark, Scene, Shape};
 use crate::style::stylesheet;
@@ -463,8 +463,15 @@ fn write_svg_split(
     }
     let ts =
         if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
-    let labels: LabelLayout = crate::labels::layout_labels(scene, proj, ts);
     let (w, h) = proj.output_size();
+    let area = options.clip.unwrap_or([0.0, 0.0, w, h]);
+    let labels: LabelLayout = crate::labels::layout_labels_within(
+        scene,
+        proj,
+        ts,
+        &[],
+        LabelBox { x0: area[0], y0: area[1], x1: area[2], y1: area[3] },
+    );
     let unit = proj.unit_suffix();
     let mut out =
         String::with_capacity(256 + 160 * scene.layers().iter().map(|l| l.elements.len()).sum::<usize>());
@@ -508,6 +515,9 @@ fn write_svg_split(
         }
         items.push(Item::Close);
     }
+    // A picture of one question writes its labels after all the geometry, so that no
+    // zone or line is drawn over a unit's name or a verdict.
+    let on_top = scene.caption.is_some();
     let write = |items: &[Item<'_>], out: &mut String| {
         for item in items {
             match *item {
@@ -515,6 +525,7 @@ fn write_svg_split(
                     let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
                 }
                 Item::Close => out.push_str("</g>\n"),
+                Item::Element(_, _, e) if on_top && matches!(e.shape, Shape::Text { .. }) => {}
                 Item::Element(li, ei, e) => {
                     let at = LabelAt {
                         placed: labels.placed.get(&(li, ei)),
@@ -553,6 +564,22 @@ fn write_svg_split(
             Ok(rest) => out.push_str(&rest),
             Err(e) => std::panic::resume_unwind(e),
         }
+    }
+    if on_top {
+        out.push_str("<g id=\"labels\" class=\"labels\">\n");
+        for (li, layer) in scene.layers().iter().enumerate() {
+            for (ei, e) in layer.elements.iter().enumerate() {
+                if matches!(e.shape, Shape::Text { .. }) {
+                    let at = LabelAt {
+                        placed: labels.placed.get(&(li, ei)),
+                        leader: labels.leaders.get(&(li, ei)),
+                        hidden: labels.hidden.get(&(li, ei)),
+                    };
+                    element(&mut out, e, proj, at, ts);
+                }
+            }
+        }
+        out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
     if let Some(b) = &options.band {

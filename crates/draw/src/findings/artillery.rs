@@ -210,6 +210,11 @@ pub fn draw_battery(
     if let Some(m) = &a.main {
         let t = &a.targets[m.target];
         if focus.is_none_or(|f| f.unit == m.unit) {
+            let shooter = match detail {
+                BatteryDetail::Target(_) => String::new(),
+                BatteryDetail::Findings if packed => format!("{label} (packed)"),
+                BatteryDetail::Findings => label.clone(),
+            };
             target(
                 scene,
                 table,
@@ -218,7 +223,7 @@ pub fn draw_battery(
                 t,
                 "main-target",
                 &format!("main target of {label}"),
-                &if packed { format!("{label} (packed)") } else { label.clone() },
+                &shooter,
                 &main_words(table, m),
             );
             if let Some(c) = cover
@@ -283,7 +288,7 @@ pub fn draw_battery(
         }
     }
     if let Some(t) = focus.filter(|t| a.main.as_ref().is_none_or(|m| m.unit != t.unit)) {
-        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), &label, "");
+        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), "", "");
     }
     // Enfilade: the arc laid on the target's nearest flank and the frontage corners it tests.
     let enfilade_target = match (detail, &a.main) {
@@ -425,7 +430,8 @@ fn main_words(table: &Table, m: &MainTarget) -> String {
 /// A target's bases outlined, and its range drawn from the frontage to its nearest base,
 /// labelled `SHOOTER → TARGET range, bracket` and `extra` (the main target's further
 /// verdicts, [`main_words`]); `shooter` is the battery's label, `(packed)` after it for
-/// a packed frontage.
+/// a packed frontage; an empty `shooter`: the range and bracket alone (a picture of one
+/// question, whose caption says the rest).
 #[allow(clippy::too_many_arguments)]
 fn target(
     scene: &mut Scene,
@@ -469,7 +475,11 @@ fn target(
             "verdict",
             Shape::verdict(
                 c.from.lerp(c.to, 0.5),
-                format!("{shooter} → {id} {range} br {}{extra}", t.bracket),
+                if shooter.is_empty() {
+                    format!("{range}, bracket {}", t.bracket)
+                } else {
+                    format!("{shooter} → {id} {range} br {}{extra}", t.bracket)
+                },
             ),
             Height::Table,
             None,
