@@ -245,6 +245,8 @@ fn label_boxes(svg: &str) -> Vec<(String, [f64; 4])> {
     drawing
         .descendants()
         .filter(|n| n.has_tag_name("text"))
+        // A numbered callout's number marks an anchor; its text is in the key.
+        .filter(|n| n.parent().and_then(|p| p.attribute("class")) != Some("callout"))
         .map(|n| {
             let f = |a: &str| n.attribute(a).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
             let (x, y, h) = (f("x"), f("y"), f("font-size"));

@@ -263,6 +263,10 @@ pub struct LabelLayout {
     /// Labels with no free place: not written over others; the SVG keeps their text
     /// in a `<title>` at their anchor (shown on hover).
     pub hidden: HashMap<(usize, usize), Vec2>,
+    /// The box each written label takes (output units), as the placer kept it free.
+    pub boxes: HashMap<(usize, usize), LabelBox>,
+    /// The area the labels were kept inside (output units).
+    pub bounds: Option<LabelBox>,
 }
 
 /// Places every label of a scene seen through `proj`, verdicts before ids (see the
@@ -339,7 +343,7 @@ pub fn layout_labels_within(
             }
         }
     }
-    let mut out = LabelLayout::default();
+    let mut out = LabelLayout { bounds: Some(bounds), ..LabelLayout::default() };
     for (_, li, ei) in order {
         let e = &scene.layers()[li].elements[ei];
         let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
@@ -353,12 +357,15 @@ pub fn layout_labels_within(
                     Align::Middle => (a.x - w / 2.0, "middle"),
                     Align::End => (a.x - w, "end"),
                 };
-                placer.take(LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
+                let b = LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 };
+                placer.take(b);
+                out.boxes.insert((li, ei), b);
                 PlacedLabel { x: a.x, y: a.y + 0.35 * h, anchor: name, size: h }
             }
             Placement::Auto | Placement::Beside => {
                 match placer.place(a, w, h, *placement == Placement::Beside) {
                     Some((b, off)) => {
+                        out.boxes.insert((li, ei), b);
                         if off {
                             let near = Vec2::new(a.x.clamp(b.x0, b.x1), a.y.clamp(b.y0, b.y1));
                             out.leaders.insert((li, ei), (a, near));

@@ -236,8 +236,16 @@ pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
         text_scale: scale,
         clip: Some(clip),
         band,
+        callouts: true,
     };
     (view, options)
+}
+
+/// Where the labels of the scene's plan go ([`plan_svg`] writes them so).
+#[must_use]
+pub fn plan_label_layout(scene: &Scene) -> crate::labels::LabelLayout {
+    let (view, options) = plan_view(scene);
+    crate::svg::label_layout(scene, &view, &options)
 }
 
 /// The scene as a plan-view SVG document.

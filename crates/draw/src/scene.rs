@@ -415,6 +415,22 @@ impl Scene {
         self.layers.iter().flat_map(|l| &l.elements).find(|e| e.id == id)
     }
 
+    /// Keeps only the elements `keep` says yes to (given each element's layer), and the
+    /// legend entries whose swatch an element still draws (the sides' swatches always).
+    pub fn retain(&mut self, keep: impl Fn(LayerId, &Element) -> bool) {
+        for l in &mut self.layers {
+            let id = l.id;
+            l.elements.retain(|e| keep(id, e));
+        }
+        self.layers.retain(|l| !l.elements.is_empty());
+        self.ids = self.layers.iter().flat_map(|l| l.elements.iter().map(|e| e.id.clone())).collect();
+        let classes: HashSet<&str> =
+            self.layers.iter().flat_map(|l| &l.elements).flat_map(|e| e.class.split_whitespace()).collect();
+        self.legend.retain(|entry| {
+            entry.class.starts_with("swatch ") || entry.class.split_whitespace().all(|c| classes.contains(c))
+        });
+    }
+
     /// Sets the focus to the bounding box of what `layers` hold (none: no focus).
     pub fn focus_on(&mut self, layers: &[LayerId]) {
         let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);

@@ -22,26 +22,60 @@ pub fn paint_framed(
     max_width: u32,
     min_label_px: f64,
 ) -> Result<Mat, VisionError> {
-    let (w, h) = full.output_size();
-    let (origin, size) = match scene.caption {
-        Some(_) => vedette_draw::plan::focus_frame(scene, full)
-            .map_or((Vec2::new(0.0, 0.0), (w, h)), |(o, s)| {
-                at_least(o, s, (MIN_FRAME_PX.0, MIN_FRAME_PX.1), (w, h))
-            }),
-        None => (Vec2::new(0.0, 0.0), (w, h)),
-    };
-    let k = (f64::from(max_width) / size.0).min(1.0);
-    let framed = Framed::new(full, origin, size, k);
-    let crop = crop_and_scale(photo, (origin.x as i32, origin.y as i32), (size.0 as i32, size.1 as i32), k)?;
-    // Labels sized for the part of the table shown, not the whole table.
-    let shown_mm = size.0.max(size.1) / full.units_per_mm();
-    let scale = vedette_draw::plan::text_scale(shown_mm)
-        .max(min_label_px / (vedette_draw::plan::VERDICT_TEXT_MM * framed.units_per_mm()));
+    let f = photo_frame(full, scene, max_width, min_label_px);
+    let framed = Framed::new(full, f.origin, f.size, f.scale);
+    let crop = crop_and_scale(
+        photo,
+        (f.origin.x as i32, f.origin.y as i32),
+        (f.size.0 as i32, f.size.1 as i32),
+        f.scale,
+    )?;
+    let scale = f.text_scale;
     let img = paint_scene(&crop, scene, &framed, scale)?;
     match &scene.caption {
         Some(c) => with_caption_band(&img, c),
         None => Ok(img),
     }
+}
+
+/// The part of a photo a picture shows and how ([`photo_frame`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PhotoFrame {
+    /// Its top-left corner in the photo, px.
+    pub origin: Vec2,
+    /// Its size in the photo, px.
+    pub size: (f64, f64),
+    /// How much it is scaled (at most 1).
+    pub scale: f64,
+    /// The text scale its labels are drawn at.
+    pub text_scale: f64,
+}
+
+impl PhotoFrame {
+    /// The projection of the framed picture.
+    #[must_use]
+    pub fn projection<'a>(&self, full: &'a PhotoProjection) -> Framed<'a> {
+        Framed::new(full, self.origin, self.size, self.scale)
+    }
+}
+
+/// What [`paint_framed`] shows of the photo of `full`: a picture of one question (the
+/// scene has a caption) its focus ([`vedette_draw::plan::focus_frame`]) grown to
+/// [`MIN_FRAME_PX`], the whole photo otherwise; scaled to `max_width` px at most; labels
+/// sized for the part of the table shown, never under `min_label_px`.
+#[must_use]
+pub fn photo_frame(full: &PhotoProjection, scene: &Scene, max_width: u32, min_label_px: f64) -> PhotoFrame {
+    let (w, h) = full.output_size();
+    let (origin, size) = match scene.caption {
+        Some(_) => vedette_draw::plan::focus_frame(scene, full)
+            .map_or((Vec2::new(0.0, 0.0), (w, h)), |(o, s)| at_least(o, s, MIN_FRAME_PX, (w, h))),
+        None => (Vec2::new(0.0, 0.0), (w, h)),
+    };
+    let scale = (f64::from(max_width) / size.0).min(1.0);
+    let shown_mm = size.0.max(size.1) / full.units_per_mm();
+    let text_scale = vedette_draw::plan::text_scale(shown_mm)
+        .max(min_label_px / (vedette_draw::plan::VERDICT_TEXT_MM * full.units_per_mm() * scale));
+    PhotoFrame { origin, size, scale, text_scale }
 }
 
 /// The smallest crop of a photo around one question, px (width, height): the pair and

@@ -34,7 +34,26 @@ pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
         MIN_LABEL_PX,
     )
     .map_err(crate::vision)?;
-    write_atomically(png, &vedette_vision::encode_image(&img, png).map_err(crate::vision)?)
+    let bytes = vedette_vision::encode_image(&img, png).map_err(crate::vision)?;
+    write_atomically(png, &bytes)?;
+    let limit = shareable_bytes(scene);
+    let is_png = png.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if is_png && bytes.len() > limit {
+        eprintln!(
+            "note: {} is {:.1} MB, over the {:.1} MB a chat or forum takes well: a photo is several times smaller as JPEG (name it .jpg), or give a smaller --max-width",
+            png.display(),
+            bytes.len() as f64 / 1e6,
+            limit as f64 / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// The most a picture should weigh to share it in a chat or a forum: 600 KB for a
+/// picture of one question, 1.5 MB for the whole table (issue 39).
+#[must_use]
+pub fn shareable_bytes(scene: &Scene) -> usize {
+    if scene.caption.is_some() { 600_000 } else { 1_500_000 }
 }
 
 /// The projection of `scene` onto the photo of `model` (bases at `base_top_mm`), with
