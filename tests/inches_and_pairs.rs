@@ -17,14 +17,18 @@ fn bounce_takes_a_distance_in_inches_or_mm_and_prints_both() {
     let t = t.to_str().unwrap();
     // 6" is 152.4 mm: the same answer as --distance 152.4.
     let json = |d: &str| -> Value {
-        let (out, err, ok) = run(&["bounce", t, "fr-art", "au-bn1", "--distance", d, "--gun-range", "900", "--json"]);
+        let (out, err, ok) =
+            run(&["bounce", t, "fr-art", "au-bn1", "--distance", d, "--gun-range", "900", "--json"]);
         assert!(ok, "{err}");
         serde_json::from_str(&out).unwrap()
     };
     let (inches, mm, cm) = (json("6in"), json("152.4"), json("15.24cm"));
     assert_eq!(inches, mm);
     assert_eq!(cm, mm);
-    assert_eq!(inches["reach_in"], inches["reach_mm"].as_f64().map(|m| (m / 25.4 * 1e6).round() / 1e6).unwrap());
+    assert_eq!(
+        inches["reach_in"],
+        inches["reach_mm"].as_f64().map(|m| (m / 25.4 * 1e6).round() / 1e6).unwrap()
+    );
     let (out, err, ok) = run(&["bounce", t, "fr-art", "au-bn1", "--distance", "6\"", "--gun-range", "36in"]);
     assert!(ok, "{err}");
     assert!(out.contains(" in (") && out.contains(" mm)"), "{out}");
@@ -64,5 +68,9 @@ fn measure_compares_two_infantry_units_in_the_open_with_assault_distances_only()
     let t = sample("skirmish.json");
     let names = threshold_names(t.to_str().unwrap(), "fr-1", "au-1");
     assert_eq!(names, vec!["all-out-assault (000 §5.1)", "formation-change-french (000 §3.2)"], "{names:?}");
-    assert!(names.iter().all(|n| !n.contains("stream-bank") && !n.contains("spotting") && !n.contains("obstacle")));
+    assert!(
+        names
+            .iter()
+            .all(|n| !n.contains("stream-bank") && !n.contains("spotting") && !n.contains("obstacle"))
+    );
 }

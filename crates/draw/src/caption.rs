@@ -437,46 +437,32 @@ pub const LINE_PER_HEADLINE: f64 = 0.6;
 pub const BOLD_CHAR_EM: f64 = 0.62;
 
 /// Splits `text` into rows no wider than `width` at font size `size` (`em`: the
-/// character advance), at spaces; a word longer than a row stands alone.
+/// character advance), breaking at ` · ` between the verdict's parts where it can (a
+/// part such as `5.51 rule-in (bracket 3)` stays on one row; a row ends with ` ·` when
+/// the next part goes below), else at spaces; a word longer than a row stands alone.
 fn wrap(text: &str, width: f64, size: f64, em: f64) -> Vec<String> {
-    let fits = |s: &str| s.chars().count() as f64 * em * size <= width;
-    let mut rows: Vec<String> = Vec::new();
-    let mut row = String::new();
-    for word in text.split(' ') {
-        let candidate = if row.is_empty() { word.to_string() } else { format!("{row} {word}") };
-        if fits(&candidate) || row.is_empty() {
-            row = candidate;
-        } else {
-            rows.push(std::mem::take(&mut row));
-            row = word.to_string();
-        }
-    }
-    if !row.is_empty() {
-        rows.push(row);
-    }
-    rows
+    wrap_at(text, " · ", " ·", width, size, em)
 }
 
-/// [`wrap`], breaking between the verdict's parts (at ` · `) where it can, so that a part
-/// (`5.51 rule-in (bracket 3)`) stays on one row.
-fn wrap_parts(text: &str, width: f64, size: f64, em: f64) -> Vec<String> {
-    let fits = |s: &str| s.chars().count() as f64 * em * size <= width;
+/// [`wrap`] at separator `sep`, a row broken there ending with `mark`; a part wider than
+/// a row wrapped at spaces.
+fn wrap_at(text: &str, sep: &str, mark: &str, width: f64, size: f64, em: f64) -> Vec<String> {
+    let fits = |s: &str| (s.chars().count() + mark.chars().count()) as f64 * em * size <= width;
     let mut rows: Vec<String> = Vec::new();
     let mut row = String::new();
-    for part in text.split(" · ") {
-        let candidate = if row.is_empty() { part.to_string() } else { format!("{row} · {part}") };
-        // Room for the ` ·` a row ends with when the next part goes below.
-        if fits(&format!("{candidate} ·")) {
+    for part in text.split(sep) {
+        let candidate = if row.is_empty() { part.to_string() } else { format!("{row}{sep}{part}") };
+        if fits(&candidate) {
             row = candidate;
             continue;
         }
         if !row.is_empty() {
-            rows.push(format!("{row} ·"));
+            rows.push(format!("{row}{mark}"));
         }
-        if fits(&format!("{part} ·")) {
+        if fits(part) || sep == " " {
             row = part.to_string();
         } else {
-            let mut pieces = wrap(part, width, size, em);
+            let mut pieces = wrap_at(part, " ", "", width, size, em);
             row = pieces.pop().unwrap_or_default();
             rows.extend(pieces);
         }
@@ -499,7 +485,7 @@ pub fn band_layout(caption: &Caption, width: f64, min_line: f64) -> BandLayout {
     let room = (width - 2.0 * pad).max(line);
     let mut rows = Vec::new();
     let mut y = pad;
-    for text in wrap_parts(&caption.headline, room, head, BOLD_CHAR_EM) {
+    for text in wrap(&caption.headline, room, head, BOLD_CHAR_EM) {
         y += 1.05 * head;
         rows.push(BandRow { text, size: head, baseline: y, bold: true, close_call: false });
         y += 0.2 * head;
@@ -507,7 +493,7 @@ pub fn band_layout(caption: &Caption, width: f64, min_line: f64) -> BandLayout {
     y += 0.3 * line;
     for l in &caption.lines {
         let text = if l.close_call { format!("{CLOSE_CALL} · {}", l.text()) } else { l.text() };
-        for (i, t) in wrap(&text, room, line, crate::labels::CHAR_EM).into_iter().enumerate() {
+        for (i, t) in wrap_at(&text, " ", "", room, line, crate::labels::CHAR_EM).into_iter().enumerate() {
             y += 1.25 * line;
             let t = if i == 0 { t } else { format!("    {t}") };
             rows.push(BandRow { text: t, size: line, baseline: y, bold: false, close_call: l.close_call });
