@@ -233,7 +233,14 @@ fn a_correction_changes_the_verdict_survives_a_restart_and_is_undone() {
     assert_eq!(after, verb_json(&["report"], &hand_path));
     // The plan, drawn after the correction was answered, is the corrected table's.
     let plan_path = table.with_file_name("by-hand.svg");
-    let out = Command::new(BIN).arg("report").arg(&hand_path).arg("--plan").arg(&plan_path).output().unwrap();
+    let out = Command::new(BIN)
+        .arg("report")
+        .arg(&hand_path)
+        .arg("--plan")
+        .arg(&plan_path)
+        .args(["--layers", "all"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (status, plan) = server.get("/api/plan.svg");
     assert_eq!(status, 200);

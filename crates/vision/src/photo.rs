@@ -58,8 +58,11 @@ impl Photo {
     }
 }
 
-/// Encodes an image for a file name's extension (`.png`, `.jpg`, ...), for writing
-/// atomically by the caller.
+/// The JPEG quality the pictures are written at (OpenCV's scale, 0-100).
+pub const JPEG_QUALITY: i32 = 85;
+
+/// Encodes an image for a file name's extension: PNG, JPEG (quality [`JPEG_QUALITY`]),
+/// TIFF or BMP, for writing atomically by the caller.
 pub fn encode_image(img: &Mat, file_name: &Path) -> Result<Vec<u8>, VisionError> {
     let ext = file_name.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
     let ext = match ext.as_str() {
@@ -75,11 +78,13 @@ pub fn encode_image(img: &Mat, file_name: &Path) -> Result<Vec<u8>, VisionError>
         }
     };
     let mut buf = Vector::<u8>::new();
-    let params: Vector<i32> = if ext == ".png" {
+    let params: Vector<i32> = match ext {
         // Fast compression: overlays are large and only looked at.
-        vec![opencv::imgcodecs::IMWRITE_PNG_COMPRESSION, 1].into()
-    } else {
-        Vector::new()
+        ".png" => vec![opencv::imgcodecs::IMWRITE_PNG_COMPRESSION, 1].into(),
+        // Quality 85 (OpenCV's default is 95): a third of the bytes, and the pictures
+        // are shared in chats and forums (issue 39).
+        ".jpg" => vec![opencv::imgcodecs::IMWRITE_JPEG_QUALITY, JPEG_QUALITY].into(),
+        _ => Vector::new(),
     };
     let ok = opencv::imgcodecs::imencode(ext, img, &mut buf, &params)?;
     if !ok {

@@ -15,10 +15,13 @@
 //! # Ok::<(), vedette_geometry::GeometryError>(())
 //! ```
 
+mod pair_applies;
 mod pro_patria;
 mod republic;
 mod republique5;
 mod republique_classic;
+
+pub use pair_applies::{PairContext, applies_between};
 
 use crate::error::GeometryError;
 use crate::scale::{MM_PER_INCH, Scale};
