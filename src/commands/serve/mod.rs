@@ -10,8 +10,13 @@
 //! - [`photo`]: photo mode and uploads without OpenCV: where scanned files go, what a
 //!   scanner gives (the scanner itself, OpenCV, is `vedette-scanner`'s).
 //! - [`routes`]: the HTTP routes; [`photo_routes`] those of the photo and uploads.
+//! - [`assets`]: the page (an HTML shell, a stylesheet, ES modules under `web/`);
+//!   [`page_routes`]: its findings in sentences and a pair's verdict [`card`].
 
+pub mod assets;
+pub mod card;
 pub mod corrections;
+pub mod page_routes;
 pub mod photo;
 pub mod photo_routes;
 pub mod routes;

@@ -26,9 +26,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// smaller.
 pub const BODY_LIMIT: usize = 1 << 20;
 
-/// The page, embedded in the binary.
-const PAGE: &str = include_str!("page.html");
-
 /// What every handler shares.
 pub struct App {
     /// The table, its corrections and what is served from them; replaced whole by a
@@ -67,7 +64,8 @@ pub type Shared = Arc<App>;
 pub fn router(state: Shared, hosts: Option<Vec<String>>) -> Router {
     let hosts = Arc::new(hosts);
     Router::new()
-        .route("/", get(page))
+        .merge(super::assets::routes())
+        .merge(super::page_routes::routes())
         .route("/api/table", get(table))
         .route("/api/bases", get(bases))
         .route("/api/report", get(report))
@@ -166,10 +164,6 @@ impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         error(self.0, self.1)
     }
-}
-
-async fn page() -> Response {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], PAGE).into_response()
 }
 
 async fn table(State(s): State<Shared>) -> Response {

@@ -23,6 +23,8 @@ pub struct Derived {
     pub report_json: String,
     /// `vedette report` (text) of it.
     pub report_text: String,
+    /// Its findings in sentences (`report::sentences`), JSON: the page's lists.
+    pub findings_json: String,
     /// Every base with its plan element id (`/api/bases`), JSON.
     pub bases_json: String,
     /// Verdicts of the report too close to call.
@@ -105,7 +107,9 @@ impl Derived {
         // The pictures are drawn beside the report's texts, and after them.
         let drawing = Drawing::start(Arc::clone(&table), findings, view);
         let (report_json, report_text, close_calls, bases_json) = report_texts(&table, &report)?;
-        Ok(Derived { table, report_json, report_text, bases_json, close_calls, drawing })
+        let findings_json = serde_json::to_string(&crate::commands::report::sentences::sentences(&report))
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        Ok(Derived { table, report_json, report_text, findings_json, bases_json, close_calls, drawing })
     }
 }
 
