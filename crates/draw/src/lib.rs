@@ -22,10 +22,15 @@
 //!   (with their uncertainty on scanned tables, [`findings::measured_words`]); the
 //!   report's plan ([`report`]: [`report_scene`]).
 //! - The questions about one pair answered in words with a picture ([`explain`]).
+//! - Verdict captions ([`caption`]): a headline that answers one question and its
+//!   lines with their rule sections and close calls, serialisable (the phone page's card)
+//!   and drawn as the band every picture of one question starts with; [`pair_verdict`]:
+//!   the card for two units in one call.
 //! - Errors: [`DrawError`].
 
 #![deny(missing_docs)]
 
+pub mod caption;
 mod error;
 pub mod explain;
 pub mod findings;
@@ -37,6 +42,7 @@ pub mod scene;
 pub mod style;
 pub mod svg;
 
+pub use caption::{Caption, CaptionLine, Topic, pair_verdict};
 pub use error::DrawError;
 pub use plan::{plan_svg, plan_view, table_scene};
 pub use projection::{PlanView, Projection};

@@ -2,7 +2,7 @@
 //! every base coloured by side with its front edge, a facing tick and its unit's id.
 //! Every picture starts from this; the findings add their layers on top.
 
-use crate::projection::PlanView;
+use crate::projection::{PlanView, Projection};
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use crate::style::{side_class, terrain_class};
 use crate::svg::SvgOptions;
@@ -25,6 +25,19 @@ pub fn side_numbers(table: &Table) -> BTreeMap<String, usize> {
     sides.sort_unstable();
     sides.dedup();
     sides.into_iter().enumerate().map(|(i, s)| (s.to_string(), i)).collect()
+}
+
+/// A terrain piece's name: its id, or `terrain[i]`.
+#[must_use]
+pub fn terrain_name(table: &Table, feature: usize) -> String {
+    table.terrain.get(feature).and_then(|t| t.id.clone()).unwrap_or_else(|| format!("terrain[{feature}]"))
+}
+
+/// A terrain piece named with its kind, as the plan labels it: `big-wood (medium-forest)`.
+#[must_use]
+pub fn terrain_words(table: &Table, feature: usize) -> String {
+    let kind = table.terrain.get(feature).map_or("terrain", |t| t.kind.name());
+    format!("{} ({kind})", terrain_name(table, feature))
 }
 
 /// The element id of a base: `base-UNIT.INDEX`.
@@ -65,7 +78,7 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
         );
     }
     for (i, t) in table.terrain.iter().enumerate() {
-        let name = t.id.clone().unwrap_or_else(|| format!("terrain[{i}]"));
+        let name = terrain_name(table, i);
         let kind = t.kind.name();
         let linear = t.kind.is_linear();
         let class = format!("terrain {}", terrain_class(kind, linear));
@@ -86,7 +99,7 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
             LayerId::Terrain,
             &format!("{id}-label"),
             "terrain-label",
-            Shape::label(anchor, format!("{name} ({kind})"), ID_TEXT_MM),
+            Shape::label(anchor, terrain_words(table, i), ID_TEXT_MM),
             Height::Table,
             None,
         );
@@ -189,11 +202,16 @@ pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
     let legend = crate::svg::legend_size(scene, 1.0, scale).0;
     let view =
         PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right((legend + 20.0).max(LEGEND_ROOM_MM * scale));
-    let clip = [0.0, 0.0, view.box_right() + PLAN_MARGIN_MM, hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
+    // A picture of one question starts with its caption, across the whole width.
+    let band = scene.caption.as_ref().map(|c| crate::caption::band_layout(c, view.output_size().0, 0.0));
+    let top = band.as_ref().map_or(0.0, |b| b.height);
+    let view = view.with_room_top(top);
+    let clip = [0.0, top, view.box_right() + PLAN_MARGIN_MM, top + hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
     let options = SvgOptions {
-        legend_at: Some(Vec2::new(view.box_right() + PLAN_MARGIN_MM + 5.0, PLAN_MARGIN_MM)),
+        legend_at: Some(Vec2::new(view.box_right() + PLAN_MARGIN_MM + 5.0, top + PLAN_MARGIN_MM)),
         text_scale: scale,
         clip: Some(clip),
+        band,
     };
     (view, options)
 }

@@ -50,19 +50,32 @@ pub struct PlanView {
     hi: Vec2,
     margin_mm: f64,
     extra_right_mm: f64,
+    extra_top_mm: f64,
 }
 
 impl PlanView {
     /// The plan of the box from `lo` to `hi` (table mm) with `margin_mm` around it.
     #[must_use]
     pub fn new(lo: Vec2, hi: Vec2, margin_mm: f64) -> PlanView {
-        PlanView { lo, hi, margin_mm, extra_right_mm: 0.0 }
+        PlanView { lo, hi, margin_mm, extra_right_mm: 0.0, extra_top_mm: 0.0 }
     }
 
     /// The same with `mm` more room on the right (for the legend).
     #[must_use]
     pub fn with_room_right(self, mm: f64) -> PlanView {
         PlanView { extra_right_mm: mm, ..self }
+    }
+
+    /// The same with `mm` more room at the top (for a caption band).
+    #[must_use]
+    pub fn with_room_top(self, mm: f64) -> PlanView {
+        PlanView { extra_top_mm: mm, ..self }
+    }
+
+    /// The room at the top, output units.
+    #[must_use]
+    pub fn room_top(&self) -> f64 {
+        self.extra_top_mm
     }
 
     /// Where the drawing of the box ends on the right, output units.
@@ -80,13 +93,16 @@ impl PlanView {
 
 impl Projection for PlanView {
     fn project(&self, p: Vec2, _height: Height) -> Option<Vec2> {
-        Some(Vec2::new(p.x - self.lo.x + self.margin_mm, self.hi.y - p.y + self.margin_mm))
+        Some(Vec2::new(
+            p.x - self.lo.x + self.margin_mm,
+            self.hi.y - p.y + self.margin_mm + self.extra_top_mm,
+        ))
     }
 
     fn output_size(&self) -> (f64, f64) {
         (
             self.hi.x - self.lo.x + 2.0 * self.margin_mm + self.extra_right_mm,
-            self.hi.y - self.lo.y + 2.0 * self.margin_mm,
+            self.hi.y - self.lo.y + 2.0 * self.margin_mm + self.extra_top_mm,
         )
     }
 

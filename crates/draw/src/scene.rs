@@ -299,6 +299,9 @@ pub struct Scene {
     /// The region the picture is about (a measurement, a sight line, a pair), when it
     /// is not the whole table: a plan shows this region, a little grown.
     pub focus: Option<(Vec2, Vec2)>,
+    /// The answer in words that a picture of one question starts with (a band across its
+    /// top, [`crate::caption::band_layout`]); `None` for the report's plan.
+    pub caption: Option<crate::caption::Caption>,
     layers: Vec<Layer>,
     legend: Vec<LegendEntry>,
     ids: HashSet<String>,

@@ -4,6 +4,7 @@
 //! (a hundredth of a millimetre on a plan), so the same scene always gives the same
 //! bytes.
 
+use crate::caption::BandLayout;
 use crate::error::DrawError;
 use crate::labels::{LabelLayout, PlacedLabel, text_width};
 use crate::projection::Projection;
@@ -13,7 +14,7 @@ use std::fmt::Write;
 use vedette_geometry::Vec2;
 
 /// Where the legend goes and how large labels are drawn.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SvgOptions {
     /// The legend's top-left corner, output units (`None`: top left of the picture).
     pub legend_at: Option<Vec2>,
@@ -23,12 +24,57 @@ pub struct SvgOptions {
     /// The drawing is clipped to this rectangle (left, top, right, bottom; output
     /// units), so a focused plan's legend stands clear of it.
     pub clip: Option<[f64; 4]>,
+    /// The caption band written across the top of the picture (the projection leaves
+    /// room for it: [`crate::PlanView::with_room_top`]).
+    pub band: Option<BandLayout>,
 }
 
 impl Default for SvgOptions {
     fn default() -> Self {
-        SvgOptions { legend_at: None, text_scale: 1.0, clip: None }
+        SvgOptions { legend_at: None, text_scale: 1.0, clip: None, band: None }
     }
+}
+
+/// The close-call colour of a caption row (vermillion, as a blocked sight line).
+pub const CLOSE_CALL_COLOUR: &str = "#D55E00";
+
+/// The caption band: a white band across the top, its rows of text (the headline bold),
+/// a rule under it. In group `caption` (not a layer: it is not toggled).
+fn band(out: &mut String, b: &BandLayout, width: f64) {
+    out.push_str("<g id=\"caption\" class=\"caption\">\n");
+    let _ = writeln!(
+        out,
+        "<rect id=\"caption-band\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+        num(width),
+        num(b.height)
+    );
+    for (i, r) in b.rows.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text id=\"caption-{i}\" class=\"caption-{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-family=\"sans-serif\"{}{}>{}</text>",
+            if r.bold {
+                "headline"
+            } else if r.close_call {
+                "close-call"
+            } else {
+                "line"
+            },
+            num(b.left),
+            num(r.baseline),
+            num(r.size),
+            if r.bold { " font-weight=\"bold\"" } else { "" },
+            if r.close_call { format!(" fill=\"{CLOSE_CALL_COLOUR}\"") } else { String::new() },
+            escape(&r.text)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<polyline id=\"caption-rule\" points=\"0,{y} {},{y}\" stroke=\"#000000\" stroke-width=\"{}\"/>",
+        num(width),
+        num(b.rows.last().map_or(1.0, |r| r.size) * 0.08),
+        y = num(b.height)
+    );
+    out.push_str("</g>\n");
 }
 
 /// A number with two decimals, never `-0.00`.
@@ -509,6 +555,9 @@ fn write_svg_split(
         }
     }
     out.push_str("</g>\n");
+    if let Some(b) = &options.band {
+        band(&mut out, b, w);
+    }
     let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", LayerId::Legend.name());
     legend(&mut out, scene, proj, options.legend_at.unwrap_or(Vec2::new(2.0, 2.0)), ts);
     out.push_str("</g>\n</svg>\n");

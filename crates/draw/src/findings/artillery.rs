@@ -51,14 +51,17 @@ pub fn cover_words(c: &TargetCover) -> Option<String> {
 }
 
 /// A name for a flank.
-fn flank_name(f: FlankSide) -> &'static str {
+#[must_use]
+pub fn flank_name(f: FlankSide) -> &'static str {
     match f {
         FlankSide::Left => "left",
         FlankSide::Right => "right",
     }
 }
 
-fn standing_name(s: StandingExposure) -> &'static str {
+/// A name for a formation that is always enfiladed and deep (000 §4.3-4.4).
+#[must_use]
+pub fn standing_name(s: StandingExposure) -> &'static str {
     match s {
         StandingExposure::Square => "square",
         StandingExposure::BreakthroughColumn => "breakthrough column",
@@ -323,15 +326,7 @@ pub fn draw_battery(
                 continue;
             }
             let Some(near) = table.base(t.nearest_base) else { continue };
-            let why = if !t.half_base_in_arc {
-                "less than half a base in the arc"
-            } else if !t.line_of_sight {
-                "no base wholly in sight"
-            } else if !t.zone_clear {
-                "no clear firing zone"
-            } else {
-                "valid, not the main target"
-            };
+            let why = not_main_words(t);
             let unit = &table.units[t.unit].id;
             scene.add(
                 LayerId::Targets,
@@ -382,6 +377,32 @@ pub fn draw_battery(
     }
 }
 
+/// Why a candidate in the arc is not the main target (000 §4.5), as the report's target
+/// table says it: the first test it fails, or valid but not chosen.
+#[must_use]
+pub fn not_main_words(t: &TargetAssessment) -> &'static str {
+    if !t.half_base_in_arc {
+        "less than half a base in the arc"
+    } else if !t.line_of_sight {
+        "no base wholly in sight"
+    } else if !t.zone_clear {
+        "no clear firing zone"
+    } else {
+        "valid, not the main target"
+    }
+}
+
+/// An enfilade verdict in short (000 §4.4): `ENFILADE, left flank`, `ENFILADE (square)`,
+/// or `None` when it does not hold.
+#[must_use]
+pub fn enfilade_words(e: EnfiladeVerdict) -> Option<String> {
+    match e {
+        EnfiladeVerdict::Flank(f) => Some(format!("ENFILADE, {} flank", flank_name(f))),
+        EnfiladeVerdict::Standing(s) => Some(format!("ENFILADE ({})", standing_name(s))),
+        EnfiladeVerdict::No => None,
+    }
+}
+
 /// The main target's verdicts beyond its range, as the report's battery row gives them
 /// (000 §4.3-4.5): deep with its window's bases, enfilade and its flank or formation,
 /// tandem and adjacent targets; each after a comma, and only those that hold (the aim
@@ -392,11 +413,7 @@ fn main_words(table: &Table, m: &MainTarget) -> String {
     if m.deep.is_deep() {
         words.push(format!("DEEP ({} bases)", m.deep.window_bases.len()));
     }
-    match m.enfilade {
-        EnfiladeVerdict::Flank(f) => words.push(format!("ENFILADE, {} flank", flank_name(f))),
-        EnfiladeVerdict::Standing(s) => words.push(format!("ENFILADE ({})", standing_name(s))),
-        EnfiladeVerdict::No => {}
-    }
+    words.extend(enfilade_words(m.enfilade));
     for (kind, v) in [("tandem", &m.secondary.tandem), ("adjacent", &m.secondary.adjacent)] {
         if !v.is_empty() {
             words.push(format!("{kind} {}", unit_ids(table, v).join(" ")));

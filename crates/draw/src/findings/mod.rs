@@ -50,7 +50,8 @@ pub fn measured_words(book: &RuleBook, mm: f64, sigma_mm: Option<f64>) -> String
 
 /// `102.1 ± 0.7 mm`; a sigma under 0.05 mm to 0.01 mm (`102.12 ± 0.03 mm`), so that it
 /// never reads `± 0.0`.
-fn sigma_mm_words(mm: f64, s: f64) -> String {
+#[must_use]
+pub fn sigma_mm_words(mm: f64, s: f64) -> String {
     if s < 0.05 { format!("{mm:.2} ± {s:.2} mm") } else { format!("{mm:.1} ± {s:.1} mm") }
 }
 
