@@ -151,8 +151,14 @@ test("two tapped units open the verdict card: its first line answers in words", 
   const m = verbJson("measure", server.table, "fr-art-1", "au-3");
   const los = verbJson("los", server.table, "fr-art-1", "au-3");
   const first = await headline();
-  const words = new RegExp(`^fr-art-1 → au-3: ${m.mm.toFixed(1)} mm = ${m.in.toFixed(2)} in = ${m.rule_in.toFixed(2)} rule-in · ${los.visible ? "VISIBLE" : "NOT VISIBLE"}`);
-  assert.match(first, words);
+  // vedette report: fr-art-1's main target au-3 at 5.51" (bracket 3), deep, no enfilade.
+  const battery = verbJson("report", server.table).artillery.find((a) => a.battery === "fr-art-1");
+  assert.equal(battery.main_target, "au-3");
+  const target = battery.targets.find((t) => t.unit === "au-3");
+  const words = `fr-art-1 → au-3: ${m.mm.toFixed(1)} mm = ${m.in.toFixed(2)} in = ${m.rule_in.toFixed(2)} rule-in · ` +
+    `${los.visible ? "VISIBLE, a full base is seen" : "NOT VISIBLE"} · VALID MAIN TARGET · ${battery.deep ? "DEEP" : "not deep"} · ` +
+    `${battery.enfilade ? "ENFILADE" : "no enfilade"} · ${target.range_in.toFixed(2)} rule-in (bracket ${target.bracket})`;
+  assert.equal(first, words);
   // Large, and on screen above the sheet's fold.
   const size = await page().locator("#card-headline").evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
   assert.ok(size >= 18, size + " px");
@@ -186,7 +192,7 @@ test("a drag moves base A: one correction, the card's verdict changes, Undo rest
   assert.deepEqual(corrections(), []);
   await fitted();
   await select(page(), "au-art-1#0", "fr-1-3#2");
-  await page().locator("#card-headline", { hasText: /^au-art-1 → fr-1-3: 50\.5 mm/ }).waitFor();
+  await page().locator("#card-headline", { hasText: /^au-art-1 → fr-1-3: 50\.5 mm.* · TOO CLOSE to unlimber$/ }).waitFor();
   const unlimber = page().locator("#card-lines li", { hasText: /^Unlimber limit\?/ });
   assert.match(await unlimber.innerText(), /TOO CLOSE/);
   // Zoom in four times about the battery (a pinch), then drag it 35 mm up the screen:
@@ -209,7 +215,7 @@ test("a drag moves base A: one correction, the card's verdict changes, Undo rest
   assert.ok(Math.abs(file[0].x - before_.x) < 0.11, JSON.stringify(file[0]));
   assert.ok(Math.abs(file[0].y - before_.y - 35) < 0.2, `moved ${file[0].y - before_.y} mm, dragged 35`);
   // The card is asked again: farther, no longer too close to unlimber.
-  await page().locator("#card-headline", { hasNotText: /50\.5 mm/ }).waitFor();
+  await page().locator("#card-headline", { hasNotText: /50\.5 mm|TOO CLOSE/ }).waitFor();
   await unlimber.filter({ hasNotText: /TOO CLOSE/ }).waitFor();
   const m = verbJson("measure", server.table, "au-art-1", "fr-1-3");   // the file, uncorrected
   assert.equal(m.mm.toFixed(1), "50.5");

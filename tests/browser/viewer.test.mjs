@@ -110,14 +110,14 @@ test("line of sight between two clicked units, as vedette los says", async () =>
     await select(b.page, "fr-art-1#0", base);
     await b.page.locator("#card-headline", { hasText: new RegExp(`^fr-art-1 → ${to}: [\\d.]+ mm`) }).waitFor();
     const cli = verbJson("los", server.table, "fr-art-1", to);
-    const sight = await b.page.locator("#card-lines li", { hasText: /^Sight: / }).innerText();
-    assert.match(sight, new RegExp(`^Sight: ${cli.visible ? "VISIBLE" : "NOT VISIBLE"}`), sight);
+    const sight = (await b.page.locator('#card-lines li[data-topic="sight"]').allInnerTexts()).join("\n");
+    assert.match(sight, new RegExp(`^Visible\\? ${cli.visible ? "yes" : "no"}`), sight);
     assert.match(await b.page.locator("#card-headline").innerText(), new RegExp(`· ${cli.visible ? "VISIBLE" : "NOT VISIBLE"}`));
     // Each blocking point is ringed on the plan, over the blocking base.
     assert.equal(await b.page.locator("#view svg [id^=pair-cut-]").count(), cli.blocked_by.length);
     if (to === "au-4") {
       assert.equal(cli.visible, false);
-      assert.match(sight, /cut by infantry au-3#2/);
+      assert.match(sight, /\nCut by\? infantry au-3#2 blocks/);
       const ring = await b.page.locator("#view svg #pair-cut-0").evaluate((e) => [Number(e.getAttribute("cx")), Number(e.getAttribute("cy"))]);
       const box = await b.page.locator('#view svg [id="base-au-3.2"]').evaluate((e) => { const r = e.getBBox(); return [r.x, r.y, r.width, r.height]; });
       assert.ok(ring[0] >= box[0] - 0.01 && ring[0] <= box[0] + box[2] + 0.01 && ring[1] >= box[1] - 0.01 && ring[1] <= box[1] + box[3] + 0.01,

@@ -1,124 +1,41 @@
 //! The verdict card of a pair of units (issue 38 item 4): what the page shows when A
-//! then B are selected. Its words are those of the verbs: `vedette measure`'s distance
-//! and thresholds, `vedette los`'s verdict and cuts, `vedette explain`'s answers with
-//! their rule sections; this module only gathers them.
-//!
-//! THIN ADAPTER, to be replaced by the caption model of `crates/draw` (issue 39 item 1,
-//! the `pictures` branch): once it is there, `headline` and `lines` come from it, so
-//! that the card and `vedette explain`'s picture caption are one code.
+//! then B are selected. Its words are the caption model of `vedette-draw`
+//! ([`vedette_draw::pair_verdict`]: the distance, the sight, and the battery's or the
+//! assault's answers, each with its rule section and close-call mark), the same code as
+//! the caption band of `vedette explain`'s, `measure`'s and `los`'s pictures; the
+//! measurement and the sight verdict come along for the page to draw on the plan.
 
 use crate::CliError;
-use crate::commands::calls::CallEntry;
-use crate::commands::explain::explain;
 use crate::commands::los::{LosReport, line_of_sight};
 use crate::commands::measure::{Measurement, measure};
 use serde::Serialize;
+use vedette_draw::caption::Caption;
 use vedette_geometry::Table;
-use vedette_geometry::close_call::CERTAIN_AT_SIGMAS;
-
-/// One line of the card.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CardLine {
-    /// The answer in words.
-    pub text: String,
-    /// The rule section it answers (`000 §4.3`), when one asks it.
-    pub section: Option<String>,
-    /// The verdict is too close to call.
-    pub close_call: bool,
-}
 
 /// The card of a pair.
 #[derive(Debug, Clone, Serialize)]
 pub struct Card {
-    /// The first unit (or base) as asked.
-    pub a: String,
-    /// The second.
-    pub b: String,
-    /// The first line: the answer, in words.
-    pub headline: String,
-    /// Whether the headline's verdict is too close to call.
-    pub close_call: bool,
-    /// Every answer, in the order the rules ask.
-    pub lines: Vec<CardLine>,
+    /// The answer in words: `headline` first, then each question's line.
+    #[serde(flatten)]
+    pub caption: Caption,
     /// `vedette measure --json` of the pair (the page draws the closest points).
     pub measure: Measurement,
     /// `vedette los --json` of the pair (the page draws the line examined and its cuts).
     pub los: LosReport,
 }
 
-/// "VISIBLE ..." or "NOT VISIBLE: cut by ...", as `vedette los` says it.
-fn sight_words(r: &LosReport) -> String {
-    let verdict = match (r.visible, r.full_base_visible) {
-        (true, true) => "VISIBLE, a full base is seen".to_string(),
-        (true, false) => "VISIBLE in part, no base is seen in full".to_string(),
-        _ => "NOT VISIBLE".to_string(),
-    };
-    let cuts: Vec<String> = r
-        .blocked_by
-        .iter()
-        .map(|b| match (&b.feature, &b.base) {
-            (Some(f), _) => format!("{} \"{f}\"", b.kind),
-            (None, Some(base)) => format!("{} {base}", b.kind),
-            _ => b.kind.clone(),
-        })
-        .collect();
-    if cuts.is_empty() { verdict } else { format!("{verdict}: cut by {}", cuts.join(", ")) }
-}
-
-fn uncertain(c: &CallEntry) -> bool {
-    !c.certain
-}
-
 /// The card of units (or bases) `a` and `b` on `table`.
 pub fn card(table: &Table, a: &str, b: &str) -> Result<Card, CliError> {
-    let m = measure(table, a, b)?;
-    let los = line_of_sight(table, a, b)?;
-    let sigma = m.sigma_mm.map_or(String::new(), |s| format!(" ± {:.1} mm", CERTAIN_AT_SIGMAS * s));
-    let rule = m.rule_in.map_or(String::new(), |r| format!(" = {r:.2} rule-in"));
-    let distance = format!("{:.1} mm{sigma} = {:.2} in{rule}", m.mm, m.inches);
-    let sight = sight_words(&los);
-    let sight_close = uncertain(&los.visible_call) || uncertain(&los.full_base_call);
-    let mut lines = vec![CardLine { text: format!("Distance {distance}"), section: None, close_call: false }];
-    for t in &m.thresholds {
-        let length =
-            t.rule_in.map_or(format!("{:.1} mm", t.limit_mm), |r| format!("{r:.2}\" ({:.1} mm)", t.limit_mm));
-        lines.push(CardLine {
-            text: format!(
-                "{} {length} by {:.2} mm: {}",
-                if t.within { "within" } else { "beyond" },
-                t.call.margin_mm,
-                t.names.join(", ")
-            ),
-            section: None,
-            close_call: uncertain(&t.call),
-        });
-    }
-    lines.push(CardLine { text: format!("Sight: {sight}"), section: None, close_call: sight_close });
-    // explain refuses a pair of one unit's bases; the distance and sight still stand.
-    if let Ok(e) = explain(table, a, b) {
-        for x in &e.answers {
-            lines.push(CardLine {
-                text: format!("{} {}", x.question, x.answer),
-                section: Some(x.section.clone()),
-                close_call: x.answer.contains("TOO CLOSE TO CALL"),
-            });
-        }
-    }
-    let close_call = lines.iter().any(|l| l.close_call);
     Ok(Card {
-        a: a.to_string(),
-        b: b.to_string(),
-        headline: format!("{distance} · {}", sight.split(':').next().unwrap_or(&sight)),
-        close_call,
-        lines,
-        measure: m,
-        los,
+        caption: vedette_draw::pair_verdict(table, a, b)?,
+        measure: measure(table, a, b)?,
+        los: line_of_sight(table, a, b)?,
     })
 }
 
-/// The picture of the pair with its answers: `vedette explain A B --svg`'s.
+/// The picture of the pair with its caption band: `vedette explain A B --svg`'s.
 pub fn card_svg(table: &Table, a: &str, b: &str) -> Result<String, CliError> {
-    Ok(vedette_draw::plan_svg(&explain(table, a, b)?.scene)?)
+    Ok(vedette_draw::plan_svg(&crate::commands::explain::explain(table, a, b)?.scene)?)
 }
 
 #[cfg(test)]
@@ -130,23 +47,29 @@ mod tests {
     }
 
     #[test]
-    fn the_card_answers_distance_and_sight_first() {
-        // vedette los samples/woods-block.json fr-art-1 au-1: NOT VISIBLE, cut by
-        // medium-forest "big-wood"; closest distance 290.0 mm = 11.417 in.
-        let c = card(&sample("woods-block.json"), "fr-art-1", "au-1").unwrap();
-        assert_eq!(c.headline, "290.0 mm = 11.42 in = 11.42 rule-in · NOT VISIBLE");
-        assert!(c.lines.iter().any(|l| l.text == "Sight: NOT VISIBLE: cut by medium-forest \"big-wood\""));
-        // A battery and a target: explain's answers follow, each with its section.
-        assert!(
-            c.lines
-                .iter()
-                .any(|l| l.text.starts_with("Valid target?") && l.section.as_deref() == Some("000 §4.5"))
-        );
+    fn the_card_is_the_pictures_caption() {
+        // The card is pair_verdict's caption, word for word; with the verbs' numbers.
+        let table = sample("woods-block.json");
+        let c = card(&table, "fr-art-1", "au-1").unwrap();
+        assert_eq!(c.caption, vedette_draw::pair_verdict(&table, "fr-art-1", "au-1").unwrap());
+        // vedette los samples/woods-block.json fr-art-1 au-1: NOT VISIBLE, cut by big-wood.
+        assert!(c.caption.headline.contains("NOT VISIBLE"), "{}", c.caption.headline);
+        assert!(!c.los.visible);
+        assert!((c.measure.mm - 290.0).abs() < 1e-9);
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["headline"], c.caption.headline.as_str());
+        assert!(json["lines"].as_array().is_some_and(|l| !l.is_empty()));
     }
 
     #[test]
-    fn a_pair_of_one_unit_is_refused_with_the_verbs_message() {
+    fn a_pair_of_one_unit_is_refused_with_a_message() {
         let e = card(&sample("brigade-attack.json"), "au-3", "au-3").unwrap_err().to_string();
-        assert!(e.contains("same"), "{e}");
+        assert!(e.contains("au-3"), "{e}");
+    }
+
+    #[test]
+    fn the_share_picture_starts_with_the_caption_band() {
+        let svg = card_svg(&sample("brigade-attack.json"), "fr-art-1", "au-3").unwrap();
+        assert!(svg.contains("id=\"caption\""), "no caption band");
     }
 }

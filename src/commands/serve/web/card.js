@@ -1,9 +1,11 @@
 // The verdict card: once A and B are selected, the answer in words, large, first
 // (distance, sight, and for a battery and its target or an attacker and a defender the
 // rules' answers), each line with its rule section and a mark when too close to call.
-// Every word is the server's (`/api/card`: the verbs' own texts); the card only lays
-// them out. *Share* makes it a picture (the server's `explain --svg` drawing with the
-// card's lines above it) and hands it to the phone's share sheet, or downloads it.
+// Every word is the server's (`/api/card`: the caption model of vedette-draw, the same
+// code as the caption band of `vedette explain --svg`); the card only lays them out.
+// *Share* makes it a picture (the server's `explain --svg` drawing, its caption band
+// included, rasterised in a canvas) and hands it to the phone's share sheet, or
+// downloads it.
 import { state, $, el, on, closeMark, showError } from "./state.js";
 import { api } from "./api.js";
 import * as view from "./view.js";
@@ -26,6 +28,7 @@ export async function updateCard() {
   const pair = { a: state.a.unit, b: state.b.unit };
   const seq = ++asked;
   $("card-headline").textContent = pair.a + " → " + pair.b + ": measuring...";
+  $("card-headline").classList.remove("close");
   $("card-lines").replaceChildren();
   try {
     const card = await api("/api/card", pair);
@@ -44,10 +47,11 @@ export async function updateCard() {
 
 function render(card) {
   const head = $("card-headline");
-  head.replaceChildren(card.a + " → " + card.b + ": " + card.headline);
-  if (card.close_call) head.append(closeMark());
+  head.textContent = card.headline;
+  head.classList.toggle("close", card.close_call);
   const lines = card.lines.map((l) => {
-    const li = el("li", l.text);
+    const li = el("li", l.question + " " + l.answer);
+    li.dataset.topic = l.topic;
     if (l.section) li.append(" ", el("span", "(" + l.section + ")", "section"));
     if (l.close_call) { li.append(closeMark()); li.classList.add("close"); }
     return li;
@@ -56,12 +60,13 @@ function render(card) {
   $("card-share").hidden = false;
 }
 
-/** The card as a PNG: the pair's picture under the card's lines, drawn in a canvas. */
+/** The pair's picture (its caption band on top) as a PNG, drawn in a canvas. */
 async function picture(card) {
-  const svgText = await api("/api/card.svg", { a: card.a, b: card.b });
+  const svgText = await api("/api/card.svg", { a: state.a.unit, b: state.b.unit });
   const doc = new DOMParser().parseFromString(svgText, "image/svg+xml");
   const vbox = (doc.documentElement.getAttribute("viewBox") || "0 0 800 600").split(/[\s,]+/).map(Number);
-  const width = 1200, scale = width / vbox[2], height = Math.round(vbox[3] * scale);
+  // 1600 px wide: readable in a chat, far under a chat's size limits.
+  const width = 1600, height = Math.round((vbox[3] * width) / vbox[2]);
   doc.documentElement.setAttribute("width", width);
   doc.documentElement.setAttribute("height", height);
   const blob = new Blob([new XMLSerializer().serializeToString(doc)], { type: "image/svg+xml" });
@@ -70,33 +75,13 @@ async function picture(card) {
     const img = new Image();
     img.src = url;
     await img.decode();
-    const pad = 24, lineH = 30, lines = [card.a + " → " + card.b + ": " + card.headline + (card.close_call ? "  CLOSE CALL" : "")];
-    for (const l of card.lines) lines.push(l.text + (l.section ? " (" + l.section + ")" : "") + (l.close_call ? "  CLOSE CALL" : ""));
     const canvas = document.createElement("canvas");
-    const ctx = canvas.getContext("2d");
-    ctx.font = "22px sans-serif";
-    // The lines wrapped to the picture's width.
-    const wrapped = [];
-    lines.forEach((text, i) => {
-      let row = "";
-      for (const word of text.split(" ")) {
-        const next = row ? row + " " + word : word;
-        ctx.font = (i === 0 ? "bold 28px" : "22px") + " sans-serif";
-        if (ctx.measureText(next).width > width - 2 * pad && row) { wrapped.push([row, i]); row = word; } else row = next;
-      }
-      wrapped.push([row, i]);
-    });
     canvas.width = width;
-    canvas.height = height + 2 * pad + wrapped.length * lineH + 8;
+    canvas.height = height;
+    const ctx = canvas.getContext("2d");
     ctx.fillStyle = "#fff";
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.fillStyle = "#000";
-    ctx.textBaseline = "top";
-    wrapped.forEach(([text, i], row) => {
-      ctx.font = (i === 0 ? "bold 28px" : "22px") + " sans-serif";
-      ctx.fillText(text, pad, pad + row * lineH + (i === 0 ? 0 : 8));
-    });
-    ctx.drawImage(img, 0, canvas.height - height);
+    ctx.fillRect(0, 0, width, height);
+    ctx.drawImage(img, 0, 0, width, height);
     return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the picture could not be made"))), "image/png"));
   } finally {
     URL.revokeObjectURL(url);
@@ -107,12 +92,12 @@ async function picture(card) {
 async function share() {
   if (!shown) return;
   const card = shown;
-  const name = ("vedette-" + card.a + "-" + card.b + ".png").replace(/[^A-Za-z0-9._-]/g, "_");
+  const name = ("vedette-" + state.a.unit + "-" + state.b.unit + ".png").replace(/[^A-Za-z0-9._-]/g, "_");
   try {
     const png = await picture(card);
     const file = new File([png], name, { type: "image/png" });
     if (navigator.canShare && navigator.canShare({ files: [file] })) {
-      await navigator.share({ files: [file], title: card.a + " → " + card.b, text: card.headline });
+      await navigator.share({ files: [file], title: card.pair, text: card.headline });
       return;
     }
     const a = document.createElement("a");

@@ -90,6 +90,11 @@ $("zoom-in").addEventListener("click", () => view.zoomCentre(1.6));
 $("zoom-out").addEventListener("click", () => view.zoomCentre(1 / 1.6));
 $("fit").addEventListener("click", () => view.fit());
 initSheet();
+// The whole table is shown above the sheet, not under it.
+view.setFitArea(() => {
+  const a = uncovered();
+  return { left: a.left, right: a.right + 48, top: a.top - 56, bottom: a.bottom };
+});
 
 // Start: the session (is there a photo?), then the table in the view it asks for.
 async function start() {

@@ -43,12 +43,24 @@ function aspectBox(box, margin = 1.02) {
   return { x: box.x + box.w / 2 - w / 2, y: box.y + box.h / 2 - h / 2, w, h };
 }
 
-/** Shows the whole drawing. */
+let fitArea = null;   // () => the screen rectangle the whole drawing is fitted into
+
+/** Where `fit` puts the drawing: a function giving a screen rectangle (the part of the view a bottom sheet leaves). */
+export function setFitArea(area) { fitArea = area; }
+
+/** Shows the whole drawing, in the fit area when there is one. */
 export function fit() {
   if (!drawingBox) return;
   resetPending();
   vb = aspectBox(drawingBox);
+  const r = viewRect(), a = fitArea && fitArea();
+  if (a && a.right - a.left > 40 && a.bottom - a.top > 40) {
+    const s = 0.98 * Math.min((a.right - a.left) / drawingBox.w, (a.bottom - a.top) / drawingBox.h);
+    const cx = drawingBox.x + drawingBox.w / 2, cy = drawingBox.y + drawingBox.h / 2;
+    vb = { x: cx - ((a.left + a.right) / 2 - r.left) / s, y: cy - ((a.top + a.bottom) / 2 - r.top) / s, w: r.width / s, h: r.height / s };
+  }
   applyViewBox();
+  redrawHandles();
   emit("view");
 }
 
