@@ -43,7 +43,7 @@ try {
     // column it faces.
     await zoomAt("au-art-1#0", 7);
     await select(page, "au-art-1#0", "fr-1-3#2");
-    await page.locator("#pair .verdict").waitFor();
+    await page.locator("#card-lines li").first().waitFor();
     await shot("brigade-attack");
     await openViewer(phone.page);
     await pinchAt("au-art-1#0", 5);

@@ -15,14 +15,17 @@ import "./layers.js";
 
 on("error", (m) => { $("error").textContent = m; if (m) openAtLeast("half"); });
 
-/** Loads the table's bases, findings, report text and drawing again. */
-async function refresh(keepView) {
+/** Loads the table's bases, findings, report text and drawing again (`plan`: the drawing's text, already asked for). */
+async function refresh(keepView, plan) {
+  const drawing = plan || api(state.view === "photo" ? "/api/photo.svg" : "/api/plan.svg");
   const [bases, findings, text] = await Promise.all([api("/api/bases"), api("/api/findings"), api("/api/report.txt")]);
   state.bases = bases;
   state.findings = findings;
   $("report").textContent = text;
   follow();
-  await view.load(keepView);
+  await view.load(keepView, drawing);
+  // The table is painted first; the lists of findings after it.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   emit("loaded");
   showSelection();
   fillFields();
@@ -98,12 +101,18 @@ view.setFitArea(() => {
 
 // Start: the session (is there a photo?), then the table in the view it asks for.
 async function start() {
+  // Everything asked for at once; the plan too (a photo session asks for its photo view
+  // once it knows).
+  const plan = api("/api/plan.svg");
+  const corrections = api("/api/corrections");
+  plan.catch(() => {});
+  corrections.catch(() => {});
   state.session = await api("/api/session");
   $("view-photo").disabled = state.session.mode !== "photo";
   if (state.session.scan) showScanSummary(state.session);
   state.view = state.session.mode === "photo" ? "photo" : "plan";
   $("view-" + state.view).checked = true;
-  await refresh(false);
-  showCorrections(await api("/api/corrections"));
+  await refresh(false, state.view === "plan" ? plan : null);
+  showCorrections(await corrections);
 }
 start().catch((e) => showError(e.message));

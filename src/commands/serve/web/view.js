@@ -29,9 +29,16 @@ export function scale() {
   return vb ? (r.width / vb.w) * pending.k : 1;
 }
 
+let labelSize = 0;           // the drawing's label size, user units
+
+/** Labels under this many screen pixels are not drawn: unreadable, and costly to paint. */
+export const MIN_LABEL_PX = 5;
+
 function applyViewBox() {
   const root = svg();
-  if (root && vb) root.setAttribute("viewBox", [vb.x, vb.y, vb.w, vb.h].join(" "));
+  if (!root || !vb) return;
+  root.setAttribute("viewBox", [vb.x, vb.y, vb.w, vb.h].join(" "));
+  root.classList.toggle("labels-hidden", labelSize * (viewRect().width / vb.w) < MIN_LABEL_PX);
 }
 
 /** `box` ({x, y, w, h}, user units) grown to the view's aspect ratio about its centre. */
@@ -141,11 +148,12 @@ function url() { return state.view === "photo" ? "/api/photo.svg" : "/api/plan.s
 
 /**
  * Loads the drawing of the current view; `keep`: keep looking where the view looks
- * (after a correction), else show the whole drawing.
+ * (after a correction), else show the whole drawing; `fetched`: its text, already asked
+ * for (the first load asks for everything at once).
  */
-export async function load(keep) {
+export async function load(keep, fetched) {
   const seq = ++loadSeq;
-  const [text, css] = takeStyles(await api(url()));
+  const [text, css] = takeStyles(await (fetched || api(url())));
   if (seq !== loadSeq) return;
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const root = doc.documentElement;
@@ -163,6 +171,8 @@ export async function load(keep) {
     ? { x: declared[0], y: declared[1], w: declared[2], h: declared[3] } : null;
   for (const id of hidden) { const g = adopted.getElementById(id); if (g) g.style.display = "none"; }
   readGeometry(adopted);
+  const label = adopted.querySelector("text.unit-label") || adopted.querySelector("g.layer text");
+  labelSize = label ? Number(label.getAttribute("font-size")) || 0 : 0;
   if (keep && vb) applyViewBox(); else fit();
   emit("drawn");
   // For the benchmarks (tests/browser/perf.mjs): when the first drawing is painted.
