@@ -11,9 +11,12 @@
 //!   scanner gives (the scanner itself, OpenCV, is `vedette-scanner`'s).
 //! - [`routes`]: the HTTP routes; [`photo_routes`] those of the photo and uploads.
 
+pub mod compaction;
 pub mod corrections;
+pub mod corrector;
 pub mod photo;
 pub mod photo_routes;
+pub mod ranked;
 pub mod routes;
 pub mod session;
 
