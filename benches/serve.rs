@@ -22,7 +22,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use vedette::commands::serve::corrections::{Correction, apply, apply_all};
+use vedette::commands::serve::corrections::{Correction, apply, apply_all, long_files};
 use vedette::commands::serve::drawing::Drawer;
 use vedette::commands::serve::session::Derived;
 use vedette::commands::{los, measure};
@@ -97,27 +97,14 @@ fn bench(c: &mut Criterion) {
 /// unit.
 fn corrections(c: &mut Criterion) {
     let table = grand_battle();
-    let labels: Vec<String> = table.bases().map(|(r, _)| table.base_label(r)).collect();
-    let unit = table.units[0].id.clone();
     let file = std::path::Path::new("bench.corrections.json");
     let mut g = c.benchmark_group("corrections applied, grand battle (2000 bases)");
     g.sample_size(10);
     for n in [20_000, 200_000] {
-        let flips: Vec<Correction> =
-            (0..n).map(|k| Correction::Flip { base: labels[k % labels.len()].clone() }).collect();
+        let (flips, adds) = long_files(&table, n);
         g.bench_function(format!("{n} flips"), |bench| {
             bench.iter(|| black_box(apply_all(&table, black_box(&flips), file).map(|t| t.base_count())))
         });
-        let adds: Vec<Correction> = (0..n)
-            .map(|k| Correction::Add {
-                unit: unit.clone(),
-                x: (k % 1000) as f64,
-                y: (k / 1000) as f64,
-                heading: 0.0,
-                width: None,
-                depth: None,
-            })
-            .collect();
         g.bench_function(format!("{n} adds to one unit"), |bench| {
             bench.iter(|| black_box(apply_all(&table, black_box(&adds), file).map(|t| t.base_count())))
         });

@@ -79,7 +79,7 @@ fn cookie_of(a: &Answer) -> String {
 #[test]
 fn without_the_secret_every_route_is_401_and_shows_nothing_of_the_table() {
     let (_dir, table) = brigade_copy();
-    let server = Server::start_with(&["--table".as_ref(), table.as_os_str(), "--require-token".as_ref()]);
+    let server = Server::on(&table, &["--require-token"]);
     let token = server.token.clone().expect("--require-token prints the address with its secret");
     assert_eq!(token.len(), 32, "128 bits as hex: {token}");
     let ids = unit_ids();
@@ -104,7 +104,7 @@ fn without_the_secret_every_route_is_401_and_shows_nothing_of_the_table() {
 #[test]
 fn with_the_secret_in_the_address_then_the_cookie_everything_answers() {
     let (_dir, table) = brigade_copy();
-    let server = Server::start_with(&["--table".as_ref(), table.as_os_str(), "--require-token".as_ref()]);
+    let server = Server::on(&table, &["--require-token"]);
     let token = server.token.clone().unwrap();
     // The first visit, with the secret in the address: the page, and the cookie.
     let first = server.send("GET", &format!("/?token={token}"), &[], b"");
@@ -205,7 +205,11 @@ fn read_qr(printed: &str) -> Option<String> {
     let scale = 4;
     let dark = |x: usize, y: usize| {
         let c = rows[y / 2].get(x).copied().unwrap_or(' ');
-        if y % 2 == 0 { matches!(c, '\u{2588}' | '\u{2580}') } else { matches!(c, '\u{2588}' | '\u{2584}') }
+        if y.is_multiple_of(2) {
+            matches!(c, '\u{2588}' | '\u{2580}')
+        } else {
+            matches!(c, '\u{2588}' | '\u{2584}')
+        }
     };
     // The code's quiet zone is blank lines, dropped above: put it back.
     let (w, h) = ((width + 8) * scale, (rows.len() * 2 + 8) * scale);
@@ -239,7 +243,7 @@ fn send_to(address: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String)
 #[test]
 fn lan_prints_its_address_and_a_qr_code_of_it_and_asks_other_machines_for_the_secret() {
     let (_dir, table) = brigade_copy();
-    let server = Server::start_with(&["--table".as_ref(), table.as_os_str(), "--lan".as_ref()]);
+    let server = Server::on(&table, &["--lan"]);
     // This machine needs no secret (no --require-token): its first line has none.
     assert_eq!(server.token, None);
     assert_eq!(server.get("/api/bases").0, 200);

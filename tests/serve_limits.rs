@@ -7,7 +7,7 @@
 mod server;
 
 use serde_json::{Value, json};
-use server::{BIN, Server, brigade_copy, os, root, scan_setup};
+use server::{BIN, Server, brigade_copy, os, post_raw, root, scan_setup, status_of};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
@@ -38,8 +38,7 @@ fn closed_within(mut s: TcpStream, limit: Duration) -> (Duration, String) {
 #[test]
 fn idle_and_half_sent_connections_are_closed() {
     let (_dir, table) = brigade_copy();
-    let server =
-        Server::start_with(&["--table".as_ref(), table.as_os_str(), "--idle-timeout".as_ref(), "1".as_ref()]);
+    let server = Server::on(&table, &["--idle-timeout", "1"]);
     let limit = Duration::from_secs(10);
     // Nothing sent at all.
     let s = TcpStream::connect(&server.address).unwrap();
@@ -77,12 +76,7 @@ fn idle_and_half_sent_connections_are_closed() {
 #[test]
 fn connections_beyond_the_cap_are_answered_503() {
     let (_dir, table) = brigade_copy();
-    let server = Server::start_with(&[
-        "--table".as_ref(),
-        table.as_os_str(),
-        "--max-connections".as_ref(),
-        "3".as_ref(),
-    ]);
+    let server = Server::on(&table, &["--max-connections", "3"]);
     let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(&server.address).unwrap()).collect();
     std::thread::sleep(Duration::from_millis(300));
     let (_, got) = closed_within(TcpStream::connect(&server.address).unwrap(), Duration::from_secs(10));
@@ -101,12 +95,7 @@ fn threads(pid: u32) -> Option<usize> {
 #[test]
 fn work_over_budget_is_refused_changes_nothing_and_cannot_pile_up() {
     let (_dir, table) = brigade_copy();
-    let server = Server::start_with(&[
-        "--table".as_ref(),
-        table.as_os_str(),
-        "--time-budget".as_ref(),
-        "0.001".as_ref(),
-    ]);
+    let server = Server::on(&table, &["--time-budget", "0.001"]);
     let report = server.get_json("/api/report");
     let (status, e) = server.post("/api/corrections", &json!({"op": "flip", "base": "au-art-1#0"}));
     assert!(status == 503 || status == 504, "{status} {e}");
@@ -117,17 +106,7 @@ fn work_over_budget_is_refused_changes_nothing_and_cannot_pile_up() {
         .map(|_| {
             let address = server.address.clone();
             std::thread::spawn(move || {
-                let mut s = TcpStream::connect(&address).unwrap();
-                let body = r#"{"a":"fr-art-1","b":"au-4"}"#;
-                write!(
-                    s,
-                    "POST /api/los HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-                    body.len()
-                )
-                .unwrap();
-                let mut raw = String::new();
-                let _ = s.read_to_string(&mut raw);
-                raw.split_whitespace().nth(1).and_then(|c| c.parse::<u16>().ok())
+                status_of(&post_raw(&address, "/api/los", r#"{"a":"fr-art-1","b":"au-4"}"#))
             })
         })
         .collect();
@@ -158,12 +137,7 @@ fn slow_changes_do_not_hold_up_readers() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let server = Server::start_with(&[
-        "--table".as_ref(),
-        table.as_os_str(),
-        "--time-budget".as_ref(),
-        "600".as_ref(),
-    ]);
+    let server = Server::on(&table, &["--time-budget", "600"]);
     let bases = server.get_json("/api/bases");
     let labels: Vec<String> =
         bases.as_array().unwrap().iter().take(3).map(|b| b["base"].as_str().unwrap().to_string()).collect();
@@ -175,17 +149,9 @@ fn slow_changes_do_not_hold_up_readers() {
         .map(|base| {
             let address = server.address.clone();
             std::thread::spawn(move || {
-                let mut s = TcpStream::connect(&address).unwrap();
-                let body = json!({"op": "flip", "base": base}).to_string();
-                write!(
-                    s,
-                    "POST /api/corrections HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-                    body.len()
-                )
-                .unwrap();
-                let mut raw = String::new();
-                let _ = s.read_to_string(&mut raw);
-                (raw.split_whitespace().nth(1).map(str::to_string), started.elapsed())
+                let raw =
+                    post_raw(&address, "/api/corrections", &json!({"op": "flip", "base": base}).to_string());
+                (status_of(&raw), started.elapsed())
             })
         })
         .collect();
@@ -197,7 +163,7 @@ fn slow_changes_do_not_hold_up_readers() {
         reads.push((path, t.elapsed(), started.elapsed()));
     }
     let answered: Vec<_> = changes.into_iter().map(|c| c.join().unwrap()).collect();
-    assert!(answered.iter().all(|(s, _)| s.as_deref() == Some("200")), "{answered:?}");
+    assert!(answered.iter().all(|(s, _)| *s == Some(200)), "{answered:?}");
     let last_change = answered.iter().map(|(_, t)| *t).max().unwrap();
     for (path, took, at) in reads {
         // Each read answered at once from the last findings, not after the changes
@@ -287,18 +253,7 @@ fn a_second_upload_or_scan_while_one_runs_is_answered_429() {
     let name = serde_json::from_str::<Value>(&up).unwrap()["upload"].clone();
     let address = server.address.clone();
     let body = json!({"uploads": [name]}).to_string();
-    let first = std::thread::spawn(move || {
-        let mut s = TcpStream::connect(&address).unwrap();
-        write!(
-            s,
-            "POST /api/scan HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut raw = String::new();
-        let _ = s.read_to_string(&mut raw);
-        raw
-    });
+    let first = std::thread::spawn(move || post_raw(&address, "/api/scan", &body));
     let deadline = Instant::now() + Duration::from_secs(60);
     while server.get_json("/api/scan")["busy"] != true {
         assert!(Instant::now() < deadline, "the scan never started");

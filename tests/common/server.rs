@@ -102,6 +102,13 @@ impl Server {
         Server { child, address: address.to_string(), token, printed }
     }
 
+    /// `vedette serve --table TABLE EXTRA... --port 0`.
+    pub fn on(table: &Path, extra: &[&str]) -> Server {
+        let mut args = vec!["--table".as_ref(), table.as_os_str()];
+        args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+        Server::start_with(&args)
+    }
+
     /// The port.
     pub fn port(&self) -> &str {
         self.address.rsplit(':').next().unwrap()
@@ -198,6 +205,27 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Posts `body` as JSON to `path` at `address` on a connection of its own (from any
+/// thread); the whole answer, head and body.
+pub fn post_raw(address: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(address).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(600))).unwrap();
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    let _ = s.read_to_string(&mut raw);
+    raw
+}
+
+/// The status of a whole answer.
+pub fn status_of(raw: &str) -> Option<u16> {
+    raw.split_whitespace().nth(1).and_then(|c| c.parse().ok())
 }
 
 /// What a verb prints with `--json`, parsed.

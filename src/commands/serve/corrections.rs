@@ -200,6 +200,31 @@ pub fn corrections_json(corrections: &[Correction]) -> Result<String, CliError> 
     serde_json::to_string_pretty(&file).map(|t| format!("{t}\n")).map_err(|e| CliError::Usage(e.to_string()))
 }
 
+/// The long corrections files of issue 41's audit, for the bench and the tests: `n`
+/// flips of `table`'s bases in turn, and `n` bases added to its first unit (1,000 a
+/// row, 1 mm apart).
+#[must_use]
+pub fn long_files(table: &Table, n: usize) -> (Vec<Correction>, Vec<Correction>) {
+    let labels: Vec<String> = table.bases().map(|(r, _)| table.base_label(r)).collect();
+    let flips = if labels.is_empty() {
+        Vec::new()
+    } else {
+        (0..n).map(|k| Correction::Flip { base: labels[k % labels.len()].clone() }).collect()
+    };
+    let unit = table.units.first().map(|u| u.id.clone()).unwrap_or_default();
+    let adds = (0..n)
+        .map(|k| Correction::Add {
+            unit: unit.clone(),
+            x: (k % 1000) as f64,
+            y: (k / 1000) as f64,
+            heading: 0.0,
+            width: None,
+            depth: None,
+        })
+        .collect();
+    (flips, adds)
+}
+
 /// Applies one correction to a table, returning the corrected table (validated): O(table).
 pub fn apply(table: &Table, correction: &Correction) -> Result<Table, CliError> {
     let mut corrector = Corrector::new(table.clone());

@@ -557,11 +557,9 @@ mod tests {
     fn corrections_cost_grows_with_corrections_plus_table() {
         let table = grand_battle();
         let size = (table.units.len() + table.base_count() + table.markers.len()) as u64;
-        let labels: Vec<String> = table.bases().map(|(r, _)| table.base_label(r)).collect();
         let largest = table.units.iter().map(|u| u.bases.len()).max().unwrap_or(1) as f64;
         for n in [20_000, 200_000] {
-            let flips: Vec<Correction> =
-                (0..n).map(|k| Correction::Flip { base: labels[k % labels.len()].clone() }).collect();
+            let (flips, adds) = super::super::corrections::long_files(&table, n);
             let (steps, t) = counted(&table, &flips);
             // Per flip: its own step and two descents of its unit's tree (to read the
             // base, to write it), each floor(log2(arena)) + 1 steps (3 for 6 bases);
@@ -570,21 +568,8 @@ mod tests {
             let bound = (n as u64) * (1 + 2 * descent) + 3 * size;
             assert!(steps <= bound, "{n} flips: {steps} steps, more than {bound}");
             assert!(steps >= n as u64, "each flip counts");
-            // Each base flipped n / 2000 times: an even number, back where it was to
-            // within rounding.
             assert_eq!(t.base_count(), table.base_count());
 
-            let unit = table.units[0].id.clone();
-            let adds: Vec<Correction> = (0..n)
-                .map(|k| Correction::Add {
-                    unit: unit.clone(),
-                    x: (k % 1000) as f64,
-                    y: (k / 1000) as f64,
-                    heading: 0.0,
-                    width: None,
-                    depth: None,
-                })
-                .collect();
             let (steps, t) = counted(&table, &adds);
             // An add reads the unit's first and last bases (two descents) and appends
             // (at most as many steps again), each at most log2 of the unit's size + 1.
