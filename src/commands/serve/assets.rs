@@ -36,6 +36,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("corrections.js", JS, include_str!("web/corrections.js")),
     ("uploads.js", JS, include_str!("web/uploads.js")),
     ("layers.js", JS, include_str!("web/layers.js")),
+    ("pairing.js", JS, include_str!("web/pairing.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

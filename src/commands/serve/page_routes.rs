@@ -1,9 +1,10 @@
 //! The routes the phone-first page adds (issue 38): the findings in sentences, a pair's
-//! verdict card and its picture. Rule work runs on a blocking thread, on the table as
-//! it was when the request came.
+//! verdict card and its picture. Rule work runs on a worker, within the request's budget,
+//! on the table as it was when the request came ([`super::workers`]).
 
 use super::card::{card, card_svg};
-use super::routes::{Shared, body_of, error, json_body, lock};
+use super::corrections::check_name;
+use super::routes::{Pair, Shared, body_of, error, json_body, pair_answer};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -11,9 +12,8 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::Deserialize;
 use std::sync::Arc;
-use vedette_geometry::Table;
+use std::time::Instant;
 
 /// The routes: `GET /api/findings`, `POST /api/card`, `POST /api/card.svg`.
 pub fn routes() -> Router<Shared> {
@@ -25,56 +25,37 @@ pub fn routes() -> Router<Shared> {
 
 /// Every finding of the current table in a sentence (`report::sentences`).
 async fn findings(State(s): State<Shared>) -> Response {
-    json_body(lock(&s).current.findings_json.clone()).into_response()
+    json_body(s.snapshot().current.findings_json.clone()).into_response()
 }
 
-/// The body of `/api/card` and `/api/card.svg`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Pair {
-    /// A unit id or `unit#index`.
-    a: String,
-    /// A unit id or `unit#index`.
-    b: String,
-}
-
-/// `work` on the current table and the pair of the body, on a blocking thread.
-async fn on_pair<T: Send + 'static>(
-    s: &Shared,
-    headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-    work: fn(&Table, &str, &str) -> Result<T, crate::CliError>,
-) -> Result<T, Response> {
-    let pair: Pair = body_of(headers, body).map_err(IntoResponse::into_response)?;
-    let table = Arc::clone(&lock(s).current.table);
-    match tokio::task::spawn_blocking(move || work(&table, &pair.a, &pair.b)).await {
-        Ok(Ok(v)) => Ok(v),
-        Ok(Err(e)) => Err(error(StatusCode::BAD_REQUEST, e)),
-        Err(e) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
-    }
-}
-
+/// The verdict card of the pair of the body, as JSON.
 async fn card_route(
     State(s): State<Shared>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    match on_pair(&s, &headers, body, card).await {
-        Ok(c) => match serde_json::to_string(&c) {
-            Ok(text) => json_body(text).into_response(),
-            Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
-        },
-        Err(r) => r,
-    }
+    pair_answer(&s, &headers, body, card).await
 }
 
+/// The pair's picture, `vedette explain --svg`'s.
 async fn card_svg_route(
     State(s): State<Shared>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    match on_pair(&s, &headers, body, card_svg).await {
-        Ok(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
-        Err(r) => r,
+    let start = Instant::now();
+    let pair: Pair = match body_of(&headers, body) {
+        Ok(p) => p,
+        Err(r) => return r.into_response(),
+    };
+    if let Err(e) = check_name("a", &pair.a).and_then(|()| check_name("b", &pair.b)) {
+        return error(StatusCode::BAD_REQUEST, e);
+    }
+    let table = Arc::clone(&s.snapshot().current.table);
+    let drawn = s.workers.run(s.workers.deadline(start), move |_| card_svg(&table, &pair.a, &pair.b)).await;
+    match drawn {
+        Ok(Ok(svg)) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, e),
+        Err(refused) => refused.into_response(),
     }
 }

@@ -10,6 +10,7 @@ import { TAP_PX, tapAt, follow, showSelection } from "./selection.js";
 import { updateCard } from "./card.js";
 import { showCorrections, fillFields, grab, drag, drop, cancelDrag } from "./corrections.js";
 import { showScanSummary } from "./uploads.js";
+import { showPairing } from "./pairing.js";
 import "./findings.js";
 import "./layers.js";
 
@@ -115,4 +116,4 @@ async function start() {
   await refresh(false, state.view === "plan" ? plan : null);
   showCorrections(await corrections);
 }
-start().catch((e) => showError(e.message));
+start().then(showPairing).catch((e) => showError(e.message));
