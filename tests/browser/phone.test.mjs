@@ -284,3 +284,25 @@ test("All findings: grouped by kind, with a search box", async () => {
   await page().fill("#search", "");
   assert.equal(await page().locator("#all-findings .finding").count(), 22);
 });
+
+test("held sideways (844x390) the table still fills the width and the pair stays above the sheet", async () => {
+  const side = await browser({ phone: true });
+  try {
+    await side.page.setViewportSize({ width: 844, height: 390 });
+    await openViewer(side.page);
+    const v = await side.page.locator("#view svg").boundingBox();
+    assert.ok(v.width >= 0.9 * 844, "the plan is " + v.width + " px wide");
+    await select(side.page, "fr-art-1#0", "au-3#1");
+    await side.page.locator("#card-lines li").first().waitFor();
+    await side.page.waitForTimeout(400);
+    const top = (await side.page.locator("#panel").boundingBox()).y;
+    for (const name of ["fr-art-1#0", "au-3#1"]) {
+      const rec = (await api(side.page, "/api/bases")).find((x) => x.base === name);
+      const r = await side.page.locator(`#view svg [id="${rec.svg_id}"]`).boundingBox();
+      assert.ok(r.y >= 0 && r.y + r.height <= top && r.x >= 0 && r.x + r.width <= 844, `${name} ${JSON.stringify(r)} under the sheet at ${top}`);
+    }
+    assert.deepEqual(side.errors, []);
+  } finally {
+    await side.close();
+  }
+});
