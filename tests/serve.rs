@@ -28,7 +28,10 @@ fn page_and_api_answer_as_the_verbs_do() {
     let server = Server::start(&table);
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
-    assert!(page.contains("/api/plan.svg") && page.contains(r#"src="/static/main.js""#), "the page is served");
+    assert!(
+        page.contains("/api/plan.svg") && page.contains(r#"src="/static/main.js""#),
+        "the page is served"
+    );
     // The upload field (the phone's camera) and the scan status browser tests drive.
     assert!(
         page.contains(r#"<input type="file" id="upload" accept="image/*" capture="environment" multiple"#)
