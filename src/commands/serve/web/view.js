@@ -478,15 +478,13 @@ export function reveal(box, area, margin = 24) {
   commit();
 }
 
-/** Keeps the view's scale and centre when the window changes size. */
+/** Keeps the view's width in user units and its centre when the window changes size (a phone turned). */
 window.addEventListener("resize", () => {
   if (!vb) return;
   commit();
   const r = viewRect();
-  const s = r.width > 0 ? vb.w : 0;
-  if (!s) return;
-  const centre = { x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 };
+  if (r.width <= 0 || r.height <= 0) return;
   const h = vb.w * (r.height / r.width);
-  vb = { x: centre.x - vb.w / 2, y: centre.y - h / 2, w: vb.w, h };
+  vb = { x: vb.x, y: vb.y + vb.h / 2 - h / 2, w: vb.w, h };
   applyViewBox();
 });
