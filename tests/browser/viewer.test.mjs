@@ -104,6 +104,18 @@ test("clicking two units shows the card: the distance as vedette measure says it
   assert.deepEqual(b2, ["base-au-3.1"]);
 });
 
+test("Share makes the card's picture: explain --svg's, caption band included, as a PNG", async () => {
+  await select(b.page, "fr-art-1#0", "au-3#1");
+  await b.page.locator("#card-headline", { hasText: /^fr-art-1 → au-3: [\d.]+ mm/ }).waitFor();
+  // Headless Chromium has no share sheet for files: the picture is downloaded.
+  const [download] = await Promise.all([b.page.waitForEvent("download"), b.page.click("#card-share")]);
+  assert.equal(download.suggestedFilename(), "vedette-fr-art-1-au-3.png");
+  const png = readFileSync(await download.path());
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "a PNG");
+  assert.equal(png.readUInt32BE(16), 1600, "1600 px wide");
+  assert.ok(png.length > 20000, png.length + " bytes: a drawing, not a blank");
+});
+
 test("line of sight between two clicked units, as vedette los says", async () => {
   // fr-art-1 sees au-3; au-4 is behind au-3 (the report: au-4 sight "no").
   for (const [to, base] of [["au-3", "au-3#0"], ["au-4", "au-4#0"]]) {
