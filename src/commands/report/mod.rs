@@ -12,6 +12,7 @@ pub mod command;
 mod json;
 pub mod pro_patria;
 pub mod republic;
+pub mod sentences;
 pub mod skirmishers;
 
 use super::emit;

@@ -494,7 +494,7 @@ impl Table {
     pub fn base_label(&self, r: BaseRef) -> String {
         match self.units.get(r.unit) {
             Some(u) => {
-                format!("{}#{}", u.id, u.bases.get(r.base).and_then(|b| b.meta().slot).unwrap_or(r.base))
+                format!("{}#{}", u.id, u.bases.get(r.base).map_or(r.base, |b| b.number_at(r.base)))
             }
             None => format!("?#{}", r.base),
         }
@@ -531,7 +531,7 @@ impl Table {
                 let bases = &self.units[ui].bases;
                 let count = bases.len();
                 let found = if bases.iter().any(|b| b.meta().slot.is_some()) {
-                    bases.iter().enumerate().position(|(i, b)| b.meta().slot.unwrap_or(i) == number)
+                    bases.iter().enumerate().position(|(i, b)| b.number_at(i) == number)
                 } else {
                     (number < count).then_some(number)
                 };
