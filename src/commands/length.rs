@@ -11,8 +11,9 @@ pub const MAX_MM: f64 = 1e5;
 /// use vedette::commands::length::parse_length;
 /// assert_eq!(parse_length("150"), Ok(150.0));
 /// assert_eq!(parse_length("15cm"), Ok(150.0));
-/// assert_eq!(parse_length("6in"), Ok(152.4));
-/// assert_eq!(parse_length("6\""), Ok(152.4));
+/// let inches = |s| parse_length(s).map(|mm| (mm - 152.4).abs() < 1e-9);
+/// assert_eq!(inches("6in"), Ok(true));
+/// assert_eq!(inches("6\""), Ok(true));
 /// assert!(parse_length("6ft").is_err());
 /// ```
 pub fn parse_length(s: &str) -> Result<f64, String> {
