@@ -153,7 +153,8 @@ pub use table::{
     SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,
 };
 pub use terrain::{
-    CoverClass, CoverPosition, Impassable, MovementCost, TerrainFeature, TerrainKind, TerrainProperties,
+    AssaultMove, CoverClass, CoverPosition, CrossingLoss, Impassable, MovementCost, Mover, TerrainFeature,
+    TerrainKind, TerrainProperties,
 };
 pub use transform::RigidMotion;
 pub use unit_structure::{

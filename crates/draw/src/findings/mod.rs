@@ -5,7 +5,9 @@
 pub mod artillery;
 pub mod assault;
 pub mod command;
+pub mod march;
 pub mod measure;
+pub mod movement;
 pub mod pro_patria;
 pub mod republic;
 pub mod sight;
