@@ -4,8 +4,9 @@
 //! road they are lined up on (003 303). Every sentence here is the one the report prints.
 
 use crate::findings::movement::{feature_words, forced_march_words};
-use crate::findings::outline_bases;
-use crate::scene::{Height, LayerId, Scene, Shape, id_part};
+use crate::findings::republic::between;
+use crate::findings::{outline_and_say, outline_bases};
+use crate::scene::{LayerId, Scene, id_part};
 use vedette_geometry::Table;
 use vedette_geometry::pro_patria::charge::Catch;
 use vedette_geometry::pro_patria::forced_march::ForcedMarch;
@@ -38,59 +39,19 @@ pub fn road_column_words(table: &Table, r: &RoadColumn) -> String {
     }
 }
 
-/// A line between the closest stands of two units, labelled `words`.
-fn between(scene: &mut Scene, table: &Table, (a, b): (usize, usize), id: &str, class: &str, words: &str) {
-    let (Some(ua), Some(ub)) = (table.units.get(a), table.units.get(b)) else { return };
-    let Some(c) = ua
-        .bases
-        .iter()
-        .flat_map(|x| ub.bases.iter().map(move |y| x.closest_points(y)))
-        .min_by(|p, q| p.distance_mm.total_cmp(&q.distance_mm))
-    else {
-        return;
-    };
-    scene.add(
-        LayerId::Contacts,
-        id,
-        class,
-        Shape::line(c.from, c.to),
-        Height::Table,
-        Some(words.to_string()),
-    );
-    scene.add(
-        LayerId::Contacts,
-        &format!("{id}-label"),
-        "verdict",
-        Shape::verdict(c.from.lerp(c.to, 0.5), words),
-        Height::Table,
-        None,
-    );
-}
-
 /// Draws Pro Patria's forced marches and catches.
 pub fn draw_pro_patria_marches(scene: &mut Scene, table: &Table, forced: &[ForcedMarch], catches: &[Catch]) {
     for f in forced {
         let Some(u) = table.units.get(f.unit) else { continue };
         let words = forced_march_words(table, f);
         let class = if f.allowed { "spacing" } else { "illegal" };
-        outline_bases(scene, table, LayerId::Targets, f.unit, "forced-march", class, &words);
         match f.nearest {
             Some((e, _)) => {
+                outline_bases(scene, table, LayerId::Targets, f.unit, "forced-march", class, &words);
                 let id = format!("forced-march-{}-{}", id_part(&u.id), id_part(&table.units[e].id));
                 between(scene, table, (f.unit, e), &id, class, &words);
             }
-            None => {
-                if let Some(b) = u.bases.first() {
-                    scene.add(
-                        LayerId::Targets,
-                        &format!("forced-march-{}-label", id_part(&u.id)),
-                        "verdict",
-                        Shape::verdict(b.centre(), words),
-                        Height::BaseTop,
-                        None,
-                    );
-                }
-            }
+            None => outline_and_say(scene, table, LayerId::Targets, f.unit, ("forced-march", class), &words),
         }
     }
     if !forced.is_empty() {
@@ -106,19 +67,14 @@ pub fn draw_pro_patria_marches(scene: &mut Scene, table: &Table, forced: &[Force
 /// Draws Republic's road columns.
 pub fn draw_road_columns(scene: &mut Scene, table: &Table, roads: &[RoadColumn]) {
     for r in roads {
-        let Some(u) = table.units.get(r.unit) else { continue };
-        let words = road_column_words(table, r);
         let class = if r.road.is_some() { "spacing" } else { "illegal" };
-        outline_bases(scene, table, LayerId::Targets, r.unit, "road-column", class, &words);
-        if let Some(b) = u.bases.first() {
-            scene.add(
-                LayerId::Targets,
-                &format!("road-column-{}-label", id_part(&u.id)),
-                "verdict",
-                Shape::verdict(b.centre(), words),
-                Height::BaseTop,
-                None,
-            );
-        }
+        outline_and_say(
+            scene,
+            table,
+            LayerId::Targets,
+            r.unit,
+            ("road-column", class),
+            &road_column_words(table, r),
+        );
     }
 }

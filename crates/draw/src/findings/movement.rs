@@ -332,15 +332,25 @@ fn corner_path(mo: &BaseMotion, c: Vec2, a: f64, b: f64) -> Vec<Vec2> {
     (0..=steps).map(|k| mo.carry(c, a + (b - a) * k as f64 / steps as f64)).collect()
 }
 
-/// The style class of a part: `move-open`, `move-rough`, `move-road`.
+/// The style class of a part: the measurement's line at normal cost, the thick run of
+/// a line in cover where the ground costs more, the road's where it costs less.
 fn part_class(p: &ChargePart) -> &'static str {
     match p.factor {
-        Some(f) if f < 1.0 => "move-road",
-        Some(f) if f > 1.0 => "move-rough",
-        None if !p.within.is_empty() => "move-rough",
-        _ => "move-open",
+        Some(f) if f < 1.0 => ROAD,
+        Some(f) if f > 1.0 => ROUGH,
+        None if !p.within.is_empty() => ROUGH,
+        _ => OPEN,
     }
 }
+
+/// Where the unit stood: a thin dashed outline.
+const START: &str = "reach";
+/// The path at normal cost.
+const OPEN: &str = "measure";
+/// The path through ground that costs more.
+const ROUGH: &str = "depth-run";
+/// The path on a road.
+const ROAD: &str = "t-road";
 
 /// Draws the move `m` of a unit (indices in `before` and `after`) on `scene`, a plan of
 /// the table after the move.
@@ -352,13 +362,13 @@ pub fn draw_move(scene: &mut Scene, before: &Table, after: &Table, book: &RuleBo
         scene.add(
             layer,
             &format!("move-start-{uid}.{i}"),
-            "move-start",
+            START,
             Shape::polygon(b.vertices_ccw().to_vec()),
             Height::BaseTop,
             Some(format!("{}#{i} before the move", u0.id)),
         );
     }
-    scene.legend("move-start", "where the unit stood", false);
+    scene.legend(START, "where the unit stood", false);
     let Some((mo, corner)) = measured_corner(m) else { return };
     for (k, p) in m.ground.parts.iter().enumerate() {
         let words = part_words(before, book, m.mover, m.distance_mm, p);
@@ -382,12 +392,12 @@ pub fn draw_move(scene: &mut Scene, before: &Table, after: &Table, book: &RuleBo
             None,
         );
     }
-    scene.legend("move-open", "the path measured, at normal cost", true);
-    if m.ground.parts.iter().any(|p| part_class(p) == "move-rough") {
-        scene.legend("move-rough", "the path through rough ground", true);
+    scene.legend(OPEN, "the path measured, at normal cost", true);
+    if m.ground.parts.iter().any(|p| part_class(p) == ROUGH) {
+        scene.legend(ROUGH, "the path through ground that costs more", true);
     }
-    if m.ground.parts.iter().any(|p| part_class(p) == "move-road") {
-        scene.legend("move-road", "the path on the road (003 303)", true);
+    if m.ground.parts.iter().any(|p| part_class(p) == ROAD) {
+        scene.legend(ROAD, "the path on the road (003 303)", true);
     }
     for (k, c) in m.ground.crossings.iter().enumerate() {
         let at = mo.carry(corner, c.at);
@@ -434,28 +444,15 @@ pub fn draw_move(scene: &mut Scene, before: &Table, after: &Table, book: &RuleBo
     if let Some((_, shadows)) = &m.shadows {
         for s in shadows {
             let words = shadow_words(after, m.unit_after, s);
-            if let Some(b) = after.units.get(s.battery) {
-                let class = if s.fires_forward { "secondary-target" } else { "illegal" };
-                crate::findings::outline_bases(
-                    scene,
-                    after,
-                    LayerId::Targets,
-                    s.battery,
-                    "shadow",
-                    class,
-                    &words,
-                );
-                if let Some(first) = b.bases.first() {
-                    scene.add(
-                        LayerId::Targets,
-                        &format!("shadow-{}-label", id_part(&b.id)),
-                        "verdict",
-                        Shape::verdict(first.centre(), words),
-                        Height::BaseTop,
-                        None,
-                    );
-                }
-            }
+            let class = if s.fires_forward { "secondary-target" } else { "illegal" };
+            crate::findings::outline_and_say(
+                scene,
+                after,
+                LayerId::Targets,
+                s.battery,
+                ("shadow", class),
+                &words,
+            );
         }
     }
     if let Some(p) = &m.pro_patria {

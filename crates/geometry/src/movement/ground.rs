@@ -12,8 +12,8 @@
 //!   of a scan's noise must not make it so). Several areas at once charge the worst of
 //!   them, not their product.
 //! - **Factors** (000 §3.5): rough x2, double rough x4; artillery and other wheeled
-//!   transport x4 in rough. A packed battery "count[s] as rough movement through [its]
-//!   position" (000 §3.6) for the other units of its side whose bases reach into its
+//!   transport x4 in rough. A packed battery counts "as rough movement through" its
+//!   position (000 §3.6) for the other units of its side whose bases reach into its
 //!   base. On a road, a Republic road column lined up on it (every base with the road
 //!   running through it from its front edge to its rear edge) moves at double rate: x½
 //!   (003 303), on top of the terrain's factor.

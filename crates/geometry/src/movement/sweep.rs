@@ -258,7 +258,7 @@ impl Track {
 }
 
 /// The fractions that split a move into parts over which nothing changes: 0, the
-/// events in between, 1; sorted, with events closer than a nanometre's worth merged.
+/// events in between, 1; sorted, with events closer than 10⁻¹² of the path merged.
 #[must_use]
 pub fn cut_points(mut events: Vec<f64>) -> Vec<f64> {
     events.push(0.0);
@@ -276,7 +276,8 @@ pub fn cut_points(mut events: Vec<f64>) -> Vec<f64> {
 }
 
 /// The parts of a move between cut points: `(from, to)` fractions, each longer than
-/// [`SAME_EVENT`]; one part `(0, 1)` for a move with no events, none for no cut points.
+/// 10⁻¹² of the path; one part `(0, 1)` for a move with no events, none for no cut
+/// points.
 #[must_use]
 pub fn path_parts(cuts: &[f64]) -> Vec<(f64, f64)> {
     cuts.windows(2).filter(|w| w[1] - w[0] > SAME_EVENT).map(|w| (w[0], w[1])).collect()
