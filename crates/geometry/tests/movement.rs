@@ -309,7 +309,8 @@ fn a_move_through_several_terrains_is_charged_part_by_part() {
     // Open 1", then medium forest y 35.4..106.2 (70.8 deep), then a treeline at y = 130.
     // Moved 5" = 127 mm: the line (bases 20 deep) is within the wood from 25.9 mm (front
     // edge 0.5 mm in) to 115.7 mm (rear edge 0.5 mm from leaving): 89.8 mm rough; it
-    // crosses the treeline at 120.5 mm (-1"). Cost: 127 + 89.8 + 25.4 = 242.2 mm
+    // crosses the treeline at 120.5 mm (-1") and stands astride it to the end. Cost: 127 +
+    // 89.8 + 25.4 = 242.2 mm
     // (9.535"): within 8" + 4" and using the bonus; the wood's 2 x 89.8 = 179.6 mm where
     // the bonus is barred fit the 8" (203.2 mm), and a treeline allows foot the bonus.
     let terrain =
@@ -319,10 +320,15 @@ fn a_move_through_several_terrains_is_charged_part_by_part() {
     at_every_place(&before, &after, &MoveQuestions::default(), |m, p| {
         let lengths: Vec<f64> = m.ground.parts.iter().map(|x| x.length_mm).collect();
         let factors: Vec<Option<f64>> = m.ground.parts.iter().map(|x| x.factor).collect();
-        assert_eq!(factors, vec![Some(1.0), Some(2.0), Some(1.0)], "{p:?}");
-        for (l, want) in lengths.iter().zip([25.9, 89.8, 11.3]) {
+        // The last 6.5 mm the line is astride the treeline (its own part, at x1).
+        assert_eq!(factors, vec![Some(1.0), Some(2.0), Some(1.0), Some(1.0)], "{p:?}");
+        for (l, want) in lengths.iter().zip([25.9, 89.8, 4.8, 6.5]) {
             assert!(close(*l, want, 1e-6), "{lengths:?}");
         }
+        assert!(matches!(
+            m.ground.parts[3].within[..],
+            [Ground::Obstacle { kind: TerrainKind::Treeline, .. }]
+        ));
         assert!(close(m.cost_mm.unwrap_or(0.0), 242.2, 1e-6), "{:?}", m.cost_mm);
         assert!(close(m.bonus_barred_mm.unwrap_or(0.0), 179.6, 1e-6));
         assert_eq!((m.within_allowance, m.uses_charge_bonus), (Some(true), Some(true)));
@@ -543,6 +549,78 @@ proptest! {
         let pp = m.pro_patria.unwrap();
         prop_assert_eq!(pp.measured, Measured::OutsideArc);
         prop_assert!(close(pp.charged_mm, 100.0, 2.0), "{}", pp.charged_mm);
+    }
+}
+
+proptest! {
+    #![proptest_config(common::proptest_config(16, 1940))]
+
+    /// Obstacles, packed batteries, road columns and deployment shadows under scan noise,
+    /// away from their thresholds: the same crossings, the same parts' factors, the same
+    /// batteries named, and costs within what the noise moves the bases.
+    #[test]
+    fn ground_verdicts_survive_scan_noise(
+        turn in 0.0f64..360.0,
+        noise in prop::collection::vec((-0.1f64..0.1, -0.1f64..0.1, -0.2f64..0.2), 12),
+    ) {
+        let p = Place { turn, shift: Vec2::new(700.0, 500.0), noise };
+        let q = MoveQuestions::default();
+        // The hedge 30 mm ahead, crossed by 3": 4" charged.
+        let hedge = [across(TerrainKind::Hedge, 40.0)];
+        let m = moved(
+            &p.table(&line_at(0.0, UnitKind::Infantry, RuleSet::Republique5, &hedge), 0),
+            &p.table(&line_at(3.0 * IN, UnitKind::Infantry, RuleSet::Republique5, &hedge), 6),
+            &q,
+        );
+        prop_assert_eq!(m.ground.crossings.len(), 1);
+        prop_assert!(close(m.cost_mm.unwrap_or(0.0), 4.0 * IN, 1.0), "{:?}", m.cost_mm);
+        // The road column on its road (x = 0, 15 mm inside its bases' sides): x½.
+        let m = moved(
+            &p.table(&road_scene(0.0, 0.0, Formation::RoadColumn), 0),
+            &p.table(&road_scene(200.0, 0.0, Formation::RoadColumn), 6),
+            &q,
+        );
+        prop_assert!(m.ground.parts.iter().all(|x| x.factor == Some(0.5)));
+        prop_assert!(close(m.cost_mm.unwrap_or(0.0), 100.0, 1.0));
+        // The deployment shadows: the same batteries, fires forward or not (their facings
+        // 44° and 46° from the cavalry's stay so: the noise turns bases by 0.2°).
+        let guns = [(30.0, 450.0, 0.0), (30.0, 450.0, 90.0), (30.0, 450.0, 134.0), (30.0, 450.0, 136.0), (30.0, 200.0, 0.0)];
+        let m = moved(&p.table(&cavalry_scene(0.0, &guns), 0), &p.table(&cavalry_scene(20.0 * IN, &guns), 6), &q);
+        let named: Vec<(usize, bool)> =
+            m.shadows.map(|(_, s)| s.iter().map(|x| (x.battery, x.fires_forward)).collect()).unwrap_or_default();
+        prop_assert_eq!(named, vec![(1, false), (2, true), (3, true), (4, false)]);
+    }
+
+    /// Pro Patria's distances under scan noise, away from their thresholds: a forced march
+    /// ending 250 or 350 mm from the enemy (300), a charge from 40 or 60 mm (50), a move
+    /// ending 20 or 30 mm from an enemy (25).
+    #[test]
+    fn pro_patria_verdicts_survive_scan_noise(
+        turn in 0.0f64..360.0,
+        noise in prop::collection::vec((-0.1f64..0.1, -0.1f64..0.1, -0.2f64..0.2), 6),
+    ) {
+        let p = Place { turn, shift: Vec2::new(700.0, 500.0), noise };
+        let enemy = || vec![pp_enemy("au", 0.0, 500.0, UnitKind::Infantry)];
+        let column = |ahead: f64| {
+            pp_table(vec![b(0.0, ahead, 90.0, 30.0, 20.0), b(0.0, ahead - 20.0, 90.0, 30.0, 20.0)], UnitKind::Infantry, Formation::MarchColumn, enemy())
+        };
+        let q = MoveQuestions { forced_march: true, ..Default::default() };
+        for (gap, allowed) in [(250.0, false), (350.0, true)] {
+            let m = moved(&p.table(&column(0.0), 0), &p.table(&column(490.0 - gap), 3), &q);
+            prop_assert_eq!(m.pro_patria.and_then(|x| x.forced_march).map(|f| f.allowed), Some(allowed));
+        }
+        let scene = |gap: f64, ahead: f64| {
+            pp_table(vec![b(0.0, ahead, 90.0, 60.0, 20.0)], UnitKind::Infantry, Formation::Line, vec![pp_enemy("au", 0.0, 10.0 + gap, UnitKind::Infantry)])
+        };
+        let q = MoveQuestions { charge: Some("au".into()), ..Default::default() };
+        for (gap, caught) in [(40.0, true), (60.0, false)] {
+            let m = moved(&p.table(&scene(gap, 0.0), 0), &p.table(&scene(gap, gap / 3.0), 3), &q);
+            prop_assert_eq!(m.pro_patria.and_then(|x| x.charge).map(|c| (c.caught, c.within_window)), Some((caught, true)));
+        }
+        for (end, too_close) in [(20.0, true), (30.0, false)] {
+            let m = moved(&p.table(&scene(100.0, 0.0), 0), &p.table(&scene(100.0, 100.0 - end), 3), &MoveQuestions::default());
+            prop_assert_eq!(m.pro_patria.map(|x| !x.too_close.is_empty()), Some(too_close));
+        }
     }
 }
 
