@@ -516,7 +516,9 @@ pub fn render_text(r: &MoveReport) -> String {
     for x in &r.refused {
         s.push_str(&format!("  {}\n", x.words));
     }
-    if r.charge.len() > 1 || r.charge.iter().any(|p| p.factor != Some(1.0)) || !r.crossings.is_empty() {
+    // The parts are worth listing when the ground had something to say.
+    let plain = |p: &PartReport| p.within.is_empty() && p.factor.is_none_or(|f| f == 1.0);
+    if r.charge.len() > 1 || !r.charge.iter().all(plain) || !r.crossings.is_empty() {
         s.push_str("  charged part by part:\n");
         for p in &r.charge {
             s.push_str(&format!("    {}\n", p.words));
