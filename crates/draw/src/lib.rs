@@ -19,7 +19,9 @@
 //! - The table as a scene ([`plan`]): [`table_scene`], [`plan_svg`].
 //! - The findings drawn ([`findings`]): artillery, assault, command (adjoining
 //!   divisions too), skirmishers, sight, spotting depth and blind zones, measurements
-//!   (with their uncertainty on scanned tables, [`findings::measured_words`]); the
+//!   (with their uncertainty on scanned tables, [`findings::measured_words`]), a move
+//!   and its charge part by part ([`findings::movement`]), forced marches, catching
+//!   charges and road columns ([`findings::march`]); the
 //!   report's plan ([`report`]: [`report_scene`]).
 //! - The questions about one pair answered in words with a picture ([`explain`]).
 //! - Verdict captions ([`caption`]): a headline that answers one question and its

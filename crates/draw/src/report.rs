@@ -3,13 +3,15 @@
 //! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
 //! and leaders' reaches; skirmisher spacing and fire; Pro Patria targets, corridors, command
 //! radius and crests; Republic alert zones, bluffs, supports; spotting depth in cover;
-//! adjoining divisions; close calls). Fed by the library's
+//! adjoining divisions; Pro Patria forced marches and charges that would catch; Republic
+//! road columns; close calls). Fed by the library's
 //! assessments, the same ones the report prints.
 
 use crate::error::DrawError;
 use crate::findings::artillery::{BatteryDetail, battery_label, draw_battery};
 use crate::findings::assault::{draw_assault, flank_lines};
 use crate::findings::command::draw_command;
+use crate::findings::march::{draw_pro_patria_marches, draw_road_columns};
 use crate::findings::pro_patria::draw_pro_patria;
 use crate::findings::republic::draw_republic;
 use crate::findings::skirmishers::draw_skirmishers;
@@ -141,10 +143,12 @@ pub fn report_scene(
     if let Some(p) = f.pro_patria {
         scene.set_findings(vec![finding_key("pro-patria", &[])]);
         draw_pro_patria(&mut scene, table, book, p)?;
+        draw_pro_patria_marches(&mut scene, table, &p.forced_marches, &p.catches);
     }
     if let Some(r) = f.republic {
         scene.set_findings(vec![finding_key("republic", &[])]);
         draw_republic(&mut scene, table, book, r)?;
+        draw_road_columns(&mut scene, table, &r.road_columns);
     }
     scene.set_findings(Vec::new());
     Ok(scene)

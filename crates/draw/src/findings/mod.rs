@@ -5,7 +5,9 @@
 pub mod artillery;
 pub mod assault;
 pub mod command;
+pub mod march;
 pub mod measure;
+pub mod movement;
 pub mod pro_patria;
 pub mod republic;
 pub mod sight;
@@ -161,6 +163,30 @@ pub fn outline_bases(
             Shape::polygon(base_outline(b)),
             Height::BaseTop,
             Some(title.to_string()),
+        );
+    }
+}
+
+/// Outlines every base of unit `unit` with `class` ([`outline_bases`]) and writes
+/// `words` beside its first base (`PREFIX-UNIT-label`).
+pub fn outline_and_say(
+    scene: &mut Scene,
+    table: &Table,
+    layer: LayerId,
+    unit: usize,
+    (prefix, class): (&str, &str),
+    words: &str,
+) {
+    outline_bases(scene, table, layer, unit, prefix, class, words);
+    let Some(u) = table.units.get(unit) else { return };
+    if let Some(b) = u.bases.first() {
+        scene.add(
+            layer,
+            &format!("{prefix}-{}-label", crate::scene::id_part(&u.id)),
+            "verdict",
+            Shape::verdict(b.centre(), words),
+            Height::BaseTop,
+            None,
         );
     }
 }

@@ -16,7 +16,7 @@ use crate::base::Base;
 use crate::error::GeometryError;
 use crate::rules::{ArtilleryWeight, RuleBook, RuleSet};
 use crate::scale::Scale;
-use crate::terrain::TerrainFeature;
+use crate::terrain::{Mover, TerrainFeature};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -130,6 +130,18 @@ impl UnitKind {
     #[must_use]
     pub fn is_combat(self) -> bool {
         matches!(self, UnitKind::Infantry | UnitKind::Cavalry | UnitKind::Artillery)
+    }
+
+    /// Who moves, as the terrain table sorts movers (000 §3.5-3.6): infantry, skirmish
+    /// markers and engineers on foot; cavalry and leaders mounted; batteries, limbers
+    /// and wagons wheeled.
+    #[must_use]
+    pub fn mover(self) -> Mover {
+        match self {
+            UnitKind::Infantry | UnitKind::Skirmisher | UnitKind::Engineer => Mover::Foot,
+            UnitKind::Cavalry | UnitKind::Leader => Mover::Horse,
+            UnitKind::Artillery | UnitKind::Limber | UnitKind::Wagon => Mover::Wheeled,
+        }
     }
 
     /// The name used in table files.
