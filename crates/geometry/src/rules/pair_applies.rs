@@ -167,18 +167,15 @@ pub fn applies_between(name: RuleDistance, limit_mm: f64, pair: &PairContext) ->
         | D::Retreat
         | D::Rout
         | D::MovingCavalry
-        | D::FastTarget => false,
+        | D::FastTarget
+        | D::FootMove
+        | D::HorseMove
+        | D::FootChargeBonus
+        | D::HorseChargeBonus
+        | D::LeaderMove
+        | D::FormationChangeCostFrench
+        | D::FormationChangeCostPrussian => false,
         // Terrain near the pair (000 §3.6, 003 308, 004 §15-16).
-        D::ObstacleCover => pair.near(limit_mm, |k| {
-            matches!(
-                k,
-                TerrainKind::StoneWall
-                    | TerrainKind::Hedge
-                    | TerrainKind::Treeline
-                    | TerrainKind::FortressWall
-                    | TerrainKind::Redoubt
-            )
-        }),
         D::StreamBankStandOff => pair.near(limit_mm, |k| k == TerrainKind::StreamBank),
         D::SpottingDepthTwoInches | D::SpottingDepthOneInch | D::SpottingDepthHalfInch => {
             pair.near(limit_mm, |k| k.properties().spotting_depth == Some(name))
@@ -252,7 +249,7 @@ mod tests {
             }
             for no in [
                 RuleDistance::StreamBankStandOff,
-                RuleDistance::ObstacleCover,
+                RuleDistance::FootMove,
                 RuleDistance::SpottingDepthOneInch,
                 RuleDistance::CavalryReaction,
                 RuleDistance::UnlimberFrench,
