@@ -401,8 +401,10 @@ top_height_mm = {bh:?}
     }
 
     /// The roster a player would write: every tagged unit in the truth's order, its
-    /// tags in base order, its base size and tag offset.
+    /// tags in base order, its base size, tag offset and (where it is not the profile's)
+    /// tag size.
     pub fn roster(&self) -> Roster {
+        let default_mm = self.default_tag_mm();
         let mut by_unit: BTreeMap<&str, Vec<&SceneTag>> = BTreeMap::new();
         for t in &self.scene.tags.list {
             by_unit.entry(t.unit.as_str()).or_default().push(t);
@@ -415,12 +417,15 @@ top_height_mm = {bh:?}
                 let mut tags = by_unit.get(u.id.as_str())?.clone();
                 tags.sort_by_key(|t| t.base_index);
                 let b = &u.bases[tags[0].base_index];
-                Some(RosterUnit::from_unit(
+                let mut unit = RosterUnit::from_unit(
                     u,
                     [b.width(), b.depth()],
                     [tags[0].offset_right_mm, tags[0].offset_forward_mm],
                     tags.iter().map(|t| t.id).collect(),
-                ))
+                );
+                // The unit's tag size where it is not the profile's.
+                unit.tag_mm = Some(tags[0].side_mm).filter(|s| (s - default_mm).abs() > 1e-9);
+                Some(unit)
             })
             .collect();
         let game = Game { rules: self.truth.rules, scale: self.truth.scale, name: Some(self.name.clone()) };
