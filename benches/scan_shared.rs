@@ -9,6 +9,8 @@
 //! cargo bench --bench scan_shared                       # every tagged photo
 //! SHARED_ONLY=tagged-302,tagged-304 cargo bench --bench scan_shared
 //! SHARED_NO_GROUND=1 cargo bench --bench scan_shared    # terrain also without `ground`
+//! SHARED_PATH=none cargo bench --bench scan_shared       # only without (or `file`: with) the camera file
+//! SHARED_TAGS_DUMP=DIR cargo bench --bench scan_shared   # every tag measured, as DIR/NAME-PATH.csv
 //! ```
 //!
 //! Says so and exits 0 when the folder is absent.
@@ -50,6 +52,7 @@ fn main() {
         return;
     }
     let no_ground = std::env::var_os("SHARED_NO_GROUND").is_some();
+    let path = std::env::var("SHARED_PATH").ok();
     let mut out = String::new();
     let mut scores = [RendererScore::default(), RendererScore::default()];
     let mut ground_free = RendererScore::default();
@@ -63,12 +66,40 @@ fn main() {
         let k = r.intrinsics();
         let mut pair = [None, None];
         for (m, camera) in [Some(&k), None].into_iter().enumerate() {
+            if path.as_deref().is_some_and(|p| p != ["file", "none"][m]) {
+                continue;
+            }
             let (t0, c0) = (Instant::now(), cpu_seconds());
             let result = scan(&photo, &profile, Some(&roster), camera).map_err(|e| e.to_string());
             let (wall, used) = (t0.elapsed().as_secs_f64(), cpu_seconds() - c0);
             cpu.push(used);
+            if let (Ok(sc), Some(dump)) = (&result, std::env::var_os("SHARED_TAGS_DUMP")) {
+                let mut text = String::from("id,size_mm,side_mm,fit_rms_mm,side_px,cx,cy,x,y\n");
+                for t in &sc.tags {
+                    let c =
+                        t.corners_px.iter().fold([0.0, 0.0], |a, q| [a[0] + q[0] / 4.0, a[1] + q[1] / 4.0]);
+                    let _ = writeln!(
+                        text,
+                        "{},{},{:.4},{:.4},{:.3},{:.1},{:.1},{:.3},{:.3}",
+                        t.id,
+                        t.size_mm,
+                        t.side_mm,
+                        t.fit_rms_mm,
+                        t.side_px,
+                        c[0],
+                        c[1],
+                        t.centre.x,
+                        t.centre.y
+                    );
+                }
+                let _ = std::fs::write(std::path::Path::new(&dump).join(format!("{}-{m}.csv", r.name)), text);
+            }
+            let tone = result.as_ref().ok().and_then(|sc| {
+                vedette_vision::measure_tone(&photo.gray, &sc.fiducials, profile.fiducials.dictionary.bits())
+                    .ok()
+            });
             let s: PhotoScore = score(r, &result, true);
-            lines.push(describe(r, &s, m == 0, wall, used));
+            lines.push(format!("{} [{tone:?}]", describe(r, &s, m == 0, wall, used)));
             scores[m].add(&s);
             pair[m] = result.ok();
         }
@@ -168,6 +199,9 @@ fn describe(r: &SharedRender, s: &PhotoScore, camera: bool, wall: f64, cpu: f64)
     );
     if !s.visible_missed.is_empty() {
         let _ = write!(t, " (missed {:?})", s.visible_missed);
+    }
+    if let Some((f, k1)) = s.camera {
+        let _ = write!(t, ", camera f {f:.0} px k1 {k1:+.4}");
     }
     let _ = write!(t, ", cubes {:?}", s.cubes);
     if let Some(ter) = &s.terrain {

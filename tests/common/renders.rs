@@ -13,8 +13,8 @@
 //!
 //! What the profile declares, and how it was decided:
 //! - the four fiducials as `scene.json` gives them (DICT_4X4_50, 60 mm, 50 mm in);
-//! - `[tags]`: the scene's tag dictionary and the larger of its tag sizes as the
-//!   default; each roster unit carries its own `tag_mm` where it differs;
+//! - `[tags]`: the scene's tag dictionary and its commonest tag size as the default
+//!   (ties to the larger); each roster unit carries its own `tag_mm` where it differs;
 //! - `[bases] top_height_mm`: the scene's base top plus the tag paper's thickness (the
 //!   plane the printed squares lie on; a player measures the top of a tagged base);
 //! - terrain classes as `docs/calibration.md` asks a player to declare them: each kind's
@@ -294,10 +294,6 @@ pub struct SharedRender {
     pub truth: Table,
 }
 
-fn dictionary_name(s: &str) -> String {
-    s.to_string()
-}
-
 impl SharedRender {
     /// Reads `DIR/scene.json` and `DIR/truth.json`.
     pub fn load(dir: &Path) -> Result<SharedRender, String> {
@@ -384,7 +380,7 @@ top_height_mm = {bh:?}
             name = self.name,
             w = s.table.size_mm[0],
             d = s.table.size_mm[1],
-            fd = dictionary_name(&fid[0].dictionary),
+            fd = fid[0].dictionary,
             fs = fid[0].side_mm,
             fh = fid[0].z_mm,
             markers = markers.join("\n"),
@@ -678,6 +674,8 @@ pub struct PhotoScore {
     pub sight: Option<SightScore>,
     /// The scan's own time, ms (photo decoded).
     pub scan_ms: f64,
+    /// The camera the scan used: focal length, px, and k1 (none for the homography).
+    pub camera: Option<(f64, f64)>,
 }
 
 /// Scores a scan (or its refusal) of `render` against the truth.
@@ -698,6 +696,7 @@ pub fn score(render: &SharedRender, result: &Result<Scan, String>, with_terrain:
     };
     s.scanned_bases = scan.table.base_count();
     s.scan_ms = scan.report.timing_ms.total;
+    s.camera = scan.fit.model.intrinsics().map(|k| (k.fx, k.distortion.first().copied().unwrap_or(0.0)));
     for (_, b) in scan.table.bases() {
         let Some(t) = b.meta().tag.and_then(|id| truth_tags.get(&id)) else { continue };
         let Some((u, i)) = render.base_of(t) else { continue };

@@ -399,7 +399,19 @@ pub fn scan_with(
     };
     let camera = profile_camera.map(|k| k.for_image_size(w, h)).transpose()?;
 
-    let fiducials = find_fiducials(photo, profile)?;
+    let mut fiducials = find_fiducials(photo, profile)?;
+    // The photo's encoding, from the fiducials' edges (issue 36): an sRGB photo's edges
+    // are placed in light, the fiducials' again and every tag's.
+    let tone = crate::tone::measure_tone(&photo.gray, &fiducials, profile.fiducials.dictionary.bits())?;
+    if tone == crate::tone::Tone::Srgb {
+        let view = crate::fiducials::GrayView::new(&photo.gray)?.with_srgb(true);
+        for f in &mut fiducials {
+            let mut c = f.corners;
+            if crate::fiducials::refine_edges_view(&view, &mut c, profile.fiducials.dictionary.bits()) {
+                f.corners = c;
+            }
+        }
+    }
     let mut fit = solve_camera(profile, &fiducials, camera.as_ref(), (w, h))?;
     if fit.model.kind() == ModelKind::Calibrated {
         fit.check_limits(profile)?;
@@ -423,6 +435,7 @@ pub fn scan_with(
         corners.iter().map(|&c| smallest_mm / fit.model.mm_per_px(c)).fold(f64::INFINITY, f64::min);
     let mut settings = DetectorSettings::for_marker_side(min_side_px, profile.tags.dictionary.bits());
     settings.min_side_px = (min_side_px * 0.6).max(8.0);
+    settings.srgb_edges = tone == crate::tone::Tone::Srgb;
     // Table fiducials are markers too: a tag dictionary of the same family reads them
     // as tags, so anything lying on a fiducial is not a tag.
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
@@ -445,7 +458,7 @@ pub fn scan_with(
     }
     // Tags among figures (issue 18): a second search that knows their size in the photo.
     let t_clutter = Instant::now();
-    let (crowded, undecoded) = crate::clutter::search(photo, profile, roster, &fit, &seen, &fiducials)?;
+    let (crowded, undecoded) = crate::clutter::search(photo, profile, roster, &fit, &seen, &fiducials, tone)?;
     let t_clutter = t_clutter.elapsed().as_secs_f64() * 1e3;
     tags.extend(measure_sized_tags(&fit, &crowded, &size_of, profile.bases.top_height_mm)?);
     fit.check_limits(profile)?;

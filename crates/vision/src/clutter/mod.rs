@@ -59,6 +59,8 @@ pub(crate) struct TagShape<'a> {
     pub top_height_mm: f64,
     /// Tells whether a tag id may be on the table (the roster, fiducial ids).
     pub allowed: &'a dyn Fn(u32) -> bool,
+    /// The photo is sRGB-encoded: edges are placed in light ([`crate::Tone`]).
+    pub srgb: bool,
 }
 
 /// Smallest share of a square's outline (four edges, in 0.5 mm steps) the contour
@@ -78,6 +80,7 @@ pub(crate) fn search(
     fit: &CameraFit,
     seen: &[DetectedMarker],
     fiducials: &[DetectedMarker],
+    tone: crate::tone::Tone,
 ) -> Result<(Vec<DetectedMarker>, Vec<Vec2>), VisionError> {
     let book = crate::decode::codebook(profile.tags.dictionary)?;
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
@@ -94,7 +97,12 @@ pub(crate) fn search(
                 && roster.is_none_or(|r| r.lookup(id).is_some())
                 && size_of(id) == size_mm
         };
-        let shape = TagShape { size_mm, top_height_mm: profile.bases.top_height_mm, allowed: &allowed };
+        let shape = TagShape {
+            size_mm,
+            top_height_mm: profile.bases.top_height_mm,
+            allowed: &allowed,
+            srgb: tone == crate::tone::Tone::Srgb,
+        };
         let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
         known.extend(finds.tags.iter().copied());
         tags.extend(finds.tags);
@@ -130,7 +138,7 @@ pub(crate) fn find_tags_in_clutter(
     shape: &TagShape<'_>,
     known: &[DetectedMarker],
 ) -> Result<ClutterFinds, VisionError> {
-    let view = GrayView::new(gray)?;
+    let view = GrayView::new(gray)?.with_srgb(shape.srgb);
     let (w, h) = fit.model.image_size();
     // Tag sides across the photo, px.
     let probe: Vec<[f64; 2]> = [0.1, 0.5, 0.9]
