@@ -431,20 +431,7 @@ mod tests {
             assert_eq!((img.cols(), img.rows()), (2480, 3508));
             let d = dims.unwrap();
             assert_eq!((d.xppu, d.yppu, d.unit), (11811, 11811, png::Unit::Meter));
-            // OpenCV reads every marker, at its physical size.
-            let found = detect_markers(
-                &img,
-                dict,
-                &DetectorSettings::for_marker_side(mm_to_px(side_mm), dict.bits()),
-            )
-            .unwrap();
-            let mut got: Vec<u32> = found.iter().map(|m| m.id).collect();
-            got.sort_unstable();
-            assert_eq!(got, ids);
-            for m in &found {
-                let want = mm_to_px(side_mm);
-                assert!((m.side_px() - want).abs() < 0.5, "id {} side {} px, want {want}", m.id, m.side_px());
-            }
+            assert_reads_at_size(&img, dict, side_mm, &ids);
             assert!(r.svg.contains("width=\"210mm\"") && r.svg.contains("viewBox=\"0 0 210 297\""));
         }
     }
@@ -458,20 +445,21 @@ mod tests {
         assert_eq!(names, ["fiducials-1", "tags-1", "tags-2"]);
         for (page, side_mm, ids) in [(&pages[1], 10.0, vec![10, 12]), (&pages[2], 12.0, vec![11, 13])] {
             let (img, _) = decode(&page.render().unwrap().png);
-            let dict = p.tags.dictionary;
-            let found = detect_markers(
-                &img,
-                dict,
-                &DetectorSettings::for_marker_side(mm_to_px(side_mm), dict.bits()),
-            )
-            .unwrap();
-            let mut got: Vec<u32> = found.iter().map(|m| m.id).collect();
-            got.sort_unstable();
-            assert_eq!(got, ids);
-            for m in &found {
-                let want = mm_to_px(side_mm);
-                assert!((m.side_px() - want).abs() < 0.5, "id {} side {} px, want {want}", m.id, m.side_px());
-            }
+            assert_reads_at_size(&img, p.tags.dictionary, side_mm, &ids);
+        }
+    }
+
+    /// OpenCV reads exactly the markers `ids` on a page, each at its physical size.
+    fn assert_reads_at_size(img: &Mat, dict: crate::Dictionary, side_mm: f64, ids: &[u32]) {
+        let found =
+            detect_markers(img, dict, &DetectorSettings::for_marker_side(mm_to_px(side_mm), dict.bits()))
+                .unwrap();
+        let mut got: Vec<u32> = found.iter().map(|m| m.id).collect();
+        got.sort_unstable();
+        assert_eq!(got, ids);
+        for m in &found {
+            let want = mm_to_px(side_mm);
+            assert!((m.side_px() - want).abs() < 0.5, "id {} side {} px, want {want}", m.id, m.side_px());
         }
     }
 
