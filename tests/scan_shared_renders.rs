@@ -5,13 +5,15 @@
 //!
 //! Held here: the targets that the scanner meets on these photos, and for the
 //! ones it does not yet meet (see BENCHMARKS.md, "Shared renders") the figures it
-//! reaches today, so that they cannot silently get worse. Terrain is scored by the
-//! bench (`benches/scan_shared.rs`), not here: it needs colours measured per photo.
+//! reaches today, so that they cannot silently get worse. The profile declares the
+//! terrain as the bench does (colours measured on each photo, felt 2 mm thick): bases
+//! standing on felt are measured on its top. The terrain itself is scored by the bench
+//! (`benches/scan_shared.rs`), not here.
 
 mod common;
 
 use common::renders::{RendererScore, pairs, score, score_pair, shared_renders};
-use vedette_vision::{SurfaceOptions, merge_scans, scan_with};
+use vedette_vision::{merge_scans, scan};
 
 #[test]
 fn shared_renders_scan_with_and_without_a_camera_file() {
@@ -25,13 +27,12 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     }
     let mut by_path = [RendererScore::default(), RendererScore::default()];
     let mut scans = Vec::new();
-    let markers_only = SurfaceOptions { markers: true, terrain: false };
     for r in &renders {
-        let (photo, profile, roster, k) = (r.photo(), r.profile(), r.roster(), r.intrinsics());
+        let photo = r.photo();
+        let (profile, roster, k) = (r.terrain_profile(&photo, true), r.roster(), r.intrinsics());
         let mut pair = Vec::new();
         for (m, camera) in [Some(&k), None].into_iter().enumerate() {
-            let result =
-                scan_with(&photo, &profile, Some(&roster), camera, markers_only).map_err(|e| e.to_string());
+            let result = scan(&photo, &profile, Some(&roster), camera).map_err(|e| e.to_string());
             let s = score(r, &result, false);
             println!(
                 "{} ({}): {}",
