@@ -71,6 +71,9 @@ pub struct DetectorSettings {
     /// Read candidates OpenCV rejected again with edge-refined corners (see
     /// `decode.rs`); needs [`Refinement::Edges`].
     pub second_chance: bool,
+    /// The photo's grey values are sRGB-encoded ([`crate::Tone::Srgb`]): edges are
+    /// placed where the light, not the encoded value, crosses halfway (issue 36).
+    pub srgb_edges: bool,
 }
 
 impl Default for DetectorSettings {
@@ -81,6 +84,7 @@ impl Default for DetectorSettings {
             refine_window_px: 3,
             threshold_windows_px: (5, 15),
             second_chance: true,
+            srgb_edges: false,
         }
     }
 }
@@ -100,6 +104,7 @@ impl DetectorSettings {
             refine_window_px: window,
             threshold_windows_px: (win_min, win_max),
             second_chance: true,
+            srgb_edges: false,
         }
     }
 }
@@ -136,7 +141,7 @@ pub fn detect_markers(
     opencv::aruco::detect_markers(gray, &dict, &mut corners, &mut ids, &params, &mut rejected)?;
     let mut found = collect(&corners, &ids);
     if settings.refinement == Refinement::Edges {
-        let view = GrayView::new(gray)?;
+        let view = GrayView::new(gray)?.with_srgb(settings.srgb_edges);
         for m in &mut found {
             let mut c = m.corners;
             if refine_edges_view(&view, &mut c, dictionary.bits()) {
@@ -250,6 +255,8 @@ pub(crate) struct GrayView<'a> {
     step: usize,
     width: usize,
     height: usize,
+    /// The values are sRGB-encoded: edge crossings are found in linear light.
+    srgb: bool,
 }
 
 impl<'a> GrayView<'a> {
@@ -263,7 +270,15 @@ impl<'a> GrayView<'a> {
             step,
             width: size.width.max(0) as usize,
             height: size.height.max(0) as usize,
+            srgb: false,
         })
+    }
+
+    /// The same view, its values taken as sRGB-encoded when `srgb` (edges found in
+    /// linear light, [`fit_edge`]).
+    pub(crate) fn with_srgb(mut self, srgb: bool) -> GrayView<'a> {
+        self.srgb = srgb;
+        self
     }
 
     /// Bilinear sample at (x, y) with pixel centres at integers; `None` off the image.
@@ -315,6 +330,12 @@ pub(crate) fn refine_edges_view(view: &GrayView<'_>, corners: &mut [[f64; 2]; 4]
     true
 }
 
+/// An sRGB-encoded value (0-255) as linear light on the same scale.
+pub(crate) fn srgb_to_linear(v: f64) -> f64 {
+    let c = (v / 255.0).clamp(0.0, 1.0);
+    255.0 * if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+}
+
 /// Fits the edge from `a` to `b` (clockwise in the image, so the outside is to the
 /// left of travel): returns a point on the line and its unit direction.
 pub(crate) fn fit_edge(
@@ -360,6 +381,17 @@ pub(crate) fn fit_edge(
         if contrast < 20.0 {
             continue;
         }
+        // An sRGB photo's halfway code value lies on the dark side of the edge (a
+        // blurred black square reads smaller by most of the blur's sigma): halfway in
+        // light, as the scene's light fell (issue 36).
+        let (dark, light) = if view.srgb {
+            for q in &mut profile {
+                q.1 = srgb_to_linear(q.1);
+            }
+            (srgb_to_linear(dark), srgb_to_linear(light))
+        } else {
+            (dark, light)
+        };
         let mid = (dark + light) / 2.0;
         // The crossing nearest the current edge estimate (s = 0).
         let mut best: Option<f64> = None;

@@ -96,6 +96,7 @@ mod terrain_edges;
 mod terrain_labels;
 mod terrain_lines;
 mod thinning;
+mod tone;
 pub use band::{
     MIN_BAND_LINE_PX, MIN_FRAME_PX, PhotoFrame, crop_and_scale, label_scale, paint_framed, photo_frame,
     with_caption_band,
@@ -132,8 +133,9 @@ pub use roster::{Game, Roster, RosterUnit, TagEntry};
 pub use scan::{
     CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with,
 };
-pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
+pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets, sheets_sized};
 pub use standing::{stand_on_templates, template_thickness_at};
 pub use surface::{SurfaceOptions, read_surface};
-pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
+pub use tags::{ErrorBudget, TagPose, measure_sized_tags, measure_tags, normalize_deg};
 pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};
+pub use tone::{Tone, measure_tone};

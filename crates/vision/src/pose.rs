@@ -800,52 +800,68 @@ pub fn self_calibrate(
     let (w, h) = fit.model.image_size;
     let longest = f64::from(w.max(h));
     let centre = [(f64::from(w) - 1.0) / 2.0, (f64::from(h) - 1.0) / 2.0];
-    let (k0, pose0) = match (&fit.model.intrinsics, &fit.model.pose) {
-        (Some(k), Some(pose)) => (k.clone(), *pose),
-        _ => {
-            // Looking straight down: the focal length is unobservable from one view of
-            // a plane, and only the base tops' parallax depends on it. Take a phone's
-            // main camera (24-28 mm equivalent: 0.67-0.78 of the longer side).
-            let k = Intrinsics {
-                image_width: w,
-                image_height: h,
-                fx: PHONE_FOCAL * longest,
-                fy: PHONE_FOCAL * longest,
-                cx: centre[0],
-                cy: centre[1],
-                distortion: Vec::new(),
-            };
-            match solve_pnp(&c, &k) {
-                Ok(pose) => (k, pose),
-                Err(_) => return Ok(None),
-            }
-        }
-    };
-    let camera = selfcal::Camera {
-        lens: selfcal::Lens { fx: k0.fx, fy: k0.fy, cx: k0.cx, cy: k0.cy, dist: [0.0; 5] },
-        r: Matrix3::from_fn(|i, j| pose0.r[i][j]),
-        t: Vector3::new(pose0.t[0], pose0.t[1], pose0.t[2]),
-        tag_scale: 1.0,
-        corner_bias_px: 0.0,
-    };
     let tag_px: Vec<[[f64; 2]; 4]> = tags.iter().map(|t| t.corners_px).collect();
+    // Each tag at its printed size (issue 36: a roster's `tag_mm`).
+    let tag_sizes: Vec<f64> =
+        tags.iter().map(|t| if t.size_mm > 0.0 { t.size_mm } else { profile.tags.size_mm }).collect();
     let start: Vec<selfcal::TagState> = tags
         .iter()
         .map(|t| selfcal::TagState { centre: t.centre, heading: t.heading_deg.to_radians() })
         .collect();
+    let fiducial_table: Vec<Vector3<f64>> = c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
+    let problem = |focal: f64| selfcal::Problem {
+        fiducial_table: &fiducial_table,
+        fiducial_px: &c.pixels,
+        tag_px: &tag_px,
+        tag_sizes_mm: &tag_sizes,
+        tag_height_mm: profile.bases.top_height_mm,
+        free: selfcal::Free::PoseFocalRadial,
+        focal_prior: (focal, FOCAL_PRIOR * focal),
+        huber_px: HUBER_PX,
+    };
+    // Several starts (issue 36): the focal length the fiducials' homography gives (when
+    // it gave one), and a spread of lenses from ultra-wide to tele; each posed on the
+    // fiducials by solvePnP and adjusted for a few iterations, the one that fits the
+    // corners best (robust cost, priors left out) adjusted to the end. One start alone
+    // settles in the focal length / distance valley far from the truth when the
+    // homography's focal length is off (a distorted lens bends the fiducials' square)
+    // or absent.
+    let mut focals: Vec<f64> = fit.model.intrinsics.as_ref().map(|k| k.fx).into_iter().collect();
+    focals.extend(FOCAL_STARTS.iter().map(|r| r * longest));
+    let mut best: Option<(f64, f64, selfcal::Camera, Vec<selfcal::TagState>)> = None;
+    for &f in &focals {
+        let k = Intrinsics {
+            image_width: w,
+            image_height: h,
+            fx: f,
+            fy: f,
+            cx: centre[0],
+            cy: centre[1],
+            distortion: Vec::new(),
+        };
+        let Ok(pose) = solve_pnp(&c, &k) else { continue };
+        let camera = selfcal::Camera {
+            lens: selfcal::Lens { fx: f, fy: f, cx: centre[0], cy: centre[1], dist: [0.0; 5] },
+            r: Matrix3::from_fn(|i, j| pose.r[i][j]),
+            t: Vector3::new(pose.t[0], pose.t[1], pose.t[2]),
+            tag_scale: 1.0,
+            corner_bias_px: 0.0,
+            corner_bias_r2_px: 0.0,
+        };
+        let p = problem(f);
+        let Some((cam, placed, cost)) = p.explore(camera, start.clone(), EXPLORE_ITERATIONS) else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|b| cost < b.0) {
+            best = Some((cost, cam.lens.fx, cam, placed));
+        }
+    }
+    let Some((_, focal, camera, start)) = best else { return Ok(None) };
     let adjust = |c: &Correspondences, camera: selfcal::Camera, start: Vec<selfcal::TagState>| {
         let fiducial_table: Vec<Vector3<f64>> =
             c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
-        let problem = selfcal::Problem {
-            fiducial_table: &fiducial_table,
-            fiducial_px: &c.pixels,
-            tag_px: &tag_px,
-            tag_size_mm: profile.tags.size_mm,
-            tag_height_mm: profile.bases.top_height_mm,
-            free: selfcal::Free::PoseFocalRadial,
-            focal_prior: (k0.fx, 0.25 * k0.fx),
-            huber_px: HUBER_PX,
-        };
+        let problem =
+            selfcal::Problem { fiducial_table: &fiducial_table, fiducial_px: &c.pixels, ..problem(focal) };
         let solution = problem.solve(camera, start)?;
         let model = self_calibrated_model(&solution.camera, fit, profile)?;
         Some((solution, model))
@@ -905,9 +921,18 @@ pub fn self_calibrate(
     Ok(Some(result))
 }
 
-/// Focal length of a phone's main camera over the image's longer side (26 mm
-/// equivalent over 36 mm), the self-calibration's guess where the photo cannot tell.
-const PHONE_FOCAL: f64 = 0.72;
+/// The self-calibration's starting focal lengths over the image's longer side: from
+/// an ultra-wide lens (13 mm equivalent over 36 mm: 0.36) through a phone's main
+/// camera (26 mm: 0.72) to a short tele (77 mm: 2.1), about 1.3 apart (each start's
+/// basin of convergence is wider than that on the bench's photos).
+const FOCAL_STARTS: [f64; 7] = [0.36, 0.48, 0.62, 0.8, 1.05, 1.4, 2.1];
+
+/// The weak prior on the focal length, relative to each start's: it only steers the
+/// focal length / distance valley of a photo looking almost straight down.
+const FOCAL_PRIOR: f64 = 0.25;
+
+/// Iterations each start is adjusted for before the best is chosen.
+const EXPLORE_ITERATIONS: usize = 25;
 
 /// A self-calibrated fiducial further off than this, mm RMS, starts the search for a
 /// moved fiducial.

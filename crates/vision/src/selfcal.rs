@@ -19,9 +19,9 @@ use nalgebra::{Matrix3, Rotation3, SMatrix, SVector, Vector3};
 use vedette_geometry::Vec2;
 
 /// Shared parameters adjusted: rotation increment (3), translation (3), focal length,
-/// k1, k2, the photo's tag scale, tangential distortion p1, p2, and the tag corners'
-/// bias.
-const NC: usize = 13;
+/// k1, k2, the photo's tag scale, tangential distortion p1, p2, the tag corners' bias
+/// and its growth toward the photo's edges.
+const NC: usize = 14;
 type CamVec = SVector<f64, NC>;
 type CamMat = SMatrix<f64, NC, NC>;
 type CrossMat = SMatrix<f64, NC, 3>;
@@ -55,6 +55,16 @@ pub(crate) struct Camera {
     /// a pixel whatever their size, which a scale cannot absorb where tags of different
     /// sizes in pixels (near and far) would then read as lens distortion.
     pub corner_bias_px: f64,
+    /// How much further out (negative: in) the detector places a tag's corners per unit
+    /// of squared normalized radius (the tag's centre from the principal point over the
+    /// focal length), px (issue 36). On gamma-encoded photos a dark square's edges
+    /// read inside the true square by a share of the blur, and the blur grows toward a
+    /// photo's edges (lens remapping, obliquer views): the independent renderer's tags
+    /// read 1% smaller at r² = 0.4 than at the centre, which an adjustment without
+    /// this term took for barrel distortion (k1 0.01-0.02 off, every base 1-2.6 mm
+    /// off). Isotropic, where distortion stretches a tag three times more radially than
+    /// tangentially, and absent from the fiducials' positions: the two stay apart.
+    pub corner_bias_r2_px: f64,
     /// The lens.
     pub lens: Lens,
     /// Rotation.
@@ -87,7 +97,8 @@ impl Camera {
         for (o, p) in q.iter_mut().zip(&corners) {
             *o = self.project(p)?;
         }
-        Some(pushed_out(q, self.corner_bias_px))
+        let r2 = self.lens.radius2(&q);
+        Some(pushed_out(q, self.corner_bias_px + self.corner_bias_r2_px * r2))
     }
 
     /// The camera moved by `d` (rotation increment, translation, focal, k1, k2, tag
@@ -105,6 +116,7 @@ impl Camera {
             t: self.t + Vector3::new(d[3], d[4], d[5]),
             tag_scale: self.tag_scale + d[9],
             corner_bias_px: self.corner_bias_px + d[12],
+            corner_bias_r2_px: self.corner_bias_r2_px + d[13],
         }
         .with_tangential(d[10], d[11])
     }
@@ -177,8 +189,9 @@ pub(crate) struct Problem<'a> {
     pub fiducial_px: &'a [[f64; 2]],
     /// Each tag's four corners in the photo (OpenCV order).
     pub tag_px: &'a [[[f64; 2]; 4]],
-    /// The tags' printed side, mm.
-    pub tag_size_mm: f64,
+    /// Each tag's printed side, mm, in the order of `tag_px` (a roster unit's
+    /// `tag_mm`, else the profile's size).
+    pub tag_sizes_mm: &'a [f64],
     /// Height of the base-top plane the tags lie on, mm.
     pub tag_height_mm: f64,
     /// Which intrinsics are free.
@@ -249,11 +262,15 @@ pub(crate) fn residual_limit(residuals: &[f64]) -> f64 {
 
 /// Standard deviation of the weak prior on the corner bias (none), px.
 const PRIOR_CORNER_BIAS_PX: f64 = 1.0;
+/// Standard deviation of the weak prior on the corner bias's growth per unit of
+/// squared normalized radius (none), px: the independent renders show about 0.3.
+const PRIOR_CORNER_BIAS_R2_PX: f64 = 0.5;
 /// Standard deviation of the weak prior on the tag scale (the profile's size).
 const PRIOR_TAG_SCALE: f64 = 0.05;
 
 /// Finite-difference steps of the camera parameters.
-const CAM_STEP: [f64; NC] = [1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-3, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-4];
+const CAM_STEP: [f64; NC] =
+    [1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-3, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-4, 1e-4];
 /// Of the tag parameters (mm, mm, rad).
 const TAG_STEP: [f64; 3] = [1e-4, 1e-4, 1e-6];
 
@@ -273,8 +290,8 @@ impl Problem<'_> {
             let q = cam.project(p)?;
             c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
         }
-        for (t, obs) in tags.iter().zip(self.tag_px) {
-            for (q, o) in cam.tag_image(t, self.tag_size_mm, self.tag_height_mm)?.iter().zip(obs) {
+        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+            for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
                 c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
             }
         }
@@ -283,9 +300,9 @@ impl Problem<'_> {
 
     /// Weak priors: focal length near its first estimate, distortion near none (they
     /// only steer directions the corners leave undetermined).
-    fn prior_residuals(&self, cam: &Camera) -> [f64; 7] {
+    fn prior_residuals(&self, cam: &Camera) -> [f64; 8] {
         if self.free == Free::Pose {
-            return [0.0; 7];
+            return [0.0; 8];
         }
         let (f0, sf) = self.focal_prior;
         [
@@ -296,6 +313,7 @@ impl Problem<'_> {
             cam.lens.dist[2] / PRIOR_TANGENTIAL,
             cam.lens.dist[3] / PRIOR_TANGENTIAL,
             cam.corner_bias_px / PRIOR_CORNER_BIAS_PX,
+            cam.corner_bias_r2_px / PRIOR_CORNER_BIAS_R2_PX,
         ]
     }
 
@@ -324,7 +342,8 @@ impl Problem<'_> {
             return Some(done);
         }
         let kept_px: Vec<[[f64; 2]; 4]> = keep.iter().map(|&i| self.tag_px[i]).collect();
-        let reduced = Problem { tag_px: &kept_px, ..*self };
+        let kept_sizes: Vec<f64> = keep.iter().map(|&i| self.tag_sizes_mm[i]).collect();
+        let reduced = Problem { tag_px: &kept_px, tag_sizes_mm: &kept_sizes, ..*self };
         let start = keep.iter().map(|&i| first.tags[i]).collect();
         let mut rest = reduced.solve_from(first.camera, start, MAX_ITERATIONS)?;
         rest.tag_model_cov = reduced.model_covariance(&rest.camera, &rest.tags).unwrap_or_default();
@@ -349,6 +368,21 @@ impl Problem<'_> {
             tag_model_cov,
             iterations: first.iterations + rest.iterations,
         })
+    }
+
+    /// A few Levenberg-Marquardt steps from `cam` and `tags`: where they lead and the
+    /// robust cost of the corners there, priors left out (so that starts with priors
+    /// of their own compare by the photo alone). `None` when the start is unusable.
+    pub(crate) fn explore(
+        &self,
+        cam: Camera,
+        tags: Vec<TagState>,
+        iterations: usize,
+    ) -> Option<(Camera, Vec<TagState>, f64)> {
+        let s = self.solve_from(cam, tags, iterations)?;
+        let prior = 0.5 * self.prior_residuals(&s.camera).iter().map(|r| r * r).sum::<f64>();
+        let cost = self.cost(&s.camera, &s.tags)? - prior;
+        Some((s.camera, s.tags, cost))
     }
 
     /// Levenberg-Marquardt from `cam` and `tags`, at most `max_iterations` steps.
@@ -389,8 +423,9 @@ impl Problem<'_> {
         let tag_rms_px = tags
             .iter()
             .zip(self.tag_px)
-            .map(|(t, obs)| {
-                cam.tag_image(t, self.tag_size_mm, self.tag_height_mm).map_or(f64::INFINITY, |q| {
+            .zip(self.tag_sizes_mm)
+            .map(|((t, obs), &size)| {
+                cam.tag_image(t, size, self.tag_height_mm).map_or(f64::INFINITY, |q| {
                     let ss: f64 =
                         q.iter().zip(obs).map(|(q, o)| (q[0] - o[0]).powi(2) + (q[1] - o[1]).powi(2)).sum();
                     (ss / 4.0).sqrt()
@@ -439,8 +474,8 @@ impl Problem<'_> {
             ss += huber_weight(e, delta) * e * e;
             n += 2;
         }
-        for (t, obs) in tags.iter().zip(self.tag_px) {
-            for (q, o) in cam.tag_image(t, self.tag_size_mm, self.tag_height_mm)?.iter().zip(obs) {
+        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+            for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
                 let e = (q[0] - o[0]).hypot(q[1] - o[1]);
                 ss += huber_weight(e, delta) * e * e;
                 n += 2;
@@ -510,8 +545,9 @@ impl Problem<'_> {
             gc += w * j.transpose() * rv;
         }
         let mut blocks = Vec::with_capacity(tags.len());
-        let image = |c: &Camera, t: &TagState| c.tag_image(t, self.tag_size_mm, self.tag_height_mm);
-        for (t, obs) in tags.iter().zip(self.tag_px) {
+        let image = |c: &Camera, t: &TagState, size: f64| c.tag_image(t, size, self.tag_height_mm);
+        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+            let image = |c: &Camera, t: &TagState| image(c, t, size);
             let q = image(cam, t)?;
             // Central differences of the four corners' pixels, per shared parameter
             // (the tag scale and the corner bias included) and per tag parameter.
@@ -564,6 +600,7 @@ impl Problem<'_> {
                 (10, PRIOR_TANGENTIAL),
                 (11, PRIOR_TANGENTIAL),
                 (12, PRIOR_CORNER_BIAS_PX),
+                (13, PRIOR_CORNER_BIAS_R2_PX),
             ];
             for (k, (i, s)) in sigmas.into_iter().enumerate() {
                 hcc[(i, i)] += 1.0 / (s * s);
@@ -652,7 +689,8 @@ mod tests {
         let centre = Vector3::new(914.0, 610.0 - 1200.0 * a.tan(), 1200.0);
         let lens =
             Lens { fx: 2900.0, fy: 2900.0, cx: 1999.5, cy: 1499.5, dist: [0.04, -0.01, 0.0, 0.0, 0.0] };
-        let cam = Camera { lens, r, t: -(r * centre), tag_scale: 1.0, corner_bias_px: 0.0 };
+        let cam =
+            Camera { lens, r, t: -(r * centre), tag_scale: 1.0, corner_bias_px: 0.0, corner_bias_r2_px: 0.0 };
         let mut tags = Vec::new();
         for i in 0..8 {
             for j in 0..5 {
@@ -691,7 +729,7 @@ mod tests {
             fiducial_table: fid,
             fiducial_px: fid_px,
             tag_px,
-            tag_size_mm: 12.0,
+            tag_sizes_mm: Box::leak(vec![12.0; tag_px.len()].into_boxed_slice()),
             tag_height_mm: 3.0,
             free: Free::PoseFocalRadial,
             focal_prior: (focal, 0.3 * focal),

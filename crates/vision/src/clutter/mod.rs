@@ -59,6 +59,8 @@ pub(crate) struct TagShape<'a> {
     pub top_height_mm: f64,
     /// Tells whether a tag id may be on the table (the roster, fiducial ids).
     pub allowed: &'a dyn Fn(u32) -> bool,
+    /// The photo is sRGB-encoded: edges are placed in light ([`crate::Tone`]).
+    pub srgb: bool,
 }
 
 /// Smallest share of a square's outline (four edges, in 0.5 mm steps) the contour
@@ -78,22 +80,53 @@ pub(crate) fn search(
     fit: &CameraFit,
     seen: &[DetectedMarker],
     fiducials: &[DetectedMarker],
+    tone: crate::tone::Tone,
 ) -> Result<(Vec<DetectedMarker>, Vec<Vec2>), VisionError> {
     let book = crate::decode::codebook(profile.tags.dictionary)?;
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
-    let allowed = |id: u32| {
-        !(shared && profile.fiducial(id).is_some()) && roster.is_none_or(|r| r.lookup(id).is_some())
-    };
-    let shape = TagShape {
-        size_mm: profile.tags.size_mm,
-        top_height_mm: profile.bases.top_height_mm,
-        allowed: &allowed,
-    };
-    let known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
-    let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
-    let centres: Vec<[f64; 2]> = finds.undecoded.iter().map(centre_px).collect();
+    let default_mm = profile.tags.size_mm;
+    let size_of = |id: u32| roster.map_or(default_mm, |r| r.tag_size_mm(id, default_mm));
+    // One search per printed size the roster uses (issue 36), each for the ids of that
+    // size: the search fits squares of a known side.
+    let sizes = roster.map_or_else(|| vec![default_mm], |r| r.tag_sizes_mm(default_mm));
+    let mut known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
+    let (mut tags, mut undecoded_px) = (Vec::new(), Vec::new());
+    for size_mm in sizes {
+        let allowed = |id: u32| {
+            !(shared && profile.fiducial(id).is_some())
+                && roster.is_none_or(|r| r.lookup(id).is_some())
+                && size_of(id) == size_mm
+        };
+        let shape = TagShape {
+            size_mm,
+            top_height_mm: profile.bases.top_height_mm,
+            allowed: &allowed,
+            srgb: tone == crate::tone::Tone::Srgb,
+        };
+        let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
+        known.extend(finds.tags.iter().copied());
+        tags.extend(finds.tags);
+        // An unread square of another size's search may be this one's tag: kept only
+        // where no tag was read.
+        undecoded_px.extend(finds.undecoded);
+    }
+    undecoded_px.retain(|q| {
+        let c = centre_px(q);
+        !tags.iter().any(|t| {
+            let d = t.centre();
+            (d[0] - c[0]).hypot(d[1] - c[1]) < t.side_px()
+        })
+    });
+    // One square found by the searches of two sizes is one undecoded tag.
+    let mut centres: Vec<[f64; 2]> = Vec::new();
+    for q in &undecoded_px {
+        let (c, side) = (centre_px(q), (q[1][0] - q[0][0]).hypot(q[1][1] - q[0][1]));
+        if !centres.iter().any(|d| (d[0] - c[0]).hypot(d[1] - c[1]) < 0.5 * side) {
+            centres.push(c);
+        }
+    }
     let undecoded = fit.model.image_to_table(&centres, profile.bases.top_height_mm)?;
-    Ok((finds.tags, undecoded))
+    Ok((tags, undecoded))
 }
 
 /// Searches `gray` for tags the detector missed. `known` are the markers already
@@ -105,7 +138,7 @@ pub(crate) fn find_tags_in_clutter(
     shape: &TagShape<'_>,
     known: &[DetectedMarker],
 ) -> Result<ClutterFinds, VisionError> {
-    let view = GrayView::new(gray)?;
+    let view = GrayView::new(gray)?.with_srgb(shape.srgb);
     let (w, h) = fit.model.image_size();
     // Tag sides across the photo, px.
     let probe: Vec<[f64; 2]> = [0.1, 0.5, 0.9]

@@ -1,0 +1,105 @@
+//! The scanner on the second renderer's photos (issue 36): every tagged photo of
+//! `../shared/renders/` (beside the repository; `VEDETTE_SHARED_RENDERS` names another
+//! folder) scanned with its camera file and without, against its truth
+//! (`tests/common/renders.rs`). Passes as skipped, saying so, when the folder is absent.
+//!
+//! Held here: the issue's targets that the scanner meets on these photos, and for the
+//! ones it does not yet meet (see BENCHMARKS.md, "Shared renders") the figures it
+//! reaches today, so that they cannot silently get worse. The profile declares the
+//! terrain as the bench does (colours measured on each photo, felt 2 mm thick): bases
+//! standing on felt are measured on its top. The terrain itself is scored by the bench
+//! (`benches/scan_shared.rs`), not here.
+
+mod common;
+
+use common::renders::{RendererScore, pairs, score, score_pair, shared_renders};
+use vedette_vision::{merge_scans, scan};
+
+#[test]
+fn shared_renders_scan_with_and_without_a_camera_file() {
+    let renders = shared_renders("tagged");
+    if renders.is_empty() {
+        println!(
+            "SKIPPED: no shared renders at ../shared/renders (or ${}): nothing to hold the scanner to",
+            common::renders::RENDERS_ENV
+        );
+        return;
+    }
+    let mut by_path = [RendererScore::default(), RendererScore::default()];
+    let mut scans = Vec::new();
+    for r in &renders {
+        let photo = r.photo();
+        let (profile, roster, k) = (r.terrain_profile(&photo, true), r.roster(), r.intrinsics());
+        let mut pair = Vec::new();
+        for (m, camera) in [Some(&k), None].into_iter().enumerate() {
+            let result = scan(&photo, &profile, Some(&roster), camera).map_err(|e| e.to_string());
+            let s = score(r, &result, false);
+            println!(
+                "{} ({}): {}",
+                r.name,
+                if m == 0 { "camera file" } else { "no camera file" },
+                match &s.refused {
+                    Some(e) => format!("REFUSED: {e}"),
+                    None => format!(
+                        "{}/{} bases, centre median {:.3} mm, visible tags {}/{}",
+                        s.correct,
+                        s.truth_bases,
+                        common::truth::quantile(&s.centre_mm, 0.5),
+                        s.visible_read,
+                        s.visible_tags
+                    ),
+                }
+            );
+            by_path[m].add(&s);
+            pair.push(result.ok());
+        }
+        scans.push(pair);
+    }
+    for (i, j) in pairs(&renders) {
+        for m in 0..2 {
+            let (Some(a), Some(b)) = (&scans[i][m], &scans[j][m]) else { continue };
+            let merged =
+                merge_scans(&[a.clone(), b.clone()], &renders[i].profile(), Some(&renders[i].roster()));
+            by_path[m].add_pair(&score_pair(&renders[i], &renders[j], &merged.table));
+        }
+    }
+    println!("{}", RendererScore::header());
+    println!("{}", by_path[0].row("shared, camera file"));
+    println!("{}", by_path[1].row("shared, no camera file"));
+
+    for (m, s) in by_path.iter().enumerate() {
+        let path = ["camera file", "no camera file"][m];
+        // Issue targets met: every photo accepted (without a camera file too: the
+        // calibrated path accepts them all), precision 100%, two photos from opposite
+        // edges at least 99% of bases.
+        assert_eq!(s.accepted, s.photos, "{path}: refused {:?}", s.refusals);
+        assert!(s.precision() >= 1.0 - 1e-12, "{path}: precision {:.4}", s.precision());
+        assert!(s.pair_recall() >= 0.99, "{path}: two photos {}/{}", s.pair_correct, s.pair_truth);
+    }
+    // With the camera file: the issue's centre targets.
+    let cal = &by_path[0];
+    assert!(
+        cal.median_mm() <= 0.2 && cal.p95_mm() <= 0.6,
+        "camera file: {:.3} / {:.3} mm",
+        cal.median_mm(),
+        cal.p95_mm()
+    );
+    // Not yet met (issue 36 asks 0.2 / 0.6 mm, sigma coverage 90-99.5%, tags at least
+    // 90% visible 99% read, cubes 99%): today's figures as floors.
+    let selfcal = &by_path[1];
+    assert!(
+        selfcal.median_mm() <= 0.6 && selfcal.p95_mm() <= 1.1,
+        "no camera file: {:.3} / {:.3} mm",
+        selfcal.median_mm(),
+        selfcal.p95_mm()
+    );
+    assert!(selfcal.sigma_coverage() >= 0.7, "no camera file: 2.45 sigma {:.3}", selfcal.sigma_coverage());
+    for (m, s) in by_path.iter().enumerate() {
+        assert!(
+            s.visible_rate() >= 0.95,
+            "{}: visible tags read {:.3}",
+            ["camera file", "no camera file"][m],
+            s.visible_rate()
+        );
+    }
+}
