@@ -152,6 +152,35 @@ fn the_decisive_plan_keeps_what_decides_and_all_gives_the_rest() {
 }
 
 #[test]
+fn the_page_marks_as_detail_exactly_what_the_decisive_plan_leaves_out() {
+    // vedette serve draws every finding and marks the rest (vedette_draw::mark_details);
+    // the page's clean plan hides the marked ones: the same choice as `--layers decisive`.
+    for name in ["brigade-attack", "classic-assault", "pro-patria-charge"] {
+        let table = Table::load(sample(&format!("{name}.json"))).unwrap();
+        let (_, findings) = build_timed(&table, &mut Stages::default()).unwrap();
+        let mut marked = plan_scene(&table, &findings).unwrap();
+        vedette_draw::mark_details(&mut marked, &table, &findings.for_drawing());
+        let decisive = plan(&table, &LayerChoice::Decisive);
+        let kept: HashSet<String> =
+            decisive.layers().iter().flat_map(|l| l.elements.iter().map(|e| e.id.clone())).collect();
+        let mut details = 0;
+        for e in marked.layers().iter().flat_map(|l| &l.elements) {
+            let detail = e.class.split_whitespace().any(|c| c == "detail");
+            details += usize::from(detail);
+            assert_eq!(detail, !kept.contains(&e.id), "{name}: {} ({})", e.id, e.class);
+        }
+        assert!(details > 0, "{name}: nothing marked");
+    }
+    let table = Table::load(sample("brigade-attack.json")).unwrap();
+    let (_, findings) = build_timed(&table, &mut Stages::default()).unwrap();
+    let mut marked = plan_scene(&table, &findings).unwrap();
+    vedette_draw::mark_details(&mut marked, &table, &findings.for_drawing());
+    let class = |id: &str| marked.element(id).map(|e| e.class.clone()).unwrap_or_default();
+    assert!(class("arc-fr-art-1").contains("detail"));
+    assert!(!class("target-fr-art-1-au-3.0").contains("detail"));
+}
+
+#[test]
 fn report_says_which_file_it_wrote_and_refuses_an_unknown_layer() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("plan.svg");

@@ -44,14 +44,26 @@ test("the sample loads: the plan with every base, its layers, the findings", asy
   assert.equal(await b.page.locator("#error").textContent(), "");
 });
 
-test("a layer's checkbox hides and shows it", async () => {
+test("the clean plan: no words and no arcs until asked; then a layer's checkbox hides and shows it", async () => {
   const arcs = b.page.locator("#view svg g#arcs");
+  const shown = (sel) => b.page.locator(sel).evaluateAll((l) => l.filter((e) => getComputedStyle(e).display !== "none").length);
+  // Drawn, but not shown: the verdicts' words and the arcs (constructions); the bases and main targets are.
+  assert.ok((await b.page.locator("#view svg text.verdict").count()) > 0);
+  assert.equal(await shown("#view svg text.verdict"), 0);
+  assert.equal(await shown("#view svg g#arcs .detail"), 0);
+  assert.equal(await arcs.isVisible(), false);
+  assert.ok((await shown("#view svg .main-target")) > 0);
   await b.page.click("#layers-box summary");
+  await b.page.locator("#show-all").check();
+  assert.equal(await shown("#view svg text.verdict"), await b.page.locator("#view svg text.verdict").count());
+  assert.equal(await arcs.isVisible(), true);
   const check = b.page.locator('#layers input[data-layer="arcs"]');
   await check.uncheck();
   assert.equal(await arcs.isVisible(), false);
   await check.check();
   assert.equal(await arcs.isVisible(), true);
+  await b.page.locator("#show-all").uncheck();
+  assert.equal(await shown("#view svg text.verdict"), 0);
 });
 
 test("on a desktop the panel stands beside the plan", async () => {

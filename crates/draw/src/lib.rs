@@ -48,7 +48,7 @@ pub use caption::{Caption, CaptionLine, Topic, pair_verdict};
 pub use error::DrawError;
 pub use plan::{plan_svg, plan_view, table_scene};
 pub use projection::{Framed, PlanView, Projection};
-pub use report::{LayerChoice, ReportFindings, choose_layers, report_scene};
+pub use report::{LayerChoice, ReportFindings, choose_layers, detail_ids, mark_details, report_scene};
 pub use scene::{
     Align, Element, Height, Layer, LayerId, LegendEntry, Mark, Placement, Scene, Shape, finding_key,
 };

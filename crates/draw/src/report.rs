@@ -286,30 +286,44 @@ pub fn choose_layers(scene: &mut Scene, table: &Table, f: &ReportFindings<'_>, c
             scene.retain(|l, _| keep.contains(&l));
         }
         LayerChoice::Decisive => {
-            let flanked: HashSet<String> = f
-                .assaults
-                .findings
-                .iter()
-                .filter(|a| {
-                    a.aspect.is_some_and(|x| {
-                        matches!(x.aspect, vedette_geometry::Aspect::Flank | vedette_geometry::Aspect::Rear)
-                    })
-                })
-                .filter_map(|a| table.units.get(a.defender))
-                .map(|u| crate::scene::id_part(&u.id))
-                .collect();
-            // Decided on the whole scene first (a label is what it labels), then kept.
-            let by_id: std::collections::HashMap<&str, &Element> =
-                scene.layers().iter().flat_map(|l| &l.elements).map(|e| (e.id.as_str(), e)).collect();
-            let element = |id: &str| by_id.get(id).copied();
-            let detail: HashSet<String> = scene
-                .layers()
-                .iter()
-                .flat_map(|l| l.elements.iter().map(move |e| (l.id, e)))
-                .filter(|(l, e)| is_detail(*l, e, &element, &flanked))
-                .map(|(_, e)| e.id.clone())
-                .collect();
+            let detail = detail_ids(scene, table, f);
             scene.retain(|_, e| !detail.contains(&e.id));
         }
     }
+}
+
+/// The ids of the elements of a whole-table scene drawn from `f` that
+/// [`LayerChoice::Decisive`] leaves out ([`is_detail`]): decided on the whole scene (a
+/// label is what it labels).
+#[must_use]
+pub fn detail_ids(scene: &Scene, table: &Table, f: &ReportFindings<'_>) -> HashSet<String> {
+    let flanked: HashSet<String> = f
+        .assaults
+        .findings
+        .iter()
+        .filter(|a| {
+            a.aspect.is_some_and(|x| {
+                matches!(x.aspect, vedette_geometry::Aspect::Flank | vedette_geometry::Aspect::Rear)
+            })
+        })
+        .filter_map(|a| table.units.get(a.defender))
+        .map(|u| crate::scene::id_part(&u.id))
+        .collect();
+    let by_id: std::collections::HashMap<&str, &Element> =
+        scene.layers().iter().flat_map(|l| &l.elements).map(|e| (e.id.as_str(), e)).collect();
+    let element = |id: &str| by_id.get(id).copied();
+    scene
+        .layers()
+        .iter()
+        .flat_map(|l| l.elements.iter().map(move |e| (l.id, e)))
+        .filter(|(l, e)| is_detail(*l, e, &element, &flanked))
+        .map(|(_, e)| e.id.clone())
+        .collect()
+}
+
+/// Marks the elements [`LayerChoice::Decisive`] leaves out with the style class `detail`,
+/// keeping them: the page draws every finding and shows these only when asked.
+pub fn mark_details(scene: &mut Scene, table: &Table, f: &ReportFindings<'_>) {
+    let detail = detail_ids(scene, table, f);
+    scene.add_class(&detail, "detail");
 }

@@ -415,6 +415,13 @@ impl Scene {
         self.layers.iter().flat_map(|l| &l.elements).find(|e| e.id == id)
     }
 
+    /// Adds the style class `class` to the elements whose ids are in `ids`.
+    pub fn add_class(&mut self, ids: &HashSet<String>, class: &str) {
+        for e in self.layers.iter_mut().flat_map(|l| &mut l.elements).filter(|e| ids.contains(&e.id)) {
+            e.class = if e.class.is_empty() { class.to_string() } else { format!("{} {class}", e.class) };
+        }
+    }
+
     /// Keeps only the elements `keep` says yes to (given each element's layer), and the
     /// legend entries whose swatch an element still draws (the sides' swatches always).
     pub fn retain(&mut self, keep: impl Fn(LayerId, &Element) -> bool) {

@@ -176,7 +176,10 @@ fn draw_queued(queue: &Mutex<Queue>) {
 
 /// The plan of `findings`, and its drawing over the photo of `view`.
 fn draw(table: &Table, findings: &Findings, view: Option<&dyn PhotoView>) -> Result<Drawn, CliError> {
-    let scene = plan_scene(table, findings)?;
+    let mut scene = plan_scene(table, findings)?;
+    // Every finding is drawn; the page shows the constructions behind the decisive ones
+    // (arcs, zones, reaches...) only when a finding is lit or the player asks for them.
+    vedette_draw::mark_details(&mut scene, table, &findings.for_drawing());
     let plan_svg = vedette_draw::plan_svg(&scene)?;
     let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
     Ok(Drawn { plan_svg, photo_svg })

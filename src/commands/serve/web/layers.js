@@ -1,21 +1,37 @@
-// One checkbox per layer of the drawing (bases, arcs, zones, ... docs/drawing.md).
+// One checkbox per layer of the drawing (bases, arcs, zones, ... docs/drawing.md), and
+// one for the words and constructions the clean plan leaves to the lit finding.
 import { $, el, on } from "./state.js";
 import { svg } from "./view.js";
+
+/** Whether every label and construction is shown (the clean plan when false). */
+let everything = false;
+
+function checkbox(text, checked, change) {
+  const label = el("label");
+  const check = el("input");
+  check.type = "checkbox";
+  check.checked = checked;
+  check.addEventListener("change", () => change(check.checked));
+  label.append(check, " " + text);
+  return { label, check };
+}
 
 function buildLayers() {
   const root = svg();
   const box = $("layers");
   box.replaceChildren();
   if (!root) return;
+  root.classList.toggle("show-all", everything);
+  const all = checkbox("every label and construction", everything, (v) => {
+    everything = v;
+    root.classList.toggle("show-all", v);
+  });
+  all.check.id = "show-all";
+  box.append(all.label);
   for (const g of root.querySelectorAll("g.layer")) {
-    const label = el("label");
-    const check = el("input");
-    check.type = "checkbox";
-    check.dataset.layer = g.id;
-    check.checked = g.style.display !== "none";
-    check.addEventListener("change", () => { g.style.display = check.checked ? "" : "none"; });
-    label.append(check, " " + g.id);
-    box.append(label);
+    const one = checkbox(g.id, g.style.display !== "none", (v) => { g.style.display = v ? "" : "none"; });
+    one.check.dataset.layer = g.id;
+    box.append(one.label);
   }
 }
 
