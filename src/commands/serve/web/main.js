@@ -16,17 +16,25 @@ import "./layers.js";
 
 on("error", (m) => { $("error").textContent = m; if (m) openAtLeast("half"); });
 
-/** Loads the table's bases, findings, report text and drawing again (`plan`: the drawing's text, already asked for). */
-async function refresh(keepView, plan) {
+/** What the page asks the server for on every load (the first load asks before it knows the session). */
+function ask() {
+  return { bases: api("/api/bases"), findings: api("/api/findings"), text: api("/api/report.txt") };
+}
+
+/**
+ * Loads the table's bases, findings, report text and drawing again (`plan`: the
+ * drawing's text, already asked for; `asked`: the rest, already asked for). The drawing
+ * is shown as soon as it and the bases are here; the findings after it is painted.
+ */
+async function refresh(keepView, plan, asked) {
   const drawing = plan || api(state.view === "photo" ? "/api/photo.svg" : "/api/plan.svg");
-  const [bases, findings, text] = await Promise.all([api("/api/bases"), api("/api/findings"), api("/api/report.txt")]);
-  state.bases = bases;
-  state.findings = findings;
-  $("report").textContent = text;
+  const { bases, findings, text } = asked || ask();
+  state.bases = await bases;
   follow();
   await view.load(keepView, drawing);
   // The table is painted first; the lists of findings after it.
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  [state.findings, $("report").textContent] = await Promise.all([findings, text]);
   emit("loaded");
   showSelection();
   fillFields();
@@ -106,14 +114,14 @@ async function start() {
   // once it knows).
   const plan = api("/api/plan.svg");
   const corrections = api("/api/corrections");
-  plan.catch(() => {});
-  corrections.catch(() => {});
+  const asked = ask();
+  for (const p of [plan, corrections, ...Object.values(asked)]) p.catch(() => {});
   state.session = await api("/api/session");
   $("view-photo").disabled = state.session.mode !== "photo";
   if (state.session.scan) showScanSummary(state.session);
   state.view = state.session.mode === "photo" ? "photo" : "plan";
   $("view-" + state.view).checked = true;
-  await refresh(false, state.view === "plan" ? plan : null);
+  await refresh(false, state.view === "plan" ? plan : null, asked);
   showCorrections(await corrections);
 }
 start().then(showPairing).catch((e) => showError(e.message));
