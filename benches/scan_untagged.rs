@@ -7,6 +7,14 @@
 //! UNTAGGED_ONLY=305 cargo bench --bench scan_untagged   # photos whose name holds 305
 //! ```
 
+#[path = "../tests/common/renders.rs"]
+mod renders;
+#[allow(dead_code)]
+#[path = "../tests/common/surface.rs"]
+mod surface;
+#[allow(dead_code)]
+#[path = "../tests/common/truth.rs"]
+mod truth;
 #[path = "../tests/common/untagged.rs"]
 mod untagged;
 
@@ -28,9 +36,10 @@ fn main() {
         if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
             continue;
         }
-        let photo = Photo::load(&s.photo).expect("photo");
+        let photo = s.photo();
+        let profile = s.profile();
         let t = Instant::now();
-        let result = scan(&photo, &s.profile, Some(&s.roster), Some(&s.camera)).expect("scan");
+        let result = scan(&photo, &profile, Some(&s.roster()), Some(&s.intrinsics())).expect("scan");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let acc = compare_untagged(&result.table, &s.truth);
         eprintln!(
@@ -45,7 +54,7 @@ fn main() {
                 eprintln!("  {}", i.describe());
             }
         }
-        let overlay = draw_overlay(&photo, &result, &s.profile).expect("overlay");
+        let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
         std::fs::write(
             out.join(format!("{}-overlay.jpg", s.name)),
             encode_image(&overlay, Path::new("overlay.jpg")).expect("jpg"),
@@ -67,18 +76,7 @@ fn main() {
         let name = shot.ensure_rendered(&out);
         eprintln!("{name}: rendered in {:.0} s", t.elapsed().as_secs_f64());
         let roster = shot.roster(&out, &name);
-        let text = std::fs::read_to_string(out.join(format!("{name}.camera.json"))).expect("camera truth");
-        let truth_camera: vedette_synth::CameraTruth = serde_json::from_str(&text).expect("camera JSON");
-        let i = &truth_camera.intrinsics;
-        let k = vedette_vision::Intrinsics {
-            image_width: i.resolution.width_px,
-            image_height: i.resolution.height_px,
-            fx: i.fx,
-            fy: i.fy,
-            cx: i.cx,
-            cy: i.cy,
-            distortion: truth_camera.dist_coeffs.to_vec(),
-        };
+        let k = truth::Truth::load(&out, &name).intrinsics();
         let truth = vedette_geometry::Table::load(out.join(format!("{name}.table.json"))).expect("truth");
         let mut profile = default.clone();
         profile.terrain.clear();

@@ -9,7 +9,7 @@ mod common;
 use common::untagged::{UntaggedAccuracy, compare_untagged, quantile, shared_untagged};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use vedette_vision::{Photo, ScanIssue, scan};
+use vedette_vision::{ScanIssue, scan};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -66,11 +66,11 @@ fn shared_untagged_photos_hold_the_floor() {
     }
     let mut all = Vec::new();
     for p in &photos {
-        let photo = Photo::load(&p.photo).unwrap();
-        let result = scan(&photo, &p.profile, Some(&p.roster), Some(&p.camera)).unwrap();
+        let roster = p.roster();
+        let result = scan(&p.photo(), &p.profile(), Some(&roster), Some(&p.intrinsics())).unwrap();
         let acc = compare_untagged(&result.table, &p.truth);
         eprintln!("{}: {}", p.name, acc.summary());
-        for u in &p.roster.units {
+        for u in &roster.units {
             let found = result.table.units.iter().any(|t| t.id == u.id);
             let missing = result
                 .report

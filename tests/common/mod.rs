@@ -4,6 +4,7 @@
 
 pub mod clutter;
 pub mod goldens;
+pub mod renders;
 pub mod scene;
 pub mod surface;
 pub mod svg;

@@ -1,15 +1,14 @@
 //! Untagged tables (issue 37): the fixtures of a photo of bases without tags (the
 //! second renderer's `../shared/renders/untagged-*` folders, or a vedette-synth render)
 //! and the comparison of a scan against its truth. Shared by `tests/scan_untagged.rs`
-//! and `benches/scan_untagged.rs` (included by path).
+//! and `benches/scan_untagged.rs` (included by path, beside `renders.rs`, whose
+//! converter reads the second renderer's folders).
 
 #![allow(dead_code)]
 
-use serde_json::Value;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vedette_geometry::{Base, Facing, Table, Unit};
-use vedette_vision::{Game, Intrinsics, Profile, Roster, RosterUnit};
+use vedette_vision::{Game, Roster, RosterUnit};
 
 /// A scanned base further than this from its true centre is wrong, mm.
 pub const MATCH_MM: f64 = 5.0;
@@ -36,94 +35,10 @@ pub fn untagged_roster(truth: &Table, near_side: Option<&str>) -> Roster {
     Roster::from_units(game, units).expect("untagged roster")
 }
 
-/// Where the second renderer's photos are (`../shared/renders` beside the clone), when
-/// present.
-pub fn shared_renders() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/renders");
-    dir.is_dir().then_some(dir)
-}
-
-/// One untagged photo of the second renderer with what a player and a calibration
-/// would give the scanner.
-pub struct SharedPhoto {
-    /// The folder's name.
-    pub name: String,
-    /// `photo.jpg`.
-    pub photo: PathBuf,
-    /// The fiducials, tags and base-top height of `scene.json`.
-    pub profile: Profile,
-    /// The camera of `scene.json`.
-    pub camera: Intrinsics,
-    /// Every unit of `truth.json` with `bases = N`, `near_side` from `scene.json`.
-    pub roster: Roster,
-    /// `truth.json`.
-    pub truth: Table,
-}
-
-impl SharedPhoto {
-    /// Reads folder `dir`.
-    pub fn load(dir: &Path) -> SharedPhoto {
-        let scene: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("scene.json")).expect("scene.json"))
-                .expect("scene JSON");
-        let truth = Table::load(dir.join("truth.json")).expect("truth.json");
-        let size = &scene["table"]["size_mm"];
-        let fiducials: Vec<String> = scene["fiducials"]
-            .as_array()
-            .expect("fiducials")
-            .iter()
-            .map(|f| {
-                format!(
-                    "{{ id = {}, x_mm = {}, y_mm = {}, rotation_deg = {} }}",
-                    f["id"], f["centre_mm"][0], f["centre_mm"][1], f["rotation_deg"]
-                )
-            })
-            .collect();
-        let f0 = &scene["fiducials"][0];
-        let toml = format!(
-            "name = \"{}\"\n[table]\nwidth_mm = {}\ndepth_mm = {}\n[fiducials]\ndictionary = {}\nsize_mm = {}\nmarkers = [{}]\n[tags]\ndictionary = \"DICT_4X4_250\"\nsize_mm = 12.0\n[bases]\ntop_height_mm = {}\ntop_height_sigma_mm = 0.0\n[markers]\nfind = false\n",
-            dir.file_name().and_then(|n| n.to_str()).unwrap_or("shared"),
-            size[0],
-            size[1],
-            f0["dictionary"],
-            f0["side_mm"],
-            fiducials.join(", "),
-            scene["base_top_height_mm"],
-        );
-        let profile = Profile::from_toml_str(&toml, "scene.json profile").expect("profile");
-        let cam = &scene["camera"];
-        let k = &cam["K"];
-        let num = |v: &Value| v.as_f64().expect("number");
-        let camera = Intrinsics {
-            image_width: cam["image_size"][0].as_u64().expect("width") as u32,
-            image_height: cam["image_size"][1].as_u64().expect("height") as u32,
-            fx: num(&k[0][0]),
-            fy: num(&k[1][1]),
-            cx: num(&k[0][2]),
-            cy: num(&k[1][2]),
-            distortion: cam["dist_coeffs"].as_array().expect("dist").iter().map(num).collect(),
-        };
-        let roster = untagged_roster(&truth, scene["table"]["near_side"].as_str());
-        SharedPhoto {
-            name: dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string(),
-            photo: dir.join("photo.jpg"),
-            profile,
-            camera,
-            roster,
-            truth,
-        }
-    }
-}
-
-/// The untagged photos of the second renderer present, by folder name.
-pub fn shared_untagged() -> Vec<SharedPhoto> {
-    let Some(dir) = shared_renders() else { return Vec::new() };
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    names.retain(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("untagged")));
-    names.sort();
-    names.iter().map(|p| SharedPhoto::load(p)).collect()
+/// The untagged photos of the second renderer present (`../shared/renders/untagged-*`,
+/// read by the shared renders' converter, [`super::renders`]).
+pub fn shared_untagged() -> Vec<super::renders::SharedRender> {
+    super::renders::shared_renders("untagged")
 }
 
 /// A scan of an untagged table against its truth.

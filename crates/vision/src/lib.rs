@@ -133,8 +133,8 @@ pub use roster::{Game, MAX_UNTAGGED_BASES, Roster, RosterUnit, TagEntry};
 pub use scan::{
     CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with,
 };
-pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets};
+pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets, sheets_sized};
 pub use standing::{stand_on_templates, template_thickness_at};
 pub use surface::{SurfaceOptions, read_surface};
-pub use tags::{ErrorBudget, TagPose, measure_tags, normalize_deg};
+pub use tags::{ErrorBudget, TagPose, measure_sized_tags, measure_tags, normalize_deg};
 pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};

@@ -829,6 +829,9 @@ pub fn self_calibrate(
         corner_bias_px: 0.0,
     };
     let tag_px: Vec<[[f64; 2]; 4]> = tags.iter().map(|t| t.corners_px).collect();
+    // Each tag at its printed size (issue 36: a roster's `tag_mm`).
+    let tag_sizes: Vec<f64> =
+        tags.iter().map(|t| if t.size_mm > 0.0 { t.size_mm } else { profile.tags.size_mm }).collect();
     let start: Vec<selfcal::TagState> = tags
         .iter()
         .map(|t| selfcal::TagState { centre: t.centre, heading: t.heading_deg.to_radians() })
@@ -840,7 +843,7 @@ pub fn self_calibrate(
             fiducial_table: &fiducial_table,
             fiducial_px: &c.pixels,
             tag_px: &tag_px,
-            tag_size_mm: profile.tags.size_mm,
+            tag_sizes_mm: &tag_sizes,
             tag_height_mm: profile.bases.top_height_mm,
             free: selfcal::Free::PoseFocalRadial,
             focal_prior: (k0.fx, 0.25 * k0.fx),

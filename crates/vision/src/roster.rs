@@ -6,6 +6,9 @@ use crate::error::{VisionError, read_text};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// Largest `tag_mm` a roster unit may give, mm: a tag larger than this fits no base.
+const MAX_TAG_MM: f64 = 200.0;
 use vedette_geometry::{
     ArtilleryWeight, Base, BaseSize, Formation, FrontageMode, GeometryError, LeaderRole, MAX_SIZE_MM, Pose,
     RuleSet, Scale, Shown, Table, Unit, UnitKind, Vec2,
@@ -107,6 +110,11 @@ pub struct RosterUnit {
     /// them as rectangles of `base_mm` in the photo. A unit gives `tags` or `bases`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bases: Option<usize>,
+    /// The side of its tags' black square, mm, where it differs from the profile's
+    /// `[tags] size_mm` (issue 36: a club's 20 mm deep bases carry 10 mm tags, the
+    /// others 12 mm). `None`: the profile's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_mm: Option<f64>,
     /// The division it belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub division: Option<String>,
@@ -141,6 +149,17 @@ pub struct TagEntry {
     pub size: BaseSize,
     /// The tag's centre in the base frame, mm.
     pub offset: Vec2,
+    /// The tag's printed side, mm, when the unit gives one (`tag_mm`); else the
+    /// profile's applies ([`TagEntry::tag_size_mm`]).
+    pub tag_mm: Option<f64>,
+}
+
+impl TagEntry {
+    /// The tag's printed side: the unit's `tag_mm`, else `default_mm` (the profile's).
+    #[must_use]
+    pub fn tag_size_mm(&self, default_mm: f64) -> f64 {
+        self.tag_mm.unwrap_or(default_mm)
+    }
 }
 
 impl RosterUnit {
@@ -158,6 +177,7 @@ impl RosterUnit {
             tag_offset_mm,
             tags,
             bases: None,
+            tag_mm: None,
             division: unit.division.clone(),
             corps: unit.corps.clone(),
             parent: unit.parent.clone(),
@@ -270,6 +290,14 @@ impl Roster {
                     format!("must be finite numbers of mm within ±{MAX_SIZE_MM}"),
                 ));
             }
+            if let Some(v) = u.tag_mm
+                && !(v.is_finite() && v > 0.0 && v <= MAX_TAG_MM)
+            {
+                return Err(field(
+                    at("tag_mm"),
+                    format!("must be a positive number of mm up to {MAX_TAG_MM}, got {}", Shown(v)),
+                ));
+            }
             match (u.tags.is_empty(), u.bases) {
                 (true, None) => {
                     return Err(field(
@@ -350,12 +378,30 @@ impl Roster {
             base,
             size: BaseSize::new(u.base_mm[0], u.base_mm[1]),
             offset: Vec2::new(u.tag_offset_mm[0], u.tag_offset_mm[1]),
+            tag_mm: u.tag_mm,
         })
     }
 
     /// The units without tags (`bases = N`), with their index in [`Roster::units`].
     pub fn untagged_units(&self) -> impl Iterator<Item = (usize, &RosterUnit)> + '_ {
         self.units.iter().enumerate().filter(|(_, u)| !u.is_tagged())
+    }
+
+    /// The printed side of tag `id`: its unit's `tag_mm`, else `default_mm` (the
+    /// profile's `[tags] size_mm`; also for ids the roster does not list).
+    #[must_use]
+    pub fn tag_size_mm(&self, id: u32, default_mm: f64) -> f64 {
+        self.lookup(id).map_or(default_mm, |e| e.tag_size_mm(default_mm))
+    }
+
+    /// Every distinct tag size of the roster's tags, mm, smallest first (`default_mm`
+    /// for units without `tag_mm`).
+    #[must_use]
+    pub fn tag_sizes_mm(&self, default_mm: f64) -> Vec<f64> {
+        let mut v: Vec<f64> = self.units.iter().map(|u| u.tag_mm.unwrap_or(default_mm)).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
     }
 
     /// Every tag id of the roster.
@@ -401,6 +447,26 @@ tags = [3]
         assert_eq!(e.offset, Vec2::new(0.0, -10.0));
         assert!(r.lookup(4).is_none());
         assert_eq!(r.game.rules, RuleSet::Republique5);
+    }
+
+    #[test]
+    fn tag_sizes_per_unit() {
+        let r =
+            Roster::from_toml_str(&R.replacen("tags = [1, 2]", "tags = [1, 2]\ntag_mm = 10", 1), "r.toml")
+                .unwrap();
+        assert_eq!(r.tag_size_mm(1, 12.0), 10.0);
+        assert_eq!(r.tag_size_mm(3, 12.0), 12.0);
+        assert_eq!(r.tag_size_mm(99, 12.0), 12.0);
+        assert_eq!(r.tag_sizes_mm(12.0), vec![10.0, 12.0]);
+        // Written back as it was read.
+        let again = Roster::from_toml_str(&r.to_toml_string().unwrap(), "again.toml").unwrap();
+        assert_eq!(again.units[0].tag_mm, Some(10.0));
+        assert_eq!(again.units[1].tag_mm, None);
+        for bad in ["0", "-3", "nan", "1e9"] {
+            let text = R.replacen("tags = [1, 2]", &format!("tags = [1, 2]\ntag_mm = {bad}"), 1);
+            let e = Roster::from_toml_str(&text, "r.toml").unwrap_err().to_string();
+            assert!(e.contains("r.toml") && e.contains("unit[0] \"fr-1\" tag_mm"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::pose::{CameraFit, CameraParameters, FiducialFit, ModelKind, self_cali
 use crate::profile::Profile;
 use crate::roster::Roster;
 use crate::surface::{SurfaceOptions, read_surface};
-use crate::tags::{ErrorBudget, TagPose, measure_tags};
+use crate::tags::{ErrorBudget, TagPose, measure_sized_tags};
 use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -476,8 +476,12 @@ pub fn scan_with(
         Vec2::new(profile.table.width_mm, profile.table.depth_mm),
         Vec2::new(profile.table.width_mm / 2.0, profile.table.depth_mm / 2.0),
     ];
+    // Each tag's printed side: its roster unit's `tag_mm`, else the profile's (issue 36).
+    let default_mm = profile.tags.size_mm;
+    let size_of = |id: u32| roster.map_or(default_mm, |r| r.tag_size_mm(id, default_mm));
+    let smallest_mm = roster.map_or(default_mm, |r| r.tag_sizes_mm(default_mm)[0]);
     let min_side_px =
-        corners.iter().map(|&c| profile.tags.size_mm / fit.model.mm_per_px(c)).fold(f64::INFINITY, f64::min);
+        corners.iter().map(|&c| smallest_mm / fit.model.mm_per_px(c)).fold(f64::INFINITY, f64::min);
     let mut settings = DetectorSettings::for_marker_side(min_side_px, profile.tags.dictionary.bits());
     settings.min_side_px = (min_side_px * 0.6).max(8.0);
     // Table fiducials are markers too: a tag dictionary of the same family reads them
@@ -488,13 +492,13 @@ pub fn scan_with(
         .filter(|m| !(shared && profile.fiducial(m.id).is_some()))
         .filter(|m| !fiducials.iter().any(|f| inside_quad(&f.corners, m.centre())))
         .collect();
-    let mut tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+    let mut tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
     // No camera file: the lens is calibrated from the table itself, and the tags are
     // measured again through the new model (issue 17).
     let mut tag_residual_px: Option<Vec<f64>> = None;
     if let Some(sc) = self_calibrate(profile, &fiducials, &fit, &tags)? {
         fit = sc.fit;
-        tags = measure_tags(&fit, &seen, profile.tags.size_mm, profile.bases.top_height_mm)?;
+        tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
         for (t, v) in tags.iter_mut().zip(&sc.tag_model_var) {
             t.model_var = Some(*v);
         }
@@ -504,21 +508,15 @@ pub fn scan_with(
     let t_clutter = Instant::now();
     let (crowded, undecoded) = crate::clutter::search(photo, profile, roster, &fit, &seen, &fiducials)?;
     let t_clutter = t_clutter.elapsed().as_secs_f64() * 1e3;
-    tags.extend(measure_tags(&fit, &crowded, profile.tags.size_mm, profile.bases.top_height_mm)?);
+    tags.extend(measure_sized_tags(&fit, &crowded, &size_of, profile.bases.top_height_mm)?);
     fit.check_limits(profile)?;
-    let budget = ErrorBudget::of_photo(
-        &fit,
-        &tags,
-        profile.tags.size_mm,
-        profile.bases.top_height_mm,
-        profile.bases.top_height_sigma_mm,
-    );
+    let budget =
+        ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
 
     let mut issues: Vec<ScanIssue> = undecoded
         .iter()
         .map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] })
         .collect();
-    let size_tolerance = size_tolerance(&fit, profile.tags.size_mm);
     let residual_limit = tag_residual_px.as_deref().map(crate::selfcal::residual_limit);
     for (i, t) in tags.iter().enumerate() {
         if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
@@ -554,7 +552,7 @@ pub fn scan_with(
             issues.push(ScanIssue::OutsideTable { id, at_mm: [t.centre.x, t.centre.y] });
             continue;
         }
-        if t.fit_rms_mm > MAX_FIT_RMS_FRACTION * profile.tags.size_mm {
+        if t.fit_rms_mm > MAX_FIT_RMS_FRACTION * t.size_mm {
             issues.push(ScanIssue::MisshapenTag {
                 id,
                 at_mm: [round_to(t.centre.x, 0.1), round_to(t.centre.y, 0.1)],
@@ -562,12 +560,8 @@ pub fn scan_with(
             });
             continue;
         }
-        if (t.side_mm - profile.tags.size_mm).abs() > size_tolerance {
-            issues.push(ScanIssue::TagSizeMismatch {
-                id,
-                measured_mm: t.side_mm,
-                expected_mm: profile.tags.size_mm,
-            });
+        if (t.side_mm - t.size_mm).abs() > size_tolerance(&fit, t.size_mm) {
+            issues.push(ScanIssue::TagSizeMismatch { id, measured_mm: t.side_mm, expected_mm: t.size_mm });
         }
         let (size, offset, slot) = match roster {
             Some(r) => match r.lookup(id) {
@@ -585,7 +579,6 @@ pub fn scan_with(
         let (sigma_mm, sigma_heading_deg) = budget.base_sigma(
             &fit,
             t,
-            profile.tags.size_mm,
             offset.length(),
             profile.bases.top_height_mm,
             profile.bases.top_height_sigma_mm,

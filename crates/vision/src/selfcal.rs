@@ -177,8 +177,9 @@ pub(crate) struct Problem<'a> {
     pub fiducial_px: &'a [[f64; 2]],
     /// Each tag's four corners in the photo (OpenCV order).
     pub tag_px: &'a [[[f64; 2]; 4]],
-    /// The tags' printed side, mm.
-    pub tag_size_mm: f64,
+    /// Each tag's printed side, mm, in the order of `tag_px` (a roster unit's
+    /// `tag_mm`, else the profile's size).
+    pub tag_sizes_mm: &'a [f64],
     /// Height of the base-top plane the tags lie on, mm.
     pub tag_height_mm: f64,
     /// Which intrinsics are free.
@@ -273,8 +274,8 @@ impl Problem<'_> {
             let q = cam.project(p)?;
             c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
         }
-        for (t, obs) in tags.iter().zip(self.tag_px) {
-            for (q, o) in cam.tag_image(t, self.tag_size_mm, self.tag_height_mm)?.iter().zip(obs) {
+        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+            for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
                 c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
             }
         }
@@ -324,7 +325,8 @@ impl Problem<'_> {
             return Some(done);
         }
         let kept_px: Vec<[[f64; 2]; 4]> = keep.iter().map(|&i| self.tag_px[i]).collect();
-        let reduced = Problem { tag_px: &kept_px, ..*self };
+        let kept_sizes: Vec<f64> = keep.iter().map(|&i| self.tag_sizes_mm[i]).collect();
+        let reduced = Problem { tag_px: &kept_px, tag_sizes_mm: &kept_sizes, ..*self };
         let start = keep.iter().map(|&i| first.tags[i]).collect();
         let mut rest = reduced.solve_from(first.camera, start, MAX_ITERATIONS)?;
         rest.tag_model_cov = reduced.model_covariance(&rest.camera, &rest.tags).unwrap_or_default();
@@ -389,8 +391,9 @@ impl Problem<'_> {
         let tag_rms_px = tags
             .iter()
             .zip(self.tag_px)
-            .map(|(t, obs)| {
-                cam.tag_image(t, self.tag_size_mm, self.tag_height_mm).map_or(f64::INFINITY, |q| {
+            .zip(self.tag_sizes_mm)
+            .map(|((t, obs), &size)| {
+                cam.tag_image(t, size, self.tag_height_mm).map_or(f64::INFINITY, |q| {
                     let ss: f64 =
                         q.iter().zip(obs).map(|(q, o)| (q[0] - o[0]).powi(2) + (q[1] - o[1]).powi(2)).sum();
                     (ss / 4.0).sqrt()
@@ -439,8 +442,8 @@ impl Problem<'_> {
             ss += huber_weight(e, delta) * e * e;
             n += 2;
         }
-        for (t, obs) in tags.iter().zip(self.tag_px) {
-            for (q, o) in cam.tag_image(t, self.tag_size_mm, self.tag_height_mm)?.iter().zip(obs) {
+        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+            for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
                 let e = (q[0] - o[0]).hypot(q[1] - o[1]);
                 ss += huber_weight(e, delta) * e * e;
                 n += 2;
@@ -510,8 +513,9 @@ impl Problem<'_> {
             gc += w * j.transpose() * rv;
         }
         let mut blocks = Vec::with_capacity(tags.len());
-        let image = |c: &Camera, t: &TagState| c.tag_image(t, self.tag_size_mm, self.tag_height_mm);
-        for (t, obs) in tags.iter().zip(self.tag_px) {
+        let image = |c: &Camera, t: &TagState, size: f64| c.tag_image(t, size, self.tag_height_mm);
+        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+            let image = |c: &Camera, t: &TagState| image(c, t, size);
             let q = image(cam, t)?;
             // Central differences of the four corners' pixels, per shared parameter
             // (the tag scale and the corner bias included) and per tag parameter.
@@ -691,7 +695,7 @@ mod tests {
             fiducial_table: fid,
             fiducial_px: fid_px,
             tag_px,
-            tag_size_mm: 12.0,
+            tag_sizes_mm: Box::leak(vec![12.0; tag_px.len()].into_boxed_slice()),
             tag_height_mm: 3.0,
             free: Free::PoseFocalRadial,
             focal_prior: (focal, 0.3 * focal),

@@ -259,8 +259,14 @@ fn encode_png_dpi(img: &Mat) -> Result<Vec<u8>, VisionError> {
 }
 
 /// The pages for a profile: its table fiducials (with their quiet zone and id), then
-/// the base tags `tag_ids` in a grid.
+/// the base tags `tag_ids` in a grid, at the profile's tag size.
 pub fn sheets(profile: &Profile, tag_ids: &[u32]) -> Result<Vec<Page>, VisionError> {
+    sheets_sized(profile, &tag_ids.iter().map(|&id| (id, profile.tags.size_mm)).collect::<Vec<_>>())
+}
+
+/// As [`sheets`], each tag `(id, side mm)` at its own size (a roster's `tag_mm`): one
+/// run of pages per size, smallest first, each page titled with its size.
+pub fn sheets_sized(profile: &Profile, tags: &[(u32, f64)]) -> Result<Vec<Page>, VisionError> {
     let mut pages = Vec::new();
     let usable_w = PAGE_MM.0 - 2.0 * MARGIN_MM;
     let top = MARGIN_MM + 12.0;
@@ -314,7 +320,29 @@ pub fn sheets(profile: &Profile, tag_ids: &[u32]) -> Result<Vec<Page>, VisionErr
         pages.push(page);
     }
 
-    // Tags: one marker cell of quiet zone, a 2 mm gutter for cutting, id underneath.
+    let mut sizes: Vec<f64> = tags.iter().map(|t| t.1).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    for size in sizes {
+        let ids: Vec<u32> = tags.iter().filter(|t| t.1 == size).map(|t| t.0).collect();
+        tag_pages(profile, &ids, size, &mut pages)?;
+    }
+    Ok(pages)
+}
+
+/// The pages of base tags `tag_ids` of side `size_mm`: one marker cell of quiet zone, a
+/// 2 mm gutter for cutting, id underneath. Pages are numbered on from those already
+/// in `pages`.
+fn tag_pages(
+    profile: &Profile,
+    tag_ids: &[u32],
+    size_mm: f64,
+    pages: &mut Vec<Page>,
+) -> Result<(), VisionError> {
+    let usable_w = PAGE_MM.0 - 2.0 * MARGIN_MM;
+    let top = MARGIN_MM + 12.0;
+    let bottom = PAGE_MM.1 - MARGIN_MM - 16.0;
+    let usable_h = bottom - top;
     let t = &profile.tags;
     if let Some(&bad) = tag_ids.iter().find(|&&id| id >= t.dictionary.len()) {
         return Err(VisionError::InvalidField {
@@ -323,28 +351,26 @@ pub fn sheets(profile: &Profile, tag_ids: &[u32]) -> Result<Vec<Page>, VisionErr
             reason: format!("tag id {bad} is not in {} (ids 0..{})", t.dictionary, t.dictionary.len() - 1),
         });
     }
-    let quiet = t.size_mm / f64::from(t.dictionary.bits() + 2);
-    let pitch_w = t.size_mm + 2.0 * quiet + 2.0;
+    let first = pages.iter().filter(|p| p.name.starts_with("tags-")).count();
+    let quiet = size_mm / f64::from(t.dictionary.bits() + 2);
+    let pitch_w = size_mm + 2.0 * quiet + 2.0;
     let pitch_h = pitch_w + 3.0;
     let cols = (usable_w / pitch_w).floor().max(1.0) as usize;
     let rows = (usable_h / pitch_h).floor().max(1.0) as usize;
     for (k, chunk) in tag_ids.chunks(cols * rows).enumerate() {
         let mut page = Page::new(
-            format!("tags-{}", k + 1),
-            &format!(
-                "vedette base tags: {} {} mm (top edge toward the base's front)",
-                t.dictionary, t.size_mm
-            ),
+            format!("tags-{}", first + k + 1),
+            &format!("vedette base tags: {} {} mm (top edge toward the base's front)", t.dictionary, size_mm),
         );
         for (i, &id) in chunk.iter().enumerate() {
             let x = MARGIN_MM + (i % cols) as f64 * pitch_w + quiet + 1.0;
             let y = top + (i / cols) as f64 * pitch_h + quiet + 1.0;
-            page.marker(t.dictionary, id, x, y, t.size_mm, quiet)?;
-            page.text(x, y + t.size_mm + quiet + 2.2, 1.8, &id.to_string());
+            page.marker(t.dictionary, id, x, y, size_mm, quiet)?;
+            page.text(x, y + size_mm + quiet + 2.2, 1.8, &id.to_string());
         }
         pages.push(page);
     }
-    Ok(pages)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -420,6 +446,32 @@ mod tests {
                 assert!((m.side_px() - want).abs() < 0.5, "id {} side {} px, want {want}", m.id, m.side_px());
             }
             assert!(r.svg.contains("width=\"210mm\"") && r.svg.contains("viewBox=\"0 0 210 297\""));
+        }
+    }
+
+    #[test]
+    fn tags_print_at_their_own_sizes() {
+        let p = profile();
+        let tags: Vec<(u32, f64)> = (10..14).map(|id| (id, if id % 2 == 0 { 10.0 } else { 12.0 })).collect();
+        let pages = sheets_sized(&p, &tags).unwrap();
+        let names: Vec<&str> = pages.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["fiducials-1", "tags-1", "tags-2"]);
+        for (page, side_mm, ids) in [(&pages[1], 10.0, vec![10, 12]), (&pages[2], 12.0, vec![11, 13])] {
+            let (img, _) = decode(&page.render().unwrap().png);
+            let dict = p.tags.dictionary;
+            let found = detect_markers(
+                &img,
+                dict,
+                &DetectorSettings::for_marker_side(mm_to_px(side_mm), dict.bits()),
+            )
+            .unwrap();
+            let mut got: Vec<u32> = found.iter().map(|m| m.id).collect();
+            got.sort_unstable();
+            assert_eq!(got, ids);
+            for m in &found {
+                let want = mm_to_px(side_mm);
+                assert!((m.side_px() - want).abs() < 0.5, "id {} side {} px, want {want}", m.id, m.side_px());
+            }
         }
     }
 

@@ -25,6 +25,10 @@ pub struct TagPose {
     pub heading_deg: f64,
     /// The tag's measured side, mm (its printed size if all is well).
     pub side_mm: f64,
+    /// Its printed side, mm, as the scan was told (a roster unit's `tag_mm`, else the
+    /// profile's `[tags] size_mm`): the square fitted to its corners.
+    #[serde(default)]
+    pub size_mm: f64,
     /// RMS distance of the four corners from the fitted square, mm.
     pub fit_rms_mm: f64,
     /// The tag's side in the photo, px.
@@ -59,19 +63,32 @@ pub fn measure_tags(
     tag_size_mm: f64,
     top_height_mm: f64,
 ) -> Result<Vec<TagPose>, VisionError> {
+    measure_sized_tags(fit, tags, &|_| tag_size_mm, top_height_mm)
+}
+
+/// As [`measure_tags`], each tag of the printed side `tag_size_mm(id)` (issue 36: a
+/// roster unit's `tag_mm`).
+pub fn measure_sized_tags(
+    fit: &CameraFit,
+    tags: &[DetectedMarker],
+    tag_size_mm: &dyn Fn(u32) -> f64,
+    top_height_mm: f64,
+) -> Result<Vec<TagPose>, VisionError> {
     let pixels: Vec<[f64; 2]> = tags.iter().flat_map(|t| t.corners).collect();
     let table = fit.model.image_to_table(&pixels, top_height_mm)?;
     Ok(tags
         .iter()
         .zip(table.chunks_exact(4))
         .map(|(t, q)| {
-            let (centre, phi, rms) = fit_square(q, tag_size_mm);
+            let size_mm = tag_size_mm(t.id);
+            let (centre, phi, rms) = fit_square(q, size_mm);
             let side = (0..4).map(|i| q[i].distance(q[(i + 1) % 4])).sum::<f64>() / 4.0;
             TagPose {
                 id: t.id,
                 centre,
                 heading_deg: normalize_deg(90.0 + phi.to_degrees()),
                 side_mm: side,
+                size_mm,
                 fit_rms_mm: rms,
                 side_px: t.side_px(),
                 corners_px: t.corners,
@@ -113,16 +130,10 @@ pub fn normalize_deg(d: f64) -> f64 {
 impl ErrorBudget {
     /// The budget of one photo from its tag fits and camera model.
     #[must_use]
-    pub fn of_photo(
-        fit: &CameraFit,
-        tags: &[TagPose],
-        tag_size_mm: f64,
-        top_height_mm: f64,
-        top_height_sigma_mm: f64,
-    ) -> Self {
+    pub fn of_photo(fit: &CameraFit, tags: &[TagPose], top_height_mm: f64, top_height_sigma_mm: f64) -> Self {
         // The median over the photo is robust to a few damaged tags; chi-square with 4
         // dof has its median at 0.84 of its mean.
-        let mut v: Vec<f64> = tags.iter().map(|t| shape_var(t, tag_size_mm)).collect();
+        let mut v: Vec<f64> = tags.iter().map(shape_var).collect();
         v.sort_by(f64::total_cmp);
         let pooled = if v.is_empty() { 0.0 } else { v[v.len() / 2] / 0.84 };
         let (w, h) = fit.model.image_size();
@@ -137,21 +148,21 @@ impl ErrorBudget {
     }
 
     /// Standard uncertainties of a base's centre (mm, per coordinate) and heading
-    /// (degrees), for a tag of side `tag_size_mm` whose centre is `offset_mm` from the
-    /// base centre.
+    /// (degrees), for a tag (of its printed side `tag.size_mm`) whose centre is
+    /// `offset_mm` from the base centre.
     #[must_use]
     pub fn base_sigma(
         &self,
         fit: &CameraFit,
         tag: &TagPose,
-        tag_size_mm: f64,
         offset_mm: f64,
         top_height_mm: f64,
         top_height_sigma_mm: f64,
     ) -> (f64, f64) {
         // This tag's own scatter counts half, the photo's pooled scatter half: one tag's
         // five degrees of freedom make a poor estimate on their own.
-        let own = shape_var(tag, tag_size_mm);
+        let tag_size_mm = tag.size_mm;
+        let own = shape_var(tag);
         let corner_var = 0.5 * own + 0.5 * self.corner_sigma_mm.powi(2);
         // Centre of four corners; rotation about it (corners at size/sqrt(2)).
         // A self-calibrated camera's uncertainty at this tag replaces the fiducial
@@ -185,9 +196,9 @@ impl ErrorBudget {
 /// scaling) moves no centre and turns no heading, so that part is not noise: its share
 /// of the known-size fit, `2 (side - size)²`, comes off, and 8 coordinates less 4
 /// parameters (position, rotation, size) leave 4 degrees of freedom.
-fn shape_var(tag: &TagPose, tag_size_mm: f64) -> f64 {
+fn shape_var(tag: &TagPose) -> f64 {
     let ss_known_size = 4.0 * tag.fit_rms_mm.powi(2);
-    let size_error = tag.side_mm - tag_size_mm;
+    let size_error = tag.side_mm - tag.size_mm;
     (ss_known_size - 2.0 * size_error.powi(2)).max(0.0) / 4.0
 }
 
@@ -237,6 +248,7 @@ mod tests {
             centre,
             heading_deg: normalize_deg(90.0 + phi.to_degrees()),
             side_mm: (0..4).map(|i| q[i].distance(q[(i + 1) % 4])).sum::<f64>() / 4.0,
+            size_mm: size,
             fit_rms_mm: rms,
             side_px: 20.0,
             corners_px: [[0.0; 2]; 4],
@@ -251,12 +263,12 @@ mod tests {
         let q = square_corners(Vec2::new(10.0, 20.0), 12.3, 37.0);
         let t = pose_of(&q, 12.0);
         assert!(t.fit_rms_mm > 0.2, "{}", t.fit_rms_mm);
-        assert!(shape_var(&t, 12.0) < 1e-12, "{}", shape_var(&t, 12.0));
+        assert!(shape_var(&t) < 1e-12, "{}", shape_var(&t));
         // One corner pushed 0.2 mm out of square is noise: the size-free fit absorbs
         // part of it and leaves the rest (between half and all of 0.2² over 4 dof).
         let mut bent = square_corners(Vec2::new(10.0, 20.0), 12.0, 37.0);
         bent[2].x += 0.2;
-        let v = shape_var(&pose_of(&bent, 12.0), 12.0);
+        let v = shape_var(&pose_of(&bent, 12.0));
         assert!(v > 0.2 * 0.2 * 0.5 / 4.0 && v < 0.2 * 0.2 / 4.0, "{v}");
     }
 

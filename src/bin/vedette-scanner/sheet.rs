@@ -6,7 +6,7 @@ use vedette::CliError;
 use vedette::commands::emit;
 use vedette::commands::sheet::Args;
 use vedette::output::write_atomically;
-use vedette_vision::{Profile, Roster, sheets};
+use vedette_vision::{Profile, Roster, sheets_sized};
 
 /// Parses `10-99,120,130-139`; every id must be below `len` (the dictionary's size),
 /// checked before any list is built.
@@ -54,8 +54,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let profile = Profile::load(&args.profile).map_err(crate::vision)?;
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
     let is_fiducial = |id: u32| shared && profile.fiducial(id).is_some();
-    let ids: Vec<u32> = match (&args.roster, &args.tags) {
-        (Some(r), _) => Roster::load(r).map_err(crate::vision)?.tag_ids().collect(),
+    // Each tag at its size: a roster unit's `tag_mm`, else the profile's.
+    let roster = args.roster.as_ref().map(Roster::load).transpose().map_err(crate::vision)?;
+    let ids: Vec<u32> = match (&roster, &args.tags) {
+        (Some(r), _) => r.tag_ids().collect(),
         (None, Some(t)) => parse_ids(t, profile.tags.dictionary.len())?,
         (None, None) => (0..profile.tags.dictionary.len()).filter(|id| !is_fiducial(*id)).collect(),
     };
@@ -66,7 +68,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             profile.fiducials.dictionary
         )));
     }
-    let pages = sheets(&profile, &ids).map_err(crate::vision)?;
+    let size_of =
+        |id: u32| roster.as_ref().map_or(profile.tags.size_mm, |r| r.tag_size_mm(id, profile.tags.size_mm));
+    let sized: Vec<(u32, f64)> = ids.iter().map(|&id| (id, size_of(id))).collect();
+    let pages = sheets_sized(&profile, &sized).map_err(crate::vision)?;
     std::fs::create_dir_all(&args.output)
         .map_err(|source| CliError::Write { path: args.output.display().to_string(), source })?;
     let mut text = String::new();
@@ -78,11 +83,18 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         write_atomically(&svg, r.svg.as_bytes())?;
         text.push_str(&format!("wrote {} and {}\n", png.display(), svg.display()));
     }
+    let mut sizes: Vec<f64> = sized.iter().map(|t| t.1).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    let at = sizes
+        .iter()
+        .map(|s| format!("{} at {s} mm", sized.iter().filter(|t| t.1 == *s).count()))
+        .collect::<Vec<_>>()
+        .join(", ");
     text.push_str(&format!(
-        "{} tag(s) of {} at {} mm; table fiducials {} mm. Print at 100% and check the 100 mm ruler.\n",
+        "{} tag(s) of {} ({at}); table fiducials {} mm. Print at 100% and check the 100 mm ruler.\n",
         ids.len(),
         profile.tags.dictionary,
-        profile.tags.size_mm,
         profile.fiducials.size_mm
     ));
     emit(out, &text)

@@ -81,19 +81,44 @@ pub(crate) fn search(
 ) -> Result<(Vec<DetectedMarker>, Vec<Vec2>), VisionError> {
     let book = crate::decode::codebook(profile.tags.dictionary)?;
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
-    let allowed = |id: u32| {
-        !(shared && profile.fiducial(id).is_some()) && roster.is_none_or(|r| r.lookup(id).is_some())
-    };
-    let shape = TagShape {
-        size_mm: profile.tags.size_mm,
-        top_height_mm: profile.bases.top_height_mm,
-        allowed: &allowed,
-    };
-    let known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
-    let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
-    let centres: Vec<[f64; 2]> = finds.undecoded.iter().map(centre_px).collect();
+    let default_mm = profile.tags.size_mm;
+    let size_of = |id: u32| roster.map_or(default_mm, |r| r.tag_size_mm(id, default_mm));
+    // One search per printed size the roster uses (issue 36), each for the ids of that
+    // size: the search fits squares of a known side.
+    let sizes = roster.map_or_else(|| vec![default_mm], |r| r.tag_sizes_mm(default_mm));
+    let mut known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
+    let (mut tags, mut undecoded_px) = (Vec::new(), Vec::new());
+    for size_mm in sizes {
+        let allowed = |id: u32| {
+            !(shared && profile.fiducial(id).is_some())
+                && roster.is_none_or(|r| r.lookup(id).is_some())
+                && size_of(id) == size_mm
+        };
+        let shape = TagShape { size_mm, top_height_mm: profile.bases.top_height_mm, allowed: &allowed };
+        let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
+        known.extend(finds.tags.iter().copied());
+        tags.extend(finds.tags);
+        // An unread square of another size's search may be this one's tag: kept only
+        // where no tag was read.
+        undecoded_px.extend(finds.undecoded);
+    }
+    undecoded_px.retain(|q| {
+        let c = centre_px(q);
+        !tags.iter().any(|t| {
+            let d = t.centre();
+            (d[0] - c[0]).hypot(d[1] - c[1]) < t.side_px()
+        })
+    });
+    // One square found by the searches of two sizes is one undecoded tag.
+    let mut centres: Vec<[f64; 2]> = Vec::new();
+    for q in &undecoded_px {
+        let (c, side) = (centre_px(q), (q[1][0] - q[0][0]).hypot(q[1][1] - q[0][1]));
+        if !centres.iter().any(|d| (d[0] - c[0]).hypot(d[1] - c[1]) < 0.5 * side) {
+            centres.push(c);
+        }
+    }
     let undecoded = fit.model.image_to_table(&centres, profile.bases.top_height_mm)?;
-    Ok((finds.tags, undecoded))
+    Ok((tags, undecoded))
 }
 
 /// Searches `gray` for tags the detector missed. `known` are the markers already
