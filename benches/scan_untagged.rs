@@ -12,7 +12,6 @@ mod renders;
 #[allow(dead_code)]
 #[path = "../tests/common/surface.rs"]
 mod surface;
-#[allow(dead_code)]
 #[path = "../tests/common/truth.rs"]
 mod truth;
 #[path = "../tests/common/untagged.rs"]

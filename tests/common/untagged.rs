@@ -320,8 +320,8 @@ pub fn untagged_battle(seed: u64, units: usize) -> Table {
         let open: f64 = gap_x.iter().sum();
         for r in 0..rows {
             let mut x = -(cols as f64 * size.width + open) / 2.0;
-            for c in 0..cols {
-                x += gap_x[c];
+            for gap in &gap_x {
+                x += gap;
                 let local_x = x + size.width / 2.0;
                 x += size.width;
                 let local_y = ((rows as f64 - 1.0) / 2.0 - r as f64) * (size.depth + 0.3);

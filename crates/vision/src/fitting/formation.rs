@@ -42,8 +42,8 @@ impl Shape {
     pub(crate) fn of(unit: usize, u: &RosterUnit) -> Shape {
         let n = u.base_count().max(1);
         let (cols, rows) = match u.formation {
-            Some(Formation::TwoLine) if n % 2 == 0 => (n / 2, 2),
-            Some(Formation::ThreeLine) if n % 3 == 0 => (n / 3, 3),
+            Some(Formation::TwoLine) if n.is_multiple_of(2) => (n / 2, 2),
+            Some(Formation::ThreeLine) if n.is_multiple_of(3) => (n / 3, 3),
             Some(Formation::AttackColumn | Formation::Column) => (1, n),
             _ => (n, 1),
         };

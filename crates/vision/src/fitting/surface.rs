@@ -182,7 +182,7 @@ pub(crate) fn find_blobs(
     // Renumber the kept blobs, largest first.
     let mut kept: Vec<(usize, Blob)> =
         blobs.into_iter().enumerate().filter_map(|(k, b)| b.map(|b| (k, b))).collect();
-    kept.sort_by(|a, b| b.1.points.len().cmp(&a.1.points.len()));
+    kept.sort_by_key(|b| std::cmp::Reverse(b.1.points.len()));
     for (_, b) in &mut kept {
         let (mut lo, mut hi) =
             (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
