@@ -85,8 +85,8 @@ pub struct Scene {
     pub fiducials: Vec<SceneFiducial>,
     /// The height of a base's top, mm (bases on felt stand higher: `bases[].top_z_mm`).
     pub base_top_height_mm: f64,
-    /// Base tags (empty when untagged).
-    #[serde(default)]
+    /// Base tags (empty when untagged: `null` in an untagged scene).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub tags: SceneTags,
     /// Every base.
     pub bases: Vec<SceneBase>,
@@ -99,6 +99,15 @@ pub struct Scene {
     pub terrain: SceneTerrain,
     /// Post-processing of the render.
     pub post: ScenePost,
+}
+
+/// A field an untagged scene writes as `null`: its default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// The table.
