@@ -197,6 +197,11 @@ pub fn roster_of(table: &Table, layout: &Layout) -> vedette_vision::Roster {
             ))
         })
         .collect();
-    let game = vedette_vision::Game { rules: table.rules, scale: table.scale, name: table.name.clone() };
+    let game = vedette_vision::Game {
+        rules: table.rules,
+        scale: table.scale,
+        name: table.name.clone(),
+        near_side: None,
+    };
     vedette_vision::Roster::from_units(game, units).expect("roster")
 }

@@ -11,6 +11,7 @@ pub mod svg;
 #[path = "../../crates/geometry/src/test_support.rs"]
 mod test_support;
 pub mod truth;
+pub mod untagged;
 #[allow(unused_imports)] // Not every test uses each helper.
 pub use test_support::proptest_config;
 

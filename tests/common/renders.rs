@@ -85,8 +85,8 @@ pub struct Scene {
     pub fiducials: Vec<SceneFiducial>,
     /// The height of a base's top, mm (bases on felt stand higher: `bases[].top_z_mm`).
     pub base_top_height_mm: f64,
-    /// Base tags (empty when untagged).
-    #[serde(default)]
+    /// Base tags (empty when untagged: `null` in an untagged scene).
+    #[serde(default, deserialize_with = "null_as_default")]
     pub tags: SceneTags,
     /// Every base.
     pub bases: Vec<SceneBase>,
@@ -101,6 +101,15 @@ pub struct Scene {
     pub post: ScenePost,
 }
 
+/// A field an untagged scene writes as `null`: its default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
+}
+
 /// The table.
 #[derive(Debug, Clone, Deserialize)]
 pub struct SceneTable {
@@ -110,6 +119,9 @@ pub struct SceneTable {
     pub mat: String,
     /// The mat's colour, sRGB.
     pub mat_rgb: [f64; 3],
+    /// The side whose army stands at the near edge (y = 0).
+    #[serde(default)]
+    pub near_side: Option<String>,
 }
 
 /// The camera (OpenCV's conventions).
@@ -396,9 +408,10 @@ top_height_mm = {bh:?}
             .unwrap_or_else(|e| panic!("{}: profile: {e}", self.name))
     }
 
-    /// The roster a player would write: every tagged unit in the truth's order, its
-    /// tags in base order, its base size, tag offset and (where it is not the profile's)
-    /// tag size.
+    /// The roster a player would write: every unit in the truth's order, its base size;
+    /// a tagged unit's tags in base order, tag offset and (where it is not the
+    /// profile's) tag size; an untagged unit's base count (`bases = N`, issue 37); the
+    /// side at the near edge (`near_side`).
     pub fn roster(&self) -> Roster {
         let default_mm = self.default_tag_mm();
         let mut by_unit: BTreeMap<&str, Vec<&SceneTag>> = BTreeMap::new();
@@ -410,7 +423,11 @@ top_height_mm = {bh:?}
             .units
             .iter()
             .filter_map(|u| {
-                let mut tags = by_unit.get(u.id.as_str())?.clone();
+                let Some(tags) = by_unit.get(u.id.as_str()) else {
+                    let b = u.bases.first()?;
+                    return Some(RosterUnit::untagged(u, [b.width(), b.depth()], u.bases.len()));
+                };
+                let mut tags = tags.clone();
                 tags.sort_by_key(|t| t.base_index);
                 let b = &u.bases[tags[0].base_index];
                 let mut unit = RosterUnit::from_unit(
@@ -424,7 +441,12 @@ top_height_mm = {bh:?}
                 Some(unit)
             })
             .collect();
-        let game = Game { rules: self.truth.rules, scale: self.truth.scale, name: Some(self.name.clone()) };
+        let game = Game {
+            rules: self.truth.rules,
+            scale: self.truth.scale,
+            name: Some(self.name.clone()),
+            near_side: self.scene.table.near_side.clone(),
+        };
         Roster::from_units(game, units).unwrap_or_else(|e| panic!("{}: roster: {e}", self.name))
     }
 

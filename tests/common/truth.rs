@@ -63,7 +63,12 @@ impl Truth {
                 )
             })
             .collect();
-        let game = Game { rules: self.table.rules, scale: self.table.scale, name: self.table.name.clone() };
+        let game = Game {
+            rules: self.table.rules,
+            scale: self.table.scale,
+            name: self.table.name.clone(),
+            near_side: None,
+        };
         Roster::from_units(game, units).expect("truth roster")
     }
 }

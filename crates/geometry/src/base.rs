@@ -101,6 +101,34 @@ pub struct BaseMeta {
     /// The base's tag was not seen: its place was inferred from its unit's formation
     /// and the bases found beside it (issue 18).
     pub inferred: bool,
+    /// How a scan found the base: by its tag, or fitted as a rectangle of its roster
+    /// size to the photo (issue 37).
+    pub found: Option<Found>,
+    /// For a fitted base: whether the photo showed which edge is its front, or the
+    /// facing rests on priors (the side's table edge) and may be the wrong way round.
+    pub facing: Option<Facing>,
+}
+
+/// How a scan found a base (`"found"` in table files).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Found {
+    /// Its tag was read.
+    Tag,
+    /// A rectangle of the unit's base size fitted to the photo's base edges (an
+    /// untagged base, issue 37).
+    Fitted,
+}
+
+/// Whether a fitted base's facing was seen in the photo (`"facing"` in table files).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Facing {
+    /// The photo shows which edge is the front (guns' barrels, horses' heads).
+    Seen,
+    /// The photo does not tell the front from the rear: the facing is assumed from
+    /// priors (toward the enemy's table edge); it may be the wrong way round.
+    Assumed,
 }
 
 /// The table-file form of a base: `{"x", "y", "heading", "width", "depth"}`.
@@ -134,6 +162,14 @@ pub struct BaseSpec {
     /// formation and the bases found beside it, with a larger `sigma_mm`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inferred: bool,
+    /// Scans only: `tag` when the base was found by its tag, `fitted` when it was
+    /// fitted to the photo as a rectangle of its roster size (untagged bases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found: Option<Found>,
+    /// Fitted bases only: `seen` when the photo showed its front, `assumed` when the
+    /// facing rests on priors and may be the wrong way round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<Facing>,
 }
 
 impl From<BaseSpec> for Base {
@@ -145,6 +181,8 @@ impl From<BaseSpec> for Base {
                 sigma_heading_deg: s.sigma_heading_deg,
                 slot: s.slot,
                 inferred: s.inferred,
+                found: s.found,
+                facing: s.facing,
             },
         )
     }
@@ -163,6 +201,8 @@ impl From<Base> for BaseSpec {
             sigma_heading_deg: b.meta.sigma_heading_deg,
             slot: b.meta.slot,
             inferred: b.meta.inferred,
+            found: b.meta.found,
+            facing: b.meta.facing,
         }
     }
 }
@@ -485,6 +525,23 @@ impl Base {
 mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
+
+    /// Issue 37: how a scan found a base, and whether its facing was seen, survive a
+    /// table file; hand-made bases write neither; a value the format does not know is
+    /// refused.
+    #[test]
+    fn found_and_facing_round_trip() {
+        let json = r#"{"x":1,"y":2,"heading":90,"width":30,"depth":20,"sigma_mm":0.5,"found":"fitted","facing":"assumed"}"#;
+        let b: Base = serde_json::from_str(json).unwrap();
+        assert_eq!((b.meta().found, b.meta().facing), (Some(Found::Fitted), Some(Facing::Assumed)));
+        let back = serde_json::to_string(&b).unwrap();
+        assert!(back.contains(r#""found":"fitted","facing":"assumed""#), "{back}");
+        let plain = Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(1.0, 2.0), 90.0));
+        let text = serde_json::to_string(&plain).unwrap();
+        assert!(!text.contains("found") && !text.contains("facing"), "{text}");
+        assert!(serde_json::from_str::<Base>(&json.replace("assumed", "maybe")).is_err());
+        assert!(serde_json::from_str::<Base>(&json.replace("fitted", "guessed")).is_err());
+    }
 
     fn base(x: f64, y: f64, heading: f64, w: f64, d: f64) -> Base {
         Base::new(BaseSize::new(w, d), Pose::new(Vec2::new(x, y), heading))

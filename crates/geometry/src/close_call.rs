@@ -433,6 +433,7 @@ mod tests {
             sigma_heading_deg: sigma_deg,
             slot: None,
             inferred: false,
+            ..BaseMeta::default()
         })
     }
 

@@ -126,7 +126,7 @@ pub use assault::flank::FlankGeometry;
 pub use assault::outnumbering::{BaseCounting, Overlap, unopposed_overlap};
 pub use assault::zone::{AssaultRange, AssaultZone};
 pub use assault::{Assault, AssaultDetail, AssaultGroup, assaults, counting_of, groups};
-pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Pose};
+pub use base::{Base, BaseMeta, BaseSize, BaseSpec, CONTACT_TOLERANCE_MM, Corners, Facing, Found, Pose};
 pub use command::deployment::{
     ARC_EXCESS_MM, AreaOwner, DeploymentArea, corps_area, division_area, primary_units,
 };

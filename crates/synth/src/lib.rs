@@ -82,3 +82,4 @@ pub use scene::{
     PrintedMarker, Scene, StandardLayout, TableFiducial, TagSpec,
 };
 pub use sensor::SensorOptions;
+pub use texture::MatColour;

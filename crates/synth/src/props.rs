@@ -11,6 +11,7 @@
 
 use crate::camera::Camera;
 use crate::noise;
+use crate::render::RenderOptions;
 use crate::scene::{PrintedMarker, Scene};
 use crate::shading::{Colour, UNIFORMS, marker_colour};
 use crate::solids::{Footprint, Solid, SolidKind};
@@ -21,8 +22,8 @@ use vedette_geometry::{Base, ConvexPolygon, MARKER_CUBE_MM, UnitKind, Vec2};
 
 /// Clear margin kept visible around the paper of each tag and fiducial, mm.
 pub const TAG_CLEAR_MM: f64 = 1.0;
-/// How far a figure may reach past its base's edge, mm.
-const OVERHANG_MM: f64 = 1.5;
+/// How far a figure may reach past its base's edge by default, mm.
+pub(crate) const DEFAULT_OVERHANG_MM: f64 = 1.5;
 
 const SKIN: Colour = Colour::new(0.85, 0.64, 0.5);
 const HAT: Colour = Colour::new(0.06, 0.06, 0.07);
@@ -120,20 +121,25 @@ pub(crate) fn build(
     fiducials: &[PrintedMarker],
     tags: &[PrintedMarker],
     camera: &Camera,
-    clutter: bool,
-    spacing: FigureSpacing,
-    seed: u64,
+    options: &RenderOptions,
 ) -> Props {
+    let (clutter, spacing, seed) = (options.clutter, options.figure_spacing, options.seed);
+    let mat = options.mat.colours().0;
     let table = scene.table();
     let h = scene.base_height_mm();
     let tag_of: HashMap<_, usize> = scene.tags().iter().enumerate().map(|(i, t)| (t.base, i)).collect();
     let mut solids = Vec::new();
     for (k, (r, base)) in table.bases().enumerate() {
+        let like_mat = options.mat_flocked_every > 0 && r.unit % options.mat_flocked_every == 0;
         solids.push(Solid {
             footprint: base_footprint(base),
             z0_mm: 0.0,
             z1_mm: h,
-            colour: FLOCK.jittered(noise::hash2(seed, k as i64, 11), 0.12),
+            colour: if like_mat {
+                mat.jittered(noise::hash2(seed, k as i64, 11), 0.03)
+            } else {
+                FLOCK.jittered(noise::hash2(seed, k as i64, 11), 0.12)
+            },
             kind: SolidKind::Base { tag: tag_of.get(&r).copied() },
         });
     }
@@ -182,7 +188,7 @@ pub(crate) fn build(
                 UNIFORMS[side % UNIFORMS.len()]
             };
             let mut rng = ChaCha8Rng::seed_from_u64(noise::hash2(seed, k as i64, 13));
-            for figure in arrange(unit.kind, base, h, uniform, &mut rng) {
+            for figure in arrange(unit.kind, base, h, uniform, options.overhang_mm, &mut rng) {
                 if figure.iter().all(|part| !hides_a_marker(part, &keep_outs, eye)) {
                     solids.extend(figure);
                     figures += 1;
@@ -344,12 +350,13 @@ fn boxed(
 }
 
 /// Candidate figures for a base of a unit kind, each a list of parts, before the tag
-/// checks. Edge figures overhang the base by up to [`OVERHANG_MM`].
+/// checks. Edge figures overhang the base by up to `overhang_mm`.
 fn arrange(
     kind: UnitKind,
     base: &Base,
     top_mm: f64,
     uniform: Colour,
+    overhang_mm: f64,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Vec<Solid>> {
     let place = Placer { base, top_mm };
@@ -364,7 +371,7 @@ fn arrange(
         let first = -span / 2.0 + (span - (n - 1) as f64 * pitch) / 2.0;
         (0..n).map(|i| first + i as f64 * pitch).collect()
     };
-    let edge = 2.2 - OVERHANG_MM;
+    let edge = 2.2 - overhang_mm;
     let mut out = Vec::new();
     match kind {
         UnitKind::Infantry | UnitKind::Engineer => {
@@ -389,7 +396,7 @@ fn arrange(
         UnitKind::Cavalry | UnitKind::Leader => {
             let pitch = if kind == UnitKind::Leader { 9.0 } else { 7.0 };
             for x in rank(pitch, 1.2) {
-                let y = if hd > 11.0 { hd - 7.5 + OVERHANG_MM } else { 0.0 };
+                let y = if hd > 11.0 { hd - 7.5 + overhang_mm } else { 0.0 };
                 let c = coat(rng);
                 out.push(place.rider(Vec2::new(x, y) + jitter(rng), c, rng));
             }
@@ -401,7 +408,7 @@ fn arrange(
             }
         }
         UnitKind::Artillery => {
-            out.push(place.gun(Vec2::new(rng.random_range(-2.0..2.0), hd - 5.0 + OVERHANG_MM)));
+            out.push(place.gun(Vec2::new(rng.random_range(-2.0..2.0), hd - 5.0 + overhang_mm)));
             for x in rank(6.0, edge) {
                 let c = coat(rng);
                 out.push(place.foot(Vec2::new(x, -hd + edge + 1.0) + jitter(rng), c, rng));
@@ -414,7 +421,7 @@ fn arrange(
         UnitKind::Limber | UnitKind::Wagon => {
             out.push(place.wagon(Vec2::new(0.0, -hd / 3.0), rng));
             let c = coat(rng);
-            out.push(place.rider(Vec2::new(0.0, hd - 7.5 + OVERHANG_MM), c, rng));
+            out.push(place.rider(Vec2::new(0.0, hd - 7.5 + overhang_mm), c, rng));
         }
     }
     out
@@ -442,6 +449,10 @@ mod tests {
         let far = [Vec2::new(1.5, 0.0), Vec2::new(3.0, 0.0), Vec2::new(3.0, 1.0)];
         assert!(convex_overlap(&square, &near));
         assert!(!convex_overlap(&square, &far));
+    }
+
+    fn options(figure_spacing: FigureSpacing, seed: u64) -> RenderOptions {
+        RenderOptions { figure_spacing, ..RenderOptions::seeded(seed) }
     }
 
     fn camera(tilt_deg: f64) -> Camera {
@@ -480,7 +491,7 @@ mod tests {
         let tags = scene.printed_tags().unwrap();
         for tilt in [0.0, 30.0] {
             let cam = camera(tilt);
-            let props = build(&scene, &[], &tags, &cam, true, FigureSpacing::ClearOfTags, 5);
+            let props = build(&scene, &[], &tags, &cam, &options(FigureSpacing::ClearOfTags, 5));
             let figures: Vec<&Solid> = props.solids.iter().filter(|s| s.kind == SolidKind::Figure).collect();
             assert!(props.figures >= 8, "tilt {tilt}: only {} figures", props.figures);
             for tag in &tags {
@@ -518,8 +529,8 @@ mod tests {
         let scene = Scene::new(table, &layout).unwrap();
         let tags = scene.printed_tags().unwrap();
         let cam = camera(25.0);
-        let clear = build(&scene, &[], &tags, &cam, true, FigureSpacing::ClearOfTags, 9);
-        let crowded = build(&scene, &[], &tags, &cam, true, FigureSpacing::AgainstTags, 9);
+        let clear = build(&scene, &[], &tags, &cam, &options(FigureSpacing::ClearOfTags, 9));
+        let crowded = build(&scene, &[], &tags, &cam, &options(FigureSpacing::AgainstTags, 9));
         assert!(crowded.figures >= clear.figures, "{} vs {}", crowded.figures, clear.figures);
         assert_eq!(crowded.uniforms, vec!["white"]);
         assert!(clear.uniforms.is_empty());
@@ -543,14 +554,14 @@ mod tests {
         let layout = StandardLayout::default().build(&table).unwrap();
         let scene = Scene::new(table, &layout).unwrap();
         let tags = scene.printed_tags().unwrap();
-        let props = build(&scene, &[], &tags, &camera(0.0), true, FigureSpacing::ClearOfTags, 9);
+        let props = build(&scene, &[], &tags, &camera(0.0), &options(FigureSpacing::ClearOfTags, 9));
         let base = scene.table().units[0].bases[0];
         let mut overhangs = false;
         for s in props.solids.iter().filter(|s| s.kind == SolidKind::Figure) {
             for p in s.footprint.outline() {
                 let l = base.to_local(p);
                 let out = (l.x.abs() - 15.0).max(l.y.abs() - 10.0);
-                assert!(out <= OVERHANG_MM + 0.8, "{out}");
+                assert!(out <= DEFAULT_OVERHANG_MM + 0.8, "{out}");
                 overhangs |= out > 0.0;
             }
         }

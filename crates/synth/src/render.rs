@@ -10,7 +10,7 @@ use crate::scene::Scene;
 use crate::sensor::{self, SensorOptions};
 use crate::shading::{Lighting, Plane, ShadowMap, shadow_reach_mm};
 use crate::solids::Grid;
-use crate::texture::TableTexture;
+use crate::texture::{MatColour, TableTexture};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use vedette_geometry::Vec2;
@@ -48,6 +48,14 @@ pub struct RenderOptions {
     pub sensor: SensorOptions,
     /// JPEG quality used by [`Render::encode_jpeg`] and [`Render::write`], 1..=100.
     pub jpeg_quality: u8,
+    /// The mat's colour (green).
+    pub mat: MatColour,
+    /// Every `k`-th unit (by index, from the first) has its bases flocked in the mat's
+    /// own colour, so that their edges hardly show (issue 37); 0: none (the default).
+    pub mat_flocked_every: usize,
+    /// How far figures may reach past their base's edges, mm (1.5; issue 37 renders
+    /// 1-3 mm).
+    pub overhang_mm: f64,
 }
 
 impl Default for RenderOptions {
@@ -63,6 +71,9 @@ impl Default for RenderOptions {
             figure_spacing: FigureSpacing::ClearOfTags,
             sensor: SensorOptions::default(),
             jpeg_quality: 90,
+            mat: MatColour::Green,
+            mat_flocked_every: 0,
+            overhang_mm: props::DEFAULT_OVERHANG_MM,
         }
     }
 }
@@ -84,6 +95,9 @@ impl RenderOptions {
         }
         if !(self.texel_mm >= 0.05 && self.texel_mm <= 10.0) {
             return bad("texel_mm", self.texel_mm, "must be 0.05..=10 mm");
+        }
+        if !(0.0..=5.0).contains(&self.overhang_mm) {
+            return bad("overhang_mm", self.overhang_mm, "must be 0..=5 mm");
         }
         if !(1..=100).contains(&self.jpeg_quality) {
             return bad("jpeg_quality", f64::from(self.jpeg_quality), "must be 1..=100");
@@ -131,8 +145,7 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
     }
     let fiducials = scene.printed_fiducials()?;
     let tags = scene.printed_tags()?;
-    let props =
-        props::build(scene, &fiducials, &tags, camera, options.clutter, options.figure_spacing, options.seed);
+    let props = props::build(scene, &fiducials, &tags, camera, options);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let centre = Vec2::new(size.width / 2.0, size.depth / 2.0);
     let lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
@@ -164,7 +177,8 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
         area,
         shadow_texel_mm,
     );
-    let texture = TableTexture::bake(size, &scene.table().terrain, options.texel_mm, options.seed);
+    let texture =
+        TableTexture::bake(size, &scene.table().terrain, options.texel_mm, options.seed, options.mat);
 
     let world = World {
         camera,

@@ -57,8 +57,29 @@ fn look(kind: TerrainKind) -> Look {
 /// Spacing of the grid the mat's large colour patches are evaluated on, mm.
 const PATCH_GRID_MM: f64 = 10.0;
 
-/// The grass-green of the mat.
-const MAT: Colour = Colour::new(0.3, 0.42, 0.19);
+/// The colour of the table's mat (issue 37: brown and sand mats beside the green, on
+/// which bases of other flocks stand out less or more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MatColour {
+    /// Grass green (the samples' mat).
+    #[default]
+    Green,
+    /// Earth brown.
+    Brown,
+    /// Dry sand.
+    Sand,
+}
+
+impl MatColour {
+    /// The mat's colour and the colour of its lighter patches.
+    pub(crate) fn colours(self) -> (Colour, Colour) {
+        match self {
+            MatColour::Green => (Colour::new(0.3, 0.42, 0.19), Colour::new(0.42, 0.45, 0.22)),
+            MatColour::Brown => (Colour::new(0.4, 0.31, 0.2), Colour::new(0.47, 0.37, 0.24)),
+            MatColour::Sand => (Colour::new(0.62, 0.54, 0.38), Colour::new(0.68, 0.6, 0.44)),
+        }
+    }
+}
 
 /// A terrain feature ready to paint.
 struct Painter {
@@ -139,7 +160,9 @@ impl TableTexture {
         terrain: &[TerrainFeature],
         texel_mm: f64,
         seed: u64,
+        mat: MatColour,
     ) -> TableTexture {
+        let (mat, patch) = mat.colours();
         let cols = ((size.width / texel_mm).ceil() as usize + 1).max(2);
         let rows = ((size.depth / texel_mm).ceil() as usize + 1).max(2);
         // Hills first, then areas, then the linear obstacles over them.
@@ -177,8 +200,7 @@ impl TableTexture {
                 let patches = patches(p);
                 let tufts = noise::value(seed ^ 0x5eed, p.x / 1.5, p.y / 1.5);
                 let grain = noise::unit(noise::hash2(seed ^ 0xfe17, c as i64, r as i64));
-                let mut colour =
-                    MAT.mix(Colour::new(0.42, 0.45, 0.22), patches).scaled(0.9 + 0.14 * tufts + 0.06 * grain);
+                let mut colour = mat.mix(patch, patches).scaled(0.9 + 0.14 * tufts + 0.06 * grain);
                 for painter in &painters {
                     if let Some(paint) = painter.paint(p) {
                         colour = paint.scaled(0.96 + 0.08 * grain);
@@ -216,7 +238,7 @@ mod tests {
                 {"kind":"road","path":[[100,0],[100,100]]}]"#,
         )
         .unwrap();
-        let tex = TableTexture::bake(size, &terrain, 1.0, 3);
+        let tex = TableTexture::bake(size, &terrain, 1.0, 3, MatColour::Green);
         let water = tex.sample(Vec2::new(35.0, 35.0));
         let road = tex.sample(Vec2::new(105.0, 50.0));
         let mat = tex.sample(Vec2::new(150.0, 80.0));

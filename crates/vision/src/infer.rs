@@ -120,6 +120,7 @@ pub fn infer_unit(unit: &RosterUnit, found: &[(usize, Base)]) -> Vec<(usize, Bas
             sigma_heading_deg: Some((heading_sigma * 1e3).round() / 1e3),
             inferred: true,
             slot: None,
+            ..BaseMeta::default()
         });
         out.push((i, base));
     }
@@ -195,6 +196,7 @@ tags = [{}]
             sigma_heading_deg: Some(0.2),
             inferred: false,
             slot: None,
+            ..BaseMeta::default()
         })
     }
 

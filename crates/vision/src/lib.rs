@@ -26,6 +26,10 @@
 //!   tags' known size on the base-top plane to dark outlines; a square that is clearly
 //!   a tag but cannot be read is reported ([`ScanIssue::UndecodedTag`]).
 //! - Tags to bases: [`measure_tags`] and the per-photo [`ErrorBudget`].
+//! - Bases without tags (issue 37): roster units with `bases = N` are found by fitting
+//!   formations of rectangles of their size to the base edges in the photo rectified
+//!   onto the base tops, with an honest uncertainty ([`FITTED_SIGMA_FLOOR_MM`]) and
+//!   their facing marked seen or assumed ([`Facing`](vedette_geometry::Facing)).
 //! - Bases inferred from their unit (issue 18): [`infer_unit`] and [`infer_bases`]
 //!   place a base whose tag was unseen where its formation fixes it beside found ones.
 //! - The whole scan: [`scan`] gives a [`Scan`] (table, [`ScanReport`] with every
@@ -73,6 +77,7 @@ mod decode;
 mod dictionary;
 mod error;
 mod fiducials;
+mod fitting;
 mod image_header;
 mod infer;
 mod layer;
@@ -110,6 +115,7 @@ pub use fiducials::{
     DetectedMarker, DetectorSettings, Refinement, detect_large_markers, detect_markers, refine_corners,
     refine_edges,
 };
+pub use fitting::{FITTED_SIGMA_FLOOR_DEG, FITTED_SIGMA_FLOOR_MM};
 pub use image_header::{ImageFormat, ImageHeader, MAX_PIXELS, check_image};
 pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
 pub use layer::{LAYER_SIZE_TOLERANCE_MM, merge_terrain, terrain_layer};
@@ -129,7 +135,7 @@ pub use profile::{
     TagSpec, square_corners,
 };
 pub use rectify::Rectified;
-pub use roster::{Game, Roster, RosterUnit, TagEntry};
+pub use roster::{Game, MAX_UNTAGGED_BASES, Roster, RosterUnit, TagEntry};
 pub use scan::{
     CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with,
 };

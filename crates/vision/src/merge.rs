@@ -16,7 +16,9 @@ use crate::scan::{Scan, ScanIssue};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use vedette_geometry::{Base, BaseMeta, BaseSize, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2};
+use vedette_geometry::{
+    Base, BaseMeta, BaseSize, Facing, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2,
+};
 
 /// Places of one tag further apart than this many standard deviations of their
 /// difference are a conflict.
@@ -64,11 +66,13 @@ pub struct SeenBy {
     pub photos: Vec<usize>,
 }
 
-/// One photo's sighting of a tag: its base and where it came from.
+/// One photo's sighting of a tag (or of a fitted base): its base and where it came from.
 #[derive(Debug, Clone, Copy)]
-struct Sighting {
-    photo: usize,
-    base: Base,
+pub(crate) struct Sighting {
+    /// The photo, by index.
+    pub(crate) photo: usize,
+    /// The base as that photo's scan measured it.
+    pub(crate) base: Base,
 }
 
 /// Merges the scans of several photos of one table (each already solved on its own).
@@ -135,6 +139,21 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
             let left_out = |tag: u32| left_out_ids.contains(&tag);
             let mut inferred = infer_bases(r, &found);
             for (ui, u) in r.units.iter().enumerate() {
+                // Untagged units (issue 37): their fitted bases matched across the
+                // photos by place.
+                if !u.is_tagged() {
+                    match crate::fitting::merge_unit(scans, u) {
+                        Ok(Some(bases)) => {
+                            if bases.iter().any(|b| b.meta().facing == Some(Facing::Assumed)) {
+                                issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
+                            }
+                            units.push(u.to_unit(bases));
+                        }
+                        Ok(None) => issues.push(crate::fitting::missing_everywhere(u, scans.len())),
+                        Err(issue) => issues.push(issue),
+                    }
+                    continue;
+                }
                 let mut bases = found.remove(&ui).unwrap_or_default();
                 let placed: Vec<(usize, Base)> = inferred
                     .remove(&ui)
@@ -203,7 +222,7 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
 
 /// One base from the sightings of a tag: the weighted mean, or `Err` when two
 /// sightings disagree beyond their joint uncertainty.
-fn combine(sightings: &[Sighting]) -> Result<Base, ()> {
+pub(crate) fn combine(sightings: &[Sighting]) -> Result<Base, ()> {
     let sigma = |s: &Sighting| s.base.meta().sigma_mm.unwrap_or(1.0).max(1e-3);
     let sigma_h = |s: &Sighting| s.base.meta().sigma_heading_deg.unwrap_or(1.0).max(1e-3);
     for (i, a) in sightings.iter().enumerate() {
@@ -240,6 +259,9 @@ fn combine(sightings: &[Sighting]) -> Result<Base, ()> {
         sigma_heading_deg: Some(round(1.0 / whsum.sqrt())),
         inferred: false,
         slot: None,
+        found: first.base.meta().found,
+        // Seen in any photo is seen.
+        facing: sightings.iter().filter_map(|x| x.base.meta().facing).min_by_key(|f| *f != Facing::Seen),
     }))
 }
 
@@ -255,6 +277,7 @@ mod tests {
                 sigma_heading_deg: Some(0.2),
                 inferred: false,
                 slot: None,
+                ..BaseMeta::default()
             });
         Sighting { photo, base: b }
     }

@@ -14,7 +14,11 @@ use vedette_geometry::{
     RuleSet, Scale, Shown, Table, Unit, UnitKind, Vec2,
 };
 
-/// A roster: the game and every tagged unit.
+/// The most bases an untagged unit may have (`bases = N`): more than any formation of
+/// the rules holds, few enough that a typing slip (`bases = 400`) is caught.
+pub const MAX_UNTAGGED_BASES: usize = 64;
+
+/// A roster: the game and every unit, tagged (`tags`) or not (`bases`).
 ///
 /// ```
 /// let r = vedette_vision::Roster::from_toml_str(r#"
@@ -60,11 +64,16 @@ pub struct Game {
     /// A title for the table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// The side whose army faces the far edge from the table's near edge (y = 0); every
+    /// other side faces the near edge (issue 37). The facing of an untagged base the
+    /// photo does not show is assumed from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near_side: Option<String>,
 }
 
 impl Default for Game {
     fn default() -> Self {
-        Game { rules: default_rules(), scale: default_scale(), name: None }
+        Game { rules: default_rules(), scale: default_scale(), name: None, near_side: None }
     }
 }
 
@@ -94,8 +103,13 @@ pub struct RosterUnit {
     /// toward its front, mm from the base centre (default `[0, 0]`).
     #[serde(default)]
     pub tag_offset_mm: [f64; 2],
-    /// The tag ids of its bases, in base order.
+    /// The tag ids of its bases, in base order (empty for a unit without tags).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<u32>,
+    /// How many bases the unit has, when they carry no tags (issue 37): the scan finds
+    /// them as rectangles of `base_mm` in the photo. A unit gives `tags` or `bases`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bases: Option<usize>,
     /// The side of its tags' black square, mm, where it differs from the profile's
     /// `[tags] size_mm` (issue 36: a club's 20 mm deep bases carry 10 mm tags, the
     /// others 12 mm). `None`: the profile's.
@@ -162,6 +176,7 @@ impl RosterUnit {
             base_mm,
             tag_offset_mm,
             tags,
+            bases: None,
             tag_mm: None,
             division: unit.division.clone(),
             corps: unit.corps.clone(),
@@ -171,6 +186,31 @@ impl RosterUnit {
             role: unit.role,
             attached: unit.attached,
         }
+    }
+
+    /// A unit without tags (issue 37): its `n` bases are found as rectangles of
+    /// `base_mm` (the inverse of [`RosterUnit::to_unit`] for an untagged roster).
+    #[must_use]
+    pub fn untagged(unit: &Unit, base_mm: [f64; 2], n: usize) -> Self {
+        RosterUnit { bases: Some(n), ..RosterUnit::from_unit(unit, base_mm, [0.0, 0.0], Vec::new()) }
+    }
+
+    /// How many bases the unit has: its tags, or `bases` when it has none.
+    #[must_use]
+    pub fn base_count(&self) -> usize {
+        if self.tags.is_empty() { self.bases.unwrap_or(0) } else { self.tags.len() }
+    }
+
+    /// True when the unit's bases carry tags.
+    #[must_use]
+    pub fn is_tagged(&self) -> bool {
+        !self.tags.is_empty()
+    }
+
+    /// The size of each of its bases.
+    #[must_use]
+    pub fn base_size(&self) -> BaseSize {
+        BaseSize::new(self.base_mm[0], self.base_mm[1])
     }
 
     /// The unit as a table unit with the given bases.
@@ -258,8 +298,26 @@ impl Roster {
                     format!("must be a positive number of mm up to {MAX_TAG_MM}, got {}", Shown(v)),
                 ));
             }
-            if u.tags.is_empty() {
-                return Err(field(at("tags"), "a unit needs at least one tagged base".into()));
+            match (u.tags.is_empty(), u.bases) {
+                (true, None) => {
+                    return Err(field(
+                        at("tags"),
+                        "the unit has neither `tags` (its bases' tag ids, in base order) nor `bases` (how many untagged bases it has): give one".into(),
+                    ));
+                }
+                (false, Some(_)) => {
+                    return Err(field(
+                        at("bases"),
+                        "give either `tags` (tagged bases) or `bases` (untagged bases), not both".into(),
+                    ));
+                }
+                (true, Some(n)) if !(1..=MAX_UNTAGGED_BASES).contains(&n) => {
+                    return Err(field(
+                        at("bases"),
+                        format!("must be 1 to {MAX_UNTAGGED_BASES} bases, got {n}"),
+                    ));
+                }
+                _ => {}
             }
             for (bi, &tag) in u.tags.iter().enumerate() {
                 if let Some((fu, fb)) = self.index.insert(tag, (ui, bi)) {
@@ -269,6 +327,14 @@ impl Roster {
                     ));
                 }
             }
+        }
+        if let Some(near) = &self.game.near_side
+            && !self.units.iter().any(|u| &u.side == near)
+        {
+            return Err(field(
+                "game.near_side".into(),
+                format!("no unit of the roster is on side \"{near}\""),
+            ));
         }
         self.check_as_table(origin)
     }
@@ -284,7 +350,7 @@ impl Roster {
             .map(|u| {
                 let size = BaseSize::new(u.base_mm[0], u.base_mm[1]);
                 let pose = Pose { centre: Vec2::new(0.0, 0.0), heading_deg: 90.0 };
-                u.to_unit(u.tags.iter().map(|_| Base::new(size, pose)).collect())
+                u.to_unit((0..u.base_count()).map(|_| Base::new(size, pose)).collect())
             })
             .collect();
         let table = Table::new(self.game.rules, self.game.scale, units);
@@ -314,6 +380,11 @@ impl Roster {
             offset: Vec2::new(u.tag_offset_mm[0], u.tag_offset_mm[1]),
             tag_mm: u.tag_mm,
         })
+    }
+
+    /// The units without tags (`bases = N`), with their index in [`Roster::units`].
+    pub fn untagged_units(&self) -> impl Iterator<Item = (usize, &RosterUnit)> + '_ {
+        self.units.iter().enumerate().filter(|(_, u)| !u.is_tagged())
     }
 
     /// The printed side of tag `id`: its unit's `tag_mm`, else `default_mm` (the
@@ -407,6 +478,36 @@ tags = [3]
         assert!(e.contains("base_mm[1]"), "{e}");
         let e = Roster::from_toml_str(&R.replace("infantry", "infantery"), "r.toml").unwrap_err().to_string();
         assert!(e.contains("r.toml") && e.contains("infantery"), "{e}");
+    }
+
+    /// Issue 37: `bases = N` instead of `tags`, in one roster with tagged units; a unit
+    /// with neither, or both, is refused naming it.
+    #[test]
+    fn untagged_units_give_their_base_count() {
+        let mixed = format!(
+            "[game]\nnear_side = \"austria\"\n{R}\n[[unit]]\nid = \"au-1\"\nside = \"austria\"\nkind = \"cavalry\"\nformation = \"line\"\nbase_mm = [40, 30]\nbases = 3\n"
+        );
+        let r = Roster::from_toml_str(&mixed, "r.toml").unwrap();
+        let untagged: Vec<_> = r.untagged_units().map(|(i, u)| (i, u.id.as_str(), u.base_count())).collect();
+        assert_eq!(untagged, vec![(2, "au-1", 3)]);
+        assert_eq!(r.units[0].base_count(), 2);
+        assert!(r.units[0].is_tagged() && !r.units[2].is_tagged());
+        assert_eq!(r.game.near_side.as_deref(), Some("austria"));
+        // Written back and read again: the same roster.
+        let again = Roster::from_toml_str(&r.to_toml_string().unwrap(), "again.toml").unwrap();
+        assert_eq!(again, r);
+        let neither = mixed.replace("bases = 3\n", "");
+        let e = Roster::from_toml_str(&neither, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("r.toml") && e.contains("unit[2] \"au-1\"") && e.contains("neither"), "{e}");
+        let both = mixed.replace("bases = 3", "bases = 3\ntags = [7]");
+        let e = Roster::from_toml_str(&both, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("unit[2] \"au-1\" bases") && e.contains("not both"), "{e}");
+        let none = mixed.replace("bases = 3", "bases = 0");
+        let e = Roster::from_toml_str(&none, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("unit[2] \"au-1\" bases") && e.contains("got 0"), "{e}");
+        let stranger = mixed.replace("near_side = \"austria\"", "near_side = \"prussia\"");
+        let e = Roster::from_toml_str(&stranger, "r.toml").unwrap_err().to_string();
+        assert!(e.contains("game.near_side") && e.contains("prussia"), "{e}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::Instant;
 use vedette_geometry::{
-    Base, BaseMeta, BaseSize, MarkerColour, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2,
+    Base, BaseMeta, BaseSize, Found, MarkerColour, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2,
 };
 
 /// A finished scan.
@@ -198,6 +198,47 @@ pub enum ScanIssue {
         /// The photos (0-based, in the order given), one per place.
         photos: Vec<usize>,
     },
+    /// An untagged roster unit (`bases = N`) whose bases were not found (issue 37):
+    /// nothing in the photo has its formation's straight edges. Left out, never
+    /// invented.
+    MissingUnit {
+        /// The unit.
+        unit: String,
+        /// How many bases it has.
+        bases: usize,
+        /// Each base's width and depth, mm.
+        base_mm: [f64; 2],
+        /// Where it was looked for, and why nothing there fits.
+        looked: String,
+    },
+    /// An untagged unit was given a formation that fits other units of its side, kind
+    /// and layout as well (issue 37): the photo cannot tell them apart; check which is
+    /// which (the viewer can give the bases to another unit).
+    AmbiguousUnit {
+        /// The unit the formation was given to.
+        unit: String,
+        /// The formation's centre, table mm.
+        at_mm: [f64; 2],
+        /// The units it may be instead.
+        others: Vec<String>,
+    },
+    /// An untagged unit whose front the photo does not show: its facing is assumed
+    /// toward the enemy's table edge (`"facing": "assumed"`), and may be the wrong way
+    /// round (issue 37).
+    AssumedFacing {
+        /// The unit.
+        unit: String,
+    },
+    /// Several photos (issue 37): an untagged unit fitted in places further apart than
+    /// the photos' joint uncertainty allows; left out, not guessed.
+    ConflictingUnit {
+        /// The unit.
+        unit: String,
+        /// Where each photo put its formation's centre, table mm.
+        at_mm: Vec<[f64; 2]>,
+        /// The photos (0-based, in the order given), one per place.
+        photos: Vec<usize>,
+    },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
     NoRoster {
@@ -270,6 +311,23 @@ impl ScanIssue {
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),
+            ScanIssue::MissingUnit { unit, bases, base_mm, looked } => format!(
+                "{unit} ({bases} untagged bases of {:.0} x {:.0} mm) was not found: looked {looked}",
+                base_mm[0], base_mm[1]
+            ),
+            ScanIssue::AmbiguousUnit { unit, at_mm, others } => format!(
+                "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which",
+                at(at_mm),
+                others.join(", ")
+            ),
+            ScanIssue::AssumedFacing { unit } => format!(
+                "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge (flip it if wrong)"
+            ),
+            ScanIssue::ConflictingUnit { unit, at_mm, photos } => format!(
+                "{unit} lands at {} in photos {}: further apart than their uncertainty allows, left out",
+                at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
+                photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
+            ),
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")
             }
@@ -339,6 +397,9 @@ pub struct Timing {
     /// Finding marker cubes and segmenting terrain (issue 19).
     #[serde(default)]
     pub surface: f64,
+    /// Fitting the untagged units' bases (issue 37).
+    #[serde(default)]
+    pub fitting: f64,
     /// The whole scan (photo already in memory).
     pub total: f64,
 }
@@ -544,6 +605,8 @@ pub fn scan_with(
             sigma_heading_deg: Some(round_to(sigma_heading_deg, 1e-3)),
             slot: None,
             inferred: false,
+            found: Some(Found::Tag),
+            facing: None,
         });
         match slot {
             Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
@@ -556,11 +619,35 @@ pub fn scan_with(
         }
     }
     let mut units = Vec::new();
+    let mut t_fitting = 0.0;
     match roster {
         Some(r) => {
             // Bases whose tags were unseen, where their formation fixes them (issue 18).
             let mut inferred = crate::infer::infer_bases(r, &found);
+            // Untagged units: fitted as rectangles of their size (issue 37), around the
+            // tagged bases found.
+            let t_fit = Instant::now();
+            let mut fitted = if r.untagged_units().next().is_some() {
+                let tagged = Table {
+                    units: found
+                        .iter()
+                        .map(|(ui, bases)| r.units[*ui].to_unit(bases.iter().map(|(_, b)| *b).collect()))
+                        .collect(),
+                    ..Table::new(r.game.rules, r.game.scale, Vec::new())
+                };
+                crate::fitting::fit_untagged(photo, profile, r, &fit, &tagged, &tags)?
+            } else {
+                crate::fitting::Fitted::default()
+            };
+            t_fitting = t_fit.elapsed().as_secs_f64() * 1e3;
+            issues.append(&mut fitted.issues);
             for (ui, u) in r.units.iter().enumerate() {
+                if !u.is_tagged() {
+                    if let Some(bases) = fitted.units.remove(&ui) {
+                        units.push(u.to_unit(bases));
+                    }
+                    continue;
+                }
                 let mut bases = found.remove(&ui).unwrap_or_default();
                 let placed = inferred.remove(&ui).unwrap_or_default();
                 for (bi, b) in &placed {
@@ -637,6 +724,7 @@ pub fn scan_with(
             tags: t_tags - t_camera,
             clutter: t_clutter,
             surface: t_surface,
+            fitting: t_fitting,
             total: t_total,
         },
     };

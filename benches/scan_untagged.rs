@@ -1,0 +1,105 @@
+//! Issue 37: untagged bases found by fitting rectangles of their roster size, against
+//! the truth, per renderer: the second renderer's untagged photos
+//! (`../shared/renders/untagged-*`, when present) and vedette-synth's untagged renders.
+//!
+//! ```text
+//! cargo bench --bench scan_untagged                  # every photo
+//! UNTAGGED_ONLY=305 cargo bench --bench scan_untagged   # photos whose name holds 305
+//! ```
+
+#[path = "../tests/common/renders.rs"]
+mod renders;
+#[allow(dead_code)]
+#[path = "../tests/common/surface.rs"]
+mod surface;
+#[path = "../tests/common/truth.rs"]
+mod truth;
+#[path = "../tests/common/untagged.rs"]
+mod untagged;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use untagged::{UntaggedAccuracy, compare_untagged, missed, shared_untagged};
+use vedette_vision::{Photo, draw_overlay, encode_image, scan};
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out: PathBuf = root.join("target/untagged-bench");
+    std::fs::create_dir_all(&out).expect("bench dir");
+    let only = std::env::var("UNTAGGED_ONLY").ok();
+    let mut shared = Vec::new();
+    for s in shared_untagged() {
+        if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
+            continue;
+        }
+        let photo = s.photo();
+        let profile = s.profile();
+        let t = Instant::now();
+        let result = scan(&photo, &profile, Some(&s.roster()), Some(&s.intrinsics())).expect("scan");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let acc = compare_untagged(&result.table, &s.truth);
+        eprintln!(
+            "{}: {} in {ms:.0} ms (fitting {:.0} ms)",
+            s.name,
+            acc.summary(),
+            result.report.timing_ms.fitting
+        );
+        eprintln!("  missed: {}", missed(&result.table, &s.truth).join(", "));
+        for i in &result.report.issues {
+            if !matches!(i, vedette_vision::ScanIssue::AssumedFacing { .. }) {
+                eprintln!("  {}", i.describe());
+            }
+        }
+        let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
+        std::fs::write(
+            out.join(format!("{}-overlay.jpg", s.name)),
+            encode_image(&overlay, Path::new("overlay.jpg")).expect("jpg"),
+        )
+        .expect("write overlay");
+        shared.push(acc);
+    }
+    if !shared.is_empty() {
+        eprintln!("second renderer, all: {}", UntaggedAccuracy::merge(&shared).summary());
+    }
+    let default = vedette_vision::Profile::load(root.join("calibration/default.toml")).expect("profile");
+    let mut own = Vec::new();
+    for shot in untagged::untagged_shots() {
+        let name = shot.name();
+        if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
+        }
+        let t = Instant::now();
+        let name = shot.ensure_rendered(&out);
+        eprintln!("{name}: rendered in {:.0} s", t.elapsed().as_secs_f64());
+        let roster = shot.roster(&out, &name);
+        let k = truth::Truth::load(&out, &name).intrinsics();
+        let truth = vedette_geometry::Table::load(out.join(format!("{name}.table.json"))).expect("truth");
+        let mut profile = default.clone();
+        profile.terrain.clear();
+        profile.markers.find = false;
+        let photo = Photo::load(out.join(format!("{name}.jpg"))).expect("photo");
+        let t = Instant::now();
+        let result = scan(&photo, &profile, Some(&roster), Some(&k)).expect("scan");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let acc = compare_untagged(&result.table, &truth);
+        eprintln!(
+            "{name}: {} in {ms:.0} ms (fitting {:.0} ms)",
+            acc.summary(),
+            result.report.timing_ms.fitting
+        );
+        eprintln!("  missed: {}", missed(&result.table, &truth).join(", "));
+        let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
+        std::fs::write(
+            out.join(format!("{name}-overlay.jpg")),
+            encode_image(&overlay, Path::new("o.jpg")).expect("jpg"),
+        )
+        .expect("write overlay");
+        own.push(acc);
+    }
+    if !own.is_empty() {
+        eprintln!("vedette-synth, all: {}", UntaggedAccuracy::merge(&own).summary());
+    }
+}

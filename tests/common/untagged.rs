@@ -1,0 +1,548 @@
+//! Untagged tables (issue 37): the fixtures of a photo of bases without tags (the
+//! second renderer's `../shared/renders/untagged-*` folders, or a vedette-synth render)
+//! and the comparison of a scan against its truth. Shared by `tests/scan_untagged.rs`
+//! and `benches/scan_untagged.rs` (included by path, beside `renders.rs`, whose
+//! converter reads the second renderer's folders).
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use vedette_geometry::{Base, Facing, Table, Unit};
+use vedette_vision::{Game, Roster, RosterUnit};
+
+/// A scanned base further than this from its true centre is wrong, mm.
+pub const MATCH_MM: f64 = 5.0;
+/// A scanned base whose axis is further than this from the truth's is wrong, degrees.
+pub const MATCH_DEG: f64 = 5.0;
+
+/// The roster a player writes for a table without tags: every unit with `bases = N`,
+/// its base size, and the side at the near edge.
+pub fn untagged_roster(truth: &Table, near_side: Option<&str>) -> Roster {
+    let units = truth
+        .units
+        .iter()
+        .map(|u| {
+            let b = u.bases[0];
+            RosterUnit::untagged(u, [b.width(), b.depth()], u.bases.len())
+        })
+        .collect();
+    let game = Game {
+        rules: truth.rules,
+        scale: truth.scale,
+        name: truth.name.clone(),
+        near_side: near_side.map(str::to_string),
+    };
+    Roster::from_units(game, units).expect("untagged roster")
+}
+
+/// The untagged photos of the second renderer present (`../shared/renders/untagged-*`,
+/// read by the shared renders' converter, [`super::renders`]).
+pub fn shared_untagged() -> Vec<super::renders::SharedRender> {
+    super::renders::shared_renders("untagged")
+}
+
+/// A scan of an untagged table against its truth.
+#[derive(Debug, Clone, Default)]
+pub struct UntaggedAccuracy {
+    /// Bases in the truth.
+    pub truth_bases: usize,
+    /// Bases in the scan (fitted, and tagged ones of a mixed roster).
+    pub scanned_bases: usize,
+    /// Scanned bases in the right unit, within [`MATCH_MM`] and [`MATCH_DEG`] (axis).
+    pub correct: usize,
+    /// Scanned bases within those limits of a true base of a unit the scan cannot tell
+    /// from theirs (same side, kind, formation, base size and count), the right one or
+    /// not.
+    pub correct_up_to_twins: usize,
+    /// Centre error of each correct base, mm.
+    pub centre_mm: Vec<f64>,
+    /// Axis error of each correct base, degrees (front or rear alike).
+    pub axis_deg: Vec<f64>,
+    /// Correct bases whose front is the truth's.
+    pub facing_right: usize,
+    /// Correct bases facing the wrong way without `"facing": "assumed"`.
+    pub facing_wrong_unmarked: usize,
+    /// Correct bases marked assumed.
+    pub facing_assumed: usize,
+    /// Centre error over the scan's own `sigma_mm`, per correct base.
+    pub error_over_sigma: Vec<f64>,
+    /// Axis error over the scan's own `sigma_heading_deg`, per correct base.
+    pub axis_over_sigma: Vec<f64>,
+}
+
+/// The difference of two headings, degrees in `[-180, 180)`.
+fn turn(a: f64, b: f64) -> f64 {
+    (a - b + 540.0).rem_euclid(360.0) - 180.0
+}
+
+/// The axis error of `a` against `b`: their headings' difference folded onto a
+/// quarter turn of a rectangle whose front may be either long edge, degrees.
+fn axis_error(a: &Base, b: &Base) -> f64 {
+    let d = turn(a.heading_deg(), b.heading_deg()).abs();
+    d.min(180.0 - d)
+}
+
+/// Whether two units are twins: the scan cannot tell them apart.
+fn twins(a: &Unit, b: &Unit) -> bool {
+    a.side == b.side
+        && a.kind == b.kind
+        && a.formation == b.formation
+        && a.bases.len() == b.bases.len()
+        && a.bases[0].width() == b.bases[0].width()
+        && a.bases[0].depth() == b.bases[0].depth()
+}
+
+/// Each scanned base matched to the nearest true base among `candidates` (true bases
+/// not yet taken), within the limits.
+fn nearest<'a>(b: &Base, candidates: impl Iterator<Item = (usize, &'a Base)>) -> Option<(usize, f64)> {
+    candidates
+        .map(|(k, t)| (k, b.centre().distance(t.centre()), axis_error(b, t)))
+        .filter(|&(_, e, a)| e <= MATCH_MM && a <= MATCH_DEG)
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(k, e, _)| (k, e))
+}
+
+/// Compares the fitted bases of `scan` with `truth` (units matched by id).
+pub fn compare_untagged(scan: &Table, truth: &Table) -> UntaggedAccuracy {
+    let mut acc = UntaggedAccuracy {
+        truth_bases: truth.base_count(),
+        scanned_bases: scan.base_count(),
+        ..UntaggedAccuracy::default()
+    };
+    let all: Vec<(usize, usize, Base)> = truth
+        .units
+        .iter()
+        .enumerate()
+        .flat_map(|(ui, u)| u.bases.iter().enumerate().map(move |(bi, b)| (ui, bi, *b)))
+        .collect();
+    let mut taken = vec![false; all.len()];
+    let mut taken_twin = vec![false; all.len()];
+    for u in &scan.units {
+        let Some(tu) = truth.units.iter().position(|t| t.id == u.id) else { continue };
+        for b in &u.bases {
+            let own = all
+                .iter()
+                .enumerate()
+                .filter(|(k, (ui, _, _))| *ui == tu && !taken[*k])
+                .map(|(k, t)| (k, &t.2));
+            if let Some((k, e)) = nearest(b, own) {
+                taken[k] = true;
+                let t = all[k].2;
+                acc.correct += 1;
+                acc.centre_mm.push(e);
+                acc.axis_deg.push(axis_error(b, &t));
+                let right = turn(b.heading_deg(), t.heading_deg()).abs() < 90.0;
+                let assumed = b.meta().facing == Some(Facing::Assumed);
+                acc.facing_right += usize::from(right);
+                acc.facing_assumed += usize::from(assumed);
+                acc.facing_wrong_unmarked += usize::from(!right && !assumed);
+                if let Some(s) = b.meta().sigma_mm.filter(|s| *s > 0.0) {
+                    acc.error_over_sigma.push(e / s);
+                }
+                if let Some(s) = b.meta().sigma_heading_deg.filter(|s| *s > 0.0) {
+                    acc.axis_over_sigma.push(axis_error(b, &t) / s);
+                }
+            }
+            let twin = all
+                .iter()
+                .enumerate()
+                .filter(|(k, (ui, _, _))| twins(&truth.units[*ui], &truth.units[tu]) && !taken_twin[*k])
+                .map(|(k, t)| (k, &t.2));
+            if let Some((k, _)) = nearest(b, twin) {
+                taken_twin[k] = true;
+                acc.correct_up_to_twins += 1;
+            }
+        }
+    }
+    acc
+}
+
+/// Which true bases no scanned base of their unit or a twin matched, for reports.
+pub fn missed(scan: &Table, truth: &Table) -> Vec<String> {
+    let mut out = Vec::new();
+    for u in &truth.units {
+        for (bi, t) in u.bases.iter().enumerate() {
+            let hit =
+                scan.units.iter().filter(|s| truth.units.iter().any(|o| o.id == s.id && twins(o, u))).any(
+                    |s| {
+                        s.bases.iter().any(|b| {
+                            b.centre().distance(t.centre()) <= MATCH_MM && axis_error(b, t) <= MATCH_DEG
+                        })
+                    },
+                );
+            if !hit {
+                out.push(format!("{}#{bi} at ({:.0}, {:.0})", u.id, t.centre().x, t.centre().y));
+            }
+        }
+    }
+    out
+}
+
+impl UntaggedAccuracy {
+    /// Pools several photos.
+    pub fn merge(all: &[UntaggedAccuracy]) -> UntaggedAccuracy {
+        let mut m = UntaggedAccuracy::default();
+        for a in all {
+            m.truth_bases += a.truth_bases;
+            m.scanned_bases += a.scanned_bases;
+            m.correct += a.correct;
+            m.correct_up_to_twins += a.correct_up_to_twins;
+            m.centre_mm.extend(&a.centre_mm);
+            m.axis_deg.extend(&a.axis_deg);
+            m.facing_right += a.facing_right;
+            m.facing_wrong_unmarked += a.facing_wrong_unmarked;
+            m.facing_assumed += a.facing_assumed;
+            m.error_over_sigma.extend(&a.error_over_sigma);
+            m.axis_over_sigma.extend(&a.axis_over_sigma);
+        }
+        m
+    }
+
+    /// Correct bases over true bases.
+    pub fn recall(&self) -> f64 {
+        self.correct as f64 / self.truth_bases.max(1) as f64
+    }
+
+    /// Correct bases over scanned bases.
+    pub fn precision(&self) -> f64 {
+        self.correct as f64 / self.scanned_bases.max(1) as f64
+    }
+
+    /// Bases right up to twin units, over scanned bases.
+    pub fn precision_up_to_twins(&self) -> f64 {
+        self.correct_up_to_twins as f64 / self.scanned_bases.max(1) as f64
+    }
+
+    /// Recall up to twin units.
+    pub fn recall_up_to_twins(&self) -> f64 {
+        self.correct_up_to_twins as f64 / self.truth_bases.max(1) as f64
+    }
+
+    /// Share of correct bases facing the truth's way.
+    pub fn facing_right_share(&self) -> f64 {
+        self.facing_right as f64 / self.correct.max(1) as f64
+    }
+
+    /// Share of correct bases facing the wrong way without being marked assumed.
+    pub fn facing_wrong_unmarked_share(&self) -> f64 {
+        self.facing_wrong_unmarked as f64 / self.correct.max(1) as f64
+    }
+
+    /// Share of correct bases within `k` of their own `sigma_mm`.
+    pub fn within_sigmas(&self, k: f64) -> f64 {
+        let n = self.error_over_sigma.len().max(1) as f64;
+        self.error_over_sigma.iter().filter(|r| **r <= k).count() as f64 / n
+    }
+
+    /// Share of correct bases whose axis is within `k` of their `sigma_heading_deg`.
+    pub fn axis_within_sigmas(&self, k: f64) -> f64 {
+        let n = self.axis_over_sigma.len().max(1) as f64;
+        self.axis_over_sigma.iter().filter(|r| **r <= k).count() as f64 / n
+    }
+
+    /// One line for logs.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} of {} bases ({} scanned): recall {:.3} precision {:.3} (up to twin units {:.3} / {:.3}), centre median {:.2} p95 {:.2} mm, axis median {:.2}° p95 {:.2}°, facing right {:.3} wrong-unmarked {:.3}, within 2.45 sigma {:.3} (axis {:.3})",
+            self.correct,
+            self.truth_bases,
+            self.scanned_bases,
+            self.recall(),
+            self.precision(),
+            self.recall_up_to_twins(),
+            self.precision_up_to_twins(),
+            quantile(&self.centre_mm, 0.5),
+            quantile(&self.centre_mm, 0.95),
+            quantile(&self.axis_deg, 0.5),
+            quantile(&self.axis_deg, 0.95),
+            self.facing_right_share(),
+            self.facing_wrong_unmarked_share(),
+            self.within_sigmas(2.45),
+            self.axis_within_sigmas(2.45),
+        )
+    }
+}
+
+/// The `q` quantile of `v` (NaN when empty).
+pub fn quantile(v: &[f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[((s.len() - 1) as f64 * q).round() as usize]
+}
+
+/// A seeded untagged battle on a 6'x4' table (issue 37's hard cases): units in line,
+/// two lines and column of touching bases (seams 0-0.8 mm open, each base turned up to
+/// 0.6° on its own), cavalry, batteries, leaders and skirmishers; Austria in the near
+/// half facing the far edge, France in the far half facing the near one (each unit
+/// turned up to 35° off, one in eight any way round); units at least 3 mm apart, so
+/// that some stand within 5 mm of each other.
+pub fn untagged_battle(seed: u64, units: usize) -> Table {
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use vedette_geometry::{BaseSize, Formation, Pose, RuleSet, SCHEMA_ID, Scale, TableSize, UnitKind, Vec2};
+    const WIDTH: f64 = 1828.8;
+    const DEPTH: f64 = 1219.2;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let inf = BaseSize::new(30.0, 20.0);
+    let cav = BaseSize::new(40.0, 30.0);
+    let mut placed: Vec<Base> = Vec::new();
+    let mut out: Vec<Unit> = Vec::new();
+    let mut attempts = 0;
+    while out.len() < units && attempts < 50_000 {
+        attempts += 1;
+        let (kind, formation, size, cols, rows) = match rng.random_range(0..12) {
+            0..=2 => (UnitKind::Infantry, Formation::Line, inf, rng.random_range(3..=6), 1),
+            3 | 4 => (UnitKind::Infantry, Formation::TwoLine, inf, rng.random_range(2..=3), 2),
+            5 => (UnitKind::Infantry, Formation::AttackColumn, inf, 1, rng.random_range(2..=4)),
+            6 | 7 => (UnitKind::Cavalry, Formation::Line, cav, rng.random_range(2..=4), 1),
+            8 => (UnitKind::Cavalry, Formation::TwoLine, cav, 2, 2),
+            9 => (UnitKind::Artillery, Formation::Unlimbered, BaseSize::new(25.0, 40.0), 1, 1),
+            10 => (UnitKind::Leader, Formation::Line, BaseSize::new(25.0, 30.0), 1, 1),
+            _ => (UnitKind::Skirmisher, Formation::Line, BaseSize::new(20.0, 20.0), 1, 1),
+        };
+        let centre = Vec2::new(rng.random_range(70.0..WIDTH - 70.0), rng.random_range(70.0..DEPTH - 70.0));
+        let near = centre.y < DEPTH / 2.0;
+        let heading: f64 = if rng.random_bool(0.125) {
+            rng.random_range(0.0..360.0)
+        } else {
+            (if near { 90.0 } else { 270.0 }) + rng.random_range(-35.0..35.0)
+        };
+        let forward = Vec2::from_heading_deg(heading);
+        let right = forward.perp_right();
+        let mut bases = Vec::new();
+        let mut gap_x = vec![0.0; cols];
+        for g in gap_x.iter_mut().skip(1) {
+            *g = rng.random_range(0.0..0.8);
+        }
+        let open: f64 = gap_x.iter().sum();
+        for r in 0..rows {
+            let mut x = -(cols as f64 * size.width + open) / 2.0;
+            for gap in &gap_x {
+                x += gap;
+                let local_x = x + size.width / 2.0;
+                x += size.width;
+                let local_y = ((rows as f64 - 1.0) / 2.0 - r as f64) * (size.depth + 0.3);
+                let turn = rng.random_range(-0.6..0.6);
+                bases.push(Base::new(
+                    size,
+                    Pose::new(centre + right * local_x + forward * local_y, heading + turn),
+                ));
+            }
+        }
+        let fiducials =
+            [(60.0, 60.0), (WIDTH - 60.0, 60.0), (WIDTH - 60.0, DEPTH - 60.0), (60.0, DEPTH - 60.0)];
+        let ok = bases.iter().all(|b: &Base| {
+            let c = b.corners();
+            let on_table = [c.front_left, c.front_right, c.rear_left, c.rear_right]
+                .iter()
+                .all(|p| p.x > 20.0 && p.y > 20.0 && p.x < WIDTH - 20.0 && p.y < DEPTH - 20.0);
+            let clear_of_fiducials = fiducials
+                .iter()
+                .all(|&(x, y)| (b.centre().x - x).abs() > 90.0 || (b.centre().y - y).abs() > 90.0);
+            let apart = placed
+                .iter()
+                .filter(|o| o.centre().distance(b.centre()) < 120.0)
+                .all(|o| o.closest_points(b).distance_mm > 3.0 && !o.contains(b.centre()));
+            on_table && clear_of_fiducials && apart
+        });
+        if !ok {
+            continue;
+        }
+        placed.extend(bases.iter().copied());
+        let side = if near { "austria" } else { "france" };
+        let mut unit = Unit::new(format!("{}-{}", &side[..2], out.len() + 1), side, kind, bases);
+        unit.formation = Some(formation);
+        if kind == UnitKind::Artillery {
+            unit.formation = Some(Formation::Unlimbered);
+        }
+        if matches!(kind, UnitKind::Leader | UnitKind::Skirmisher) {
+            unit.formation = None;
+        }
+        out.push(unit);
+    }
+    Table {
+        schema: SCHEMA_ID.to_string(),
+        rules: RuleSet::Republique5,
+        scale: Scale::Medium,
+        name: Some(format!("untagged battle {seed}")),
+        size: Some(TableSize { width: WIDTH, depth: DEPTH }),
+        sides: Default::default(),
+        artillery: Default::default(),
+        units: out,
+        markers: Vec::new(),
+        terrain: Vec::new(),
+    }
+}
+
+/// One synthetic photo of an untagged battle (issue 37's hard cases).
+#[derive(Debug, Clone, Copy)]
+pub struct UntaggedShot {
+    /// The table's seed ([`untagged_battle`]).
+    pub table_seed: u64,
+    /// The render's seed.
+    pub seed: u64,
+    /// How many units.
+    pub units: usize,
+    /// Camera tilt, degrees.
+    pub tilt_deg: f64,
+    /// Photographed from the far edge.
+    pub far: bool,
+    /// The mat.
+    pub mat: vedette_synth::MatColour,
+    /// Figures' overhang past the base edges, mm.
+    pub overhang_mm: f64,
+    /// Every `k`-th unit tagged (a mixed roster); 0: none.
+    pub tagged_every: usize,
+}
+
+/// Every fourth unit (from the first) is flocked like the mat.
+pub const MAT_FLOCKED_EVERY: usize = 4;
+
+impl UntaggedShot {
+    /// The file stem of its render.
+    pub fn name(&self) -> String {
+        format!(
+            "u1-t{}-s{}-{}u-{}deg-{}-{:?}-{}mm{}",
+            self.table_seed,
+            self.seed,
+            self.units,
+            self.tilt_deg,
+            if self.far { "far" } else { "near" },
+            self.mat,
+            self.overhang_mm,
+            if self.tagged_every > 0 { format!("-tag{}", self.tagged_every) } else { String::new() }
+        )
+        .to_lowercase()
+    }
+
+    /// Whether unit `index` carries tags.
+    pub fn tagged(&self, index: usize) -> bool {
+        self.tagged_every > 0 && index % self.tagged_every == self.tagged_every - 1
+    }
+
+    /// Renders the shot into `dir` (`NAME.jpg`, `NAME.table.json`, `NAME.camera.json`)
+    /// unless it is there.
+    pub fn ensure_rendered(&self, dir: &Path) -> String {
+        use rand::{RngExt, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        use vedette_synth::{
+            Camera, Distortion, LookAt, RenderOptions, Resolution, Scene, SensorOptions, StandardLayout,
+        };
+        let name = self.name();
+        if dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists() {
+            return name;
+        }
+        let table = untagged_battle(self.table_seed, self.units);
+        let mut layout = StandardLayout::default().build(&table).expect("layout");
+        let tagged: Vec<String> = table
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.tagged(*i))
+            .map(|(_, u)| u.id.clone())
+            .collect();
+        layout.tags.retain(|t| tagged.contains(&t.unit));
+        let (w, d) = (1828.8, 1219.2);
+        let scene = Scene::new(table, &layout).expect("scene");
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ 0x3737);
+        let k1: f64 = rng.random_range(-0.04..0.04);
+        let mut height = 900.0;
+        let camera = loop {
+            let cam = Camera::looking_at(&LookAt {
+                target_mm: vedette_geometry::Vec2::new(w / 2.0, d / 2.0),
+                height_mm: height,
+                tilt_deg: self.tilt_deg,
+                yaw_deg: if self.far { 180.0 } else { 0.0 } + rng.random_range(-3.0..3.0),
+                focal_mm: 4.5,
+                sensor_width_mm: 6.17,
+                resolution: Resolution::MP12,
+            })
+            .expect("camera")
+            .with_distortion(Distortion { k1, ..Distortion::NONE });
+            let all_in =
+                [(-40.0, -40.0), (w + 40.0, -40.0), (w + 40.0, d + 40.0), (-40.0, d + 40.0)].iter().all(
+                    |&(x, y)| cam.project(&nalgebra::Point3::new(x, y, 0.0)).is_some_and(|p| cam.in_frame(p)),
+                );
+            if all_in || height > 5000.0 {
+                break cam;
+            }
+            height += 25.0;
+        };
+        let options = RenderOptions {
+            mat: self.mat,
+            mat_flocked_every: MAT_FLOCKED_EVERY,
+            overhang_mm: self.overhang_mm,
+            sensor: SensorOptions {
+                blur_sigma_px: rng.random_range(0.5..1.0),
+                read_noise: rng.random_range(0.003..0.01),
+                shot_noise: rng.random_range(0.0001..0.0003),
+                vignetting: rng.random_range(0.1..0.3),
+            },
+            jpeg_quality: 88,
+            ..RenderOptions::seeded(self.seed)
+        };
+        let photo = vedette_synth::render(&scene, &camera, &options).expect("render");
+        photo.write(dir, &name).expect("write render");
+        name
+    }
+
+    /// The roster of the shot: every `tagged_every`-th unit by its tags, the others by
+    /// their base count; Austria at the near edge.
+    pub fn roster(&self, dir: &Path, name: &str) -> Roster {
+        let table = Table::load(dir.join(format!("{name}.table.json"))).expect("truth table");
+        let text = std::fs::read_to_string(dir.join(format!("{name}.camera.json"))).expect("camera truth");
+        let camera: vedette_synth::CameraTruth = serde_json::from_str(&text).expect("camera truth JSON");
+        let units = table
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let b = u.bases[0];
+                let size = [b.width(), b.depth()];
+                let mut tags: Vec<&vedette_synth::TagTruth> =
+                    camera.tags.iter().filter(|t| t.unit_index == i).collect();
+                tags.sort_by_key(|t| t.base);
+                if tags.is_empty() {
+                    RosterUnit::untagged(u, size, u.bases.len())
+                } else {
+                    let offset = [tags[0].offset_mm.x, tags[0].offset_mm.y];
+                    RosterUnit::from_unit(u, size, offset, tags.iter().map(|t| t.marker.id).collect())
+                }
+            })
+            .collect();
+        let game = Game {
+            rules: table.rules,
+            scale: table.scale,
+            name: table.name.clone(),
+            near_side: Some("austria".into()),
+        };
+        Roster::from_units(game, units).expect("mixed roster")
+    }
+}
+
+/// The synthetic shots the bench measures (12 MP): mats, tilts 0-25°, both edges,
+/// overhangs 1-3 mm, every fourth unit flocked like the mat, two with a mixed roster.
+pub fn untagged_shots() -> Vec<UntaggedShot> {
+    use vedette_synth::MatColour::{Brown, Green, Sand};
+    let shot = |table_seed, seed, tilt_deg, far, mat, overhang_mm, tagged_every| UntaggedShot {
+        table_seed,
+        seed,
+        units: 30,
+        tilt_deg,
+        far,
+        mat,
+        overhang_mm,
+        tagged_every,
+    };
+    vec![
+        shot(3701, 3701, 5.0, false, Green, 1.0, 0),
+        shot(3702, 3702, 15.0, true, Brown, 2.0, 0),
+        shot(3703, 3703, 25.0, false, Sand, 3.0, 5),
+        shot(3704, 3704, 20.0, true, Green, 2.5, 0),
+        shot(3705, 3705, 10.0, false, Brown, 1.5, 5),
+        shot(3705, 3706, 22.0, true, Brown, 1.5, 5),
+    ]
+}
