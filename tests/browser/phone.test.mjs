@@ -35,6 +35,15 @@ const baseBox = async (name) => {
 };
 const fitted = async () => { await page().click("#fit"); await page().waitForTimeout(50); };
 
+test("paired by its address: the secret leaves the address bar, the cookie carries on after a reload", async () => {
+  assert.match(server.url, /[?&]token=/, "the phone tests run with --require-token");
+  assert.doesNotMatch(page().url(), /token/);
+  await page().reload();
+  await page().locator("#view svg g#bases").waitFor();
+  assert.deepEqual(await page().evaluate(() => fetch("/api/session").then((r) => r.status)), 200);
+  await openViewer(page());
+});
+
 test("the plan fills the phone's width, the panel is a bottom sheet, every control is 44 px", async () => {
   const v = await box("#view svg");
   assert.ok(v.width >= 0.9 * 390, "the plan is " + v.width + " px wide");

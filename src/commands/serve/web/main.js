@@ -124,4 +124,7 @@ async function start() {
   await refresh(false, state.view === "plan" ? plan : null, asked);
   showCorrections(await corrections);
 }
+// A paired phone's first address carries the secret; the server answered it with the
+// cookie, so the secret leaves the address bar (and the history, bookmarks, screenshots).
+if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
 start().then(showPairing).catch((e) => showError(e.message));
