@@ -22,12 +22,16 @@ pub struct SurfaceOptions {
     /// Segment the profile's terrain classes (off when a terrain layer is merged
     /// instead).
     pub terrain: bool,
+    /// The photo is scanned for its base tags: one whose tags are too small or too
+    /// blurred to read is refused (issue 41). Off for a terrain layer made from a photo
+    /// of the empty table.
+    pub tags: bool,
 }
 
 impl Default for SurfaceOptions {
-    /// Both.
+    /// Everything.
     fn default() -> Self {
-        SurfaceOptions { markers: true, terrain: true }
+        SurfaceOptions { markers: true, terrain: true, tags: true }
     }
 }
 
@@ -41,6 +45,23 @@ pub fn read_surface(
     table: &mut Table,
     tags: &[TagPose],
     options: SurfaceOptions,
+) -> Result<(Vec<ScanIssue>, f64), VisionError> {
+    read_surface_with(photo, profile, fit, fiducials, table, tags, options, &[])
+}
+
+/// [`read_surface`], the terrain read with `unread` (where bases whose tags were not
+/// read may stand) masked as bases are: their figures never become terrain (issue 41).
+/// The marker cubes are looked for there as everywhere else.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_surface_with(
+    photo: &Photo,
+    profile: &Profile,
+    fit: &CameraFit,
+    fiducials: &[DetectedMarker],
+    table: &mut Table,
+    tags: &[TagPose],
+    options: SurfaceOptions,
+    unread: &[vedette_geometry::Base],
 ) -> Result<(Vec<ScanIssue>, f64), VisionError> {
     let start = Instant::now();
     let mut issues = Vec::new();
@@ -69,7 +90,20 @@ pub fn read_surface(
     }
     // After the cubes, so that they are masked out of the terrain too.
     if want_terrain {
-        table.terrain = crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?;
+        table.terrain = if unread.is_empty() {
+            crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?
+        } else {
+            // The zones stand on the table as the bases of a unit of their own ('#' is
+            // in no real unit's id) while the terrain is read.
+            let mut masked = table.clone();
+            masked.units.push(vedette_geometry::Unit::new(
+                "#unread",
+                "#unread",
+                vedette_geometry::UnitKind::Infantry,
+                unread.to_vec(),
+            ));
+            crate::terrain::segment(photo, &fit.model, &correction, profile, &masked, tags)?
+        };
         crate::standing::stand_on_templates(table, &fit.model, profile)?;
     }
     Ok((issues, start.elapsed().as_secs_f64() * 1e3))
