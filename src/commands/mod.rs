@@ -11,6 +11,7 @@ pub mod explain;
 pub mod fiducials;
 pub mod generate;
 pub mod init;
+pub mod length;
 pub mod los;
 pub mod measure;
 pub mod movement;

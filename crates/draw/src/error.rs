@@ -19,6 +19,20 @@ pub enum DrawError {
     /// The scene has nothing to draw and no table outline to size the picture by.
     #[error("nothing to draw: the scene is empty and has no extent")]
     Empty,
+    /// A question about a pair was asked about one thing twice.
+    #[error("\"{a}\" and \"{b}\" are the same unit or share every base; ask about two different units")]
+    SamePair {
+        /// The first, as given.
+        a: String,
+        /// The second, as given.
+        b: String,
+    },
+    /// A unit asked about has no bases.
+    #[error("\"{unit}\" has no bases")]
+    NoBases {
+        /// The unit.
+        unit: String,
+    },
     /// A rule distance or angle the drawing needs is missing from the table's rule set.
     #[error(transparent)]
     Geometry(#[from] vedette_geometry::GeometryError),
