@@ -93,7 +93,7 @@ pub enum VisionError {
     /// The photo is too blurred for its tags: measured on the edges of the table
     /// fiducials, the blur spreads over too much of a tag's cell (issue 41).
     #[error(
-        "the photo is blurred: the fiducials' edges are spread over {sigma_px:.1} px (one standard deviation), and a tag's cell is {cell_px:.1} px; beyond {limit_px:.1} px tags are misread. Hold the camera still (a timer, a stand), focus on the table, and use more light for a shorter exposure"
+        "the photo is blurred: the fiducials' edges are spread over {sigma_px:.2} px (one standard deviation), and a tag's cell is {cell_px:.1} px; beyond {limit_px:.2} px tags are misread. Hold the camera still (a timer, a stand), focus on the table, and use more light for a shorter exposure"
     )]
     Blurred {
         /// The blur measured at the fiducials' edges, px (a Gaussian's standard deviation).

@@ -330,7 +330,7 @@ impl ScanIssue {
                 "tags are {median_px:.1} px across ({smallest_px:.1} px at the far side), under the {comfortable_px:.0} px at which tags beside figures are read as well as at full size: closer or with more megapixels, more bases are read"
             ),
             ScanIssue::BlurredPhoto { sigma_px, cell_px, comfortable_px } => format!(
-                "the photo is blurred: edges spread over {sigma_px:.1} px at the fiducials, more than {comfortable_px:.1} px (a third of a {cell_px:.1} px tag cell): hold the camera still and focus on the table"
+                "the photo is blurred: edges spread over {sigma_px:.2} px at the fiducials, more than {comfortable_px:.2} px (a third of a {cell_px:.1} px tag cell): hold the camera still and focus on the table"
             ),
             ScanIssue::Glare { at_mm, across_mm, tags } => format!(
                 "glare: a patch of white {across_mm:.0} mm across at {} is saturated{}; a tag under it cannot be read: move the light or shade the table",
