@@ -67,6 +67,17 @@ fn shoot(dir: &Path, name: &str, sheet: Option<(f64, f64)>, resolution: Resoluti
     Photo::load(dir.join(format!("{name}.jpg"))).unwrap()
 }
 
+/// `vedette check PHOTO --profile check.toml` run in `dir`, the profile written there.
+fn check_verb(dir: &Path, photo: &str) -> std::process::Output {
+    let plan = TablePlan { width_mm: WIDTH, depth_mm: DEPTH, fiducials: Some(4), ..TablePlan::default() };
+    std::fs::write(dir.join("check.toml"), starter_profile(&plan, "check.toml").unwrap().1).unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args(["check", photo, "--profile", "check.toml"])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_check_agrees_with_the_truth_within_its_stated_uncertainty() {
     let dir = tempfile::tempdir().unwrap();
@@ -85,6 +96,11 @@ fn the_check_agrees_with_the_truth_within_its_stated_uncertainty() {
     assert!(r.good_for_disputes, "{:#?}", r.lines());
     let text = r.lines().join("\n");
     assert!(text.contains("GOOD FOR DISPUTES") && text.contains("66 distances from 60 to 234 mm"), "{text}");
+    // The verb says the same, and exits 0.
+    let o = check_verb(dir.path(), "exact.jpg");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("GOOD FOR DISPUTES") && !said.contains("NOT GOOD"), "{said}");
 
     // A printer that scaled the sheet by +0.6%: every distance is truly 0.6% long, and
     // the check says so pair by pair, within what it states.
@@ -100,6 +116,11 @@ fn the_check_agrees_with_the_truth_within_its_stated_uncertainty() {
     assert!(!r.good_for_disputes);
     let text = r.lines().join("\n");
     assert!(text.contains("+0.60%") && text.contains("NOT GOOD ENOUGH FOR DISPUTES"), "{text}");
+    // The verb exits 1, saying why.
+    let o = check_verb(dir.path(), "scaled.jpg");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("+0.60%"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not good enough for disputes"));
 }
 
 #[test]
@@ -117,6 +138,10 @@ fn a_photo_without_the_sheet_or_with_tags_too_small_is_refused() {
         }
         other => panic!("{other:?}"),
     }
+    let o = check_verb(dir.path(), "bare.jpg");
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bare.jpg: the check sheet is not in this photo"), "{err}");
     // The same sheet at a third of the pixels: 12 mm tags about 7 px across.
     let small = shoot(dir.path(), "small", Some((1.0, 23.0)), Resolution::new(560, 420));
     match check_photo(&small, &p, None) {
