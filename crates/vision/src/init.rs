@@ -81,6 +81,12 @@ pub fn photo_plan(width_mm: f64, depth_mm: f64, tag_mm: f64, long_px: f64, short
     }
 }
 
+/// `v` mm as a person writes it: to 0.1 mm, without a trailing `.0` (6 ft is 1828.8,
+/// not 1828.8000000000002).
+fn in_mm(v: f64) -> String {
+    Shown((v * 10.0).round() / 10.0).to_string()
+}
+
 /// The profile for a table (checked by [`Profile::from_toml_str`]) and its text, with
 /// comments saying what each part is for.
 pub fn starter_profile(plan: &TablePlan, origin: &str) -> Result<(Profile, String), VisionError> {
@@ -95,19 +101,26 @@ pub fn starter_profile(plan: &TablePlan, origin: &str) -> Result<(Profile, Strin
     }
     if d > w {
         return Err(refuse(format!(
-            "give the long edge first: {w} x {d} mm has its depth (away from you) longer than its width; the table frame's x runs along the long edge (--table {d}x{w})"
+            "give the long edge first: {} x {} mm has its depth (away from you) longer than its width; the table frame's x runs along the long edge (--table {}x{})",
+            in_mm(w),
+            in_mm(d),
+            in_mm(d),
+            in_mm(w)
         )));
     }
     if d < MIN_TABLE_MM {
         return Err(refuse(format!(
-            "a table {d} mm deep is too small: four fiducials and a game need at least {MIN_TABLE_MM} mm each way"
+            "a table {} mm deep is too small: four fiducials and a game need at least {MIN_TABLE_MM} mm each way",
+            in_mm(d)
         )));
     }
     let tags = Dictionary::DEFAULT_TAGS;
     let widest = photo_plan(w, d, tag_mm, WIDEST_PHOTO_PX, WIDEST_PHOTO_PX * 0.75);
     if widest.tag_px < min_marker_px(tags) {
         return Err(refuse(format!(
-            "a {w} x {d} mm table cannot be photographed whole with its {tag_mm} mm tags readable: even a 48 MP photo would show them {:.1} px across, and {:.0} px are needed; use bigger tags (--tag-mm {:.0}) or scan the table as smaller tables",
+            "a {} x {} mm table cannot be photographed whole with its {tag_mm} mm tags readable: even a 48 MP photo would show them {:.1} px across, and {:.0} px are needed; use bigger tags (--tag-mm {:.0}) or scan the table as smaller tables",
+            in_mm(w),
+            in_mm(d),
             widest.tag_px,
             min_marker_px(tags),
             (tag_mm * min_marker_px(tags) / widest.tag_px).ceil()
@@ -117,7 +130,9 @@ pub fn starter_profile(plan: &TablePlan, origin: &str) -> Result<(Profile, Strin
     let inset = f.max(f / 2.0 + quiet + 5.0);
     if 2.0 * (inset + f / 2.0 + quiet) > d {
         return Err(refuse(format!(
-            "{f} mm fiducials with their paper do not fit a table {d} mm deep: use smaller ones (--fiducial-mm)"
+            "{} mm fiducials with their paper do not fit a table {} mm deep: use smaller ones (--fiducial-mm)",
+            in_mm(f),
+            in_mm(d)
         )));
     }
     let count = fiducials.unwrap_or(if w > 2000.0 { 6 } else { 4 });
@@ -429,6 +444,13 @@ mod tests {
                 .to_string()
         };
         assert!(e(1220.0, 1830.0).contains("long edge first"));
+        // 4 x 6 ft, as people write it back.
+        assert!(
+            e(4.0 * 304.8, 6.0 * 304.8).contains("1219.2 x 1828.8 mm")
+                && e(4.0 * 304.8, 6.0 * 304.8).contains("(--table 1828.8x1219.2)"),
+            "{}",
+            e(4.0 * 304.8, 6.0 * 304.8)
+        );
         assert!(e(600.0, 299.0).contains("too small"));
         assert!(e(-5.0, 300.0).contains("positive"));
         assert!(e(f64::NAN, 300.0).contains("positive"));
