@@ -38,6 +38,7 @@ fn bench(c: &mut Criterion) {
                     &mut table,
                     &scan.tags,
                     options,
+                    &[],
                 );
                 black_box(read.map(|_| (table.terrain.len(), table.markers.len())))
             })

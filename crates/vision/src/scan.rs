@@ -8,7 +8,7 @@ use crate::photo::Photo;
 use crate::pose::{CameraFit, CameraParameters, FiducialFit, ModelKind, self_calibrate, solve_camera};
 use crate::profile::Profile;
 use crate::roster::Roster;
-use crate::surface::{SurfaceOptions, read_surface_with};
+use crate::surface::{SurfaceOptions, read_surface};
 use crate::tags::{ErrorBudget, TagPose, measure_tags};
 use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::prelude::*;
@@ -706,7 +706,7 @@ pub fn scan_with(
     let t_tags = start.elapsed().as_secs_f64() * 1e3;
     let unread = unread_zones(roster, &table, &undecoded, profile);
     let (surface_issues, t_surface) =
-        read_surface_with(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread)?;
+        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread)?;
     issues.extend(surface_issues);
     let t_total = start.elapsed().as_secs_f64() * 1e3;
     let report = ScanReport {

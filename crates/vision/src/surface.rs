@@ -37,23 +37,11 @@ impl Default for SurfaceOptions {
 
 /// Reads the markers and terrain into `table` (bases found, camera solved: the last
 /// stage of [`scan`](crate::scan)); returns the issues found and the time spent, ms.
-pub fn read_surface(
-    photo: &Photo,
-    profile: &Profile,
-    fit: &CameraFit,
-    fiducials: &[DetectedMarker],
-    table: &mut Table,
-    tags: &[TagPose],
-    options: SurfaceOptions,
-) -> Result<(Vec<ScanIssue>, f64), VisionError> {
-    read_surface_with(photo, profile, fit, fiducials, table, tags, options, &[])
-}
-
-/// [`read_surface`], the terrain read with `unread` (where bases whose tags were not
-/// read may stand) masked as bases are: their figures never become terrain (issue 41).
-/// The marker cubes are looked for there as everywhere else.
+/// `unread` are where bases whose tags were not read may stand: the terrain is read
+/// with them masked as bases are, so that their figures never become terrain (issue
+/// 41); the marker cubes are looked for there as everywhere else.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn read_surface_with(
+pub fn read_surface(
     photo: &Photo,
     profile: &Profile,
     fit: &CameraFit,
