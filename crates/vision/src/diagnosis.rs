@@ -1145,7 +1145,13 @@ mod tests {
     fn blur_is_refused_above_half_a_cell() {
         assert!(check_blur(1.9, 3.8).is_ok());
         let e = check_blur(2.0, 3.8).unwrap_err().to_string();
-        assert!(e.contains("blurred") && e.contains("2.0 px") && e.contains("3.8 px"), "{e}");
+        assert!(
+            e.contains("blurred")
+                && e.contains("2.00 px")
+                && e.contains("beyond 1.90 px")
+                && e.contains("3.8 px"),
+            "{e}"
+        );
     }
 
     #[test]
