@@ -18,14 +18,14 @@ fn bench(c: &mut Criterion) {
     let roster = Roster::load(root.join("samples/photos/battle.roster.toml")).unwrap_or_else(|e| fail(e));
     let camera = Intrinsics::load(&root.join("samples/photos/camera.toml")).unwrap_or_else(|e| fail(e));
     let photo = Photo::load(root.join("samples/photos/battle.jpg")).unwrap_or_else(|e| fail(e));
-    let bare = SurfaceOptions { markers: false, terrain: false };
+    let bare = SurfaceOptions { markers: false, terrain: false, tags: true };
     let scan = scan_with(&photo, &profile, Some(&roster), Some(&camera), bare).unwrap_or_else(|e| fail(e));
     let mut g = c.benchmark_group("scan surface, battle sample (12 MP)");
     g.sample_size(10).measurement_time(Duration::from_secs(15));
     for (name, options) in [
         ("cubes and terrain", SurfaceOptions::default()),
-        ("cubes", SurfaceOptions { markers: true, terrain: false }),
-        ("terrain", SurfaceOptions { markers: false, terrain: true }),
+        ("cubes", SurfaceOptions { markers: true, terrain: false, tags: true }),
+        ("terrain", SurfaceOptions { markers: false, terrain: true, tags: true }),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| {
@@ -38,6 +38,7 @@ fn bench(c: &mut Criterion) {
                     &mut table,
                     &scan.tags,
                     options,
+                    &[],
                 );
                 black_box(read.map(|_| (table.terrain.len(), table.markers.len())))
             })

@@ -2,7 +2,8 @@
 //! (bad input, unreadable file, ...), 2 for a command line the parser rejects.
 //!
 //! # Two binaries
-//! The photo verbs (`scan`, `fiducials`, `sheet`, `calibrate-camera`) need OpenCV, whose
+//! The photo verbs (`scan`, `fiducials`, `sheet`, `calibrate-camera`, `check`; and
+//! `init`, which checks what it writes with the scanner's profile) need OpenCV, whose
 //! shared libraries (and theirs: over a hundred on Debian) take about 0.2 s to load;
 //! even OpenCV's core library alone, with the libraries it brings (BLAS, LAPACK, X11,
 //! ...), adds about 4 ms to the start of every process. So this library does not depend
@@ -60,6 +61,12 @@ pub enum Command {
     Sheet(commands::sheet::Args),
     /// Calibrate a camera from photos of a chessboard or ChArUco board.
     CalibrateCamera(commands::calibrate_camera::Args),
+    /// Write a calibration profile for your table's size (and a roster from a unit
+    /// list): the first step of docs/getting-started.md.
+    Init(commands::init::Args),
+    /// Measure the check sheet (`sheet --check`) in a photo of the table: how accurate
+    /// your camera is on your table, and whether it is good enough for disputes.
+    Check(commands::check::Args),
 }
 
 /// Runs the verbs that need no photo; `None` for a photo verb, and for a table verb
@@ -87,7 +94,12 @@ pub fn table_verb(command: Command, out: &mut dyn std::io::Write) -> Option<Resu
         Command::Generate(a) => commands::generate::run(&a, out),
         Command::Schema(a) => commands::schema::run(&a, out),
         Command::Serve(a) => commands::serve::run(&a, out),
-        Command::Scan(_) | Command::Fiducials(_) | Command::Sheet(_) | Command::CalibrateCamera(_) => {
+        Command::Scan(_)
+        | Command::Fiducials(_)
+        | Command::Sheet(_)
+        | Command::CalibrateCamera(_)
+        | Command::Init(_)
+        | Command::Check(_) => {
             return None;
         }
     })

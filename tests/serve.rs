@@ -506,6 +506,25 @@ fn an_uploaded_photo_is_scanned_as_the_verb_does_and_bad_uploads_are_refused() {
     // The table served before is untouched on disk.
     assert_eq!(std::fs::read(&table).unwrap(), std::fs::read(sample("brigade-attack.json")).unwrap());
     assert_eq!(server.get("/api/photo.svg").0, 200);
+
+    // Issue 41: a photo the scan refuses for a measured reason (here the battle photo at
+    // 35%, of another size than the server's camera file, its tags 8 px across) is
+    // refused on the page with the scan's reason, and the session keeps its table.
+    let small = {
+        let img = image::open(root("samples/photos/battle.jpg")).unwrap().thumbnail_exact(1400, 1050);
+        let mut bytes = Vec::new();
+        img.to_rgb8().write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Jpeg).unwrap();
+        bytes
+    };
+    let (status, up) = server.request("POST", "/api/uploads?name=battle-35.jpg", Some("image/jpeg"), &small);
+    assert_eq!(status, 200, "{up}");
+    let up: Value = serde_json::from_str(&up).unwrap();
+    let (status, e) = server.post("/api/scan", &json!({"uploads": [up["upload"]]}));
+    assert_eq!(status, 400, "{e}");
+    let said = e["error"].as_str().unwrap();
+    assert!(said.contains("003-battle-35.jpg") && said.contains("this photo is 1400x1050 px"), "{e}");
+    assert_eq!(server.get_json("/api/table"), verb, "the session keeps its table");
+    assert_eq!(server.get_json("/api/session")["mode"], "photo");
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! One module per `vedette` verb. Each has an `Args` (clap) and a `run`, but for the
-//! photo verbs (`scan`, `fiducials`, `sheet`, `calibrate-camera`), whose `run` is in
+//! photo verbs (`scan`, `fiducials`, `sheet`, `calibrate-camera`, `check`, `init`), whose `run` is in
 //! `vedette-scanner` (see [`crate::cli`]).
 
 pub mod bombard;
 pub mod bounce;
 pub mod calibrate_camera;
 pub mod calls;
+pub mod check;
 pub mod explain;
 pub mod fiducials;
 pub mod generate;
+pub mod init;
 pub mod length;
 pub mod los;
 pub mod measure;

@@ -56,4 +56,9 @@ pub struct Args {
     /// corrected when the same photo is scanned again.
     #[arg(long, value_name = "FILE", conflicts_with = "terrain_only")]
     pub corrections: Option<PathBuf>,
+    /// Write the table even when the photo does not look like the roster (most of its
+    /// tags missing, most tags read unknown to it, or most of its units' bases
+    /// scattered): otherwise such a scan is refused.
+    #[arg(long)]
+    pub allow_partial: bool,
 }

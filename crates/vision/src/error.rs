@@ -58,7 +58,7 @@ pub enum VisionError {
     /// Fewer than four of the profile's table fiducials were found in the photo, so the
     /// camera model cannot be solved.
     #[error(
-        "only {found_count} of the profile's table fiducials were found (need at least 4): found ids [{found}], missing ids [{missing}]; check lighting, focus and that every corner of the table is in the photo (`vedette fiducials PHOTO` lists every marker seen)"
+        "only {found_count} of the profile's table fiducials were found (need at least 4): found ids [{found}], missing ids [{missing}]; check lighting, focus and that every corner of the table is in the photo (`vedette fiducials PHOTO --profile P --overlay OUT.jpg` marks where each should be){diagnosis}"
     )]
     TooFewFiducials {
         /// How many were found.
@@ -67,6 +67,73 @@ pub enum VisionError {
         found: String,
         /// The ids of the profile that were not found, comma separated.
         missing: String,
+        /// Why each missing one was not found, measured from the photo (one line each,
+        /// each starting with a line break; empty when not measured).
+        diagnosis: String,
+    },
+
+    /// The base tags are too small in the photo to be read reliably: the scan refuses
+    /// rather than read a few and guess the rest (issue 41).
+    #[error(
+        "tags are {median_px:.1} px across in this photo ({smallest_px:.1} px at the table's far side; {tag_mm} mm tags at {px_per_mm:.2} px per mm); at least {needed_px:.0} px are needed to read them reliably. Take the photo closer or with more megapixels (the table filling the frame), or print bigger tags (the profile's [tags] size_mm)"
+    )]
+    TagsTooSmall {
+        /// The tags' side over the middle of the table, px (median over the table).
+        median_px: f64,
+        /// The smallest, px (where the table is furthest from the camera).
+        smallest_px: f64,
+        /// The profile's tag size, mm.
+        tag_mm: f64,
+        /// Photo pixels per table millimetre, over the middle of the table.
+        px_per_mm: f64,
+        /// The smallest tag side the scanner reads reliably, px.
+        needed_px: f64,
+    },
+
+    /// The photo is too blurred for its tags: measured on the edges of the table
+    /// fiducials, the blur spreads over too much of a tag's cell (issue 41).
+    #[error(
+        "the photo is blurred: the fiducials' edges are spread over {sigma_px:.2} px (one standard deviation), and a tag's cell is {cell_px:.1} px; beyond {limit_px:.2} px tags are misread. Hold the camera still (a timer, a stand), focus on the table, and use more light for a shorter exposure"
+    )]
+    Blurred {
+        /// The blur measured at the fiducials' edges, px (a Gaussian's standard deviation).
+        sigma_px: f64,
+        /// A tag cell's side in the photo, px.
+        cell_px: f64,
+        /// The most blur a scan accepts, px.
+        limit_px: f64,
+    },
+
+    /// A camera file calibrated at another image size than the photo's (issue 41).
+    #[error(
+        "the camera was calibrated at {camera_width}x{camera_height} px and this photo is {photo_width}x{photo_height} px: a camera file fits only photos of its own size (a resized or cropped photo, or another resolution of the camera, changes what its numbers mean). Scan the full-size photo, calibrate the camera at this size, or leave the camera file out (the lens is then calibrated from the tags)"
+    )]
+    CameraSize {
+        /// The camera file's image width, px.
+        camera_width: u32,
+        /// The camera file's image height, px.
+        camera_height: u32,
+        /// The photo's width, px.
+        photo_width: u32,
+        /// The photo's height, px.
+        photo_height: u32,
+    },
+
+    /// `vedette check`: the check sheet's tags are not in the photo (issue 39).
+    #[error(
+        "the check sheet is not in this photo: {found} of its {expected} tags ({dictionary} ids {ids}) were found, at least {needed} are needed. Print it with `vedette sheet PROFILE --check -o DIR`, lay it flat on the table and photograph the whole table with its fiducials"
+    )]
+    CheckSheetMissing {
+        /// Check-sheet tags found.
+        found: usize,
+        /// Tags on the sheet.
+        expected: usize,
+        /// The fewest a check measures.
+        needed: usize,
+        /// The tags' dictionary.
+        dictionary: String,
+        /// The sheet's tag ids, as a range.
+        ids: String,
     },
 
     /// The camera model fits the table fiducials too badly to be trusted.
@@ -116,6 +183,13 @@ pub enum VisionError {
         /// The layer's file.
         path: String,
         /// What does not fit.
+        reason: String,
+    },
+
+    /// `vedette init` cannot make a profile for the table asked for.
+    #[error("cannot make a profile: {reason}")]
+    Init {
+        /// Why, and what to give instead.
         reason: String,
     },
 

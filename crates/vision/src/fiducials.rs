@@ -281,6 +281,16 @@ impl<'a> GrayView<'a> {
         self
     }
 
+    /// Width and height, px.
+    pub(crate) fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
+    /// The grey level of pixel (x, y), which must be on the image.
+    pub(crate) fn at(&self, x: usize, y: usize) -> f64 {
+        f64::from(self.data[y * self.step + x])
+    }
+
     /// Bilinear sample at (x, y) with pixel centres at integers; `None` off the image.
     pub(crate) fn sample(&self, x: f64, y: f64) -> Option<f64> {
         if !(x >= 0.0 && y >= 0.0 && x < (self.width - 1) as f64 && y < (self.height - 1) as f64) {

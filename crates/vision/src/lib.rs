@@ -50,6 +50,17 @@
 //!   Bases and cubes on a template are measured on its top ([`stand_on_templates`]).
 //! - Terrain layers: [`terrain_layer`] keeps a table's terrain alone, [`merge_terrain`]
 //!   puts a layer's terrain into a scanned table.
+//! - What is wrong with a photo (issue 39, 41): [`tag_sizes`] and [`fiducial_blur`]
+//!   refuse tags too small or too blurred to read ([`check_tag_sizes`], [`check_blur`],
+//!   limits measured on the renders: [`MIN_TAG_CELL_PX`], [`MAX_BLUR_CELLS`]),
+//!   [`glare_patches`] finds saturated light on the table, [`diagnose_fiducials`] says
+//!   why each missing table fiducial is missing and [`draw_diagnosis`] draws it.
+//! - Is this the roster of this photo? [`RosterFit`]; are these photos of one table?
+//!   [`photos_disagree`].
+//! - Trust on your own camera: [`check_sheet`] prints tags at known spacings and
+//!   [`check_photo`] measures them in a photo of the table ([`CheckReport`]).
+//! - A first evening: [`starter_profile`] writes a profile for a table size,
+//!   [`roster_from_units`] a roster from a plain unit list.
 //! - Errors: [`VisionError`].
 //!
 //! ## Example
@@ -71,15 +82,19 @@
 mod band;
 mod calibration;
 mod camera;
+mod check;
+mod check_sheet;
 mod clutter;
 mod cubes;
 mod decode;
+mod diagnosis;
 mod dictionary;
 mod error;
 mod fiducials;
 mod fitting;
 mod image_header;
 mod infer;
+mod init;
 mod layer;
 mod merge;
 mod occupancy;
@@ -90,6 +105,7 @@ mod pose;
 mod profile;
 mod rectify;
 mod roster;
+mod roster_match;
 mod scan;
 mod selfcal;
 mod sheet;
@@ -108,7 +124,17 @@ pub use band::{
 };
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
+pub use check::{
+    CHECK_FLOOR_MM, CHECK_SIGMAS, CheckPair, CheckReport, DISPUTE_MM, MIN_CHECK_TAGS, check_photo,
+};
+pub use check_sheet::{CHECK_TAGS, CheckTag, check_sheet, check_tags};
 pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
+pub use diagnosis::{
+    EdgeBlur, FiducialDiagnosis, FoundFiducial, GlarePatch, MARGINAL_BLUR_CELLS, MARGINAL_TAG_CELL_PX,
+    MAX_BLUR_CELLS, MIN_TAG_CELL_PX, MissingFiducial, SATURATED_GREY, TagSizes, Why, check_blur,
+    check_tag_sizes, diagnose_fiducials, draw_diagnosis, edge_blur, fiducial_blur, glare_patches,
+    marginal_marker_px, min_marker_px, other_markers, tag_sizes,
+};
 pub use dictionary::Dictionary;
 pub use error::VisionError;
 pub use fiducials::{
@@ -118,9 +144,14 @@ pub use fiducials::{
 pub use fitting::{FITTED_SIGMA_FLOOR_DEG, FITTED_SIGMA_FLOOR_MM};
 pub use image_header::{ImageFormat, ImageHeader, MAX_PIXELS, check_image};
 pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
+pub use init::{
+    FIRST_TAG_ID, MIN_TABLE_MM, PhotoPlan, TABLE_FILL, TablePlan, WIDEST_PHOTO_PX, photo_plan,
+    roster_from_units, starter_profile,
+};
 pub use layer::{LAYER_SIZE_TOLERANCE_MM, merge_terrain, terrain_layer};
 pub use merge::{
-    CONFLICT_FLOOR_DEG, CONFLICT_FLOOR_MM, CONFLICT_SIGMAS, MergeReport, MergedScan, SeenBy, merge_scans,
+    CONFLICT_FLOOR_DEG, CONFLICT_FLOOR_MM, CONFLICT_SIGMAS, MIN_SHARED_TAGS, MergeReport, MergedScan,
+    PhotoAgreement, SeenBy, merge_scans, photos_disagree,
 };
 pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
 pub use palette::{ColourCorrection, ColourSpec};
@@ -136,10 +167,15 @@ pub use profile::{
 };
 pub use rectify::Rectified;
 pub use roster::{Game, MAX_UNTAGGED_BASES, Roster, RosterUnit, TagEntry};
+pub use roster_match::{APART_BASE_LENGTHS, RosterFit};
 pub use scan::{
-    CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, scan, scan_with,
+    CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, find_fiducials,
+    scan, scan_with,
 };
-pub use sheet::{DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets, sheets_sized};
+pub use sheet::{
+    DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets, sheets_sized, sheets_sized_with_labels,
+    sheets_with_labels,
+};
 pub use standing::{stand_on_templates, template_thickness_at};
 pub use surface::{SurfaceOptions, read_surface};
 pub use tags::{ErrorBudget, TagPose, measure_sized_tags, measure_tags, normalize_deg};

@@ -220,6 +220,73 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
     MergedScan { table, report }
 }
 
+/// Two photos of one table must agree on at least this many of the tags both read
+/// (when each read this many): fewer, and they are not photos of one table.
+pub const MIN_SHARED_TAGS: usize = 3;
+
+/// How two photos' readings of the tags both read compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhotoAgreement {
+    /// The first photo (0-based).
+    pub first: usize,
+    /// The other photo.
+    pub second: usize,
+    /// Tags each read once.
+    pub both: usize,
+    /// Of those, tags both photos put in one place (within their joint uncertainty).
+    pub agree: usize,
+}
+
+impl PhotoAgreement {
+    /// Tags both read that land in different places.
+    #[must_use]
+    pub fn disagree(&self) -> usize {
+        self.both - self.agree
+    }
+}
+
+/// The first pair of photos that do not show one table (issue 41: battle.jpg and
+/// crowd-far.jpg used to merge into 9 of 153 bases): each photo after the first is
+/// compared with the first, on the tags both read once. Two photos of one table agree
+/// on most of them; photos of two tables (or of one table changed between them) put
+/// most in different places, or share fewer than [`MIN_SHARED_TAGS`] at all. Photos
+/// reading fewer tags than that are not compared.
+#[must_use]
+pub fn photos_disagree(scans: &[Scan]) -> Option<PhotoAgreement> {
+    tables_disagree(&scans.iter().map(|s| &s.table).collect::<Vec<_>>())
+}
+
+/// [`photos_disagree`] on the photos' tables.
+fn tables_disagree(tables: &[&Table]) -> Option<PhotoAgreement> {
+    let read = |t: &Table| -> BTreeMap<u32, Base> {
+        t.bases()
+            .filter(|(_, b)| !b.meta().inferred)
+            .filter_map(|(_, b)| b.meta().tag.map(|t| (t, *b)))
+            .collect()
+    };
+    let first = read(tables.first()?);
+    for (k, t) in tables.iter().enumerate().skip(1) {
+        let other = read(t);
+        if first.len() < MIN_SHARED_TAGS || other.len() < MIN_SHARED_TAGS {
+            continue;
+        }
+        let mut a = PhotoAgreement { first: 0, second: k, both: 0, agree: 0 };
+        for (tag, base) in &first {
+            if let Some(b) = other.get(tag) {
+                a.both += 1;
+                let pair = [Sighting { photo: 0, base: *base }, Sighting { photo: k, base: *b }];
+                if combine(&pair).is_ok() {
+                    a.agree += 1;
+                }
+            }
+        }
+        if a.agree < MIN_SHARED_TAGS || a.disagree() > a.agree {
+            return Some(a);
+        }
+    }
+    None
+}
+
 /// One base from the sightings of a tag: the weighted mean, or `Err` when two
 /// sightings disagree beyond their joint uncertainty.
 pub(crate) fn combine(sightings: &[Sighting]) -> Result<Base, ()> {
@@ -302,6 +369,35 @@ mod tests {
         );
         // Turns under CONFLICT_FLOOR_DEG are merged.
         assert!(combine(&[sighting(0, 100.0, 50.0, 90.0, 0.2), sighting(1, 100.0, 50.0, 94.0, 0.2)]).is_ok());
+    }
+
+    #[test]
+    fn photos_of_two_tables_disagree() {
+        let scan_of = |places: &[(u32, f64)]| {
+            let units = places
+                .iter()
+                .map(|&(tag, x)| {
+                    let b = sighting(0, x, 50.0, 90.0, 0.2).base;
+                    let b = b.with_meta(BaseMeta { tag: Some(tag), ..b.meta() });
+                    Unit::new(format!("u{tag}"), "x", UnitKind::Infantry, vec![b])
+                })
+                .collect();
+            Table::new(vedette_geometry::RuleSet::Republique5, vedette_geometry::Scale::Medium, units)
+        };
+        let a = scan_of(&[(10, 100.0), (11, 200.0), (12, 300.0), (13, 400.0)]);
+        // One table: three agree, one moved.
+        let b = scan_of(&[(10, 100.2), (11, 200.0), (12, 300.1), (13, 480.0)]);
+        assert_eq!(tables_disagree(&[&a, &b]), None);
+        // Another table with the same ids: most land elsewhere.
+        let c = scan_of(&[(10, 100.0), (11, 260.0), (12, 350.0), (13, 500.0)]);
+        let d = tables_disagree(&[&a, &c]).unwrap();
+        assert_eq!((d.first, d.second, d.both, d.agree, d.disagree()), (0, 1, 4, 1, 3));
+        // No tag in common.
+        let e = scan_of(&[(20, 100.0), (21, 200.0), (22, 300.0)]);
+        assert_eq!(tables_disagree(&[&a, &e]).map(|d| d.both), Some(0));
+        // Too few tags to compare.
+        let f = scan_of(&[(20, 100.0)]);
+        assert_eq!(tables_disagree(&[&a, &f]), None);
     }
 
     /// Issue 18: two photos of one table (different tilts), every tag merged and seen

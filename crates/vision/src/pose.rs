@@ -490,6 +490,7 @@ fn correspondences(
             found_count: found_ids.len(),
             found: list(&found_ids),
             missing: list(&missing),
+            diagnosis: String::new(),
         });
     }
     Ok((c, missing))

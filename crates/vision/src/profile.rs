@@ -229,11 +229,17 @@ pub struct Limits {
     /// Largest acceptable RMS residual of the fiducial corners on the table, mm.
     #[serde(default = "default_max_mm")]
     pub max_residual_mm: f64,
+    /// The smallest tag side a scan reads, px, over the middle of the table: a photo
+    /// whose tags are smaller is refused. Default: what the scanner reads reliably,
+    /// 2 px per cell of the tag dictionary's markers (12 px for 4x4 tags; see
+    /// `docs/getting-started.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_tag_px: Option<f64>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_residual_px: default_max_px(), max_residual_mm: default_max_mm() }
+        Limits { max_residual_px: default_max_px(), max_residual_mm: default_max_mm(), min_tag_px: None }
     }
 }
 
@@ -283,6 +289,9 @@ impl Profile {
         positive("bases.default_size_mm[1]", self.bases.default_size_mm[1])?;
         positive("limits.max_residual_px", self.limits.max_residual_px)?;
         positive("limits.max_residual_mm", self.limits.max_residual_mm)?;
+        if let Some(v) = self.limits.min_tag_px {
+            positive("limits.min_tag_px", v)?;
+        }
         for (name, v) in [
             ("bases.top_height_mm", self.bases.top_height_mm),
             ("bases.top_height_sigma_mm", self.bases.top_height_sigma_mm),
@@ -380,6 +389,14 @@ impl Profile {
             }
             Some(_) => Ok(None),
         }
+    }
+
+    /// The smallest tag side a scan reads, px: `[limits] min_tag_px`, or what the
+    /// scanner reads reliably for the tag dictionary
+    /// ([`min_marker_px`](crate::diagnosis::min_marker_px)).
+    #[must_use]
+    pub fn min_tag_px(&self) -> f64 {
+        self.limits.min_tag_px.unwrap_or_else(|| crate::diagnosis::min_marker_px(self.tags.dictionary))
     }
 
     /// The placement of fiducial `id`, if the profile has one.

@@ -49,6 +49,9 @@ pub struct Roster {
     /// Tag id to (unit index, base index); built on load.
     #[serde(skip)]
     index: BTreeMap<u32, (usize, usize)>,
+    /// The file it was loaded from, for messages.
+    #[serde(skip)]
+    origin: String,
 }
 
 /// The game a roster is for.
@@ -244,14 +247,54 @@ impl Roster {
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Roster, VisionError> {
         let mut r: Roster = toml::from_str(text).map_err(|e| crate::error::toml_error(origin, &e))?;
         r.build_index(origin)?;
+        r.origin = origin.to_string();
         Ok(r)
     }
 
     /// A roster from units (for tools that write rosters).
     pub fn from_units(game: Game, units: Vec<RosterUnit>) -> Result<Roster, VisionError> {
-        let mut r = Roster { game, units, index: BTreeMap::new() };
+        let mut r = Roster { game, units, index: BTreeMap::new(), origin: "roster".to_string() };
         r.build_index("roster")?;
         Ok(r)
+    }
+
+    /// The file the roster was loaded from (`roster` for one built in memory).
+    #[must_use]
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// Checks the roster's tags against a profile (issue 41): each id must be in the
+    /// profile's tag dictionary, and none may print the marker of a table fiducial (a
+    /// base carrying it would be taken for a corner of the table). The error names the
+    /// unit and the tag.
+    pub fn check_for(&self, profile: &crate::profile::Profile) -> Result<(), VisionError> {
+        let dict = profile.tags.dictionary;
+        let shared = dict.shares_codes_with(profile.fiducials.dictionary);
+        for (ui, u) in self.units.iter().enumerate() {
+            for (bi, &tag) in u.tags.iter().enumerate() {
+                let reason = if tag >= dict.len() {
+                    format!(
+                        "tag {tag} is not in the tag dictionary of {} ({dict}, ids 0-{}): print and list tags of that dictionary, or choose a bigger one in the profile's [tags] dictionary",
+                        profile.origin,
+                        dict.len() - 1
+                    )
+                } else if shared && profile.fiducial(tag).is_some() {
+                    format!(
+                        "tag {tag} is table fiducial {tag} of {} ({}): a base carrying it would be taken for a corner of the table; give bases the ids the profile leaves to them (from 10 in the default layout)",
+                        profile.origin, profile.fiducials.dictionary
+                    )
+                } else {
+                    continue;
+                };
+                return Err(VisionError::InvalidField {
+                    path: self.origin.clone(),
+                    field: format!("unit[{ui}] \"{}\" tags[{bi}]", u.id),
+                    reason,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn build_index(&mut self, origin: &str) -> Result<(), VisionError> {

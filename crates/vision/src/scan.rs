@@ -262,9 +262,52 @@ pub enum ScanIssue {
         /// Where, table mm.
         at_mm: [f64; 2],
     },
+    /// The photo's tags are under the size at which crowded tags are read as well as
+    /// at full size (issue 39; `vedette_vision::diagnosis`): the scan goes on.
+    SmallTags {
+        /// The smallest tag side over the table, px.
+        smallest_px: f64,
+        /// The median, px.
+        median_px: f64,
+        /// The comfortable size, px.
+        comfortable_px: f64,
+    },
+    /// The photo is blurred more than is comfortable for its tags (measured at the
+    /// fiducials' edges): the scan goes on.
+    BlurredPhoto {
+        /// The edge spread, px (a Gaussian's standard deviation).
+        sigma_px: f64,
+        /// A tag cell's side, px.
+        cell_px: f64,
+        /// The comfortable most, px.
+        comfortable_px: f64,
+    },
+    /// A patch of saturated pixels on the table (glare, overexposure): a tag under it
+    /// cannot be read.
+    Glare {
+        /// Its centre, table mm.
+        at_mm: [f64; 2],
+        /// The diameter of a disc of its area, mm.
+        across_mm: f64,
+        /// Tags found that it touches.
+        tags: Vec<u32>,
+    },
+    /// `--allow-partial`: the photo does not look like the roster (issue 39), and was
+    /// scanned all the same.
+    RosterMismatch {
+        /// What does not fit, in words.
+        reason: String,
+    },
 }
 
 impl ScanIssue {
+    /// True for what is said about the photo itself rather than about a tag or a
+    /// marker: tags under the comfortable size, blur, glare (issue 39).
+    #[must_use]
+    pub fn about_photo(&self) -> bool {
+        matches!(self, ScanIssue::SmallTags { .. } | ScanIssue::BlurredPhoto { .. } | ScanIssue::Glare { .. })
+    }
+
     /// One line for people.
     #[must_use]
     pub fn describe(&self) -> String {
@@ -341,6 +384,26 @@ impl ScanIssue {
             ScanIssue::MarkerUnlinked { colour, at_mm } => {
                 format!("{} cube at {} is near no unit: left unlinked", colour_name(*colour), at(at_mm))
             }
+            ScanIssue::SmallTags { smallest_px, median_px, comfortable_px } => format!(
+                "tags are {median_px:.1} px across ({smallest_px:.1} px at the far side), under the {comfortable_px:.0} px at which tags beside figures are read as well as at full size: closer or with more megapixels, more bases are read"
+            ),
+            ScanIssue::BlurredPhoto { sigma_px, cell_px, comfortable_px } => format!(
+                "the photo is blurred: edges spread over {sigma_px:.2} px at the fiducials, more than {comfortable_px:.2} px (a third of a {cell_px:.1} px tag cell): hold the camera still and focus on the table"
+            ),
+            ScanIssue::Glare { at_mm, across_mm, tags } => format!(
+                "glare: a patch of white {across_mm:.0} mm across at {} is saturated{}; a tag under it cannot be read: move the light or shade the table",
+                at(at_mm),
+                if tags.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (over tag{} {})",
+                        if tags.len() > 1 { "s" } else { "" },
+                        tags.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                    )
+                }
+            ),
+            ScanIssue::RosterMismatch { reason } => format!("--allow-partial: {reason}"),
         }
     }
 }
@@ -453,12 +516,26 @@ pub fn scan_with(
     surface: SurfaceOptions,
 ) -> Result<Scan, VisionError> {
     let start = Instant::now();
+    if let Some(r) = roster {
+        r.check_for(profile)?;
+    }
     let (w, h) = photo.size()?;
-    let profile_camera = match intrinsics {
+    let camera = match intrinsics {
         Some(k) => Some(k.clone()),
         None => profile.intrinsics()?,
     };
-    let camera = profile_camera.map(|k| k.for_image_size(w, h)).transpose()?;
+    // A camera file fits photos of its own size only (issue 41): a resized photo's
+    // numbers would scale, another sensor mode's would not.
+    if let Some(k) = &camera
+        && (k.image_width, k.image_height) != (w, h)
+    {
+        return Err(VisionError::CameraSize {
+            camera_width: k.image_width,
+            camera_height: k.image_height,
+            photo_width: w,
+            photo_height: h,
+        });
+    }
 
     let mut fiducials = find_fiducials(photo, profile)?;
     // The photo's encoding, from the fiducials' edges (issue 36): an sRGB photo's edges
@@ -473,9 +550,28 @@ pub fn scan_with(
             }
         }
     }
-    let mut fit = solve_camera(profile, &fiducials, camera.as_ref(), (w, h))?;
+    let mut fit = match solve_camera(profile, &fiducials, camera.as_ref(), (w, h)) {
+        Err(VisionError::TooFewFiducials { found_count, found, missing, .. }) => {
+            // Why, measured from the photo (issue 39).
+            let diagnosis = crate::diagnosis::missing_fiducials_text(photo, profile, &fiducials)?;
+            return Err(VisionError::TooFewFiducials { found_count, found, missing, diagnosis });
+        }
+        other => other?,
+    };
     if fit.model.kind() == ModelKind::Calibrated {
         fit.check_limits(profile)?;
+    }
+    // Tags too small or too blurred to read are refused before they are read (issue 41).
+    let sizes = crate::diagnosis::tag_sizes(&fit.model, profile);
+    let blur_px = crate::diagnosis::fiducial_blur(photo, &fiducials, profile.fiducials.dictionary.bits())?;
+    if surface.tags {
+        crate::diagnosis::check_tag_sizes(&sizes, profile)?;
+        if let Some(sigma) = blur_px {
+            crate::diagnosis::check_blur(
+                sigma,
+                sizes.median_px / f64::from(profile.tags.dictionary.bits() + 2),
+            )?;
+        }
     }
     let t_camera = start.elapsed().as_secs_f64() * 1e3;
 
@@ -526,10 +622,16 @@ pub fn scan_with(
     let budget =
         ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
 
-    let mut issues: Vec<ScanIssue> = undecoded
-        .iter()
-        .map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] })
-        .collect();
+    // What makes the photo marginal comes first (issue 39).
+    let glare = crate::diagnosis::glare_patches(photo, &fit.model, profile, &tags)?;
+    let mut issues = if surface.tags {
+        crate::diagnosis::marginal_photo(&sizes, blur_px, glare, profile)
+    } else {
+        Vec::new()
+    };
+    issues.extend(
+        undecoded.iter().map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
+    );
     let residual_limit = tag_residual_px.as_deref().map(crate::selfcal::residual_limit);
     for (i, t) in tags.iter().enumerate() {
         if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
@@ -695,8 +797,9 @@ pub fn scan_with(
         terrain: Vec::new(),
     };
     let t_tags = start.elapsed().as_secs_f64() * 1e3;
+    let unread = unread_zones(roster, &table, &undecoded, profile);
     let (surface_issues, t_surface) =
-        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface)?;
+        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread)?;
     issues.extend(surface_issues);
     let t_total = start.elapsed().as_secs_f64() * 1e3;
     let report = ScanReport {
@@ -731,6 +834,35 @@ pub fn scan_with(
     Ok(Scan { table, report, tags, fiducials, fit })
 }
 
+/// The most base lengths around a unit's bases read that its unread bases are taken to
+/// stand in.
+const UNREAD_REACH_BASES: usize = 3;
+
+/// Where bases whose tags were not read may stand (issue 41: unread bases never become
+/// terrain): around the bases read of a roster unit with bases missing, a square
+/// reaching one base length (the base's larger side) further per missing base, at most
+/// [`UNREAD_REACH_BASES`]; and a base of the profile's default size at each tag seen but
+/// not read. A unit none of whose bases was read leaves no trace to place them by.
+fn unread_zones(roster: Option<&Roster>, table: &Table, undecoded: &[Vec2], profile: &Profile) -> Vec<Base> {
+    let mut zones = Vec::new();
+    if let Some(r) = roster {
+        for u in &table.units {
+            let Some(ru) = r.units.iter().find(|ru| ru.id == u.id) else { continue };
+            let missing = ru.tags.len().saturating_sub(u.bases.len()).min(UNREAD_REACH_BASES);
+            if missing == 0 {
+                continue;
+            }
+            let length = ru.base_mm[0].max(ru.base_mm[1]);
+            let side = length * (1 + 2 * missing) as f64;
+            zones.extend(u.bases.iter().map(|b| Base::new(BaseSize::new(side, side), b.pose())));
+        }
+    }
+    let [w, d] = profile.bases.default_size_mm;
+    let side = w.max(d);
+    zones.extend(undecoded.iter().map(|&c| Base::new(BaseSize::new(side, side), Pose::new(c, 90.0))));
+    zones
+}
+
 /// True when `p` is inside the convex quadrilateral `q`.
 fn inside_quad(q: &[[f64; 2]; 4], p: [f64; 2]) -> bool {
     let side = |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
@@ -744,7 +876,7 @@ fn round_to(v: f64, step: f64) -> f64 {
 
 /// Finds the table fiducials: first on a shrunk copy sized from the table's expected
 /// scale (fast), then, if fewer than four of the profile's were found, at full size.
-fn find_fiducials(photo: &Photo, profile: &Profile) -> Result<Vec<DetectedMarker>, VisionError> {
+pub fn find_fiducials(photo: &Photo, profile: &Profile) -> Result<Vec<DetectedMarker>, VisionError> {
     let (w, h) = photo.size()?;
     // If the table filled the photo's long side; a tilted or zoomed-out photo shows it
     // smaller, so aim below that.

@@ -54,7 +54,7 @@ pub struct RenderedPage {
 }
 
 impl Page {
-    fn new(name: String, title: &str) -> Page {
+    pub(crate) fn new(name: String, title: &str) -> Page {
         let mut p = Page { name, shapes: Vec::new() };
         p.text(MARGIN_MM, MARGIN_MM, 4.0, title);
         p.text(
@@ -67,7 +67,7 @@ impl Page {
         p
     }
 
-    fn text(&mut self, x: f64, y: f64, size: f64, text: &str) {
+    pub(crate) fn text(&mut self, x: f64, y: f64, size: f64, text: &str) {
         self.shapes.push(Shape::Text { x, y, size, text: text.to_string() });
     }
 
@@ -100,7 +100,7 @@ impl Page {
 
     /// A marker with its black square's top-left at (x, y), `side` mm, and a cut
     /// outline `quiet` mm outside it.
-    fn marker(
+    pub(crate) fn marker(
         &mut self,
         dict: Dictionary,
         id: u32,
@@ -259,7 +259,7 @@ fn encode_png_dpi(img: &Mat) -> Result<Vec<u8>, VisionError> {
 }
 
 /// The pages for a profile: its table fiducials (with their quiet zone and id), then
-/// the base tags `tag_ids` in a grid, at the profile's tag size.
+/// the base tags `tag_ids` in a grid, at the profile's tag size, each with its id.
 pub fn sheets(profile: &Profile, tag_ids: &[u32]) -> Result<Vec<Page>, VisionError> {
     sheets_sized(profile, &tag_ids.iter().map(|&id| (id, profile.tags.size_mm)).collect::<Vec<_>>())
 }
@@ -267,6 +267,32 @@ pub fn sheets(profile: &Profile, tag_ids: &[u32]) -> Result<Vec<Page>, VisionErr
 /// As [`sheets`], each tag `(id, side mm)` at its own size (a roster's `tag_mm`): one
 /// run of pages per size, smallest first, each page titled with its size.
 pub fn sheets_sized(profile: &Profile, tags: &[(u32, f64)]) -> Result<Vec<Page>, VisionError> {
+    sheets_sized_with_labels(profile, &tags.iter().map(|&(id, size)| (id, size, None)).collect::<Vec<_>>())
+}
+
+/// As [`sheets`], each tag labelled under its id with what it goes on (`fr-1-2#0`:
+/// base 0 of unit fr-1-2, as tables name bases; issue 39), in the order given.
+pub fn sheets_with_labels(
+    profile: &Profile,
+    tags: &[(u32, Option<String>)],
+) -> Result<Vec<Page>, VisionError> {
+    let sized: Vec<(u32, f64, Option<String>)> =
+        tags.iter().map(|(id, label)| (*id, profile.tags.size_mm, label.clone())).collect();
+    sheets_sized_with_labels(profile, &sized)
+}
+
+/// The width of `text` at `size` mm, about (a sans-serif's mean advance).
+fn text_width_mm(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * 0.62 * size
+}
+
+/// The pages for a profile: its table fiducials, then each tag `(id, side mm, label)` at
+/// its own size (one run of pages per size, smallest first, each page titled with its
+/// size), labelled with what it goes on where a label is given.
+pub fn sheets_sized_with_labels(
+    profile: &Profile,
+    tags: &[(u32, f64, Option<String>)],
+) -> Result<Vec<Page>, VisionError> {
     let mut pages = Vec::new();
     let usable_w = PAGE_MM.0 - 2.0 * MARGIN_MM;
     let top = MARGIN_MM + 12.0;
@@ -324,18 +350,19 @@ pub fn sheets_sized(profile: &Profile, tags: &[(u32, f64)]) -> Result<Vec<Page>,
     sizes.sort_by(f64::total_cmp);
     sizes.dedup();
     for size in sizes {
-        let ids: Vec<u32> = tags.iter().filter(|t| t.1 == size).map(|t| t.0).collect();
-        tag_pages(profile, &ids, size, &mut pages)?;
+        let these: Vec<(u32, Option<String>)> =
+            tags.iter().filter(|t| t.1 == size).map(|t| (t.0, t.2.clone())).collect();
+        tag_pages(profile, &these, size, &mut pages)?;
     }
     Ok(pages)
 }
 
-/// The pages of base tags `tag_ids` of side `size_mm`: one marker cell of quiet zone, a
-/// 2 mm gutter for cutting, id underneath. Pages are numbered on from those already
-/// in `pages`.
+/// The pages of base tags `(id, label)` of side `size_mm`: one marker cell of quiet
+/// zone, a 2 mm gutter for cutting, id (and label) underneath. Pages are numbered on
+/// from those already in `pages`.
 fn tag_pages(
     profile: &Profile,
-    tag_ids: &[u32],
+    tags: &[(u32, Option<String>)],
     size_mm: f64,
     pages: &mut Vec<Page>,
 ) -> Result<(), VisionError> {
@@ -344,7 +371,7 @@ fn tag_pages(
     let bottom = PAGE_MM.1 - MARGIN_MM - 16.0;
     let usable_h = bottom - top;
     let t = &profile.tags;
-    if let Some(&bad) = tag_ids.iter().find(|&&id| id >= t.dictionary.len()) {
+    if let Some(&(bad, _)) = tags.iter().find(|(id, _)| *id >= t.dictionary.len()) {
         return Err(VisionError::InvalidField {
             path: profile.origin.clone(),
             field: "tags.dictionary".to_string(),
@@ -353,20 +380,32 @@ fn tag_pages(
     }
     let first = pages.iter().filter(|p| p.name.starts_with("tags-")).count();
     let quiet = size_mm / f64::from(t.dictionary.bits() + 2);
-    let pitch_w = size_mm + 2.0 * quiet + 2.0;
-    let pitch_h = pitch_w + 3.0;
+    const LABEL_MM: f64 = 1.8;
+    let widest =
+        tags.iter().filter_map(|(_, l)| l.as_deref()).map(|l| text_width_mm(l, LABEL_MM)).fold(0.0, f64::max);
+    let labelled = widest > 0.0;
+    let pitch_w = (size_mm + 2.0 * quiet + 2.0).max(widest + 1.5);
+    let pitch_h = size_mm + 2.0 * quiet + 2.0 + if labelled { 5.5 } else { 3.0 };
     let cols = (usable_w / pitch_w).floor().max(1.0) as usize;
     let rows = (usable_h / pitch_h).floor().max(1.0) as usize;
-    for (k, chunk) in tag_ids.chunks(cols * rows).enumerate() {
+    for (k, chunk) in tags.chunks(cols * rows).enumerate() {
         let mut page = Page::new(
             format!("tags-{}", first + k + 1),
             &format!("vedette base tags: {} {} mm (top edge toward the base's front)", t.dictionary, size_mm),
         );
-        for (i, &id) in chunk.iter().enumerate() {
-            let x = MARGIN_MM + (i % cols) as f64 * pitch_w + quiet + 1.0;
+        for (i, (id, label)) in chunk.iter().enumerate() {
+            // The tag centred in its cell, whose width the widest label may set.
+            let x = MARGIN_MM + (i % cols) as f64 * pitch_w + (pitch_w - size_mm) / 2.0;
             let y = top + (i / cols) as f64 * pitch_h + quiet + 1.0;
-            page.marker(t.dictionary, id, x, y, size_mm, quiet)?;
-            page.text(x, y + size_mm + quiet + 2.2, 1.8, &id.to_string());
+            page.marker(t.dictionary, *id, x, y, size_mm, quiet)?;
+            let left = MARGIN_MM + (i % cols) as f64 * pitch_w + 0.75;
+            match label {
+                Some(label) => {
+                    page.text(left, y + size_mm + quiet + 2.2, LABEL_MM, label);
+                    page.text(left, y + size_mm + quiet + 4.4, 1.5, &format!("tag {id}"));
+                }
+                None => page.text(x, y + size_mm + quiet + 2.2, 1.8, &id.to_string()),
+            }
         }
         pages.push(page);
     }
@@ -489,6 +528,29 @@ mod tests {
         assert_eq!(centres.len(), 11, "{centres:?}");
         let length = centres[10] - centres[0];
         assert!((length - mm_to_px(100.0)).abs() < 0.5, "{length} px");
+    }
+
+    #[test]
+    fn roster_tags_are_labelled_with_their_base_and_still_read_at_size() {
+        let p = profile();
+        let tags = vec![(10, Some("fr-0-1-art0#0".to_string())), (11, Some("fr-1#1".to_string()))];
+        let pages = sheets_with_labels(&p, &tags).unwrap();
+        let r = pages[1].render().unwrap();
+        for text in [">fr-0-1-art0#0</text>", ">tag 10</text>", ">fr-1#1</text>", ">tag 11</text>"] {
+            assert!(r.svg.contains(text), "{text}");
+        }
+        let (img, _) = decode(&r.png);
+        let d = p.tags.dictionary;
+        let found =
+            detect_markers(&img, d, &DetectorSettings::for_marker_side(mm_to_px(p.tags.size_mm), d.bits()))
+                .unwrap();
+        assert_eq!(found.iter().map(|m| m.id).collect::<Vec<_>>(), [10, 11]);
+        for m in &found {
+            assert!((m.side_px() - mm_to_px(p.tags.size_mm)).abs() < 0.5);
+        }
+        // The cells are as wide as the widest label: the labels do not run into each other.
+        let x: Vec<f64> = found.iter().map(|m| m.centre()[0]).collect();
+        assert!(mm_to_px(text_width_mm("fr-0-1-art0#0", 1.8)) < (x[1] - x[0]).abs(), "{x:?}");
     }
 
     #[test]

@@ -22,17 +22,25 @@ pub struct SurfaceOptions {
     /// Segment the profile's terrain classes (off when a terrain layer is merged
     /// instead).
     pub terrain: bool,
+    /// The photo is scanned for its base tags: one whose tags are too small or too
+    /// blurred to read is refused (issue 41). Off for a terrain layer made from a photo
+    /// of the empty table.
+    pub tags: bool,
 }
 
 impl Default for SurfaceOptions {
-    /// Both.
+    /// Everything.
     fn default() -> Self {
-        SurfaceOptions { markers: true, terrain: true }
+        SurfaceOptions { markers: true, terrain: true, tags: true }
     }
 }
 
 /// Reads the markers and terrain into `table` (bases found, camera solved: the last
 /// stage of [`scan`](crate::scan)); returns the issues found and the time spent, ms.
+/// `unread` are where bases whose tags were not read may stand: the terrain is read
+/// with them masked as bases are, so that their figures never become terrain (issue
+/// 41); the marker cubes are looked for there as everywhere else.
+#[allow(clippy::too_many_arguments)]
 pub fn read_surface(
     photo: &Photo,
     profile: &Profile,
@@ -41,6 +49,7 @@ pub fn read_surface(
     table: &mut Table,
     tags: &[TagPose],
     options: SurfaceOptions,
+    unread: &[vedette_geometry::Base],
 ) -> Result<(Vec<ScanIssue>, f64), VisionError> {
     let start = Instant::now();
     let mut issues = Vec::new();
@@ -69,7 +78,20 @@ pub fn read_surface(
     }
     // After the cubes, so that they are masked out of the terrain too.
     if want_terrain {
-        table.terrain = crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?;
+        table.terrain = if unread.is_empty() {
+            crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?
+        } else {
+            // The zones stand on the table as the bases of a unit of their own ('#' is
+            // in no real unit's id) while the terrain is read.
+            let mut masked = table.clone();
+            masked.units.push(vedette_geometry::Unit::new(
+                "#unread",
+                "#unread",
+                vedette_geometry::UnitKind::Infantry,
+                unread.to_vec(),
+            ));
+            crate::terrain::segment(photo, &fit.model, &correction, profile, &masked, tags)?
+        };
         crate::standing::stand_on_templates(table, &fit.model, profile)?;
     }
     Ok((issues, start.elapsed().as_secs_f64() * 1e3))

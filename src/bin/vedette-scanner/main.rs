@@ -1,16 +1,19 @@
 //! `vedette-scanner`: every verb of `vedette`, the photo verbs (which need OpenCV)
 //! included. `vedette` hands `scan`, `fiducials`, `sheet` and `calibrate-camera` to this
-//! binary, and the table verbs asked to draw over a photo (`--png`) or to scan
+//! binary (and `check`, `init`), and the table verbs asked to draw over a photo (`--png`) or to scan
 //! (`serve --photo`, `--profile`), so that its other verbs start without loading
 //! OpenCV: the `vedette` library never depends on it (see `vedette::cli`).
 //!
 //! - [`scan`], [`scan_many`]: photos to a table file.
-//! - [`fiducials`], [`sheet`], [`calibrate_camera`]: the other photo verbs.
+//! - [`fiducials`], [`sheet`], [`calibrate_camera`], [`check`]: the other photo verbs.
+//! - [`init`]: a profile for a table size and a roster from a unit list.
 //! - [`paint`]: the painter of `--png` (a verb's picture over the photo).
 //! - [`serve_scanner`]: the scanner of `vedette serve`.
 
 mod calibrate_camera;
+mod check;
 mod fiducials;
+mod init;
 mod paint;
 mod scan;
 mod scan_many;
@@ -42,6 +45,8 @@ fn run(cli: Cli, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         Command::Fiducials(a) => fiducials::run(&a, out),
         Command::Sheet(a) => sheet::run(&a, out),
         Command::CalibrateCamera(a) => calibrate_camera::run(&a, out),
+        Command::Init(a) => init::run(&a, out),
+        Command::Check(a) => check::run(&a, out),
         Command::Measure(a) => commands::measure::run_with(&a, out, Some(&paint::paint)),
         Command::Los(a) => commands::los::run_with(&a, out, Some(&paint::paint)),
         Command::Report(a) => commands::report::run_with(&a, out, Some(&paint::paint)),

@@ -18,8 +18,8 @@ use vedette::commands::scan::Args;
 use vedette::output::write_all_or_none;
 use vedette_geometry::Table;
 use vedette_vision::{
-    Intrinsics, Photo, Profile, Roster, Scan, ScanIssue, ScanReport, SurfaceOptions, draw_overlay,
-    encode_image, merge_terrain, scan_with, stand_on_templates, terrain_layer,
+    Intrinsics, Photo, Profile, Roster, RosterFit, Scan, ScanIssue, ScanReport, SurfaceOptions, VisionError,
+    draw_overlay, encode_image, merge_terrain, scan_with, stand_on_templates, terrain_layer,
 };
 
 /// The report file: what the scan says beside the table.
@@ -43,12 +43,24 @@ pub struct ScanInputs {
     pub cameras: Vec<Intrinsics>,
     /// A terrain layer and its file, replacing the photo's terrain.
     pub layer: Option<(Table, PathBuf)>,
+    /// The camera files, in the order of `cameras`.
+    pub camera_files: Vec<PathBuf>,
+    /// Write the table even when the photos do not look like the roster
+    /// (`--allow-partial`; `vedette serve` refuses such a scan).
+    pub allow_partial: bool,
 }
 
 impl ScanInputs {
     /// Loads what `args` names.
     pub fn load(args: &Args) -> Result<ScanInputs, CliError> {
-        ScanInputs::load_files(&args.profile, args.roster.as_deref(), &args.camera, args.terrain.as_deref())
+        let mut inputs = ScanInputs::load_files(
+            &args.profile,
+            args.roster.as_deref(),
+            &args.camera,
+            args.terrain.as_deref(),
+        )?;
+        inputs.allow_partial = args.allow_partial;
+        Ok(inputs)
     }
 
     /// Loads a profile, a roster, camera files and a terrain layer.
@@ -58,7 +70,7 @@ impl ScanInputs {
         cameras: &[PathBuf],
         terrain: Option<&Path>,
     ) -> Result<ScanInputs, CliError> {
-        Ok(ScanInputs {
+        let inputs = ScanInputs {
             profile: Profile::load(profile).map_err(crate::vision)?,
             roster: roster.map(Roster::load).transpose().map_err(crate::vision)?,
             cameras: cameras
@@ -67,7 +79,52 @@ impl ScanInputs {
                 .collect::<Result<_, _>>()
                 .map_err(crate::vision)?,
             layer: terrain.map(|p| Table::load(p).map(|t| (t, p.to_path_buf()))).transpose()?,
-        })
+            camera_files: cameras.to_vec(),
+            allow_partial: false,
+        };
+        // A roster tag the profile cannot have is refused before any photo is read.
+        if let Some(r) = &inputs.roster {
+            r.check_for(&inputs.profile).map_err(crate::vision)?;
+        }
+        Ok(inputs)
+    }
+
+    /// The scanner's error for photo `path` (`k` of `n`), naming the camera file when
+    /// it is the camera that does not fit.
+    pub fn scan_error(&self, path: &Path, k: usize, n: usize, e: VisionError) -> CliError {
+        let camera =
+            if self.camera_files.len() == n { self.camera_files.get(k) } else { self.camera_files.first() };
+        match (&e, camera) {
+            (VisionError::CameraSize { .. }, Some(file)) => {
+                CliError::Usage(format!("{}: {e} (camera file {})", path.display(), file.display()))
+            }
+            _ => CliError::Usage(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Refuses a scanned table that does not look like the roster (issue 39), or, with
+    /// `--allow-partial`, says so among `issues`. `unknown` tags were read that the
+    /// roster does not list.
+    pub fn check_roster_fit(
+        &self,
+        what: &str,
+        table: &Table,
+        unknown: usize,
+        issues: &mut Vec<ScanIssue>,
+    ) -> Result<(), CliError> {
+        let Some(roster) = &self.roster else { return Ok(()) };
+        let fit = RosterFit::of(table, unknown, roster);
+        if !fit.looks_wrong() {
+            return Ok(());
+        }
+        let reason = fit.describe(roster.origin());
+        if self.allow_partial {
+            issues.insert(0, ScanIssue::RosterMismatch { reason });
+            return Ok(());
+        }
+        Err(CliError::Usage(format!(
+            "{what}: {reason}. Scan with the roster of this table (`vedette scan --allow-partial` writes what was read all the same)"
+        )))
     }
 
     /// The camera file for photo `k` of `n`.
@@ -86,11 +143,23 @@ pub fn scan_one(
     inputs: &ScanInputs,
     terrain_only: bool,
 ) -> Result<Scan, CliError> {
-    // A layer replaces the segmentation; a layer of the empty table needs no cubes.
-    let surface = SurfaceOptions { markers: !terrain_only, terrain: inputs.layer.is_none() };
+    // A layer replaces the segmentation; a layer of the empty table needs no cubes and
+    // has no tags to read.
+    let surface =
+        SurfaceOptions { markers: !terrain_only, terrain: inputs.layer.is_none(), tags: !terrain_only };
     let mut result =
         scan_with(photo, &inputs.profile, inputs.roster.as_ref(), inputs.camera_for(0, 1), surface)
-            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+            .map_err(|e| inputs.scan_error(path, 0, 1, e))?;
+    if !terrain_only {
+        let unknown =
+            result.report.issues.iter().filter(|i| matches!(i, ScanIssue::UnknownTag { .. })).count();
+        inputs.check_roster_fit(
+            &path.display().to_string(),
+            &result.table,
+            unknown,
+            &mut result.report.issues,
+        )?;
+    }
     if let Some((layer, layer_path)) = &inputs.layer {
         merge_terrain(&mut result.table, layer, &layer_path.display().to_string()).map_err(crate::vision)?;
         // The layer's templates raise what stands on them, as segmented ones do.

@@ -13,8 +13,8 @@ use vedette::commands::emit;
 use vedette::commands::scan::Args;
 use vedette::output::write_all_or_none;
 use vedette_vision::{
-    MergeReport, MergedScan, Photo, Scan, ScanReport, SurfaceOptions, draw_overlay, encode_image,
-    merge_scans, scan_with,
+    MIN_SHARED_TAGS, MergeReport, MergedScan, Photo, Scan, ScanIssue, ScanReport, SurfaceOptions,
+    draw_overlay, encode_image, merge_scans, photos_disagree, scan_with,
 };
 
 /// The report file of several photos.
@@ -58,14 +58,40 @@ pub fn scan_and_merge(
     for (k, (path, photo)) in paths.iter().zip(photos).enumerate() {
         let camera = inputs.camera_for(k, n);
         // Markers and terrain are read from the first photo (or the layer).
-        let surface = SurfaceOptions { markers: k == 0, terrain: k == 0 && inputs.layer.is_none() };
+        let surface =
+            SurfaceOptions { markers: k == 0, terrain: k == 0 && inputs.layer.is_none(), tags: true };
         let s = vedette::progress::working(stage(k, path), || {
             scan_with(photo, &inputs.profile, inputs.roster.as_ref(), camera, surface)
         })
-        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        .map_err(|e| inputs.scan_error(path, k, n, e))?;
         scans.push(s);
     }
+    // Photos of two tables are not merged (issue 41).
+    if let Some(d) = photos_disagree(&scans) {
+        let name = |k: usize| paths.get(k).map_or_else(String::new, |p| p.display().to_string());
+        return Err(CliError::Usage(format!(
+            "photos {} ({}) and {} ({}) do not show one table: of the {} tags both read, {} stand in different places (beyond their joint uncertainty) and {} agree; two photos of one table agree on most tags, and on at least {MIN_SHARED_TAGS}. Scan each photo on its own, or photograph the table again without moving anything between the photos",
+            d.first + 1,
+            name(d.first),
+            d.second + 1,
+            name(d.second),
+            d.both,
+            d.disagree(),
+            d.agree
+        )));
+    }
     let mut merged = merge_scans(&scans, &inputs.profile, inputs.roster.as_ref());
+    // Tags read that the roster does not list, once each over the photos.
+    let unknown: std::collections::BTreeSet<u32> = scans
+        .iter()
+        .flat_map(|s| &s.report.issues)
+        .filter_map(|i| match i {
+            ScanIssue::UnknownTag { id, .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    let what = format!("{} photos", paths.len());
+    inputs.check_roster_fit(&what, &merged.table, unknown.len(), &mut merged.report.issues)?;
     if let Some(first) = scans.first() {
         merged.table.terrain = first.table.terrain.clone();
         let present: std::collections::BTreeSet<&str> =
@@ -167,6 +193,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             c.residual_mm,
             s.report.timing_ms.total
         ));
+        for i in s.report.issues.iter().filter(|i| i.about_photo()) {
+            text.push_str(&format!("    - {}\n", i.describe()));
+        }
     }
     let several = r.seen_by.iter().filter(|b| b.photos.len() > 1).count();
     text.push_str(&format!("  {several} bases seen in more than one photo, merged by their uncertainty\n"));

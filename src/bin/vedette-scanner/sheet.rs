@@ -1,12 +1,13 @@
-//! `vedette sheet PROFILE -o DIR [--roster R | --tags 10-99]`: print-ready pages of the
-//! profile's table fiducials and of base tags at exact physical size (A4, PNG at 300
-//! dpi and SVG in mm), each with a 100 mm ruler to check the printer's scale.
+//! `vedette sheet PROFILE -o DIR [--roster R | --tags 10-99 | --check]`: print-ready
+//! pages of the profile's table fiducials and of base tags at exact physical size (A4,
+//! PNG at 300 dpi and SVG in mm), each with a 100 mm ruler to check the printer's
+//! scale; a roster's tags each labelled with its base; or the check sheet.
 
 use vedette::CliError;
 use vedette::commands::emit;
 use vedette::commands::sheet::Args;
 use vedette::output::write_atomically;
-use vedette_vision::{Profile, Roster, sheets_sized};
+use vedette_vision::{Page, Profile, Roster, check_sheet, check_tags, sheets_sized_with_labels};
 
 /// Parses `10-99,120,130-139`; every id must be below `len` (the dictionary's size),
 /// checked before any list is built.
@@ -52,15 +53,52 @@ pub fn parse_ids(text: &str, len: u32) -> Result<Vec<u32>, CliError> {
 /// Runs `vedette sheet`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let profile = Profile::load(&args.profile).map_err(crate::vision)?;
+    if args.check {
+        let tags = check_tags(&profile);
+        let apart: Vec<f64> = tags
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| tags[i + 1..].iter().map(|b| a.distance_mm(b)))
+            .collect();
+        let note = format!(
+            "the check sheet: {} tags of {} at {} mm ({}), {:.0} to {:.0} mm apart. Print at 100%, check the 100 mm ruler, lay it flat on the table and run `vedette check PHOTO --profile {}`.\n",
+            tags.len(),
+            profile.tags.dictionary,
+            profile.tags.size_mm,
+            ranges_of(&tags.iter().map(|t| t.id).collect::<Vec<_>>()),
+            apart.iter().copied().fold(f64::INFINITY, f64::min),
+            apart.iter().copied().fold(0.0, f64::max),
+            args.profile.display()
+        );
+        return write_pages(args, &[check_sheet(&profile).map_err(crate::vision)?], out, &note);
+    }
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
     let is_fiducial = |id: u32| shared && profile.fiducial(id).is_some();
-    // Each tag at its size: a roster unit's `tag_mm`, else the profile's.
+    // Each tag at its size (a roster unit's `tag_mm`, else the profile's), labelled with
+    // the base it goes on when the roster names it.
     let roster = args.roster.as_ref().map(Roster::load).transpose().map_err(crate::vision)?;
-    let ids: Vec<u32> = match (&roster, &args.tags) {
-        (Some(r), _) => r.tag_ids().collect(),
-        (None, Some(t)) => parse_ids(t, profile.tags.dictionary.len())?,
-        (None, None) => (0..profile.tags.dictionary.len()).filter(|id| !is_fiducial(*id)).collect(),
+    let default_mm = profile.tags.size_mm;
+    let tags: Vec<(u32, f64, Option<String>)> = match (&roster, &args.tags) {
+        (Some(r), _) => {
+            // The same refusal as a scan's: ids out of the dictionary or a fiducial's.
+            r.check_for(&profile).map_err(crate::vision)?;
+            r.units
+                .iter()
+                .flat_map(|u| {
+                    let size = u.tag_mm.unwrap_or(default_mm);
+                    u.tags.iter().enumerate().map(move |(b, &id)| (id, size, Some(format!("{}#{b}", u.id))))
+                })
+                .collect()
+        }
+        (None, Some(t)) => {
+            parse_ids(t, profile.tags.dictionary.len())?.into_iter().map(|id| (id, default_mm, None)).collect()
+        }
+        (None, None) => (0..profile.tags.dictionary.len())
+            .filter(|id| !is_fiducial(*id))
+            .map(|id| (id, default_mm, None))
+            .collect(),
     };
+    let ids: Vec<u32> = tags.iter().map(|t| t.0).collect();
     if let Some(id) = ids.iter().copied().find(|id| is_fiducial(*id)) {
         return Err(CliError::Usage(format!(
             "tag {id} prints the same marker as table fiducial {id} of {} ({}): a base carrying it would be taken for a corner of the table; use ids the profile leaves to bases",
@@ -68,14 +106,44 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             profile.fiducials.dictionary
         )));
     }
-    let size_of =
-        |id: u32| roster.as_ref().map_or(profile.tags.size_mm, |r| r.tag_size_mm(id, profile.tags.size_mm));
-    let sized: Vec<(u32, f64)> = ids.iter().map(|&id| (id, size_of(id))).collect();
-    let pages = sheets_sized(&profile, &sized).map_err(crate::vision)?;
+    let pages = sheets_sized_with_labels(&profile, &tags).map_err(crate::vision)?;
+    let mut sizes: Vec<f64> = tags.iter().map(|t| t.1).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    let at = sizes
+        .iter()
+        .map(|s| format!("{} at {s} mm", tags.iter().filter(|t| t.1 == *s).count()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let note = format!(
+        "{} tag(s) of {} ({at}){}; table fiducials {} mm. Print at 100% and check the 100 mm ruler.\n",
+        ids.len(),
+        profile.tags.dictionary,
+        if roster.is_some() { ", each labelled with its base (unit#base)" } else { "" },
+        profile.fiducials.size_mm
+    );
+    write_pages(args, &pages, out, &note)
+}
+
+/// `238-249`: a run of ids.
+fn ranges_of(ids: &[u32]) -> String {
+    match (ids.first(), ids.last()) {
+        (Some(a), Some(b)) if b - a + 1 == ids.len() as u32 => format!("ids {a}-{b}"),
+        _ => format!("ids {}", ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// Renders and writes the pages, then says what was written and `note`.
+fn write_pages(
+    args: &Args,
+    pages: &[Page],
+    out: &mut dyn std::io::Write,
+    note: &str,
+) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.output)
         .map_err(|source| CliError::Write { path: args.output.display().to_string(), source })?;
     let mut text = String::new();
-    for page in &pages {
+    for page in pages {
         let r = page.render().map_err(crate::vision)?;
         let png = args.output.join(format!("{}.png", r.name));
         let svg = args.output.join(format!("{}.svg", r.name));
@@ -83,20 +151,7 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         write_atomically(&svg, r.svg.as_bytes())?;
         text.push_str(&format!("wrote {} and {}\n", png.display(), svg.display()));
     }
-    let mut sizes: Vec<f64> = sized.iter().map(|t| t.1).collect();
-    sizes.sort_by(f64::total_cmp);
-    sizes.dedup();
-    let at = sizes
-        .iter()
-        .map(|s| format!("{} at {s} mm", sized.iter().filter(|t| t.1 == *s).count()))
-        .collect::<Vec<_>>()
-        .join(", ");
-    text.push_str(&format!(
-        "{} tag(s) of {} ({at}); table fiducials {} mm. Print at 100% and check the 100 mm ruler.\n",
-        ids.len(),
-        profile.tags.dictionary,
-        profile.fiducials.size_mm
-    ));
+    text.push_str(note);
     emit(out, &text)
 }
 
