@@ -26,8 +26,9 @@ pub struct Args {
 
 /// The most bases `generate` writes (a million: fifty grand battles).
 pub const MAX_BASES: usize = 1_000_000;
-/// The most terrain features `generate` writes.
-pub const MAX_TERRAIN: usize = 100_000;
+/// The most terrain features `generate` writes: as many as a table may hold
+/// ([`vedette_geometry::MAX_TERRAIN_FEATURES`]).
+pub const MAX_TERRAIN: usize = vedette_geometry::MAX_TERRAIN_FEATURES;
 
 /// Runs `vedette generate`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {

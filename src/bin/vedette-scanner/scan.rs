@@ -96,6 +96,8 @@ pub fn scan_one(
         // The layer's templates raise what stands on them, as segmented ones do.
         stand_on_templates(&mut result.table, &result.fit.model, &inputs.profile).map_err(crate::vision)?;
     }
+    // Only tables the other verbs load (the terrain limits included).
+    result.table.validate(&format!("the table scanned from {}", path.display()))?;
     Ok(result)
 }
 

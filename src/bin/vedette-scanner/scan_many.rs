@@ -86,6 +86,8 @@ pub fn scan_and_merge(
         vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())
             .map_err(crate::vision)?;
     }
+    // Only tables the other verbs load (the terrain limits included).
+    merged.table.validate(&format!("the table scanned from {n} photos"))?;
     Ok((merged, scans))
 }
 
