@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use vedette_draw::explain::{PairExplanation, explain_assault, explain_battery};
 use vedette_geometry::artillery::target_cover;
 use vedette_geometry::assault::assessment::assess_assaults;
+use vedette_geometry::assault::contact::assault_pair_refusal;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::{
     ArtilleryRules, BaseRef, Battlefield, Selection, SpatialIndex, Table, TerrainOutlines, UnitKind,
@@ -90,6 +91,9 @@ pub fn explain(table: &Table, a: &str, b: &str) -> Result<PairExplanation, CliEr
             _ => None,
         };
         return Ok(explain_battery(table, &index, &rules, &found, ub, cover.as_ref()));
+    }
+    if let Some(why) = assault_pair_refusal(table, ua, ub) {
+        return Err(CliError::Usage(format!("no assault to explain: {why}")));
     }
     let found = assess_assaults(table, &index, &book)?;
     let finding = found.findings.iter().find(|f| f.attacker == ua && f.defender == ub);

@@ -211,6 +211,20 @@ pub fn assess_move(
             ),
         });
     }
+    // A move is of one unit: the same side and kind in both tables (issue 41 item 7).
+    for (field, was, is) in
+        [("side", b0.side.as_str(), b1.side.as_str()), ("kind", b0.kind.name(), b1.kind.name())]
+    {
+        if was != is {
+            return Err(GeometryError::InvalidField {
+                origin: "second position".to_string(),
+                location: format!("unit \"{id}\" {field}"),
+                reason: format!(
+                    "the unit's {field} is \"{was}\" before and \"{is}\" after; a move keeps its {field} (is it the same unit?)"
+                ),
+            });
+        }
+    }
     let book: RuleBook = before.rule_book()?;
     let from = front_corners(before, u);
     let to = front_corners(after, ua);
