@@ -37,10 +37,22 @@ fn explain_asks_for_an_assault_between_enemies_that_take_part_in_one() {
     let b = sample("brigade-attack.json");
     let p = b.to_str().unwrap();
     for (attacker, defender, needle) in [
-        ("fr-ldr-1", "au-2", "\"fr-ldr-1\" is a leader: only infantry, cavalry and artillery take part in an assault, so none assaults"),
+        (
+            "fr-ldr-1",
+            "au-2",
+            "\"fr-ldr-1\" is a leader: only infantry, cavalry and artillery take part in an assault, so none assaults",
+        ),
         ("fr-lim-1", "au-2", "\"fr-lim-1\" is a limber"),
-        ("fr-1-3", "au-ldr-1", "\"au-ldr-1\" is a leader: only infantry, cavalry and artillery take part in an assault, so none is assaulted"),
-        ("fr-1-3", "fr-1-1", "\"fr-1-3\" and \"fr-1-1\" are on the same side (france): an assault is made on an enemy"),
+        (
+            "fr-1-3",
+            "au-ldr-1",
+            "\"au-ldr-1\" is a leader: only infantry, cavalry and artillery take part in an assault, so none is assaulted",
+        ),
+        (
+            "fr-1-3",
+            "fr-1-1",
+            "\"fr-1-3\" and \"fr-1-1\" are on the same side (france): an assault is made on an enemy",
+        ),
     ] {
         refused(&["explain", p, attacker, defender], &format!("no assault to explain: {needle}"));
     }
