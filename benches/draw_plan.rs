@@ -3,7 +3,9 @@
 //! enfilade, assault zones and contacts, flank and rear lines, deployment areas,
 //! leaders' reaches, skirmisher spacing, close calls) and its SVG document, from the
 //! report's assessments (computed once outside the timed loop, as `vedette report
-//! --plan` computes them once for the text and the plan). Target: at most 100 ms.
+//! --plan` computes them once for the text and the plan); and what `vedette report
+//! --plan` writes by default (issue 39): the scene kept to the decisive findings, with
+//! its numbered callouts and key. Target: at most 100 ms.
 //!
 //! Run: `cargo bench --bench draw_plan`.
 
@@ -13,7 +15,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use vedette::commands::report::{Stages, build_timed, plan_svg};
+use vedette::commands::report::{Stages, build_timed, plan_scene, plan_svg};
 use vedette_geometry::{SpatialIndex, Table};
 
 fn grand_battle() -> Table {
@@ -32,7 +34,19 @@ fn bench(c: &mut Criterion) {
     let elements: usize = scene.layers().iter().map(|l| l.elements.len()).sum();
     eprintln!("grand-battle: {} bases, {elements} elements, {} bytes of SVG", table.base_count(), svg.len());
     let mut g = c.benchmark_group("draw plan, grand battle (2000 bases)");
-    g.bench_function("report plan (scene + SVG)", |b| {
+    g.bench_function("report plan, decisive findings (report --plan)", |b| {
+        b.iter(|| {
+            let mut scene = plan_scene(black_box(&table), &findings).unwrap_or_else(|e| panic!("{e}"));
+            vedette_draw::choose_layers(
+                &mut scene,
+                &table,
+                &findings.for_drawing(),
+                &vedette_draw::LayerChoice::Decisive,
+            );
+            black_box(vedette_draw::plan_svg(&scene).map(|s| s.len()))
+        })
+    });
+    g.bench_function("report plan, every finding (--layers all: scene + SVG)", |b| {
         b.iter(|| black_box(plan_svg(black_box(&table), &findings).map(|s| s.len())))
     });
     g.bench_function("scene only", |b| {

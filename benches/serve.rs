@@ -2,12 +2,16 @@
 //! 2,000-base grand battle sample. Reading the findings (`GET /api/report`,
 //! `/api/bases`) serves text computed when the table last changed; a correction
 //! (`POST /api/corrections`) recomputes it: the corrected table (validated), its report
-//! (JSON and text) and its base list, and starts drawing its plan, which
-//! `GET /api/plan.svg` waits for. Measuring and line of sight (`POST /api/measure`,
+//! (JSON and text), its base list and its JSON; its plan is drawn once it is shown
+//! (after the answer), and `GET /api/plan.svg` waits for it. Measuring and line of sight (`POST /api/measure`,
 //! `/api/los`) answer on the current table. Target: at most 50 ms per request.
 //!
 //! Not timed: HTTP and JSON parsing of the request (microseconds), and the corrections
 //! file a correction writes (a few hundred bytes, atomically).
+//!
+//! Applying a corrections file (at every start, and `vedette scan --corrections`):
+//! 20,000 and 200,000 flips over the grand battle's bases, and 20,000 and 200,000
+//! bases added to one unit (issue 41 item 5: 9.3 s and 87 s for the flips before).
 //!
 //! Run: `cargo bench --bench serve`.
 
@@ -18,7 +22,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use vedette::commands::serve::corrections::{Correction, apply};
+use vedette::commands::serve::corrections::{Correction, apply, apply_all, long_files};
+use vedette::commands::serve::drawing::Drawer;
 use vedette::commands::serve::session::Derived;
 use vedette::commands::{los, measure};
 use vedette_geometry::Table;
@@ -37,14 +42,18 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("serve, grand battle (2000 bases)");
     g.sample_size(10);
     // A correction is answered once its report is computed; its plan is drawn on a
-    // thread of its own, beside the report's texts and after them, and waited for by
-    // `GET /api/plan.svg`. Each timing waits for the plan before the next correction,
-    // so that no drawing runs into the next one's timing.
+    // thread of its own once the new findings are shown (here: once it is answered),
+    // and waited for by `GET /api/plan.svg`. Each timing waits for the plan before the
+    // next correction, so that no drawing runs into the next one's timing.
+    let drawer = Drawer::new();
     let correct = || {
         let corrected = apply(black_box(&table), &moved).unwrap_or_else(|e| panic!("{e}"));
         Derived::of(corrected, None).unwrap_or_else(|e| panic!("{e}"))
     };
-    let plan_len = |d: &Derived| d.drawing.wait().map(|p| p.plan_svg.len()).unwrap_or_else(|e| panic!("{e}"));
+    let plan_len = |d: &Derived| {
+        drawer.start(&d.drawing);
+        d.drawing.wait().map(|p| p.plan_svg.len()).unwrap_or_else(|e| panic!("{e}"))
+    };
     g.bench_function("a correction, answered (POST /api/corrections)", |bench| {
         bench.iter_custom(|iters| {
             let mut spent = Duration::ZERO;
@@ -84,5 +93,24 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Applying a corrections file: flips over every base in turn, and bases added to one
+/// unit.
+fn corrections(c: &mut Criterion) {
+    let table = grand_battle();
+    let file = std::path::Path::new("bench.corrections.json");
+    let mut g = c.benchmark_group("corrections applied, grand battle (2000 bases)");
+    g.sample_size(10);
+    for n in [20_000, 200_000] {
+        let (flips, adds) = long_files(&table, n);
+        g.bench_function(format!("{n} flips"), |bench| {
+            bench.iter(|| black_box(apply_all(&table, black_box(&flips), file).map(|t| t.base_count())))
+        });
+        g.bench_function(format!("{n} adds to one unit"), |bench| {
+            bench.iter(|| black_box(apply_all(&table, black_box(&adds), file).map(|t| t.base_count())))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, corrections);
 criterion_main!(benches);

@@ -41,7 +41,7 @@ const SAMPLES: [&str; 6] =
 fn report_plans_of_the_samples_match_their_goldens() {
     for s in SAMPLES {
         let path = sample(&format!("{s}.json"));
-        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
         golden_svg(&golden(&format!("{s}.plan.svg")), &svg);
     }
 }
@@ -66,7 +66,7 @@ fn measure_los_and_explain_pictures_match_their_goldens() {
 fn every_plan_has_a_group_per_layer_and_a_polygon_per_base() {
     for s in SAMPLES {
         let path = sample(&format!("{s}.json"));
-        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
         let nodes = flatten(&svg).unwrap();
         for layer in LayerId::ALL {
             assert!(
@@ -123,7 +123,7 @@ fn division_engagement_and_rally_penalties_are_drawn_with_the_report_numbers() {
     // au-ldr-1 (rally -2: two full 4" steps beyond 4"), au-art-1 9.25" (-1), fr-art-2
     // 13.58" from fr-ldr-1 (-2). Units without a penalty get no line.
     let path = sample("brigade-attack.json");
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     for (id, text) in [
         ("engagement-au-2-fr-1-2-sk-label", "au-d1 engaged: fr-1-2-sk at 0.79 rule-in (20.0 mm)"),
         ("engagement-fr-1-2-sk-au-2-label", "fr-d1 engaged: au-2 at 0.79 rule-in (20.0 mm)"),
@@ -147,7 +147,7 @@ fn overlaps_outnumbering_and_divisions_together_are_said_on_the_plan() {
     // au-1 and au-2 on fr-1 3:4, mixed; au-3 on fr-2 1:2 and fr-2 on au-3 2:1, the
     // side with one base outnumbered 2:1 (000 §5.4).
     let path = sample("republic-overlap.json");
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     for text in [
         ">fr-1 overlaps au-1 on its left by 1.18 rule-in (30.0 mm), unopposed (003 501)<",
         ">fr-1 overlaps au-1 on its right by 1.18 rule-in (30.0 mm), opposed (003 501)<",
@@ -163,10 +163,16 @@ fn overlaps_outnumbering_and_divisions_together_are_said_on_the_plan() {
     }
 }
 
-/// The text of the plan's label `id`, if any: written on the plan, or on hover (a dot
-/// with a title) where the plan has no room for it.
+/// The text of the plan's label `id`, if any: written on the plan, on hover (a dot with
+/// a title) or numbered (a callout, its text in the key) where the plan has no room.
 fn text_of<'a>(svg: &'a str, id: &str) -> Option<&'a str> {
     let at = svg.find(&format!("id=\"{id}\""))?;
+    // A numbered callout (no room on the plan): its text is its title (and in the key).
+    if svg[..at].ends_with("<g ") {
+        let open = svg[at..].find("<title>")? + at + "<title>".len();
+        let close = svg[open..].find('<')? + open;
+        return Some(&svg[open..close]);
+    }
     let mut open = svg[at..].find('>')? + at + 1;
     if svg[open..].starts_with("<title>") {
         open += "<title>".len();
@@ -181,7 +187,7 @@ fn deployment_areas_assets_outside_and_pass_through_reach_are_said_on_the_plan()
     // in, au-art-1 outside it with 74.06% of its base inside; fr-art-2 outside fr-d1's
     // (0%); au-4 1.97" from au-3, within its 3" pass-through reach (000 §5.5).
     let path = sample("brigade-attack.json");
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     for (id, text) in [
         ("deployment-division_au-d1-label", "division au-d1 area: 212 sq in"),
         ("deployment-division_fr-d1-label", "division fr-d1 area: 188 sq in"),
@@ -259,7 +265,7 @@ fn skirmish_fire_and_blocking_are_said_on_the_plan() {
         "{}",
         stdout(&report)
     );
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     assert_eq!(
         text_of(&svg, "blocks-fr-sk_0-label"),
         Some("fr-sk#0 and au-sk#0 block each other 1.87 rule-in (47.4 mm)")
@@ -275,7 +281,7 @@ fn skirmish_fire_and_blocking_are_said_on_the_plan() {
     // A marker with a target and no enemy marker within 3" fires both ways: on
     // brigade-attack fr-1-2-sk#1 fires on au-2, 20 mm (0.79") ahead.
     let brigade = sample("brigade-attack.json");
-    let svg = draw(&["report", brigade.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", brigade.to_str().unwrap(), "--layers", "all"], "--plan");
     assert_eq!(
         text_of(&svg, "fire-fr-1-2-sk_1-au-2-label"),
         Some("fr-1-2-sk#1 fires on au-2 0.79 rule-in (20.0 mm)")
@@ -305,7 +311,7 @@ fn written_verdicts_name_who_does_what_to_whom() {
         ("skirmish.json", vec![">fr-sk#0 to its parent fr-2: 2.44 rule-in (92.8 mm)<"]),
     ] {
         let path = sample(name);
-        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
         for text in texts {
             assert!(svg.contains(text), "{name}: no {text}");
         }
@@ -320,7 +326,7 @@ fn each_main_target_says_the_battery_row_of_the_report() {
     // enfilade on the left flank; au-art-1 on fr-1-3 at 1.99" bracket 1, deep. The
     // leaders' 3" reaches hold fr-1-2 and au-4.
     let path = sample("brigade-attack.json");
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     for (id, text) in [
         (
             "range-fr-art-1-au-3-label",
@@ -347,7 +353,7 @@ fn an_aspect_exception_is_said_on_the_contact() {
     // units in buildings have no flank (001 §4.3): front*; C strikes square S from
     // behind: a square has no flank or rear (front*).
     let path = sample("classic-assault.json");
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     for text in [
         ">A → Y primary 0.79 rule-in (20.0 mm), front (buildings: no flank)<",
         ">C → S primary 0.79 rule-in (20.0 mm), front (square)<",
@@ -375,7 +381,7 @@ fn every_candidate_target_says_why_it_is_not_the_main_one() {
         ),
     ] {
         let path = sample(name);
-        let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+        let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
         let found: Vec<&str> = svg
             .match_indices("id=\"candidate-")
             .filter_map(|(at, _)| {
@@ -613,7 +619,19 @@ fn explain_draws_over_a_photo_through_the_scan_camera() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Main target? yes"), "{}", stdout(&o));
     let actual = image::open(&out).unwrap().to_rgb8();
-    assert_eq!(actual.dimensions(), (800, 600));
+    // The whole 800 x 600 photo (smaller than a question's crop) under the caption band:
+    // white, with the headline's dark text in it.
+    let band = actual.height() - 600;
+    assert_eq!(actual.width(), 800);
+    assert!(band > 60, "{band}");
+    assert_eq!(actual.get_pixel(2, 2).0, [255, 255, 255]);
+    assert!(
+        (0..band)
+            .flat_map(|y| (0..800).map(move |x| (x, y)))
+            .filter(|&(x, y)| actual.get_pixel(x, y).0[0] < 60)
+            .count()
+            > 500
+    );
     let golden = golden("explain-battery.photo.png");
     if common::regenerate() {
         std::fs::copy(&out, &golden).unwrap();
@@ -628,9 +646,10 @@ fn explain_draws_over_a_photo_through_the_scan_camera() {
         .zip(expected.pixels())
         .filter(|(a, b)| a.0.iter().zip(b.0.iter()).any(|(x, y)| x.abs_diff(*y) > 40))
         .count();
+    assert_eq!(actual.dimensions(), expected.dimensions());
     assert!(far < 800 * 600 / 500, "{far} pixels differ from {}", golden.display());
     // Something was drawn: the photo is not plain any more.
-    assert!(actual.pixels().filter(|p| p.0 != [90, 110, 80]).count() > 2000);
+    assert!(actual.pixels().skip(800 * band as usize).filter(|p| p.0 != [90, 110, 80]).count() > 2000);
 }
 
 #[test]
@@ -661,7 +680,7 @@ fn a_photo_that_does_not_match_the_scan_camera_is_refused() {
 #[test]
 fn the_plan_tags_each_finding_s_geometry_with_its_key() {
     let path = sample("brigade-attack.json");
-    let svg = draw(&["report", path.to_str().unwrap()], "--plan");
+    let svg = draw(&["report", path.to_str().unwrap(), "--layers", "all"], "--plan");
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let mut by_key: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for n in doc.descendants().filter(|n| n.is_element()) {

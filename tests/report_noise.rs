@@ -63,14 +63,18 @@ fn scene(rules: RuleSet) -> Table {
     )
 }
 
-/// Every verdict of the report: the JSON with its measured numbers (floats) removed;
-/// names, booleans, lists and whole-number counts stay.
+/// Every verdict of the report: the JSON with its measured numbers (floats) removed, and
+/// the verdicts' sentences (`words`, which say those numbers); names, booleans, lists and
+/// whole-number counts stay.
 fn verdicts(t: &Table) -> Value {
     fn strip(v: &mut Value) {
         match v {
             Value::Number(n) if n.is_f64() => *v = Value::Null,
             Value::Array(a) => a.iter_mut().for_each(strip),
-            Value::Object(o) => o.values_mut().for_each(strip),
+            Value::Object(o) => {
+                o.remove("words");
+                o.values_mut().for_each(strip);
+            }
             _ => {}
         }
     }

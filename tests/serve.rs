@@ -2,125 +2,15 @@
 //! plain HTTP/1.1 on 127.0.0.1; photo mode and uploads on the bundled sample photo.
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
-const BIN: &str = env!("CARGO_BIN_EXE_vedette");
-
-fn sample(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(name)
-}
-
-/// A running server, stopped (by its own pid) when dropped.
-struct Server {
-    child: Child,
-    address: String,
-}
-
-impl Server {
-    fn start(table: &Path) -> Server {
-        Server::start_with(&["--table".as_ref(), table.as_os_str()])
-    }
-
-    /// `vedette serve ARGS --port 0`.
-    fn start_with(args: &[&std::ffi::OsStr]) -> Server {
-        let mut child = Command::new(BIN)
-            .arg("serve")
-            .args(args)
-            .args(["--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| {
-            let mut err = String::new();
-            child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-            panic!("no address printed: {line:?} {err}")
-        });
-        let address = url.trim_start_matches("http://").trim_end_matches('/').to_string();
-        assert!(address.starts_with("127.0.0.1:"), "{address}");
-        Server { child, address }
-    }
-
-    /// Sends one request; (status, body). Write and read errors after the server has
-    /// answered early (a refused oversized body) are tolerated.
-    fn request(&self, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> (u16, String) {
-        let (status, body) = self.request_bytes(method, path, content_type, body);
-        (status, String::from_utf8_lossy(&body).into_owned())
-    }
-
-    /// [`Server::request`], the body as bytes.
-    fn request_bytes(
-        &self,
-        method: &str,
-        path: &str,
-        content_type: Option<&str>,
-        body: &[u8],
-    ) -> (u16, Vec<u8>) {
-        let mut s = TcpStream::connect(&self.address).unwrap();
-        // A scan of an uploaded photo takes seconds (a debug build under load: a minute).
-        s.set_read_timeout(Some(Duration::from_secs(300))).unwrap();
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", self.address);
-        if let Some(t) = content_type {
-            head.push_str(&format!("Content-Type: {t}\r\n"));
-        }
-        head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-        let _ = s.write_all(head.as_bytes()).and_then(|()| s.write_all(body));
-        let mut raw = Vec::new();
-        let _ = s.read_to_end(&mut raw);
-        let end = raw.windows(4).position(|w| w == b"\r\n\r\n").map_or(raw.len(), |i| i + 4);
-        let head = String::from_utf8_lossy(&raw[..end]).into_owned();
-        let status = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no status for {method} {path}: {head:?}"));
-        (status, raw[end..].to_vec())
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        self.request("GET", path, None, b"")
-    }
-
-    fn get_json(&self, path: &str) -> Value {
-        let (status, body) = self.get(path);
-        assert_eq!(status, 200, "{path}: {body}");
-        serde_json::from_str(&body).unwrap()
-    }
-
-    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        let (status, text) =
-            self.request("POST", path, Some("application/json"), body.to_string().as_bytes());
-        (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")))
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A copy of brigade-attack.json in a fresh directory.
-fn brigade_copy() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("brigade-attack.json");
-    std::fs::copy(sample("brigade-attack.json"), &table).unwrap();
-    (dir, table)
-}
-
-/// What a verb prints with `--json`, parsed.
-fn verb_json(args: &[&str], table: &Path) -> Value {
-    let out = Command::new(BIN).arg(args[0]).arg(table).args(&args[1..]).arg("--json").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+#[path = "common/server.rs"]
+mod server;
+use server::{BIN, Server, brigade_copy, os, root, sample, scan_setup, verb_json};
 
 fn unlimber(report: &Value, battery: &str) -> Value {
     report["artillery"]
@@ -138,10 +28,14 @@ fn page_and_api_answer_as_the_verbs_do() {
     let server = Server::start(&table);
     let (status, page) = server.get("/");
     assert_eq!(status, 200);
-    assert!(page.contains("/api/plan.svg") && page.contains("<script>"), "the page is served");
-    // The upload field and the scan status browser tests drive.
     assert!(
-        page.contains(r#"<input type="file" id="upload" multiple"#) && page.contains(r#"id="scan-status""#)
+        page.contains("/api/plan.svg") && page.contains(r#"src="/static/main.js""#),
+        "the page is served"
+    );
+    // The upload field (the phone's camera) and the scan status browser tests drive.
+    assert!(
+        page.contains(r#"<input type="file" id="upload" accept="image/*" capture="environment" multiple"#)
+            && page.contains(r#"id="scan-status""#)
     );
     // Every asset is in the page itself: nothing is fetched from another host.
     for scheme in ["http://", "https://", "src=\"//", "href=\"//"] {
@@ -233,7 +127,14 @@ fn a_correction_changes_the_verdict_survives_a_restart_and_is_undone() {
     assert_eq!(after, verb_json(&["report"], &hand_path));
     // The plan, drawn after the correction was answered, is the corrected table's.
     let plan_path = table.with_file_name("by-hand.svg");
-    let out = Command::new(BIN).arg("report").arg(&hand_path).arg("--plan").arg(&plan_path).output().unwrap();
+    let out = Command::new(BIN)
+        .arg("report")
+        .arg(&hand_path)
+        .arg("--plan")
+        .arg(&plan_path)
+        .args(["--layers", "all"])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let (status, plan) = server.get("/api/plan.svg");
     assert_eq!(status, 200);
@@ -429,28 +330,6 @@ fn flip_add_reassign_and_side_are_corrections_too() {
 }
 
 // --- Photo mode and uploads (issue 22) -------------------------------------------------
-
-fn root(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// `--profile`, `--roster` and `--camera` of the bundled battle photo.
-fn scan_setup() -> Vec<std::ffi::OsString> {
-    let mut args = Vec::new();
-    for (flag, path) in [
-        ("--profile", "calibration/default.toml"),
-        ("--roster", "samples/photos/battle.roster.toml"),
-        ("--camera", "samples/photos/camera.toml"),
-    ] {
-        args.push(flag.into());
-        args.push(root(path).into_os_string());
-    }
-    args
-}
-
-fn os(args: &[std::ffi::OsString]) -> Vec<&std::ffi::OsStr> {
-    args.iter().map(std::ffi::OsString::as_os_str).collect()
-}
 
 /// The points of the polygon with `id` in an SVG.
 fn polygon(svg: &str, id: &str) -> Vec<(f64, f64)> {

@@ -9,6 +9,7 @@ use super::measure::micro;
 use crate::CliError;
 use serde::Serialize;
 use std::path::PathBuf;
+use vedette_draw::findings::{square_table_inches_words, table_inches_words};
 use vedette_geometry::pro_patria::bombardment::bombardment_zone;
 use vedette_geometry::{RuleSet, Selection, Table, Vec2};
 
@@ -58,6 +59,10 @@ pub struct BombardReport {
     pub zone: Vec<[f64; 2]>,
     /// Its area, mm².
     pub area_mm2: f64,
+    /// The same in square inches.
+    pub area_sq_in: f64,
+    /// How far it extends beyond the point, mm (004 §19.6: 150 mm, 90 mm at 15 mm).
+    pub depth_mm: f64,
     /// The hills whose crest cut it.
     pub cut_by: Vec<String>,
     /// Every unit with any part inside, friend or foe, the battery excepted.
@@ -86,6 +91,8 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         at: [micro(args.at.x), micro(args.at.y)],
         zone: z.area.vertices().iter().map(|p| [micro(p.x), micro(p.y)]).collect(),
         area_mm2: micro(z.area.area()),
+        area_sq_in: micro(z.area.area() / (vedette_geometry::MM_PER_INCH * vedette_geometry::MM_PER_INCH)),
+        depth_mm: micro(book.distance_mm(vedette_geometry::RuleDistance::BombardmentDepth)?),
         cut_by: z
             .cut_by
             .iter()
@@ -110,12 +117,13 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             "nothing: a hill's crest lies between the battery and the point".to_string()
         } else {
             format!(
-                "{:.0} mm² with corners {}",
-                report.area_mm2,
+                "{}, {} deep, with corners {}",
+                square_table_inches_words(report.area_mm2),
+                table_inches_words(report.depth_mm),
                 report
                     .zone
                     .iter()
-                    .map(|p| format!("({:.1}, {:.1})", p[0], p[1]))
+                    .map(|p| format!("({:.1}, {:.1}) mm", p[0], p[1]))
                     .collect::<Vec<_>>()
                     .join(" ")
             )

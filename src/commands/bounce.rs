@@ -6,22 +6,20 @@
 //! distance and the calibre's range are not in the rule text: give them.
 
 use super::emit;
+use super::length::parse_length;
 use super::measure::micro;
 use crate::CliError;
 use serde::Serialize;
 use std::path::PathBuf;
+use vedette_draw::findings::table_inches_words;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::bounce::{NoBounce, bounce_through};
 use vedette_geometry::{RuleSet, Selection, SpatialIndex, Table};
 
-/// The longest distance accepted for `--distance` and `--gun-range`, mm (100 m: far more
-/// than any table).
-const MAX_MM: f64 = 1e5;
-
 /// Arguments of `vedette bounce`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Example:\n  vedette bounce samples/pro-patria-charge.json fr-art au-bn1 --distance 150 --gun-range 900"
+    after_help = "Examples:\n  vedette bounce samples/pro-patria-charge.json fr-art au-bn1 --distance 150 --gun-range 900\n  vedette bounce samples/pro-patria-charge.json fr-art au-bn1 --distance 6in --gun-range 36in"
 )]
 pub struct Args {
     /// The table file (vedette/table/1 JSON, Pro Patria).
@@ -30,23 +28,17 @@ pub struct Args {
     pub firer: String,
     /// The unit it hit (a unit id).
     pub target: String,
-    /// The bounce-through distance from the Artillery Chart, table mm.
-    #[arg(long, value_parser = parse_mm, allow_hyphen_values = true)]
+    /// The bounce-through distance from the Artillery Chart: table mm (`150`), or with
+    /// its unit (`150mm`, `15cm`, `6in`).
+    #[arg(long, value_parser = parse_length, allow_hyphen_values = true)]
     pub distance: f64,
-    /// The range of the gun's calibre, table mm: the line of fire plus the bounce never
-    /// exceeds it.
-    #[arg(long, value_parser = parse_mm, allow_hyphen_values = true)]
+    /// The range of the gun's calibre (mm, or with its unit): the line of fire plus the
+    /// bounce never exceeds it.
+    #[arg(long, value_parser = parse_length, allow_hyphen_values = true)]
     pub gun_range: Option<f64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_mm(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_MM => Ok(v),
-        _ => Err(format!("\"{s}\": give a distance in table mm, more than 0 and at most {MAX_MM}")),
-    }
 }
 
 /// A unit the ball reaches.
@@ -71,12 +63,16 @@ pub struct BounceReport {
     pub target: String,
     /// The line of fire's length, mm.
     pub range_mm: f64,
+    /// The same in inches.
+    pub range_in: f64,
     /// Where the bounce starts (the target's point nearest the gun), mm.
     pub start: [f64; 2],
     /// Where it ends, mm.
     pub end: [f64; 2],
     /// How far it runs, mm.
     pub reach_mm: f64,
+    /// The same in inches.
+    pub reach_in: f64,
     /// Cut by the gun's range.
     pub range_limited: bool,
     /// The terrain that stopped it early (id or `terrain[i]`), with its kind.
@@ -115,9 +111,11 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         firer: table.base_label(b.firer_base),
         target: table.units[t].id.clone(),
         range_mm: micro(b.range_mm),
+        range_in: micro(vedette_geometry::mm_to_inches(b.range_mm)),
         start: [micro(b.start.x), micro(b.start.y)],
         end: [micro(end.x), micro(end.y)],
         reach_mm: micro(b.reach_mm),
+        reach_in: micro(vedette_geometry::mm_to_inches(b.reach_mm)),
         range_limited: b.range_limited,
         stopped_by: b.stop.map(|s| {
             let id = table.terrain[s.terrain].id.clone().unwrap_or_else(|| format!("terrain[{}]", s.terrain));
@@ -147,8 +145,12 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         return emit(out, &format!("{text}\n"));
     }
     let mut s = format!(
-        "{} fires at {} over {:.1} mm; bounce-through (004 §17.3.9) from ({:.1}, {:.1}):\n",
-        report.firer, report.target, report.range_mm, report.start[0], report.start[1]
+        "{} fires at {} over {}; bounce-through (004 §17.3.9) from ({:.1}, {:.1}) mm:\n",
+        report.firer,
+        report.target,
+        table_inches_words(report.range_mm),
+        report.start[0],
+        report.start[1]
     );
     match b.none {
         Some(NoBounce::Uphill) => s.push_str("  none: the gun stands lower than its target\n"),
@@ -157,7 +159,7 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         }
         Some(NoBounce::OutOfRange) => s.push_str("  none: the target is at or beyond the gun's range\n"),
         None => {
-            s.push_str(&format!("  runs {:.1} mm", report.reach_mm));
+            s.push_str(&format!("  runs {}", table_inches_words(report.reach_mm)));
             if let Some(by) = &report.stopped_by {
                 s.push_str(&format!(", stopped by {by}"));
             } else if report.range_limited {
@@ -169,7 +171,12 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             }
             for h in &report.hits {
                 let friend = if h.friendly { " (friendly fire, §17.3.6)" } else { "" };
-                s.push_str(&format!("  {} at {:.1} mm ({}){friend}\n", h.unit, h.at_mm, h.base));
+                s.push_str(&format!(
+                    "  {} at {} ({}){friend}\n",
+                    h.unit,
+                    table_inches_words(h.at_mm),
+                    h.base
+                ));
             }
         }
     }

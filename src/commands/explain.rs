@@ -8,15 +8,8 @@ use super::emit;
 use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
 use std::path::PathBuf;
-use vedette_draw::explain::{PairExplanation, explain_assault, explain_battery};
-use vedette_geometry::artillery::target_cover;
-use vedette_geometry::assault::assessment::assess_assaults;
-use vedette_geometry::assault::contact::assault_pair_refusal;
-use vedette_geometry::los::TerrainSight;
-use vedette_geometry::{
-    ArtilleryRules, BaseRef, Battlefield, Selection, SpatialIndex, Table, TerrainOutlines, UnitKind,
-    assess_battery,
-};
+use vedette_draw::explain::{PairExplanation, explain_pair};
+use vedette_geometry::Table;
 
 /// Arguments of `vedette explain`.
 #[derive(Debug, clap::Args)]
@@ -39,65 +32,9 @@ pub struct Args {
     pub photo: PhotoArgs,
 }
 
-fn unit_of(table: &Table, text: &str) -> Result<usize, CliError> {
-    match table.select(text)? {
-        Selection::Unit(u) => Ok(u),
-        Selection::Base(r) => Ok(r.unit),
-    }
-}
-
-/// The explanation of a pair.
+/// The explanation of a pair (`vedette_draw::explain::explain_pair`).
 pub fn explain(table: &Table, a: &str, b: &str) -> Result<PairExplanation, CliError> {
-    let sa = table.select(a)?;
-    let (ua, ub) = (unit_of(table, a)?, unit_of(table, b)?);
-    if ua == ub {
-        return Err(CliError::Usage(format!(
-            "\"{a}\" and \"{b}\" are the same unit; explain a pair of two units"
-        )));
-    }
-    let index = SpatialIndex::new(table);
-    let book = table.rule_book()?;
-    let artillery = table.units[ua].kind == UnitKind::Artillery;
-    if artillery && let Ok(rules) = ArtilleryRules::for_table(table) {
-        let sight = TerrainSight::try_new(&index)?;
-        let field = Battlefield {
-            table,
-            index: &index,
-            rules: &rules,
-            line_of_sight: &sight,
-            ground: &TerrainOutlines,
-        };
-        // A massed battery named as a unit: the first of its bases with the pair in its arc.
-        let candidates: Vec<BaseRef> = match sa {
-            Selection::Base(r) => vec![r],
-            Selection::Unit(u) => (0..table.units[u].bases.len()).map(|i| BaseRef::new(u, i)).collect(),
-        };
-        let mut chosen = None;
-        for r in candidates {
-            let found = assess_battery(&field, r)?;
-            let holds = found.targets.iter().any(|t| t.unit == ub);
-            if chosen.is_none() || holds {
-                chosen = Some(found);
-            }
-            if holds {
-                break;
-            }
-        }
-        let Some(found) = chosen else {
-            return Err(CliError::Usage(format!("\"{a}\" has no bases")));
-        };
-        let cover = match &found.main {
-            Some(m) if m.unit == ub => Some(target_cover(table, &book, &sight, found.battery.base_ref, m)?),
-            _ => None,
-        };
-        return Ok(explain_battery(table, &index, &rules, &found, ub, cover.as_ref()));
-    }
-    if let Some(why) = assault_pair_refusal(table, ua, ub) {
-        return Err(CliError::Usage(format!("no assault to explain: {why}")));
-    }
-    let found = assess_assaults(table, &index, &book)?;
-    let finding = found.findings.iter().find(|f| f.attacker == ua && f.defender == ub);
-    Ok(explain_assault(table, &book, ua, ub, finding)?)
+    Ok(explain_pair(table, a, b)?)
 }
 
 /// Runs `vedette explain`.

@@ -11,8 +11,9 @@ use crate::CliError;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::PathBuf;
-use vedette_geometry::los::close_calls::sight_calls;
-use vedette_geometry::los::{Cut, CutBy, Explanation, Method, TerrainRule, TerrainSight};
+use vedette_draw::caption::{decide_sight, sight_caption, sight_verdict_words};
+use vedette_geometry::los::close_calls::SightCalls;
+use vedette_geometry::los::{Cut, CutBy, Explanation, Method, TerrainRule, UnitVerdict};
 use vedette_geometry::{BaseRef, RuleSet, Scale, SpatialIndex, Table, Vec2};
 
 /// The schema id of `vedette los --json` output.
@@ -244,45 +245,51 @@ pub fn line_of_sight(table: &Table, a: &str, b: &str) -> Result<LosReport, CliEr
     line_of_sight_explained(table, a, b).map(|(r, _)| r)
 }
 
-/// The picture of a sight verdict.
+/// The picture of a sight verdict, with its caption.
 pub fn sight_scene(
     table: &Table,
     a: &str,
     b: &str,
     r: &LosReport,
-    ex: &Explanation,
+    seen: &Seen,
 ) -> Result<vedette_draw::Scene, CliError> {
-    let verdict = match (r.visible, r.full_base_visible) {
-        (true, true) => "VISIBLE, a full base seen",
-        (true, false) => "VISIBLE in part",
-        _ => "NOT VISIBLE",
-    };
-    let mut scene = vedette_draw::table_scene(table, &format!("{a} -> {b}: {verdict}"));
+    let caption =
+        sight_caption(table, (a, b), &seen.verdict, &seen.explanation, &seen.calls, seen.behind.as_ref());
+    let mut scene = vedette_draw::table_scene(table, &caption.headline);
     vedette_draw::findings::sight::draw_sight(
         &mut scene,
         table,
         &table.rule_book()?,
         (table.select(a)?, table.select(b)?),
         r.visible,
-        ex,
+        &seen.explanation,
     )?;
     scene.focus_on(&[vedette_draw::LayerId::Sight, vedette_draw::LayerId::BlindZones]);
+    scene.caption = Some(caption);
     Ok(scene)
 }
 
-/// [`line_of_sight`] with the library's explanation (what a picture draws).
-pub fn line_of_sight_explained(
-    table: &Table,
-    a: &str,
-    b: &str,
-) -> Result<(LosReport, Explanation), CliError> {
+/// What the library decided about a sight line: the verdict, its explanation, its close
+/// calls, and under Pro Patria the verdict if the target is declared behind a crest.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    /// The verdict.
+    pub verdict: UnitVerdict,
+    /// Why.
+    pub explanation: Explanation,
+    /// How close a call each half of the verdict is.
+    pub calls: SightCalls,
+    /// Declared behind a crest (004 §15.1), where that changes anything.
+    pub behind: Option<UnitVerdict>,
+}
+
+/// [`line_of_sight`] with what the library decided (what a picture draws).
+pub fn line_of_sight_explained(table: &Table, a: &str, b: &str) -> Result<(LosReport, Seen), CliError> {
     let sa = table.select(a)?;
     let sb = table.select(b)?;
     let m = measure(table, a, b)?;
     let index = SpatialIndex::new(table);
-    let los = TerrainSight::try_new(&index)?;
-    let (v, ex) = los.explain(sa, sb)?;
-    let sight_calls = sight_calls(table, sa, sb)?;
+    let (v, ex, sight_calls, behind) = decide_sight(table, &index, sa, sb)?;
     let label = |r: BaseRef| table.base_label(r);
     let (method, sampling) = match v.method {
         Method::Exact => ("exact".to_string(), None),
@@ -318,22 +325,19 @@ pub fn line_of_sight_explained(
         hidden_point: ex.hidden_point.map(pt),
         visible_call: calls::entry(table, &sight_calls.visible, None),
         full_base_call: calls::entry(table, &sight_calls.full_base, None),
-        if_declared_behind: los
-            .if_declared_behind(sa, sb)?
+        if_declared_behind: behind
+            .as_ref()
             .map(|v| DeclaredBehind { visible: v.visible, full_base_visible: v.full_base.is_some() }),
     };
-    Ok((report, ex))
+    Ok((report, Seen { verdict: v, explanation: ex, calls: sight_calls, behind }))
 }
 
 /// The human-readable answer.
 #[must_use]
 pub fn render_text(r: &LosReport) -> String {
     let mut s = format!("{} -> {} ({} at {} scale): ", r.from, r.to, r.rules, r.scale);
-    s.push_str(match (r.visible, r.full_base_visible) {
-        (true, true) => "VISIBLE, a full base is seen\n",
-        (true, false) => "VISIBLE in part, no base is seen in full\n",
-        _ => "NOT VISIBLE\n",
-    });
+    s.push_str(sight_verdict_words(r.visible, r.full_base_visible));
+    s.push('\n');
     let (vc, fc) = (&r.visible_call, &r.full_base_call);
     s.push_str(&format!(
         "  margin: {:.2} mm for \"{}\", {:.2} mm for \"{}\" (every base moved against the verdict){}{}\n",
@@ -347,11 +351,7 @@ pub fn render_text(r: &LosReport) -> String {
     if let Some(d) = &r.if_declared_behind {
         s.push_str(&format!(
             "  the target is within reach of a hill's crest: that is if its player declares it over the crest; declared behind it: {} (004 §15.1)\n",
-            match (d.visible, d.full_base_visible) {
-                (true, true) => "VISIBLE, a full base is seen",
-                (true, false) => "VISIBLE in part",
-                _ => "NOT VISIBLE",
-            }
+            sight_verdict_words(d.visible, d.full_base_visible)
         ));
     }
     let rule = r.distance.rule_in.map(|x| format!(", {x:.3} rule-in")).unwrap_or_default();
@@ -414,10 +414,10 @@ pub fn run_with(
 ) -> Result<(), CliError> {
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
-    let (r, ex) = crate::progress::working("deciding line of sight", || {
+    let (r, seen) = crate::progress::working("deciding line of sight", || {
         line_of_sight_explained(&table, &args.a, &args.b)
     })?;
-    args.photo.draw(args.svg.as_deref(), painter, || sight_scene(&table, &args.a, &args.b, &r, &ex))?;
+    args.photo.draw(args.svg.as_deref(), painter, || sight_scene(&table, &args.a, &args.b, &r, &seen))?;
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

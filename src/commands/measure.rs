@@ -7,9 +7,8 @@ use super::overlay::{Painter, PhotoArgs};
 use crate::CliError;
 use serde::Serialize;
 use std::path::PathBuf;
-use vedette_geometry::{
-    RuleBook, RuleDistance, Table, closest_between_selections, measure_between, mm_to_inches,
-};
+use vedette_draw::findings::measure::distance_name;
+use vedette_geometry::{RuleBook, Table, measure_between, mm_to_inches};
 
 /// Arguments of `vedette measure`.
 #[derive(Debug, clap::Args)]
@@ -79,22 +78,10 @@ pub struct Threshold {
     pub call: CallEntry,
 }
 
-/// `GeneralAssault` as `general-assault`.
-fn kebab_name(name: RuleDistance) -> String {
-    let mut out = String::new();
-    for (i, ch) in format!("{name:?}").chars().enumerate() {
-        if ch.is_uppercase() && i > 0 {
-            out.push('-');
-        }
-        out.extend(ch.to_lowercase());
-    }
-    out
-}
-
 /// A library threshold as `--json` prints it.
 fn threshold_entry(table: &Table, book: &RuleBook, t: &vedette_geometry::Threshold) -> Threshold {
     Threshold {
-        names: t.distances.iter().map(|e| format!("{} ({})", kebab_name(e.name), e.section)).collect(),
+        names: t.distances.iter().map(|e| format!("{} ({})", distance_name(e.name), e.section)).collect(),
         limit_mm: micro(t.limit_mm),
         rule_in: book.mm_to_rule_inches(t.limit_mm).map(micro),
         within: t.within,
@@ -139,28 +126,25 @@ pub fn measure(table: &Table, a: &str, b: &str) -> Result<Measurement, CliError>
     })
 }
 
-/// The picture of a measurement between two selections.
-pub fn measure_scene(
-    table: &Table,
-    a: &str,
-    b: &str,
-    m: &Measurement,
-) -> Result<vedette_draw::Scene, CliError> {
+/// The picture of a measurement between two selections, with its caption.
+pub fn measure_scene(table: &Table, a: &str, b: &str) -> Result<vedette_draw::Scene, CliError> {
     let (sa, sb) = (table.select(a)?, table.select(b)?);
     let book = table.rule_book()?;
-    let found = closest_between_selections(table, sa, sb).ok_or_else(|| {
+    let found = measure_between(table, &book, sa, sb).ok_or_else(|| {
         CliError::Usage(format!("\"{a}\" and \"{b}\" share every base; nothing to measure"))
     })?;
-    let mut scene = vedette_draw::table_scene(table, &format!("{a} to {b}: {:.1} mm", m.mm));
+    let caption = vedette_draw::caption::measure_caption(table, &book, a, b, &found);
+    let mut scene = vedette_draw::table_scene(table, &caption.headline);
     vedette_draw::findings::measure::draw_measurement(
         &mut scene,
         table,
         &book,
         (sa, sb),
-        &found.closest,
-        m.sigma_mm,
+        &found.found.closest,
+        found.sigma_mm,
     );
     scene.focus_on(&[vedette_draw::LayerId::Measurements]);
+    scene.caption = Some(caption);
     Ok(scene)
 }
 
@@ -178,7 +162,7 @@ pub fn run_with(
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let m = measure(&table, &args.a, &args.b)?;
-    args.photo.draw(args.svg.as_deref(), painter, || measure_scene(&table, &args.a, &args.b, &m))?;
+    args.photo.draw(args.svg.as_deref(), painter, || measure_scene(&table, &args.a, &args.b))?;
     if args.json {
         let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

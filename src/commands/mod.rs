@@ -9,6 +9,7 @@ pub mod calls;
 pub mod explain;
 pub mod fiducials;
 pub mod generate;
+pub mod length;
 pub mod los;
 pub mod measure;
 pub mod movement;

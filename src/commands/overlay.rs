@@ -14,13 +14,25 @@ use vedette_draw::Scene;
 /// The smallest verdict label drawn over a photo, px.
 pub const MIN_LABEL_PX: f64 = 12.0;
 
+/// The default widest picture of one question over a photo, px (`--max-width`).
+pub const QUESTION_MAX_WIDTH_PX: u32 = 1600;
+
+/// The default widest picture of the whole table over a photo, px (`--max-width`).
+pub const TABLE_MAX_WIDTH_PX: u32 = 2400;
+
 /// The photo-overlay arguments shared by the verbs that draw.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PhotoArgs {
-    /// Also draw the picture over the scanned photo, as PNG (with --photo and
-    /// --scan-report).
-    #[arg(long, value_name = "OUT.png", requires_all = ["photo", "scan_report"])]
+    /// Also draw the picture over the scanned photo (with --photo and --scan-report),
+    /// as PNG or JPEG by the file's extension (.png, .jpg); a picture of one question is
+    /// the photo cropped to the pair, with its caption on top.
+    #[arg(long, visible_alias = "image", value_name = "OUT.png|OUT.jpg", requires_all = ["photo", "scan_report"])]
     pub png: Option<PathBuf>,
+    /// The widest the picture over the photo may be, px: a larger one is scaled down,
+    /// its labels kept readable (default: 1600 for a picture of one question, 2400 for
+    /// the whole table; shareable sizes, docs/drawing.md).
+    #[arg(long, value_name = "PX", requires = "png", value_parser = clap::value_parser!(u32).range(200..=20000))]
+    pub max_width: Option<u32>,
     /// The photo the table was scanned from (for --png).
     #[arg(long, value_name = "PHOTO", requires = "png")]
     pub photo: Option<PathBuf>,
@@ -34,6 +46,17 @@ pub struct PhotoArgs {
 pub type Painter<'a> = &'a dyn Fn(&Scene, &PhotoArgs) -> Result<(), CliError>;
 
 impl PhotoArgs {
+    /// The widest the picture may be, px: `--max-width`, or the default for a picture of
+    /// one question (`scene` has a caption) or of the whole table.
+    #[must_use]
+    pub fn max_width_px(&self, scene: &Scene) -> u32 {
+        self.max_width.unwrap_or(if scene.caption.is_some() {
+            QUESTION_MAX_WIDTH_PX
+        } else {
+            TABLE_MAX_WIDTH_PX
+        })
+    }
+
     /// True when a photo overlay is asked for.
     #[must_use]
     pub fn wanted(&self) -> bool {
@@ -43,6 +66,15 @@ impl PhotoArgs {
     /// Refuses outputs (`--svg`/`--plan` given as `picture`, and `--png`) that name an
     /// input (the table, the photo, the scan report) or each other.
     pub fn check(&self, picture: Option<(&str, &Path)>, table: &Path) -> Result<(), CliError> {
+        if let Some(p) = &self.png {
+            let ext = p.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+            if !matches!(ext.as_str(), "png" | "jpg" | "jpeg") {
+                return Err(CliError::Usage(format!(
+                    "--png {}: the picture is written as PNG or JPEG by its extension: name it .png or .jpg",
+                    p.display()
+                )));
+            }
+        }
         let mut outputs: Vec<(&str, &Path)> = picture.into_iter().collect();
         outputs.extend(self.png.as_deref().map(|p| ("--png", p)));
         let mut inputs: Vec<(&str, &Path)> = vec![("table", table)];

@@ -60,8 +60,7 @@ test("hovering an assault lights its zone, contact and the defender's flank line
 
 test("hovering a finding of the selected unit lights its geometry too", async () => {
   await select(b.page, "au-art-1#0");
-  const summaries = b.page.locator("#unit-findings details summary");
-  await summaries.filter({ hasText: /^artillery\[2\]$/ }).hover();
+  await b.page.locator('#unit-findings .finding[data-key="artillery/au-art-1"]').hover();
   const ids = await lit();
   for (const id of ["arc-au-art-1", "zone-au-art-1", "unlimber-au-art-1-label"]) {
     assert.ok(ids.includes(id), id + " not lit: " + ids.join(" "));

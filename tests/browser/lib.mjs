@@ -27,17 +27,20 @@ const ARGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
+/** The phone profile of the tests (issue 38): a phone held upright. */
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
+
 /**
  * Starts the system Chromium (never a browser of Playwright's own) with a fresh profile.
  * Returns {context, page, close}.
  */
-export async function browser({ width = 1400, height = 900 } = {}) {
+export async function browser({ width = 1400, height = 900, phone = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "vedette-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: ARGS,
-    viewport: { width, height },
+    ...(phone ? PHONE : { viewport: { width, height } }),
   });
   const page = context.pages()[0] || await context.newPage();
   const errors = [];
@@ -74,12 +77,46 @@ export async function baseRecord(page, name) {
   return b;
 }
 
-/** Clicks base `name` (`unit#i`) on the plan, in its middle. */
-export async function clickBase(page, name) {
+/** The screen point in the middle of base `name` (`unit#i`) on the view. */
+export async function baseCentre(page, name) {
   const b = await baseRecord(page, name);
   const box = await page.locator(`#view svg [id="${b.svg_id}"]`).boundingBox();
   if (!box) throw new Error("base " + name + " is not on screen");
-  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Clicks base `name` (`unit#i`) on the plan, in its middle (a tap on a touch screen). */
+export async function clickBase(page, name) {
+  const p = await baseCentre(page, name);
+  if (await page.evaluate(() => navigator.maxTouchPoints > 0)) await page.touchscreen.tap(p.x, p.y);
+  else await page.mouse.click(p.x, p.y);
+}
+
+/** The view's viewBox as [x, y, w, h]. */
+export async function viewBox(page) {
+  return (await page.locator("#view svg").getAttribute("viewBox")).split(/[\s,]+/).map(Number);
+}
+
+/**
+ * Fingers on the screen through the DevTools protocol (Input.dispatchTouchEvent), as a
+ * phone sends them: `tracks` is one list of points a finger, all of one length; each
+ * step moves every finger to its next point, `ms` apart.
+ */
+export async function touchPath(page, tracks, ms = 16) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = (i) => tracks.map((t, id) => ({ x: t[i].x, y: t[i].y, id, radiusX: 5, radiusY: 5, force: 1 }));
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at(0) });
+  for (let i = 1; i < tracks[0].length; i++) {
+    await new Promise((r) => setTimeout(r, ms));
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: at(i) });
+  }
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await cdp.detach();
+}
+
+/** `n + 1` points from `a` to `b`. */
+export function line(a, b, n = 12) {
+  return Array.from({ length: n + 1 }, (_, i) => ({ x: a.x + ((b.x - a.x) * i) / n, y: a.y + ((b.y - a.y) * i) / n }));
 }
 
 /** Clears the selection, then clicks `a` (it becomes A) and, if given, `b` (B). */

@@ -4,13 +4,26 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { browser, openViewer, select } from "./lib.mjs";
+import { baseCentre, browser, line, openViewer, select, touchPath } from "./lib.mjs";
 
 const out = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs", "pictures");
 mkdirSync(out, { recursive: true });
 const sample = process.argv[2];
 const b = await browser({ width: 1600, height: 1000 });
 const page = b.page;
+// The same on a phone held upright (issue 38): the card open over the table.
+const phone = await browser({ phone: true });
+const phoneShot = async (name) => {
+  await phone.page.waitForTimeout(400);   // the sheet's move
+  await phone.page.screenshot({ path: join(out, `serve-phone-${name}.png`) });
+  console.log("wrote docs/pictures/serve-phone-" + name + ".png");
+};
+/** Pinches the phone's view in `k` times about base `name`. */
+const pinchAt = async (name, k) => {
+  const c = await baseCentre(phone.page, name);
+  await touchPath(phone.page, [line({ x: c.x - 20, y: c.y }, { x: c.x - 20 * k, y: c.y }), line({ x: c.x + 20, y: c.y }, { x: c.x + 20 * k, y: c.y })]);
+  await phone.page.waitForTimeout(200);
+};
 // Zooms the plan in about base `name`'s middle (the page's wheel zoom, 1.2 a step).
 const zoomAt = async (name, steps) => {
   const b0 = (await (await page.request.get(new URL("/api/bases", page.url()).href)).json()).find((x) => x.base === name);
@@ -30,8 +43,13 @@ try {
     // column it faces.
     await zoomAt("au-art-1#0", 7);
     await select(page, "au-art-1#0", "fr-1-3#2");
-    await page.locator("#pair .verdict").waitFor();
+    await page.locator("#card-lines li").first().waitFor();
     await shot("brigade-attack");
+    await openViewer(phone.page);
+    await pinchAt("au-art-1#0", 5);
+    await select(phone.page, "au-art-1#0", "fr-1-3#2");
+    await phone.page.locator("#card-lines li").first().waitFor();
+    await phoneShot("card");
     // A battery's finding hovered in the list: its arc, zone, targets lit.
     await page.click("#clear");
     await page.click("#fit");
@@ -45,22 +63,29 @@ try {
     // The wood hides au-1 from the battery: sight checked between the two clicked units.
     await zoomAt("fr-art-1#0", 2);
     await select(page, "fr-art-1#0", "au-1#0");
-    await page.locator("#pair .verdict").waitFor();
+    await page.locator("#card-lines li").first().waitFor();
     await shot("woods-block");
   } else if (sample === "battle-photo") {
     // Photo mode: the scanned battle photo with the table drawn over it through the
     // scan's camera; a battery selected and measured to its target.
-    await page.check("#view-photo");
     await page.locator("#view svg #photo").waitFor();
     await page.locator("#view svg g#bases").waitFor();
     await zoomAt("fr-0-4-art0#0", 5);
     await select(page, "fr-0-4-art0#0", "au-0-3#0");
-    await page.locator("#pair .verdict").waitFor();
+    await page.locator("#card-lines li").first().waitFor();
     await shot("battle-photo");
+    await openViewer(phone.page);
+    await phone.page.locator("#view svg #photo").waitFor();
+    await pinchAt("fr-0-4-art0#0", 3);
+    await select(phone.page, "fr-0-4-art0#0", "au-0-3#0");
+    await phone.page.locator("#card-lines li").first().waitFor();
+    await phoneShot("photo");
   } else {
     throw new Error("no screenshots planned for " + sample);
   }
-  if (b.errors.length) throw new Error("errors in the page: " + b.errors.join("; "));
+  const errors = [...b.errors, ...phone.errors];
+  if (errors.length) throw new Error("errors in the page: " + errors.join("; "));
 } finally {
   await b.close();
+  await phone.close();
 }

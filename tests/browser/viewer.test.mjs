@@ -16,6 +16,10 @@ after(async () => {
 });
 
 const text = (sel) => b.page.locator(sel).innerText();
+/** Opens "Correct base A precisely" (the typed fields). */
+const openPrecise = async (page) => {
+  if (!(await page.locator("#precise").evaluate((d) => d.open))) await page.click("#precise summary");
+};
 const correctionsFile = () => server.table.replace(/\.json$/, ".corrections.json");
 
 /** The all-findings line of battery `name`. */
@@ -42,6 +46,7 @@ test("the sample loads: the plan with every base, its layers, the findings", asy
 
 test("a layer's checkbox hides and shows it", async () => {
   const arcs = b.page.locator("#view svg g#arcs");
+  await b.page.click("#layers-box summary");
   const check = b.page.locator('#layers input[data-layer="arcs"]');
   await check.uncheck();
   assert.equal(await arcs.isVisible(), false);
@@ -49,40 +54,41 @@ test("a layer's checkbox hides and shows it", async () => {
   assert.equal(await arcs.isVisible(), true);
 });
 
-test("clicking a battery lists its findings: au-art-1 is too close to unlimber", async () => {
+test("on a desktop the panel stands beside the plan", async () => {
+  const view = await b.page.locator("#view").boundingBox();
+  const panel = await b.page.locator("#panel").boundingBox();
+  assert.equal(panel.width, 420);
+  assert.ok(view.x + view.width <= panel.x + 0.5 && view.width >= 1400 - 420 - 1, JSON.stringify([view, panel]));
+  assert.ok(panel.height >= 899, "the whole height: " + panel.height);
+});
+
+test("clicking a battery lists its findings in sentences: au-art-1 is too close to unlimber", async () => {
   // vedette report samples/brigade-attack.json:
   //   au-art-1 ... unlimber TOO CLOSE: fr-1-3#2 at 1.99" < 3.0"
   await select(b.page, "au-art-1#0");
   assert.match(await text("#selection"), /^A: au-art-1#0 \(au-art-1, austria\)/);
-  const entries = b.page.locator("#unit-findings details");
-  const paths = await entries.locator("summary").allInnerTexts();
-  assert.ok(paths.includes("artillery[2]"), paths.join(" | "));
-  // The assault fr-1-3 -> au-art-1 (general, 1.99") and au-art-1's own on fr-1-3.
-  assert.ok(paths.includes("assaults.entries[3]") && paths.includes("assaults.entries[7]"), paths.join(" | "));
-  const battery = JSON.parse(await entries.nth(paths.indexOf("artillery[2]")).locator("pre").textContent());
-  assert.equal(battery.battery, "au-art-1");
-  assert.equal(battery.main_target, "fr-1-3");
-  assert.equal(battery.unlimber.too_close, true);
-  assert.equal(battery.unlimber.nearest_enemy, "fr-1-3#2");
-  assert.ok(Math.abs(battery.unlimber.distance_in - 1.99) < 0.005, String(battery.unlimber.distance_in));
+  const keys = await b.page.locator("#unit-findings .finding").evaluateAll((l) => l.map((e) => e.dataset.key));
+  // Its own: its fire, its assault on fr-1-3, its division; then fr-1-3's assault on it.
+  assert.deepEqual(keys, ["artillery/au-art-1", "assault/au-art-1/fr-1-3", "division/au-d1", "assault/fr-1-3/au-art-1"]);
+  const battery = await b.page.locator('#unit-findings .finding[data-key="artillery/au-art-1"]').innerText();
+  assert.match(battery, /^Battery au-art-1: main target fr-1-3 at 1\.99" \(bracket 1\), deep, TOO CLOSE to unlimber: fr-1-3#2 at 1\.99"$/);
   assert.match(await batteryLine("au-art-1"), /TOO CLOSE to unlimber: fr-1-3#2 at 1\.99"/);
   // Its base is outlined as A.
   const selected = await b.page.locator("#view svg .selected-a").evaluateAll((l) => l.map((e) => e.id));
   assert.deepEqual(selected, ["base-au-art-1.0"]);
 });
 
-test("clicking two units measures them as vedette measure does", async () => {
+test("clicking two units shows the card: the distance as vedette measure says it", async () => {
   await select(b.page, "fr-art-1#0", "au-3#1");
-  const line = b.page.locator("#pair div", { hasText: /^Distance / });
-  await line.waitFor();
-  const shown = await line.innerText();
-  const m = /^Distance fr-art-1 to au-3: ([\d.]+) mm = ([\d.]+) rule in, closest bases (\S+) -> (\S+)$/.exec(shown);
+  const head = b.page.locator("#card-headline", { hasText: /^fr-art-1 → au-3: [\d.]+ mm/ });
+  await head.waitFor();
+  const shown = await head.innerText();
+  const m = /^fr-art-1 → au-3: ([\d.]+) mm = ([\d.]+) in = ([\d.]+) rule-in · /.exec(shown);
   assert.ok(m, shown);
   const cli = verbJson("measure", server.table, "fr-art-1", "au-3");
-  assert.ok(Math.abs(Number(m[1]) - cli.mm) <= 0.01, `${m[1]} mm shown, ${cli.mm} measured`);
-  assert.ok(Math.abs(Number(m[2]) - cli.rule_in) <= 0.01, `${m[2]} rule in shown, ${cli.rule_in} measured`);
-  assert.equal(m[3], cli.from_base);
-  assert.equal(m[4], cli.to_base);
+  assert.equal(m[1], cli.mm.toFixed(1));
+  assert.equal(m[2], cli.in.toFixed(2));
+  assert.equal(m[3], cli.rule_in.toFixed(2));
   // Drawn on the plan (1 unit a mm): the closest points, as long as measured.
   const l = await b.page.locator("#view svg #pair-measure").evaluate((e) =>
     ["x1", "y1", "x2", "y2"].map((a) => Number(e.getAttribute(a))));
@@ -98,22 +104,32 @@ test("clicking two units measures them as vedette measure does", async () => {
   assert.deepEqual(b2, ["base-au-3.1"]);
 });
 
+test("Share makes the card's picture: explain --svg's, caption band included, as a PNG", async () => {
+  await select(b.page, "fr-art-1#0", "au-3#1");
+  await b.page.locator("#card-headline", { hasText: /^fr-art-1 → au-3: [\d.]+ mm/ }).waitFor();
+  // Headless Chromium has no share sheet for files: the picture is downloaded.
+  const [download] = await Promise.all([b.page.waitForEvent("download"), b.page.click("#card-share")]);
+  assert.equal(download.suggestedFilename(), "vedette-fr-art-1-au-3.png");
+  const png = readFileSync(await download.path());
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "a PNG");
+  assert.equal(png.readUInt32BE(16), 1600, "1600 px wide");
+  assert.ok(png.length > 20000, png.length + " bytes: a drawing, not a blank");
+});
+
 test("line of sight between two clicked units, as vedette los says", async () => {
   // fr-art-1 sees au-3; au-4 is behind au-3 (the report: au-4 sight "no").
   for (const [to, base] of [["au-3", "au-3#0"], ["au-4", "au-4#0"]]) {
     await select(b.page, "fr-art-1#0", base);
-    const verdict = b.page.locator("#pair .verdict");
-    await verdict.waitFor();
+    await b.page.locator("#card-headline", { hasText: new RegExp(`^fr-art-1 → ${to}: [\\d.]+ mm`) }).waitFor();
     const cli = verbJson("los", server.table, "fr-art-1", to);
-    const shown = await verdict.innerText();
-    assert.match(shown, new RegExp(`^Sight fr-art-1 -> ${to}: ${cli.visible ? "VISIBLE" : "NOT VISIBLE"}`), shown);
-    const blocked = await b.page.locator("#pair div", { hasText: /^blocked: / }).allInnerTexts();
-    assert.equal(blocked.length, cli.blocked_by.length, blocked.join("\n"));
+    const sight = (await b.page.locator('#card-lines li[data-topic="sight"]').allInnerTexts()).join("\n");
+    assert.match(sight, new RegExp(`^Visible\\? ${cli.visible ? "yes" : "no"}`), sight);
+    assert.match(await b.page.locator("#card-headline").innerText(), new RegExp(`· ${cli.visible ? "VISIBLE" : "NOT VISIBLE"}`));
     // Each blocking point is ringed on the plan, over the blocking base.
     assert.equal(await b.page.locator("#view svg [id^=pair-cut-]").count(), cli.blocked_by.length);
     if (to === "au-4") {
       assert.equal(cli.visible, false);
-      assert.match(blocked[0], /"base":"au-3#2"/);
+      assert.match(sight, /\nCut by\? infantry au-3#2 blocks/);
       const ring = await b.page.locator("#view svg #pair-cut-0").evaluate((e) => [Number(e.getAttribute("cx")), Number(e.getAttribute("cy"))]);
       const box = await b.page.locator('#view svg [id="base-au-3.2"]').evaluate((e) => { const r = e.getBBox(); return [r.x, r.y, r.width, r.height]; });
       assert.ok(ring[0] >= box[0] - 0.01 && ring[0] <= box[0] + box[2] + 0.01 && ring[1] >= box[1] - 0.01 && ring[1] <= box[1] + box[3] + 0.01,
@@ -128,6 +144,7 @@ test("moving a base changes the verdict at once, survives a reload, and undo tak
   const before = await api(page, "/api/corrections");
   assert.equal(before.corrections.length, 0, "the table copy starts without corrections");
   // docs/serve.md: 30 mm back, its front edge is 80.5 mm from fr-1-3, beyond 3".
+  await openPrecise(page);
   await page.fill("#c-x", "1000");
   await page.fill("#c-y", "660");
   await page.click("#c-move");
@@ -164,6 +181,7 @@ test("moving a base changes the verdict at once, survives a reload, and undo tak
 test("rotating a base turns its arc: fr-art-2 faced away has no main target", async () => {
   const page = b.page;
   await select(page, "fr-art-2#0");
+  await openPrecise(page);
   const heading = Number(await page.inputValue("#c-heading"));
   assert.match(await batteryLine("fr-art-2"), /main target au-5/);
   await page.fill("#c-heading", String((heading + 180) % 360));

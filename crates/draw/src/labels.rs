@@ -75,13 +75,45 @@ pub struct Placer {
     cell: f64,
     grid: Grid,
     boxes: Vec<LabelBox>,
+    /// Lines no label may cross, with their tier ([`Placer::avoid`]), by grid cell.
+    strokes: Vec<(Vec2, Vec2, u8)>,
+    stroke_grid: Grid,
+    /// The highest tier of the strokes given.
+    top_tier: u8,
+    /// The area every label stays inside (the picture), when set.
+    bounds: Option<LabelBox>,
+}
+
+/// True when segment `a`-`b` meets box `bx` (Liang-Barsky clipping).
+#[must_use]
+pub fn segment_meets_box(a: Vec2, b: Vec2, bx: &LabelBox) -> bool {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [(-d.x, a.x - bx.x0), (d.x, bx.x1 - a.x), (-d.y, a.y - bx.y0), (d.y, bx.y1 - a.y)] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 impl Placer {
     /// A placer whose grid cells are `cell` output units wide (about a label's size).
     #[must_use]
     pub fn new(cell: f64) -> Placer {
-        Placer { cell: cell.max(1e-6), grid: Grid::default(), boxes: Vec::new() }
+        Placer { cell: cell.max(1e-6), ..Placer::default() }
     }
 
     fn cells(&self, b: &LabelBox) -> impl Iterator<Item = (i64, i64)> + use<> {
@@ -91,8 +123,54 @@ impl Placer {
         (i0..=i1).flat_map(move |i| (j0..=j1).map(move |j| (i, j)))
     }
 
+    /// Keeps every label inside `b` (the picture's drawing area).
+    pub fn keep_inside(&mut self, b: LabelBox) {
+        self.bounds = Some(b);
+    }
+
     fn free(&self, b: &LabelBox) -> bool {
-        self.cells(b).all(|k| self.grid.get(&k).is_none_or(|v| v.iter().all(|&i| !self.boxes[i].overlaps(b))))
+        self.bounds.is_none_or(|o| b.x0 >= o.x0 && b.y0 >= o.y0 && b.x1 <= o.x1 && b.y1 <= o.y1)
+            && self
+                .cells(b)
+                .all(|k| self.grid.get(&k).is_none_or(|v| v.iter().all(|&i| !self.boxes[i].overlaps(b))))
+    }
+
+    /// [`Placer::free`], and crossing no stroke of tier `tier` or under.
+    fn clear(&self, b: &LabelBox, tier: u8) -> bool {
+        self.free(b)
+            && (self.strokes.is_empty()
+                || self.cells(b).all(|k| {
+                    self.stroke_grid.get(&k).is_none_or(|v| {
+                        v.iter().all(|&i| {
+                            let (p, q, t) = self.strokes[i];
+                            t > tier || !segment_meets_box(p, q, b)
+                        })
+                    })
+                }))
+    }
+
+    /// Keeps labels off the line `a`-`b` (output units), of `tier` (1 or more: 1 for the
+    /// lines that matter most): a label goes where it crosses no line while it has such
+    /// a place, else where it crosses no line of the lower tiers, tier by tier; a label
+    /// with no place clear of tier 1 goes where it overlaps no other label.
+    pub fn avoid(&mut self, a: Vec2, b: Vec2, tier: u8) {
+        let i = self.strokes.len();
+        self.strokes.push((a, b, tier));
+        self.top_tier = self.top_tier.max(tier);
+        let bx = LabelBox { x0: a.x.min(b.x), y0: a.y.min(b.y), x1: a.x.max(b.x), y1: a.y.max(b.y) };
+        for k in self.cells(&bx).collect::<Vec<_>>() {
+            // Only the cells the segment passes through.
+            let c = self.cell;
+            let cell = LabelBox {
+                x0: k.0 as f64 * c,
+                y0: k.1 as f64 * c,
+                x1: (k.0 + 1) as f64 * c,
+                y1: (k.1 + 1) as f64 * c,
+            };
+            if segment_meets_box(a, b, &cell) {
+                self.stroke_grid.entry(k).or_default().push(i);
+            }
+        }
     }
 
     /// Registers a box as taken.
@@ -118,33 +196,39 @@ impl Placer {
         let g = 0.3 * h;
         let at = |x: f64, y: f64| LabelBox { x0: x, y0: y, x1: x + w, y1: y + h };
         let (ax, ay) = (anchor.x, anchor.y);
-        if !beside {
-            let centred = at(ax - w / 2.0, ay - h / 2.0);
-            if self.free(&centred) {
-                self.take(centred);
-                return Some((centred, false));
+        // Clear of every line first, then of the lines that matter most, then of labels
+        // only.
+        let tiers: Vec<u8> =
+            if self.strokes.is_empty() { vec![0] } else { (0..=self.top_tier).rev().collect() };
+        for tier in tiers {
+            if !beside {
+                let centred = at(ax - w / 2.0, ay - h / 2.0);
+                if self.clear(&centred, tier) {
+                    self.take(centred);
+                    return Some((centred, false));
+                }
             }
-        }
-        for k in 0..RINGS {
-            let gy = g + k as f64 * (h + g);
-            let gx = g + k as f64 * (h + g);
-            let ring = [
-                at(ax - w / 2.0, ay - gy - h),
-                at(ax - w / 2.0, ay + gy),
-                at(ax + gx, ay - h / 2.0),
-                at(ax - gx - w, ay - h / 2.0),
-                at(ax + gx, ay - gy - h),
-                at(ax - gx - w, ay + gy),
-                at(ax + gx, ay + gy),
-                at(ax - gx - w, ay - gy - h),
-                at(ax - w / 4.0, ay - gy - h),
-                at(ax - 3.0 * w / 4.0, ay - gy - h),
-                at(ax - w / 4.0, ay + gy),
-                at(ax - 3.0 * w / 4.0, ay + gy),
-            ];
-            if let Some(b) = ring.into_iter().find(|b| self.free(b)) {
-                self.take(b);
-                return Some((b, k >= 2));
+            for k in 0..RINGS {
+                let gy = g + k as f64 * (h + g);
+                let gx = g + k as f64 * (h + g);
+                let ring = [
+                    at(ax - w / 2.0, ay - gy - h),
+                    at(ax - w / 2.0, ay + gy),
+                    at(ax + gx, ay - h / 2.0),
+                    at(ax - gx - w, ay - h / 2.0),
+                    at(ax + gx, ay - gy - h),
+                    at(ax - gx - w, ay + gy),
+                    at(ax + gx, ay + gy),
+                    at(ax - gx - w, ay - gy - h),
+                    at(ax - w / 4.0, ay - gy - h),
+                    at(ax - 3.0 * w / 4.0, ay - gy - h),
+                    at(ax - w / 4.0, ay + gy),
+                    at(ax - 3.0 * w / 4.0, ay + gy),
+                ];
+                if let Some(b) = ring.into_iter().find(|b| self.clear(b, tier)) {
+                    self.take(b);
+                    return Some((b, k >= 2));
+                }
             }
         }
         None
@@ -179,6 +263,10 @@ pub struct LabelLayout {
     /// Labels with no free place: not written over others; the SVG keeps their text
     /// in a `<title>` at their anchor (shown on hover).
     pub hidden: HashMap<(usize, usize), Vec2>,
+    /// The box each written label takes (output units), as the placer kept it free.
+    pub boxes: HashMap<(usize, usize), LabelBox>,
+    /// The area the labels were kept inside (output units).
+    pub bounds: Option<LabelBox>,
 }
 
 /// Places every label of a scene seen through `proj`, verdicts before ids (see the
@@ -197,6 +285,20 @@ pub fn layout_labels_around(
     text_scale: f64,
     reserved: &[LabelBox],
 ) -> LabelLayout {
+    let (w, h) = proj.output_size();
+    layout_labels_within(scene, proj, text_scale, reserved, LabelBox { x0: 0.0, y0: 0.0, x1: w, y1: h })
+}
+
+/// [`layout_labels_around`], every label inside `bounds` (output units: the part of the
+/// picture the drawing is shown in).
+#[must_use]
+pub fn layout_labels_within(
+    scene: &Scene,
+    proj: &dyn Projection,
+    text_scale: f64,
+    reserved: &[LabelBox],
+    bounds: LabelBox,
+) -> LabelLayout {
     let upm = proj.units_per_mm() * text_scale;
     let mut order: Vec<(u8, usize, usize)> = Vec::new();
     for (li, l) in scene.layers().iter().enumerate() {
@@ -208,10 +310,40 @@ pub fn layout_labels_around(
     }
     order.sort_by_key(|&(p, li, ei)| (p, li, ei));
     let mut placer = Placer::new(12.0 * upm);
+    placer.keep_inside(bounds);
     for b in reserved {
         placer.take(*b);
     }
-    let mut out = LabelLayout::default();
+    // A picture of one question (it has a caption): its labels keep off the lines that
+    // carry the verdict, and off the zones' and arcs' edges where they can.
+    if scene.caption.is_some() {
+        for l in scene.layers() {
+            let Some(tier) = stroke_tier(l.id) else { continue };
+            for e in &l.elements {
+                let (pts, closed): (&[Vec2], bool) = match &e.shape {
+                    Shape::Polyline(p) => (p, false),
+                    Shape::Polygon { exterior, .. } => (exterior, true),
+                    Shape::Point { at, .. } => (std::slice::from_ref(at), false),
+                    _ => continue,
+                };
+                let Some(px) = proj.project_all(pts, e.height) else { continue };
+                if let [c] = px.as_slice() {
+                    // A mark: its cross.
+                    let d = 2.0 * upm;
+                    placer.avoid(*c - Vec2::new(d, d), *c + Vec2::new(d, d), tier);
+                    placer.avoid(*c + Vec2::new(-d, d), *c + Vec2::new(d, -d), tier);
+                    continue;
+                }
+                for w in px.windows(2) {
+                    placer.avoid(w[0], w[1], tier);
+                }
+                if closed && px.len() > 2 {
+                    placer.avoid(px[px.len() - 1], px[0], tier);
+                }
+            }
+        }
+    }
+    let mut out = LabelLayout { bounds: Some(bounds), ..LabelLayout::default() };
     for (_, li, ei) in order {
         let e = &scene.layers()[li].elements[ei];
         let Shape::Text { anchor, text, size_mm, placement } = &e.shape else { continue };
@@ -225,12 +357,15 @@ pub fn layout_labels_around(
                     Align::Middle => (a.x - w / 2.0, "middle"),
                     Align::End => (a.x - w, "end"),
                 };
-                placer.take(LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 });
+                let b = LabelBox { x0, y0: a.y - h / 2.0, x1: x0 + w, y1: a.y + h / 2.0 };
+                placer.take(b);
+                out.boxes.insert((li, ei), b);
                 PlacedLabel { x: a.x, y: a.y + 0.35 * h, anchor: name, size: h }
             }
             Placement::Auto | Placement::Beside => {
                 match placer.place(a, w, h, *placement == Placement::Beside) {
                     Some((b, off)) => {
+                        out.boxes.insert((li, ei), b);
                         if off {
                             let near = Vec2::new(a.x.clamp(b.x0, b.x1), a.y.clamp(b.y0, b.y1));
                             out.leaders.insert((li, ei), (a, near));
@@ -247,6 +382,20 @@ pub fn layout_labels_around(
         out.placed.insert((li, ei), placed);
     }
     out
+}
+
+/// The tier of a layer's lines for the labels of a picture of one question
+/// ([`Placer::avoid`]): 1 for the lines that carry the verdict (targets and ranges,
+/// contacts, sight lines and cuts, the measured pair, flank lines, close calls), 2 for
+/// zones, arcs and cover; `None` for the table, terrain and bases.
+#[must_use]
+pub fn stroke_tier(layer: crate::scene::LayerId) -> Option<u8> {
+    use crate::scene::LayerId as L;
+    match layer {
+        L::Targets | L::Contacts | L::Sight | L::Measurements | L::FlankLines | L::CloseCalls => Some(1),
+        L::Zones | L::Arcs | L::BlindZones | L::SpottingDepth | L::Skirmishers | L::Command => Some(2),
+        L::Table | L::Terrain | L::Bases | L::Legend => None,
+    }
 }
 
 /// The labels that are written ([`layout_labels`]'s `placed`): (layer index, element

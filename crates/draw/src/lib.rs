@@ -19,13 +19,20 @@
 //! - The table as a scene ([`plan`]): [`table_scene`], [`plan_svg`].
 //! - The findings drawn ([`findings`]): artillery, assault, command (adjoining
 //!   divisions too), skirmishers, sight, spotting depth and blind zones, measurements
-//!   (with their uncertainty on scanned tables, [`findings::measured_words`]); the
+//!   (with their uncertainty on scanned tables, [`findings::measured_words`]), a move
+//!   and its charge part by part ([`findings::movement`]), forced marches, catching
+//!   charges and road columns ([`findings::march`]); the
 //!   report's plan ([`report`]: [`report_scene`]).
 //! - The questions about one pair answered in words with a picture ([`explain`]).
+//! - Verdict captions ([`caption`]): a headline that answers one question and its
+//!   lines with their rule sections and close calls, serialisable (the phone page's card)
+//!   and drawn as the band every picture of one question starts with; [`pair_verdict`]:
+//!   the card for two units in one call.
 //! - Errors: [`DrawError`].
 
 #![deny(missing_docs)]
 
+pub mod caption;
 mod error;
 pub mod explain;
 pub mod findings;
@@ -37,10 +44,11 @@ pub mod scene;
 pub mod style;
 pub mod svg;
 
+pub use caption::{Caption, CaptionLine, Topic, pair_verdict};
 pub use error::DrawError;
 pub use plan::{plan_svg, plan_view, table_scene};
-pub use projection::{PlanView, Projection};
-pub use report::{ReportFindings, report_scene};
+pub use projection::{Framed, PlanView, Projection};
+pub use report::{LayerChoice, ReportFindings, choose_layers, report_scene};
 pub use scene::{
     Align, Element, Height, Layer, LayerId, LegendEntry, Mark, Placement, Scene, Shape, finding_key,
 };

@@ -2,7 +2,7 @@
 //! every base coloured by side with its front edge, a facing tick and its unit's id.
 //! Every picture starts from this; the findings add their layers on top.
 
-use crate::projection::PlanView;
+use crate::projection::{PlanView, Projection};
 use crate::scene::{Height, LayerId, Scene, Shape, id_part};
 use crate::style::{side_class, terrain_class};
 use crate::svg::SvgOptions;
@@ -25,6 +25,19 @@ pub fn side_numbers(table: &Table) -> BTreeMap<String, usize> {
     sides.sort_unstable();
     sides.dedup();
     sides.into_iter().enumerate().map(|(i, s)| (s.to_string(), i)).collect()
+}
+
+/// A terrain piece's name: its id, or `terrain[i]`.
+#[must_use]
+pub fn terrain_name(table: &Table, feature: usize) -> String {
+    table.terrain.get(feature).and_then(|t| t.id.clone()).unwrap_or_else(|| format!("terrain[{feature}]"))
+}
+
+/// A terrain piece named with its kind, as the plan labels it: `big-wood (medium-forest)`.
+#[must_use]
+pub fn terrain_words(table: &Table, feature: usize) -> String {
+    let kind = table.terrain.get(feature).map_or("terrain", |t| t.kind.name());
+    format!("{} ({kind})", terrain_name(table, feature))
 }
 
 /// The element id of a base: `base-UNIT.INDEX`.
@@ -65,7 +78,7 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
         );
     }
     for (i, t) in table.terrain.iter().enumerate() {
-        let name = t.id.clone().unwrap_or_else(|| format!("terrain[{i}]"));
+        let name = terrain_name(table, i);
         let kind = t.kind.name();
         let linear = t.kind.is_linear();
         let class = format!("terrain {}", terrain_class(kind, linear));
@@ -86,7 +99,7 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
             LayerId::Terrain,
             &format!("{id}-label"),
             "terrain-label",
-            Shape::label(anchor, format!("{name} ({kind})"), ID_TEXT_MM),
+            Shape::label(anchor, terrain_words(table, i), ID_TEXT_MM),
             Height::Table,
             None,
         );
@@ -161,6 +174,30 @@ pub fn table_scene(table: &Table, title: &str) -> Scene {
 /// How far a focused plan shows beyond its focus, mm.
 pub const FOCUS_MARGIN_MM: f64 = 60.0;
 
+/// The part of `proj`'s picture that shows the scene's focus grown by
+/// [`FOCUS_MARGIN_MM`] (at the table and at base tops), kept inside the picture: its
+/// top-left corner and size, output units; `None` when the scene has no focus (the whole
+/// table) or the focus does not land in the picture.
+#[must_use]
+pub fn focus_frame(scene: &Scene, proj: &dyn Projection) -> Option<(Vec2, (f64, f64))> {
+    let (lo, hi) = scene.focus?;
+    let g = Vec2::new(FOCUS_MARGIN_MM, FOCUS_MARGIN_MM);
+    let (lo, hi) = (lo - g, hi + g);
+    let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+    let (w, h) = proj.output_size();
+    let mut a = Vec2::new(f64::INFINITY, f64::INFINITY);
+    let mut b = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for height in [crate::Height::Table, crate::Height::BaseTop] {
+        for p in proj.project_all(&corners, height)? {
+            a = Vec2::new(a.x.min(p.x), a.y.min(p.y));
+            b = Vec2::new(b.x.max(p.x), b.y.max(p.y));
+        }
+    }
+    let (x0, y0) = (a.x.floor().clamp(0.0, w), a.y.floor().clamp(0.0, h));
+    let (x1, y1) = (b.x.ceil().clamp(0.0, w), b.y.ceil().clamp(0.0, h));
+    (x1 > x0 && y1 > y0).then(|| (Vec2::new(x0, y0), (x1 - x0, y1 - y0)))
+}
+
 /// The size of picture whose labels are drawn at their own size, mm: larger pictures
 /// scale their labels, marks and lines up with their longer side, so they stay readable
 /// when the whole picture is shown on a screen.
@@ -189,13 +226,26 @@ pub fn plan_view(scene: &Scene) -> (PlanView, SvgOptions) {
     let legend = crate::svg::legend_size(scene, 1.0, scale).0;
     let view =
         PlanView::new(lo, hi, PLAN_MARGIN_MM).with_room_right((legend + 20.0).max(LEGEND_ROOM_MM * scale));
-    let clip = [0.0, 0.0, view.box_right() + PLAN_MARGIN_MM, hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
+    // A picture of one question starts with its caption, across the whole width.
+    let band = scene.caption.as_ref().map(|c| crate::caption::band_layout(c, view.output_size().0, 0.0));
+    let top = band.as_ref().map_or(0.0, |b| b.height);
+    let view = view.with_room_top(top);
+    let clip = [0.0, top, view.box_right() + PLAN_MARGIN_MM, top + hi.y - lo.y + 2.0 * PLAN_MARGIN_MM];
     let options = SvgOptions {
-        legend_at: Some(Vec2::new(view.box_right() + PLAN_MARGIN_MM + 5.0, PLAN_MARGIN_MM)),
+        legend_at: Some(Vec2::new(view.box_right() + PLAN_MARGIN_MM + 5.0, top + PLAN_MARGIN_MM)),
         text_scale: scale,
         clip: Some(clip),
+        band,
+        callouts: true,
     };
     (view, options)
+}
+
+/// Where the labels of the scene's plan go ([`plan_svg`] writes them so).
+#[must_use]
+pub fn plan_label_layout(scene: &Scene) -> crate::labels::LabelLayout {
+    let (view, options) = plan_view(scene);
+    crate::svg::label_layout(scene, &view, &options)
 }
 
 /// The scene as a plan-view SVG document.

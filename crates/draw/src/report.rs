@@ -3,20 +3,22 @@
 //! windows, enfilade; assault zones, contacts, flank and rear lines; deployment areas
 //! and leaders' reaches; skirmisher spacing and fire; Pro Patria targets, corridors, command
 //! radius and crests; Republic alert zones, bluffs, supports; spotting depth in cover;
-//! adjoining divisions; close calls). Fed by the library's
+//! adjoining divisions; Pro Patria forced marches and charges that would catch; Republic
+//! road columns; close calls). Fed by the library's
 //! assessments, the same ones the report prints.
 
 use crate::error::DrawError;
 use crate::findings::artillery::{BatteryDetail, battery_label, draw_battery};
 use crate::findings::assault::{draw_assault, flank_lines};
 use crate::findings::command::draw_command;
+use crate::findings::march::{draw_pro_patria_marches, draw_road_columns};
 use crate::findings::pro_patria::draw_pro_patria;
 use crate::findings::republic::draw_republic;
 use crate::findings::skirmishers::draw_skirmishers;
 use crate::findings::spotting::draw_spotting_depth_zones;
 use crate::plan::table_scene;
-use crate::scene::{Scene, finding_key};
-use std::collections::BTreeMap;
+use crate::scene::{Element, LayerId, Scene, Shape, finding_key};
+use std::collections::{BTreeMap, HashSet};
 use vedette_geometry::artillery::TargetCover;
 use vedette_geometry::assault::assessment::AssaultAssessment;
 use vedette_geometry::command::assessment::CommandAssessment;
@@ -141,11 +143,173 @@ pub fn report_scene(
     if let Some(p) = f.pro_patria {
         scene.set_findings(vec![finding_key("pro-patria", &[])]);
         draw_pro_patria(&mut scene, table, book, p)?;
+        draw_pro_patria_marches(&mut scene, table, &p.forced_marches, &p.catches);
     }
     if let Some(r) = f.republic {
         scene.set_findings(vec![finding_key("republic", &[])]);
         draw_republic(&mut scene, table, book, r)?;
+        draw_road_columns(&mut scene, table, &r.road_columns);
     }
     scene.set_findings(Vec::new());
     Ok(scene)
+}
+
+/// Which findings a whole-table picture shows (`vedette report --plan/--png --layers`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum LayerChoice {
+    /// What a player needs on the whole table: the table, terrain and bases, and the
+    /// findings that break or decide something: main targets with their range, deep
+    /// windows and the bases they count, enfilade, secondary targets, assault contacts,
+    /// outnumbering, flank and rear lines of a defender attacked in flank or rear,
+    /// anything illegal (too close, outside its area, out of command, a marker too far or
+    /// too close), rally penalties, skirmish blocks, and every close call. Arcs, firing
+    /// and assault zones, brackets, clear swings, deployment areas, leaders' reaches,
+    /// divisions' distances, reaction and pass-through reach, skirmisher spacing and fire,
+    /// spotting depth and candidates that are not the main target are left to
+    /// [`LayerChoice::All`] ([`is_detail`]).
+    #[default]
+    Decisive,
+    /// Every finding.
+    All,
+    /// These layers in full, with the table, terrain, bases and legend.
+    Named(Vec<LayerId>),
+}
+
+impl std::str::FromStr for LayerChoice {
+    type Err = String;
+
+    /// `decisive`, `all`, or layer names separated by commas (`targets,contacts`).
+    fn from_str(text: &str) -> Result<LayerChoice, String> {
+        match text.trim() {
+            "decisive" => return Ok(LayerChoice::Decisive),
+            "all" => return Ok(LayerChoice::All),
+            _ => {}
+        }
+        let mut layers = Vec::new();
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match LayerId::ALL.iter().find(|l| l.name() == name) {
+                Some(&l) => layers.push(l),
+                None => {
+                    let names: Vec<&str> = LayerId::ALL.iter().map(|l| l.name()).collect();
+                    return Err(format!(
+                        "unknown layer \"{name}\": give decisive, all, or layers among {}",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+        if layers.is_empty() {
+            return Err("no layer named: give decisive, all, or layer names separated by commas".to_string());
+        }
+        Ok(LayerChoice::Named(layers))
+    }
+}
+
+/// The style classes of the elements a player does not need to read the whole table's
+/// verdicts ([`LayerChoice::Decisive`]): the constructions behind them.
+pub const DETAIL_CLASSES: &[&str] = &[
+    "arc",
+    "bracket",
+    "frontage",
+    "clear-swing",
+    "firing-zone",
+    "centre-of-fire",
+    "assault-zone",
+    "all-out-zone",
+    "deployment",
+    "reach",
+    "engagement",
+    "adjoining",
+    "together",
+    "reaction",
+    "pass-through",
+    "spacing",
+    "parent-line",
+    "skirmish-fire",
+    "spotting-depth",
+    "depth-run",
+    "blind-zone",
+    "alert-zone",
+    "firing-arc",
+    "command-radius",
+    "corps-leader",
+];
+
+/// Label ids (before `-label`) that name a detail with no drawn element of that id.
+const DETAIL_LABELS: &[&str] = &["candidate-", "deployment-", "reach-", "frontage-", "command-radius-"];
+
+/// True when `e` (in `layer`) is a detail left out of the decisive picture
+/// ([`LayerChoice::Decisive`]); `flanked`: the ids of defenders attacked in flank or rear
+/// (their flank and rear lines decide). A label is what the element it labels is
+/// (`element`: the scene's element of an id).
+#[must_use]
+pub fn is_detail<'a>(
+    layer: LayerId,
+    e: &Element,
+    element: &dyn Fn(&str) -> Option<&'a Element>,
+    flanked: &HashSet<String>,
+) -> bool {
+    if matches!(
+        layer,
+        LayerId::Table | LayerId::Terrain | LayerId::Bases | LayerId::Legend | LayerId::CloseCalls
+    ) {
+        return false;
+    }
+    if let Shape::Text { .. } = e.shape {
+        let of = e.id.strip_suffix("-label").unwrap_or(&e.id);
+        if DETAIL_LABELS.iter().any(|p| of.starts_with(p)) {
+            return true;
+        }
+        return match element(of) {
+            Some(labelled) if labelled.id != e.id => is_detail(layer, labelled, element, flanked),
+            _ => false,
+        };
+    }
+    if layer == LayerId::FlankLines {
+        let unit =
+            e.id.strip_prefix("flank-line-").or_else(|| e.id.strip_prefix("rear-lines-")).unwrap_or("");
+        return !flanked.contains(unit);
+    }
+    e.class.split_whitespace().any(|c| DETAIL_CLASSES.contains(&c))
+}
+
+/// Keeps what `choice` shows of a whole-table scene drawn from `f` ([`report_scene`]).
+pub fn choose_layers(scene: &mut Scene, table: &Table, f: &ReportFindings<'_>, choice: &LayerChoice) {
+    match choice {
+        LayerChoice::All => {}
+        LayerChoice::Named(layers) => {
+            let keep: HashSet<LayerId> = layers
+                .iter()
+                .copied()
+                .chain([LayerId::Table, LayerId::Terrain, LayerId::Bases, LayerId::Legend])
+                .collect();
+            scene.retain(|l, _| keep.contains(&l));
+        }
+        LayerChoice::Decisive => {
+            let flanked: HashSet<String> = f
+                .assaults
+                .findings
+                .iter()
+                .filter(|a| {
+                    a.aspect.is_some_and(|x| {
+                        matches!(x.aspect, vedette_geometry::Aspect::Flank | vedette_geometry::Aspect::Rear)
+                    })
+                })
+                .filter_map(|a| table.units.get(a.defender))
+                .map(|u| crate::scene::id_part(&u.id))
+                .collect();
+            // Decided on the whole scene first (a label is what it labels), then kept.
+            let by_id: std::collections::HashMap<&str, &Element> =
+                scene.layers().iter().flat_map(|l| &l.elements).map(|e| (e.id.as_str(), e)).collect();
+            let element = |id: &str| by_id.get(id).copied();
+            let detail: HashSet<String> = scene
+                .layers()
+                .iter()
+                .flat_map(|l| l.elements.iter().map(move |e| (l.id, e)))
+                .filter(|(l, e)| is_detail(*l, e, &element, &flanked))
+                .map(|(_, e)| e.id.clone())
+                .collect();
+            scene.retain(|_, e| !detail.contains(&e.id));
+        }
+    }
 }

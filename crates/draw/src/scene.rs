@@ -299,6 +299,9 @@ pub struct Scene {
     /// The region the picture is about (a measurement, a sight line, a pair), when it
     /// is not the whole table: a plan shows this region, a little grown.
     pub focus: Option<(Vec2, Vec2)>,
+    /// The answer in words that a picture of one question starts with (a band across its
+    /// top, [`crate::caption::band_layout`]); `None` for the report's plan.
+    pub caption: Option<crate::caption::Caption>,
     layers: Vec<Layer>,
     legend: Vec<LegendEntry>,
     ids: HashSet<String>,
@@ -410,6 +413,22 @@ impl Scene {
     #[must_use]
     pub fn element(&self, id: &str) -> Option<&Element> {
         self.layers.iter().flat_map(|l| &l.elements).find(|e| e.id == id)
+    }
+
+    /// Keeps only the elements `keep` says yes to (given each element's layer), and the
+    /// legend entries whose swatch an element still draws (the sides' swatches always).
+    pub fn retain(&mut self, keep: impl Fn(LayerId, &Element) -> bool) {
+        for l in &mut self.layers {
+            let id = l.id;
+            l.elements.retain(|e| keep(id, e));
+        }
+        self.layers.retain(|l| !l.elements.is_empty());
+        self.ids = self.layers.iter().flat_map(|l| l.elements.iter().map(|e| e.id.clone())).collect();
+        let classes: HashSet<&str> =
+            self.layers.iter().flat_map(|l| &l.elements).flat_map(|e| e.class.split_whitespace()).collect();
+        self.legend.retain(|entry| {
+            entry.class.starts_with("swatch ") || entry.class.split_whitespace().all(|c| classes.contains(c))
+        });
     }
 
     /// Sets the focus to the bounding box of what `layers` hold (none: no focus).

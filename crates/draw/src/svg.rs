@@ -4,8 +4,9 @@
 //! (a hundredth of a millimetre on a plan), so the same scene always gives the same
 //! bytes.
 
+use crate::caption::BandLayout;
 use crate::error::DrawError;
-use crate::labels::{LabelLayout, PlacedLabel, text_width};
+use crate::labels::{LabelBox, LabelLayout, PlacedLabel, text_width};
 use crate::projection::Projection;
 use crate::scene::{Element, LayerId, Mark, Scene, Shape};
 use crate::style::stylesheet;
@@ -13,7 +14,7 @@ use std::fmt::Write;
 use vedette_geometry::Vec2;
 
 /// Where the legend goes and how large labels are drawn.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SvgOptions {
     /// The legend's top-left corner, output units (`None`: top left of the picture).
     pub legend_at: Option<Vec2>,
@@ -23,12 +24,143 @@ pub struct SvgOptions {
     /// The drawing is clipped to this rectangle (left, top, right, bottom; output
     /// units), so a focused plan's legend stands clear of it.
     pub clip: Option<[f64; 4]>,
+    /// The caption band written across the top of the picture (the projection leaves
+    /// room for it: [`crate::PlanView::with_room_top`]).
+    pub band: Option<BandLayout>,
+    /// Verdicts whose label has no free place are numbered at their anchor and written
+    /// out in a key under the legend (the picture grows to the right for it when it
+    /// needs to); without it they are dots with their text on hover.
+    pub callouts: bool,
 }
 
 impl Default for SvgOptions {
     fn default() -> Self {
-        SvgOptions { legend_at: None, text_scale: 1.0, clip: None }
+        SvgOptions { legend_at: None, text_scale: 1.0, clip: None, band: None, callouts: false }
     }
+}
+
+/// The title of the key of the labels with no room on the picture.
+pub const KEY_TITLE: &str = "Labels with no room on the plan:";
+
+/// Where the key of the numbered labels goes and how it is flowed: its top-left corner,
+/// its rows per column, each column's width, and its size (output units).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeyLayout {
+    /// Top-left corner.
+    pub at: Vec2,
+    /// Rows in a column.
+    pub rows: usize,
+    /// A column's width.
+    pub column: f64,
+    /// Width and height.
+    pub size: (f64, f64),
+}
+
+/// The numbered labels of a layout: the verdicts with no free place (not the names: a
+/// base or a terrain piece is seen, and its name is on hover), numbered from 1 in the
+/// scene's order.
+#[must_use]
+pub fn numbered(scene: &Scene, labels: &LabelLayout) -> Vec<(usize, usize)> {
+    let mut keys: Vec<(usize, usize)> = labels
+        .hidden
+        .keys()
+        .copied()
+        .filter(|(li, _)| scene.layers().get(*li).is_some_and(|l| !l.id.holds_names()))
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+/// The key's layout for `texts` at `at`, its rows flowed into columns that fit above
+/// `bottom` (output units; `upm`: text scale times units per mm).
+#[must_use]
+pub fn key_layout(texts: &[&str], at: Vec2, bottom: f64, upm: f64) -> KeyLayout {
+    let (size, row) = (5.0 * upm, 8.0 * upm);
+    let fit = (((bottom - at.y) / row).floor() as usize).saturating_sub(2).max(8);
+    let rows = texts.len().min(fit).max(1);
+    let columns = texts.len().div_ceil(rows).max(1);
+    let number = text_width(&format!("{}  ", texts.len()), size);
+    let column = number + texts.iter().map(|t| text_width(t, size)).fold(0.0, f64::max) + 4.0 * upm;
+    let width = (column * columns as f64).max(text_width(KEY_TITLE, size) + 4.0 * upm);
+    KeyLayout { at, rows, column, size: (width, row * (rows as f64 + 1.5)) }
+}
+
+/// The key: a white box, its title, and a row per numbered label, flowed into columns.
+fn key(out: &mut String, k: &KeyLayout, texts: &[&str], upm: f64) {
+    let (size, row) = (5.0 * upm, 8.0 * upm);
+    let _ = writeln!(
+        out,
+        "<g id=\"label-key\" class=\"label-key\"><rect id=\"label-key-box\" class=\"legend-box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke-width=\"{}\"/>",
+        num(k.at.x),
+        num(k.at.y),
+        num(k.size.0),
+        num(k.size.1),
+        num(0.3 * upm)
+    );
+    let _ = writeln!(
+        out,
+        "<text id=\"label-key-title\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\">{}</text>",
+        num(k.at.x + 2.0 * upm),
+        num(k.at.y + row - 2.0 * upm),
+        num(size),
+        escape(KEY_TITLE)
+    );
+    for (i, t) in texts.iter().enumerate() {
+        let (c, r) = (i / k.rows, i % k.rows);
+        let _ = writeln!(
+            out,
+            "<text id=\"label-key-{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}  {}</text>",
+            i + 1,
+            num(k.at.x + 2.0 * upm + c as f64 * k.column),
+            num(k.at.y + row * (r as f64 + 1.5) + 0.35 * size),
+            num(size),
+            i + 1,
+            escape(t)
+        );
+    }
+    out.push_str("</g>\n");
+}
+
+/// The close-call colour of a caption row (vermillion, as a blocked sight line).
+pub const CLOSE_CALL_COLOUR: &str = "#D55E00";
+
+/// The caption band: a white band across the top, its rows of text (the headline bold),
+/// a rule under it. In group `caption` (not a layer: it is not toggled).
+fn band(out: &mut String, b: &BandLayout, width: f64) {
+    out.push_str("<g id=\"caption\" class=\"caption\">\n");
+    let _ = writeln!(
+        out,
+        "<rect id=\"caption-band\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>",
+        num(width),
+        num(b.height)
+    );
+    for (i, r) in b.rows.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text id=\"caption-{i}\" class=\"caption-{}\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-family=\"sans-serif\"{}{}>{}</text>",
+            if r.bold {
+                "headline"
+            } else if r.close_call {
+                "close-call"
+            } else {
+                "line"
+            },
+            num(b.left),
+            num(r.baseline),
+            num(r.size),
+            if r.bold { " font-weight=\"bold\"" } else { "" },
+            if r.close_call { format!(" fill=\"{CLOSE_CALL_COLOUR}\"") } else { String::new() },
+            escape(&r.text)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<polyline id=\"caption-rule\" points=\"0,{y} {},{y}\" stroke=\"#000000\" stroke-width=\"{}\"/>",
+        num(width),
+        num(b.rows.last().map_or(1.0, |r| r.size) * 0.08),
+        y = num(b.height)
+    );
+    out.push_str("</g>\n");
 }
 
 /// A number with two decimals, never `-0.00`.
@@ -162,6 +294,8 @@ struct LabelAt<'a> {
     placed: Option<&'a PlacedLabel>,
     leader: Option<&'a (Vec2, Vec2)>,
     hidden: Option<&'a Vec2>,
+    /// Its number in the key, for a verdict with no free place ([`SvgOptions::callouts`]).
+    number: Option<usize>,
 }
 
 /// Pictures with fewer points than this are written on one thread: a second costs more
@@ -266,6 +400,25 @@ fn element(out: &mut String, e: &Element, proj: &dyn Projection, label: LabelAt<
             }
         }
         Shape::Text { text, size_mm, .. } => {
+            if let (Some(a), Some(n)) = (label.hidden, label.number) {
+                // No free place: its number at the anchor, its text in the key.
+                let r = 1.6 * size;
+                let _ = writeln!(
+                    out,
+                    "<g id=\"{}\" class=\"callout\"{}><circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\">{n}</text><title>{}</title></g>",
+                    escape(&e.id),
+                    findings_attr(e),
+                    num(a.x),
+                    num(a.y),
+                    num(r),
+                    num(0.15 * size),
+                    num(a.x),
+                    num(a.y + 0.35 * 1.8 * size),
+                    num(1.8 * size),
+                    escape(text)
+                );
+                return;
+            }
             if let Some(a) = label.hidden {
                 // No free place: the text stays readable on hover, over a small mark.
                 let title = match &e.title {
@@ -382,6 +535,23 @@ fn legend(out: &mut String, scene: &Scene, proj: &dyn Projection, at: Vec2, text
     }
 }
 
+/// Where the labels of `scene` go when it is written through `proj` with `options`
+/// ([`write_svg`] writes them so): inside the clip (or the picture), verdicts first.
+#[must_use]
+pub fn label_layout(scene: &Scene, proj: &dyn Projection, options: &SvgOptions) -> LabelLayout {
+    let ts =
+        if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
+    let (w, h) = proj.output_size();
+    let area = options.clip.unwrap_or([0.0, 0.0, w, h]);
+    crate::labels::layout_labels_within(
+        scene,
+        proj,
+        ts,
+        &[],
+        LabelBox { x0: area[0], y0: area[1], x1: area[2], y1: area[3] },
+    )
+}
+
 /// Writes the scene as an SVG document through a projection.
 ///
 /// ```
@@ -417,8 +587,34 @@ fn write_svg_split(
     }
     let ts =
         if options.text_scale.is_finite() && options.text_scale > 0.0 { options.text_scale } else { 1.0 };
-    let labels: LabelLayout = crate::labels::layout_labels(scene, proj, ts);
     let (w, h) = proj.output_size();
+    let labels = label_layout(scene, proj, &options);
+    // Verdicts with no free place: numbered, and a key under the legend (the picture
+    // widens for it when it must).
+    let numbers: std::collections::HashMap<(usize, usize), usize> = if options.callouts {
+        numbered(scene, &labels).into_iter().enumerate().map(|(i, k)| (k, i + 1)).collect()
+    } else {
+        std::collections::HashMap::new()
+    };
+    let mut key_texts: Vec<(usize, &str)> = numbers
+        .iter()
+        .filter_map(|(&(li, ei), &n)| match &scene.layers()[li].elements[ei].shape {
+            Shape::Text { text, .. } => Some((n, text.as_str())),
+            _ => None,
+        })
+        .collect();
+    key_texts.sort_unstable();
+    let key_texts: Vec<&str> = key_texts.into_iter().map(|(_, t)| t).collect();
+    let legend_at = options.legend_at.unwrap_or(Vec2::new(2.0, 2.0));
+    let upm = proj.units_per_mm() * ts;
+    let key_at = if scene.legend_entries().is_empty() {
+        legend_at
+    } else {
+        legend_at + Vec2::new(0.0, legend_size(scene, proj.units_per_mm(), ts).1 + 6.0 * upm)
+    };
+    let key_box = (!key_texts.is_empty()).then(|| key_layout(&key_texts, key_at, h - 4.0 * upm, upm));
+    let w = key_box.as_ref().map_or(w, |k| w.max(k.at.x + k.size.0 + 4.0 * upm));
+    let h = key_box.as_ref().map_or(h, |k| h.max(k.at.y + k.size.1 + 4.0 * upm));
     let unit = proj.unit_suffix();
     let mut out =
         String::with_capacity(256 + 160 * scene.layers().iter().map(|l| l.elements.len()).sum::<usize>());
@@ -462,6 +658,9 @@ fn write_svg_split(
         }
         items.push(Item::Close);
     }
+    // A picture of one question writes its labels after all the geometry, so that no
+    // zone or line is drawn over a unit's name or a verdict.
+    let on_top = scene.caption.is_some();
     let write = |items: &[Item<'_>], out: &mut String| {
         for item in items {
             match *item {
@@ -469,11 +668,13 @@ fn write_svg_split(
                     let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", id.name());
                 }
                 Item::Close => out.push_str("</g>\n"),
+                Item::Element(_, _, e) if on_top && matches!(e.shape, Shape::Text { .. }) => {}
                 Item::Element(li, ei, e) => {
                     let at = LabelAt {
                         placed: labels.placed.get(&(li, ei)),
                         leader: labels.leaders.get(&(li, ei)),
                         hidden: labels.hidden.get(&(li, ei)),
+                        number: numbers.get(&(li, ei)).copied(),
                     };
                     element(out, e, proj, at, ts);
                 }
@@ -508,9 +709,32 @@ fn write_svg_split(
             Err(e) => std::panic::resume_unwind(e),
         }
     }
+    if on_top {
+        out.push_str("<g id=\"labels\" class=\"labels\">\n");
+        for (li, layer) in scene.layers().iter().enumerate() {
+            for (ei, e) in layer.elements.iter().enumerate() {
+                if matches!(e.shape, Shape::Text { .. }) {
+                    let at = LabelAt {
+                        placed: labels.placed.get(&(li, ei)),
+                        leader: labels.leaders.get(&(li, ei)),
+                        hidden: labels.hidden.get(&(li, ei)),
+                        number: numbers.get(&(li, ei)).copied(),
+                    };
+                    element(&mut out, e, proj, at, ts);
+                }
+            }
+        }
+        out.push_str("</g>\n");
+    }
     out.push_str("</g>\n");
+    if let Some(b) = &options.band {
+        band(&mut out, b, w);
+    }
     let _ = writeln!(out, "<g id=\"{}\" class=\"layer\">", LayerId::Legend.name());
-    legend(&mut out, scene, proj, options.legend_at.unwrap_or(Vec2::new(2.0, 2.0)), ts);
+    legend(&mut out, scene, proj, legend_at, ts);
+    if let Some(k) = &key_box {
+        key(&mut out, k, &key_texts, upm);
+    }
     out.push_str("</g>\n</svg>\n");
     Ok(out)
 }

@@ -48,13 +48,22 @@
 //!   [`rally_penalty`]), divisions within reach of each other and of the enemy
 //!   ([`division_gaps`]), the cavalry reaction zone ([`reaction_zone`]), pass-through
 //!   zones ([`pass_through`]).
-//! - Republic's table measures: alert zones and bluff reach ([`republic`], 003 201, 301).
+//! - Movement ([`movement`], 000 §3.1-3.7, 003 303 and 305, 004 §17.4): a unit's path
+//!   between two tables as the rules measure it, swept exactly over the terrain
+//!   ([`movement::sweep`]), and what it costs part by part ([`movement::ground`]): rough
+//!   ground, wheeled transport, packed batteries, obstacles' losses, roads, impassable
+//!   ground, the maneuver system and formation changes; Pro Patria wheels, forced marches
+//!   and charges ([`movement::assess_move`]).
+//! - Republic's table measures: alert zones and bluff reach ([`republic`], 003 201, 301),
+//!   road columns (303).
 //! - Skirmish marker legality: [`check_skirmishers`]; skirmish fire, targets and blocks
 //!   (000 §4.1): [`skirmish_fire`]; both for a table under its rule set:
 //!   [`assess_skirmishers`].
 //! - Pro Patria! ([`pro_patria`]): firing arcs, edge contact and no-approach, the
-//!   endangered corridor, command radius, bombardment box, charge impulses.
-//! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`].
+//!   endangered corridor, command radius, bombardment box, charge impulses and catches,
+//!   forced marches.
+//! - Terrain properties (000 §3.6): [`TerrainKind::properties`], [`CoverClass`],
+//!   [`Mover`], the low obstacles ([`TerrainKind::is_low_obstacle`]).
 
 #![deny(missing_docs)]
 
@@ -154,7 +163,8 @@ pub use table::{
     Unit, UnitKind,
 };
 pub use terrain::{
-    CoverClass, CoverPosition, Impassable, MovementCost, TerrainFeature, TerrainKind, TerrainProperties,
+    AssaultMove, CoverClass, CoverPosition, CrossingLoss, Impassable, MovementCost, Mover, TerrainFeature,
+    TerrainKind, TerrainProperties,
 };
 pub use transform::RigidMotion;
 pub use unit_structure::{

@@ -4,15 +4,17 @@
 //! its verdict and close call.
 //!
 //! Readings:
-//! - The distances compared are every [`RuleDistance`] of the table's rule set (and
-//!   those it inherits), at the table's scale; distances of the same length are one
-//!   threshold with several names.
+//! - The distances compared are the [`RuleDistance`]s of the table's rule set (and
+//!   those it inherits) that can apply between the two units' kinds and the terrain
+//!   near them ([`crate::rules::applies_between`]: no stream-bank stand-off between
+//!   two infantry units in the open), at the table's scale; distances of the same
+//!   length are one threshold with several names.
 //! - "Nearest" is the largest distance the measurement exceeds and the smallest it is
 //!   within; "within" takes the shown tie ([`crate::ties::within_shown`]): a measurement
 //!   shown as equal to a limit is within it.
 
 use crate::close_call::{CloseCall, distance_call, distance_sigma_mm};
-use crate::rules::{DistanceEntry, RuleBook};
+use crate::rules::{DistanceEntry, PairContext, RuleBook, applies_between};
 use crate::table::{Selection, Table};
 use crate::ties::within_shown;
 use crate::unit_structure::{SelectionClosest, closest_between_selections};
@@ -59,8 +61,13 @@ pub fn measure_between(table: &Table, book: &RuleBook, a: Selection, b: Selectio
 fn thresholds(table: &Table, book: &RuleBook, found: &SelectionClosest) -> Vec<Threshold> {
     let mm = found.closest.distance_mm;
     let mut limits: Vec<(f64, Vec<&'static DistanceEntry>)> = Vec::new();
+    let pair = PairContext::of(table, found.from.unit, found.to.unit);
     for e in table.rules.distances() {
         let Ok(limit) = book.distance_mm(e.name) else { continue };
+        // Only the distances that can apply between these two units' kinds and terrain.
+        if pair.as_ref().is_some_and(|p| !applies_between(e.name, limit, p)) {
+            continue;
+        }
         match limits.iter_mut().find(|(l, _)| (l - limit).abs() < 1e-9) {
             Some((_, names)) => names.push(e),
             None => limits.push((limit, vec![e])),

@@ -1,5 +1,6 @@
 //! Republic's advanced rules that measure the table (seed 003): alert infantry's 4"
-//! zone (201) and the reach of a bluff assault on skirmish markers (301).
+//! zone (201), the reach of a bluff assault on skirmish markers (301), and the others
+//! below.
 //!
 //! - 201 "Alert Infantry": "if any enemy unit moves into, through or across the alert
 //!   unit's 4" assault zone, the alert unit may immediately conduct a pro-rated reaction
@@ -37,8 +38,18 @@
 //!   markers or leaders); the troop grade is not in a table, so the players apply the
 //!   list to their green and untrained brigades.
 
+//! - 303 "Road Movement": "the unit must be in a road column and must be lined up on a
+//!   road. Movement while on the road in road-column is doubled." Listed: every road
+//!   column with the road it is lined up on, if any ([`road_under`]). Reading: lined up
+//!   on a road is every base with the road (a `road` line) running through it from its
+//!   front edge to its rear edge. What it does to a move is `vedette move`'s
+//!   ([`crate::movement::ground`]: the parts of the path on the road cost half).
+//! - 305 "Artillery Deployment Shadows" needs the cavalry's move: `vedette move`
+//!   answers it ([`crate::movement::shadow`]).
+
 use crate::assault::cover::base_cover;
 use crate::assault::zone::AssaultZone;
+use crate::base::Base;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
 use crate::rules::{RuleAngle, RuleBook, RuleDistance, RuleSet};
@@ -77,6 +88,44 @@ pub struct RepublicAssessment {
     pub support_behind: Vec<SupportBehind>,
     /// Combat units lost in the woods.
     pub lost_in_woods: Vec<usize>,
+    /// Every road column with the road it is lined up on (003 303).
+    pub road_columns: Vec<RoadColumn>,
+}
+
+/// A road column and the road it is lined up on (003 303).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoadColumn {
+    /// The unit's index.
+    pub unit: usize,
+    /// The road (index in `terrain`) every base is lined up on; `None`: not on a road,
+    /// no road movement.
+    pub road: Option<usize>,
+}
+
+/// The first road (index in `table.terrain`) that every one of `bases` is lined up on:
+/// the road line runs through each base from its front edge to its rear edge (003 303).
+#[must_use]
+pub fn road_under(table: &Table, bases: &[Base]) -> Option<usize> {
+    if bases.is_empty() {
+        return None;
+    }
+    table.terrain.iter().position(|f| {
+        f.kind == TerrainKind::Road
+            && f.path.len() >= 2
+            && bases.iter().all(|b| crate::movement::sweep::line_runs_through_lengthwise(b, &f.path))
+    })
+}
+
+/// Every road column on the table with the road it is lined up on (003 303).
+#[must_use]
+pub fn road_columns(table: &Table) -> Vec<RoadColumn> {
+    table
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.formation == Some(crate::table::Formation::RoadColumn))
+        .map(|(i, u)| RoadColumn { unit: i, road: road_under(table, &u.bases) })
+        .collect()
 }
 
 /// Republic's advanced rules over a table (see the module docs).
@@ -97,6 +146,7 @@ pub fn assess_republic(
         markers_near_leaders: markers_near_leaders(table, index, book)?,
         support_behind: support_behind(table, index, book)?,
         lost_in_woods: lost_in_woods(table, index, book)?,
+        road_columns: road_columns(table),
     })
 }
 

@@ -168,8 +168,8 @@ impl CoverClass {
     }
 }
 
-/// Movement cost inside a terrain area (000 §3.6 "Movement Penalty").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Movement cost inside a terrain area (000 §3.6 "Movement Penalty", §3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MovementCost {
     /// Normal ground.
     Normal,
@@ -179,6 +179,59 @@ pub enum MovementCost {
     DoubleRough,
 }
 
+impl MovementCost {
+    /// The cost per distance moved for a mover (000 §3.5): rough 2, double rough 4;
+    /// "Artillery and other wheeled transport that are within rough terrain will pay
+    /// double the normal rough movement cost, which is quadruple normal cost" (and double
+    /// rough, which the terrain table makes impassable to artillery, eight times).
+    #[must_use]
+    pub fn factor(self, mover: Mover) -> f64 {
+        let base = match self {
+            MovementCost::Normal => return 1.0,
+            MovementCost::Rough => 2.0,
+            MovementCost::DoubleRough => 4.0,
+        };
+        if mover == Mover::Wheeled { 2.0 * base } else { base }
+    }
+
+    /// The name used in reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            MovementCost::Normal => "normal",
+            MovementCost::Rough => "rough",
+            MovementCost::DoubleRough => "double rough",
+        }
+    }
+}
+
+/// Who moves, as the terrain table's columns sort them (000 §3.5-3.6): foot (infantry,
+/// foot artillery's crews, skirmish markers, engineers), horse (cavalry, mounted
+/// leaders) and wheeled ("Artillery and other wheeled transport": batteries, limbers,
+/// wagons).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mover {
+    /// On foot.
+    Foot,
+    /// Mounted.
+    Horse,
+    /// Artillery and other wheeled transport.
+    Wheeled,
+}
+
+impl Mover {
+    /// The name used in reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Mover::Foot => "foot",
+            Mover::Horse => "horse",
+            Mover::Wheeled => "artillery",
+        }
+    }
+}
+
 /// Who may not enter or cross a terrain feature (000 §3.6 "Impassable to").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Impassable {
@@ -186,8 +239,79 @@ pub struct Impassable {
     pub foot: bool,
     /// Horse (cavalry).
     pub horse: bool,
-    /// Artillery.
+    /// Artillery (and other wheeled transport).
     pub artillery: bool,
+    /// Foot may cross only by winning an assault against the foot defending it (000
+    /// §3.6 note 1, fortress walls): not by a move.
+    pub foot_by_assault_only: bool,
+}
+
+impl Impassable {
+    /// True when `mover` may not enter or cross by a move.
+    #[must_use]
+    pub fn bars(&self, mover: Mover) -> bool {
+        match mover {
+            Mover::Foot => self.foot || self.foot_by_assault_only,
+            Mover::Horse => self.horse,
+            Mover::Wheeled => self.artillery,
+        }
+    }
+}
+
+/// Who may use the assault (charge) move bonus within or across a kind of terrain
+/// (000 §3.6 "Assault Move": "N/A means that assault bonus movement is not allowed within
+/// or across that terrain type/feature").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AssaultMove {
+    /// Not in the table (open ground, hills, roads): everyone.
+    All,
+    /// "Foot only".
+    FootOnly,
+    /// "Foot & Horse" (stream banks).
+    FootAndHorse,
+    /// "N/A": nobody.
+    NotAllowed,
+}
+
+impl AssaultMove {
+    /// True when `mover` may use the assault bonus within or across it.
+    #[must_use]
+    pub fn allows(self, mover: Mover) -> bool {
+        match self {
+            AssaultMove::All => true,
+            AssaultMove::FootOnly => mover == Mover::Foot,
+            AssaultMove::FootAndHorse => mover != Mover::Wheeled,
+            AssaultMove::NotAllowed => false,
+        }
+    }
+}
+
+/// The one-time movement distance lost crossing an obstacle (000 §3.6: "For obstacles,
+/// the movement penalty is instead a one time movement distance loss to cross the
+/// feature"), per mover as the table states it; `None`: no loss (or "-").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrossingLoss {
+    /// Foot.
+    pub foot: Option<Measure>,
+    /// Horse.
+    pub horse: Option<Measure>,
+    /// Artillery.
+    pub wheeled: Option<Measure>,
+}
+
+impl CrossingLoss {
+    /// No loss for anyone.
+    pub const NONE: CrossingLoss = CrossingLoss { foot: None, horse: None, wheeled: None };
+
+    /// The loss for `mover`.
+    #[must_use]
+    pub fn for_mover(&self, mover: Mover) -> Option<Measure> {
+        match mover {
+            Mover::Foot => self.foot,
+            Mover::Horse => self.horse,
+            Mover::Wheeled => self.wheeled,
+        }
+    }
 }
 
 /// Where a feature gives its cover (000 §3.6: areas "when within", obstacles "when
@@ -207,11 +331,10 @@ pub enum CoverPosition {
 pub struct TerrainProperties {
     /// Movement cost inside (areas); obstacles are crossed, not occupied.
     pub movement: MovementCost,
-    /// Obstacles: the one-time cost to cross, for foot, as the rule states it.
-    pub crossing_penalty: Option<Measure>,
-    /// Whether the assault (charge) move bonus is allowed within or across ("N/A" in the
-    /// table is `false`).
-    pub assault_move: bool,
+    /// Obstacles: the one-time loss to cross, per mover, as the rule states it.
+    pub crossing_loss: CrossingLoss,
+    /// Who may use the assault (charge) move bonus within or across it.
+    pub assault_move: AssaultMove,
     /// Who may not enter or cross.
     pub impassable: Impassable,
     /// The cover class, if any.
@@ -219,16 +342,19 @@ pub struct TerrainProperties {
     /// Within or behind.
     pub cover_position: CoverPosition,
     /// How far into it a unit can be spotted and fired on: the rule-book distance
-    /// (scaled with the table; [`crate::los::sight_properties`] builds on it).
+    /// (scaled with the table; [`crate::los::sight_properties`] builds on it). For a
+    /// low obstacle, how far behind it a unit still takes cover behind it
+    /// ([`TerrainKind::is_low_obstacle`]).
     pub spotting_depth: Option<RuleDistance>,
     /// Where the values come from.
     pub section: &'static str,
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn props(
     movement: MovementCost,
-    crossing_penalty: Option<Measure>,
-    assault_move: bool,
+    crossing_loss: CrossingLoss,
+    assault_move: AssaultMove,
     impassable: Impassable,
     cover: Option<CoverClass>,
     cover_position: CoverPosition,
@@ -236,7 +362,7 @@ const fn props(
 ) -> TerrainProperties {
     TerrainProperties {
         movement,
-        crossing_penalty,
+        crossing_loss,
         assault_move,
         impassable,
         cover,
@@ -246,10 +372,12 @@ const fn props(
     }
 }
 
-const NONE: Impassable = Impassable { foot: false, horse: false, artillery: false };
-const ART: Impassable = Impassable { foot: false, horse: false, artillery: true };
-const HORSE_ART: Impassable = Impassable { foot: false, horse: true, artillery: true };
-const ALL: Impassable = Impassable { foot: true, horse: true, artillery: true };
+const NONE: Impassable =
+    Impassable { foot: false, horse: false, artillery: false, foot_by_assault_only: false };
+const ART: Impassable = Impassable { artillery: true, ..NONE };
+const HORSE_ART: Impassable = Impassable { horse: true, artillery: true, ..NONE };
+const ALL: Impassable = Impassable { foot: true, horse: true, artillery: true, foot_by_assault_only: false };
+const FORTRESS: Impassable = Impassable { horse: true, artillery: true, foot_by_assault_only: true, ..NONE };
 
 const TWO: Option<RuleDistance> = Some(RuleDistance::SpottingDepthTwoInches);
 const ONE: Option<RuleDistance> = Some(RuleDistance::SpottingDepthOneInch);
@@ -257,6 +385,11 @@ const HALF: Option<RuleDistance> = Some(RuleDistance::SpottingDepthHalfInch);
 
 const fn inches(v: f64) -> Option<Measure> {
     Some(Measure::Inches(v))
+}
+
+/// The same loss for everyone who may cross.
+const fn loss(v: f64) -> CrossingLoss {
+    CrossingLoss { foot: inches(v), horse: inches(v), wheeled: inches(v) }
 }
 
 impl TerrainKind {
@@ -270,40 +403,89 @@ impl TerrainKind {
     /// ```
     #[must_use]
     pub fn properties(self) -> TerrainProperties {
+        use AssaultMove::{All, FootAndHorse, FootOnly, NotAllowed};
         use CoverClass as C;
         use CoverPosition::{Behind, Within};
         use MovementCost::{DoubleRough, Normal, Rough};
+        const NO_LOSS: CrossingLoss = CrossingLoss::NONE;
         match self {
-            TerrainKind::LightBuildings => props(Normal, None, true, NONE, Some(C::Light), Within, TWO),
-            TerrainKind::MediumBuildings => props(Rough, None, true, NONE, Some(C::Medium), Within, ONE),
-            TerrainKind::HeavyBuildings => props(Rough, None, true, NONE, Some(C::Heavy), Within, ONE),
+            TerrainKind::LightBuildings => {
+                props(Normal, NO_LOSS, FootOnly, NONE, Some(C::Light), Within, TWO)
+            }
+            TerrainKind::MediumBuildings => {
+                props(Rough, NO_LOSS, FootOnly, NONE, Some(C::Medium), Within, ONE)
+            }
+            TerrainKind::HeavyBuildings => props(Rough, NO_LOSS, FootOnly, NONE, Some(C::Heavy), Within, ONE),
             TerrainKind::ReinforcedBuildings => {
-                props(Rough, None, false, ALL, Some(C::Reinforced), Within, HALF)
+                props(Rough, NO_LOSS, NotAllowed, ALL, Some(C::Reinforced), Within, HALF)
             }
             TerrainKind::LightForest | TerrainKind::Orchard => {
-                props(Normal, None, true, NONE, Some(C::Light), Within, TWO)
+                props(Normal, NO_LOSS, FootOnly, NONE, Some(C::Light), Within, TWO)
             }
-            TerrainKind::MediumForest => props(Rough, None, false, NONE, Some(C::Medium), Within, ONE),
+            TerrainKind::MediumForest => {
+                props(Rough, NO_LOSS, NotAllowed, NONE, Some(C::Medium), Within, ONE)
+            }
             TerrainKind::HeavyForest => {
-                props(DoubleRough, None, false, HORSE_ART, Some(C::Heavy), Within, ONE)
+                props(DoubleRough, NO_LOSS, NotAllowed, HORSE_ART, Some(C::Heavy), Within, ONE)
             }
-            TerrainKind::Marsh => props(DoubleRough, None, false, ART, None, Within, None),
-            TerrainKind::Vineyard => props(Rough, None, false, ART, Some(C::Light), Within, TWO),
-            TerrainKind::SteepGround => props(Rough, None, false, NONE, Some(C::Medium), Within, TWO),
+            TerrainKind::Marsh => props(DoubleRough, NO_LOSS, NotAllowed, ART, None, Within, None),
+            TerrainKind::Vineyard => props(Rough, NO_LOSS, NotAllowed, ART, Some(C::Light), Within, TWO),
+            TerrainKind::SteepGround => props(Rough, NO_LOSS, NotAllowed, NONE, Some(C::Medium), Within, TWO),
             TerrainKind::FortressWall => {
-                props(Normal, None, false, HORSE_ART, Some(C::Fortress), Behind, HALF)
+                props(Normal, NO_LOSS, NotAllowed, FORTRESS, Some(C::Fortress), Behind, HALF)
             }
-            TerrainKind::RiverBank => props(Normal, inches(7.0), false, HORSE_ART, None, Behind, None),
-            // Stream bank / ravine: medium cover defending at the edge, light standing
-            // back within 1" (000 §3.6 note 2); the table's own cover column is "see notes".
-            TerrainKind::StreamBank => props(Normal, inches(3.0), false, NONE, Some(C::Medium), Behind, None),
-            TerrainKind::StoneWall => props(Normal, None, true, HORSE_ART, Some(C::Medium), Behind, ONE),
-            TerrainKind::Redoubt => props(Normal, None, true, ART, Some(C::Reinforced), Behind, HALF),
-            TerrainKind::Treeline => props(Normal, inches(1.0), true, NONE, Some(C::Light), Behind, ONE),
-            TerrainKind::Hedge => props(Normal, inches(1.0), false, HORSE_ART, Some(C::Light), Behind, ONE),
-            TerrainKind::Hill | TerrainKind::Road => props(Normal, None, true, NONE, None, Within, None),
-            TerrainKind::Water => props(Normal, None, false, ALL, None, Within, None),
+            // "-7" Foot": horse and artillery may not cross at all.
+            TerrainKind::RiverBank => props(
+                Normal,
+                CrossingLoss { foot: inches(7.0), horse: None, wheeled: None },
+                NotAllowed,
+                HORSE_ART,
+                None,
+                Behind,
+                None,
+            ),
+            // Stream bank / ravine: "-3" Foot/Horse, -6" Artillery"; medium cover
+            // defending at the edge, light standing back within 1" (000 §3.6 note 2; the
+            // table's own cover column is "see notes").
+            TerrainKind::StreamBank => props(
+                Normal,
+                CrossingLoss { foot: inches(3.0), horse: inches(3.0), wheeled: inches(6.0) },
+                FootAndHorse,
+                NONE,
+                Some(C::Medium),
+                Behind,
+                None,
+            ),
+            TerrainKind::StoneWall => {
+                props(Normal, NO_LOSS, FootOnly, HORSE_ART, Some(C::Medium), Behind, ONE)
+            }
+            TerrainKind::Redoubt => props(Normal, NO_LOSS, FootOnly, ART, Some(C::Reinforced), Behind, HALF),
+            TerrainKind::Treeline => props(Normal, loss(1.0), FootOnly, NONE, Some(C::Light), Behind, ONE),
+            TerrainKind::Hedge => {
+                props(Normal, loss(1.0), NotAllowed, HORSE_ART, Some(C::Light), Behind, ONE)
+            }
+            TerrainKind::Hill | TerrainKind::Road => props(Normal, NO_LOSS, All, NONE, None, Within, None),
+            TerrainKind::Water => props(Normal, NO_LOSS, NotAllowed, ALL, None, Within, None),
         }
+    }
+
+    /// True for the low linear obstacles (stone walls, hedges, fortress walls, redoubts
+    /// and the like, stream banks): a unit is "in" one only while it takes cover behind
+    /// it, and it never hides what stands beyond its spotting depth nor blocks a sight
+    /// line by itself (000 §3.6: "the cover bonus only applies when the unit is taking
+    /// cover behind the obstacle"; GEOMETRY.md, low linear obstacles). Treelines are
+    /// trees, not low obstacles: they block sight like a wood edge. Steep river banks
+    /// give no cover and do not hide either.
+    #[must_use]
+    pub fn is_low_obstacle(self) -> bool {
+        matches!(
+            self,
+            TerrainKind::StoneWall
+                | TerrainKind::Hedge
+                | TerrainKind::FortressWall
+                | TerrainKind::Redoubt
+                | TerrainKind::StreamBank
+        )
     }
 
     /// The cover class a rule set gives this kind: Republique 5.0 and Republic use the

@@ -99,25 +99,35 @@ fn half_or_more_of_the_visible_bases_in_medium_cover_is_one_column() {
 }
 
 #[test]
-fn behind_an_obstacle_within_half_an_inch() {
+fn behind_an_obstacle_within_its_spotting_depth() {
+    // A unit takes cover behind a low obstacle when it touches it or stands within its
+    // spotting depth behind it (000 §3.6; GEOMETRY.md, low linear obstacles).
     for turn in [0.0, 115.0] {
-        // A stone wall (medium) across the line of fire 12.2 mm in front of the line's near
-        // edge (y = 147): behind it (within ½" = 12.7 mm); 13.2 mm: not.
+        // A stone wall (medium, 1" = 25.4 mm) across the line of fire 25.3 mm in front of
+        // the line's near edge (y = 147): behind it; 25.5 mm: in the open, and seen over
+        // the wall.
         assert_eq!(
-            cover(vec![wall(TerrainKind::StoneWall, 147.0 - 12.2)], turn),
+            cover(vec![wall(TerrainKind::StoneWall, 147.0 - 25.3)], turn),
             Some((Some(CoverClass::Medium), 1, false)),
             "{turn}"
         );
         assert_eq!(
-            cover(vec![wall(TerrainKind::StoneWall, 147.0 - 13.2)], turn),
+            cover(vec![wall(TerrainKind::StoneWall, 147.0 - 25.5)], turn),
             Some((None, 0, false)),
             "{turn}"
         );
-        // A redoubt (reinforced): two columns.
+        // A redoubt (reinforced, ½" = 12.7 mm): 12.6 mm, two columns; 12.8 mm, none.
         assert_eq!(
-            cover(vec![wall(TerrainKind::Redoubt, 147.0 - 5.0)], turn),
+            cover(vec![wall(TerrainKind::Redoubt, 147.0 - 12.6)], turn),
             Some((Some(CoverClass::Reinforced), 2, false)),
             "{turn}"
         );
+        assert_eq!(
+            cover(vec![wall(TerrainKind::Redoubt, 147.0 - 12.8)], turn),
+            Some((None, 0, false)),
+            "{turn}"
+        );
+        // A stream bank gives combat bases no cover against artillery (000 §3.6 note 2).
+        assert_eq!(cover(vec![wall(TerrainKind::StreamBank, 147.0)], turn), Some((None, 0, false)), "{turn}");
     }
 }

@@ -529,14 +529,15 @@ fn behind_hedge(rules: RuleSet, gap: f64) -> Table {
 
 #[test]
 fn a_hedge_gives_cover_to_units_right_behind_it() {
-    // Republique 5.0: a hedge is light cover "when behind" (000 §3.6); the project's
-    // reach is 1/2" (the text states none): 0.49" ahead covers, 0.51" does not.
+    // Republique 5.0: a hedge is light cover "when behind" (000 §3.6), for a unit taking
+    // cover behind it: touching it or within its spotting depth, 1" (GEOMETRY.md, low
+    // linear obstacles): 0.99" ahead covers, 1.01" does not.
     let cover = |t: &Table| unit_cover(&t.units[0], &[], &t.terrain, &t.rule_book().unwrap()).unwrap();
     assert_eq!(
-        cover(&behind_hedge(RuleSet::Republique5, 0.49 * IN)).map(|v| v.class),
+        cover(&behind_hedge(RuleSet::Republique5, 0.99 * IN)).map(|v| v.class),
         Some(CoverClass::Light)
     );
-    assert_eq!(cover(&behind_hedge(RuleSet::Republique5, 0.51 * IN)), None);
+    assert_eq!(cover(&behind_hedge(RuleSet::Republique5, 1.01 * IN)), None);
     // Touching the front edge counts.
     assert!(cover(&behind_hedge(RuleSet::Republique5, 0.0)).is_some());
     // A hedge behind the unit gives nothing.

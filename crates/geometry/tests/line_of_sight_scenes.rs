@@ -149,26 +149,24 @@ fn line_obstacle(kind: &str, y: f64) -> String {
 }
 
 #[test]
-fn a_hedge_hides_what_is_more_than_its_spotting_depth_behind_it() {
-    // Hedge, stone wall, treeline: 1" spotting depth; redoubt ½" (000 §3.6). Foe's near
-    // edge at y = 290. Obstacle at y = 290 - 0.9" (22.86 mm behind it: within 1") ->
-    // seen; at y = 290 - 1.1" -> every line crosses it 27.94 mm or more (slant only adds)
-    // before the foe's edge: hidden. The redoubt's ½" = 12.7 mm hides the 0.9" case.
-    for (kind, depth_in) in [("hedge", 1.0), ("stone-wall", 1.0), ("treeline", 1.0), ("redoubt", 0.5)] {
-        let near = table(
-            "republique5",
-            "medium",
-            &[gun(), foe(300.0)].join(","),
-            &line_obstacle(kind, 290.0 - 0.9 * IN),
-        );
-        let far = table(
-            "republique5",
-            "medium",
-            &[gun(), foe(300.0)].join(","),
-            &line_obstacle(kind, 290.0 - 1.1 * IN),
-        );
-        assert_eq!(verdict(&near, 0, 1).0, 0.9 <= depth_in, "{kind} at 0.9\"");
-        assert!(!verdict(&far, 0, 1).0, "{kind} at 1.1\"");
+fn a_treeline_hides_what_is_more_than_its_spotting_depth_behind_it() {
+    // A treeline is trees: it blocks sight through it like a wood's edge, with a 1"
+    // spotting depth (000 §3.6; GEOMETRY.md). Foe's near edge at y = 290. Treeline at y =
+    // 290 - 0.9" (22.86 mm behind it: within 1") -> seen; at y = 290 - 1.1" -> every line
+    // crosses it 27.94 mm or more (slant only adds) before the foe's edge: hidden.
+    let at = |kind: &str, back: f64| {
+        table("republique5", "medium", &[gun(), foe(300.0)].join(","), &line_obstacle(kind, 290.0 - back))
+    };
+    assert!(verdict(&at("treeline", 0.9 * IN), 0, 1).0);
+    assert!(!verdict(&at("treeline", 1.1 * IN), 0, 1).0);
+    // The low obstacles (hedge, stone wall, redoubt, fortress wall) never block a sight
+    // line by themselves nor hide what stands beyond their spotting depth (1", ½"): the
+    // foe is seen whole at 0.9", 1.1" and 5" behind each (GEOMETRY.md, low linear
+    // obstacles).
+    for kind in ["hedge", "stone-wall", "redoubt", "fortress-wall"] {
+        for back in [0.9 * IN, 1.1 * IN, 5.0 * IN] {
+            assert_eq!(verdict(&at(kind, back), 0, 1), (true, true), "{kind} {back} mm in front of the foe");
+        }
     }
     // Stream banks have no spotting depth: they do not block.
     let t =

@@ -6,7 +6,7 @@ use common::{b, table, unit};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::arcs::{endangered_friends, nearest_in_arc};
 use vedette_geometry::pro_patria::bombardment::{bombardment_box, units_in};
-use vedette_geometry::pro_patria::charge::{catches, is_fast_target};
+use vedette_geometry::pro_patria::charge::{catches_at, is_fast_target};
 use vedette_geometry::pro_patria::command::command_radius;
 use vedette_geometry::pro_patria::contact::{edge_contact_mm, proximities};
 use vedette_geometry::pro_patria::corridor::endangered;
@@ -227,15 +227,15 @@ fn bombardment_box_reaches_150mm_beyond_the_point() {
 fn charges_catch_within_50mm_for_infantry_and_150mm_for_cavalry() {
     let t = table(RuleSet::ProPatria, vec![]);
     let book = t.rule_book().unwrap();
-    assert!(catches(UnitKind::Infantry, 49.9, &book).unwrap());
-    assert!(!catches(UnitKind::Infantry, 50.1, &book).unwrap());
-    assert!(catches(UnitKind::Cavalry, 150.0, &book).unwrap());
-    assert!(!catches(UnitKind::Cavalry, 150.1, &book).unwrap());
+    assert!(catches_at(UnitKind::Infantry, 49.9, &book).unwrap());
+    assert!(!catches_at(UnitKind::Infantry, 50.1, &book).unwrap());
+    assert!(catches_at(UnitKind::Cavalry, 150.0, &book).unwrap());
+    assert!(!catches_at(UnitKind::Cavalry, 150.1, &book).unwrap());
     assert!(!is_fast_target(200.0, &book).unwrap());
     assert!(is_fast_target(200.1, &book).unwrap());
     let mut t15 = t.clone();
     t15.scale = Scale::Figures15mm;
-    assert!(!catches(UnitKind::Infantry, 30.1, &t15.rule_book().unwrap()).unwrap());
+    assert!(!catches_at(UnitKind::Infantry, 30.1, &t15.rule_book().unwrap()).unwrap());
 }
 
 #[test]

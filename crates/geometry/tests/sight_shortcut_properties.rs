@@ -6,7 +6,7 @@
 //! neighbours overlap by a hair, touch, or leave a slit a fraction of a micrometre wide
 //! (a slit a battery looks along is see-through under the tie rule); batteries behind
 //! friendly lines, beside them and in woods; targets in, behind and straddling woods
-//! with spotting depths of ½", 1" and 2"; stone walls (crossed within 1" of either base,
+//! with spotting depths of ½", 1" and 2"; treelines (crossed within 1" of either base,
 //! or farther, where they block) running across the field and bending toward the lines.
 
 mod common;
@@ -33,7 +33,7 @@ struct Scene {
     near: Vec<Line>,
     far: Vec<Line>,
     woods: Vec<(f64, f64, f64, usize, Vec<f64>)>,
-    /// Stone walls: paths of three points.
+    /// Treelines: paths of three points.
     walls: Vec<[(f64, f64); 3]>,
 }
 
@@ -107,7 +107,7 @@ fn to_table(s: &Scene) -> Table {
         })
         .chain(s.walls.iter().map(|w| {
             let pts: Vec<String> = w.iter().map(|(x, y)| format!("[{x},{y}]")).collect();
-            format!(r#"{{"kind":"stone-wall","path":[{}]}}"#, pts.join(","))
+            format!(r#"{{"kind":"treeline","path":[{}]}}"#, pts.join(","))
         }))
         .collect();
     Table::from_json_str(&format!(

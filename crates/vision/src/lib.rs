@@ -64,6 +64,7 @@
 
 #![deny(missing_docs)]
 
+mod band;
 mod calibration;
 mod camera;
 mod clutter;
@@ -95,6 +96,10 @@ mod terrain_edges;
 mod terrain_labels;
 mod terrain_lines;
 mod thinning;
+pub use band::{
+    MIN_BAND_LINE_PX, MIN_FRAME_PX, PhotoFrame, crop_and_scale, label_scale, paint_framed, photo_frame,
+    with_caption_band,
+};
 pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
@@ -112,8 +117,8 @@ pub use merge::{
 };
 pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
 pub use palette::{ColourCorrection, ColourSpec};
-pub use photo::{Photo, encode_image};
-pub use picture::{PhotoProjection, load_scan_camera, paint_scene};
+pub use photo::{JPEG_QUALITY, Photo, encode_image};
+pub use picture::{PhotoProjection, PictureLayout, load_scan_camera, paint_scene, picture_layout};
 pub use pose::{
     CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,
     SelfCalibration, Suspect, self_calibrate, solve_camera,

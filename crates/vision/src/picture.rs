@@ -144,7 +144,7 @@ fn points(v: &[Vec2]) -> Vector<Point> {
 }
 
 /// The text in the characters OpenCV's Hershey fonts have (printable ASCII).
-fn ascii(text: &str) -> String {
+pub(crate) fn ascii(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -152,6 +152,7 @@ fn ascii(text: &str) -> String {
             '½' => out.push_str(" 1/2"),
             '°' => out.push_str(" deg"),
             '→' => out.push_str("->"),
+            '·' => out.push('|'),
             '±' => out.push('+'),
             c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
             _ => out.push('?'),

@@ -6,7 +6,7 @@
 use vedette::CliError;
 use vedette::commands::overlay::{MIN_LABEL_PX, PhotoArgs};
 use vedette::output::write_atomically;
-use vedette_draw::{Projection, Scene};
+use vedette_draw::Scene;
 
 /// Draws `scene` over `args.photo` through the camera model of `args.scan_report` and
 /// writes `args.png`.
@@ -25,9 +25,35 @@ pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
             report.display()
         )));
     }
-    let (projection, scale) = photo_projection(model, base_top_mm, scene);
-    let img = vedette_vision::paint_scene(&photo.color, scene, &projection, scale).map_err(crate::vision)?;
-    write_atomically(png, &vedette_vision::encode_image(&img, png).map_err(crate::vision)?)
+    let (projection, _) = photo_projection(model, base_top_mm, scene);
+    let img = vedette_vision::paint_framed(
+        &photo.color,
+        &projection,
+        scene,
+        args.max_width_px(scene),
+        MIN_LABEL_PX,
+    )
+    .map_err(crate::vision)?;
+    let bytes = vedette_vision::encode_image(&img, png).map_err(crate::vision)?;
+    write_atomically(png, &bytes)?;
+    let limit = shareable_bytes(scene);
+    let is_png = png.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if is_png && bytes.len() > limit {
+        eprintln!(
+            "note: {} is {:.1} MB, over the {:.1} MB a chat or forum takes well: a photo is several times smaller as JPEG (name it .jpg), or give a smaller --max-width",
+            png.display(),
+            bytes.len() as f64 / 1e6,
+            limit as f64 / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// The most a picture should weigh to share it in a chat or a forum: 600 KB for a
+/// picture of one question, 1.5 MB for the whole table (issue 39).
+#[must_use]
+pub fn shareable_bytes(scene: &Scene) -> usize {
+    if scene.caption.is_some() { 600_000 } else { 1_500_000 }
 }
 
 /// The projection of `scene` onto the photo of `model` (bases at `base_top_mm`), with
@@ -41,9 +67,6 @@ pub fn photo_projection(
     let (lo, hi) = scene.bounds().unwrap_or_default();
     let centre = lo.lerp(hi, 0.5);
     let projection = vedette_vision::PhotoProjection::new(model, base_top_mm, centre);
-    // Labels readable at any photo size: scaled with the table, and never smaller than
-    // MIN_LABEL_PX.
-    let scale = vedette_draw::plan::text_scale((hi.x - lo.x).max(hi.y - lo.y))
-        .max(MIN_LABEL_PX / (vedette_draw::plan::VERDICT_TEXT_MM * projection.units_per_mm()));
+    let scale = vedette_vision::label_scale(scene, &projection, MIN_LABEL_PX);
     (projection, scale)
 }

@@ -12,6 +12,7 @@ pub mod command;
 mod json;
 pub mod pro_patria;
 pub mod republic;
+pub mod sentences;
 pub mod skirmishers;
 
 use super::emit;
@@ -51,6 +52,13 @@ pub struct Args {
     /// layer (docs/drawing.md).
     #[arg(long, value_name = "OUT.svg")]
     pub plan: Option<PathBuf>,
+    /// What the plan and the picture over the photo show: `decisive` (the table,
+    /// terrain, bases and the findings that break or decide something: main targets,
+    /// deep, enfilade, contacts, flank or rear, too close, outside its area, out of
+    /// command, close calls), `all` (every finding), or layer names separated by commas
+    /// (`targets,zones`; docs/drawing.md).
+    #[arg(long, value_name = "decisive|all|LAYERS", default_value = "decisive")]
+    pub layers: vedette_draw::LayerChoice,
     /// Drawing every finding over the scanned photo.
     #[command(flatten)]
     pub photo: PhotoArgs,
@@ -370,6 +378,22 @@ pub fn build_sections(
     })
 }
 
+/// What `report` says on stderr once it wrote a picture: `plan written to plan.svg
+/// (the decisive findings; --layers all for every finding)`.
+#[must_use]
+pub fn written_words(what: &str, path: &std::path::Path, layers: &vedette_draw::LayerChoice) -> String {
+    let shown = match layers {
+        vedette_draw::LayerChoice::Decisive => {
+            "the decisive findings; --layers all for every finding".to_string()
+        }
+        vedette_draw::LayerChoice::All => "every finding".to_string(),
+        vedette_draw::LayerChoice::Named(l) => {
+            format!("layers {}", l.iter().map(|l| l.name()).collect::<Vec<_>>().join(", "))
+        }
+    };
+    format!("{what} written to {} ({shown})", path.display())
+}
+
 /// The human-readable report.
 #[must_use]
 pub fn render_text(report: &Report) -> String {
@@ -422,11 +446,16 @@ pub fn run_with(
     let (report, findings, pieces) =
         crate::progress::working("reporting", || build_sections(&table, &mut stages, args.json))?;
     if args.plan.is_some() || args.photo.wanted() {
-        let scene = plan_scene(&table, &findings)?;
+        let mut scene = plan_scene(&table, &findings)?;
+        vedette_draw::choose_layers(&mut scene, &table, &findings.for_drawing(), &args.layers);
         if let Some(path) = &args.plan {
             write_atomically(path, vedette_draw::plan_svg(&scene)?.as_bytes())?;
+            eprintln!("{}", written_words("plan", path, &args.layers));
         }
         args.photo.paint(&scene, painter)?;
+        if let Some(path) = &args.photo.png {
+            eprintln!("{}", written_words("picture over the photo", path, &args.layers));
+        }
         stages.done("plan");
     }
     let written = if let Some(pieces) = pieces {

@@ -1,12 +1,15 @@
 //! The `pro_patria` section (Pro Patria tables only): units too close to the enemy,
 //! each unit's nearest target in its firing arcs with any friends it would endanger,
-//! and every general's command radius.
+//! every general's command radius, units near crest lines, units in march column and
+//! whether they may force march, and the enemies a charge would catch.
 
 use super::columns::render;
 use crate::CliError;
 use crate::commands::calls::{self, CallEntry};
 use crate::commands::measure::micro;
 use serde::Serialize;
+use vedette_draw::findings::march::catch_words;
+use vedette_draw::findings::movement::forced_march_words;
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::assessment::{ProPatriaAssessment, assess_pro_patria_if_played};
 use vedette_geometry::pro_patria::crest::{Crest, crest_name};
@@ -88,6 +91,40 @@ pub struct CrestReport {
     pub call: CallEntry,
 }
 
+/// A unit in march column: may it force march where it stands (§17.4.5)?
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ForcedMarchReport {
+    /// The unit.
+    pub unit: String,
+    /// The nearest visible formed enemy within twice the clearance (`null`: none).
+    pub nearest: Option<String>,
+    /// Its closest distance, mm.
+    pub distance_mm: Option<f64>,
+    /// No visible formed enemy within 300 mm (180): it may force march.
+    pub allowed: bool,
+    /// The distance's close call against the clearance (300 mm, 180).
+    pub call: Option<CallEntry>,
+    /// The verdict in words, as the text and the plan say it.
+    pub words: String,
+}
+
+/// An enemy a unit would catch charging now (§17.2.3).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct CatchReport {
+    /// The charger.
+    pub unit: String,
+    /// The enemy it would catch.
+    pub target: String,
+    /// Closest distance, mm.
+    pub distance_mm: f64,
+    /// The catching distance, mm (50 infantry, 150 cavalry; 30, 90).
+    pub reach_mm: f64,
+    /// The distance's close call against the reach.
+    pub call: CallEntry,
+    /// The verdict in words.
+    pub words: String,
+}
+
 /// The `pro_patria` section.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ProPatriaSection {
@@ -99,6 +136,11 @@ pub struct ProPatriaSection {
     pub command: Vec<CommandReport>,
     /// Units near a crest line, who must declare behind or over (§15.1).
     pub crests: Vec<CrestReport>,
+    /// Every unit in march column: may it force march where it stands (§17.4.5)?
+    pub forced_march: Vec<ForcedMarchReport>,
+    /// Every enemy a unit would catch charging now, without a formation change
+    /// (§17.2.3).
+    pub charges: Vec<CatchReport>,
 }
 
 /// Builds the section; `None` unless the table is played with Pro Patria.
@@ -158,6 +200,26 @@ pub fn section_of(t: &Table, found: &ProPatriaAssessment) -> ProPatriaSection {
             base: t.base_label(c.base),
             distance_mm: micro(c.distance_mm),
             call: calls::entry(t, &c.call, Some(c.reach_mm)),
+        });
+    }
+    for f in &found.forced_marches {
+        s.forced_march.push(ForcedMarchReport {
+            unit: id(f.unit),
+            nearest: f.nearest.map(|(e, _)| id(e)),
+            distance_mm: f.nearest.map(|(_, d)| micro(d)),
+            allowed: f.allowed,
+            call: f.call.as_ref().map(|c| calls::entry(t, c, Some(f.clearance_mm))),
+            words: forced_march_words(t, f),
+        });
+    }
+    for c in &found.catches {
+        s.charges.push(CatchReport {
+            unit: id(c.charger),
+            target: id(c.target),
+            distance_mm: micro(c.distance_mm),
+            reach_mm: c.reach_mm,
+            call: calls::entry(t, &c.call, Some(c.reach_mm)),
+            words: catch_words(t, c),
         });
     }
     s
@@ -252,6 +314,20 @@ pub fn render_text(s: &ProPatriaSection) -> String {
             })
             .collect();
         out.push_str(&render(&["unit", "crest", "distance", "call"], &rows));
+    }
+    if !s.forced_march.is_empty() {
+        out.push_str("\nPro Patria: units in march column (§17.4.5: no forced march within 300 mm of a visible formed enemy)\n");
+        for f in &s.forced_march {
+            out.push_str(&format!("  {}{}\n", f.words, f.call.as_ref().map_or(String::new(), calls::mark)));
+        }
+    }
+    if !s.charges.is_empty() {
+        out.push_str(
+            "\nPro Patria: enemies a charge would catch (§17.2.3: within 50 mm infantry, 150 mm cavalry)\n",
+        );
+        for c in &s.charges {
+            out.push_str(&format!("  {}{}\n", c.words, calls::mark(&c.call)));
+        }
     }
     out
 }

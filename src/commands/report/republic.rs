@@ -1,6 +1,6 @@
 //! The `republic` section: Republic's advanced rules that measure the table (003 201
 //! alert infantry, 301 bluff assaults on skirmishers, 106 sharpshooters, 102 B support
-//! to the rear, 308 lost in the woods); `null`
+//! to the rear, 308 lost in the woods, 303 road columns); `null`
 //! under other rule sets.
 //! The decisions are `vedette_geometry::republic`'s; this maps and prints them.
 
@@ -8,6 +8,7 @@ use super::columns::{num, render};
 use crate::CliError;
 use crate::commands::measure::micro;
 use serde::Serialize;
+use vedette_draw::findings::march::road_column_words;
 use vedette_geometry::republic::{RepublicAssessment, assess_republic_if_played};
 use vedette_geometry::{RuleBook, SpatialIndex, Table};
 
@@ -73,6 +74,21 @@ pub struct RepublicSection {
     /// Combat units in a wood with no other friendly combat unit within 4" (003 308:
     /// green or untrained brigades among them test to move).
     pub lost_in_woods: Vec<String>,
+    /// Every road column and the road it is lined up on (003 303: its movement on the
+    /// road is doubled).
+    pub road_columns: Vec<RoadColumnReport>,
+}
+
+/// A road column (003 303).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RoadColumnReport {
+    /// The unit.
+    pub unit: String,
+    /// The road every base is lined up on (its id or `terrain[K]`); `null`: none, no road
+    /// movement.
+    pub road: Option<String>,
+    /// In words, as the text and the plan say it.
+    pub words: String,
 }
 
 /// Builds the section; `None` unless the table plays Republic.
@@ -117,6 +133,13 @@ pub fn section_of(t: &Table, book: &RuleBook, found: &RepublicAssessment) -> Rep
         });
     }
     s.lost_in_woods = found.lost_in_woods.iter().map(|&u| t.units[u].id.clone()).collect();
+    for r in &found.road_columns {
+        s.road_columns.push(RoadColumnReport {
+            unit: t.units[r.unit].id.clone(),
+            road: r.road.map(|i| t.terrain[i].id.clone().unwrap_or_else(|| format!("terrain[{i}]"))),
+            words: road_column_words(t, r),
+        });
+    }
     s
 }
 
@@ -185,6 +208,12 @@ pub fn render_text(s: &RepublicSection) -> String {
             "\nIn the woods beyond 4\" of friends (003 308: green or untrained brigades test to move): {}\n",
             s.lost_in_woods.join(" ")
         ));
+    }
+    if !s.road_columns.is_empty() {
+        out.push_str("\nRoad columns (003 303: lined up on a road, movement on it doubled)\n");
+        for r in &s.road_columns {
+            out.push_str(&format!("  {}\n", r.words));
+        }
     }
     out
 }

@@ -4,11 +4,11 @@
 //! table's own validation, so a correction can never produce a table `vedette report`
 //! would refuse. The list is kept in `TABLE.corrections.json` beside the table.
 
+use super::corrector::Corrector;
 use crate::CliError;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
-use vedette_geometry::{Selection, Table};
+use vedette_geometry::{Table, clipped};
 
 /// The schema id of a corrections file.
 pub const CORRECTIONS_SCHEMA_ID: &str = "vedette/corrections/1";
@@ -79,7 +79,37 @@ pub enum Correction {
     },
 }
 
+/// The longest id, `unit#index` or side name a correction (or a request) may give,
+/// characters: ids are a few dozen at most, and a longer text would only be stored,
+/// echoed in messages and compared against every unit id.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Refuses a text field longer than [`MAX_NAME_CHARS`], naming the field and the limit.
+pub fn check_name(field: &str, text: &str) -> Result<(), String> {
+    // A UTF-8 character is at most 4 bytes: a short text needs no count.
+    if text.len() <= MAX_NAME_CHARS || text.chars().count() <= MAX_NAME_CHARS {
+        return Ok(());
+    }
+    Err(format!("{field} is {} characters long; at most {MAX_NAME_CHARS} are accepted", text.chars().count()))
+}
+
 impl Correction {
+    /// Refuses a name longer than [`MAX_NAME_CHARS`], naming its field (`base`, `unit`,
+    /// `to`, `side`) and the limit.
+    pub fn check_lengths(&self) -> Result<(), String> {
+        match self {
+            Correction::Move { base, .. }
+            | Correction::Rotate { base, .. }
+            | Correction::Flip { base }
+            | Correction::Delete { base } => check_name("base", base),
+            Correction::Reassign { base, to } => check_name("base", base).and_then(|()| check_name("to", to)),
+            Correction::Add { unit, .. } => check_name("unit", unit),
+            Correction::Side { unit, side } => {
+                check_name("unit", unit).and_then(|()| check_name("side", side))
+            }
+        }
+    }
+
     /// What it corrects: the base (`unit#index`) or the unit (its id).
     #[must_use]
     pub fn target(&self) -> &str {
@@ -128,24 +158,29 @@ pub fn read_corrections(path: &Path) -> Result<Vec<Correction>, CliError> {
             file.schema
         )));
     }
+    for (i, c) in file.corrections.iter().enumerate() {
+        c.check_lengths()
+            .map_err(|e| CliError::Usage(format!("{}: correction {}: {e}", path.display(), i + 1)))?;
+    }
     Ok(file.corrections)
 }
 
-/// `original` with `corrections` (read from `file`) applied in order; an error names the
-/// file and the first correction that no longer applies.
+/// `original` with `corrections` (read from `file`) applied in order, in
+/// O(corrections + table) (see [`Corrector`]); an error names the file and the first
+/// correction that no longer applies.
 pub fn apply_all(original: &Table, corrections: &[Correction], file: &Path) -> Result<Table, CliError> {
-    let mut table = original.clone();
+    let mut corrector = Corrector::new(original.clone());
     for (i, c) in corrections.iter().enumerate() {
-        table = apply(&table, c).map_err(|e| {
+        corrector.apply(c).map_err(|e| {
             CliError::Usage(format!(
                 "{}: correction {} ({}) no longer applies: {e}",
                 file.display(),
                 i + 1,
-                c.target()
+                clipped(c.target(), MAX_NAME_CHARS)
             ))
         })?;
     }
-    Ok(table)
+    Ok(corrector.into_table())
 }
 
 /// `table` with the corrections file `file` applied (`vedette scan --corrections`): the
@@ -165,110 +200,36 @@ pub fn corrections_json(corrections: &[Correction]) -> Result<String, CliError> 
     serde_json::to_string_pretty(&file).map(|t| format!("{t}\n")).map_err(|e| CliError::Usage(e.to_string()))
 }
 
-/// Applies one correction to a table, returning the corrected table (validated).
+/// The long corrections files of issue 41's audit, for the bench and the tests: `n`
+/// flips of `table`'s bases in turn, and `n` bases added to its first unit (1,000 a
+/// row, 1 mm apart).
+#[must_use]
+pub fn long_files(table: &Table, n: usize) -> (Vec<Correction>, Vec<Correction>) {
+    let labels: Vec<String> = table.bases().map(|(r, _)| table.base_label(r)).collect();
+    let flips = if labels.is_empty() {
+        Vec::new()
+    } else {
+        (0..n).map(|k| Correction::Flip { base: labels[k % labels.len()].clone() }).collect()
+    };
+    let unit = table.units.first().map(|u| u.id.clone()).unwrap_or_default();
+    let adds = (0..n)
+        .map(|k| Correction::Add {
+            unit: unit.clone(),
+            x: (k % 1000) as f64,
+            y: (k / 1000) as f64,
+            heading: 0.0,
+            width: None,
+            depth: None,
+        })
+        .collect();
+    (flips, adds)
+}
+
+/// Applies one correction to a table, returning the corrected table (validated): O(table).
 pub fn apply(table: &Table, correction: &Correction) -> Result<Table, CliError> {
-    let mut value = serde_json::to_value(table).map_err(|e| CliError::Usage(e.to_string()))?;
-    let units = value
-        .get_mut("units")
-        .and_then(Value::as_array_mut)
-        .ok_or_else(|| CliError::Usage("the table has no units".into()))?;
-    let name = correction.target();
-    let missing = || CliError::Usage(format!("no base {name}"));
-    match correction {
-        Correction::Add { x, y, heading, width, depth, .. } => {
-            let u = unit_named(table, name)?;
-            let first =
-                table.units[u].bases.first().ok_or_else(|| CliError::Usage(format!("{name} has no base")))?;
-            let mut b = serde_json::Map::new();
-            b.insert("x".into(), number(*x)?);
-            b.insert("y".into(), number(*y)?);
-            b.insert("heading".into(), number(*heading)?);
-            b.insert("width".into(), number(width.unwrap_or(first.width()))?);
-            b.insert("depth".into(), number(depth.unwrap_or(first.depth()))?);
-            bases_of(units, u, name)?.push(Value::Object(b));
-        }
-        Correction::Side { side, .. } => {
-            let u = unit_named(table, name)?;
-            let unit = units.get_mut(u).and_then(Value::as_object_mut).ok_or_else(missing)?;
-            unit.insert("side".into(), Value::String(side.clone()));
-        }
-        _ => {
-            let r = base_named(table, name)?;
-            let bases = bases_of(units, r.unit, name)?;
-            match correction {
-                Correction::Delete { .. } => {
-                    if r.base < bases.len() {
-                        bases.remove(r.base);
-                    }
-                }
-                Correction::Move { x, y, .. } => {
-                    let b = bases.get_mut(r.base).and_then(Value::as_object_mut).ok_or_else(missing)?;
-                    b.insert("x".into(), number(*x)?);
-                    b.insert("y".into(), number(*y)?);
-                }
-                Correction::Rotate { heading, .. } => {
-                    let b = bases.get_mut(r.base).and_then(Value::as_object_mut).ok_or_else(missing)?;
-                    b.insert("heading".into(), number(*heading)?);
-                }
-                Correction::Flip { .. } => {
-                    let heading = table.base(r).ok_or_else(missing)?.heading_deg();
-                    let turned = (heading + 180.0).rem_euclid(360.0);
-                    let b = bases.get_mut(r.base).and_then(Value::as_object_mut).ok_or_else(missing)?;
-                    b.insert("heading".into(), number(turned)?);
-                }
-                Correction::Reassign { to, .. } => {
-                    let u = unit_named(table, to)?;
-                    if u == r.unit {
-                        return Err(CliError::Usage(format!("{name} is already in {to}")));
-                    }
-                    let b = if r.base < bases.len() { bases.remove(r.base) } else { return Err(missing()) };
-                    let emptied = bases.is_empty();
-                    bases_of(units, u, to)?.push(b);
-                    if emptied {
-                        units.remove(r.unit);
-                    }
-                }
-                Correction::Add { .. } | Correction::Side { .. } => {}
-            }
-        }
-    }
-    let text = serde_json::to_string(&value).map_err(|e| CliError::Usage(e.to_string()))?;
-    Table::parse(&text, "the corrected table").map_err(CliError::from)
-}
-
-/// The base `name` (`unit#index`) of `table`.
-fn base_named(table: &Table, name: &str) -> Result<vedette_geometry::BaseRef, CliError> {
-    match table.select(name)? {
-        Selection::Base(r) => Ok(r),
-        Selection::Unit(_) => Err(CliError::Usage(format!(
-            "\"{name}\" names a unit; this correction names one base, as unit#index"
-        ))),
-    }
-}
-
-/// The index of the unit `name` (its id) of `table`.
-fn unit_named(table: &Table, name: &str) -> Result<usize, CliError> {
-    match table.select(name)? {
-        Selection::Unit(u) => Ok(u),
-        Selection::Base(_) => {
-            Err(CliError::Usage(format!("\"{name}\" names a base; this correction names a unit, by its id")))
-        }
-    }
-}
-
-/// The JSON bases of unit `u` (named `name` for errors).
-fn bases_of<'a>(units: &'a mut [Value], u: usize, name: &str) -> Result<&'a mut Vec<Value>, CliError> {
-    units
-        .get_mut(u)
-        .and_then(|u| u.get_mut("bases"))
-        .and_then(Value::as_array_mut)
-        .ok_or_else(|| CliError::Usage(format!("no unit for {name}")))
-}
-
-fn number(v: f64) -> Result<Value, CliError> {
-    serde_json::Number::from_f64(v)
-        .map(Value::Number)
-        .ok_or_else(|| CliError::Usage(format!("{v} is not a finite number")))
+    let mut corrector = Corrector::new(table.clone());
+    corrector.apply(correction)?;
+    Ok(corrector.into_table())
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! The routes of the photo view and of uploads (docs/serve.md): the photo, the table
 //! drawn over it in its pixels, a pixel's table point and base; photos uploaded,
-//! checked, stored and scanned with the server's profile.
+//! checked, stored and scanned with the server's profile, one upload or scan at a time
+//! (another meanwhile is answered 429), within the upload quota ([`super::uploads`]).
 
+use super::corrections::check_name;
 use super::photo::{UPLOAD_LIMIT, upload_name};
-use super::routes::{Refusal, Shared, body_of, error, json_body, lock, relock};
-use super::session::Session;
+use super::routes::{Refusal, Shared, body_of, error, json_body, query_value, relock};
+use super::session::{Session, Snapshot};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
@@ -12,13 +14,17 @@ use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 use vedette_geometry::{BaseRef, Vec2};
 
 /// What an upload without a profile is told.
 pub const NO_PROFILE: &str = "this server cannot scan photos: it was started without a calibration profile. Start it with --profile (and --roster, --camera), e.g. vedette serve --table T.json --profile calibration/default.toml --roster army.toml";
 
-/// The scan under way.
+/// The most photos one scan takes.
+pub const MAX_SCAN_PHOTOS: usize = 16;
+
+/// The upload or scan under way.
 #[derive(Debug, Default)]
 pub struct ScanStatus {
     /// What it is doing (empty when idle).
@@ -28,12 +34,12 @@ pub struct ScanStatus {
 }
 
 /// The session as the page needs it: mode, files, photo size and the scan summary.
-fn session_json(app: &Shared, s: &Session) -> String {
+fn session_json(app: &Shared, s: &Snapshot) -> String {
     let photo = s.photo.as_ref();
     serde_json::json!({
         "mode": if photo.is_some() { "photo" } else { "table" },
-        "table": s.table_file().display().to_string(),
-        "corrections": s.corrections_file().display().to_string(),
+        "table": s.table_file.display().to_string(),
+        "corrections": s.corrections_file.display().to_string(),
         "photos": photo.map(|p| p.photos.iter().map(|x| x.display().to_string()).collect::<Vec<_>>()),
         "photo_size": photo.map(|p| p.view.size()),
         "scan_report": photo.map(|p| p.report_file.display().to_string()),
@@ -49,7 +55,7 @@ fn session_json(app: &Shared, s: &Session) -> String {
 
 /// `GET /api/session`.
 pub async fn session(State(app): State<Shared>) -> Response {
-    let text = session_json(&app, &lock(&app));
+    let text = session_json(&app, &app.snapshot());
     json_body(text).into_response()
 }
 
@@ -62,16 +68,15 @@ fn no_photo() -> Response {
 
 /// `GET /api/photo`: the photo shown, JPEG.
 pub async fn photo(State(app): State<Shared>) -> Response {
-    let view = lock(&app).photo.as_ref().map(|p| p.view.clone());
-    match view {
-        Some(v) => ([(header::CONTENT_TYPE, "image/jpeg")], v.jpeg().to_vec()).into_response(),
+    match app.snapshot().photo.as_ref() {
+        Some(p) => ([(header::CONTENT_TYPE, "image/jpeg")], p.view.jpeg().to_vec()).into_response(),
         None => no_photo(),
     }
 }
 
 /// `GET /api/photo.svg`: the plan's drawing in the photo's pixels.
 pub async fn photo_svg(State(app): State<Shared>) -> Response {
-    if lock(&app).photo.is_none() {
+    if app.snapshot().photo.is_none() {
         return no_photo();
     }
     super::routes::drawn(&app, |d| d.photo_svg.clone()).await
@@ -88,18 +93,20 @@ struct Pixel {
 }
 
 /// `POST /api/photo/locate {"x": px, "y": px}`: the table point seen there (on the
-/// table, and on the plane of base tops) and the base whose top it falls on.
+/// table, and on the plane of base tops) and the base whose top it falls on (looked
+/// for on a worker: every base is tried).
 pub async fn locate(
     State(app): State<Shared>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
+    let start = Instant::now();
     let p: Pixel = match body_of(&headers, body) {
         Ok(p) => p,
         Err(r) => return r.into_response(),
     };
-    let session = lock(&app);
-    let Some(shown) = &session.photo else { return no_photo() };
+    let snapshot = app.snapshot();
+    let Some(shown) = &snapshot.photo else { return no_photo() };
     let (w, h) = shown.view.size();
     if !(p.x.is_finite()
         && p.y.is_finite()
@@ -117,16 +124,20 @@ pub async fn locate(
     else {
         return error(StatusCode::BAD_REQUEST, "that pixel does not look at the table");
     };
-    let table = &session.current.table;
-    let mut base = None;
-    'units: for (ui, u) in table.units.iter().enumerate() {
-        for (bi, b) in u.bases.iter().enumerate() {
-            if b.contains(on_top) {
-                base = Some((table.base_label(BaseRef::new(ui, bi)), u.id.clone()));
-                break 'units;
-            }
-        }
-    }
+    let table = Arc::clone(&snapshot.current.table);
+    let found = app
+        .workers
+        .run(app.workers.deadline(start), move |_| {
+            table
+                .bases()
+                .find(|(_, b)| b.contains(on_top))
+                .map(|(r, _): (BaseRef, _)| (table.base_label(r), table.units[r.unit].id.clone()))
+        })
+        .await;
+    let base = match found {
+        Ok(b) => b,
+        Err(r) => return r.into_response(),
+    };
     let text = serde_json::json!({
         "table_mm": [on_table.x, on_table.y],
         "base_top_mm": [on_top.x, on_top.y],
@@ -136,37 +147,42 @@ pub async fn locate(
     json_body(text.to_string()).into_response()
 }
 
-/// The value of `key` in a URI's query, percent-decoded.
-fn query_value(uri: &Uri, key: &str) -> Option<String> {
-    let query = uri.query()?;
-    let raw = query.split('&').find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))?;
-    let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 3;
-                        continue;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b'+' => out.push(b' '),
-            b => out.push(b),
+/// The upload or scan slot, held while one runs: another is answered 429 meanwhile.
+/// Released however the holder ends (a panic in the scanner included).
+struct Busy(Shared);
+
+impl Busy {
+    /// The slot, for a job doing `stage`; 429 naming what runs when it is taken.
+    fn take(app: &Shared, stage: String) -> Result<Busy, Refusal> {
+        let mut status = relock(&app.status);
+        if status.since.is_some() {
+            return Err(Refusal(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "photos are handled one at a time, and one is under way ({}): try again when it is done",
+                    status.stage
+                ),
+            ));
         }
-        i += 1;
+        *status = ScanStatus { stage, since: Some(Instant::now()) };
+        Ok(Busy(Arc::clone(app)))
     }
-    Some(String::from_utf8_lossy(&out).into_owned())
+
+    fn stage(&self, stage: String) {
+        relock(&self.0.status).stage = stage;
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        *relock(&self.0.status) = ScanStatus::default();
+    }
 }
 
 /// `POST /api/uploads?name=FILE` with the photo's bytes as the body
 /// (`Content-Type: image/...` or `application/octet-stream`): checked and stored in the
-/// uploads folder; answers `{"upload": stored name, "file", "bytes"}`.
+/// uploads folder; answers `{"upload": stored name, "file", "bytes"}`. The oldest
+/// uploads beyond the quota go.
 pub async fn upload(
     State(app): State<Shared>,
     uri: Uri,
@@ -184,7 +200,7 @@ pub async fn upload(
                 format!("the upload is larger than {} MiB: send a smaller photo", UPLOAD_LIMIT >> 20),
             );
         }
-        Err(r) => return Refusal(r.status(), r.body_text()).into_response(),
+        Err(r) => return Refusal::of_body(r).into_response(),
     };
     // A page on another site cannot send these types without the browser asking first.
     let kind =
@@ -196,32 +212,45 @@ pub async fn upload(
         );
     }
     let name = query_value(&uri, "name").unwrap_or_else(|| "photo".to_string());
-    let ext = match scanner.check_upload(&name, &body) {
-        Ok(ext) => ext,
-        Err(reason) => return error(StatusCode::BAD_REQUEST, reason),
+    if let Err(e) = check_name("name", &name) {
+        return error(StatusCode::BAD_REQUEST, e);
+    }
+    let busy = match Busy::take(&app, format!("checking the upload {name}")) {
+        Ok(b) => b,
+        Err(r) => return r.into_response(),
     };
-    let dir = app.uploads_dir.clone();
-    let stored = {
+    let shared = Arc::clone(&app);
+    let bytes = body.len();
+    let stored = tokio::task::spawn_blocking(move || {
+        let app = &busy.0;
+        let ext =
+            scanner.check_upload(&name, &body).map_err(|reason| Refusal(StatusCode::BAD_REQUEST, reason))?;
+        let dir = &app.uploads_dir;
+        let fail = |e: String| Refusal(StatusCode::INTERNAL_SERVER_ERROR, e);
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot make {}: {e}", dir.display())))?;
+        let file = dir.join(upload_name(dir, &name, ext));
+        crate::output::write_atomically(&file, &body).map_err(|e| fail(e.to_string()))?;
+        let in_use = shared.snapshot().photo.as_ref().map(|p| p.photos.clone()).unwrap_or_default();
         let mut uploads = relock(&app.uploads);
-        if let Err(e) = std::fs::create_dir_all(&dir) {
-            return error(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make {}: {e}", dir.display()));
-        }
-        let file = dir.join(upload_name(&dir, &name, ext));
-        if let Err(e) = crate::output::write_atomically(&file, &body) {
-            return error(StatusCode::INTERNAL_SERVER_ERROR, e);
-        }
-        uploads.push(file.clone());
-        file
+        uploads.wrote_upload(&file);
+        uploads.trim(&in_use);
+        Ok::<PathBuf, Refusal>(file)
+    })
+    .await;
+    let stored = match stored {
+        Ok(Ok(file)) => file,
+        Ok(Err(r)) => return r.into_response(),
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("the upload failed: {e}")),
     };
     let text = serde_json::json!({
         "upload": stored.file_name().map(|n| n.to_string_lossy().into_owned()),
         "file": stored.display().to_string(),
-        "bytes": body.len(),
+        "bytes": bytes,
     });
     json_body(text.to_string()).into_response()
 }
 
-/// `GET /api/scan`: the scan under way, if any.
+/// `GET /api/scan`: the upload or scan under way, if any.
 pub async fn scan_status(State(app): State<Shared>) -> Response {
     let status = relock(&app.status);
     let text = serde_json::json!({
@@ -241,19 +270,12 @@ struct ScanRequest {
     uploads: Vec<String>,
 }
 
-/// Marks the scan finished however it ends (a panic in the scanner included).
-struct Idle(Shared);
-
-impl Drop for Idle {
-    fn drop(&mut self) {
-        *relock(&self.0.status) = ScanStatus::default();
-    }
-}
-
 /// `POST /api/scan {"uploads": [...]}`: scans the uploads with the server's profile
 /// and, when it succeeds, makes the scanned table the session's (the old table and its
-/// corrections stay on disk). Answers what `/api/session` answers; 409 while another
-/// scan runs. The scan runs beside the server, which goes on answering.
+/// corrections stay on disk). Answers what `/api/session` answers; 429 while another
+/// upload or scan runs. The scan runs beside the server, which goes on answering; it
+/// takes as long as the scan takes (no request budget), and a scan that fails leaves
+/// the session as it was.
 pub async fn scan(
     State(app): State<Shared>,
     headers: HeaderMap,
@@ -267,17 +289,21 @@ pub async fn scan(
     if request.uploads.is_empty() {
         return error(StatusCode::BAD_REQUEST, "no photo to scan: upload one first");
     }
+    if request.uploads.len() > MAX_SCAN_PHOTOS {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!("{} photos: one scan takes at most {MAX_SCAN_PHOTOS}", request.uploads.len()),
+        );
+    }
     let paths: Result<Vec<PathBuf>, String> = {
         let uploads = relock(&app.uploads);
         request
             .uploads
             .iter()
-            .map(|n| {
-                uploads
-                    .iter()
-                    .find(|p| p.file_name().is_some_and(|f| f.to_string_lossy() == n.as_str()))
-                    .cloned()
-                    .ok_or_else(|| format!("no upload named {n:?} (upload the photo first)"))
+            .enumerate()
+            .map(|(i, n)| {
+                check_name(&format!("uploads[{i}]"), n)?;
+                uploads.find(n).ok_or_else(|| format!("no upload named {n:?} (upload the photo first)"))
             })
             .collect()
     };
@@ -285,31 +311,36 @@ pub async fn scan(
         Ok(p) => p,
         Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
-    {
-        let mut status = relock(&app.status);
-        if status.since.is_some() {
-            return error(StatusCode::CONFLICT, format!("a scan is already running ({})", status.stage));
-        }
-        *status = ScanStatus { stage: "starting".to_string(), since: Some(Instant::now()) };
-    }
-    let shared = app.clone();
-    // Whatever happens to this request, the scan finishes and the status is reset.
+    let busy = match Busy::take(&app, "starting".to_string()) {
+        Ok(b) => b,
+        Err(r) => return r.into_response(),
+    };
+    // Whatever happens to this request, the scan finishes and the slot is released.
     let work = tokio::task::spawn_blocking(move || {
-        let idle = Idle(shared);
-        let stage = |s: String| relock(&idle.0.status).stage = s;
-        let scanned = scanner.scan(&paths, &stage)?;
-        stage("finding what the rules say".to_string());
-        let session = Session::from_scan(scanned)?;
-        let mut current = lock(&idle.0);
-        *current = session;
-        Ok::<String, crate::CliError>(session_json(&idle.0, &current))
+        let scanned = scanner.scan(&paths, &|s| busy.stage(s))?;
+        busy.stage("finding what the rules say".to_string());
+        let app = Arc::clone(&busy.0);
+        let started = Session::from_scan(scanned)?;
+        if let Some(first) = paths.first() {
+            let beside = [super::photo::table_path(first), super::photo::scan_report_path(first)];
+            relock(&app.uploads).wrote_beside(first, &beside);
+        }
+        Ok::<_, crate::CliError>((started, busy))
     });
-    match work.await {
-        Ok(Ok(text)) => json_body(text).into_response(),
-        Ok(Err(e @ crate::CliError::Write { .. })) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
-        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, e),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, format!("the scan failed: {e}")),
-    }
+    let (started, busy) = match work.await {
+        Ok(Ok(done)) => done,
+        Ok(Err(e @ crate::CliError::Write { .. })) => return error(StatusCode::INTERNAL_SERVER_ERROR, e),
+        Ok(Err(e)) => return error(StatusCode::BAD_REQUEST, e),
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, format!("the scan failed: {e}")),
+    };
+    // The scanned session replaces the one shown, once no change is being computed.
+    let mut session = Arc::clone(&app.session).lock_owned().await;
+    let (new_session, snapshot) = started;
+    *session = new_session;
+    app.show(snapshot);
+    drop(session);
+    drop(busy);
+    json_body(session_json(&app, &app.snapshot())).into_response()
 }
 
 #[cfg(test)]

@@ -1,17 +1,26 @@
 //! What the server holds: the table as read (or as scanned from a photo), the
 //! corrections made to it, and the corrected table with its report, plan and photo
-//! view, recomputed after every change (the pictures on a thread of their own).
+//! view.
+//!
+//! Readers are served a [`Snapshot`], computed whole when the table last changed and
+//! swapped in whole, so a request never waits for a change being computed (issue 41
+//! item 4). Changes go through the [`Session`], one at a time: each is computed aside
+//! ([`Session::correct`], [`Session::undo`]) and then kept ([`Session::keep`]: the
+//! corrections file written, then the new snapshot), so a change that fails or is
+//! given up leaves everything as it was.
 
+use super::compaction::{UNDO_KEPT, compact};
 use super::corrections::{
     Correction, apply, apply_all, corrections_json, corrections_path, read_corrections,
 };
+use super::drawing::Drawing;
 use super::photo::{PhotoView, ScanSummary, Scanned, close_calls, scan_report_path, table_path};
 use crate::CliError;
-use crate::commands::report::{Findings, Report, build_timed, plan_scene, render_text};
+use crate::commands::report::{Findings, Report, build_timed, render_text};
 use crate::output::write_atomically;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use vedette_geometry::{BaseRef, Table};
 
 /// The corrected table and everything served from it.
@@ -19,62 +28,21 @@ use vedette_geometry::{BaseRef, Table};
 pub struct Derived {
     /// The table with every correction applied.
     pub table: Arc<Table>,
+    /// The table as `vedette/table/1` JSON (`GET /api/table`).
+    pub table_json: String,
     /// `vedette report --json` of it (compact).
     pub report_json: String,
     /// `vedette report` (text) of it.
     pub report_text: String,
+    /// Its findings in sentences (`report::sentences`), JSON: the page's lists.
+    pub findings_json: String,
     /// Every base with its plan element id (`/api/bases`), JSON.
     pub bases_json: String,
     /// Verdicts of the report too close to call.
     pub close_calls: usize,
     /// The plan of its findings, and in photo mode the same drawing in the photo's
-    /// pixels: drawn on a thread of its own once the report is ready.
+    /// pixels, drawn once its snapshot is shown.
     pub drawing: Drawing,
-}
-
-/// The plan of a table's findings and its drawing over the photo, drawn on a thread of
-/// its own: a correction is answered once its report is computed, and the pictures
-/// (a few tens of milliseconds more on the 2,000-base sample) are sent when they are
-/// asked for and ready ([`Drawing::wait`]).
-#[derive(Debug, Clone)]
-pub struct Drawing(Arc<OnceLock<Result<Drawn, String>>>);
-
-/// The pictures of a [`Drawing`].
-#[derive(Debug)]
-pub struct Drawn {
-    /// The plan of the findings, SVG.
-    pub plan_svg: String,
-    /// The same drawing in the photo's pixels, in photo mode.
-    pub photo_svg: Option<String>,
-}
-
-impl Drawing {
-    /// Starts drawing the plan of `findings` on `table` (and over the photo of `view`).
-    fn start(table: Arc<Table>, findings: Findings, view: Option<Arc<dyn PhotoView>>) -> Drawing {
-        let cell = Arc::new(OnceLock::new());
-        let out = Arc::clone(&cell);
-        std::thread::spawn(move || {
-            let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                draw(&table, &findings, view.as_deref()).map_err(|e| e.to_string())
-            }))
-            .unwrap_or_else(|_| Err("drawing the plan failed (a bug: please report it)".to_string()));
-            let _ = out.set(drawn);
-        });
-        Drawing(cell)
-    }
-
-    /// The pictures, once drawn (waits for them); the drawing's error if it failed.
-    pub fn wait(&self) -> Result<&Drawn, String> {
-        self.0.wait().as_ref().map_err(String::clone)
-    }
-}
-
-/// The plan of `findings`, and its drawing over the photo of `view`.
-fn draw(table: &Table, findings: &Findings, view: Option<&dyn PhotoView>) -> Result<Drawn, CliError> {
-    let scene = plan_scene(table, findings)?;
-    let plan_svg = vedette_draw::plan_svg(&scene)?;
-    let photo_svg = view.map(|v| v.overlay_svg(&scene)).transpose()?;
-    Ok(Drawn { plan_svg, photo_svg })
 }
 
 /// One base as `/api/bases` lists it.
@@ -97,15 +65,26 @@ struct BaseEntry {
 }
 
 impl Derived {
-    /// Computes the report of a table, and starts drawing its plan and its drawing over
-    /// the photo of `view` ([`Drawing`]).
+    /// Computes the report of a table, and makes the drawing of its plan (and over the
+    /// photo of `view`), which a [`super::drawing::Drawer`] draws once it is started.
     pub fn of(table: Table, view: Option<Arc<dyn PhotoView>>) -> Result<Derived, CliError> {
         let (report, findings): (_, Findings) = build_timed(&table, &mut Default::default())?;
         let table = Arc::new(table);
-        // The pictures are drawn beside the report's texts, and after them.
-        let drawing = Drawing::start(Arc::clone(&table), findings, view);
+        let drawing = Drawing::new(Arc::clone(&table), findings, view);
         let (report_json, report_text, close_calls, bases_json) = report_texts(&table, &report)?;
-        Ok(Derived { table, report_json, report_text, bases_json, close_calls, drawing })
+        let table_json = table.to_json_string();
+        let findings_json = serde_json::to_string(&crate::commands::report::sentences::sentences(&report))
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        Ok(Derived {
+            table,
+            table_json,
+            report_json,
+            report_text,
+            findings_json,
+            bases_json,
+            close_calls,
+            drawing,
+        })
     }
 }
 
@@ -147,7 +126,34 @@ pub struct PhotoShown {
     pub report_file: PathBuf,
 }
 
-/// The server's state.
+/// What every reading request is answered from: the session as it stood after its last
+/// change.
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The corrected table and everything served from it.
+    pub current: Derived,
+    /// The photo, in photo mode.
+    pub photo: Option<PhotoShown>,
+    /// The table's file (in photo mode, the scanned table's).
+    pub table_file: PathBuf,
+    /// The corrections file's path.
+    pub corrections_file: PathBuf,
+    /// `{"file", "corrections"}` as `GET /api/corrections` answers.
+    pub corrections_json: String,
+}
+
+/// A change computed aside, kept by [`Session::keep`].
+#[derive(Debug)]
+pub struct Change {
+    /// The corrections after it.
+    corrections: Vec<Correction>,
+    /// The corrected table after it, and what is served from it.
+    derived: Derived,
+    /// Whether `corrections` were folded.
+    compacted: bool,
+}
+
+/// The changing state: one change at a time.
 #[derive(Debug)]
 pub struct Session {
     /// The table as read from its file, or as scanned.
@@ -155,36 +161,31 @@ pub struct Session {
     /// The table's file.
     table_file: PathBuf,
     /// The photo, in photo mode.
-    pub photo: Option<PhotoShown>,
+    photo: Option<PhotoShown>,
     /// Where the corrections are kept.
     corrections_file: PathBuf,
     /// The corrections, oldest first.
     corrections: Vec<Correction>,
-    /// The corrected table and what is served from it.
-    pub current: Derived,
+    /// How many corrections there were after they were last folded.
+    folded_len: usize,
+    /// The corrected table.
+    table: Arc<Table>,
 }
 
 impl Session {
-    /// Reads the table and applies its corrections file, if there is one.
-    pub fn open(table_path: &Path) -> Result<Session, CliError> {
+    /// Reads the table and applies its corrections file, if there is one (folded and
+    /// written again when that shortens it: see [`super::compaction`]).
+    pub fn open(table_path: &Path) -> Result<(Session, Snapshot), CliError> {
         let original = Table::load(table_path)?;
         let corrections_file = corrections_path(table_path);
         let corrections = read_corrections(&corrections_file)?;
-        let corrected = apply_all(&original, &corrections, &corrections_file)?;
-        Ok(Session {
-            original,
-            table_file: table_path.to_path_buf(),
-            photo: None,
-            corrections_file,
-            corrections,
-            current: Derived::of(corrected, None)?,
-        })
+        Session::start(original, table_path.to_path_buf(), None, corrections_file, corrections)
     }
 
     /// The session of a scan: its table written to `PHOTO.table.json` and its scan
     /// report to `PHOTO.scan-report.json` (`PHOTO` the first photo), and the corrections
     /// kept in `PHOTO.table.corrections.json` applied again.
-    pub fn from_scan(scanned: Scanned) -> Result<Session, CliError> {
+    pub fn from_scan(scanned: Scanned) -> Result<(Session, Snapshot), CliError> {
         let Some(first) = scanned.photos.first() else {
             return Err(CliError::Usage("no photo was scanned".to_string()));
         };
@@ -192,33 +193,65 @@ impl Session {
         let report_file = scan_report_path(first);
         let corrections_file = corrections_path(&table_file);
         let corrections = read_corrections(&corrections_file)?;
-        let corrected = apply_all(&scanned.table, &corrections, &corrections_file)?;
-        let current = Derived::of(corrected, Some(Arc::clone(&scanned.view)))?;
         let mut table_text = scanned.table.to_json_string();
         table_text.push('\n');
+        let report_text = scanned.report_text;
+        let table_written = table_file.clone();
+        let report_written = report_file.clone();
+        let photo =
+            PhotoShown { photos: scanned.photos, view: scanned.view, summary: scanned.summary, report_file };
+        let started = Session::start(scanned.table, table_file, Some(photo), corrections_file, corrections)?;
         crate::output::write_all_or_none(&[
-            (&table_file, table_text.into_bytes()),
-            (&report_file, scanned.report_text.into_bytes()),
+            (&table_written, table_text.into_bytes()),
+            (&report_written, report_text.into_bytes()),
         ])?;
-        Ok(Session {
-            original: scanned.table,
-            table_file,
-            photo: Some(PhotoShown {
-                photos: scanned.photos,
-                view: scanned.view,
-                summary: scanned.summary,
-                report_file,
-            }),
-            corrections_file,
-            corrections,
-            current,
-        })
+        Ok(started)
     }
 
-    /// The table's file (in photo mode, the scanned table's).
-    #[must_use]
-    pub fn table_file(&self) -> &Path {
-        &self.table_file
+    /// A session on `original` with `corrections` applied (folded when that shortens
+    /// them, and the file written again).
+    fn start(
+        original: Table,
+        table_file: PathBuf,
+        photo: Option<PhotoShown>,
+        corrections_file: PathBuf,
+        corrections: Vec<Correction>,
+    ) -> Result<(Session, Snapshot), CliError> {
+        let corrected = apply_all(&original, &corrections, &corrections_file)?;
+        let (corrections, folded) = fold(&original, &corrected, corrections, &corrections_file);
+        if folded {
+            write_atomically(&corrections_file, corrections_json(&corrections)?.as_bytes())?;
+        }
+        let view = photo.as_ref().map(|p| Arc::clone(&p.view));
+        let derived = Derived::of(corrected, view)?;
+        let mut session = Session {
+            original,
+            table_file,
+            photo,
+            corrections_file,
+            folded_len: corrections.len(),
+            corrections: Vec::new(),
+            table: Arc::clone(&derived.table),
+        };
+        session.corrections = corrections;
+        let snapshot = session.snapshot(derived)?;
+        Ok((session, snapshot))
+    }
+
+    /// The snapshot of this session with `derived`.
+    fn snapshot(&self, derived: Derived) -> Result<Snapshot, CliError> {
+        let corrections_json = serde_json::json!({
+            "file": self.corrections_file.display().to_string(),
+            "corrections": self.corrections,
+        })
+        .to_string();
+        Ok(Snapshot {
+            current: derived,
+            photo: self.photo.clone(),
+            table_file: self.table_file.clone(),
+            corrections_file: self.corrections_file.clone(),
+            corrections_json,
+        })
     }
 
     fn view(&self) -> Option<Arc<dyn PhotoView>> {
@@ -231,34 +264,66 @@ impl Session {
         &self.corrections
     }
 
-    /// The corrections file's path.
-    #[must_use]
-    pub fn corrections_file(&self) -> &Path {
-        &self.corrections_file
-    }
-
-    /// Applies a correction, writes the corrections file and recomputes the findings;
-    /// nothing changes when the correction is refused or the file cannot be written.
-    pub fn correct(&mut self, c: Correction) -> Result<(), CliError> {
-        let table = apply(&self.current.table, &c)?;
-        let derived = Derived::of(table, self.view())?;
-        let mut corrections = self.corrections.clone();
+    /// `c` applied, its findings recomputed and the corrections folded when they have
+    /// grown enough: computed aside, nothing changes until [`Session::keep`]. A
+    /// correction the table's rules refuse is an error.
+    pub fn correct(&self, c: Correction) -> Result<Change, CliError> {
+        let table = apply(&self.table, &c)?;
+        let mut corrections = Vec::with_capacity(self.corrections.len() + 1);
+        corrections.extend_from_slice(&self.corrections);
         corrections.push(c);
-        write_atomically(&self.corrections_file, corrections_json(&corrections)?.as_bytes())?;
-        self.corrections = corrections;
-        self.current = derived;
-        Ok(())
+        let (corrections, compacted) = if corrections.len() >= fold_again_at(self.folded_len) {
+            fold(&self.original, &table, corrections, &self.corrections_file)
+        } else {
+            (corrections, false)
+        };
+        let derived = Derived::of(table, self.view())?;
+        Ok(Change { corrections, derived, compacted })
     }
 
-    /// Removes the last correction; `false` when there is none.
-    pub fn undo(&mut self) -> Result<bool, CliError> {
-        let Some((_, rest)) = self.corrections.split_last() else { return Ok(false) };
-        let rest = rest.to_vec();
-        let table = apply_all(&self.original, &rest, &self.corrections_file)?;
+    /// The last correction taken back, computed aside; `None` when there is none.
+    pub fn undo(&self) -> Result<Option<Change>, CliError> {
+        let Some((_, rest)) = self.corrections.split_last() else { return Ok(None) };
+        let table = apply_all(&self.original, rest, &self.corrections_file)?;
         let derived = Derived::of(table, self.view())?;
-        write_atomically(&self.corrections_file, corrections_json(&rest)?.as_bytes())?;
-        self.corrections = rest;
-        self.current = derived;
-        Ok(true)
+        Ok(Some(Change { corrections: rest.to_vec(), derived, compacted: false }))
+    }
+
+    /// Keeps a change: writes the corrections file, then gives the new snapshot. When
+    /// the file cannot be written nothing changes.
+    pub fn keep(&mut self, change: Change) -> Result<Snapshot, CliError> {
+        write_atomically(&self.corrections_file, corrections_json(&change.corrections)?.as_bytes())?;
+        self.corrections = change.corrections;
+        if change.compacted || self.corrections.len() < self.folded_len {
+            self.folded_len = self.corrections.len();
+        }
+        self.table = Arc::clone(&change.derived.table);
+        self.snapshot(change.derived)
+    }
+}
+
+/// The length at which corrections folded at `folded_len` are folded again: when they
+/// have doubled, and at least [`UNDO_KEPT`] later (amortized O(1) per correction).
+fn fold_again_at(folded_len: usize) -> usize {
+    (2 * folded_len).max(folded_len + 2 * UNDO_KEPT)
+}
+
+/// `corrections` (giving `corrected` on `original`) folded, and whether that shortened
+/// them. The folded list is used only when it gives the same table, to the bit (it
+/// always should: see [`super::compaction`]); otherwise the list stays as it was.
+fn fold(
+    original: &Table,
+    corrected: &Table,
+    corrections: Vec<Correction>,
+    file: &Path,
+) -> (Vec<Correction>, bool) {
+    if corrections.len() <= UNDO_KEPT {
+        return (corrections, false);
+    }
+    let folded = compact(&corrections, UNDO_KEPT);
+    if folded.len() < corrections.len() && apply_all(original, &folded, file).is_ok_and(|t| &t == corrected) {
+        (folded, true)
+    } else {
+        (corrections, false)
     }
 }

@@ -51,14 +51,17 @@ pub fn cover_words(c: &TargetCover) -> Option<String> {
 }
 
 /// A name for a flank.
-fn flank_name(f: FlankSide) -> &'static str {
+#[must_use]
+pub fn flank_name(f: FlankSide) -> &'static str {
     match f {
         FlankSide::Left => "left",
         FlankSide::Right => "right",
     }
 }
 
-fn standing_name(s: StandingExposure) -> &'static str {
+/// A name for a formation that is always enfiladed and deep (000 §4.3-4.4).
+#[must_use]
+pub fn standing_name(s: StandingExposure) -> &'static str {
     match s {
         StandingExposure::Square => "square",
         StandingExposure::BreakthroughColumn => "breakthrough column",
@@ -207,6 +210,11 @@ pub fn draw_battery(
     if let Some(m) = &a.main {
         let t = &a.targets[m.target];
         if focus.is_none_or(|f| f.unit == m.unit) {
+            let shooter = match detail {
+                BatteryDetail::Target(_) => String::new(),
+                BatteryDetail::Findings if packed => format!("{label} (packed)"),
+                BatteryDetail::Findings => label.clone(),
+            };
             target(
                 scene,
                 table,
@@ -215,7 +223,7 @@ pub fn draw_battery(
                 t,
                 "main-target",
                 &format!("main target of {label}"),
-                &if packed { format!("{label} (packed)") } else { label.clone() },
+                &shooter,
                 &main_words(table, m),
             );
             if let Some(c) = cover
@@ -280,7 +288,7 @@ pub fn draw_battery(
         }
     }
     if let Some(t) = focus.filter(|t| a.main.as_ref().is_none_or(|m| m.unit != t.unit)) {
-        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), &label, "");
+        target(scene, table, rules, a, t, "main-target", &format!("candidate target of {label}"), "", "");
     }
     // Enfilade: the arc laid on the target's nearest flank and the frontage corners it tests.
     let enfilade_target = match (detail, &a.main) {
@@ -323,15 +331,7 @@ pub fn draw_battery(
                 continue;
             }
             let Some(near) = table.base(t.nearest_base) else { continue };
-            let why = if !t.half_base_in_arc {
-                "less than half a base in the arc"
-            } else if !t.line_of_sight {
-                "no base wholly in sight"
-            } else if !t.zone_clear {
-                "no clear firing zone"
-            } else {
-                "valid, not the main target"
-            };
+            let why = not_main_words(t);
             let unit = &table.units[t.unit].id;
             scene.add(
                 LayerId::Targets,
@@ -382,6 +382,32 @@ pub fn draw_battery(
     }
 }
 
+/// Why a candidate in the arc is not the main target (000 §4.5), as the report's target
+/// table says it: the first test it fails, or valid but not chosen.
+#[must_use]
+pub fn not_main_words(t: &TargetAssessment) -> &'static str {
+    if !t.half_base_in_arc {
+        "less than half a base in the arc"
+    } else if !t.line_of_sight {
+        "no base wholly in sight"
+    } else if !t.zone_clear {
+        "no clear firing zone"
+    } else {
+        "valid, not the main target"
+    }
+}
+
+/// An enfilade verdict in short (000 §4.4): `ENFILADE, left flank`, `ENFILADE (square)`,
+/// or `None` when it does not hold.
+#[must_use]
+pub fn enfilade_words(e: EnfiladeVerdict) -> Option<String> {
+    match e {
+        EnfiladeVerdict::Flank(f) => Some(format!("ENFILADE, {} flank", flank_name(f))),
+        EnfiladeVerdict::Standing(s) => Some(format!("ENFILADE ({})", standing_name(s))),
+        EnfiladeVerdict::No => None,
+    }
+}
+
 /// The main target's verdicts beyond its range, as the report's battery row gives them
 /// (000 §4.3-4.5): deep with its window's bases, enfilade and its flank or formation,
 /// tandem and adjacent targets; each after a comma, and only those that hold (the aim
@@ -392,11 +418,7 @@ fn main_words(table: &Table, m: &MainTarget) -> String {
     if m.deep.is_deep() {
         words.push(format!("DEEP ({} bases)", m.deep.window_bases.len()));
     }
-    match m.enfilade {
-        EnfiladeVerdict::Flank(f) => words.push(format!("ENFILADE, {} flank", flank_name(f))),
-        EnfiladeVerdict::Standing(s) => words.push(format!("ENFILADE ({})", standing_name(s))),
-        EnfiladeVerdict::No => {}
-    }
+    words.extend(enfilade_words(m.enfilade));
     for (kind, v) in [("tandem", &m.secondary.tandem), ("adjacent", &m.secondary.adjacent)] {
         if !v.is_empty() {
             words.push(format!("{kind} {}", unit_ids(table, v).join(" ")));
@@ -408,7 +430,8 @@ fn main_words(table: &Table, m: &MainTarget) -> String {
 /// A target's bases outlined, and its range drawn from the frontage to its nearest base,
 /// labelled `SHOOTER → TARGET range, bracket` and `extra` (the main target's further
 /// verdicts, [`main_words`]); `shooter` is the battery's label, `(packed)` after it for
-/// a packed frontage.
+/// a packed frontage; an empty `shooter`: the range and bracket alone (a picture of one
+/// question, whose caption says the rest).
 #[allow(clippy::too_many_arguments)]
 fn target(
     scene: &mut Scene,
@@ -452,7 +475,11 @@ fn target(
             "verdict",
             Shape::verdict(
                 c.from.lerp(c.to, 0.5),
-                format!("{shooter} → {id} {range} br {}{extra}", t.bracket),
+                if shooter.is_empty() {
+                    format!("{range}, bracket {}", t.bracket)
+                } else {
+                    format!("{shooter} → {id} {range} br {}{extra}", t.bracket)
+                },
             ),
             Height::Table,
             None,

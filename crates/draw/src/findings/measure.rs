@@ -5,7 +5,21 @@
 use crate::findings::measured_words;
 use crate::findings::sight::highlight;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape};
-use vedette_geometry::{ClosestPoints, RuleBook, Selection, Table};
+use vedette_geometry::{ClosestPoints, RuleBook, RuleDistance, Selection, Table};
+
+/// A rule distance's name as the outputs print it: `GeneralAssault` as `general-assault`,
+/// `MaxRange(Heavy)` as `max-range(-heavy)`.
+#[must_use]
+pub fn distance_name(name: RuleDistance) -> String {
+    let mut out = String::new();
+    for (i, ch) in format!("{name:?}").chars().enumerate() {
+        if ch.is_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.extend(ch.to_lowercase());
+    }
+    out
+}
 
 /// Draws the measurement `c` between selections `a` and `b` (`sigma_mm`: the distance's
 /// standard uncertainty, on a scanned table).

@@ -5,7 +5,9 @@
 pub mod artillery;
 pub mod assault;
 pub mod command;
+pub mod march;
 pub mod measure;
+pub mod movement;
 pub mod pro_patria;
 pub mod republic;
 pub mod sight;
@@ -21,6 +23,20 @@ use vedette_geometry::{BaseRef, ClosestPoints, FrontageMode, RuleBook, Table};
 #[must_use]
 pub fn inches_words(rule_in: f64, mm: f64) -> String {
     format!("{rule_in:.2} rule-in ({mm:.1} mm)")
+}
+
+/// A table distance in inches with mm beside, for rule sets that state distances in mm
+/// (Pro Patria: no scale ratio, so table inches): `5.91 in (150.0 mm)`.
+#[must_use]
+pub fn table_inches_words(mm: f64) -> String {
+    format!("{:.2} in ({mm:.1} mm)", vedette_geometry::mm_to_inches(mm))
+}
+
+/// An area in square inches with mm² beside: `14.2 sq in (9150 mm²)`.
+#[must_use]
+pub fn square_table_inches_words(mm2: f64) -> String {
+    let one = vedette_geometry::inches_to_mm(1.0);
+    format!("{:.1} sq in ({mm2:.0} mm²)", mm2 / (one * one))
 }
 
 /// A distance in the rule set's terms: rule inches and mm, or mm alone for rule sets
@@ -50,7 +66,8 @@ pub fn measured_words(book: &RuleBook, mm: f64, sigma_mm: Option<f64>) -> String
 
 /// `102.1 ± 0.7 mm`; a sigma under 0.05 mm to 0.01 mm (`102.12 ± 0.03 mm`), so that it
 /// never reads `± 0.0`.
-fn sigma_mm_words(mm: f64, s: f64) -> String {
+#[must_use]
+pub fn sigma_mm_words(mm: f64, s: f64) -> String {
     if s < 0.05 { format!("{mm:.2} ± {s:.2} mm") } else { format!("{mm:.1} ± {s:.1} mm") }
 }
 
@@ -146,6 +163,30 @@ pub fn outline_bases(
             Shape::polygon(base_outline(b)),
             Height::BaseTop,
             Some(title.to_string()),
+        );
+    }
+}
+
+/// Outlines every base of unit `unit` with `class` ([`outline_bases`]) and writes
+/// `words` beside its first base (`PREFIX-UNIT-label`).
+pub fn outline_and_say(
+    scene: &mut Scene,
+    table: &Table,
+    layer: LayerId,
+    unit: usize,
+    (prefix, class): (&str, &str),
+    words: &str,
+) {
+    outline_bases(scene, table, layer, unit, prefix, class, words);
+    let Some(u) = table.units.get(unit) else { return };
+    if let Some(b) = u.bases.first() {
+        scene.add(
+            layer,
+            &format!("{prefix}-{}-label", crate::scene::id_part(&u.id)),
+            "verdict",
+            Shape::verdict(b.centre(), words),
+            Height::BaseTop,
+            None,
         );
     }
 }

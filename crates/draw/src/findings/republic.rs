@@ -10,7 +10,14 @@ use vedette_geometry::{GeometryError, RuleBook, Table};
 
 /// A line between the closest points of two units, labelled with `words` (which name
 /// both).
-fn between(scene: &mut Scene, table: &Table, (a, b): (usize, usize), id: &str, class: &str, words: &str) {
+pub(crate) fn between(
+    scene: &mut Scene,
+    table: &Table,
+    (a, b): (usize, usize),
+    id: &str,
+    class: &str,
+    words: &str,
+) {
     let (Some(ua), Some(ub)) = (table.units.get(a), table.units.get(b)) else { return };
     let Some(c) = ua
         .bases

@@ -6,28 +6,35 @@
 
 use crate::error::DrawError;
 use crate::findings::spotting::{draw_cut_stretches, draw_spotting_depth_zones};
+use crate::plan::terrain_words;
 use crate::scene::{Height, LayerId, Mark, Scene, Shape, id_part};
 use vedette_geometry::los::{Cut, CutBy, Explanation, SightRules, TerrainRule, spotting_depth_zones};
 use vedette_geometry::{RuleBook, Selection, Table};
 
-/// What cuts a sight line, in words: `medium-forest "big-wood" blocks`.
+/// What cuts a sight line, named: `big-wood (medium-forest)`, `infantry au-2#1`, `skirmish
+/// screen fr-sk#0 - fr-sk#1`, `the 180° field of view`, `the visibility limit 1200 mm`.
+#[must_use]
+pub fn cut_cause(table: &Table, c: &Cut) -> String {
+    match &c.by {
+        CutBy::Base(r) => {
+            format!("{} {}", table.units.get(r.unit).map_or("base", |u| u.kind.name()), table.base_label(*r))
+        }
+        CutBy::SkirmishScreen(a, b) => {
+            format!("skirmish screen {} - {}", table.base_label(*a), table.base_label(*b))
+        }
+        CutBy::Terrain { feature, .. } => terrain_words(table, *feature),
+        CutBy::FieldOfView => "the 180° field of view".to_string(),
+        CutBy::MaxVisibility { limit_mm } => format!("the visibility limit {limit_mm:.0} mm"),
+    }
+}
+
+/// What cuts a sight line and how, in words: `big-wood (medium-forest) blocks`.
 #[must_use]
 pub fn cut_words(table: &Table, c: &Cut) -> String {
     match &c.by {
-        CutBy::Base(r) => format!(
-            "{} {} blocks",
-            table.units.get(r.unit).map_or("base", |u| u.kind.name()),
-            table.base_label(*r)
-        ),
-        CutBy::SkirmishScreen(a, b) => {
-            format!("skirmish screen {} - {} blocks (000 §4.2)", table.base_label(*a), table.base_label(*b))
-        }
-        CutBy::Terrain { feature, kind, rule } => {
-            let name = table
-                .terrain
-                .get(*feature)
-                .and_then(|t| t.id.clone())
-                .unwrap_or_else(|| format!("terrain[{feature}]"));
+        CutBy::Base(_) => format!("{} blocks", cut_cause(table, c)),
+        CutBy::SkirmishScreen(..) => format!("{} blocks (000 §4.2)", cut_cause(table, c)),
+        CutBy::Terrain { rule, .. } => {
             let why = match rule {
                 TerrainRule::Blocks => "blocks".to_string(),
                 TerrainRule::BlindZone { multiple } => format!("casts a blind zone x{multiple} (003 601)"),
@@ -42,7 +49,7 @@ pub fn cut_words(table: &Table, c: &Cut) -> String {
                     format!("crest hides: the spotter is not within {reach_mm:.0} mm of it (004 §15.1)")
                 }
             };
-            format!("{} \"{name}\" {why}", kind.name())
+            format!("{} {why}", cut_cause(table, c))
         }
         CutBy::FieldOfView => "outside the 180° field of view (004 §16.3)".to_string(),
         CutBy::MaxVisibility { limit_mm } => format!("beyond visibility {limit_mm:.0} mm (004 §16.3)"),

@@ -11,8 +11,11 @@
 //! - **Within** cover: half or more of the base's area inside covering terrain areas of
 //!   the class or better (as the §5.4 assault test counts a base). **Behind** cover: a
 //!   covering obstacle (wall, hedge, redoubt, ...) crosses the line from the middle of the
-//!   battery's front edge to the base's centre within ½" of the base (the
-//!   "cover when behind" distance of [`RuleDistance::ObstacleCover`]).
+//!   battery's front edge to the base's centre within its spotting depth of the base (a
+//!   unit taking cover behind it: touching it, or within its spotting depth behind it;
+//!   [`crate::assault::cover::obstacle_cover_reach_mm`]). A unit standing further back is
+//!   in the open, and seen over the obstacle (GEOMETRY.md, low linear obstacles). A stream
+//!   bank gives combat bases no cover against artillery (000 §3.6 note 2).
 //! - Fortress walls count as reinforced for this modifier (the text names no column for
 //!   them; reinforced is the heaviest it names).
 //! - **Closest to the centre of fire**: the visible base nearest the centre-of-fire line
@@ -20,13 +23,13 @@
 //!   battery fires at the uncovered portions without the modifier.
 
 use crate::artillery::assessment::MainTarget;
-use crate::assault::cover::cover_against_fire;
+use crate::assault::cover::{cover_against_fire, obstacle_cover_reach_mm};
 use crate::assault::cover_call::{COVER_CALL_REACH_MM, area_margin, half_flip, terrain_near};
 use crate::close_call::{CloseCall, Party};
 use crate::convex::segment_distance_mm;
 use crate::error::GeometryError;
 use crate::los::TerrainSight;
-use crate::rules::{RuleBook, RuleDistance};
+use crate::rules::RuleBook;
 use crate::segment::Segment;
 use crate::table::{BaseRef, Table};
 use crate::terrain::CoverClass;
@@ -98,14 +101,13 @@ pub fn target_cover(
             call: None,
         });
     };
-    let reach = book.distance_mm(RuleDistance::ObstacleCover)?;
     let from = gun.front_midpoint();
     let mut visible_bases = Vec::new();
     let mut base_classes = Vec::new();
     for (i, b) in unit.bases.iter().enumerate() {
         if sight.base_verdict(battery, BaseRef::new(main.unit, i)).is_some_and(|v| v.visible) {
             visible_bases.push(i);
-            base_classes.push(cover_against_fire(b, &table.terrain, book, from, reach)?);
+            base_classes.push(cover_against_fire(b, &table.terrain, book, from)?);
         }
     }
     let n = visible_bases.len();
@@ -121,7 +123,7 @@ pub fn target_cover(
     });
     let fires_at_uncovered =
         class.is_some() && aimed.is_some_and(|k| base_classes[k].is_none_or(|c| c < CoverClass::Medium));
-    let call = class_call(table, book, from, reach, main.unit, &visible_bases, &base_classes, class);
+    let call = class_call(table, book, from, main.unit, &visible_bases, &base_classes, class);
     Ok(TargetCover {
         call,
         aimed_base: aimed.map(|k| visible_bases[k]),
@@ -141,8 +143,8 @@ const FIRE_COVER: [CoverClass; 3] = [CoverClass::Medium, CoverClass::Heavy, Cove
 /// - within an area: as the assault test's ([`area_margin`]: first order across an edge,
 ///   a lower bound when wholly in or out);
 /// - behind an obstacle: where the line of fire to the base's centre crosses it, its
-///   distance from the base against the ½" reach (a sideways move that takes the line off
-///   the obstacle is not counted).
+///   distance from the base against the obstacle's reach (its spotting depth; a
+///   sideways move that takes the line off the obstacle is not counted).
 ///
 /// Which bases the battery sees, and the centre-of-fire exception, are not carried. The
 /// party is the deciding base, half diagonal as lever. `None` when no terrain lies within
@@ -152,7 +154,6 @@ fn class_call(
     table: &Table,
     book: &RuleBook,
     from: Vec2,
-    reach_mm: f64,
     unit: usize,
     visible: &[usize],
     classes: &[Option<CoverClass>],
@@ -176,10 +177,13 @@ fn class_call(
                     .filter(|t| {
                         t.kind.is_linear() && t.kind.cover_class(book.rules()).is_some_and(|tc| tc >= c)
                     })
-                    .flat_map(|t| {
-                        t.path.windows(2).filter_map(|w| line.intersection(&Segment::new(w[0], w[1])))
+                    .filter_map(|t| Some((t, obstacle_cover_reach_mm(t.kind, book).ok()??)))
+                    .flat_map(|(t, reach_mm)| {
+                        t.path
+                            .windows(2)
+                            .filter_map(|w| line.intersection(&Segment::new(w[0], w[1])))
+                            .map(move |p| (b.distance_to_point(p) - reach_mm).abs())
                     })
-                    .map(|p| (b.distance_to_point(p) - reach_mm).abs())
                     .fold(f64::INFINITY, f64::min);
                 let m = area_margin(b, &near, book, c).min(behind);
                 Some((m, k.is_some_and(|k| k >= c), i))

@@ -14,11 +14,14 @@
 //!   wholly in at least medium cover). The unit gets the best class that passes.
 //! - Shares of separate features add up (capped at the whole base): features of a table
 //!   are taken not to overlap one another.
-//! - Linear obstacles give cover "when behind" (000 §3.6): a base is wholly in an
-//!   obstacle's cover when the obstacle runs across the strip ahead of its front edge,
-//!   no further than [`RuleDistance::ObstacleCover`] (Republique family: ½", a project
-//!   default, since the text states no distance) or Pro Patria's "within 25mm (15mm) and
-//!   behind" ([`RuleDistance::BehindCover`], 004 §15.11). Touching its front edge counts.
+//! - Linear obstacles give cover "when behind" (000 §3.6: "the cover bonus only applies
+//!   when the unit is taking cover behind the obstacle"): a base is wholly in an
+//!   obstacle's cover when the obstacle runs across the strip ahead of its front edge, no
+//!   further than [`obstacle_cover_reach_mm`]: under the Republique family the
+//!   obstacle's spotting depth (a base touching it, or within its spotting depth behind
+//!   it: GEOMETRY.md, low linear obstacles; 1" for walls, hedges and treelines, ½" for
+//!   fortress walls and redoubts), under Pro Patria "within 25mm (15mm) and behind"
+//!   ([`RuleDistance::BehindCover`], 004 §15.11). Touching its front edge counts.
 //! - A stream bank or ravine (000 §3.6 note 2) gives Medium cover to a base touching its
 //!   edge ([`crate::ties::touching`]: its front edge within half a millimetre of the
 //!   bank, or across it) and Light cover to a base standing back from the edge but
@@ -73,7 +76,6 @@ pub fn base_cover(
     let rules = book.rules();
     let poly = base.polygon();
     let (lo, hi) = base.aabb();
-    let mut reach: Option<f64> = None;
     let mut out = Vec::new();
     for (i, t) in terrain.iter().enumerate() {
         let Some(class) = t.kind.cover_class(rules) else { continue };
@@ -81,14 +83,6 @@ pub fn base_cover(
             if t.kind.properties().cover_position != CoverPosition::Behind || t.path.len() < 2 {
                 continue;
             }
-            let r = match reach {
-                Some(r) => r,
-                None => {
-                    let r = book.distance_mm(behind_cover(rules))?;
-                    reach = Some(r);
-                    r
-                }
-            };
             if t.kind == TerrainKind::StreamBank && class == CoverClass::Medium {
                 // 000 §3.6 note 2: Medium touching the edge, Light standing back within 1".
                 let stand_off = book.distance_mm(RuleDistance::StreamBankStandOff)?;
@@ -99,7 +93,9 @@ pub fn base_cover(
                     }
                     _ => {}
                 }
-            } else if behind(base, &t.path, r) {
+            } else if let Some(r) = obstacle_cover_reach_mm(t.kind, book)?
+                && behind(base, &t.path, r)
+            {
                 out.push(CoverShare { terrain: i, class, fraction: 1.0 });
             }
             continue;
@@ -161,17 +157,43 @@ fn overlaps_box(ring: &[Vec2], lo: Vec2, hi: Vec2) -> bool {
     boxes_meet(bbox(ring.iter().copied()), (lo, hi))
 }
 
+/// How far behind a covering linear obstacle a base still takes cover behind it, mm
+/// (its front edge's gap to the obstacle, or the obstacle's distance from the base along
+/// the line of fire): Republique family, the obstacle's spotting depth (GEOMETRY.md, low
+/// linear obstacles: "a base touching it, or within its spotting depth behind it"; 000
+/// §3.6 terrain table: 1" stone walls, hedges and treelines, ½" fortress walls and
+/// redoubts; a treeline's cover reaches as far, 1"); Pro Patria, 25 mm (15) (004
+/// §15.11). `None` for kinds with no such reach (areas, roads, river banks, and stream
+/// banks, whose cover is their own note's: [`base_cover`]).
+pub fn obstacle_cover_reach_mm(kind: TerrainKind, book: &RuleBook) -> Result<Option<f64>, GeometryError> {
+    if !kind.is_linear() || kind.properties().cover_position != CoverPosition::Behind {
+        return Ok(None);
+    }
+    if book.rules() == RuleSet::ProPatria {
+        return if kind.cover_class(RuleSet::ProPatria).is_some() {
+            book.distance_mm(RuleDistance::BehindCover).map(Some)
+        } else {
+            Ok(None)
+        };
+    }
+    match kind.properties().spotting_depth {
+        Some(depth) if kind != TerrainKind::StreamBank => book.distance_mm(depth).map(Some),
+        _ => Ok(None),
+    }
+}
+
 /// The cover class of `base` against fire from `from` (000 §4.3, 004 §15.11): within
 /// (half or more of its area inside covering areas of the class or better) or behind (a
 /// covering obstacle crosses the line from `from` to the base's centre within
-/// `reach_mm` of the base: ½" for Republique's "cover when behind", 25 mm / 15 for Pro
-/// Patria); the heavier of the two, `None` in the open.
+/// [`obstacle_cover_reach_mm`] of the base: the obstacle's spotting depth under the
+/// Republique family, 25 mm / 15 under Pro Patria); the heavier of the two, `None` in the
+/// open. A stream bank or ravine gives combat bases "no extra cover benefit against
+/// artillery fire" (000 §3.6 note 2): none here.
 pub fn cover_against_fire(
     base: &Base,
     terrain: &[TerrainFeature],
     book: &RuleBook,
     from: Vec2,
-    reach_mm: f64,
 ) -> Result<Option<CoverClass>, GeometryError> {
     let shares = base_cover(base, terrain, book)?;
     let mut best: Option<CoverClass> = None;
@@ -188,6 +210,7 @@ pub fn cover_against_fire(
     let line = Segment::new(from, base.centre());
     for t in terrain.iter().filter(|t| t.kind.is_linear() && t.path.len() >= 2) {
         let Some(class) = t.kind.cover_class(book.rules()) else { continue };
+        let Some(reach_mm) = obstacle_cover_reach_mm(t.kind, book)? else { continue };
         let behind = t.path.windows(2).any(|w| {
             line.intersection(&Segment::new(w[0], w[1]))
                 .is_some_and(|p| base.distance_to_point(p) <= reach_mm)
@@ -272,19 +295,29 @@ pub fn unit_cover(
     Ok(None)
 }
 
-/// The rule distance within which a base behind a covering obstacle counts as in its
-/// cover: Pro Patria's "behind cover" (004 §15.11), Republique's obstacle cover.
-fn behind_cover(rules: RuleSet) -> RuleDistance {
-    if rules == RuleSet::ProPatria { RuleDistance::BehindCover } else { RuleDistance::ObstacleCover }
-}
+/// Every kind of linear obstacle.
+const OBSTACLES: [TerrainKind; 7] = [
+    TerrainKind::FortressWall,
+    TerrainKind::RiverBank,
+    TerrainKind::StreamBank,
+    TerrainKind::StoneWall,
+    TerrainKind::Redoubt,
+    TerrainKind::Treeline,
+    TerrainKind::Hedge,
+];
 
 /// How far from a base a covering obstacle still counts for [`base_cover`], mm (the
-/// reach behind an obstacle, and a stream bank's stand-off), and a millimetre more for
-/// ties; `None` when the rule set lacks either (then `base_cover` itself says so).
+/// farthest reach behind an obstacle, and a stream bank's stand-off), and a millimetre
+/// more for ties; `None` when the rule set lacks one (then `base_cover` itself says so).
 fn cover_reach_mm(book: &RuleBook) -> Option<f64> {
-    let reach = book.distance_mm(behind_cover(book.rules())).ok()?;
-    let stand_off = book.distance_mm(RuleDistance::StreamBankStandOff).ok()?;
-    Some(reach.max(stand_off) + 1.0)
+    let mut reach: f64 = 0.0;
+    for k in OBSTACLES {
+        reach = reach.max(obstacle_cover_reach_mm(k, book).ok()?.unwrap_or(0.0));
+    }
+    if book.rules() != RuleSet::ProPatria {
+        reach = reach.max(book.distance_mm(RuleDistance::StreamBankStandOff).ok()?);
+    }
+    Some(reach + 1.0)
 }
 
 /// The terrain features that can give any base of `unit` cover ([`base_cover`]): those

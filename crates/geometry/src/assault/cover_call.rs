@@ -30,7 +30,7 @@ use crate::base::Base;
 use crate::close_call::{CloseCall, Party};
 use crate::convex::{segment_distance_mm, segment_inside};
 use crate::error::GeometryError;
-use crate::rules::{RuleBook, RuleDistance, RuleSet};
+use crate::rules::{RuleBook, RuleDistance};
 use crate::segment::Segment;
 use crate::table::{BaseRef, Table};
 use crate::terrain::{CoverClass, CoverPosition, TerrainFeature, TerrainKind};
@@ -251,11 +251,7 @@ fn base_margin(
                 _ => None,
             }
         } else if tc >= class {
-            Some(book.distance_mm(if rules == RuleSet::ProPatria {
-                RuleDistance::BehindCover
-            } else {
-                RuleDistance::ObstacleCover
-            })?)
+            super::cover::obstacle_cover_reach_mm(t.kind, book)?
         } else {
             None
         };

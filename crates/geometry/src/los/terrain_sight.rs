@@ -13,10 +13,13 @@ use crate::terrain::TerrainKind;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SightEffect {
     /// No effect on sight (open ground, roads, water, marsh, stream and river banks:
-    /// "-" in the spotting depth column of 000 §3.6).
+    /// "-" in the spotting depth column of 000 §3.6; and the low obstacles, stone walls,
+    /// hedges, fortress walls and redoubts, which a unit is "in" only while it takes
+    /// cover behind one: seen over, they never hide what stands beyond their spotting
+    /// depth nor block a sight line by themselves, GEOMETRY.md).
     Open,
-    /// Sight-limiting cover: an area (woods, buildings, ...) or a linear obstacle
-    /// (walls, hedges, treelines, redoubts) with a spotting depth. It blocks sight
+    /// Sight-limiting cover: an area (woods, buildings, ...) or a treeline (trees: it
+    /// blocks sight through it like a wood's edge) with a spotting depth. It blocks sight
     /// through it; a unit in (or behind) it is seen only up to the spotting depth
     /// (000 §3.6: "how far into that cover type that a unit can be spotted").
     Cover {
@@ -96,6 +99,12 @@ pub fn sight_properties(kind: TerrainKind) -> SightProperties {
     use CoverDensity::{Heavy, Light};
     if kind == TerrainKind::Hill {
         return SightProperties { effect: SightEffect::Hill, height_levels: 0.0, pro_patria: None };
+    }
+    // A low obstacle never blocks a sight line by itself nor hides what stands beyond
+    // its spotting depth; a unit within it takes cover behind it and is seen
+    // (GEOMETRY.md, low linear obstacles; 000 §3.6).
+    if kind.is_low_obstacle() {
+        return OPEN;
     }
     let pro_patria = match kind {
         TerrainKind::LightBuildings | TerrainKind::LightForest | TerrainKind::Orchard => Some(Light),

@@ -184,7 +184,6 @@ pub fn target_cover_class(
     target: usize,
 ) -> Result<Option<CoverClass>, GeometryError> {
     let (Some(f), Some(t)) = (table.units.get(firer), table.units.get(target)) else { return Ok(None) };
-    let reach = book.distance_mm(RuleDistance::BehindCover)?;
     let Some(from) = f
         .bases
         .iter()
@@ -199,7 +198,7 @@ pub fn target_cover_class(
     let classes: Vec<Option<CoverClass>> = t
         .bases
         .iter()
-        .map(|b| cover_against_fire(b, &table.terrain, book, from, reach))
+        .map(|b| cover_against_fire(b, &table.terrain, book, from))
         .collect::<Result<_, _>>()?;
     Ok(CoverClass::ALL.into_iter().rev().find(|&c| {
         let n = classes.iter().filter(|k| k.is_some_and(|k| k >= c)).count();

@@ -1,13 +1,16 @@
 //! The Pro Patria assessment of a whole table (004): units close to the enemy (contact
 //! and no-approach, §17.4), each unit's nearest visible target in its arcs with the
 //! target's cover and the friends endangered (§17.3, §15.11, §17.3.8), generals' command
-//! radius (§14.2) and units near hill crests (§15.1). The report prints this; a picture
-//! draws it.
+//! radius (§14.2), units near hill crests (§15.1), units in march column that may or may
+//! not force march (§17.4.5) and the enemies a charge would catch (§17.2.3). The report
+//! prints this; a picture draws it.
 
 use super::arcs::{endangered_friends, nearest_in_arc, target_cover_class};
+use super::charge::{Catch, all_catches};
 use super::command::{InCommand, command_radius};
 use super::contact::{Proximity, proximities};
 use super::crest::{CrestFinding, units_near_crests};
+use super::forced_march::{ForcedMarch, forced_marches};
 use crate::close_call::CloseCall;
 use crate::error::GeometryError;
 use crate::index::SpatialIndex;
@@ -59,6 +62,11 @@ pub struct ProPatriaAssessment {
     pub command: Vec<InCommand>,
     /// Units near a hill's crest line.
     pub crests: Vec<CrestFinding>,
+    /// Every unit in march column, with whether it may force march where it stands
+    /// (§17.4.5).
+    pub forced_marches: Vec<ForcedMarch>,
+    /// Every enemy a unit would catch charging now (§17.2.3).
+    pub catches: Vec<Catch>,
 }
 
 /// The Pro Patria assessment of `table` (infantry, artillery and skirmishers fire;
@@ -98,6 +106,8 @@ pub fn assess_pro_patria(
         }
     }
     out.crests = units_near_crests(table, book)?;
+    out.forced_marches = forced_marches(index, book, sight)?;
+    out.catches = all_catches(index, book, sight)?;
     Ok(out)
 }
 

@@ -8,7 +8,9 @@
 //! - [`command`]: command radius 400 mm (250) (§14.2).
 //! - [`bombardment`]: the massed-battery box (§19.6).
 //! - [`crest`]: hills' crest lines and the units that must declare behind or over (§15.1).
-//! - [`charge`]: impulse distances (§17.2.3, §17.4.2, §17.4.10, §13.4).
+//! - [`charge`]: impulse distances (§17.2.3, §17.4.2, §17.4.10, §13.4), who may charge
+//!   whom (§17.2.4) and the enemies a unit would catch charging now.
+//! - [`forced_march`]: forced marches and the 300 mm (180) clearance (§17.4.5).
 //! - [`assessment`]: all of it for a table ([`assessment::assess_pro_patria`]).
 
 pub mod arcs;
@@ -20,3 +22,4 @@ pub mod command;
 pub mod contact;
 pub mod corridor;
 pub mod crest;
+pub mod forced_march;

@@ -15,10 +15,13 @@
 //! # Ok::<(), vedette_geometry::GeometryError>(())
 //! ```
 
+mod pair_applies;
 mod pro_patria;
 mod republic;
 mod republique5;
 mod republique_classic;
+
+pub use pair_applies::{PairContext, applies_between};
 
 use crate::error::GeometryError;
 use crate::scale::{MM_PER_INCH, Scale};
@@ -287,6 +290,21 @@ pub enum RuleDistance {
     EngagementRange,
     /// A division moving no more than this is on Hold (000 §3.3: 4").
     HoldMove,
+    /// Normal movement allowance of foot: infantry and foot artillery (000 §3.1: 8").
+    FootMove,
+    /// Normal movement allowance of horse: cavalry and horse artillery (000 §3.1: 15").
+    HorseMove,
+    /// Assault (charge) movement bonus of foot (000 §3.1: 4").
+    FootChargeBonus,
+    /// Assault (charge) movement bonus of horse (000 §3.1: 8").
+    HorseChargeBonus,
+    /// Leaders move at the speed of charging cavalry (000 §3.1: 24").
+    LeaderMove,
+    /// A formation change on the French system costs this much of the movement (000
+    /// §3.2, §3.5: 2"; doubled in rough terrain).
+    FormationChangeCostFrench,
+    /// A formation change on the Prussian system costs this much (000 §3.2, §3.5: 4").
+    FormationChangeCostPrussian,
     /// Cavalry may react to enemies this close to its front (000 §3.6: 6").
     CavalryReaction,
     /// Skirmish markers stay within this of their parent unit (000 §3.6: 3").
@@ -380,10 +398,6 @@ pub enum RuleDistance {
     SkirmishGap,
     /// Pro Patria: cover counts when within this behind it (004 §15.11: 25 / 15).
     BehindCover,
-    /// Republique family: an obstacle gives its cover to a base whose front edge it runs
-    /// within this of ("cover when behind", 000 §3.6, 001 §4.3; the distance is not
-    /// stated: project default ½", classic 12.7 mm).
-    ObstacleCover,
     /// Stream bank or ravine: a defender standing back from the edge but facing it within
     /// this gets Light cover; touching it, Medium (000 §3.6 note 2, "within 1"").
     StreamBankStandOff,

@@ -10,18 +10,42 @@ const fn mm(name: RuleDistance, value: f64, section: &'static str) -> DistanceEn
     DistanceEntry { name, measure: Measure::Millimetres(value), section, source: Source::Rule }
 }
 
+/// A Republique 5.0 movement distance borrowed for classic tables: the classic seeds hold
+/// no movement chapter, so `vedette move` measures classic moves by the 5.0 rules (000
+/// §3.1-3.5), a project default a club may change.
+const fn borrowed(name: RuleDistance, inches: f64, section: &'static str) -> DistanceEntry {
+    DistanceEntry { name, measure: Measure::Inches(inches), section, source: Source::ProjectDefault }
+}
+
 pub(super) static DISTANCES: &[DistanceEntry] = &[
+    borrowed(RuleDistance::HoldMove, 4.0, "000 §3.3 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::FootMove, 8.0, "000 §3.1 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::HorseMove, 15.0, "000 §3.1 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::FootChargeBonus, 4.0, "000 §3.1 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::HorseChargeBonus, 8.0, "000 §3.1 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::LeaderMove, 24.0, "000 §3.1 (classic seeds have no movement chapter)"),
+    borrowed(
+        RuleDistance::FormationChangeCostFrench,
+        2.0,
+        "000 §3.2 (classic seeds have no movement chapter)",
+    ),
+    borrowed(
+        RuleDistance::FormationChangeCostPrussian,
+        4.0,
+        "000 §3.2 (classic seeds have no movement chapter)",
+    ),
+    borrowed(RuleDistance::FormationChangeFrench, 1.5, "000 §3.2 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::FormationChangePrussian, 3.0, "000 §3.2 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::Disengage, 4.0, "000 §3.4 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::Withdraw, 6.0, "000 §3.4 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::FallBack, 8.0, "000 §3.4 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::Retreat, 10.0, "000 §3.4 (classic seeds have no movement chapter)"),
+    borrowed(RuleDistance::Rout, 12.0, "000 §3.4 (classic seeds have no movement chapter)"),
     mm(RuleDistance::PrimaryContact, 25.0, "001 §4.1"),
     mm(RuleDistance::IncidentalContact, 50.0, "001 §4.1"),
     mm(RuleDistance::EmergencyRally, 80.0, "001 §4.5"),
     mm(RuleDistance::LeaderInjury, 80.0, "001 §4.6"),
     mm(RuleDistance::AdjoiningPanic, 80.0, "002 §5.2"),
-    DistanceEntry {
-        name: RuleDistance::ObstacleCover,
-        measure: Measure::Millimetres(12.7),
-        section: "001 §4.3 tactical bonus cover (distance not stated)",
-        source: Source::ProjectDefault,
-    },
     // The classic seeds hold no terrain table: line of sight borrows Republique 5.0's
     // spotting depths (a project default a club may change).
     DistanceEntry {

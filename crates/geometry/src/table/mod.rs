@@ -19,7 +19,7 @@ use crate::base::Base;
 use crate::error::GeometryError;
 use crate::rules::{ArtilleryWeight, RuleBook, RuleSet};
 use crate::scale::Scale;
-use crate::terrain::TerrainFeature;
+use crate::terrain::{Mover, TerrainFeature};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -133,6 +133,18 @@ impl UnitKind {
     #[must_use]
     pub fn is_combat(self) -> bool {
         matches!(self, UnitKind::Infantry | UnitKind::Cavalry | UnitKind::Artillery)
+    }
+
+    /// Who moves, as the terrain table sorts movers (000 §3.5-3.6): infantry, skirmish
+    /// markers and engineers on foot; cavalry and leaders mounted; batteries, limbers
+    /// and wagons wheeled.
+    #[must_use]
+    pub fn mover(self) -> Mover {
+        match self {
+            UnitKind::Infantry | UnitKind::Skirmisher | UnitKind::Engineer => Mover::Foot,
+            UnitKind::Cavalry | UnitKind::Leader => Mover::Horse,
+            UnitKind::Artillery | UnitKind::Limber | UnitKind::Wagon => Mover::Wheeled,
+        }
     }
 
     /// The name used in table files.
@@ -497,7 +509,7 @@ impl Table {
     pub fn base_label(&self, r: BaseRef) -> String {
         match self.units.get(r.unit) {
             Some(u) => {
-                format!("{}#{}", u.id, u.bases.get(r.base).and_then(|b| b.meta().slot).unwrap_or(r.base))
+                format!("{}#{}", u.id, u.bases.get(r.base).map_or(r.base, |b| b.number_at(r.base)))
             }
             None => format!("?#{}", r.base),
         }
@@ -534,7 +546,7 @@ impl Table {
                 let bases = &self.units[ui].bases;
                 let count = bases.len();
                 let found = if bases.iter().any(|b| b.meta().slot.is_some()) {
-                    bases.iter().enumerate().position(|(i, b)| b.meta().slot.unwrap_or(i) == number)
+                    bases.iter().enumerate().position(|(i, b)| b.number_at(i) == number)
                 } else {
                     (number < count).then_some(number)
                 };

@@ -3,6 +3,7 @@
 //! formations, and terrain outlines that are simple polygons.
 
 use super::{Formation, MarkerColour, MarkerKind, Table, Unit, UnitKind};
+use crate::base::Base;
 use crate::error::GeometryError;
 use crate::number::Shown;
 use crate::polygon::RingLookup;
@@ -112,52 +113,16 @@ impl Table {
                 return Err(field(at("bases"), "a unit needs at least one base".to_string()));
             }
             for (bi, b) in unit.bases.iter().enumerate() {
-                let c = b.centre();
-                for (name, v, limit) in [
-                    ("x", c.x, MAX_COORDINATE_MM),
-                    ("y", c.y, MAX_COORDINATE_MM),
-                    ("heading", b.heading_deg(), MAX_HEADING_DEG),
-                ] {
-                    if !bounded(v, limit) {
-                        return Err(field(
-                            at(&format!("bases[{bi}].{name}")),
-                            format!("must be a finite number within ±{limit}, got {}", Shown(v)),
-                        ));
-                    }
-                }
-                for (name, v) in [("width", b.width()), ("depth", b.depth())] {
-                    if !(bounded(v, MAX_SIZE_MM) && v > 0.0) {
-                        return Err(field(
-                            at(&format!("bases[{bi}].{name}")),
-                            format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {}", Shown(v)),
-                        ));
-                    }
-                }
-                let meta = b.meta();
-                for (name, v) in [("sigma_mm", meta.sigma_mm), ("sigma_heading_deg", meta.sigma_heading_deg)]
-                {
-                    if let Some(v) = v
-                        && !(bounded(v, MAX_SIZE_MM) && v >= 0.0)
-                    {
-                        return Err(field(
-                            at(&format!("bases[{bi}].{name}")),
-                            format!("must be a non-negative number up to {MAX_SIZE_MM}, got {}", Shown(v)),
-                        ));
-                    }
+                if let Some((name, reason)) = b.fault() {
+                    return Err(field(at(&format!("bases[{bi}].{name}")), reason));
                 }
             }
             let mut last_number = None;
             for (bi, b) in unit.bases.iter().enumerate() {
-                let number = b.meta().slot.unwrap_or(bi);
-                if b.meta().slot.is_some_and(|s| s < bi) || last_number.is_some_and(|l| number <= l) {
-                    return Err(field(
-                        at(&format!("bases[{bi}].slot")),
-                        format!(
-                            "base numbers must increase along the unit's bases and a slot cannot be below the base's place ({bi}), got {number}"
-                        ),
-                    ));
+                if let Some(reason) = b.numbering_fault(bi, last_number) {
+                    return Err(field(at(&format!("bases[{bi}].slot")), reason));
                 }
-                last_number = Some(number);
+                last_number = Some(b.number_at(bi));
             }
             check_kind_fits(unit).map_err(|(f, reason)| field(at(f), reason))?;
             if unit.formation == Some(Formation::BreakthroughColumn) && self.rules != RuleSet::Republic {
@@ -394,6 +359,66 @@ impl Table {
             field(location, reason)
         })?;
         Ok(())
+    }
+}
+
+impl Base {
+    /// The first of this base's own numbers that [`Table::validate`] refuses, as the
+    /// field (`x`, `y`, `heading`, `width`, `depth`, `sigma_mm`, `sigma_heading_deg`) and
+    /// what is wrong with it; `None` when they are all fine. A change to one base (a
+    /// correction) needs only this and [`Base::numbering_fault`] checked again.
+    #[must_use]
+    pub fn fault(&self) -> Option<(&'static str, String)> {
+        let c = self.centre();
+        for (name, v, limit) in [
+            ("x", c.x, MAX_COORDINATE_MM),
+            ("y", c.y, MAX_COORDINATE_MM),
+            ("heading", self.heading_deg(), MAX_HEADING_DEG),
+        ] {
+            if !bounded(v, limit) {
+                return Some((name, format!("must be a finite number within ±{limit}, got {}", Shown(v))));
+            }
+        }
+        for (name, v) in [("width", self.width()), ("depth", self.depth())] {
+            if !(bounded(v, MAX_SIZE_MM) && v > 0.0) {
+                return Some((
+                    name,
+                    format!("must be a positive number of mm up to {MAX_SIZE_MM}, got {}", Shown(v)),
+                ));
+            }
+        }
+        let meta = self.meta();
+        for (name, v) in [("sigma_mm", meta.sigma_mm), ("sigma_heading_deg", meta.sigma_heading_deg)] {
+            if let Some(v) = v
+                && !(bounded(v, MAX_SIZE_MM) && v >= 0.0)
+            {
+                return Some((
+                    name,
+                    format!("must be a non-negative number up to {MAX_SIZE_MM}, got {}", Shown(v)),
+                ));
+            }
+        }
+        None
+    }
+
+    /// The base's number in its unit when it stands at `index` among the unit's bases:
+    /// its `slot` when a scan gave it one, its place otherwise (`unit#number` names it).
+    #[must_use]
+    pub fn number_at(&self, index: usize) -> usize {
+        self.meta().slot.unwrap_or(index)
+    }
+
+    /// What [`Table::validate`] refuses in this base's number when it stands at `index`
+    /// after a base numbered `previous` (`None` for a unit's first base): numbers
+    /// increase along a unit's bases, and a slot is never below the base's place.
+    #[must_use]
+    pub fn numbering_fault(&self, index: usize, previous: Option<usize>) -> Option<String> {
+        let number = self.number_at(index);
+        (self.meta().slot.is_some_and(|s| s < index) || previous.is_some_and(|l| number <= l)).then(|| {
+            format!(
+                "base numbers must increase along the unit's bases and a slot cannot be below the base's place ({index}), got {number}"
+            )
+        })
     }
 }
 

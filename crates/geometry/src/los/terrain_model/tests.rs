@@ -674,8 +674,8 @@ fn seen_or_hidden_exactly(t: &Table, seen: bool, label: &str) {
 }
 
 #[test]
-fn a_stone_wall_crossed_beyond_the_depth_from_both_bases_hides_exactly() {
-    // A wall across the view at y = y0 (x ∈ [-100, 100]), bending back toward the
+fn a_treeline_crossed_beyond_the_depth_from_both_bases_hides_exactly() {
+    // A treeline (trees: it blocks like a wood's edge; the low obstacles do not) across the view at y = y0 (x ∈ [-100, 100]), bending back toward the
     // foe's right (to (30, 285)), so that it is not wholly far from the foe (x ∈ [-15,
     // 15], y ∈ [290, 310]). Crossed more than 25.4 mm (1") from both bases, it
     // blocks. Every line to the foe crosses the straight part, 290 - y0 from the
@@ -683,7 +683,7 @@ fn a_stone_wall_crossed_beyond_the_depth_from_both_bases_hides_exactly() {
     // lets the foe be seen, y0 = 264.5 (25.5 away) hides it, exactly (the straight
     // part is a blocker for this pair), with no bounded search.
     for (y0, seen) in [(264.7, true), (264.5, false), (200.0, false)] {
-        let wall = format!(r#"{{"id":"wall","kind":"stone-wall","path":[[-100,{y0}],[100,{y0}],[30,285]]}}"#);
+        let wall = format!(r#"{{"id":"trees","kind":"treeline","path":[[-100,{y0}],[100,{y0}],[30,285]]}}"#);
         seen_or_hidden_exactly(&scene((0.0, 300.0, 30.0, 20.0), "", &wall), seen, &format!("y0 = {y0}"));
     }
 }
