@@ -372,7 +372,9 @@ pub fn assess_move(
     }
     // A move is of one unit: the same side and kind in both tables (issue 41 item 7;
     // limbering is a formation, not a kind).
-    for (field, was, is) in [("side", b0.side.as_str(), b1.side.as_str()), ("kind", b0.kind.name(), b1.kind.name())] {
+    for (field, was, is) in
+        [("side", b0.side.as_str(), b1.side.as_str()), ("kind", b0.kind.name(), b1.kind.name())]
+    {
         if was != is {
             return Err(GeometryError::InvalidField {
                 origin: "second position".to_string(),
