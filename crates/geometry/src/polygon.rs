@@ -534,8 +534,8 @@ impl<'a> RingLookup<'a> {
                 let (a, b) = (ring[i], ring[(i + 1) % n]);
                 let (first, last) =
                     (Self::at(lo.y, band, count, a.y.min(b.y)), Self::at(lo.y, band, count, a.y.max(b.y)));
-                for k in first..=last {
-                    bands[k].push(i);
+                for edges in &mut bands[first..=last] {
+                    edges.push(i);
                 }
             }
         }
