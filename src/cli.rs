@@ -159,6 +159,7 @@ pub fn finish(result: Result<(), crate::CliError>) -> ExitCode {
 /// The `vedette` binary's entry point: table verbs here, photo verbs handed to
 /// `vedette-scanner`.
 pub fn main() -> ExitCode {
+    crate::output::guard_process();
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();

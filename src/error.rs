@@ -30,6 +30,19 @@ pub enum CliError {
         source: std::io::Error,
     },
 
+    /// An output path names something other than a regular file (a directory, a named
+    /// pipe, a device, a socket): outputs replace a whole file, so such a path is never
+    /// written (issue 41 item 1; a rename over `/dev/full` used to delete the device).
+    #[error(
+        "cannot write '{path}': it is {kind}, not a regular file; vedette writes its outputs only to regular files (give a file name)"
+    )]
+    NotAFile {
+        /// The path as given.
+        path: String,
+        /// What it is: "a directory", "a named pipe (FIFO)", ...
+        kind: &'static str,
+    },
+
     /// The arguments make sense to the parser but not to the command.
     #[error("{0}")]
     Usage(String),

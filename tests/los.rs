@@ -126,3 +126,30 @@ fn a_pro_patria_target_just_past_a_crest_is_seen_as_its_player_declares() {
         assert_eq!(stdout(&out).contains("declared behind it: NOT VISIBLE (004 §15.1)"), behind.is_some());
     }
 }
+
+/// Issue 41 item 6: skirmisher fr-1-2-sk#0 of the brigade attack stands across the
+/// rise's edge (y = 560). Half a millimetre off the hill (centre y = 559.5, 52% of the
+/// base off it) it stands at level 0 and sees nothing of fr-1-1 behind it; half a
+/// millimetre on, at level 0.5, it sees part of it. Each verdict's margin is at most the
+/// half millimetre that flips it (it was 50 mm off the hill): the base's level margin,
+/// its centre's distance to the contour.
+#[test]
+fn a_base_across_a_hill_edge_has_the_margin_of_its_level() {
+    let text = std::fs::read_to_string(sample("brigade-attack.json")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (dy, visible) in [(-0.5, false), (0.5, true)] {
+        let mut t: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let sk = t["units"].as_array_mut().unwrap().iter_mut().find(|u| u["id"] == "fr-1-2-sk").unwrap();
+        sk["bases"][0]["y"] = serde_json::Value::from(560.0 + dy);
+        let p = dir.path().join(format!("sk{dy}.json"));
+        std::fs::write(&p, t.to_string()).unwrap();
+        let j = los_json(&["los", p.to_str().unwrap(), "fr-1-2-sk#0", "fr-1-1", "--json"]);
+        assert_eq!(j["visible"], visible, "{dy}: {j}");
+        let m = j["visible_call"]["margin_mm"].as_f64().unwrap();
+        assert!((m - 0.5).abs() < 1e-9, "{dy}: visible margin {m}");
+        // The level bounds the full-base verdict's margin too (a bound: whether a level
+        // change flips that verdict is not asked).
+        let m = j["full_base_call"]["margin_mm"].as_f64().unwrap();
+        assert!(m <= 0.5 + 1e-9, "{dy}: full-base margin {m}");
+    }
+}

@@ -254,3 +254,54 @@ fn calibrate_camera_on_opencv_sample_chessboards() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not found in any"));
     assert!(!out2.exists());
 }
+
+/// Issue 41 item 6: `calibrate-camera` on photos with no board gave up only after minutes
+/// (4000x3000: over 100 s a photo). Large photos are searched at
+/// `CHESSBOARD_SEARCH_PX`: the battle-sized photo without a board is refused within
+/// seconds, and OpenCV's sample boards scaled up three times (1920x1440) still calibrate,
+/// their focal length three times the original's.
+#[test]
+fn calibrate_camera_gives_up_quickly_on_a_large_photo_without_a_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = root().join("samples/photos/skirmish.jpg");
+    let out = dir.path().join("camera.toml");
+    let started = std::time::Instant::now();
+    let o =
+        vedette(&["calibrate-camera", s(&photo), s(&photo), s(&photo), "--chessboard", "9x6", "-o", s(&out)]);
+    let took = started.elapsed();
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not found in any of the 3 photos"));
+    assert!(took.as_secs_f64() < 10.0, "took {took:?}");
+    assert!(!out.exists());
+    let Some(photos) = vedette_vision::opencv_sample_photos() else {
+        eprintln!("SKIPPED the scaled boards: opencv-doc's sample photos not found");
+        return;
+    };
+    let calibrated = |photos: &[PathBuf], out: &Path| {
+        let mut args: Vec<String> = vec!["calibrate-camera".into()];
+        args.extend(photos.iter().map(|p| p.display().to_string()));
+        args.extend(["-o".into(), out.display().to_string(), "--chessboard".into(), "9x6".into()]);
+        let o = Command::new(env!("CARGO_BIN_EXE_vedette")).args(&args).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let file: vedette_vision::CameraFile =
+            toml::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+        file
+    };
+    let big: Vec<PathBuf> = photos
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let img = image::open(p).unwrap();
+            let (w, h) = (img.width() * 3, img.height() * 3);
+            let path = dir.path().join(format!("big{k}.png"));
+            img.resize_exact(w, h, image::imageops::FilterType::Triangle).save(&path).unwrap();
+            path
+        })
+        .collect();
+    let small = calibrated(&photos, &dir.path().join("small.toml"));
+    let large = calibrated(&big, &dir.path().join("large.toml"));
+    let rms = large.calibration.as_ref().unwrap().rms_px;
+    assert!(rms < 1.5, "RMS {rms} px at three times the size");
+    let (fx, fx3) = (small.intrinsics.fx, large.intrinsics.fx);
+    assert!((fx3 / fx - 3.0).abs() < 0.1, "fx {fx} -> {fx3}");
+}

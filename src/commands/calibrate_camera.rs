@@ -13,7 +13,7 @@ pub struct Args {
     /// Photos of the board from different angles (at least 3, 10-20 is better).
     #[arg(required = true)]
     pub photos: Vec<PathBuf>,
-    /// Where to write the camera file.
+    /// Where to write the camera file (`-`: standard output, the summary then on stderr).
     #[arg(short, long)]
     pub output: PathBuf,
     /// A chessboard, by inner corners COLSxROWS (OpenCV's sample board is 9x6).

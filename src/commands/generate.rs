@@ -3,14 +3,14 @@
 
 use crate::CliError;
 use crate::generate::{BattleSpec, grand_battle};
-use crate::output::write_atomically;
+use crate::output::{check_outputs, is_stdout, write_atomically};
 use std::path::PathBuf;
 
 /// Arguments of `vedette generate`.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example:\n  vedette generate --bases 20000 --seed 7 -o big.json")]
 pub struct Args {
-    /// Where to write the table.
+    /// Where to write the table (`-`: standard output).
     #[arg(short, long)]
     pub output: PathBuf,
     /// How many bases (at least).
@@ -26,8 +26,9 @@ pub struct Args {
 
 /// The most bases `generate` writes (a million: fifty grand battles).
 pub const MAX_BASES: usize = 1_000_000;
-/// The most terrain features `generate` writes.
-pub const MAX_TERRAIN: usize = 100_000;
+/// The most terrain features `generate` writes: as many as a table may hold
+/// ([`vedette_geometry::MAX_TERRAIN_FEATURES`]).
+pub const MAX_TERRAIN: usize = vedette_geometry::MAX_TERRAIN_FEATURES;
 
 /// Runs `vedette generate`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
@@ -43,6 +44,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             args.terrain.unwrap_or_default()
         )));
     }
+    if !is_stdout(&args.output) {
+        check_outputs(&[("-o", &args.output)], &[])?;
+    }
     let mut spec = BattleSpec::with_bases(args.bases, args.seed);
     if let Some(t) = args.terrain {
         spec.terrain_features = t;
@@ -53,6 +57,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     table.validate("generated table")?;
     let mut text = table.to_json_string();
     text.push('\n');
+    if is_stdout(&args.output) {
+        // The table is the whole output.
+        return super::emit(out, &text);
+    }
     write_atomically(&args.output, text.as_bytes())?;
     super::emit(
         out,

@@ -33,7 +33,8 @@ pub struct Args {
     /// per photo in the order of the photos.
     #[arg(long)]
     pub camera: Vec<PathBuf>,
-    /// Where to write the table (`vedette/table/1` JSON).
+    /// Where to write the table (`vedette/table/1` JSON; `-`: standard output, the
+    /// summary then on stderr).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Also write the photo with what was found drawn over it (.png or .jpg); with

@@ -27,6 +27,11 @@ pub enum DrawError {
         /// The second, as given.
         b: String,
     },
+    /// An assault was asked about between units the assault rules ask nothing of (a
+    /// leader, a limber, two units of one side): why
+    /// (`vedette_geometry::assault::contact::assault_pair_refusal`).
+    #[error("no assault to explain: {0}")]
+    NoAssault(String),
     /// A unit asked about has no bases.
     #[error("\"{unit}\" has no bases")]
     NoBases {

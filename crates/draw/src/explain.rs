@@ -440,6 +440,9 @@ pub fn explain_pair(table: &Table, a: &str, b: &str) -> Result<PairExplanation, 
     {
         return battery_explanation(table, &index, &book, &rules, sa, ub);
     }
+    if let Some(why) = vedette_geometry::assault::contact::assault_pair_refusal(table, ua, ub) {
+        return Err(DrawError::NoAssault(why));
+    }
     let found = assess_assaults(table, &index, &book)?;
     let finding = found.findings.iter().find(|f| f.attacker == ua && f.defender == ub);
     Ok(explain_assault(table, &book, ua, ub, finding)?)

@@ -131,6 +131,18 @@ pub enum GeometryError {
         base: String,
     },
 
+    /// A unit of the wrong kind for what it was asked to do (an infantry battalion as
+    /// the battery of a bombardment).
+    #[error("\"{unit}\" is {kind}, not artillery: {reason}")]
+    WrongKind {
+        /// The unit's id.
+        unit: String,
+        /// Its kind, as table files name it.
+        kind: String,
+        /// What needs another kind.
+        reason: String,
+    },
+
     /// A sight model was asked over a table whose terrain is not the one its prepared
     /// terrain was made from ([`crate::los::PreparedTerrain`]).
     #[error("the prepared terrain ({prepared} feature(s)) is not this table's terrain ({table} feature(s))")]

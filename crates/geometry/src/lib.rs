@@ -158,8 +158,9 @@ pub use skirmish_fire::{SkirmishFire, skirmish_fire};
 pub use skirmishers::{MarkerCheck, Spacing, check_skirmishers};
 pub use table::{
     ArtilleryOptions, BaseRef, Formation, FrontageMode, LeaderRole, MARKER_CUBE_MM, MAX_COORDINATE_MM,
-    MAX_HEADING_DEG, MAX_OUTLINE_POINTS, MAX_SIZE_MM, ManeuverSystem, Marker, MarkerColour, MarkerKind,
-    SCHEMA_ID, Selection, SideSettings, Table, TableSize, Unit, UnitKind,
+    MAX_HEADING_DEG, MAX_OUTLINE_POINTS, MAX_SIZE_MM, MAX_TERRAIN_FEATURES, MAX_TERRAIN_POINTS,
+    ManeuverSystem, Marker, MarkerColour, MarkerKind, SCHEMA_ID, Selection, SideSettings, Table, TableSize,
+    Unit, UnitKind,
 };
 pub use terrain::{
     AssaultMove, CoverClass, CoverPosition, CrossingLoss, Impassable, MovementCost, Mover, TerrainFeature,

@@ -122,7 +122,7 @@ pub use band::{
     MIN_BAND_LINE_PX, MIN_FRAME_PX, PhotoFrame, crop_and_scale, label_scale, paint_framed, photo_frame,
     with_caption_band,
 };
-pub use calibration::{Calibration, Pattern, calibrate, opencv_sample_photos};
+pub use calibration::{CHESSBOARD_SEARCH_PX, Calibration, Pattern, calibrate, opencv_sample_photos};
 pub use camera::{CalibrationRecord, CameraFile, Intrinsics};
 pub use check::{
     CHECK_FLOOR_MM, CHECK_SIGMAS, CheckPair, CheckReport, DISPUTE_MM, MIN_CHECK_TAGS, check_photo,

@@ -5,7 +5,7 @@
 use vedette::CliError;
 use vedette::commands::calibrate_camera::Args;
 use vedette::commands::emit;
-use vedette::output::{check_outputs, write_atomically};
+use vedette::output::{check_outputs, is_stdout, write_to};
 use vedette_vision::{Dictionary, Pattern, calibrate};
 
 fn grid(text: &str, flag: &str) -> Result<(i32, i32), CliError> {
@@ -21,7 +21,10 @@ fn grid(text: &str, flag: &str) -> Result<(i32, i32), CliError> {
 /// Runs `vedette calibrate-camera`.
 pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let inputs: Vec<(&str, &std::path::Path)> = args.photos.iter().map(|p| ("photo", p.as_path())).collect();
-    check_outputs(&[("-o", &args.output)], &inputs)?;
+    let to_stdout = is_stdout(&args.output);
+    if !to_stdout {
+        check_outputs(&[("-o", &args.output)], &inputs)?;
+    }
     let pattern = match (&args.chessboard, &args.charuco) {
         (_, Some(c)) => {
             let (squares_x, squares_y) = grid(c, "charuco")?;
@@ -45,7 +48,7 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     })
     .map_err(crate::vision)?;
     let text = c.intrinsics.to_toml(Some(c.record())).map_err(crate::vision)?;
-    write_atomically(&args.output, text.as_bytes())?;
+    write_to(&args.output, text.as_bytes(), out)?;
     let k = &c.intrinsics;
     let mut msg = format!(
         "wrote {}: {} of {} photos used, RMS reprojection error {:.3} px\n  {}x{} px, fx {:.1} fy {:.1} cx {:.1} cy {:.1}, distortion {:?}\n",
@@ -66,6 +69,11 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     }
     if c.rms_px > 1.0 {
         msg.push_str("  warning: RMS above 1 px; check the board size arguments and photo sharpness\n");
+    }
+    if to_stdout {
+        // Standard output carries the camera file: the summary goes to stderr.
+        eprint!("{msg}");
+        return Ok(());
     }
     emit(out, &msg)
 }

@@ -32,6 +32,7 @@ use vedette::commands;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    vedette::output::guard_process();
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use vedette::CliError;
 use vedette::commands::emit;
 use vedette::commands::scan::Args;
-use vedette::output::write_all_or_none;
+use vedette::output::{is_stdout, write_all_or_none, write_to};
 use vedette_geometry::Table;
 use vedette_vision::{
     Intrinsics, Photo, Profile, Roster, RosterFit, Scan, ScanIssue, ScanReport, SurfaceOptions, VisionError,
@@ -165,6 +165,8 @@ pub fn scan_one(
         // The layer's templates raise what stands on them, as segmented ones do.
         stand_on_templates(&mut result.table, &result.fit.model, &inputs.profile).map_err(crate::vision)?;
     }
+    // Only tables the other verbs load (the terrain limits included).
+    result.table.validate(&format!("the table scanned from {}", path.display()))?;
     Ok(result)
 }
 
@@ -213,7 +215,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let mut files: Vec<(&Path, Vec<u8>)> = Vec::new();
     let mut table_text = written.to_json_string();
     table_text.push('\n');
-    files.push((&args.output, table_text.into_bytes()));
+    if !is_stdout(&args.output) {
+        files.push((&args.output, table_text.clone().into_bytes()));
+    }
     if let Some(path) = &args.overlay {
         let img = draw_overlay(&photo, &result, profile).map_err(crate::vision)?;
         files.push((path, encode_image(&img, path).map_err(crate::vision)?));
@@ -222,15 +226,18 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         files.push((path, report_file_text(photo_path, &result.report)?.into_bytes()));
     }
     write_all_or_none(&files)?;
+    if is_stdout(&args.output) {
+        write_to(&args.output, table_text.as_bytes(), out)?;
+    }
 
     let r = &result.report;
     let c = &r.camera;
     let mut text = if args.terrain_only {
-        format!("wrote {} (terrain layer: {} features)\n", args.output.display(), written.terrain.len())
+        format!("wrote {} (terrain layer: {} features)\n", shown(&args.output), written.terrain.len())
     } else {
         format!(
             "wrote {} ({} bases of {} units from {} tags, {} markers, {} terrain features{})\n",
-            args.output.display(),
+            shown(&args.output),
             r.bases,
             result.table.units.len(),
             r.tags_seen,
@@ -266,7 +273,22 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
         "  scan time: {:.0} ms (of which {:.0} ms searching among figures)\n",
         r.timing_ms.total, r.timing_ms.clutter
     ));
-    emit(out, &text)
+    summary(args, out, &text)
+}
+
+/// How the summary names the table's destination.
+pub(crate) fn shown(path: &Path) -> String {
+    if is_stdout(path) { "the table to standard output".to_string() } else { path.display().to_string() }
+}
+
+/// Prints the scan's summary: on standard output, or on stderr when the table went
+/// there (`-o -`).
+pub(crate) fn summary(args: &Args, out: &mut dyn std::io::Write, text: &str) -> Result<(), CliError> {
+    if is_stdout(&args.output) {
+        eprint!("{text}");
+        return Ok(());
+    }
+    emit(out, text)
 }
 
 /// The scan summary's list of issues (`vedette scan`, one photo or several).
@@ -297,7 +319,8 @@ fn check_scan_outputs(args: &Args) -> Result<(), CliError> {
         Some(o) => vec![o.clone()],
         None => Vec::new(),
     };
-    let mut outputs: Vec<(&str, &Path)> = vec![("-o", args.output.as_path())];
+    let mut outputs: Vec<(&str, &Path)> =
+        if is_stdout(&args.output) { Vec::new() } else { vec![("-o", args.output.as_path())] };
     outputs.extend(overlays.iter().map(|p| ("--overlay", p.as_path())));
     outputs.extend(args.report.iter().map(|p| ("--report", p.as_path())));
     vedette::output::check_outputs(&outputs, &inputs)

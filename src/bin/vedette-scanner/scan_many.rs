@@ -5,13 +5,12 @@
 //! tag that lands in different places beyond the photos' joint uncertainty is reported
 //! as a conflict and left out; one overlay is written per photo.
 
-use crate::scan::{ScanInputs, push_issues};
+use crate::scan::{ScanInputs, push_issues, shown, summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use vedette::CliError;
-use vedette::commands::emit;
 use vedette::commands::scan::Args;
-use vedette::output::write_all_or_none;
+use vedette::output::{is_stdout, write_all_or_none, write_to};
 use vedette_vision::{
     MIN_SHARED_TAGS, MergeReport, MergedScan, Photo, Scan, ScanIssue, ScanReport, SurfaceOptions,
     draw_overlay, encode_image, merge_scans, photos_disagree, scan_with,
@@ -113,6 +112,8 @@ pub fn scan_and_merge(
         vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())
             .map_err(crate::vision)?;
     }
+    // Only tables the other verbs load (the terrain limits included).
+    merged.table.validate(&format!("the table scanned from {n} photos"))?;
     Ok((merged, scans))
 }
 
@@ -156,7 +157,9 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     }
     let mut table_text = merged.table.to_json_string();
     table_text.push('\n');
-    files.push((args.output.clone(), table_text.into_bytes()));
+    if !is_stdout(&args.output) {
+        files.push((args.output.clone(), table_text.clone().into_bytes()));
+    }
     if let Some(path) = &args.overlay {
         for (k, (photo, s)) in photos.iter().zip(&scans).enumerate() {
             let img = draw_overlay(photo, s, profile).map_err(crate::vision)?;
@@ -170,11 +173,14 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     }
     let refs: Vec<(&Path, Vec<u8>)> = files.iter().map(|(p, b)| (p.as_path(), b.clone())).collect();
     write_all_or_none(&refs)?;
+    if is_stdout(&args.output) {
+        write_to(&args.output, table_text.as_bytes(), out)?;
+    }
 
     let r = &merged.report;
     let mut text = format!(
         "wrote {} ({} bases of {} units from {n} photos, merged in {:.1} ms)\n",
-        args.output.display(),
+        shown(&args.output),
         r.bases,
         merged.table.units.len(),
         r.merge_ms
@@ -200,5 +206,5 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
     let several = r.seen_by.iter().filter(|b| b.photos.len() > 1).count();
     text.push_str(&format!("  {several} bases seen in more than one photo, merged by their uncertainty\n"));
     push_issues(&mut text, &r.issues);
-    emit(out, &text)
+    summary(args, out, &text)
 }

@@ -6,7 +6,7 @@ use crate::artillery::battery::{Battery, Battlefield, batteries};
 use crate::artillery::deep::{DeepTarget, deep_target};
 use crate::artillery::enfilade::EnfiladeVerdict;
 use crate::artillery::firing_zone::{
-    ClearSwings, ZoneObstacle, ZoneObstacleSource, blocked_swings, zone_obstacles,
+    ClearSwings, ZoneObstacle, ZoneObstacleSource, blocked_swings, relative_deg, zone_obstacles,
 };
 use crate::artillery::range::segment_to_convex_mm;
 use crate::artillery::secondary_targets::{SecondaryTargets, secondary_targets};
@@ -15,6 +15,8 @@ use crate::artillery::unlimber::{UnlimberCheck, unlimber_check};
 use crate::error::GeometryError;
 use crate::segment::Segment;
 use crate::table::BaseRef;
+use crate::ties::same_length;
+use crate::vec2::Vec2;
 
 /// The main target of a battery and what fire on it finds.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,9 +84,30 @@ pub fn assess_battery(field: &Battlefield<'_>, r: BaseRef) -> Result<BatteryAsse
         .map(|o| (segment_to_convex_mm(&battery.frontage.edge, o.polygon.vertices()), o))
         .collect();
     in_arc.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Obstacles at the same distance (within rounding: most often touching the
+    // frontage) in the order of their direction from the battery, and all of them taken
+    // when one blocks the last swing: which of them is named must not depend on rounding
+    // where the table lies (issue 41 item 2).
+    let mid = battery.frontage.edge.midpoint();
+    let bearing = |o: &ZoneObstacle| {
+        let v = o.polygon.vertices();
+        let c = v.iter().fold(Vec2::ZERO, |a, &p| a + p) / v.len().max(1) as f64;
+        relative_deg(battery.forward(), c - mid)
+    };
+    let mut from = 0;
+    while from < in_arc.len() {
+        let first = in_arc[from].0;
+        let to = from + in_arc[from..].iter().take_while(|p| same_length(p.0, first)).count();
+        in_arc[from..to].sort_by(|a, b| bearing(a.1).total_cmp(&bearing(b.1)));
+        from = to;
+    }
     let mut blocked: Vec<(f64, f64)> = Vec::new();
     let mut zone_blockers = Vec::new();
-    for (_, o) in in_arc {
+    let mut closed_at: Option<f64> = None;
+    for (d, o) in in_arc {
+        if closed_at.is_some_and(|c| !same_length(d, c)) {
+            break;
+        }
         if let Some(b) = blocked_swings(
             &battery.frontage.edge,
             battery.forward(),
@@ -96,8 +119,8 @@ pub fn assess_battery(field: &Battlefield<'_>, r: BaseRef) -> Result<BatteryAsse
         {
             blocked.push(b);
             zone_blockers.push(o.source);
-            if ClearSwings::without(max_swing, &blocked).is_empty() {
-                break;
+            if closed_at.is_none() && ClearSwings::without(max_swing, &blocked).is_empty() {
+                closed_at = Some(d);
             }
         }
     }

@@ -12,6 +12,7 @@ use crate::artillery::range::bracket_far_edge_mm;
 use crate::artillery::targets::TargetAssessment;
 use crate::artillery::unlimber::UnlimberCheck;
 pub use crate::artillery::zone_calls::{ZoneCalls, zone_calls};
+use crate::base::Base;
 use crate::close_call::Party;
 use crate::close_call::{CloseCall, distance_call, line_call, segment_to_base};
 use crate::convex::point_distance_2;
@@ -47,29 +48,38 @@ pub fn range_call(
     Some((limit, distance_call(table, battery.base_ref, t.nearest_base, &c, limit)))
 }
 
-/// The close call of "half or more of one of its bases inside the arc": the base with
-/// the largest fraction inside decides; a rectangle is cut in half by any line through
-/// its centre, so the fraction crosses one half when the centre crosses the arc side
-/// nearest it, and the margin is the centre's distance to that side's line. (When
-/// another of its bases also holds half, this margin is a lower bound.)
+/// The close call of "half or more of one of its bases inside the arc". A rectangle is
+/// cut in half by any line through its centre, so a base's fraction inside crosses one
+/// half when its centre crosses the arc side nearest it: a base's own margin is its
+/// centre's distance to that side's line. The verdict flips when every base holding
+/// half has lost it (in: the holding base deepest inside decides, its margin the
+/// largest) or when one base gains it (not in: the base nearest to holding half
+/// decides).
+///
+/// The deciding base is chosen by that distance, never by its fraction inside: the
+/// fractions of bases wholly inside are all one, up to rounding that depends on where
+/// the table lies, and a choice among them by fraction moved margins by tens of
+/// millimetres when the whole table moved by one (issue 41 item 2).
 #[must_use]
 pub fn arc_call(table: &Table, battery: &Battery, t: &TargetAssessment) -> Option<CloseCall> {
-    let (r, base) = t
+    let cone = battery.arc.cone();
+    let sides = [(cone.frontage.a, cone.left_direction, -1.0), (cone.frontage.b, cone.right_direction, 1.0)];
+    // A point's signed distance inside the side `s` (positive on the arc's side of it).
+    let inside = |s: &(Vec2, Vec2, f64), p: Vec2| s.2 * s.1.cross(p - s.0) / s.1.length();
+    let holding = |b: &Base| !t.half_base_in_arc || battery.arc.holds_half_of(b);
+    let (r, c, side, _) = t
         .bases
         .iter()
         .filter_map(|&i| {
             let r = BaseRef::new(t.unit, i);
-            table.base(r).map(|b| (r, b))
+            table.base(r).filter(|b| holding(b)).map(|b| (r, b.centre()))
         })
-        .max_by(|a, b| {
-            battery.arc.fraction_of_base_inside(a.1).total_cmp(&battery.arc.fraction_of_base_inside(b.1))
-        })?;
-    let cone = battery.arc.cone();
-    let c = base.centre();
-    let sides = [(cone.frontage.a, cone.left_direction), (cone.frontage.b, cone.right_direction)];
-    let (origin, dir) =
-        sides.into_iter().min_by(|a, b| a.1.cross(c - a.0).abs().total_cmp(&b.1.cross(c - b.0).abs()))?;
-    Some(line_call(table, r, c, battery.base_ref, origin, dir))
+        .filter_map(|(r, c)| {
+            let nearest = sides.iter().min_by(|a, b| inside(a, c).total_cmp(&inside(b, c)))?;
+            Some((r, c, nearest, inside(nearest, c)))
+        })
+        .max_by(|a, b| a.3.total_cmp(&b.3))?;
+    Some(line_call(table, r, c, battery.base_ref, side.0, side.1))
 }
 
 /// How far past the unlimber limit the nearest enemy is looked for, mm: an enemy

@@ -57,6 +57,7 @@ use crate::artillery::range::{range_bracket, segment_to_convex_mm, within_max_ra
 use crate::base::Base;
 use crate::sight::FullVisibility;
 use crate::table::{BaseRef, Table, UnitKind};
+use crate::ties::same_length;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -236,14 +237,27 @@ fn assess_candidate(
         }
         parts.push((bi, fraction, range, segment_to_convex_mm(&centreline, part.vertices())));
     }
-    let &(nearest, _, range_mm, _) = parts.iter().min_by(|a, b| a.2.total_cmp(&b.2).then(a.0.cmp(&b.0)))?;
+    // The nearest base; bases at the same range (within rounding, `same_length`) go by
+    // their order in the unit, so that rounding where the table lies never picks one
+    // (issue 41 item 2: the aim follows this base).
+    let least = parts.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
+    let &(nearest, _, _, _) = parts.iter().filter(|p| same_length(p.2, least)).min_by_key(|p| p.0)?;
+    let range_mm = least;
     let arc_fraction = parts.iter().map(|p| p.1).fold(0.0, f64::max);
     let centre_offset_mm = parts.iter().map(|p| p.3).fold(f64::INFINITY, f64::min);
     let kept: Vec<usize> = parts.iter().map(|p| p.0).collect();
 
     // Line of sight: nearest bases first, stop at the first wholly visible one.
     let mut by_range = parts.clone();
-    by_range.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.0.cmp(&b.0)));
+    by_range.sort_by(|a, b| a.2.total_cmp(&b.2));
+    // Bases at the same range (within rounding) by their order in the unit.
+    let mut from = 0;
+    while from < by_range.len() {
+        let first = by_range[from].2;
+        let to = from + by_range[from..].iter().take_while(|p| same_length(p.2, first)).count();
+        by_range[from..to].sort_by_key(|p| p.0);
+        from = to;
+    }
     let eye = battery.eye();
     let seen_base = by_range.iter().map(|p| BaseRef::new(unit, p.0)).find(|&r| {
         field.line_of_sight.full_base_visible(table, battery.base_ref.unit, &eye, r)

@@ -264,6 +264,52 @@ fn in_assaults(k: UnitKind) -> bool {
     k.is_combat()
 }
 
+/// Why the assault rules have nothing to ask of `attacker` against `defender` (unit
+/// indices), for a message: a unit that takes no part in assaults (a leader, a
+/// skirmisher, a limber: only infantry, cavalry and artillery do), or two units of one
+/// side (an assault is on an enemy formation, 000 §5.1). `None` for a pair they ask
+/// about (issue 41 item 7: `explain` explained "assaults" by leaders and limbers).
+///
+/// ```
+/// use vedette_geometry::Table;
+/// use vedette_geometry::assault::contact::assault_pair_refusal;
+/// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
+///   "units":[
+///     {"id":"fr","side":"fr","kind":"infantry","formation":"line","bases":[{"x":0,"y":0,"heading":90,"width":30,"depth":20}]},
+///     {"id":"gen","side":"fr","kind":"leader","bases":[{"x":0,"y":-40,"heading":90,"width":25,"depth":30}]},
+///     {"id":"au","side":"au","kind":"infantry","formation":"line","bases":[{"x":0,"y":50,"heading":270,"width":30,"depth":20}]},
+///     {"id":"fr2","side":"fr","kind":"infantry","formation":"line","bases":[{"x":100,"y":0,"heading":90,"width":30,"depth":20}]}]}"#)?;
+/// assert_eq!(assault_pair_refusal(&t, 0, 2), None);
+/// assert!(assault_pair_refusal(&t, 1, 2).is_some_and(|r| r.contains("a leader")));
+/// assert!(assault_pair_refusal(&t, 0, 3).is_some_and(|r| r.contains("same side")));
+/// # Ok::<(), vedette_geometry::GeometryError>(())
+/// ```
+#[must_use]
+pub fn assault_pair_refusal(table: &Table, attacker: usize, defender: usize) -> Option<String> {
+    let (a, d) = (table.units.get(attacker)?, table.units.get(defender)?);
+    for (u, role) in [(a, "assaults"), (d, "is assaulted")] {
+        if !in_assaults(u.kind) {
+            return Some(format!(
+                "\"{}\" is {} {}: only infantry, cavalry and artillery take part in an assault, so none {role}",
+                u.id,
+                article(u.kind.name()),
+                u.kind.name()
+            ));
+        }
+    }
+    (a.side == d.side).then(|| {
+        format!(
+            "\"{}\" and \"{}\" are on the same side ({}): an assault is made on an enemy",
+            a.id, d.id, a.side
+        )
+    })
+}
+
+/// "a" or "an" before `word`.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
 /// Every assault contact on the table, sorted by attacker then defender unit index.
 ///
 /// ```
@@ -271,7 +317,8 @@ fn in_assaults(k: UnitKind) -> bool {
 /// let t = Table::from_json_str(r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium",
 ///   "units":[
 ///     {"id":"fr","side":"fr","kind":"infantry","formation":"line","bases":[{"x":0,"y":0,"heading":90,"width":30,"depth":20}]},
-///     {"id":"au","side":"au","kind":"infantry","formation":"line","bases":[{"x":0,"y":50,"heading":270,"width":30,"depth":20}]}]}"#)?;
+///     {"id":"au","side":"au","kind":"infantry","formation":"line","bases":[{"x":0,"y":50,"heading":270,"width":30,"depth":20}]},
+///     {"id":"fr2","side":"fr","kind":"infantry","formation":"line","bases":[{"x":100,"y":0,"heading":90,"width":30,"depth":20}]}]}"#)?;
 /// let c = assault_contacts(&t, &SpatialIndex::new(&t), &t.rule_book()?)?;
 /// // 30 mm apart: each is within 1½" of the other.
 /// assert_eq!(c.len(), 2);

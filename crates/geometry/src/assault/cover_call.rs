@@ -104,30 +104,56 @@ pub fn cover_call(
     Ok(Some(CloseCall::new(table, margin, &parties)))
 }
 
-/// The terrain features whose outline or path comes within `reach_mm` of the bounding box
-/// of `bases` (by bounding boxes: a superset of those within `reach_mm` of a base).
+/// The terrain features whose outline, holes or path come within `reach_mm` of one of
+/// `bases`, or that hold a base's centre: measured edge to edge, so that which features
+/// count does not depend on how the table is turned (issue 41 item 2: by bounding boxes,
+/// a table turned 37° gained and lost cover calls). Bounding boxes only rule out the far
+/// ones first.
 #[must_use]
 pub fn terrain_near(terrain: &[TerrainFeature], bases: &[Base], reach_mm: f64) -> Vec<TerrainFeature> {
-    let (mut lo, mut hi) =
-        (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY));
-    for b in bases {
-        let (a, z) = b.aabb();
-        lo = Vec2::new(lo.x.min(a.x), lo.y.min(a.y));
-        hi = Vec2::new(hi.x.max(z.x), hi.y.max(z.y));
-    }
     let grow = Vec2::new(reach_mm, reach_mm);
-    let (lo, hi) = (lo - grow, hi + grow);
-    terrain.iter().filter(|t| overlaps(t, lo, hi)).cloned().collect()
+    let corners: Vec<([Vec2; 4], (Vec2, Vec2))> = bases
+        .iter()
+        .map(|b| {
+            let (lo, hi) = b.aabb();
+            (b.vertices_ccw(), (lo - grow, hi + grow))
+        })
+        .collect();
+    terrain
+        .iter()
+        .filter(|t| {
+            let Some(fbox) = feature_box(t) else { return false };
+            corners
+                .iter()
+                .any(|(c, near)| crate::convex::boxes_meet(*near, fbox) && within_reach(t, c, reach_mm))
+        })
+        .cloned()
+        .collect()
 }
 
-/// True when the bounding box of a feature's outline and path meets the box `lo..hi`.
-fn overlaps(t: &TerrainFeature, lo: Vec2, hi: Vec2) -> bool {
+/// The bounding box of a feature's outline and path; `None` without points.
+fn feature_box(t: &TerrainFeature) -> Option<(Vec2, Vec2)> {
     let mut pts = t.outline.iter().chain(t.path.iter());
-    let Some(first) = pts.next() else { return false };
-    let (a, b) = pts.fold((*first, *first), |(a, b), p| {
+    let first = *pts.next()?;
+    Some(pts.fold((first, first), |(a, b), p| {
         (Vec2::new(a.x.min(p.x), a.y.min(p.y)), Vec2::new(b.x.max(p.x), b.y.max(p.y)))
-    });
-    a.x <= hi.x && b.x >= lo.x && a.y <= hi.y && b.y >= lo.y
+    }))
+}
+
+/// True when a line of `t` (outline, hole or path) comes within `reach_mm` of the base
+/// with corners `corners`, or the base's centre lies in `t`'s area.
+fn within_reach(t: &TerrainFeature, corners: &[Vec2; 4], reach_mm: f64) -> bool {
+    let ring = |r: &[Vec2]| -> Vec<Segment> {
+        (0..r.len()).map(|i| Segment::new(r[i], r[(i + 1) % r.len()])).collect()
+    };
+    let mut lines: Vec<Segment> = ring(&t.outline);
+    lines.extend(t.holes.iter().flat_map(|h| ring(h)));
+    lines.extend(t.path.windows(2).map(|w| Segment::new(w[0], w[1])));
+    if lines.iter().any(|s| segment_distance_mm(s, corners) <= reach_mm) {
+        return true;
+    }
+    let centre = corners.iter().fold(Vec2::ZERO, |a, &p| a + p) / 4.0;
+    t.outline.len() >= 3 && t.polygon().contains(centre)
 }
 
 /// The margin of one route (the unit's bases, or its contact face) against class

@@ -129,6 +129,16 @@ pub fn sight_calls(
 ) -> Result<SightCalls, GeometryError> {
     let (sb, tb) = (members(table, spotter), members(table, target));
     let sigma = table.bases().filter_map(|(_, b)| base_sigma(b)).reduce(f64::max);
+    // Growing and shrinking bases keeps their centres, and so the level each stands at:
+    // a spotter or target base across a hill's edge changes level when it moves by its
+    // level margin, which bounds the verdicts' margins (their levels decide them).
+    let ground = crate::los::Ground::new(table);
+    let level_margin = sb
+        .iter()
+        .chain(&tb)
+        .filter_map(|&r| table.base(r))
+        .filter_map(|b| ground.level_margin(b))
+        .reduce(f64::min);
     let nudge_base = tb.first().copied();
     // Decided on the local table, which gives the whole table's verdict at every step
     // (see `local_table`), with its terrain prepared once (it never moves).
@@ -162,6 +172,7 @@ pub fn sight_calls(
             Ok(now != holds)
         };
         let margin = flip_margin(flips)?;
+        let margin = level_margin.map_or(margin, |l| margin.min(l));
         let call = CloseCall::perturbed(margin, sigma, nudge_base);
         calls.push(call);
     }

@@ -142,6 +142,36 @@ impl Ground {
     }
 }
 
+impl Ground {
+    /// How far `base` can move before the level it stands at ([`Ground::base_level`])
+    /// can change: its centre's distance to the nearest hill contour that crosses it;
+    /// `None` when no contour crosses it. A straight contour edge holds exactly half of a
+    /// rectangle when it passes through the rectangle's centre, so across a straight edge
+    /// this is where the level changes (issue 41 item 6: a skirmisher half a millimetre
+    /// off a hill's edge saw nothing behind it, with a margin of 50 mm; moved back, it
+    /// saw).
+    #[must_use]
+    pub fn level_margin(&self, base: &Base) -> Option<f64> {
+        let (lo, hi) = base.aabb();
+        let poly = base.polygon();
+        let (c, area) = (base.centre(), base.area());
+        let ring = |r: &[Vec2]| {
+            (0..r.len())
+                .map(|i| crate::segment::Segment::new(r[i], r[(i + 1) % r.len()]).distance_to_point(c))
+                .fold(f64::INFINITY, f64::min)
+        };
+        self.contours
+            .iter()
+            .filter(|k| k.bbox_overlaps(lo, hi))
+            .filter(|k| {
+                let inside = k.polygon.area_inside(&poly);
+                inside > 0.0 && inside < area
+            })
+            .map(|k| k.polygon.holes.iter().map(|h| ring(h)).fold(ring(&k.polygon.exterior), f64::min))
+            .reduce(f64::min)
+    }
+}
+
 /// True when contour `inner` lies inside `outer` (contours never cross, so one vertex
 /// decides, unless it sits on the outer line: then try the others).
 fn contour_inside(inner: &Contour, outer: &Contour) -> bool {

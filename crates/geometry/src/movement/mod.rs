@@ -344,7 +344,8 @@ fn nearest_enemy_mm(table: &Table, u: usize) -> Option<f64> {
 /// system, answering `questions`.
 ///
 /// # Errors
-/// When the unit is missing from either table, or its bases differ in number; when a
+/// When the unit is missing from either table, or its bases differ in number, or its
+/// side or kind; when a
 /// question does not belong to the table's rule set (a retrograde result under Pro
 /// Patria, a forced march or charge elsewhere), or the charge's target is unknown.
 pub fn assess_move(
@@ -368,6 +369,21 @@ pub fn assess_move(
                 b1.bases.len()
             ),
         });
+    }
+    // A move is of one unit: the same side and kind in both tables (issue 41 item 7;
+    // limbering is a formation, not a kind).
+    for (field, was, is) in
+        [("side", b0.side.as_str(), b1.side.as_str()), ("kind", b0.kind.name(), b1.kind.name())]
+    {
+        if was != is {
+            return Err(GeometryError::InvalidField {
+                origin: "second position".to_string(),
+                location: format!("unit \"{id}\" {field}"),
+                reason: format!(
+                    "the unit's {field} is \"{was}\" before and \"{is}\" after; a move keeps its {field} (is it the same unit?)"
+                ),
+            });
+        }
     }
     let book: RuleBook = before.rule_book()?;
     let pro_patria = book.rules() == RuleSet::ProPatria;

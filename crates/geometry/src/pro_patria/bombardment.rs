@@ -87,8 +87,24 @@ pub struct BombardmentZone {
     pub units: Vec<usize>,
 }
 
+/// Refuses a unit that is no artillery where a battery must fire: `why` says what fires.
+pub(crate) fn artillery_only(unit: &crate::table::Unit, why: &str) -> Result<(), GeometryError> {
+    if unit.kind == crate::table::UnitKind::Artillery {
+        return Ok(());
+    }
+    Err(GeometryError::WrongKind {
+        unit: unit.id.clone(),
+        kind: unit.kind.name().to_string(),
+        reason: why.to_string(),
+    })
+}
+
 /// The bombardment zone of battery `battery` (a unit index) aimed at `point` (004 §19.6);
 /// `None` for a unit with no bases.
+///
+/// # Errors
+/// [`GeometryError::WrongKind`] when `battery` is no artillery (issue 41 item 7: an
+/// infantry battalion was taken for a battery).
 ///
 /// ```
 /// use vedette_geometry::{Table, Vec2};
@@ -110,6 +126,7 @@ pub fn bombardment_zone(
     book: &RuleBook,
 ) -> Result<Option<BombardmentZone>, GeometryError> {
     let Some(unit) = table.units.get(battery) else { return Ok(None) };
+    artillery_only(unit, "the massed-battery bombardment (004 §19.6) is fired by artillery")?;
     let Some(mut area) = bombardment_box(unit, point, book)? else { return Ok(None) };
     let Some(frame) = UnitFrame::of(&unit.bases) else { return Ok(None) };
     let from = frame.origin;

@@ -102,6 +102,9 @@ pub struct BounceThrough {
 /// The bounce-through of `firer`'s shot at `target` (unit indices): `bounce_mm` from the
 /// Artillery Chart, `gun_range_mm` the calibre's range when known. `None` when either
 /// unit has no stands.
+///
+/// # Errors
+/// [`GeometryError::WrongKind`] when `firer` is no artillery (issue 41 item 7).
 pub fn bounce_through(
     table: &Table,
     sight: &TerrainSight,
@@ -111,6 +114,7 @@ pub fn bounce_through(
     gun_range_mm: Option<f64>,
 ) -> Result<Option<BounceThrough>, GeometryError> {
     let (Some(f), Some(t)) = (table.units.get(firer), table.units.get(target)) else { return Ok(None) };
+    crate::pro_patria::bombardment::artillery_only(f, "bounce-through (004 §17.3.9) is an artillery shot")?;
     // The firing stand nearest the target, and the target's point nearest its muzzle.
     let Some((fi, muzzle, start)) = f
         .bases

@@ -10,7 +10,10 @@ mod unique_keys;
 mod validate;
 
 pub use load::SCHEMA_ID;
-pub use validate::{MAX_COORDINATE_MM, MAX_HEADING_DEG, MAX_OUTLINE_POINTS, MAX_SIZE_MM};
+pub use validate::{
+    MAX_COORDINATE_MM, MAX_HEADING_DEG, MAX_OUTLINE_POINTS, MAX_SIZE_MM, MAX_TERRAIN_FEATURES,
+    MAX_TERRAIN_POINTS,
+};
 
 use crate::base::Base;
 use crate::error::GeometryError;

@@ -6,6 +6,7 @@ use super::{Formation, MarkerColour, MarkerKind, Table, Unit, UnitKind};
 use crate::base::Base;
 use crate::error::GeometryError;
 use crate::number::Shown;
+use crate::polygon::RingLookup;
 use crate::rules::{RuleBook, RuleSet};
 use crate::vec2::Vec2;
 use std::collections::HashMap;
@@ -22,6 +23,14 @@ pub const MAX_HEADING_DEG: f64 = 1.0e6;
 /// The most points one terrain outline, hole or path may have (the simple-polygon check
 /// grows with the square of the count in the worst case).
 pub const MAX_OUTLINE_POINTS: usize = 10_000;
+/// The most terrain features a table may have. A table holds tens; the seeded
+/// generator's largest battles (a million bases) hold 20,000.
+pub const MAX_TERRAIN_FEATURES: usize = 20_000;
+/// The most terrain points a table may have in all (outlines, holes, paths and crest
+/// lines): what the sight and cover questions walk. Each outline within
+/// [`MAX_OUTLINE_POINTS`], 300 of them made `scan` take 75 s and 800 MB and `report` over
+/// two minutes (issue 41 item 5); the generator's largest battles hold under 200,000.
+pub const MAX_TERRAIN_POINTS: usize = 200_000;
 
 /// `v` is finite and at most `limit` in magnitude.
 fn bounded(v: f64, limit: f64) -> bool {
@@ -189,6 +198,33 @@ impl Table {
                 });
             }
         }
+        if self.terrain.len() > MAX_TERRAIN_FEATURES {
+            return Err(field(
+                "terrain".to_string(),
+                format!(
+                    "has {} features; at most {MAX_TERRAIN_FEATURES} (MAX_TERRAIN_FEATURES): merge or leave out pieces",
+                    self.terrain.len()
+                ),
+            ));
+        }
+        let points: usize = self
+            .terrain
+            .iter()
+            .map(|t| {
+                t.outline.len()
+                    + t.path.len()
+                    + t.holes.iter().map(Vec::len).sum::<usize>()
+                    + t.crests.iter().map(Vec::len).sum::<usize>()
+            })
+            .sum();
+        if points > MAX_TERRAIN_POINTS {
+            return Err(field(
+                "terrain".to_string(),
+                format!(
+                    "has {points} points in all (outlines, holes, paths, crest lines); at most {MAX_TERRAIN_POINTS} (MAX_TERRAIN_POINTS): simplify the outlines"
+                ),
+            ));
+        }
         let mut terrain_ids: HashMap<&str, usize> = HashMap::new();
         for (i, t) in self.terrain.iter().enumerate() {
             let at = |f: &str| match &t.id {
@@ -294,8 +330,9 @@ impl Table {
                 if poly.area() <= 0.0 {
                     return Err(field(at("outline"), "outline encloses no area".to_string()));
                 }
+                let outline = RingLookup::new(&t.outline);
                 for (h, hole) in t.holes.iter().enumerate() {
-                    if let Some(p) = hole.iter().find(|&&p| !crate::polygon::ring_contains(&t.outline, p)) {
+                    if let Some(p) = hole.iter().find(|&&p| !outline.contains(p)) {
                         return Err(field(
                             at(&format!("holes[{h}]")),
                             format!("hole point ({}, {}) lies outside the outline", p.x, p.y),
@@ -417,9 +454,10 @@ fn crest_problem(t: &crate::terrain::TerrainFeature) -> Option<(usize, String)> 
                 .map(|i| Segment::new(t.outline[i], t.outline[(i + 1) % n]).distance_to_point(p))
                 .fold(f64::INFINITY, f64::min)
         };
-        if let Some(p) = crest.iter().find(|&&p| {
-            !crate::polygon::ring_contains(&t.outline, p) && off_outline(p) > crate::ties::TOUCHING_MM
-        }) {
+        let outline = RingLookup::new(&t.outline);
+        if let Some(p) =
+            crest.iter().find(|&&p| !outline.contains(p) && off_outline(p) > crate::ties::TOUCHING_MM)
+        {
             return Some((
                 k,
                 format!(
@@ -457,24 +495,32 @@ fn check_hills(table: &Table) -> Result<(), (usize, &'static str, String)> {
             let edges = |r: &[Vec2]| -> Vec<Segment> {
                 (0..r.len()).map(|i| Segment::new(r[i], r[(i + 1) % r.len()])).collect()
             };
+            // Contours whose boxes are apart neither cross nor nest.
+            if !crate::convex::boxes_meet(ring_box(ra), ring_box(rb)) {
+                continue;
+            }
             let (ea, eb) = (edges(ra), edges(rb));
-            let crosses = ea.iter().any(|x| eb.iter().any(|y| proper_crossing(x, y)));
+            let both: Vec<Segment> = ea.iter().chain(&eb).copied().collect();
+            let mut crosses = false;
+            crate::polygon::box_pairs(&both, |i, j| {
+                crosses |= i < ea.len() && j >= ea.len() && proper_crossing(&both[i], &both[j]);
+            });
             if crosses {
                 return Err((b, "outline", format!("hill contour crosses the contour of {}", name(a))));
             }
-            let inside = |inner: &[Vec2], outer: &[Vec2]| {
-                inner.iter().all(|&p| crate::polygon::ring_contains(outer, p))
-                    && inner.iter().any(|&p| !on_ring(outer, p))
+            let (la_ring, lb_ring) = (RingLookup::new(ra), RingLookup::new(rb));
+            let inside = |inner: &[Vec2], outer: &RingLookup<'_>| {
+                inner.iter().all(|&p| outer.contains(p)) && inner.iter().any(|&p| !outer.on_boundary(p))
             };
             let (la, lb) = (table.terrain[a].level, table.terrain[b].level);
-            if inside(rb, ra) && lb <= la {
+            if inside(rb, &la_ring) && lb <= la {
                 return Err((
                     b,
                     "level",
                     format!("a hill inside {} (level {la}) must be higher, got {lb}", name(a)),
                 ));
             }
-            if inside(ra, rb) && la <= lb {
+            if inside(ra, &lb_ring) && la <= lb {
                 return Err((
                     a,
                     "level",
@@ -486,10 +532,9 @@ fn check_hills(table: &Table) -> Result<(), (usize, &'static str, String)> {
     Ok(())
 }
 
-fn on_ring(ring: &[Vec2], p: Vec2) -> bool {
-    (0..ring.len()).any(|i| {
-        crate::segment::Segment::new(ring[i], ring[(i + 1) % ring.len()]).distance_to_point(p) == 0.0
-    })
+/// The bounding box of a ring.
+fn ring_box(ring: &[Vec2]) -> (Vec2, Vec2) {
+    crate::convex::bbox(ring.iter().copied())
 }
 
 /// True when two segments cross at a point interior to both (touching, or meeting at an

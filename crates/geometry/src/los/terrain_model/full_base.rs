@@ -78,7 +78,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         if let Some(q) = self.depth_hidden_corner(p).filter(|_| self.proof == Proof::Shortcuts) {
             return hidden(q, Method::Exact);
         }
-        let method = Method::Sampled(self.sampling);
+        let method = Method::Sampled(p.sampling(&self.sampling));
         let mut hint = None;
         // Eye points the whole base has been tried from (a few at most), and the cells of
         // the base proved from them when the whole base was not.

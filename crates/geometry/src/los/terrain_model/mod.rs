@@ -116,8 +116,9 @@ const PAIRS_PER_RUN: usize = 32;
 const CANDIDATE_SLACK_MM: f64 = 1e-6;
 
 /// The most sample points along one side of a target (edge points, and grid rows and
-/// columns): past 256 the spacing grows with the base instead of the work (a base
-/// over 256 mm is no miniature base; a table scaled by 1000 must not take hours).
+/// columns), and the most uniform directions tried from one target point toward the
+/// eye: past 256 the spacing grows with the base instead of the work (a base over 256 mm
+/// is no miniature base; a table scaled by 1000 must not take hours).
 const MAX_POINTS_PER_SIDE: f64 = 256.0;
 
 /// How many pieces a length is sampled in, at most `step` apart but never more than
@@ -158,12 +159,29 @@ impl Default for Sampling {
     }
 }
 
+impl Sampling {
+    /// The spacing the bounded search keeps at most on a target whose longest side is
+    /// `target_mm` from an eye `eye_mm` across: as set, or coarser past
+    /// [`MAX_POINTS_PER_SIDE`] points a side (the target's side over that many, and the
+    /// uniform directions toward the eye: at most π times its width over that many,
+    /// the arc they sweep at their farthest eye point).
+    fn capped(&self, target_mm: f64, eye_mm: f64) -> Sampling {
+        Sampling {
+            target_step_mm: self.target_step_mm.max(target_mm / MAX_POINTS_PER_SIDE),
+            eye_step_mm: self.eye_step_mm.max(std::f64::consts::PI * eye_mm / MAX_POINTS_PER_SIDE),
+        }
+    }
+}
+
 /// How a verdict was reached.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Method {
     /// Exactly (blockers only, or settled by the exact bounds).
     Exact,
-    /// By the bounded search. "Visible" and "hidden point" answers carry a checked sight
+    /// By the bounded search, with the spacing it kept at most (the steps as set, or
+    /// coarser on a target or an eye of more than a few hundred millimetres, where 256
+    /// points a side bound the work). "Visible" and "hidden point" answers carry a
+    /// checked sight
     /// segment or witness and are right; a "not visible" answer can only be wrong if
     /// every clear sight segment loses clearness when its target end moves by
     /// `target_step_mm·√2/2` (where no blind zone limits the pair, only the target's
@@ -292,6 +310,13 @@ struct Pair<'m> {
 }
 
 impl<'m> Pair<'m> {
+    /// The spacing the bounded search keeps at most on this pair ([`Sampling::capped`]).
+    fn sampling(&self, set: &Sampling) -> Sampling {
+        let across =
+            self.eye.iter().flat_map(|a| self.eye.iter().map(move |b| a.distance(*b))).fold(0.0, f64::max);
+        set.capped(self.target.width().max(self.target.depth()), across)
+    }
+
     /// The limits' blockers prepared for this pair's segments.
     fn local(&self) -> &[Vec<Option<LocalBlocker<'m>>>] {
         self.local.get_or_init(|| {

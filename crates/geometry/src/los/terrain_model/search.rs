@@ -87,9 +87,12 @@ impl<'i, 't> TerrainSight<'i, 't> {
                 }
             }
         }
-        // Uniform directions: eye points at most eye_step_mm apart (angle step · range).
+        // Uniform directions: eye points at most eye_step_mm apart (angle step · range),
+        // and at most MAX_POINTS_PER_SIDE of them, as along a target's side: past that
+        // the spacing grows with the eye instead of the work (an eye of metres, a table
+        // scaled by 100, asked 20,000 directions of every target point: issue 41 item 6).
         let span = (hi - lo).to_radians();
-        let n = ((span * far) / self.sampling.eye_step_mm).ceil().clamp(1.0, 20_000.0) as usize;
+        let n = pieces(span * far, self.sampling.eye_step_mm);
         // Critical directions are marked: a line just beside one (in the open interval to
         // its neighbour, where nothing changes) is tried too. Between two uniform
         // directions the step already bounds the gap.
@@ -488,7 +491,7 @@ impl<'i, 't> TerrainSight<'i, 't> {
         let sight = if first_ok {
             Some(first)
         } else {
-            method = Method::Sampled(self.sampling);
+            method = Method::Sampled(p.sampling(&self.sampling));
             // The first points (corners, then along the edges) are searched at once, as
             // most targets are seen there; then the cells proved hidden are skipped.
             // Where the line's far end does not matter to any limit, a target seen at all

@@ -24,6 +24,36 @@ fn sampling_grows_with_the_base_only_past_256_points_a_side() {
 }
 
 #[test]
+fn directions_toward_a_wide_eye_are_bounded_like_its_points() {
+    // Issue 41 item 6: a Pro Patria table with bases of metres (its sample scaled by
+    // 100). From each target point the search tried a direction every 0.5 mm of the eye
+    // seen at its farthest point: 20,000 of them (`los` took 11-18 s), now 256 and the
+    // critical ones. A miniature eye keeps its 0.5 mm.
+    let text = |w: f64, d: f64, gap: f64| {
+        format!(
+            r#"{{"schema":"vedette/table/1","rules":"pro-patria","scale":"28mm","units":[
+              {{"id":"a","side":"fr","kind":"infantry","bases":[{{"x":0,"y":0,"heading":90,"width":{w},"depth":{d}}}]}},
+              {{"id":"b","side":"au","kind":"infantry","bases":[{{"x":0,"y":{gap},"heading":270,"width":{w},"depth":{d}}}]}}]}}"#
+        )
+    };
+    for (w, d, gap, most) in [(4000.0, 2500.0, 60_000.0, 256 + 64), (40.0, 25.0, 600.0, 2 * 40 * 2 + 64)] {
+        let t = Table::from_json_str(&text(w, d, gap)).unwrap_or_else(|e| panic!("{e}"));
+        let index = SpatialIndex::new(&t);
+        let los = TerrainSight::try_new(&index).unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = (BaseRef::new(0, 0), BaseRef::new(1, 0));
+        let eye = los.eye_of(t.base(a).unwrap_or_else(|| panic!("no base")));
+        let p = los.pair(a, &eye, b).unwrap_or_else(|| panic!("no pair"));
+        let target = t.base(b).unwrap_or_else(|| panic!("no base")).vertices_ccw();
+        for q in target {
+            let (_, angles) = los.search_angles(&p, q).unwrap_or_else(|| panic!("inside the eye"));
+            // The uniform directions, the middles beside each critical one, the critical.
+            assert!(angles.len() <= 2 * most, "{w} mm wide: {} directions from {q:?}", angles.len());
+            assert!(angles.len() > most / 4, "{w} mm wide: {} directions from {q:?}", angles.len());
+        }
+    }
+}
+
+#[test]
 fn many_workers_on_a_small_table_build_the_occluders_once() {
     // Two units and sixteen workers: most workers take no part of the occluders. One
     // of them finishing last used to put together an empty set first (a panic on a
