@@ -56,6 +56,7 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
             rules: word("--rules", &args.rules, "republique5, republique-classic, republic, pro-patria")?,
             scale: word("--scale", &args.scale, "small, medium, large, 15mm, 28mm")?,
             name: None,
+            near_side: None,
         };
         let (roster, roster_text) =
             roster_from_units(&list, &units.display().to_string(), &profile, game).map_err(crate::vision)?;
