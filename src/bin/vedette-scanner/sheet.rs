@@ -90,9 +90,10 @@ pub fn run(args: &Args, out: &mut dyn std::io::Write) -> Result<(), CliError> {
                 })
                 .collect()
         }
-        (None, Some(t)) => {
-            parse_ids(t, profile.tags.dictionary.len())?.into_iter().map(|id| (id, default_mm, None)).collect()
-        }
+        (None, Some(t)) => parse_ids(t, profile.tags.dictionary.len())?
+            .into_iter()
+            .map(|id| (id, default_mm, None))
+            .collect(),
         (None, None) => (0..profile.tags.dictionary.len())
             .filter(|id| !is_fiducial(*id))
             .map(|id| (id, default_mm, None))
