@@ -537,7 +537,7 @@ tags = [3]
         assert!(r.units[0].is_tagged() && !r.units[2].is_tagged());
         assert_eq!(r.game.near_side.as_deref(), Some("austria"));
         // Written back and read again: the same roster.
-        let again = Roster::from_toml_str(&r.to_toml_string().unwrap(), "again.toml").unwrap();
+        let again = Roster::from_toml_str(&r.to_toml_string().unwrap(), "r.toml").unwrap();
         assert_eq!(again, r);
         let neither = mixed.replace("bases = 3\n", "");
         let e = Roster::from_toml_str(&neither, "r.toml").unwrap_err().to_string();
