@@ -198,7 +198,12 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(400))]
+        #![proptest_config(ProptestConfig {
+            cases: 400,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(41),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
 
         /// Folded, a file gives the table the whole file gives, to the bit: on the table
         /// it was made on, and on the same table scanned again (every base 0.3 mm and
