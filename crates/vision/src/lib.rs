@@ -174,7 +174,6 @@ pub use scan::{
 };
 pub use sheet::{
     DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets, sheets_sized, sheets_sized_with_labels,
-    sheets_with_labels,
 };
 pub use standing::{stand_on_templates, template_thickness_at};
 pub use surface::{SurfaceOptions, read_surface};

@@ -270,25 +270,14 @@ pub fn sheets_sized(profile: &Profile, tags: &[(u32, f64)]) -> Result<Vec<Page>,
     sheets_sized_with_labels(profile, &tags.iter().map(|&(id, size)| (id, size, None)).collect::<Vec<_>>())
 }
 
-/// As [`sheets`], each tag labelled under its id with what it goes on (`fr-1-2#0`:
-/// base 0 of unit fr-1-2, as tables name bases; issue 39), in the order given.
-pub fn sheets_with_labels(
-    profile: &Profile,
-    tags: &[(u32, Option<String>)],
-) -> Result<Vec<Page>, VisionError> {
-    let sized: Vec<(u32, f64, Option<String>)> =
-        tags.iter().map(|(id, label)| (*id, profile.tags.size_mm, label.clone())).collect();
-    sheets_sized_with_labels(profile, &sized)
-}
-
 /// The width of `text` at `size` mm, about (a sans-serif's mean advance).
 fn text_width_mm(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * 0.62 * size
 }
 
-/// The pages for a profile: its table fiducials, then each tag `(id, side mm, label)` at
-/// its own size (one run of pages per size, smallest first, each page titled with its
-/// size), labelled with what it goes on where a label is given.
+/// As [`sheets_sized`], each tag `(id, side mm, label)` labelled under its id with what
+/// it goes on where a label is given (`fr-1-2#0`: base 0 of unit fr-1-2, as tables name
+/// bases; issue 39).
 pub fn sheets_sized_with_labels(
     profile: &Profile,
     tags: &[(u32, f64, Option<String>)],
@@ -533,8 +522,10 @@ mod tests {
     #[test]
     fn roster_tags_are_labelled_with_their_base_and_still_read_at_size() {
         let p = profile();
-        let tags = vec![(10, Some("fr-0-1-art0#0".to_string())), (11, Some("fr-1#1".to_string()))];
-        let pages = sheets_with_labels(&p, &tags).unwrap();
+        let size = p.tags.size_mm;
+        let tags =
+            vec![(10, size, Some("fr-0-1-art0#0".to_string())), (11, size, Some("fr-1#1".to_string()))];
+        let pages = sheets_sized_with_labels(&p, &tags).unwrap();
         let r = pages[1].render().unwrap();
         for text in [">fr-0-1-art0#0</text>", ">tag 10</text>", ">fr-1#1</text>", ">tag 11</text>"] {
             assert!(r.svg.contains(text), "{text}");
