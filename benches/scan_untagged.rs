@@ -53,6 +53,8 @@ fn main() {
                 eprintln!("  {}", i.describe());
             }
         }
+        std::fs::write(out.join(format!("{}.scan.json", s.name)), result.table.to_json_string())
+            .expect("write scan");
         let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
         std::fs::write(
             out.join(format!("{}-overlay.jpg", s.name)),
@@ -91,6 +93,8 @@ fn main() {
             result.report.timing_ms.fitting
         );
         eprintln!("  missed: {}", missed(&result.table, &truth).join(", "));
+        std::fs::write(out.join(format!("{name}.scan.json")), result.table.to_json_string())
+            .expect("write scan");
         let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
         std::fs::write(
             out.join(format!("{name}-overlay.jpg")),
