@@ -56,6 +56,10 @@ const FITTED_SIGMA_EDGE_MM: f64 = 2.0;
 const FAR_EDGE_LEAN_MM: f64 = 2.0;
 /// How much a far edge counts in a formation's score against a near one.
 const FAR_EDGE_WEIGHT: f64 = 0.5;
+/// How much less a formation ranks whose axis runs along the table (facing a short
+/// edge) than one facing a long edge: a weak prior, it only breaks near ties such as a
+/// 25 x 30 mm base fitted either way round.
+const ENEMY_AXIS_PRIOR: f64 = 0.1;
 /// Uncertainty of a fitted base's heading that no edge measurement removes, degrees.
 pub const FITTED_SIGMA_FLOOR_DEG: f64 = 0.4;
 
@@ -233,7 +237,15 @@ pub(crate) fn fit_untagged(
                 }
             }
         };
-        let forward = if h.forward.y * toward >= 0.0 { h.forward } else { -h.forward };
+        // Of a square formation of square bases any edge may be the front: the one
+        // most toward the enemy's edge.
+        let square = h.shape.size.width == h.shape.size.depth && h.shape.frontage() == h.shape.depth();
+        let turns: &[Vec2] =
+            if square { &[h.forward, h.forward.perp_left()] } else { std::slice::from_ref(&h.forward) };
+        let forward = turns
+            .iter()
+            .map(|&f| if f.y * toward >= 0.0 { f } else { -f })
+            .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best });
         fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
         let bases = place(h, forward);
         fitted.units.insert(unit, bases);
@@ -261,8 +273,15 @@ pub(crate) fn fit_untagged(
 /// The order in which candidates are given units: the colour step across their edges,
 /// more for a formation that explains its whole blob than for one that leaves most of
 /// it unexplained (part of a larger unit, its seams taken for edges).
+/// A formation that fills less of its outline (a larger layout laid over a smaller
+/// unit and the mat around it) ranks lower too, and one whose axis is across the
+/// table's depth (facing one of the long edges, where the armies stand) a little
+/// higher: [`ENEMY_AXIS_PRIOR`].
 fn rank(h: &Hypothesis) -> f64 {
-    h.score * (0.5 + h.explained.min(1.0))
+    h.score
+        * (0.5 + h.explained.min(1.0))
+        * h.fill.min(1.0)
+        * (1.0 - ENEMY_AXIS_PRIOR * (1.0 - h.forward.y.abs()))
 }
 
 /// Two shapes of the same base size and layout.
