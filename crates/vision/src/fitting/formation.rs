@@ -4,7 +4,7 @@
 //! ([`super::template`]) is kept as a hypothesis when its outer edges stand out and the
 //! blob fills it.
 
-use super::template::Placement;
+use super::template::{Placement, clear_factor};
 use crate::roster::RosterUnit;
 use vedette_geometry::{BaseSize, Formation, Vec2};
 
@@ -77,8 +77,8 @@ pub(crate) struct Hypothesis {
     pub forward: Vec2,
     /// The weakest outer edge over [`MIN_EDGE_CONTRAST`].
     pub weakest: f64,
-    /// Mean colour step across the outer edges (far edges discounted), 8-bit units
-    /// summed over the channels.
+    /// Mean colour step across the outer edges (far edges discounted, and each the less
+    /// the more of the band outside it is blob), 8-bit units summed over the channels.
     pub score: f64,
     /// How far the edges' own peaks put each pair apart from the shape's size, mm (both
     /// axes, RMS).
@@ -114,7 +114,9 @@ pub(crate) fn hypothesis(
     if !edges_hold(&edges) || p.fill < MIN_FILL {
         return None;
     }
-    let score = (0..4).map(|k| w[k] * edges[k]).sum::<f64>() / w.iter().sum::<f64>();
+    let clear = order.map(|k| p.clear[k]);
+    let score =
+        (0..4).map(|k| w[k] * edges[k] * clear_factor(clear[k], w[k])).sum::<f64>() / w.iter().sum::<f64>();
     let weakest = edges.iter().copied().fold(f64::INFINITY, f64::min) / MIN_EDGE_CONTRAST;
     Some(Hypothesis {
         shape: *shape,

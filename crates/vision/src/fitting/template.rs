@@ -28,6 +28,16 @@ const COARSE_STEP: usize = 3;
 const REACH_PAST_BLOB_MM: f64 = 6.0;
 /// Two places of one layout closer than this are one (the weaker is dropped), mm.
 const SAME_PLACE_MM: f64 = 6.0;
+/// The band outside each edge that should show the mat, from this far past the edge
+/// (figures overhang base edges by up to 3 mm), mm ...
+const CLEAR_FROM_MM: f64 = 3.0;
+/// ... to this far, mm.
+const CLEAR_TO_MM: f64 = 6.0;
+/// How much an edge whose outside band is all blob loses of its strength in the score:
+/// an edge the camera sees (figures lean away from it) ...
+const CLEAR_GAIN_NEAR: f64 = 0.75;
+/// ... and one figures lean over (their tops stand past it on the base tops' plane).
+const CLEAR_GAIN_FAR: f64 = 0.25;
 
 /// The photo around one blob, turned onto the blob's edge directions, with the
 /// prefix sums of its gradients and of the blob's mask.
@@ -52,6 +62,9 @@ pub(crate) struct Turned {
     extent: (f64, f64, f64, f64),
     /// Blob pixels in the turned frame.
     mask_total: u32,
+    /// Integral image of the texture (the sum over channels of the gradients' absolute
+    /// values): index `v * (w + 1) + u`.
+    tex_int: Vec<f64>,
 }
 
 /// A formation's rectangle in a turned frame, and its evidence.
@@ -66,6 +79,10 @@ pub(crate) struct Placement {
     pub fill: f64,
     /// Share of the blob inside the rectangle.
     pub explained: f64,
+    /// Per edge, the share of the band outside it ([`CLEAR_FROM_MM`] to
+    /// [`CLEAR_TO_MM`]) that is not blob: an outer edge has the mat beyond it, a line
+    /// through figures or a seam inside a larger unit has not.
+    pub clear: [f64; 4],
     /// How far each pair of edges' own peaks stand from the rectangle's size, mm (RMS
     /// over the two pairs).
     pub misfit_mm: f64,
@@ -169,6 +186,15 @@ impl Turned {
                 }
             }
         }
+        let mut tex_int = vec![0f64; (w + 1) * (h + 1)];
+        for v in 0..h {
+            let mut row = 0f64;
+            for u in 0..w {
+                let (x, y) = (gx[v * w + u], gy[v * w + u]);
+                row += f64::from(x[0].abs() + x[1].abs() + x[2].abs() + y[0].abs() + y[1].abs() + y[2].abs());
+                tex_int[(v + 1) * (w + 1) + u + 1] = tex_int[v * (w + 1) + u + 1] + row;
+            }
+        }
         let mut vcum = vec![[0f32; 3]; w * (h + 1)];
         for u in 1..w.saturating_sub(1) {
             for v in 0..h {
@@ -189,7 +215,19 @@ impl Turned {
                 hcum[v * (w + 1) + u + 1] = next;
             }
         }
-        Ok(Turned { origin, a, b, w, h, vcum, hcum, mask_int, extent: (ulo, uhi, vlo, vhi), mask_total })
+        Ok(Turned {
+            origin,
+            a,
+            b,
+            w,
+            h,
+            vcum,
+            hcum,
+            mask_int,
+            extent: (ulo, uhi, vlo, vhi),
+            mask_total,
+            tex_int,
+        })
     }
 
     /// Table mm of a (sub)pixel of the turned image.
@@ -229,6 +267,43 @@ impl Turned {
             - self.mask_int[v1 * s + u0]
     }
 
+    /// Mean texture in `[u0, u1) x [v0, v1)`.
+    fn texture_in(&self, u0: usize, u1: usize, v0: usize, v1: usize) -> f64 {
+        let (u1, v1) = (u1.min(self.w), v1.min(self.h));
+        if u1 <= u0 || v1 <= v0 {
+            return 0.0;
+        }
+        let s = self.w + 1;
+        let t = &self.tex_int;
+        (t[v1 * s + u1] + t[v0 * s + u0] - t[v0 * s + u1] - t[v1 * s + u0]) / ((u1 - u0) * (v1 - v0)) as f64
+    }
+
+    /// Per edge of the rectangle with corner `(u0, v0)` and size `(lu, lv)` px, how
+    /// clear the band outside it is: the larger of the share of it that is not blob and
+    /// one less its texture over the rectangle's own (a shadow on the mat, taken into
+    /// the blob on some photos, is flat; figures are not).
+    fn clear(&self, u0: usize, v0: usize, lu: usize, lv: usize) -> [f64; 4] {
+        let f = FINE_PX_PER_MM;
+        let (near, far) = ((CLEAR_FROM_MM * f) as usize, (CLEAR_TO_MM * f) as usize);
+        let inside = self.texture_in(u0, u0 + lu, v0, v0 + lv).max(1e-6);
+        let share = |u0: usize, u1: usize, v0: usize, v1: usize| {
+            let (u1, v1) = (u1.min(self.w), v1.min(self.h));
+            let area = (u1.saturating_sub(u0) * v1.saturating_sub(v0)) as f64;
+            if area <= 0.0 {
+                return 1.0;
+            }
+            let not_blob = 1.0 - f64::from(self.mask_in(u0, u1, v0, v1)) / area;
+            let flat = 1.0 - self.texture_in(u0, u1, v0, v1) / inside;
+            not_blob.max(flat).clamp(0.0, 1.0)
+        };
+        [
+            share(u0.saturating_sub(far), u0.saturating_sub(near), v0, v0 + lv),
+            share(u0 + lu + near, u0 + lu + far, v0, v0 + lv),
+            share(u0, u0 + lu, v0.saturating_sub(far), v0.saturating_sub(near)),
+            share(u0, u0 + lu, v0 + lv + near, v0 + lv + far),
+        ]
+    }
+
     /// The four edges' steps (inside minus outside) of the rectangle with corner
     /// `(u0, v0)` and size `(lu, lv)` px.
     fn steps(&self, u0: usize, v0: usize, lu: usize, lv: usize) -> [[f32; 3]; 4] {
@@ -264,7 +339,8 @@ impl Turned {
         let (v_first, v_last) = range(vlo, vhi, lv, self.h);
         let score = |u0: usize, v0: usize| {
             let s = self.steps(u0, v0, lu, lv);
-            (0..4).map(|k| weights[k] * strength(&s[k])).sum::<f64>()
+            let c = self.clear(u0, v0, lu, lv);
+            (0..4).map(|k| weights[k] * strength(&s[k]) * clear_factor(c[k], weights[k])).sum::<f64>()
         };
         // Coarse grid, then each local maximum refined to the pixel.
         let cu: Vec<usize> = (u_first..=u_last).step_by(COARSE_STEP).collect();
@@ -367,6 +443,7 @@ impl Turned {
             strength: strength4,
             fill: f64::from(inside) / (lu * lv).max(1) as f64,
             explained: f64::from(inside) / f64::from(self.mask_total.max(1)),
+            clear: self.clear(u0, v0, lu, lv),
             misfit_mm: (((du1 - du0).powi(2) + (dv1 - dv0).powi(2)) / 2.0).sqrt() / FINE_PX_PER_MM,
         }
     }
@@ -375,4 +452,11 @@ impl Turned {
 /// An edge's strength: the sum over channels of its step's absolute values.
 fn strength(s: &[f32; 3]) -> f64 {
     f64::from(s[0].abs() + s[1].abs() + s[2].abs())
+}
+
+/// What share of an edge's strength counts in the score, given the share `clear` of
+/// the band outside it that is not blob and its weight (below 1: figures lean over it).
+pub(crate) fn clear_factor(clear: f64, weight: f64) -> f64 {
+    let gain = if weight >= 1.0 { CLEAR_GAIN_NEAR } else { CLEAR_GAIN_FAR };
+    1.0 - gain * (1.0 - clear.clamp(0.0, 1.0))
 }
