@@ -237,22 +237,12 @@ impl Turned {
 
     /// Mean step across the column `u` between rows `v0..v1`, per channel (+u minus -u).
     fn column_step(&self, u: usize, v0: usize, v1: usize) -> [f32; 3] {
-        if u >= self.w || v1 > self.h || v1 <= v0 {
-            return [0.0; 3];
-        }
-        let (hi, lo) = (self.vcum[u * (self.h + 1) + v1], self.vcum[u * (self.h + 1) + v0]);
-        let n = (v1 - v0) as f32;
-        [(hi[0] - lo[0]) / n, (hi[1] - lo[1]) / n, (hi[2] - lo[2]) / n]
+        mean_between(&self.vcum, u, self.w, self.h, v0, v1)
     }
 
     /// Mean step across the row `v` between columns `u0..u1`, per channel (+v minus -v).
     fn row_step(&self, v: usize, u0: usize, u1: usize) -> [f32; 3] {
-        if v >= self.h || u1 > self.w || u1 <= u0 {
-            return [0.0; 3];
-        }
-        let (hi, lo) = (self.hcum[v * (self.w + 1) + u1], self.hcum[v * (self.w + 1) + u0]);
-        let n = (u1 - u0) as f32;
-        [(hi[0] - lo[0]) / n, (hi[1] - lo[1]) / n, (hi[2] - lo[2]) / n]
+        mean_between(&self.hcum, v, self.h, self.w, u0, u1)
     }
 
     /// Blob pixels in `[u0, u1) x [v0, v1)`.
@@ -459,4 +449,15 @@ fn strength(s: &[f32; 3]) -> f64 {
 pub(crate) fn clear_factor(clear: f64, weight: f64) -> f64 {
     let gain = if weight >= 1.0 { CLEAR_GAIN_NEAR } else { CLEAR_GAIN_FAR };
     1.0 - gain * (1.0 - clear.clamp(0.0, 1.0))
+}
+
+/// The mean over `lo..hi` of line `line` (of `lines`) of prefix sums `cum`, each line
+/// `len + 1` sums long, per channel.
+fn mean_between(cum: &[[f32; 3]], line: usize, lines: usize, len: usize, lo: usize, hi: usize) -> [f32; 3] {
+    if line >= lines || hi > len || hi <= lo {
+        return [0.0; 3];
+    }
+    let (a, b) = (cum[line * (len + 1) + hi], cum[line * (len + 1) + lo]);
+    let n = (hi - lo) as f32;
+    [(a[0] - b[0]) / n, (a[1] - b[1]) / n, (a[2] - b[2]) / n]
 }
