@@ -577,6 +577,38 @@ bases = 2
         }
     }
 
+    /// A square base may face any of its edges: of an untagged square base of side "x"
+    /// (the near side, facing +y) turned 100°, 190°, 280° or 10° in the photo, the
+    /// fitted front is the edge most toward the enemy's (far) edge, 100°, with its
+    /// place to half a mm (the facing's turn over a square formation, and the ranking's
+    /// prior for an axis across the table, both see to it).
+    #[test]
+    fn a_square_base_faces_its_edge_most_toward_the_enemy() {
+        const SQUARE: &str = r#"
+[game]
+near_side = "x"
+
+[[unit]]
+id = "sq"
+side = "x"
+kind = "infantry"
+base_mm = [20, 20]
+bases = 1
+"#;
+        let roster = Roster::from_toml_str(SQUARE, "r.toml").unwrap();
+        let size = BaseSize::new(20.0, 20.0);
+        for turned in [100.0, 190.0, 280.0, 10.0] {
+            let truth = line(Vec2::new(300.0, 200.0), turned, 1, size);
+            let (photo, k) = photo_of(&truth, 15.0);
+            let s = crate::scan::scan(&photo, &profile(), Some(&roster), Some(&k)).unwrap();
+            let b = s.table.units.iter().find(|u| u.id == "sq").map(|u| u.bases[0]);
+            let b = b.unwrap_or_else(|| panic!("{turned}: not found: {:?}", s.report.issues));
+            let off = (b.heading_deg() - 100.0 + 540.0).rem_euclid(360.0) - 180.0;
+            assert!(off.abs() < 1.0, "{turned}: heading {}", b.heading_deg());
+            assert!(b.centre().distance(truth[0].centre()) < 0.5, "{turned}: {:?}", b.centre());
+        }
+    }
+
     /// Outlines that share more than a sliver overlap; touching ones do not.
     #[test]
     fn overlap_of_outlines() {
