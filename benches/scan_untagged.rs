@@ -5,6 +5,8 @@
 //! ```text
 //! cargo bench --bench scan_untagged                  # every photo
 //! UNTAGGED_ONLY=305 cargo bench --bench scan_untagged   # photos whose name holds 305
+//! UNTAGGED_CRITERION=1 UNTAGGED_ONLY=306 cargo bench --bench scan_untagged
+//!     # criterion: the whole scan of each chosen second-renderer photo, 10 samples
 //! ```
 
 #[path = "../tests/common/renders.rs"]
@@ -30,6 +32,28 @@ fn main() {
     let out: PathBuf = root.join("target/untagged-bench");
     std::fs::create_dir_all(&out).expect("bench dir");
     let only = std::env::var("UNTAGGED_ONLY").ok();
+    if std::env::var_os("UNTAGGED_CRITERION").is_some() {
+        let mut c = criterion::Criterion::default()
+            .sample_size(10)
+            .measurement_time(std::time::Duration::from_secs(60));
+        let mut g = c.benchmark_group("untagged scan, 12 MP, camera known");
+        for s in shared_untagged() {
+            if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
+                continue;
+            }
+            let (photo, profile, roster, k) = (s.photo(), s.profile(), s.roster(), s.intrinsics());
+            g.bench_function(&s.name, |b| {
+                b.iter(|| {
+                    std::hint::black_box(
+                        scan(&photo, &profile, Some(&roster), Some(&k)).map(|r| r.table.base_count()),
+                    )
+                })
+            });
+        }
+        g.finish();
+        c.final_summary();
+        return;
+    }
     let mut shared = Vec::new();
     for s in shared_untagged() {
         if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
@@ -53,6 +77,8 @@ fn main() {
                 eprintln!("  {}", i.describe());
             }
         }
+        std::fs::write(out.join(format!("{}.scan.json", s.name)), result.table.to_json_string())
+            .expect("write scan");
         let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
         std::fs::write(
             out.join(format!("{}-overlay.jpg", s.name)),
@@ -91,6 +117,8 @@ fn main() {
             result.report.timing_ms.fitting
         );
         eprintln!("  missed: {}", missed(&result.table, &truth).join(", "));
+        std::fs::write(out.join(format!("{name}.scan.json")), result.table.to_json_string())
+            .expect("write scan");
         let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
         std::fs::write(
             out.join(format!("{name}-overlay.jpg")),

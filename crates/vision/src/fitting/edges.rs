@@ -32,44 +32,10 @@ pub(crate) struct EdgePoints {
     pub grad: Vec<[[f32; 2]; 3]>,
 }
 
-/// A profile across direction `normal`: bin `k` sums the signed gradient component
-/// along `normal` of the points whose `p · normal` lies in `[start + k / FINE, ...)`.
-pub(crate) struct Profile {
-    /// The position of bin 0, mm along the normal.
-    pub start: f64,
-    /// Per bin: the sum over channels of the absolute signed sum.
-    pub bins: Vec<f64>,
+/// A profile across a direction: the signed gradient summed in bins along it.
+struct Profile {
     /// Sum over channels and bins of the squared signed sums (the sharpness).
-    pub energy: f64,
-}
-
-impl Profile {
-    /// The profile at `s` mm along the normal (linear between bin centres).
-    pub(crate) fn at(&self, s: f64) -> f64 {
-        let x = (s - self.start) * FINE_PX_PER_MM - 0.5;
-        if x < 0.0 || self.bins.is_empty() {
-            return 0.0;
-        }
-        let i = x.floor() as usize;
-        let t = x - i as f64;
-        match (self.bins.get(i), self.bins.get(i + 1)) {
-            (Some(a), Some(b)) => a + (b - a) * t,
-            (Some(a), None) => *a * (1.0 - t),
-            _ => 0.0,
-        }
-    }
-
-    /// The median bin over `[lo, hi]` mm: the level of the profile where no edge is.
-    pub(crate) fn median_over(&self, lo: f64, hi: f64) -> f64 {
-        let a = (((lo - self.start) * FINE_PX_PER_MM).floor().max(0.0)) as usize;
-        let b = (((hi - self.start) * FINE_PX_PER_MM).ceil().max(0.0) as usize).min(self.bins.len());
-        if a >= b {
-            return 0.0;
-        }
-        let mut v: Vec<f64> = self.bins[a..b].to_vec();
-        let mid = v.len() / 2;
-        *v.select_nth_unstable_by(mid, f64::total_cmp).1
-    }
+    energy: f64,
 }
 
 /// The gradients of the photo around blob `index` of `blobs` (the blob and
@@ -152,7 +118,7 @@ fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -
         hi = hi.max(s);
     }
     if !lo.is_finite() {
-        return Profile { start: 0.0, bins: Vec::new(), energy: 0.0 };
+        return Profile { energy: 0.0 };
     }
     let count = ((hi - lo) / bin_mm).ceil() as usize + 1;
     let mut sums = vec![[0f64; 3]; count];
@@ -165,97 +131,34 @@ fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -
             }
         }
     }
-    let energy = sums.iter().flatten().map(|v| v * v).sum();
-    let raw: Vec<f64> = sums.iter().map(|b| b.iter().map(|v| v.abs()).sum()).collect();
-    // A [1 2 1] smoothing: an edge between two bins is one peak.
-    let bins = (0..raw.len())
-        .map(|i| {
-            let a = if i > 0 { raw[i - 1] } else { 0.0 };
-            let c = raw.get(i + 1).copied().unwrap_or(0.0);
-            (a + 2.0 * raw[i] + c) / 4.0
-        })
-        .collect();
-    Profile { start: lo, bins, energy }
-}
-
-/// The profile across `angle_deg` at the fit's resolution.
-pub(crate) fn profile(points: &EdgePoints, angle_deg: f64) -> Profile {
-    profile_with(points, angle_deg, 1, 1.0 / FINE_PX_PER_MM)
+    Profile { energy: sums.iter().flatten().map(|v| v * v).sum() }
 }
 
 /// The direction of the formation's edges, degrees in `[0, 90)`: the angle whose profile
-/// and its perpendicular's are sharpest together; a coarse search over every direction,
-/// then a fine one about the best, then a parabola through the finest three.
+/// and its perpendicular's are sharpest together; a coarse search over every direction
+/// on a sample of the points, a finer one about the best on a sample, the finest on
+/// every point, then a parabola through the finest three.
 pub(crate) fn orientation(points: &EdgePoints) -> f64 {
-    let sharp = |a: f64, step: usize, bin: f64| {
-        profile_with(points, a, step, bin).energy + profile_with(points, a + 90.0, step, bin).energy
+    let sharp = |a: f64, stride: usize, bin: f64| {
+        profile_with(points, a, stride, bin).energy + profile_with(points, a + 90.0, stride, bin).energy
     };
-    let coarse_step = (points.pos.len() / 20_000).max(1);
-    let mut best = (0.0, f64::NEG_INFINITY);
-    for k in 0..45 {
-        let a = f64::from(k) * 2.0;
-        let e = sharp(a, coarse_step, 1.0);
-        if e > best.1 {
-            best = (a, e);
+    let search = |centre: f64, half: i32, step_deg: f64, stride: usize, bin: f64| {
+        let mut best = (centre, f64::NEG_INFINITY);
+        for k in -half..=half {
+            let a = centre + f64::from(k) * step_deg;
+            let e = sharp(a, stride, bin);
+            if e > best.1 {
+                best = (a, e);
+            }
         }
-    }
-    let mut fine = (best.0, f64::NEG_INFINITY);
-    for k in -25..=25 {
-        let a = best.0 + f64::from(k) * 0.1;
-        let e = sharp(a, 1, 1.0 / FINE_PX_PER_MM);
-        if e > fine.1 {
-            fine = (a, e);
-        }
-    }
-    let (a, e0) = fine;
-    let (em, ep) = (sharp(a - 0.1, 1, 1.0 / FINE_PX_PER_MM), sharp(a + 0.1, 1, 1.0 / FINE_PX_PER_MM));
+        best
+    };
+    let fine_bin = 1.0 / FINE_PX_PER_MM;
+    let (coarse, _) = search(44.0, 22, 2.0, (points.pos.len() / 20_000).max(1), 1.0);
+    let (near, _) = search(coarse, 6, 0.25, (points.pos.len() / 40_000).max(1), fine_bin);
+    let (a, e0) = search(near, 3, 0.05, 1, fine_bin);
+    let (em, ep) = (sharp(a - 0.05, 1, fine_bin), sharp(a + 0.05, 1, fine_bin));
     let curve = em - 2.0 * e0 + ep;
-    let shift = if curve < 0.0 { (0.5 * (em - ep) / curve).clamp(-0.5, 0.5) * 0.1 } else { 0.0 };
+    let shift = if curve < 0.0 { (0.5 * (em - ep) / curve).clamp(-0.5, 0.5) * 0.05 } else { 0.0 };
     (a + shift).rem_euclid(90.0)
-}
-
-/// Where a pair of parallel edges `length_mm` apart best fits the profile, searched with
-/// centres in `[lo, hi]` mm: the centre and the strength of each edge.
-pub(crate) fn fit_pair(profile: &Profile, length_mm: f64, lo: f64, hi: f64) -> Option<PairFit> {
-    if hi < lo {
-        return None;
-    }
-    let half = length_mm / 2.0;
-    let step = 1.0 / FINE_PX_PER_MM;
-    let score = |c: f64| profile.at(c - half) + profile.at(c + half);
-    let n = ((hi - lo) / step).ceil() as usize + 1;
-    let (mut best, mut best_score) = (lo, f64::NEG_INFINITY);
-    for k in 0..n {
-        let c = lo + k as f64 * step;
-        let s = score(c);
-        if s > best_score {
-            (best, best_score) = (c, s);
-        }
-    }
-    // Sub-bin: each edge's own peak by a parabola, the centre their mean.
-    let peak = |s: f64| {
-        let (a, b, c) = (profile.at(s - step), profile.at(s), profile.at(s + step));
-        let curve = a - 2.0 * b + c;
-        if curve < 0.0 { s + (0.5 * (a - c) / curve).clamp(-0.5, 0.5) * step } else { s }
-    };
-    let (near, far) = (peak(best - half), peak(best + half));
-    Some(PairFit {
-        centre: (near + far) / 2.0,
-        near_strength: profile.at(best - half),
-        far_strength: profile.at(best + half),
-        length_mm: far - near,
-    })
-}
-
-/// A pair of parallel edges fitted to a profile.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PairFit {
-    /// Midway between the edges, mm along the normal.
-    pub centre: f64,
-    /// The profile at the nearer edge.
-    pub near_strength: f64,
-    /// The profile at the farther edge.
-    pub far_strength: f64,
-    /// How far apart the sub-bin peaks are, mm.
-    pub length_mm: f64,
 }

@@ -1,0 +1,463 @@
+//! A formation as one rigid template (issue 37): the photo around a blob rectified
+//! onto the base tops at [`FINE_PX_PER_MM`] and turned so that the blob's edge
+//! directions are the image's axes; each colour channel's gradient summed along rows
+//! and columns (prefix sums), so that the mean colour step across any straight edge
+//! segment parallel to an axis costs four look-ups. A formation of known frontage and
+//! depth is slid over every place in the blob: its score is the colour step across
+//! each of its four outer edges, measured only along the edge's own length (so a
+//! neighbouring unit or a cube in the same blob adds nothing), inside minus outside.
+//! Figures are short and curved, of either sign, and average out along an edge; the
+//! seams between touching bases join flock to flock and are weak; an outer edge joins
+//! flock to mat all along its length.
+
+use super::edges::FINE_PX_PER_MM;
+use super::surface::{Blob, COARSE_PX_PER_MM};
+use crate::error::VisionError;
+use crate::pose::CameraModel;
+use crate::rectify::Rectified;
+use opencv::core::{Mat, Scalar, Size, Vec3b};
+use opencv::prelude::*;
+use vedette_geometry::Vec2;
+
+/// How far around a blob's bounding box the photo is rectified, mm.
+const MARGIN_MM: f64 = 10.0;
+/// Step of the coarse search over places, px of the turned image (1 mm).
+const COARSE_STEP: usize = 3;
+/// How far a formation may reach past its blob's extent on each side (the blob stops
+/// short of a base edge flocked like the mat), mm.
+const REACH_PAST_BLOB_MM: f64 = 6.0;
+/// Two places of one layout closer than this are one (the weaker is dropped), mm.
+const SAME_PLACE_MM: f64 = 6.0;
+/// The band outside each edge that should show the mat, from this far past the edge
+/// (figures overhang base edges by up to 3 mm), mm ...
+const CLEAR_FROM_MM: f64 = 3.0;
+/// ... to this far, mm.
+const CLEAR_TO_MM: f64 = 6.0;
+/// How much an edge whose outside band is all blob loses of its strength in the score:
+/// an edge the camera sees (figures lean away from it) ...
+const CLEAR_GAIN_NEAR: f64 = 0.75;
+/// ... and one figures lean over (their tops stand past it on the base tops' plane).
+const CLEAR_GAIN_FAR: f64 = 0.25;
+
+/// The photo around one blob, turned onto the blob's edge directions, with the
+/// prefix sums of its gradients and of the blob's mask.
+pub(crate) struct Turned {
+    /// Table mm of pixel `(u, v)` is `origin + a * u / FINE + b * v / FINE`.
+    origin: Vec2,
+    /// Table direction of the image's `u` axis (the blob's first edge direction).
+    pub a: Vec2,
+    /// Table direction of the image's `v` axis (`a` turned a quarter counter-clockwise).
+    pub b: Vec2,
+    w: usize,
+    h: usize,
+    /// Per column `u`, the sum over rows `< v` of the horizontal gradient smoothed over
+    /// three columns, per channel: index `u * (h + 1) + v`.
+    vcum: Vec<[f32; 3]>,
+    /// Per row `v`, the sum over columns `< u` of the vertical gradient smoothed over
+    /// three rows, per channel: index `v * (w + 1) + u`.
+    hcum: Vec<[f32; 3]>,
+    /// Integral image of the blob's mask: index `v * (w + 1) + u`.
+    mask_int: Vec<u32>,
+    /// The blob's extent in the turned frame, px: (u_min, u_max, v_min, v_max).
+    extent: (f64, f64, f64, f64),
+    /// Blob pixels in the turned frame.
+    mask_total: u32,
+    /// Integral image of the texture (the sum over channels of the gradients' absolute
+    /// values): index `v * (w + 1) + u`.
+    tex_int: Vec<f64>,
+}
+
+/// A formation's rectangle in a turned frame, and its evidence.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placement {
+    /// Its centre, table mm.
+    pub centre: Vec2,
+    /// Per edge (u-low, u-high, v-low, v-high), the strength of its colour step inside
+    /// minus outside (sum over channels of its absolute values, 8-bit units).
+    pub strength: [f64; 4],
+    /// Share of the rectangle the blob covers.
+    pub fill: f64,
+    /// Share of the blob inside the rectangle.
+    pub explained: f64,
+    /// Per edge, the share of the band outside it ([`CLEAR_FROM_MM`] to
+    /// [`CLEAR_TO_MM`]) that is not blob: an outer edge has the mat beyond it, a line
+    /// through figures or a seam inside a larger unit has not.
+    pub clear: [f64; 4],
+    /// How far each pair of edges' own peaks stand from the rectangle's size, mm (RMS
+    /// over the two pairs).
+    pub misfit_mm: f64,
+}
+
+impl Placement {
+    /// Outward normals of the four edges, table directions.
+    pub(crate) fn normals(a: Vec2, b: Vec2) -> [Vec2; 4] {
+        [-a, a, -b, b]
+    }
+}
+
+impl Turned {
+    /// Rectifies and turns the photo around `blob` onto the plane `top_mm`, its image
+    /// axes along `angle_deg` and `angle_deg + 90`.
+    pub(crate) fn new(
+        photo: &Mat,
+        model: &CameraModel,
+        top_mm: f64,
+        blob: &Blob,
+        angle_deg: f64,
+    ) -> Result<Turned, VisionError> {
+        let margin = Vec2::new(MARGIN_MM, MARGIN_MM);
+        let (min, max) = (blob.min - margin, blob.max + margin);
+        let fine = Rectified::new(photo, model, top_mm, (min, max), FINE_PX_PER_MM)?;
+        let (a, b) = (Vec2::from_heading_deg(angle_deg), Vec2::from_heading_deg(angle_deg + 90.0));
+        // The turned frame spans the box's corners projected on a and b.
+        let corners = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+        let span = |n: Vec2| {
+            corners
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.dot(n)), hi.max(p.dot(n))))
+        };
+        let ((alo, ahi), (blo, bhi)) = (span(a), span(b));
+        let w = ((ahi - alo) * FINE_PX_PER_MM).ceil() as usize + 1;
+        let h = ((bhi - blo) * FINE_PX_PER_MM).ceil() as usize + 1;
+        let origin = a * alo + b * blo;
+        // dst (u, v) -> table origin + a u/F + b v/F -> fine px (table - fine.origin) F - 0.5.
+        let f = FINE_PX_PER_MM;
+        let o = (origin - fine.origin_mm) * f;
+        let m = Mat::from_slice_2d(&[[a.x, b.x, o.x - 0.5], [a.y, b.y, o.y - 0.5]])?;
+        let mut blurred = Mat::default();
+        opencv::imgproc::gaussian_blur_def(&fine.image, &mut blurred, Size::new(5, 5), 1.0)?;
+        let mut turned = Mat::default();
+        opencv::imgproc::warp_affine(
+            &blurred,
+            &mut turned,
+            &m,
+            Size::new(w as i32, h as i32),
+            opencv::imgproc::INTER_LINEAR | opencv::imgproc::WARP_INVERSE_MAP,
+            opencv::core::BORDER_REPLICATE,
+            Scalar::all(0.0),
+        )?;
+        let px = turned.data_typed::<Vec3b>()?;
+        // The blob's mask on a coarse grid over its box, looked up per turned pixel.
+        let (gw, gh) = (
+            ((max.x - min.x) * COARSE_PX_PER_MM).ceil() as usize + 1,
+            ((max.y - min.y) * COARSE_PX_PER_MM).ceil() as usize + 1,
+        );
+        let mut grid = vec![false; gw * gh];
+        for p in &blob.points {
+            let (cx, cy) =
+                (((p.x - min.x) * COARSE_PX_PER_MM) as usize, ((p.y - min.y) * COARSE_PX_PER_MM) as usize);
+            if cx < gw && cy < gh {
+                grid[cy * gw + cx] = true;
+            }
+        }
+        let mut mask_int = vec![0u32; (w + 1) * (h + 1)];
+        let (mut ulo, mut uhi, mut vlo, mut vhi) =
+            (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for v in 0..h {
+            let mut row = 0u32;
+            for u in 0..w {
+                let p = origin + a * (u as f64 / f) + b * (v as f64 / f);
+                let (gx, gy) = ((p.x - min.x) * COARSE_PX_PER_MM, (p.y - min.y) * COARSE_PX_PER_MM);
+                let inside = gx >= 0.0
+                    && gy >= 0.0
+                    && (gx as usize) < gw
+                    && (gy as usize) < gh
+                    && grid[gy as usize * gw + gx as usize];
+                if inside {
+                    row += 1;
+                    ulo = ulo.min(u as f64);
+                    uhi = uhi.max(u as f64);
+                    vlo = vlo.min(v as f64);
+                    vhi = vhi.max(v as f64);
+                }
+                mask_int[(v + 1) * (w + 1) + u + 1] = mask_int[v * (w + 1) + u + 1] + row;
+            }
+        }
+        let mask_total = mask_int[h * (w + 1) + w];
+        // Gradients, each smoothed over three pixels across it, and their prefix sums.
+        let at = |u: usize, v: usize, c: usize| f32::from(px[v * w + u][c]);
+        let mut gx = vec![[0f32; 3]; w * h];
+        let mut gy = vec![[0f32; 3]; w * h];
+        for v in 1..h.saturating_sub(1) {
+            for u in 1..w.saturating_sub(1) {
+                for c in 0..3 {
+                    gx[v * w + u][c] = (at(u + 1, v, c) - at(u - 1, v, c)) * 0.5;
+                    gy[v * w + u][c] = (at(u, v + 1, c) - at(u, v - 1, c)) * 0.5;
+                }
+            }
+        }
+        let mut tex_int = vec![0f64; (w + 1) * (h + 1)];
+        for v in 0..h {
+            let mut row = 0f64;
+            for u in 0..w {
+                let (x, y) = (gx[v * w + u], gy[v * w + u]);
+                row += f64::from(x[0].abs() + x[1].abs() + x[2].abs() + y[0].abs() + y[1].abs() + y[2].abs());
+                tex_int[(v + 1) * (w + 1) + u + 1] = tex_int[v * (w + 1) + u + 1] + row;
+            }
+        }
+        let mut vcum = vec![[0f32; 3]; w * (h + 1)];
+        for u in 1..w.saturating_sub(1) {
+            for v in 0..h {
+                let mut next = vcum[u * (h + 1) + v];
+                for c in 0..3 {
+                    next[c] += gx[v * w + u - 1][c] + gx[v * w + u][c] + gx[v * w + u + 1][c];
+                }
+                vcum[u * (h + 1) + v + 1] = next;
+            }
+        }
+        let mut hcum = vec![[0f32; 3]; h * (w + 1)];
+        for v in 1..h.saturating_sub(1) {
+            for u in 0..w {
+                let mut next = hcum[v * (w + 1) + u];
+                for c in 0..3 {
+                    next[c] += gy[(v - 1) * w + u][c] + gy[v * w + u][c] + gy[(v + 1) * w + u][c];
+                }
+                hcum[v * (w + 1) + u + 1] = next;
+            }
+        }
+        Ok(Turned {
+            origin,
+            a,
+            b,
+            w,
+            h,
+            vcum,
+            hcum,
+            mask_int,
+            extent: (ulo, uhi, vlo, vhi),
+            mask_total,
+            tex_int,
+        })
+    }
+
+    /// Table mm of a (sub)pixel of the turned image.
+    pub(crate) fn to_table(&self, u: f64, v: f64) -> Vec2 {
+        self.origin + self.a * (u / FINE_PX_PER_MM) + self.b * (v / FINE_PX_PER_MM)
+    }
+
+    /// Mean step across the column `u` between rows `v0..v1`, per channel (+u minus -u).
+    fn column_step(&self, u: usize, v0: usize, v1: usize) -> [f32; 3] {
+        mean_between(&self.vcum, u, self.w, self.h, v0, v1)
+    }
+
+    /// Mean step across the row `v` between columns `u0..u1`, per channel (+v minus -v).
+    fn row_step(&self, v: usize, u0: usize, u1: usize) -> [f32; 3] {
+        mean_between(&self.hcum, v, self.h, self.w, u0, u1)
+    }
+
+    /// Blob pixels in `[u0, u1) x [v0, v1)`.
+    fn mask_in(&self, u0: usize, u1: usize, v0: usize, v1: usize) -> u32 {
+        let (u1, v1) = (u1.min(self.w), v1.min(self.h));
+        if u1 <= u0 || v1 <= v0 {
+            return 0;
+        }
+        let s = self.w + 1;
+        self.mask_int[v1 * s + u1] + self.mask_int[v0 * s + u0]
+            - self.mask_int[v0 * s + u1]
+            - self.mask_int[v1 * s + u0]
+    }
+
+    /// Mean texture in `[u0, u1) x [v0, v1)`.
+    fn texture_in(&self, u0: usize, u1: usize, v0: usize, v1: usize) -> f64 {
+        let (u1, v1) = (u1.min(self.w), v1.min(self.h));
+        if u1 <= u0 || v1 <= v0 {
+            return 0.0;
+        }
+        let s = self.w + 1;
+        let t = &self.tex_int;
+        (t[v1 * s + u1] + t[v0 * s + u0] - t[v0 * s + u1] - t[v1 * s + u0]) / ((u1 - u0) * (v1 - v0)) as f64
+    }
+
+    /// Per edge of the rectangle with corner `(u0, v0)` and size `(lu, lv)` px, how
+    /// clear the band outside it is: the larger of the share of it that is not blob and
+    /// one less its texture over the rectangle's own (a shadow on the mat, taken into
+    /// the blob on some photos, is flat; figures are not).
+    fn clear(&self, u0: usize, v0: usize, lu: usize, lv: usize) -> [f64; 4] {
+        let f = FINE_PX_PER_MM;
+        let (near, far) = ((CLEAR_FROM_MM * f) as usize, (CLEAR_TO_MM * f) as usize);
+        let inside = self.texture_in(u0, u0 + lu, v0, v0 + lv).max(1e-6);
+        let share = |u0: usize, u1: usize, v0: usize, v1: usize| {
+            let (u1, v1) = (u1.min(self.w), v1.min(self.h));
+            let area = (u1.saturating_sub(u0) * v1.saturating_sub(v0)) as f64;
+            if area <= 0.0 {
+                return 1.0;
+            }
+            let not_blob = 1.0 - f64::from(self.mask_in(u0, u1, v0, v1)) / area;
+            let flat = 1.0 - self.texture_in(u0, u1, v0, v1) / inside;
+            not_blob.max(flat).clamp(0.0, 1.0)
+        };
+        [
+            share(u0.saturating_sub(far), u0.saturating_sub(near), v0, v0 + lv),
+            share(u0 + lu + near, u0 + lu + far, v0, v0 + lv),
+            share(u0, u0 + lu, v0.saturating_sub(far), v0.saturating_sub(near)),
+            share(u0, u0 + lu, v0 + lv + near, v0 + lv + far),
+        ]
+    }
+
+    /// The four edges' steps (inside minus outside) of the rectangle with corner
+    /// `(u0, v0)` and size `(lu, lv)` px.
+    fn steps(&self, u0: usize, v0: usize, lu: usize, lv: usize) -> [[f32; 3]; 4] {
+        let neg = |s: [f32; 3]| [-s[0], -s[1], -s[2]];
+        [
+            self.column_step(u0, v0, v0 + lv),
+            neg(self.column_step(u0 + lu, v0, v0 + lv)),
+            self.row_step(v0, u0, u0 + lu),
+            neg(self.row_step(v0 + lv, u0, u0 + lu)),
+        ]
+    }
+
+    /// Every place where a rectangle `len_a` x `len_b` mm stands out in the blob: the
+    /// local maxima of its score (the sum of its edges' strengths, the far edges, which
+    /// `weights` may discount, counted less), refined to the pixel, then to a fraction
+    /// of one by each edge's own peak, the centre placed by the stronger edges of each
+    /// pair and the known size.
+    pub(crate) fn places(&self, len_a: f64, len_b: f64, weights: [f64; 4]) -> Vec<Placement> {
+        let f = FINE_PX_PER_MM;
+        let (lu, lv) = ((len_a * f).round() as usize, (len_b * f).round() as usize);
+        let (ulo, uhi, vlo, vhi) = self.extent;
+        if !ulo.is_finite() || lu + 2 >= self.w || lv + 2 >= self.h {
+            return Vec::new();
+        }
+        let reach = REACH_PAST_BLOB_MM * f;
+        // The rectangle overlaps the blob's extent, reaching past it by at most `reach`.
+        let range = |lo: f64, hi: f64, len: usize, size: usize| {
+            let first = (lo - reach).max(1.0) as usize;
+            let last = ((hi + reach - len as f64).min((size - len - 2) as f64)).max(first as f64) as usize;
+            (first, last)
+        };
+        let (u_first, u_last) = range(ulo, uhi, lu, self.w);
+        let (v_first, v_last) = range(vlo, vhi, lv, self.h);
+        let score = |u0: usize, v0: usize| {
+            let s = self.steps(u0, v0, lu, lv);
+            let c = self.clear(u0, v0, lu, lv);
+            (0..4).map(|k| weights[k] * strength(&s[k]) * clear_factor(c[k], weights[k])).sum::<f64>()
+        };
+        // Coarse grid, then each local maximum refined to the pixel.
+        let cu: Vec<usize> = (u_first..=u_last).step_by(COARSE_STEP).collect();
+        let cv: Vec<usize> = (v_first..=v_last).step_by(COARSE_STEP).collect();
+        let mut grid = vec![0f64; cu.len() * cv.len()];
+        for (j, &v0) in cv.iter().enumerate() {
+            for (i, &u0) in cu.iter().enumerate() {
+                grid[j * cu.len() + i] = score(u0, v0);
+            }
+        }
+        let mut peaks: Vec<(f64, usize, usize)> = Vec::new();
+        for j in 0..cv.len() {
+            for i in 0..cu.len() {
+                let s = grid[j * cu.len() + i];
+                let mut is_max = s > 0.0;
+                for dj in -1i64..=1 {
+                    for di in -1i64..=1 {
+                        let (ii, jj) = (i as i64 + di, j as i64 + dj);
+                        if (di, dj) != (0, 0)
+                            && ii >= 0
+                            && jj >= 0
+                            && (ii as usize) < cu.len()
+                            && (jj as usize) < cv.len()
+                            && grid[jj as usize * cu.len() + ii as usize] > s
+                        {
+                            is_max = false;
+                        }
+                    }
+                }
+                if is_max {
+                    peaks.push((s, cu[i], cv[j]));
+                }
+            }
+        }
+        peaks.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let mut out: Vec<(f64, Placement)> = Vec::new();
+        for &(_, u, v) in peaks.iter().take(12) {
+            let mut best = (f64::NEG_INFINITY, u, v);
+            let r = COARSE_STEP as i64;
+            for dv in -r..=r {
+                for du in -r..=r {
+                    let (uu, vv) = (u as i64 + du, v as i64 + dv);
+                    if uu < 1 || vv < 1 || uu as usize + lu + 2 >= self.w || vv as usize + lv + 2 >= self.h {
+                        continue;
+                    }
+                    let s = score(uu as usize, vv as usize);
+                    if s > best.0 {
+                        best = (s, uu as usize, vv as usize);
+                    }
+                }
+            }
+            let (s, u0, v0) = best;
+            if !s.is_finite() {
+                continue;
+            }
+            let p = self.refine(u0, v0, lu, lv, weights);
+            if out.iter().any(|(_, q)| q.centre.distance(p.centre) < SAME_PLACE_MM) {
+                continue;
+            }
+            out.push((s, p));
+        }
+        out.into_iter().map(|(_, p)| p).collect()
+    }
+
+    /// The placement at pixel corner `(u0, v0)`: each edge's sub-pixel peak, the centre
+    /// from the known size and the edges weighted by their strength.
+    fn refine(&self, u0: usize, v0: usize, lu: usize, lv: usize, weights: [f64; 4]) -> Placement {
+        let steps = self.steps(u0, v0, lu, lv);
+        let strength4 = steps.map(|s| strength(&s));
+        // An edge's strength one pixel either way, projected on its own colour step.
+        let along = |s: [f32; 3], own: &[f32; 3]| f64::from(s[0] * own[0] + s[1] * own[1] + s[2] * own[2]);
+        let peak = |m: f64, c: f64, p: f64| {
+            let curve = m - 2.0 * c + p;
+            if curve < 0.0 { (0.5 * (m - p) / curve).clamp(-0.5, 0.5) } else { 0.0 }
+        };
+        let neg = |s: [f32; 3]| [-s[0], -s[1], -s[2]];
+        let col = |u: usize| self.column_step(u, v0, v0 + lv);
+        let row = |v: usize| self.row_step(v, u0, u0 + lu);
+        let shift = |f: &dyn Fn(usize) -> [f32; 3], at: usize, own: &[f32; 3], sign: bool| {
+            let g = |x: usize| if sign { neg(f(x)) } else { f(x) };
+            peak(along(g(at - 1), own), along(g(at), own), along(g(at + 1), own))
+        };
+        let du0 = shift(&col, u0, &steps[0], false);
+        let du1 = shift(&col, u0 + lu, &steps[1], true);
+        let dv0 = shift(&row, v0, &steps[2], false);
+        let dv1 = shift(&row, v0 + lv, &steps[3], true);
+        let w2 = |k: usize| (weights[k] * strength4[k]).powi(2).max(1e-9);
+        let half_u = lu as f64 / 2.0;
+        let half_v = lv as f64 / 2.0;
+        let cu = ((u0 as f64 + du0 + half_u) * w2(0) + ((u0 + lu) as f64 + du1 - half_u) * w2(1))
+            / (w2(0) + w2(1));
+        let cv = ((v0 as f64 + dv0 + half_v) * w2(2) + ((v0 + lv) as f64 + dv1 - half_v) * w2(3))
+            / (w2(2) + w2(3));
+        // The gradient smoothed over three pixels is centred on its pixel: a step
+        // between pixels u - 1 and u peaks at u - 1/2 after the parabola.
+        let centre = self.to_table(cu, cv);
+        let inside = self.mask_in(u0, u0 + lu, v0, v0 + lv);
+        Placement {
+            centre,
+            strength: strength4,
+            fill: f64::from(inside) / (lu * lv).max(1) as f64,
+            explained: f64::from(inside) / f64::from(self.mask_total.max(1)),
+            clear: self.clear(u0, v0, lu, lv),
+            misfit_mm: (((du1 - du0).powi(2) + (dv1 - dv0).powi(2)) / 2.0).sqrt() / FINE_PX_PER_MM,
+        }
+    }
+}
+
+/// An edge's strength: the sum over channels of its step's absolute values.
+fn strength(s: &[f32; 3]) -> f64 {
+    f64::from(s[0].abs() + s[1].abs() + s[2].abs())
+}
+
+/// What share of an edge's strength counts in the score, given the share `clear` of
+/// the band outside it that is not blob and its weight (below 1: figures lean over it).
+pub(crate) fn clear_factor(clear: f64, weight: f64) -> f64 {
+    let gain = if weight >= 1.0 { CLEAR_GAIN_NEAR } else { CLEAR_GAIN_FAR };
+    1.0 - gain * (1.0 - clear.clamp(0.0, 1.0))
+}
+
+/// The mean over `lo..hi` of line `line` (of `lines`) of prefix sums `cum`, each line
+/// `len + 1` sums long, per channel.
+fn mean_between(cum: &[[f32; 3]], line: usize, lines: usize, len: usize, lo: usize, hi: usize) -> [f32; 3] {
+    if line >= lines || hi > len || hi <= lo {
+        return [0.0; 3];
+    }
+    let (a, b) = (cum[line * (len + 1) + hi], cum[line * (len + 1) + lo]);
+    let n = (hi - lo) as f32;
+    [(a[0] - b[0]) / n, (a[1] - b[1]) / n, (a[2] - b[2]) / n]
+}
