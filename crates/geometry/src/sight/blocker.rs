@@ -6,9 +6,11 @@ use super::obstruction::SCRATCH;
 use super::obstruction::{Scratch, crossing_parameters};
 use super::outline::CLEAN_WINDOW;
 use crate::base::Base;
+use crate::convex::hull_points;
 use crate::polygon::{Polygon, ring_contains};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
+use std::sync::OnceLock;
 
 /// Something sight cannot pass through: a polygon (with holes) and its bounding box.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +18,9 @@ pub struct Blocker {
     pub(super) polygon: Polygon,
     pub(super) lo: Vec2,
     pub(super) hi: Vec2,
+    /// The convex hull of the outer ring, counter-clockwise, worked out when first asked
+    /// ([`Self::hull`]).
+    hull: OnceLock<Vec<Vec2>>,
 }
 
 impl Blocker {
@@ -23,7 +28,7 @@ impl Blocker {
     #[must_use]
     pub fn new(polygon: Polygon) -> Self {
         let (lo, hi) = ring_box(&polygon.exterior);
-        Blocker { polygon, lo, hi }
+        Blocker { polygon, lo, hi, hull: OnceLock::new() }
     }
 
     /// A blocker the shape of a base.
@@ -39,6 +44,13 @@ impl Blocker {
         self.polygon.exterior.extend_from_slice(&b.vertices_ccw());
         self.polygon.holes.clear();
         (self.lo, self.hi) = ring_box(&self.polygon.exterior);
+        self.hull = OnceLock::new();
+    }
+
+    /// The convex hull of the outer ring, counter-clockwise (fewer than three points when
+    /// the ring is degenerate), worked out once.
+    pub(super) fn hull(&self) -> &[Vec2] {
+        self.hull.get_or_init(|| hull_points(&self.polygon.exterior))
     }
 
     /// Blockers for a linear obstacle (a wall, hedge, treeline): one thin band per leg of
