@@ -12,6 +12,43 @@ fn grand_battle() -> Table {
     Table::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/grand-battle.json")).unwrap()
 }
 
+/// The skirmish sample with its terrain replaced by ten wavy round woods of 5,000 points
+/// each (radius 25 mm, waves of 5%, 60 mm apart along y = 400, between the two sides):
+/// long outlines within the terrain limits (issue 41 item 5). Built in code, no
+/// randomness.
+fn long_woods() -> Table {
+    let mut t = Table::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/skirmish.json")).unwrap();
+    let woods: Vec<String> = (0..10)
+        .map(|i| {
+            let (x, y) = (100.0 + 60.0 * f64::from(i), 400.0);
+            let ring: Vec<String> = (0..5000)
+                .map(|k| {
+                    let a = std::f64::consts::TAU * f64::from(k) / 5000.0;
+                    let r = 25.0 * (1.0 + 0.05 * (7.0 * a).sin());
+                    format!("[{},{}]", x + r * a.cos(), y + r * a.sin())
+                })
+                .collect();
+            format!(r#"{{"id":"w{i}","kind":"light-forest","level":0,"outline":[{}]}}"#, ring.join(","))
+        })
+        .collect();
+    let terrain: Table = Table::from_json_str(&format!(
+        r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"large","units":[],"terrain":[{}]}}"#,
+        woods.join(",")
+    ))
+    .unwrap();
+    t.terrain = terrain.terrain;
+    t
+}
+
+/// Every unit against every unit of the other side.
+fn enemy_pairs(t: &Table) -> Vec<(usize, usize)> {
+    let n = t.units.len();
+    (0..n)
+        .flat_map(|a| (0..n).map(move |b| (a, b)))
+        .filter(|&(a, b)| t.units[a].side != t.units[b].side)
+        .collect()
+}
+
 /// (battery, enemy unit) pairs: every battery against every enemy combat unit and
 /// skirmish screen.
 fn pairs(t: &Table) -> Vec<(usize, usize)> {
@@ -163,6 +200,17 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // Long woods outlines (issue 41 item 5): every unit to every enemy unit, each pair's
+    // full-base verdict cut along the lines its woods can change.
+    let woods = long_woods();
+    let woods_index = SpatialIndex::new(&woods);
+    let woods_pairs = enemy_pairs(&woods);
+    g.bench_function("skirmish_ten_woods_of_5000_points_every_unit_to_every_enemy", |b| {
+        b.iter(|| {
+            let los = TerrainSight::try_new(&woods_index).unwrap();
+            black_box(all_batteries(&los, &woods_pairs, 0))
+        })
+    });
     g.finish();
 }
 

@@ -180,8 +180,9 @@ pub const PERTURBATION_RESOLUTION_MM: f64 = 0.005;
 /// to 0.1 mm (it decides nothing a scan's tenths of a millimetre could flip).
 pub const PERTURBATION_RELATIVE_RESOLUTION: f64 = 0.01;
 
-/// The smallest side a base shrunk by a perturbation keeps, mm.
-const PERTURBED_MIN_SIDE_MM: f64 = 0.01;
+/// The smallest side a base shrunk by a perturbation keeps, mm (and the shortest eye a
+/// shrunk frontage keeps).
+pub(crate) const PERTURBED_MIN_SIDE_MM: f64 = 0.01;
 
 /// A base grown (`delta > 0`) or shrunk by `delta` on every side (a perturbation of
 /// [`flip_margin`]); a shrunk side keeps at least 0.01 mm.

@@ -27,6 +27,7 @@ use crate::convex::signed_area;
 use crate::polygon::{ConvexPolygon, HalfPlane, clip_ring_into};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
+use std::borrow::Cow;
 
 /// Vertices per run.
 const RUN: usize = 16;
@@ -41,8 +42,8 @@ const SIDE_MARGIN_MM: f64 = 1e-6;
 const LEAST_MARGIN_MM: f64 = 1e-6;
 
 /// Consecutive vertices `start..end` and the box of them and of the vertex after.
-#[derive(Debug, Clone, Copy)]
-struct Run {
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Run {
     start: usize,
     end: usize,
     lo: Vec2,
@@ -67,14 +68,34 @@ impl Run {
 #[derive(Debug, Clone)]
 pub(crate) struct RingIndex<'a> {
     ring: &'a [Vec2],
-    runs: Vec<Run>,
+    runs: Cow<'a, [Run]>,
 }
 
 impl<'a> RingIndex<'a> {
     /// The index of `ring` (closed implicitly: the last vertex joins the first).
     pub(crate) fn new(ring: &'a [Vec2]) -> Self {
+        RingIndex { ring, runs: Cow::Owned(Self::runs_of(ring)) }
+    }
+
+    /// The index of `ring` over its runs worked out before ([`Self::runs_of`]), kept
+    /// by a caller that asks about the ring many times.
+    pub(crate) fn with_runs(ring: &'a [Vec2], runs: &'a [Run]) -> Self {
+        RingIndex { ring, runs: Cow::Borrowed(runs) }
+    }
+
+    /// The edges (by their first vertex) that may meet the box `lo`-`hi`: those of the
+    /// runs whose boxes meet it grown by `pad` mm, in ring order. Every edge that meets
+    /// the box is among them.
+    pub(crate) fn edges_near(&self, lo: Vec2, hi: Vec2, pad: f64) -> impl Iterator<Item = usize> + '_ {
+        let pad = Vec2::new(pad, pad);
+        let (lo, hi) = (lo - pad, hi + pad);
+        self.runs.iter().filter(move |run| run.gap(lo, hi) == (0.0, 0.0)).flat_map(|run| run.start..run.end)
+    }
+
+    /// The runs of `ring` ([`Run`]).
+    pub(crate) fn runs_of(ring: &[Vec2]) -> Vec<Run> {
         let n = ring.len();
-        let runs = (0..n)
+        (0..n)
             .step_by(RUN)
             .map(|start| {
                 let end = (start + RUN).min(n);
@@ -86,8 +107,7 @@ impl<'a> RingIndex<'a> {
                 }
                 Run { start, end, lo, hi }
             })
-            .collect();
-        RingIndex { ring, runs }
+            .collect()
     }
 
     /// The edge from vertex `i`.
@@ -151,7 +171,7 @@ impl<'a> RingIndex<'a> {
         }
         // The ring less the middle of each run that the clips drop whole.
         let mut cur: Vec<Vec2> = Vec::with_capacity(2 * self.runs.len() + 64);
-        for run in &self.runs {
+        for run in self.runs.iter() {
             if run.end - run.start > 2 && dropped_by(planes, run).is_some() {
                 cur.push(self.ring[run.start]);
                 cur.push(self.ring[run.end - 1]);
@@ -212,7 +232,7 @@ impl<'a> RingIndex<'a> {
         }
         let mut scan = PointScan { p, on: false, parity: false, best_2: f64::INFINITY };
         scan.edge(self.edge(n - 1));
-        for run in &self.runs {
+        for run in self.runs.iter() {
             let (gx, gy) = run.gap(p, p);
             if gx * gx + gy * gy >= scan.best_2 {
                 continue;
@@ -294,7 +314,7 @@ impl<'a> RingIndex<'a> {
     /// box is no nearer than the nearest so far is not measured.
     pub(crate) fn nearest_from(&self, best: f64, poly: &[Vec2], lo: Vec2, hi: Vec2) -> f64 {
         let mut best = best;
-        for run in &self.runs {
+        for run in self.runs.iter() {
             // Every edge of the run has a box at least this far (a hair more than
             // `best`: the plain fold's `hypot` rounds), so the fold passes them all over.
             let (gx, gy) = run.gap(lo, hi);

@@ -107,3 +107,39 @@ fn covered_bases_are_those_in_medium_cover_or_better() {
     };
     assert_eq!(c.covered_bases(), vec![2]);
 }
+
+/// Every sight and firing-zone margin of the grand battle's batteries (bisected, every
+/// base grown or shrunk) is the same on the table turned 37° (issue 41). Two causes made
+/// them move: a battery shrunk past half its depth kept its eye stepping back behind the
+/// speck its base had become (32.81 became 32.42 mm), and status markers were squares
+/// aligned with the table's axes (a clear zone's 4.30 became 4.32 mm).
+#[test]
+fn battery_margins_do_not_turn_with_the_table() {
+    use vedette_geometry::{RigidMotion, Vec2};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/grand-battle.json");
+    let t = Table::from_json_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let margins = |t: &Table| -> Vec<f64> {
+        let index = SpatialIndex::new(t);
+        let sight = TerrainSight::try_new(&index).unwrap();
+        let found = assess_table_artillery(t, &index, &sight).unwrap().unwrap();
+        found
+            .calls
+            .iter()
+            .flat_map(|c| {
+                c.zone.iter().map(|z| z.margin_mm).chain(c.targets.iter().map(|t| t.sight.margin_mm))
+            })
+            .collect()
+    };
+    let want = margins(&t);
+    assert!(want.len() > 100, "{}", want.len());
+    let got = margins(&RigidMotion::new(37.0, Vec2::new(250.0, -40.0)).table(&t));
+    assert_eq!(want.len(), got.len());
+    let moved: Vec<String> = want
+        .iter()
+        .zip(&got)
+        .enumerate()
+        .filter(|(_, (a, b))| (*a - *b).abs() > 0.01)
+        .map(|(i, (a, b))| format!("#{i}: {a} became {b}"))
+        .collect();
+    assert!(moved.is_empty(), "{moved:?}");
+}

@@ -35,13 +35,13 @@
 //! check this against clipping the swung cone directly ([`FiringZone::overlaps`]).
 
 use crate::artillery::range::segment_to_convex_mm;
-use crate::base::Base;
+use crate::base::{Base, BaseSize, Pose};
 use crate::cone::FrontageCone;
 use crate::convex::boxes_meet;
 use crate::index::SpatialIndex;
 use crate::polygon::{ConvexPolygon, HalfPlane};
 use crate::segment::Segment;
-use crate::table::{BaseRef, Table};
+use crate::table::{BaseRef, MARKER_CUBE_MM, Marker, Table, Unit};
 use crate::vec2::Vec2;
 
 /// Overlaps of at most this area (mm²) are contact, not overlap.
@@ -474,23 +474,32 @@ pub fn zone_obstacles(
         })
         .collect();
     for (i, m) in table.markers.iter().enumerate() {
-        let (mlo, mhi) = m.aabb();
-        if !boxes_meet((mlo, mhi), (lo, hi)) {
+        // The turned square lies within the box of its circumscribed circle.
+        let reach = m.aabb().1 - Vec2::new(m.x, m.y);
+        let reach = Vec2::new(reach.length(), reach.length());
+        let centre = Vec2::new(m.x, m.y);
+        if !boxes_meet((centre - reach, centre + reach), (lo, hi)) {
             continue;
         }
         let Some(owner) = m.unit.as_deref().and_then(|id| index.unit_index(id)) else { continue };
         if owner == r.unit || &table.units[owner].side != side {
             continue;
         }
-        let polygon = ConvexPolygon::from_ccw_unchecked(vec![
-            mlo,
-            Vec2::new(mhi.x, mlo.y),
-            mhi,
-            Vec2::new(mlo.x, mhi.y),
-        ]);
+        let polygon = marker_square(m, &table.units[owner]);
         out.push(ZoneObstacle { source: ZoneObstacleSource::Marker(i), polygon });
     }
     out
+}
+
+/// The square a status marker of unit `owner` covers: a cube of its side, square to the
+/// owner's first base (a marker is placed beside its unit and a table gives it no heading
+/// of its own). Squared to the table's axes, a marker blocked a different part of a
+/// zone when the table was turned (issue 41: the grand battle turned 37° moved a
+/// clear-zone margin from 4.30 to 4.32 mm and changed a closed zone's obstacles).
+fn marker_square(m: &Marker, owner: &Unit) -> ConvexPolygon {
+    let side = m.size.unwrap_or(MARKER_CUBE_MM);
+    let heading = owner.bases.first().map_or(0.0, Base::heading_deg);
+    Base::new(BaseSize::new(side, side), Pose::new(Vec2::new(m.x, m.y), heading)).polygon()
 }
 
 /// The open interval of swings whose centre of fire (the ray from `origin`, the middle

@@ -16,7 +16,7 @@
 
 use super::close_calls::{Against, members, moved};
 use super::local_table::LocalTable;
-use crate::close_call::{CloseCall, base_sigma, flip_margin};
+use crate::close_call::{CloseCall, PERTURBED_MIN_SIDE_MM, base_sigma, flip_margin};
 use crate::error::GeometryError;
 use crate::index::{SpatialIndex, regiment_boxes};
 use crate::los::terrain_model::ModelSpare;
@@ -27,9 +27,6 @@ use crate::vec2::Vec2;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::sync::Arc;
-
-/// The shortest eye a shrunk frontage keeps, mm.
-const MIN_EYE_MM: f64 = 0.01;
 
 /// The close call of a sight verdict `holds` between the bases `spotter` and `target`:
 /// `full` picks the family (some target base seen in full, or some point seen), and
@@ -120,9 +117,18 @@ pub fn unit_sight_call(
 
 /// The close call of "one of `targets` is seen in full from the segment `eye` of base
 /// `spotter`" ([`crate::LineOfSight::full_base_visible`]), whose verdict is `seen`: the
-/// artillery's line of sight from its frontage (000 §4.2). The eye moves with its base:
-/// a shrunk base's eye steps back and shortens by `k` at each end (a grown one the
-/// reverse); `forward` is the spotter's forward unit vector.
+/// artillery's line of sight from its frontage (000 §4.2). The eye moves with its base's
+/// front edge: a shrunk base's eye steps back and shortens by `k` at each end (a grown
+/// one the reverse), and once the base is shrunk to its smallest
+/// ([`crate::close_call::resized`]) the eye stays on its front edge. `forward` is the
+/// spotter's forward unit vector.
+///
+/// The eye never steps behind the front of its base: a base shrunk past half its depth
+/// to a speck at its centre, with its eye stepped back `k` behind that speck, cast the
+/// speck's shadow (an eye and a speck both 0.01 mm wide: a strip whose width was
+/// rounding noise) over the target, and the table's turn decided whether that strip
+/// closed before the target or hid a sliver of it (issue 41: the grand battle turned
+/// 37° moved a margin from 32.81 to 32.42 mm).
 ///
 /// # Errors
 /// When the table's terrain cannot be modelled ([`TerrainSight::try_new`]).
@@ -138,12 +144,13 @@ pub fn full_base_sight_call(
     let along = (eye[1] - eye[0]).normalized().unwrap_or(forward.perp_right());
     let half = 0.5 * eye[0].distance(eye[1]);
     let mid = eye[0].lerp(eye[1], 0.5);
+    let half_depth = 0.5 * table.base(spotter).map_or(0.0, crate::base::Base::depth);
     // The target base seen in full at the last step that saw one is asked first: the
     // verdict (some base seen) is the same in any order, and it is most often that one.
     let last_seen = Cell::new(0);
     local_call(table, index, &[spotter], targets, seen, true, |sight, t, sb, tb, d| {
-        let reach = (half + d).max(0.5 * MIN_EYE_MM);
-        let m = mid + forward * d;
+        let reach = (half + d).max(0.5 * PERTURBED_MIN_SIDE_MM);
+        let m = mid + forward * ((half_depth + d).max(0.5 * PERTURBED_MIN_SIDE_MM) - half_depth);
         let eye = [m - along * reach, m + along * reach];
         let (Some(s), false) = (sb.first(), tb.is_empty()) else { return false };
         let first = last_seen.get().min(tb.len() - 1);

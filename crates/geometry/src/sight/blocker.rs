@@ -6,9 +6,12 @@ use super::obstruction::SCRATCH;
 use super::obstruction::{Scratch, crossing_parameters};
 use super::outline::CLEAN_WINDOW;
 use crate::base::Base;
+use crate::convex::hull_points;
 use crate::polygon::{Polygon, ring_contains};
+use crate::ring_index::{RingIndex, Run};
 use crate::segment::Segment;
 use crate::vec2::Vec2;
+use std::sync::OnceLock;
 
 /// Something sight cannot pass through: a polygon (with holes) and its bounding box.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,14 +19,27 @@ pub struct Blocker {
     pub(super) polygon: Polygon,
     pub(super) lo: Vec2,
     pub(super) hi: Vec2,
+    /// The convex hull of the outer ring, counter-clockwise, worked out when first asked
+    /// ([`Self::hull`]).
+    hull: OnceLock<Vec<Vec2>>,
+    /// For a long outer ring without holes ([`LONG_RING`] vertices or more), its runs
+    /// ([`RingIndex`]), worked out when first asked: the obstruction test reads only the
+    /// edges near a segment, and the containment test only the runs at a point's height.
+    runs: OnceLock<Option<Vec<Run>>>,
 }
+
+/// How far past a segment's box an edge is still read, mm.
+const EDGE_BOX_SLACK_MM: f64 = 1e-9;
+
+/// How many vertices make a blocker's ring long enough to be read by runs.
+const LONG_RING: usize = 64;
 
 impl Blocker {
     /// A blocker from a polygon.
     #[must_use]
     pub fn new(polygon: Polygon) -> Self {
         let (lo, hi) = ring_box(&polygon.exterior);
-        Blocker { polygon, lo, hi }
+        Blocker { polygon, lo, hi, hull: OnceLock::new(), runs: OnceLock::new() }
     }
 
     /// A blocker the shape of a base.
@@ -39,6 +55,39 @@ impl Blocker {
         self.polygon.exterior.extend_from_slice(&b.vertices_ccw());
         self.polygon.holes.clear();
         (self.lo, self.hi) = ring_box(&self.polygon.exterior);
+        self.hull = OnceLock::new();
+        self.runs = OnceLock::new();
+    }
+
+    /// The index of a long outer ring without holes, `None` for another blocker.
+    fn ring_index(&self) -> Option<RingIndex<'_>> {
+        let runs = self.runs.get_or_init(|| {
+            (self.polygon.holes.is_empty() && self.polygon.exterior.len() >= LONG_RING)
+                .then(|| RingIndex::runs_of(&self.polygon.exterior))
+        });
+        runs.as_deref().map(|r| RingIndex::with_runs(&self.polygon.exterior, r))
+    }
+
+    /// Every edge that can meet the box `lo`-`hi` (all of them, for a short ring), in
+    /// ring order: the edges of a long ring's runs whose boxes meet it.
+    pub(super) fn edges_near(&self, lo: Vec2, hi: Vec2) -> Box<dyn Iterator<Item = Segment> + '_> {
+        match self.ring_index() {
+            Some(index) => {
+                let ring = &self.polygon.exterior;
+                let n = ring.len();
+                // A millimetre's billionth of slack: an edge that meets the box within the
+                // crossing test's tolerance (1e-12 of its length) is read.
+                let near: Vec<usize> = index.edges_near(lo, hi, EDGE_BOX_SLACK_MM).collect();
+                Box::new(near.into_iter().map(move |i| Segment::new(ring[i], ring[(i + 1) % n])))
+            }
+            None => Box::new(self.edges()),
+        }
+    }
+
+    /// The convex hull of the outer ring, counter-clockwise (fewer than three points when
+    /// the ring is degenerate), worked out once.
+    pub(super) fn hull(&self) -> &[Vec2] {
+        self.hull.get_or_init(|| hull_points(&self.polygon.exterior))
     }
 
     /// Blockers for a linear obstacle (a wall, hedge, treeline): one thin band per leg of
@@ -190,7 +239,7 @@ impl Blocker {
             && p.x <= self.hi.x
             && p.y >= self.lo.y
             && p.y <= self.hi.y
-            && ring_contains(&self.polygon.exterior, p)
+            && self.ring_index().map_or_else(|| ring_contains(&self.polygon.exterior, p), |r| r.contains(p))
             && !self.polygon.holes.iter().any(|h| ring_contains(h, p) && !on_ring(h, p))
     }
 }

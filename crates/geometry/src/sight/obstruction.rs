@@ -167,7 +167,9 @@ pub(super) fn obstruction(
                 continue;
             }
             sc.near.push(k);
-            for e in bl.edges() {
+            // Edges away from the segment's box cross its line outside the segment, at
+            // parameters the clamping below folds onto its ends: left unread.
+            for e in bl.edges_near(lo, hi) {
                 crossing_parameters(a, d, &e, &mut sc.ts);
             }
         }
