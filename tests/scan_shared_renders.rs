@@ -41,12 +41,17 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
                 match &s.refused {
                     Some(e) => format!("REFUSED: {e}"),
                     None => format!(
-                        "{}/{} bases, centre median {:.3} mm, visible tags {}/{}",
+                        "{}/{} bases, centre median {:.3} / p95 {:.3} mm, within 2.45 sigma {:.1}%, visible tags {}/{}, cubes {}/{}",
                         s.correct,
                         s.truth_bases,
                         common::truth::quantile(&s.centre_mm, 0.5),
+                        common::truth::quantile(&s.centre_mm, 0.95),
+                        100.0 * s.error_over_sigma.iter().filter(|r| **r <= 2.45).count() as f64
+                            / s.error_over_sigma.len().max(1) as f64,
                         s.visible_read,
-                        s.visible_tags
+                        s.visible_tags,
+                        s.cubes.found,
+                        s.cubes.truth
                     ),
                 }
             );
@@ -84,16 +89,19 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
         cal.median_mm(),
         cal.p95_mm()
     );
-    // Not yet met (issue 36 asks 0.2 / 0.6 mm, sigma coverage 90-99.5%, tags at least
-    // 90% visible 99% read, cubes 99%): today's figures as floors.
+    // Without a camera file, the issue's sigma coverage (90-99.5% within 2.45 sigma):
+    // 99.1% since the fiducials' corners carry the detector's bias as the tags' do.
     let selfcal = &by_path[1];
+    let coverage = selfcal.sigma_coverage();
+    assert!((0.9..=0.995).contains(&coverage), "no camera file: 2.45 sigma {coverage:.3}");
+    // Not yet met (issue 36 asks 0.2 / 0.6 mm, tags at least 90% visible 99% read,
+    // cubes 99%): today's figures (0.244 / 0.599 mm) as floors.
     assert!(
-        selfcal.median_mm() <= 0.6 && selfcal.p95_mm() <= 1.1,
+        selfcal.median_mm() <= 0.3 && selfcal.p95_mm() <= 0.65,
         "no camera file: {:.3} / {:.3} mm",
         selfcal.median_mm(),
         selfcal.p95_mm()
     );
-    assert!(selfcal.sigma_coverage() >= 0.7, "no camera file: 2.45 sigma {:.3}", selfcal.sigma_coverage());
     for (m, s) in by_path.iter().enumerate() {
         assert!(
             s.visible_rate() >= 0.95,
