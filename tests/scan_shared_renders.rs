@@ -41,7 +41,7 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
                 match &s.refused {
                     Some(e) => format!("REFUSED: {e}"),
                     None => format!(
-                        "{}/{} bases, centre median {:.3} / p95 {:.3} mm, within 2.45 sigma {:.1}%, visible tags {}/{}, cubes {}/{}",
+                        "{}/{} bases, centre median {:.3} / p95 {:.3} mm, within 2.45 sigma {:.1}%, visible tags {}/{}, cubes {}/{} ({} invented)",
                         s.correct,
                         s.truth_bases,
                         common::truth::quantile(&s.centre_mm, 0.5),
@@ -51,7 +51,8 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
                         s.visible_read,
                         s.visible_tags,
                         s.cubes.found,
-                        s.cubes.truth
+                        s.cubes.truth,
+                        s.cubes.invented
                     ),
                 }
             );
@@ -102,6 +103,18 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
         selfcal.median_mm(),
         selfcal.p95_mm()
     );
+    // Cubes (issue 36 asks 99%): 55-56 of 158 found since a row of touching cubes is
+    // split and other cubes do not crowd one; today's figure as a floor. (Of the
+    // cubes scanned, 4-5 black ones lie 7-8 mm from their truth: counted invented.)
+    for (m, s) in by_path.iter().enumerate() {
+        assert!(
+            s.cubes.found >= 55,
+            "{}: cubes found {}/{}",
+            ["camera file", "no camera file"][m],
+            s.cubes.found,
+            s.cubes.truth
+        );
+    }
     for (m, s) in by_path.iter().enumerate() {
         assert!(
             s.visible_rate() >= 0.95,
