@@ -555,14 +555,24 @@ fn crowded(
 /// 1.5 of each other. (A cube's top alone fills 90% or more; with the sides a tilted
 /// camera sees, turned against the view, about 75%.)
 fn square_enough(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<bool, VisionError> {
+    let (_, a, b, fill) = blob_rect(pts, px_per_mm)?;
+    let (lo, hi) = (a.min(b), a.max(b));
+    Ok(fill >= 0.72 && lo >= 0.7 * side && hi <= 1.7 * side && hi <= 1.5 * lo)
+}
+
+/// The smallest rectangle enclosing a blob's points (table mm, `px_per_mm` apart): the
+/// rectangle, its two sides (`width`, `height`) with the pixel grid's share (each point
+/// stands for a pixel whose centre it is), mm, and the share of it the points fill.
+fn blob_rect(
+    pts: &[Vec2],
+    px_per_mm: f64,
+) -> Result<(opencv::core::RotatedRect, f64, f64, f64), VisionError> {
     let cv: Vector<opencv::core::Point2f> =
         pts.iter().map(|p| opencv::core::Point2f::new(p.x as f32, p.y as f32)).collect();
     let r = opencv::imgproc::min_area_rect(&cv)?;
-    // The pixel grid: each point stands for a pixel whose centre it is.
     let (a, b) = (f64::from(r.size.width) + 1.0 / px_per_mm, f64::from(r.size.height) + 1.0 / px_per_mm);
     let fill = pts.len() as f64 / (px_per_mm * px_per_mm) / (a * b);
-    let (lo, hi) = (a.min(b), a.max(b));
-    Ok(fill >= 0.72 && lo >= 0.7 * side && hi <= 1.7 * side && hi <= 1.5 * lo)
+    Ok((r, a, b, fill))
 }
 
 /// The most cubes of one colour standing in a row that are told apart.
@@ -573,14 +583,11 @@ const MAX_ROW: usize = 3;
 /// camera sees included), about a whole number of cubes long (within a third of a
 /// side, after the half side those seen sides may add), and filling at least 65% of
 /// its smallest enclosing rectangle (a single cube's 72% less the seams where the cubes
-/// touch, their edges rounded and shaded: a rendered pair of red cubes fills 70%). Its points in as many equal slices along the row,
-/// each a cube; `None` for anything else (one cube included: [`square_enough`]).
+/// touch, their edges rounded and shaded: a rendered pair of red cubes fills 70%). Its
+/// points in as many equal slices along the row, each a cube; `None` for anything else
+/// (one cube included: [`square_enough`]).
 fn row_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Option<Vec<Vec<Vec2>>>, VisionError> {
-    let cv: Vector<opencv::core::Point2f> =
-        pts.iter().map(|p| opencv::core::Point2f::new(p.x as f32, p.y as f32)).collect();
-    let r = opencv::imgproc::min_area_rect(&cv)?;
-    let (a, b) = (f64::from(r.size.width) + 1.0 / px_per_mm, f64::from(r.size.height) + 1.0 / px_per_mm);
-    let fill = pts.len() as f64 / (px_per_mm * px_per_mm) / (a * b);
+    let (r, a, b, fill) = blob_rect(pts, px_per_mm)?;
     let (lo, hi) = (a.min(b), a.max(b));
     let n = (hi / side).round();
     let whole = (hi - n * side).abs() <= side / 3.0 || (hi - (n * side + side / 2.0)).abs() <= side / 3.0;
