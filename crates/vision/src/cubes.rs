@@ -380,10 +380,13 @@ impl Blobs<'_> {
             // front of a cube (one half on a base), what shows is the square less
             // their shapes: its hull is the square, most of it showing.
             // Two or three cubes of one colour in a row, touching (issue 36), are one
-            // blob a cube wide and two or three long: each is its own cube.
+            // blob a cube wide and two or three long: each is its own cube. Not beside
+            // figures: a rank of black hats is such a row.
             let shapes = if square_enough(&shown, spec.size_mm, CUBE_PX_PER_MM)? {
                 vec![shown]
-            } else if let Some(parts) = row_of_cubes(&shown, spec.size_mm, CUBE_PX_PER_MM)? {
+            } else if !self.beside_figures(&px)?
+                && let Some(parts) = row_of_cubes(&shown, spec.size_mm, CUBE_PX_PER_MM)?
+            {
                 parts
             } else if self.beside_figures(&px)? {
                 let hull = hull_pixels(&px)?;
