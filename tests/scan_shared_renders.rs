@@ -41,12 +41,18 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
                 match &s.refused {
                     Some(e) => format!("REFUSED: {e}"),
                     None => format!(
-                        "{}/{} bases, centre median {:.3} mm, visible tags {}/{}",
+                        "{}/{} bases, centre median {:.3} / p95 {:.3} mm, within 2.45 sigma {:.1}%, visible tags {}/{}, cubes {}/{} ({} invented)",
                         s.correct,
                         s.truth_bases,
                         common::truth::quantile(&s.centre_mm, 0.5),
+                        common::truth::quantile(&s.centre_mm, 0.95),
+                        100.0 * s.error_over_sigma.iter().filter(|r| **r <= 2.45).count() as f64
+                            / s.error_over_sigma.len().max(1) as f64,
                         s.visible_read,
-                        s.visible_tags
+                        s.visible_tags,
+                        s.cubes.found,
+                        s.cubes.truth,
+                        s.cubes.invented
                     ),
                 }
             );
@@ -94,6 +100,18 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
         selfcal.p95_mm()
     );
     assert!(selfcal.sigma_coverage() >= 0.7, "no camera file: 2.45 sigma {:.3}", selfcal.sigma_coverage());
+    // Cubes (issue 36 asks 99%): 54-56 of 158 found since a row of touching cubes is
+    // split and other cubes do not crowd one; today's figure as a floor. (Of the
+    // cubes scanned, 3 black ones lie 7-8 mm from their truth: counted invented.)
+    for (m, s) in by_path.iter().enumerate() {
+        assert!(
+            s.cubes.found >= 54,
+            "{}: cubes found {}/{}",
+            ["camera file", "no camera file"][m],
+            s.cubes.found,
+            s.cubes.truth
+        );
+    }
     for (m, s) in by_path.iter().enumerate() {
         assert!(
             s.visible_rate() >= 0.95,

@@ -332,14 +332,7 @@ fn linear_pieces_are_read_as_polylines() {
 #[test]
 fn cubes_against_bases_are_found() {
     let dir = tempfile::tempdir().unwrap();
-    let units = vec![
-        line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
-        line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
-        line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
-        line("au-2", "au", &[380.0, 410.0, 440.0], 300.0, 270.0),
-    ];
-    let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
-    t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
+    let mut t = four_lines();
     // A cube's half side is 4.76 mm: each centre is 4.8 mm beyond a base's edge.
     t.markers = vec![
         // Against fr-1's left end (x = 135).
@@ -351,8 +344,43 @@ fn cubes_against_bases_are_found() {
         // Against au-2's long edge at y = 310 (the far side: in the figures' reach).
         cube(MarkerColour::Natural, 380.0, 314.8, "au-2"),
     ];
-    let truth = shoot_table(dir.path(), t.clone());
-    let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
+    every_cube_found(dir.path(), &t);
+}
+
+/// Issue 36: players stand two or three cubes of one colour in a row, touching (a unit
+/// shaken twice, a unit with its orders). Each is found, with its own centre, colour and
+/// unit: in pairs and a row of three, along x and along y, one colour each, and two of
+/// different colours touching; nothing is invented.
+#[test]
+fn cubes_standing_in_rows_are_each_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = four_lines();
+    // A cube's side is 9.525 mm: centres 9.6 mm apart touch (printed cubes are not
+    // quite square-edged; the renderer's are).
+    let s = 9.6;
+    t.markers = vec![
+        // A pair behind fr-1, along x.
+        cube(MarkerColour::Red, 175.0, 120.0, "fr-1"),
+        cube(MarkerColour::Red, 175.0 + s, 120.0, "fr-1"),
+        // A row of three behind fr-2, along x.
+        cube(MarkerColour::Yellow, 400.0, 120.0, "fr-2"),
+        cube(MarkerColour::Yellow, 400.0 + s, 120.0, "fr-2"),
+        cube(MarkerColour::Yellow, 400.0 + 2.0 * s, 120.0, "fr-2"),
+        // A pair beside au-1's end, along y.
+        cube(MarkerColour::White, 110.0, 300.0, "au-1"),
+        cube(MarkerColour::White, 110.0, 300.0 + s, "au-1"),
+        // Two colours touching behind au-2.
+        cube(MarkerColour::Black, 400.0, 330.0, "au-2"),
+        cube(MarkerColour::Yellow, 400.0 + s, 330.0, "au-2"),
+    ];
+    every_cube_found(dir.path(), &t);
+}
+
+/// Renders `t`, scans it with its camera file and roster, and checks that every base
+/// and every cube (within 3 mm, with its colour and unit) is found and nothing else.
+fn every_cube_found(dir: &Path, t: &Table) {
+    let truth = shoot_table(dir, t.clone());
+    let photo = Photo::load(dir.join("surface.jpg")).unwrap();
     let s = scan(&photo, &profile(), Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
     assert_eq!(s.table.base_count(), t.base_count(), "{:?}", s.report.issues);
     for m in &t.markers {
@@ -362,4 +390,17 @@ fn cubes_against_bases_are_found() {
         assert_eq!((got.kind, got.colour, &got.unit), (m.kind, m.colour, &m.unit), "{got:?}");
     }
     assert_eq!(s.table.markers.len(), t.markers.len(), "{:?}", s.table.markers);
+}
+
+/// Four lines of three bases, two a side, facing each other across the table.
+fn four_lines() -> Table {
+    let units = vec![
+        line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
+        line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
+        line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
+        line("au-2", "au", &[380.0, 410.0, 440.0], 300.0, 270.0),
+    ];
+    let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
+    t
 }

@@ -241,7 +241,7 @@ pub fn find_cubes(
     let n = opencv::imgproc::connected_components_with_stats_def(&any, &mut groups, &mut stats, &mut cents)?;
     let image =
         Blobs { rect: &rect, labels: &labels, occupied: &occupied, solid: &solid, nadir, spec, profile };
-    let mut found = Vec::new();
+    let mut candidates = Vec::new();
     for g in 1..n {
         let stat = |s: i32| stats.at_2d::<i32>(g, s).copied();
         if f64::from(stat(opencv::imgproc::CC_STAT_AREA)?) < min_area {
@@ -254,11 +254,39 @@ pub fn find_cubes(
         let y1 = (stat(opencv::imgproc::CC_STAT_TOP)? + stat(opencv::imgproc::CC_STAT_HEIGHT)? + 1).min(h);
         let window = opencv::core::Rect::new(x0, y0, x1 - x0, y1 - y0);
         for (k, class) in classes.iter().enumerate() {
-            image.look_in(window, &groups, g, k, class, &mut found)?;
+            image.look_in(window, &groups, g, k, class, &mut candidates)?;
+        }
+    }
+    // A cube stands alone: little of its colour around it (textured terrain has
+    // patches of any colour, but they come in crowds). Other cubes do not crowd it
+    // (issue 36: two or three cubes of one colour stand in a row, touching, their
+    // tops apart by their shaded sides): the ring is judged without the candidates'
+    // own pixels.
+    let mut apart = labels.try_clone()?;
+    for c in &candidates {
+        for &(x, y) in &c.px {
+            *apart.at_2d_mut::<u8>(y, x)? = 0;
+        }
+    }
+    let mut found = Vec::new();
+    for c in candidates {
+        if !crowded(&apart, &occupied, c.label, c.bbox, CUBE_PX_PER_MM)? {
+            found.push(c.cube);
         }
     }
     found.sort_by(|a, b| a.centre.x.total_cmp(&b.centre.x).then(a.centre.y.total_cmp(&b.centre.y)));
     Ok(found)
+}
+
+/// A blob that looks like a cube, before the crowd around it is judged.
+struct Candidate {
+    cube: FoundCube,
+    /// Its colour's label (1 + class index).
+    label: u8,
+    /// Its box in the rectified image, px (x, y, width, height).
+    bbox: (i32, i32, i32, i32),
+    /// Its pixels (image x, y).
+    px: Vec<(i32, i32)>,
 }
 
 /// The images a blob is judged on.
@@ -282,7 +310,7 @@ impl Blobs<'_> {
         g: i32,
         k: usize,
         class: &(MarkerKind, MarkerColour, [u8; 3]),
-        found: &mut Vec<FoundCube>,
+        found: &mut Vec<Candidate>,
     ) -> Result<(), VisionError> {
         let spec = self.spec;
         let side_px = spec.size_mm * CUBE_PX_PER_MM;
@@ -316,7 +344,7 @@ impl Blobs<'_> {
         let refs: Vec<[f64; 3]> = spec.classes().iter().map(|c| c.2.map(f64::from)).collect();
         for i in 1..n {
             let area = f64::from(*stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)?);
-            if !(MIN_FREE_SHARE * top_area..=2.5 * top_area).contains(&area) {
+            if !(MIN_FREE_SHARE * top_area..=2.5 * MAX_ROW as f64 * top_area).contains(&area) {
                 continue;
             }
             let x0 = *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_LEFT)?;
@@ -336,15 +364,10 @@ impl Blobs<'_> {
             // a cube against or half on a base.
             let hidden = self.grown(label, &px)?;
             px.extend(hidden);
-            if !(0.4 * top_area..=2.5 * top_area).contains(&(px.len() as f64)) {
+            if !(0.4 * top_area..=2.5 * MAX_ROW as f64 * top_area).contains(&(px.len() as f64)) {
                 continue;
             }
-            // A cube stands alone: little of its colour around it (textured terrain
-            // has patches of any colour, but they come in crowds).
             let bbox = (window.x + x0, window.y + y0, bw, bh);
-            if crowded(self.labels, self.occupied, label, bbox, CUBE_PX_PER_MM)? {
-                continue;
-            }
             let mut sum = [0.0; 3];
             for &(gx, gy) in &px {
                 let p = self.rect.image.at_2d::<Vec3b>(gy, gx)?;
@@ -356,8 +379,15 @@ impl Blobs<'_> {
             // longer one way); a patch of terrain is ragged. Where figures stand in
             // front of a cube (one half on a base), what shows is the square less
             // their shapes: its hull is the square, most of it showing.
-            let shape = if square_enough(&shown, spec.size_mm, CUBE_PX_PER_MM)? {
-                shown
+            // Two or three cubes of one colour in a row, touching (issue 36), are one
+            // blob a cube wide and two or three long: each is its own cube. Not beside
+            // figures: a rank of black hats is such a row.
+            let shapes = if square_enough(&shown, spec.size_mm, CUBE_PX_PER_MM)? {
+                vec![shown]
+            } else if !self.beside_figures(&px)?
+                && let Some(parts) = row_of_cubes(&shown, spec.size_mm, CUBE_PX_PER_MM)?
+            {
+                parts
             } else if self.beside_figures(&px)? {
                 let hull = hull_pixels(&px)?;
                 let square: Vec<Vec2> = hull.iter().map(to_table).collect();
@@ -366,22 +396,27 @@ impl Blobs<'_> {
                 {
                     continue;
                 }
-                square
+                vec![square]
             } else {
                 continue;
             };
-            let Some(centre) = cube_top(&shape, self.nadir, spec.size_mm) else { continue };
-            let inset = spec.size_mm / 2.0 + 1.0;
-            if !self.profile.on_table(centre, -inset) {
-                continue; // the floor beyond the table's edge
-            }
             let mean = sum.map(|s| s / px.len() as f64);
             let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d2)| d2.sqrt());
             // A shadow keeps the hue of the ground it falls on.
             if colour_distance > spec.tolerance / 2.0 || hue_distance(mean, refs[k]) > spec.tolerance / 4.0 {
                 continue;
             }
-            found.push(FoundCube { kind: class.0, colour: class.1, centre, colour_distance });
+            let centres: Option<Vec<Vec2>> =
+                shapes.iter().map(|shape| cube_top(shape, self.nadir, spec.size_mm)).collect();
+            let Some(centres) = centres else { continue };
+            let inset = spec.size_mm / 2.0 + 1.0;
+            for centre in centres {
+                if !self.profile.on_table(centre, -inset) {
+                    continue; // the floor beyond the table's edge
+                }
+                let cube = FoundCube { kind: class.0, colour: class.1, centre, colour_distance };
+                found.push(Candidate { cube, label, bbox, px: px.clone() });
+            }
         }
         Ok(())
     }
@@ -523,14 +558,60 @@ fn crowded(
 /// 1.5 of each other. (A cube's top alone fills 90% or more; with the sides a tilted
 /// camera sees, turned against the view, about 75%.)
 fn square_enough(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<bool, VisionError> {
+    let (_, a, b, fill) = blob_rect(pts, px_per_mm)?;
+    let (lo, hi) = (a.min(b), a.max(b));
+    Ok(fill >= 0.72 && lo >= 0.7 * side && hi <= 1.7 * side && hi <= 1.5 * lo)
+}
+
+/// The smallest rectangle enclosing a blob's points (table mm, `px_per_mm` apart): the
+/// rectangle, its two sides (`width`, `height`) with the pixel grid's share (each point
+/// stands for a pixel whose centre it is), mm, and the share of it the points fill.
+fn blob_rect(
+    pts: &[Vec2],
+    px_per_mm: f64,
+) -> Result<(opencv::core::RotatedRect, f64, f64, f64), VisionError> {
     let cv: Vector<opencv::core::Point2f> =
         pts.iter().map(|p| opencv::core::Point2f::new(p.x as f32, p.y as f32)).collect();
     let r = opencv::imgproc::min_area_rect(&cv)?;
-    // The pixel grid: each point stands for a pixel whose centre it is.
     let (a, b) = (f64::from(r.size.width) + 1.0 / px_per_mm, f64::from(r.size.height) + 1.0 / px_per_mm);
     let fill = pts.len() as f64 / (px_per_mm * px_per_mm) / (a * b);
+    Ok((r, a, b, fill))
+}
+
+/// The most cubes of one colour standing in a row that are told apart.
+const MAX_ROW: usize = 3;
+
+/// A blob (its points, table mm, `px_per_mm` apart) that is a row of two or three
+/// cubes of side `side`, touching: one cube wide (0.7 to 1.7 sides, the sides a tilted
+/// camera sees included), about a whole number of cubes long (within a third of a
+/// side, after the half side those seen sides may add), and filling at least 65% of
+/// its smallest enclosing rectangle (a single cube's 72% less the seams where the cubes
+/// touch, their edges rounded and shaded: a rendered pair of red cubes fills 70%). Its
+/// points in as many equal slices along the row, each a cube; `None` for anything else
+/// (one cube included: [`square_enough`]).
+fn row_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Option<Vec<Vec<Vec2>>>, VisionError> {
+    let (r, a, b, fill) = blob_rect(pts, px_per_mm)?;
     let (lo, hi) = (a.min(b), a.max(b));
-    Ok(fill >= 0.72 && lo >= 0.7 * side && hi <= 1.7 * side && hi <= 1.5 * lo)
+    let n = (hi / side).round();
+    let whole = (hi - n * side).abs() <= side / 3.0 || (hi - (n * side + side / 2.0)).abs() <= side / 3.0;
+    if fill < 0.65 || lo < 0.7 * side || lo > 1.7 * side || !(2.0..=MAX_ROW as f64).contains(&n) || !whole {
+        return Ok(None);
+    }
+    // The long axis: the rectangle's angle is that of its `width` side.
+    let t = f64::from(r.angle).to_radians();
+    let mut u = Vec2::new(t.cos(), t.sin());
+    if b > a {
+        u = Vec2::new(-u.y, u.x);
+    }
+    let c = Vec2::new(f64::from(r.center.x), f64::from(r.center.y));
+    let n = n as usize;
+    let mut parts = vec![Vec::new(); n];
+    for p in pts {
+        let along = (*p - c).dot(u) + hi / 2.0;
+        let k = ((along / hi * n as f64).floor().max(0.0) as usize).min(n - 1);
+        parts[k].push(*p);
+    }
+    Ok(parts.iter().all(|q| !q.is_empty()).then_some(parts))
 }
 
 /// Distance between the hues of two colours: of their (R - G, B - G) differences.
