@@ -90,16 +90,20 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
         cal.median_mm(),
         cal.p95_mm()
     );
-    // Not yet met (issue 36 asks 0.2 / 0.6 mm, sigma coverage 90-99.5%, tags at least
-    // 90% visible 99% read, cubes 99%): today's figures as floors.
+    // Without a camera file, the issue's sigma coverage (90-99.5% within 2.45 sigma):
+    // 98.8% since the fiducials' corners carry a detector bias of their own (78.9%
+    // without one).
     let selfcal = &by_path[1];
+    let coverage = selfcal.sigma_coverage();
+    assert!((0.9..=0.995).contains(&coverage), "no camera file: 2.45 sigma {coverage:.3}");
+    // Not yet met (issue 36 asks 0.2 / 0.6 mm, tags at least 90% visible 99% read,
+    // cubes 99%): today's figures as floors (0.258 / 0.615 mm).
     assert!(
-        selfcal.median_mm() <= 0.6 && selfcal.p95_mm() <= 1.1,
+        selfcal.median_mm() <= 0.3 && selfcal.p95_mm() <= 0.65,
         "no camera file: {:.3} / {:.3} mm",
         selfcal.median_mm(),
         selfcal.p95_mm()
     );
-    assert!(selfcal.sigma_coverage() >= 0.7, "no camera file: 2.45 sigma {:.3}", selfcal.sigma_coverage());
     // Cubes (issue 36 asks 99%): 54-56 of 158 found since a row of touching cubes is
     // split and other cubes do not crowd one; today's figure as a floor. (Of the
     // cubes scanned, 3 black ones lie 7-8 mm from their truth: counted invented.)

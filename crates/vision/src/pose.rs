@@ -848,6 +848,7 @@ pub fn self_calibrate(
             tag_scale: 1.0,
             corner_bias_px: 0.0,
             corner_bias_r2_px: 0.0,
+            fiducial_bias_px: 0.0,
         };
         let p = problem(f);
         let Some((cam, placed, cost)) = p.explore(camera, start.clone(), EXPLORE_ITERATIONS) else {

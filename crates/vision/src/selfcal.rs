@@ -20,8 +20,8 @@ use vedette_geometry::Vec2;
 
 /// Shared parameters adjusted: rotation increment (3), translation (3), focal length,
 /// k1, k2, the photo's tag scale, tangential distortion p1, p2, the tag corners' bias
-/// and its growth toward the photo's edges.
-const NC: usize = 14;
+/// and its growth toward the photo's edges, and the fiducials' corner bias.
+const NC: usize = 15;
 type CamVec = SVector<f64, NC>;
 type CamMat = SMatrix<f64, NC, NC>;
 type CrossMat = SMatrix<f64, NC, 3>;
@@ -51,8 +51,8 @@ pub(crate) struct Camera {
     /// scale of the whole photo against the few large fiducials.
     pub tag_scale: f64,
     /// How far the detector places every tag corner outward (negative: inward) from
-    /// the true corner, px: blur and the edge fit bias small markers by a fraction of
-    /// a pixel whatever their size, which a scale cannot absorb where tags of different
+    /// the true corner, px: blur and the edge fit bias small markers by a fraction of a
+    /// pixel whatever their size, which a scale cannot absorb where tags of different
     /// sizes in pixels (near and far) would then read as lens distortion.
     pub corner_bias_px: f64,
     /// How much further out (negative: in) the detector places a tag's corners per unit
@@ -63,8 +63,23 @@ pub(crate) struct Camera {
     /// read 1% smaller at r² = 0.4 than at the centre, which an adjustment without
     /// this term took for barrel distortion (k1 0.01-0.02 off, every base 1-2.6 mm
     /// off). Isotropic, where distortion stretches a tag three times more radially than
-    /// tangentially, and absent from the fiducials' positions: the two stay apart.
+    /// tangentially, and moving no square's centre (the fiducials' positions): the two
+    /// stay apart.
     pub corner_bias_r2_px: f64,
+    /// How far the detector places every fiducial corner outward (negative: inward)
+    /// from the true corner, px: the same detector's bias as the tags', estimated on
+    /// its own (issue 36). The bias is not one number for every square: it depends on
+    /// the blur against the square's cells and on the paper around it. A tag's black
+    /// border is one cell (2-4 px) wide, with code cells inside and a paper margin of
+    /// about one cell outside on a coloured base, which blur pulls into the edge's
+    /// light and dark levels; a fiducial's cells and paper are ten times wider. On the
+    /// project's renders (linear, blur sigma 0.5-1.1 px) the tags read 0.02-0.12 px
+    /// inside and the fiducials 0.01 px outside; on the independent renderer's
+    /// gamma-encoded photos every square reads 0.1-0.4 px inside. Held at zero, the
+    /// second renderer's fiducials read too small for the camera the tags asked for
+    /// (table scaled 0.05-0.16%); shared with the tags, ours read too large. Moving no
+    /// square's centre, it leaves the fiducials' positions to set the camera.
+    pub fiducial_bias_px: f64,
     /// The lens.
     pub lens: Lens,
     /// Rotation.
@@ -101,6 +116,17 @@ impl Camera {
         Some(pushed_out(q, self.corner_bias_px + self.corner_bias_r2_px * r2))
     }
 
+    /// A fiducial's four corners (table points, mm) in the photo as the detector reports
+    /// them: projected, then pushed outward from the square's centre by the fiducials'
+    /// corner bias (see [`Camera::fiducial_bias_px`]).
+    fn fiducial_image(&self, corners: &[Vector3<f64>]) -> Option<[[f64; 2]; 4]> {
+        let mut q = [[0.0; 2]; 4];
+        for (o, p) in q.iter_mut().zip(corners) {
+            *o = self.project(p)?;
+        }
+        Some(pushed_out(q, self.fiducial_bias_px))
+    }
+
     /// The camera moved by `d` (rotation increment, translation, focal, k1, k2, tag
     /// scale, p1, p2).
     fn moved(&self, d: &CamVec) -> Camera {
@@ -117,6 +143,7 @@ impl Camera {
             tag_scale: self.tag_scale + d[9],
             corner_bias_px: self.corner_bias_px + d[12],
             corner_bias_r2_px: self.corner_bias_r2_px + d[13],
+            fiducial_bias_px: self.fiducial_bias_px + d[14],
         }
         .with_tangential(d[10], d[11])
     }
@@ -270,7 +297,7 @@ const PRIOR_TAG_SCALE: f64 = 0.05;
 
 /// Finite-difference steps of the camera parameters.
 const CAM_STEP: [f64; NC] =
-    [1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-3, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-4, 1e-4];
+    [1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-3, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4];
 /// Of the tag parameters (mm, mm, rad).
 const TAG_STEP: [f64; 3] = [1e-4, 1e-4, 1e-6];
 
@@ -286,9 +313,10 @@ impl Problem<'_> {
     fn cost(&self, cam: &Camera, tags: &[TagState]) -> Option<f64> {
         let d = self.huber_px;
         let mut c = 0.0;
-        for (p, o) in self.fiducial_table.iter().zip(self.fiducial_px) {
-            let q = cam.project(p)?;
-            c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
+        for (p, o) in self.fiducial_table.chunks_exact(4).zip(self.fiducial_px.chunks_exact(4)) {
+            for (q, o) in cam.fiducial_image(p)?.iter().zip(o) {
+                c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
+            }
         }
         for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
             for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
@@ -300,9 +328,9 @@ impl Problem<'_> {
 
     /// Weak priors: focal length near its first estimate, distortion near none (they
     /// only steer directions the corners leave undetermined).
-    fn prior_residuals(&self, cam: &Camera) -> [f64; 8] {
+    fn prior_residuals(&self, cam: &Camera) -> [f64; 9] {
         if self.free == Free::Pose {
-            return [0.0; 8];
+            return [0.0; 9];
         }
         let (f0, sf) = self.focal_prior;
         [
@@ -314,6 +342,7 @@ impl Problem<'_> {
             cam.lens.dist[3] / PRIOR_TANGENTIAL,
             cam.corner_bias_px / PRIOR_CORNER_BIAS_PX,
             cam.corner_bias_r2_px / PRIOR_CORNER_BIAS_R2_PX,
+            cam.fiducial_bias_px / PRIOR_CORNER_BIAS_PX,
         ]
     }
 
@@ -468,11 +497,12 @@ impl Problem<'_> {
         let delta = self.huber_px;
         let mut ss = 0.0;
         let mut n = 0usize;
-        for (p, o) in self.fiducial_table.iter().zip(self.fiducial_px) {
-            let q = cam.project(p)?;
-            let e = (q[0] - o[0]).hypot(q[1] - o[1]);
-            ss += huber_weight(e, delta) * e * e;
-            n += 2;
+        for (p, o) in self.fiducial_table.chunks_exact(4).zip(self.fiducial_px.chunks_exact(4)) {
+            for (q, o) in cam.fiducial_image(p)?.iter().zip(o) {
+                let e = (q[0] - o[0]).hypot(q[1] - o[1]);
+                ss += huber_weight(e, delta) * e * e;
+                n += 2;
+            }
         }
         for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
             for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
@@ -523,26 +553,27 @@ impl Problem<'_> {
         let mut hcc = CamMat::zeros();
         let mut gc = CamVec::zeros();
         let delta = self.huber_px;
-        // One observed corner: residual, its camera Jacobian (2 x NC) and weight.
-        let corner = |p: &Vector3<f64>, o: &[f64; 2]| -> Option<([f64; 2], SMatrix<f64, 2, NC>)> {
-            let q = cam.project(p)?;
-            let mut j = SMatrix::<f64, 2, NC>::zeros();
+        // One fiducial's four corners: residuals and their camera Jacobians (2 x NC).
+        for (p, o) in self.fiducial_table.chunks_exact(4).zip(self.fiducial_px.chunks_exact(4)) {
+            let q = cam.fiducial_image(p)?;
+            let mut j4 = [SMatrix::<f64, 2, NC>::zeros(); 4];
             for (i, (a, b)) in moved.iter().enumerate() {
                 if !self.free_cam(i) {
                     continue;
                 }
-                let (qa, qb) = (a.project(p)?, b.project(p)?);
-                j[(0, i)] = (qa[0] - qb[0]) / (2.0 * CAM_STEP[i]);
-                j[(1, i)] = (qa[1] - qb[1]) / (2.0 * CAM_STEP[i]);
+                let (qa, qb) = (a.fiducial_image(p)?, b.fiducial_image(p)?);
+                for k in 0..4 {
+                    j4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * CAM_STEP[i]);
+                    j4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * CAM_STEP[i]);
+                }
             }
-            Some(([q[0] - o[0], q[1] - o[1]], j))
-        };
-        for (p, o) in self.fiducial_table.iter().zip(self.fiducial_px) {
-            let (r, j) = corner(p, o)?;
-            let w = huber_weight(r[0].hypot(r[1]), delta);
-            let rv = nalgebra::Vector2::new(r[0], r[1]);
-            hcc += w * j.transpose() * j;
-            gc += w * j.transpose() * rv;
+            for k in 0..4 {
+                let r = [q[k][0] - o[k][0], q[k][1] - o[k][1]];
+                let w = huber_weight(r[0].hypot(r[1]), delta);
+                let rv = nalgebra::Vector2::new(r[0], r[1]);
+                hcc += w * j4[k].transpose() * j4[k];
+                gc += w * j4[k].transpose() * rv;
+            }
         }
         let mut blocks = Vec::with_capacity(tags.len());
         let image = |c: &Camera, t: &TagState, size: f64| c.tag_image(t, size, self.tag_height_mm);
@@ -601,6 +632,7 @@ impl Problem<'_> {
                 (11, PRIOR_TANGENTIAL),
                 (12, PRIOR_CORNER_BIAS_PX),
                 (13, PRIOR_CORNER_BIAS_R2_PX),
+                (14, PRIOR_CORNER_BIAS_PX),
             ];
             for (k, (i, s)) in sigmas.into_iter().enumerate() {
                 hcc[(i, i)] += 1.0 / (s * s);
@@ -689,8 +721,15 @@ mod tests {
         let centre = Vector3::new(914.0, 610.0 - 1200.0 * a.tan(), 1200.0);
         let lens =
             Lens { fx: 2900.0, fy: 2900.0, cx: 1999.5, cy: 1499.5, dist: [0.04, -0.01, 0.0, 0.0, 0.0] };
-        let cam =
-            Camera { lens, r, t: -(r * centre), tag_scale: 1.0, corner_bias_px: 0.0, corner_bias_r2_px: 0.0 };
+        let cam = Camera {
+            lens,
+            r,
+            t: -(r * centre),
+            tag_scale: 1.0,
+            corner_bias_px: 0.0,
+            corner_bias_r2_px: 0.0,
+            fiducial_bias_px: 0.0,
+        };
         let mut tags = Vec::new();
         for i in 0..8 {
             for j in 0..5 {
@@ -813,5 +852,49 @@ mod tests {
             let sigma = (0.5 * (c[(0, 0)] + c[(1, 1)])).sqrt();
             assert!(*e <= 2.45 * sigma, "{t:?}: error {e:.3} mm, sigma {sigma:.3} mm");
         }
+    }
+
+    /// The worst tag's error, mm, when the fiducials' corners read `fiducial_push` px
+    /// outward and the tags' `tag_push` px, at 12° of tilt, from a start 5% off in focal
+    /// length without distortion.
+    fn worst_with_biases(fiducial_push: f64, tag_push: f64) -> f64 {
+        let (cam, tags) = truth_at(12.0);
+        let (fid, fid_px) = fiducials(&cam);
+        let fid_px: Vec<[f64; 2]> = fid_px
+            .chunks_exact(4)
+            .flat_map(|q| pushed_out([q[0], q[1], q[2], q[3]], fiducial_push))
+            .collect();
+        let tag_px: Vec<[[f64; 2]; 4]> = tags
+            .iter()
+            .map(|t| pushed_out(t.corners(12.0, 3.0).map(|p| cam.project(&p).unwrap()), tag_push))
+            .collect();
+        let mut start = cam;
+        start.lens.dist = [0.0; 5];
+        start.lens.fx *= 1.05;
+        start.lens.fy *= 1.05;
+        let s = problem(&fid, &fid_px, &tag_px, start.lens.fx).solve(start, tags.clone()).unwrap();
+        s.tags.iter().zip(&tags).map(|(a, b)| a.centre.distance(b.centre)).fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn fiducials_and_tags_read_small_alike_leave_the_table_its_scale() {
+        // Every black square's corners read 0.4 px inside (the independent renderer's
+        // gamma-encoded photos): the fiducials' bias, estimated on its own, keeps their
+        // small squares from pulling the camera off: 0.115 mm here (the weak priors pull
+        // both biases toward none), 0.95 mm with no fiducial bias.
+        let worst = worst_with_biases(-0.4, -0.4);
+        assert!(worst < 0.15, "worst tag {worst:.3} mm off");
+    }
+
+    #[test]
+    fn fiducials_and_tags_biased_apart_leave_the_table_its_scale() {
+        // The project's renders (linear photos): the fiducials read true, the tags 0.1
+        // px inside (one cell of paper on a coloured base, blurred into the edge). A
+        // bias shared by both would push the fiducials' squares in with the tags'.
+        let worst = worst_with_biases(0.0, -0.1);
+        assert!(worst < 0.1, "worst tag {worst:.3} mm off");
+        // Biases of opposite signs: 0.156 mm here.
+        let worst = worst_with_biases(0.3, -0.3);
+        assert!(worst < 0.2, "worst tag {worst:.3} mm off (biases of opposite signs)");
     }
 }
