@@ -11,7 +11,7 @@
 
 use crate::camera::Camera;
 use crate::noise;
-use crate::render::RenderOptions;
+use crate::render::{RenderOptions, UNIT_COATS};
 use crate::scene::{PrintedMarker, Scene};
 use crate::shading::{Colour, UNIFORMS, marker_colour};
 use crate::solids::{Footprint, Solid, SolidKind};
@@ -184,6 +184,8 @@ pub(crate) fn build(
             let side = sides.iter().position(|s| *s == unit.side).unwrap_or(0);
             let uniform = if crowded {
                 CROWD_COATS[r.unit % CROWD_COATS.len()]
+            } else if options.unit_coats > 0 {
+                Colour::from_srgb(UNIT_COATS[r.unit % options.unit_coats.min(UNIT_COATS.len())])
             } else {
                 UNIFORMS[side % UNIFORMS.len()]
             };
@@ -566,6 +568,29 @@ mod tests {
             }
         }
         assert!(overhangs);
+    }
+
+    /// Issue 37: with `unit_coats`, unit 0 wears the first of [`UNIT_COATS`] (sRGB, as
+    /// a painter declares it), decoded to linear light and jittered as every coat is; without one its
+    /// figures wear the side's uniform.
+    #[test]
+    fn a_declared_coat_is_worn() {
+        let table = one_base_table();
+        let layout = StandardLayout::default().build(&table).unwrap();
+        let scene = Scene::new(table, &layout).unwrap();
+        let tags = scene.printed_tags().unwrap();
+        let red = RenderOptions { unit_coats: 3, ..options(FigureSpacing::ClearOfTags, 9) };
+        let coat = Colour::from_srgb(UNIT_COATS[0]);
+        let by_hand = Colour::from_srgb([200, 30, 30]);
+        assert!((by_hand.r - 0.578).abs() < 0.002 && (by_hand.g - 0.0130).abs() < 0.001, "{by_hand:?}");
+        let near = |c: Colour, to: Colour| {
+            [(c.r, to.r), (c.g, to.g), (c.b, to.b)].iter().all(|(a, b)| (a - b).abs() <= 0.061 * b)
+        };
+        for (opts, worn) in [(red, coat), (options(FigureSpacing::ClearOfTags, 9), UNIFORMS[0])] {
+            let props = build(&scene, &[], &tags, &camera(0.0), &opts);
+            let coats = props.solids.iter().filter(|s| s.kind == SolidKind::Figure && near(s.colour, worn));
+            assert!(coats.count() >= 4, "{worn:?}");
+        }
     }
 
     fn one_base_table() -> Table {

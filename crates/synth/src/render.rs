@@ -25,6 +25,20 @@ const MAX_TEXELS: f64 = 1e8;
 /// Finest texel of the baked shadow maps, mm: shadows are soft.
 const SHADOW_TEXEL_MM: f64 = 1.0;
 
+/// The coats units wear with [`RenderOptions::unit_coats`], sRGB 0-255 as a painter
+/// declares them (a paint chart's values): French blue, red, white, green, yellow, sky
+/// blue, black, purple.
+pub const UNIT_COATS: [[u8; 3]; 8] = [
+    [40, 52, 120],
+    [180, 30, 35],
+    [225, 222, 210],
+    [40, 90, 50],
+    [210, 180, 50],
+    [110, 160, 210],
+    [35, 35, 38],
+    [120, 60, 130],
+];
+
 /// How to render. Every random choice (light, clutter, textures, noise) comes from
 /// `seed`: the same scene, camera and options give the same image.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,6 +70,10 @@ pub struct RenderOptions {
     /// How far figures may reach past their base's edges, mm (1.5; issue 37 renders
     /// 1-3 mm).
     pub overhang_mm: f64,
+    /// Issue 37 (twins told apart by their paint): when `k > 0`, unit `i` (by index)
+    /// wears [`UNIT_COATS`]`[i % k]` (`k` at most its length), so units `k` apart are
+    /// painted alike; 0 (the default): every unit wears its side's uniform.
+    pub unit_coats: usize,
 }
 
 impl Default for RenderOptions {
@@ -74,6 +92,7 @@ impl Default for RenderOptions {
             mat: MatColour::Green,
             mat_flocked_every: 0,
             overhang_mm: props::DEFAULT_OVERHANG_MM,
+            unit_coats: 0,
         }
     }
 }
@@ -95,6 +114,9 @@ impl RenderOptions {
         }
         if !(self.texel_mm >= 0.05 && self.texel_mm <= 10.0) {
             return bad("texel_mm", self.texel_mm, "must be 0.05..=10 mm");
+        }
+        if self.unit_coats > UNIT_COATS.len() {
+            return bad("unit_coats", self.unit_coats as f64, "must be 0..=8 (the coats of UNIT_COATS)");
         }
         if !(0.0..=5.0).contains(&self.overhang_mm) {
             return bad("overhang_mm", self.overhang_mm, "must be 0..=5 mm");

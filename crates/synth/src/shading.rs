@@ -34,6 +34,16 @@ impl Colour {
         Colour { r: v, g: v, b: v }
     }
 
+    /// The reflectance of a paint declared as sRGB 0-255 (a paint chart's value): each
+    /// channel decoded to linear light, as the renders' values are.
+    pub(crate) fn from_srgb(c: [u8; 3]) -> Self {
+        let lin = |v: u8| {
+            let c = f32::from(v) / 255.0;
+            if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        };
+        Colour::new(lin(c[0]), lin(c[1]), lin(c[2]))
+    }
+
     /// Linear mix: `self` at `t = 0`, `o` at `t = 1`.
     pub(crate) fn mix(self, o: Colour, t: f64) -> Colour {
         let t = t as f32;

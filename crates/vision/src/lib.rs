@@ -100,6 +100,7 @@ mod merge;
 mod occupancy;
 mod palette;
 mod photo;
+mod photo_colour;
 mod picture;
 mod pose;
 mod profile;
@@ -156,6 +157,7 @@ pub use merge::{
 pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
 pub use palette::{ColourCorrection, ColourSpec};
 pub use photo::{JPEG_QUALITY, Photo, encode_image};
+pub use photo_colour::{PhotoColour, lab, paint_distance, parse_hex, to_hex};
 pub use picture::{PhotoProjection, PictureLayout, load_scan_camera, paint_scene, picture_layout};
 pub use pose::{
     CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,

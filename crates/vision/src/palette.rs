@@ -60,11 +60,15 @@ const PAPER_RING_MM: (f64, f64) = (2.0, 6.0);
 
 /// What one fiducial says about the light.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Reading {
-    at: Vec2,
-    rho: f64,
-    paper: [f64; 3],
-    ink: [f64; 3],
+pub(crate) struct Reading {
+    /// Its centre, table mm.
+    pub at: Vec2,
+    /// Its distance from the photo's centre over the half diagonal.
+    pub rho: f64,
+    /// Its paper as seen, BGR 0-255.
+    pub paper: [f64; 3],
+    /// Its printed black as seen, BGR 0-255.
+    pub ink: [f64; 3],
 }
 
 /// Per-channel correction from observed BGR values to the profile's sRGB: observed =
@@ -96,41 +100,7 @@ impl ColourCorrection {
         profile: &Profile,
         found: &[DetectedMarker],
     ) -> Result<ColourCorrection, VisionError> {
-        let spec = &profile.fiducials;
-        let cell = spec.size_mm / f64::from(spec.dictionary.bits() + 2);
-        let half = spec.size_mm / 2.0;
-        let mut readings = Vec::new();
-        for f in found {
-            let Some(place) = profile.fiducial(f.id) else { continue };
-            let c = Vec2::new(place.x_mm, place.y_mm);
-            let rot = Vec2::from_heading_deg(place.rotation_deg);
-            let (mut paper_pts, mut ink_pts) = (Vec::new(), Vec::new());
-            let step = (cell / 4.0).max(0.5);
-            let reach = half + PAPER_RING_MM.1;
-            let n = (reach / step).ceil() as i32;
-            for i in -n..=n {
-                for j in -n..=n {
-                    let local = Vec2::new(f64::from(i) * step, f64::from(j) * step);
-                    let d = local.x.abs().max(local.y.abs());
-                    let p = c + rot * local.x + rot.perp_left() * local.y;
-                    if d > half + PAPER_RING_MM.0 && d < half + PAPER_RING_MM.1 {
-                        paper_pts.push(p);
-                    } else if d < half - 0.2 * cell && d > half - 0.8 * cell {
-                        ink_pts.push(p);
-                    }
-                }
-            }
-            let (Some(paper), Some(ink)) = (
-                median_colour(photo, model, &paper_pts, spec.height_mm)?,
-                median_colour(photo, model, &ink_pts, spec.height_mm)?,
-            ) else {
-                continue;
-            };
-            if (0..3).all(|k| paper[k] > ink[k] + 20.0) {
-                let rho = radius(model, &[c], spec.height_mm)?[0];
-                readings.push(Reading { at: c, rho, paper, ink });
-            }
-        }
+        let readings = read_fiducials(photo, model, profile, found)?;
         Ok(ColourCorrection::fit(&readings, &profile.colours))
     }
 
@@ -209,6 +179,55 @@ impl ColourCorrection {
         }
         Ok(())
     }
+}
+
+/// What each found fiducial shows of its paper and ink: the per-channel medians of the
+/// photo (BGR 0-255, as taken) over the paper's ring outside its black square and over
+/// the square's border, where the two differ by more than 20 in every channel. The one
+/// reading of the photo's two known colours: [`ColourCorrection`] and
+/// [`crate::photo_colour::PhotoColour`] are fitted to it.
+pub(crate) fn read_fiducials(
+    photo: &Mat,
+    model: &CameraModel,
+    profile: &Profile,
+    found: &[DetectedMarker],
+) -> Result<Vec<Reading>, VisionError> {
+    let spec = &profile.fiducials;
+    let cell = spec.size_mm / f64::from(spec.dictionary.bits() + 2);
+    let half = spec.size_mm / 2.0;
+    let mut readings = Vec::new();
+    for f in found {
+        let Some(place) = profile.fiducial(f.id) else { continue };
+        let c = Vec2::new(place.x_mm, place.y_mm);
+        let rot = Vec2::from_heading_deg(place.rotation_deg);
+        let (mut paper_pts, mut ink_pts) = (Vec::new(), Vec::new());
+        let step = (cell / 4.0).max(0.5);
+        let reach = half + PAPER_RING_MM.1;
+        let n = (reach / step).ceil() as i32;
+        for i in -n..=n {
+            for j in -n..=n {
+                let local = Vec2::new(f64::from(i) * step, f64::from(j) * step);
+                let d = local.x.abs().max(local.y.abs());
+                let p = c + rot * local.x + rot.perp_left() * local.y;
+                if d > half + PAPER_RING_MM.0 && d < half + PAPER_RING_MM.1 {
+                    paper_pts.push(p);
+                } else if d < half - 0.2 * cell && d > half - 0.8 * cell {
+                    ink_pts.push(p);
+                }
+            }
+        }
+        let (Some(paper), Some(ink)) = (
+            median_colour(photo, model, &paper_pts, spec.height_mm)?,
+            median_colour(photo, model, &ink_pts, spec.height_mm)?,
+        ) else {
+            continue;
+        };
+        if (0..3).all(|k| paper[k] > ink[k] + 20.0) {
+            let rho = radius(model, &[c], spec.height_mm)?[0];
+            readings.push(Reading { at: c, rho, paper, ink });
+        }
+    }
+    Ok(readings)
 }
 
 /// Distances of table points (at `height_mm`) from the photo's centre, over its half

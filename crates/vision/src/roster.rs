@@ -118,6 +118,14 @@ pub struct RosterUnit {
     /// others 12 mm). `None`: the profile's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag_mm: Option<f64>,
+    /// How its figures' coats are painted, sRGB as `"#rrggbb"` (issue 37: told apart
+    /// from a unit of the same side, kind and layout by it; checked when the roster is
+    /// read, [`RosterUnit::coat_rgb`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coat: Option<String>,
+    /// How its bases' tops are flocked, sRGB as `"#rrggbb"` ([`RosterUnit::flock_rgb`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flock: Option<String>,
     /// The division it belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub division: Option<String>,
@@ -181,6 +189,8 @@ impl RosterUnit {
             tags,
             bases: None,
             tag_mm: None,
+            coat: None,
+            flock: None,
             division: unit.division.clone(),
             corps: unit.corps.clone(),
             parent: unit.parent.clone(),
@@ -196,6 +206,28 @@ impl RosterUnit {
     #[must_use]
     pub fn untagged(unit: &Unit, base_mm: [f64; 2], n: usize) -> Self {
         RosterUnit { bases: Some(n), ..RosterUnit::from_unit(unit, base_mm, [0.0, 0.0], Vec::new()) }
+    }
+
+    /// The declared coat, sRGB 0-255 (R G B); `None` when not declared.
+    #[must_use]
+    pub fn coat_rgb(&self) -> Option<[u8; 3]> {
+        self.coat.as_deref().and_then(|c| crate::photo_colour::parse_hex(c).ok())
+    }
+
+    /// The declared flock, sRGB 0-255 (R G B); `None` when not declared.
+    #[must_use]
+    pub fn flock_rgb(&self) -> Option<[u8; 3]> {
+        self.flock.as_deref().and_then(|c| crate::photo_colour::parse_hex(c).ok())
+    }
+
+    /// The unit with its paints declared (sRGB 0-255), written as `"#rrggbb"`.
+    #[must_use]
+    pub fn painted(self, coat: Option<[u8; 3]>, flock: Option<[u8; 3]>) -> Self {
+        RosterUnit {
+            coat: coat.map(crate::photo_colour::to_hex),
+            flock: flock.map(crate::photo_colour::to_hex),
+            ..self
+        }
     }
 
     /// How many bases the unit has: its tags, or `bases` when it has none.
@@ -340,6 +372,11 @@ impl Roster {
                     at("tag_mm"),
                     format!("must be a positive number of mm up to {MAX_TAG_MM}, got {}", Shown(v)),
                 ));
+            }
+            for (key, value) in [("coat", &u.coat), ("flock", &u.flock)] {
+                if let Some(v) = value {
+                    crate::photo_colour::parse_hex(v).map_err(|e| field(at(key), e))?;
+                }
             }
             match (u.tags.is_empty(), u.bases) {
                 (true, None) => {
@@ -521,6 +558,37 @@ tags = [3]
         assert!(e.contains("base_mm[1]"), "{e}");
         let e = Roster::from_toml_str(&R.replace("infantry", "infantery"), "r.toml").unwrap_err().to_string();
         assert!(e.contains("r.toml") && e.contains("infantery"), "{e}");
+    }
+
+    /// Issue 37: a unit's paints, `coat` and `flock` as `"#rrggbb"`, are read, written
+    /// back the same, and a bad one is refused naming the unit, the key and the value.
+    #[test]
+    fn declared_paints_are_read_and_checked() {
+        let text = format!(
+            "{R}\n[[unit]]\nid = \"au-1\"\nside = \"austria\"\nkind = \"cavalry\"\nbase_mm = [40, 30]\nbases = 3\ncoat = \"#22 2c 60\"\nflock = \"#8C7d56\"\n"
+        );
+        let r = Roster::from_toml_str(&text, "r.toml").unwrap();
+        assert_eq!(
+            (r.units[2].coat_rgb(), r.units[2].flock_rgb()),
+            (Some([34, 44, 96]), Some([140, 125, 86]))
+        );
+        assert_eq!((r.units[0].coat_rgb(), r.units[0].flock_rgb()), (None, None));
+        let again = Roster::from_toml_str(&r.to_toml_string().unwrap(), "r.toml").unwrap();
+        assert_eq!(again.units[2].coat_rgb(), Some([34, 44, 96]));
+        let painted = r.units[0].clone().painted(Some([1, 2, 255]), None);
+        assert_eq!((painted.coat.as_deref(), painted.flock), (Some("#0102ff"), None));
+        for (key, bad) in [("coat", "\"blue\""), ("flock", "\"#8c7d5\"")] {
+            let wrong = text.replace(&format!("{key} = \""), &format!("{key} = {bad}\nx{key} = \""));
+            let wrong = wrong.replace(&format!("x{key} = "), "# ");
+            let e = Roster::from_toml_str(&wrong, "r.toml").unwrap_err().to_string();
+            assert!(
+                e.contains("r.toml")
+                    && e.contains(&format!("unit[2] \"au-1\" {key}"))
+                    && e.contains(bad.trim_matches('"'))
+                    && e.contains("#rrggbb"),
+                "{e}"
+            );
+        }
     }
 
     /// Issue 37: `bases = N` instead of `tags`, in one roster with tagged units; a unit
