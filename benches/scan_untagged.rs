@@ -7,7 +7,13 @@
 //! UNTAGGED_ONLY=305 cargo bench --bench scan_untagged   # photos whose name holds 305
 //! UNTAGGED_CRITERION=1 UNTAGGED_ONLY=306 cargo bench --bench scan_untagged
 //!     # criterion: the whole scan of each chosen second-renderer photo, 10 samples
+//! UNTAGGED_UNPAINTED=1 cargo bench --bench scan_untagged
+//!     # each photo scanned again with the roster's paints left out (issue 37)
 //! ```
+//!
+//! Each photo's line gives the scorer's summary and where its true bases went
+//! (`losses`: right / given to a twin / under another unit's formation / its unit
+//! found elsewhere or more than 5 mm or 5° off / nothing fitted).
 
 #[path = "../tests/common/renders.rs"]
 mod renders;
@@ -21,7 +27,7 @@ mod untagged;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use untagged::{UntaggedAccuracy, compare_untagged, missed, shared_untagged};
+use untagged::{UntaggedAccuracy, compare_untagged, losses, missed, shared_untagged, unpainted};
 use vedette_vision::{Photo, draw_overlay, encode_image, scan};
 
 fn main() {
@@ -54,6 +60,11 @@ fn main() {
         c.final_summary();
         return;
     }
+    let unpainted_too = std::env::var_os("UNTAGGED_UNPAINTED").is_some();
+    let add = |to: &mut [usize; 5], l: [usize; 5]| to.iter_mut().zip(l).for_each(|(a, b)| *a += b);
+    let (mut shared_lost, mut shared_bare_lost, mut own_lost, mut own_bare_lost) =
+        ([0; 5], [0; 5], [0; 5], [0; 5]);
+    let (mut shared_bare, mut own_bare) = (Vec::new(), Vec::new());
     let mut shared = Vec::new();
     for s in shared_untagged() {
         if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
@@ -65,12 +76,22 @@ fn main() {
         let result = scan(&photo, &profile, Some(&s.roster()), Some(&s.intrinsics())).expect("scan");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let acc = compare_untagged(&result.table, &s.truth);
+        let lost = losses(&result.table, &s.truth);
         eprintln!(
-            "{}: {} in {ms:.0} ms (fitting {:.0} ms)",
+            "{}: {} in {ms:.0} ms (fitting {:.0} ms); losses {lost:?}",
             s.name,
             acc.summary(),
             result.report.timing_ms.fitting
         );
+        add(&mut shared_lost, lost);
+        if unpainted_too {
+            let bare =
+                scan(&photo, &profile, Some(&unpainted(&s.roster())), Some(&s.intrinsics())).expect("scan");
+            let (a, l) = (compare_untagged(&bare.table, &s.truth), losses(&bare.table, &s.truth));
+            eprintln!("  paints left out: {}; losses {l:?}", a.summary());
+            add(&mut shared_bare_lost, l);
+            shared_bare.push(a);
+        }
         eprintln!("  missed: {}", missed(&result.table, &s.truth).join(", "));
         for i in &result.report.issues {
             if !matches!(i, vedette_vision::ScanIssue::AssumedFacing { .. }) {
@@ -88,7 +109,16 @@ fn main() {
         shared.push(acc);
     }
     if !shared.is_empty() {
-        eprintln!("second renderer, all: {}", UntaggedAccuracy::merge(&shared).summary());
+        eprintln!(
+            "second renderer, all: {}; losses {shared_lost:?}",
+            UntaggedAccuracy::merge(&shared).summary()
+        );
+    }
+    if !shared_bare.is_empty() {
+        eprintln!(
+            "second renderer, paints left out: {}; losses {shared_bare_lost:?}",
+            UntaggedAccuracy::merge(&shared_bare).summary()
+        );
     }
     let default = vedette_vision::Profile::load(root.join("calibration/default.toml")).expect("profile");
     let mut own = Vec::new();
@@ -111,11 +141,20 @@ fn main() {
         let result = scan(&photo, &profile, Some(&roster), Some(&k)).expect("scan");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let acc = compare_untagged(&result.table, &truth);
+        let lost = losses(&result.table, &truth);
         eprintln!(
-            "{name}: {} in {ms:.0} ms (fitting {:.0} ms)",
+            "{name}: {} in {ms:.0} ms (fitting {:.0} ms); losses {lost:?}",
             acc.summary(),
             result.report.timing_ms.fitting
         );
+        add(&mut own_lost, lost);
+        if unpainted_too {
+            let bare = scan(&photo, &profile, Some(&unpainted(&roster)), Some(&k)).expect("scan");
+            let (a, l) = (compare_untagged(&bare.table, &truth), losses(&bare.table, &truth));
+            eprintln!("  paints left out: {}; losses {l:?}", a.summary());
+            add(&mut own_bare_lost, l);
+            own_bare.push(a);
+        }
         eprintln!("  missed: {}", missed(&result.table, &truth).join(", "));
         std::fs::write(out.join(format!("{name}.scan.json")), result.table.to_json_string())
             .expect("write scan");
@@ -128,6 +167,12 @@ fn main() {
         own.push(acc);
     }
     if !own.is_empty() {
-        eprintln!("vedette-synth, all: {}", UntaggedAccuracy::merge(&own).summary());
+        eprintln!("vedette-synth, all: {}; losses {own_lost:?}", UntaggedAccuracy::merge(&own).summary());
+    }
+    if !own_bare.is_empty() {
+        eprintln!(
+            "vedette-synth, paints left out: {}; losses {own_bare_lost:?}",
+            UntaggedAccuracy::merge(&own_bare).summary()
+        );
     }
 }

@@ -106,6 +106,8 @@ fn own_untagged_render_holds_the_floor() {
         mat: vedette_synth::MatColour::Brown,
         overhang_mm: 1.5,
         tagged_every: 0,
+        coats: 0,
+        twins: false,
     };
     let name = shot.ensure_rendered(&dir);
     let roster = shot.roster(&dir, &name);

@@ -221,6 +221,10 @@ pub struct SceneUnit {
     pub id: String,
     /// The colour of its bases' flock, sRGB.
     pub flock_rgb: [f64; 3],
+    /// The colour of its figures' coats, sRGB, where the scene paints the unit's own
+    /// (cavalry); `None`: the side's.
+    #[serde(default)]
+    pub coat: Option<[f64; 3]>,
 }
 
 /// One status cube.
@@ -411,21 +415,35 @@ top_height_mm = {bh:?}
     /// The roster a player would write: every unit in the truth's order, its base size;
     /// a tagged unit's tags in base order, tag offset and (where it is not the
     /// profile's) tag size; an untagged unit's base count (`bases = N`, issue 37); the
-    /// side at the near edge (`near_side`).
+    /// side at the near edge (`near_side`); each unit's declared paints (`coat` where
+    /// the scene paints the unit's own, `flock`), as a player would declare them.
     pub fn roster(&self) -> Roster {
         let default_mm = self.default_tag_mm();
         let mut by_unit: BTreeMap<&str, Vec<&SceneTag>> = BTreeMap::new();
         for t in &self.scene.tags.list {
             by_unit.entry(t.unit.as_str()).or_default().push(t);
         }
+        // Each unit's paints as a player declares them (issue 37): its coat where the
+        // scene gives one, its flock.
+        let paints = |id: &str| {
+            let to_u8 = |c: [f64; 3]| c.map(|v| v.round().clamp(0.0, 255.0) as u8);
+            self.scene
+                .units
+                .iter()
+                .find(|s| s.id == id)
+                .map_or((None, None), |s| (s.coat.map(to_u8), Some(to_u8(s.flock_rgb))))
+        };
         let units = self
             .truth
             .units
             .iter()
             .filter_map(|u| {
+                let (coat, flock) = paints(&u.id);
                 let Some(tags) = by_unit.get(u.id.as_str()) else {
                     let b = u.bases.first()?;
-                    return Some(RosterUnit::untagged(u, [b.width(), b.depth()], u.bases.len()));
+                    return Some(
+                        RosterUnit::untagged(u, [b.width(), b.depth()], u.bases.len()).painted(coat, flock),
+                    );
                 };
                 let mut tags = tags.clone();
                 tags.sort_by_key(|t| t.base_index);
@@ -438,7 +456,7 @@ top_height_mm = {bh:?}
                 );
                 // The unit's tag size where it is not the profile's.
                 unit.tag_mm = Some(tags[0].side_mm).filter(|s| (s - default_mm).abs() > 1e-9);
-                Some(unit)
+                Some(unit.painted(coat, flock))
             })
             .collect();
         let game = Game {

@@ -157,6 +157,45 @@ pub fn compare_untagged(scan: &Table, truth: &Table) -> UntaggedAccuracy {
     acc
 }
 
+/// Where each true base went, for the bench's table of losses (issue 37): counts of
+/// true bases that are, in this order of precedence, [right, given to a twin unit,
+/// under another unit's formation (a scanned base of a unit that is not theirs or a
+/// twin covers their centre), of a found unit but more than [`MATCH_MM`] or
+/// [`MATCH_DEG`] off, nothing fitted over them].
+pub fn losses(scan: &Table, truth: &Table) -> [usize; 5] {
+    let mut out = [0; 5];
+    let matches =
+        |b: &Base, t: &Base| b.centre().distance(t.centre()) <= MATCH_MM && axis_error(b, t) <= MATCH_DEG;
+    for u in &truth.units {
+        let own = scan.units.iter().find(|s| s.id == u.id);
+        for t in &u.bases {
+            let class = if own.is_some_and(|s| s.bases.iter().any(|b| matches(b, t))) {
+                0
+            } else if scan
+                .units
+                .iter()
+                .filter(|s| s.id != u.id && truth.units.iter().any(|o| o.id == s.id && twins(o, u)))
+                .any(|s| s.bases.iter().any(|b| matches(b, t)))
+            {
+                1
+            } else if scan
+                .units
+                .iter()
+                .filter(|s| s.id != u.id && !truth.units.iter().any(|o| o.id == s.id && twins(o, u)))
+                .any(|s| s.bases.iter().any(|b| b.contains(t.centre())))
+            {
+                2
+            } else if own.is_some() {
+                3
+            } else {
+                4
+            };
+            out[class] += 1;
+        }
+    }
+    out
+}
+
 /// Which true bases no scanned base of their unit or a twin matched, for reports.
 pub fn missed(scan: &Table, truth: &Table) -> Vec<String> {
     let mut out = Vec::new();
@@ -396,6 +435,66 @@ pub struct UntaggedShot {
     pub overhang_mm: f64,
     /// Every `k`-th unit tagged (a mixed roster); 0: none.
     pub tagged_every: usize,
+    /// Units painted in their own coats, declared in the roster (issue 37): unit `i`
+    /// wears `vedette_synth::UNIT_COATS[i % coats]`, so units `coats` apart are painted
+    /// alike; 0: every unit wears its side's uniform and the roster declares none.
+    pub coats: usize,
+    /// The table of [`twin_table`] (four twin cavalry lines and a gun) instead of
+    /// [`untagged_battle`]`(table_seed, units)`.
+    pub twins: bool,
+}
+
+/// Four twin units (Austrian cavalry, three 40 x 30 mm bases in line, facing the far
+/// edge), 120 mm apart in a row across the near half, and a gun of the other side:
+/// with four coats (`UntaggedShot::coats = 3`) the first and the last are painted alike
+/// and the middle two each their own.
+pub fn twin_table() -> Table {
+    use vedette_geometry::{BaseSize, Formation, Pose, RuleSet, SCHEMA_ID, Scale, TableSize, UnitKind, Vec2};
+    let cav = BaseSize::new(40.0, 30.0);
+    let mut units: Vec<Unit> = (0..4)
+        .map(|i| {
+            let centre = Vec2::new(600.0 + 180.0 * f64::from(i), 420.0 + 25.0 * f64::from(i % 2));
+            let heading = 90.0 + [4.0, -7.0, 11.0, -2.0][i as usize];
+            let f = Vec2::from_heading_deg(heading);
+            let bases = (0..3)
+                .map(|k| {
+                    Base::new(
+                        cav,
+                        Pose::new(centre + f.perp_right() * (40.0 * (f64::from(k) - 1.0)), heading),
+                    )
+                })
+                .collect();
+            let mut u = Unit::new(format!("au-{}", i + 1), "austria", UnitKind::Cavalry, bases);
+            u.formation = Some(Formation::Line);
+            u
+        })
+        .collect();
+    let mut gun = Unit::new(
+        "fr-5",
+        "france",
+        UnitKind::Artillery,
+        vec![Base::new(BaseSize::new(25.0, 40.0), Pose::new(Vec2::new(900.0, 820.0), 265.0))],
+    );
+    gun.formation = Some(Formation::Unlimbered);
+    units.push(gun);
+    Table {
+        schema: SCHEMA_ID.to_string(),
+        rules: RuleSet::Republique5,
+        scale: Scale::Medium,
+        name: Some("twins".into()),
+        size: Some(TableSize { width: 1828.8, depth: 1219.2 }),
+        sides: Default::default(),
+        artillery: Default::default(),
+        units,
+        markers: Vec::new(),
+        terrain: Vec::new(),
+    }
+}
+
+/// The roster without its declared paints: what the fitter had before them.
+pub fn unpainted(roster: &Roster) -> Roster {
+    let units = roster.units.iter().map(|u| u.clone().painted(None, None)).collect();
+    Roster::from_units(roster.game.clone(), units).expect("unpainted roster")
 }
 
 /// Every fourth unit (from the first) is flocked like the mat.
@@ -415,7 +514,8 @@ impl UntaggedShot {
             self.overhang_mm,
             if self.tagged_every > 0 { format!("-tag{}", self.tagged_every) } else { String::new() }
         )
-        .to_lowercase()
+        .replace("u1-", if self.twins { "u1-twins-" } else { "u1-" })
+            + &if self.coats > 0 { format!("-coats{}", self.coats) } else { String::new() }.to_lowercase()
     }
 
     /// Whether unit `index` carries tags.
@@ -435,7 +535,7 @@ impl UntaggedShot {
         if dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists() {
             return name;
         }
-        let table = untagged_battle(self.table_seed, self.units);
+        let table = if self.twins { twin_table() } else { untagged_battle(self.table_seed, self.units) };
         let mut layout = StandardLayout::default().build(&table).expect("layout");
         let tagged: Vec<String> = table
             .units
@@ -482,6 +582,7 @@ impl UntaggedShot {
                 vignetting: rng.random_range(0.1..0.3),
             },
             jpeg_quality: 88,
+            unit_coats: self.coats,
             ..RenderOptions::seeded(self.seed)
         };
         let photo = vedette_synth::render(&scene, &camera, &options).expect("render");
@@ -490,7 +591,8 @@ impl UntaggedShot {
     }
 
     /// The roster of the shot: every `tagged_every`-th unit by its tags, the others by
-    /// their base count; Austria at the near edge.
+    /// their base count; each unit's coat where the shot paints them; Austria at the
+    /// near edge.
     pub fn roster(&self, dir: &Path, name: &str) -> Roster {
         let table = Table::load(dir.join(format!("{name}.table.json"))).expect("truth table");
         let text = std::fs::read_to_string(dir.join(format!("{name}.camera.json"))).expect("camera truth");
@@ -505,11 +607,13 @@ impl UntaggedShot {
                 let mut tags: Vec<&vedette_synth::TagTruth> =
                     camera.tags.iter().filter(|t| t.unit_index == i).collect();
                 tags.sort_by_key(|t| t.base);
+                let coat = (self.coats > 0).then(|| vedette_synth::UNIT_COATS[i % self.coats]);
                 if tags.is_empty() {
-                    RosterUnit::untagged(u, size, u.bases.len())
+                    RosterUnit::untagged(u, size, u.bases.len()).painted(coat, None)
                 } else {
                     let offset = [tags[0].offset_mm.x, tags[0].offset_mm.y];
                     RosterUnit::from_unit(u, size, offset, tags.iter().map(|t| t.marker.id).collect())
+                        .painted(coat, None)
                 }
             })
             .collect();
@@ -524,7 +628,8 @@ impl UntaggedShot {
 }
 
 /// The synthetic shots the bench measures (12 MP): mats, tilts 0-25°, both edges,
-/// overhangs 1-3 mm, every fourth unit flocked like the mat, two with a mixed roster.
+/// overhangs 1-3 mm, every fourth unit flocked like the mat, two with a mixed roster;
+/// units painted in six coats, declared (units six apart painted alike).
 pub fn untagged_shots() -> Vec<UntaggedShot> {
     use vedette_synth::MatColour::{Brown, Green, Sand};
     let shot = |table_seed, seed, tilt_deg, far, mat, overhang_mm, tagged_every| UntaggedShot {
@@ -536,6 +641,8 @@ pub fn untagged_shots() -> Vec<UntaggedShot> {
         mat,
         overhang_mm,
         tagged_every,
+        coats: 6,
+        twins: false,
     };
     vec![
         shot(3701, 3701, 5.0, false, Green, 1.0, 0),

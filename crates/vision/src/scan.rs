@@ -737,7 +737,7 @@ pub fn scan_with(
                         .collect(),
                     ..Table::new(r.game.rules, r.game.scale, Vec::new())
                 };
-                crate::fitting::fit_untagged(photo, profile, r, &fit, &tagged, &tags)?
+                crate::fitting::fit_untagged(photo, profile, r, &fit, &tagged, &tags, &fiducials, tone)?
             } else {
                 crate::fitting::Fitted::default()
             };

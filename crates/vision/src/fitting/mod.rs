@@ -29,10 +29,12 @@
 
 mod edges;
 mod formation;
+mod paint;
 mod surface;
 mod template;
 
 use crate::error::VisionError;
+use crate::fiducials::DetectedMarker;
 use crate::occupancy::FIGURE_REACH_MM;
 use crate::photo::Photo;
 use crate::pose::CameraFit;
@@ -40,6 +42,7 @@ use crate::profile::Profile;
 use crate::roster::Roster;
 use crate::scan::ScanIssue;
 use crate::tags::TagPose;
+use crate::tone::Tone;
 use formation::{Hypothesis, Shape, hypothesis};
 use std::collections::BTreeMap;
 use vedette_geometry::{Base, BaseMeta, Facing, Found, Pose, Table, Vec2};
@@ -73,7 +76,10 @@ pub(crate) struct Fitted {
 }
 
 /// Fits every untagged roster unit to the photo. `tagged` holds the tagged bases
-/// already found (they and their figures are left out of the search).
+/// already found (they and their figures are left out of the search); `fiducials` (as
+/// found) and `tone` (the photo's encoding) make its colours relative to it, for the
+/// units' declared paints.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn fit_untagged(
     photo: &Photo,
     profile: &Profile,
@@ -81,6 +87,8 @@ pub(crate) fn fit_untagged(
     fit: &CameraFit,
     tagged: &Table,
     tags: &[TagPose],
+    fiducials: &[DetectedMarker],
+    tone: Tone,
 ) -> Result<Fitted, VisionError> {
     let shapes: Vec<Shape> = roster.untagged_units().map(|(i, u)| Shape::of(i, u)).collect();
     let mut fitted = Fitted::default();
@@ -93,6 +101,14 @@ pub(crate) fn fit_untagged(
     let occupied = crate::occupancy::occupied(&rect, model, profile, tagged, tags)?;
     let smallest = shapes.iter().map(|s| s.size.width * s.size.depth).fold(f64::INFINITY, f64::min);
     let blobs = surface::find_blobs(&rect, &occupied, 0.4 * smallest)?;
+    // Declared paints (by roster index), and the photo's colours made relative to it
+    // when any is declared.
+    let paints: Vec<paint::Paints> = roster.units.iter().map(paint::Paints::of).collect();
+    let colour = if shapes.iter().any(|s| paints[s.unit].any()) {
+        crate::photo_colour::PhotoColour::from_fiducials(&photo.color, model, profile, fiducials, tone)?
+    } else {
+        crate::photo_colour::PhotoColour::identity(tone)
+    };
     // The distinct layouts: units of one layout are tested once.
     let mut layouts: Vec<Shape> = Vec::new();
     for s in &shapes {
@@ -206,13 +222,29 @@ pub(crate) fn fit_untagged(
         if let Some(near) = &roster.game.near_side {
             free.sort_by_key(|&u| (roster.units[u].side == *near) != in_near_half);
         }
-        let unit = free[0];
-        let u = &roster.units[unit];
-        let rivals: Vec<String> = free[1..]
+        // Units of one side and kind that the geometry cannot tell apart (twins): their
+        // declared paints decide, or they stay tied.
+        let first = &roster.units[free[0]];
+        let twins: Vec<(usize, paint::Paints)> = free
             .iter()
-            .filter(|&&o| roster.units[o].side == u.side && roster.units[o].kind == u.kind)
-            .map(|&o| roster.units[o].id.clone())
+            .filter(|&&o| roster.units[o].side == first.side && roster.units[o].kind == first.kind)
+            .map(|&o| (o, paints[o]))
             .collect();
+        let (unit, tied) = if twins.len() > 1 && twins.iter().any(|t| t.1.any()) {
+            let seen = paint::Seen::measure(
+                &rect,
+                &colour,
+                h.centre,
+                h.forward,
+                h.shape.frontage(),
+                h.shape.depth(),
+            )?;
+            paint::choose(&twins, &seen)
+        } else {
+            (free[0], twins.iter().skip(1).map(|t| t.0).collect())
+        };
+        let u = &roster.units[unit];
+        let rivals: Vec<String> = tied.iter().map(|&o| roster.units[o].id.clone()).collect();
         if !rivals.is_empty() {
             fitted.issues.push(ScanIssue::AmbiguousUnit {
                 unit: u.id.clone(),

@@ -1,0 +1,194 @@
+//! Which unit is which by its paint (issue 37 item 3): the geometry cannot tell apart
+//! units of one side, kind and layout (twins); a player who declares how each is
+//! painted (`coat`, `flock`: sRGB as on a paint chart) lets the photo tell. The photo's
+//! colours are first made relative to it ([`crate::photo_colour`]: the fiducials'
+//! paper and ink), then each fitted formation's area is compared with each candidate's
+//! declared paints: how much of it (grown a little: figures overhang and lean) shows
+//! the coat, how much of its rim (the outer band of the base tops) the flock. A unit is
+//! chosen by paint only when its share clearly beats every other candidate's and their
+//! declared paints differ; otherwise the candidates stay tied (`ambiguous-unit`).
+
+use crate::error::VisionError;
+use crate::photo_colour::{PhotoColour, lab, paint_distance};
+use crate::rectify::Rectified;
+use crate::roster::RosterUnit;
+use opencv::core::Vec3b;
+use opencv::prelude::*;
+use vedette_geometry::Vec2;
+
+/// A pixel shows a paint when its colour, made relative to the photo, is within this
+/// paint distance of it (Lab, lightness counted half): about the spread of one paint
+/// over a figure's lit and shaded sides.
+const PAINT_MATCH: f64 = 14.0;
+/// Two declared paints closer than this are painted alike: the photo is not asked to
+/// tell them apart.
+const ALIKE: f64 = 12.0;
+/// The best candidate's share must be this many times every other's ...
+const DECISIVE_RATIO: f64 = 1.5;
+/// ... and more than theirs by at least this share of the area.
+const DECISIVE_MARGIN: f64 = 0.01;
+/// The figures' area: the formation's outline grown by this, mm (figures overhang
+/// their bases' edges and, on the base tops' plane, lean away from the camera).
+const FIGURES_GROW_MM: f64 = 2.0;
+/// The rim of the base tops whose flock is compared: this far inside the outline, mm
+/// (leaving out the edge's own blur).
+const RIM_MM: (f64, f64) = (0.4, 2.5);
+
+/// A unit's declared paints, in Lab.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Paints {
+    coat: Option<[f64; 3]>,
+    flock: Option<[f64; 3]>,
+}
+
+impl Paints {
+    /// The paints `u` declares.
+    pub(crate) fn of(u: &RosterUnit) -> Paints {
+        let to_lab = |c: [u8; 3]| lab(c.map(f64::from));
+        Paints { coat: u.coat_rgb().map(to_lab), flock: u.flock_rgb().map(to_lab) }
+    }
+
+    /// Whether it declares anything.
+    pub(crate) fn any(&self) -> bool {
+        self.coat.is_some() || self.flock.is_some()
+    }
+}
+
+/// The colours a fitted formation shows (Lab, relative to the photo).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Seen {
+    /// Over its outline grown by [`FIGURES_GROW_MM`].
+    figures: Vec<[f64; 3]>,
+    /// Over the rim of its base tops ([`RIM_MM`]).
+    rim: Vec<[f64; 3]>,
+}
+
+impl Seen {
+    /// The colours over a formation of `frontage` x `depth` mm centred at `centre`,
+    /// facing `forward`, in `rect` (the photo on the base tops' plane).
+    pub(crate) fn measure(
+        rect: &Rectified,
+        colour: &PhotoColour,
+        centre: Vec2,
+        forward: Vec2,
+        frontage: f64,
+        depth: f64,
+    ) -> Result<Seen, VisionError> {
+        let (cols, rows) = rect.size()?;
+        let right = forward.perp_right();
+        let (hw, hd) = (frontage / 2.0 + FIGURES_GROW_MM, depth / 2.0 + FIGURES_GROW_MM);
+        let reach = hw.hypot(hd);
+        let lo = rect.to_px(centre - Vec2::new(reach, reach));
+        let hi = rect.to_px(centre + Vec2::new(reach, reach));
+        let (x0, y0) = ((lo[0].floor() as i32).max(0), (lo[1].floor() as i32).max(0));
+        let (x1, y1) = ((hi[0].ceil() as i32).min(cols - 1), (hi[1].ceil() as i32).min(rows - 1));
+        let mut seen = Seen::default();
+        for y in y0..=y1 {
+            let row = rect.image.at_row::<Vec3b>(y)?;
+            for x in x0..=x1 {
+                let d = rect.to_table([f64::from(x), f64::from(y)]) - centre;
+                let (across, along) = (d.dot(right).abs(), d.dot(forward).abs());
+                if across > hw || along > hd {
+                    continue;
+                }
+                let px = row[x as usize];
+                let c = lab(colour.paint([px[0], px[1], px[2]]));
+                seen.figures.push(c);
+                let inside = (frontage / 2.0 - across).min(depth / 2.0 - along);
+                if inside > RIM_MM.0 && inside < RIM_MM.1 {
+                    seen.rim.push(c);
+                }
+            }
+        }
+        Ok(seen)
+    }
+}
+
+/// The share of `colours` showing `paint`.
+fn share(colours: &[[f64; 3]], paint: [f64; 3]) -> f64 {
+    if colours.is_empty() {
+        return 0.0;
+    }
+    colours.iter().filter(|c| paint_distance(**c, paint) < PAINT_MATCH).count() as f64 / colours.len() as f64
+}
+
+/// Of `candidates` (roster index and declared paints; the first is the one the
+/// geometry and the side's prior would take), the one a formation that shows `seen`
+/// is, and those it cannot be told from. Paint decides only on what every candidate
+/// declares (coat, flock or both); a candidate painted alike, or whose share is not
+/// clearly below the best's, stays tied. Nothing declared by all: the first, tied with
+/// all.
+pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> (usize, Vec<usize>) {
+    let Some(&(first, _)) = candidates.first() else {
+        return (usize::MAX, Vec::new());
+    };
+    let all_coat = candidates.iter().all(|(_, p)| p.coat.is_some());
+    let all_flock = candidates.iter().all(|(_, p)| p.flock.is_some());
+    if candidates.len() == 1 || !(all_coat || all_flock) {
+        return (first, candidates[1..].iter().map(|c| c.0).collect());
+    }
+    let score = |p: &Paints| {
+        let coat = if all_coat { p.coat.map_or(0.0, |c| share(&seen.figures, c)) } else { 0.0 };
+        let flock = if all_flock { p.flock.map_or(0.0, |c| share(&seen.rim, c)) } else { 0.0 };
+        coat + flock
+    };
+    let scores: Vec<f64> = candidates.iter().map(|(_, p)| score(p)).collect();
+    // The best by share; the first on a tie (the geometry's and the side's choice).
+    let best = (0..candidates.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+    let alike = |a: &Paints, b: &Paints| {
+        let near = |x: Option<[f64; 3]>, y: Option<[f64; 3]>, used: bool| {
+            !used || matches!((x, y), (Some(x), Some(y)) if paint_distance(x, y) < ALIKE)
+        };
+        near(a.coat, b.coat, all_coat) && near(a.flock, b.flock, all_flock)
+    };
+    let tied: Vec<usize> = (0..candidates.len())
+        .filter(|&i| i != best)
+        .filter(|&i| {
+            alike(&candidates[i].1, &candidates[best].1)
+                || scores[best] < DECISIVE_RATIO * scores[i]
+                || scores[best] < scores[i] + DECISIVE_MARGIN
+        })
+        .map(|i| candidates[i].0)
+        .collect();
+    (candidates[best].0, tied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paints(coat: Option<[u8; 3]>, flock: Option<[u8; 3]>) -> Paints {
+        let to_lab = |c: [u8; 3]| lab(c.map(f64::from));
+        Paints { coat: coat.map(to_lab), flock: flock.map(to_lab) }
+    }
+
+    /// A formation whose figures show a fifth blue coat and the rest mat: the blue
+    /// unit, not its green twin, is chosen even when the green comes first; painted
+    /// alike, or with nothing declared by both, they stay tied, the first chosen.
+    #[test]
+    fn the_declared_paint_decides_between_twins() {
+        let blue = [34, 44, 96];
+        let green = [40, 80, 52];
+        let mat = lab([118.0, 97.0, 66.0]);
+        let coat = lab(blue.map(f64::from));
+        let figures: Vec<[f64; 3]> = (0..100)
+            .map(|i| if i % 5 == 0 { [coat[0] + 8.0, coat[1], coat[2] - 3.0] } else { mat })
+            .collect();
+        let seen = Seen { figures, rim: vec![mat; 20] };
+        let (b, g) = (paints(Some(blue), None), paints(Some(green), None));
+        assert_eq!(choose(&[(7, g), (3, b)], &seen), (3, vec![]));
+        assert_eq!(choose(&[(3, b), (7, g)], &seen), (3, vec![]));
+        let b2 = paints(Some([38, 46, 100]), None);
+        assert_eq!(choose(&[(7, b2), (3, b)], &seen), (7, vec![3]), "painted alike");
+        let none = Paints::default();
+        assert_eq!(choose(&[(7, none), (3, b)], &seen), (7, vec![3]), "only one declares");
+        // Both declare, the photo shows neither: tied.
+        let red = paints(Some([180, 30, 35]), None);
+        let white = paints(Some([225, 222, 210]), None);
+        assert_eq!(choose(&[(7, red), (3, white)], &seen), (7, vec![3]));
+        // A flock declared by both and seen on the rim decides alike.
+        let rim_seen = Seen { figures: vec![mat; 10], rim: vec![lab([152.0, 125.0, 86.0]); 10] };
+        let (sand, grass) = (paints(None, Some([152, 125, 86])), paints(None, Some([89, 108, 55])));
+        assert_eq!(choose(&[(1, grass), (2, sand)], &rim_seen), (2, vec![]));
+    }
+}
