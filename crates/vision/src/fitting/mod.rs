@@ -239,6 +239,18 @@ pub(crate) fn fit_untagged(
                 h.shape.frontage(),
                 h.shape.depth(),
             )?;
+            if debug {
+                eprintln!(
+                    "paint at ({:.0},{:.0}): shares {:.3?} commonest {:?}",
+                    h.centre.x,
+                    h.centre.y,
+                    seen.shares(&twins)
+                        .iter()
+                        .map(|(u, c, f)| (roster.units[*u].id.as_str(), *c, *f))
+                        .collect::<Vec<_>>(),
+                    seen.commonest()
+                );
+            }
             paint::choose(&twins, &seen)
         } else {
             (free[0], twins.iter().skip(1).map(|t| t.0).collect())

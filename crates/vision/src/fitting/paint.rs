@@ -17,9 +17,11 @@ use opencv::prelude::*;
 use vedette_geometry::Vec2;
 
 /// A pixel shows a paint when its colour, made relative to the photo, is within this
-/// paint distance of it (Lab, lightness counted half): about the spread of one paint
-/// over a figure's lit and shaded sides.
-const PAINT_MATCH: f64 = 14.0;
+/// paint distance of it (Lab, lightness counted half), and nearer to it than to every
+/// other candidate's paint and to the formation's commonest colour (its flock or the
+/// mat): small painted areas (a rider's coat is a few mm) blend with what surrounds
+/// them, so the judgement is relative.
+const PAINT_MATCH: f64 = 25.0;
 /// Two declared paints closer than this are painted alike: the photo is not asked to
 /// tell them apart.
 const ALIKE: f64 = 12.0;
@@ -61,6 +63,9 @@ pub(crate) struct Seen {
     figures: Vec<[f64; 3]>,
     /// Over the rim of its base tops ([`RIM_MM`]).
     rim: Vec<[f64; 3]>,
+    /// The commonest colour over the figures' area (per-channel median): the base
+    /// tops' flock, or the mat.
+    background: [f64; 3],
 }
 
 impl Seen {
@@ -100,16 +105,64 @@ impl Seen {
                 }
             }
         }
+        seen.background = median(&seen.figures);
         Ok(seen)
     }
 }
 
-/// The share of `colours` showing `paint`.
-fn share(colours: &[[f64; 3]], paint: [f64; 3]) -> f64 {
+/// Per-channel median (zero when empty).
+fn median(colours: &[[f64; 3]]) -> [f64; 3] {
+    std::array::from_fn(|k| {
+        let mut v: Vec<f64> = colours.iter().map(|c| c[k]).collect();
+        if v.is_empty() {
+            return 0.0;
+        }
+        let mid = v.len() / 2;
+        *v.select_nth_unstable_by(mid, f64::total_cmp).1
+    })
+}
+
+impl Seen {
+    /// For debugging: the most common colours (Lab, binned by 10) over the figures'
+    /// area, with their share.
+    pub(crate) fn commonest(&self) -> Vec<([i32; 3], f64)> {
+        let mut bins: std::collections::BTreeMap<[i32; 3], usize> = std::collections::BTreeMap::new();
+        for c in &self.figures {
+            *bins.entry(c.map(|v| (v / 10.0).round() as i32 * 10)).or_default() += 1;
+        }
+        let mut v: Vec<([i32; 3], f64)> =
+            bins.into_iter().map(|(k, n)| (k, n as f64 / self.figures.len().max(1) as f64)).collect();
+        v.sort_by(|a, b| b.1.total_cmp(&a.1));
+        v.truncate(8);
+        v
+    }
+
+    /// For debugging: the share of the figures' area showing each paint.
+    pub(crate) fn shares(&self, candidates: &[(usize, Paints)]) -> Vec<(usize, f64, f64)> {
+        candidates
+            .iter()
+            .map(|(u, p)| {
+                (
+                    *u,
+                    p.coat.map_or(-1.0, |c| share(&self.figures, c, &[self.background])),
+                    p.flock.map_or(-1.0, |c| share(&self.rim, c, &[])),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The share of `colours` showing `paint` rather than any of `others` (the other
+/// candidates' paints and the background).
+fn share(colours: &[[f64; 3]], paint: [f64; 3], others: &[[f64; 3]]) -> f64 {
     if colours.is_empty() {
         return 0.0;
     }
-    colours.iter().filter(|c| paint_distance(**c, paint) < PAINT_MATCH).count() as f64 / colours.len() as f64
+    let shows = |c: &[f64; 3]| {
+        let d = paint_distance(*c, paint);
+        d < PAINT_MATCH && others.iter().all(|o| d < paint_distance(*c, *o))
+    };
+    colours.iter().filter(|c| shows(c)).count() as f64 / colours.len() as f64
 }
 
 /// Of `candidates` (roster index and declared paints; the first is the one the
@@ -127,29 +180,63 @@ pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> (usize, Vec
     if candidates.len() == 1 || !(all_coat || all_flock) {
         return (first, candidates[1..].iter().map(|c| c.0).collect());
     }
-    let score = |p: &Paints| {
-        let coat = if all_coat { p.coat.map_or(0.0, |c| share(&seen.figures, c)) } else { 0.0 };
-        let flock = if all_flock { p.flock.map_or(0.0, |c| share(&seen.rim, c)) } else { 0.0 };
-        coat + flock
+    // Each candidate's paints are told from the other candidates' that differ from
+    // them (a paint alike is the same paint) and, for the coat, from the background.
+    let others = |paint: [f64; 3], of: fn(&Paints) -> Option<[f64; 3]>, background: bool| {
+        let mut o: Vec<[f64; 3]> = candidates
+            .iter()
+            .filter_map(|(_, p)| of(p))
+            .filter(|c| paint_distance(*c, paint) >= ALIKE)
+            .collect();
+        if background {
+            o.push(seen.background);
+        }
+        o
     };
-    let scores: Vec<f64> = candidates.iter().map(|(_, p)| score(p)).collect();
-    // The best by share; the first on a tie (the geometry's and the side's choice).
-    let best = (0..candidates.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-    let alike = |a: &Paints, b: &Paints| {
-        let near = |x: Option<[f64; 3]>, y: Option<[f64; 3]>, used: bool| {
-            !used || matches!((x, y), (Some(x), Some(y)) if paint_distance(x, y) < ALIKE)
-        };
-        near(a.coat, b.coat, all_coat) && near(a.flock, b.flock, all_flock)
+    // Per candidate, the share showing its coat and the share of the rim its flock.
+    let shares: Vec<[f64; 2]> = candidates
+        .iter()
+        .map(|(_, p)| {
+            let coat = p
+                .coat
+                .filter(|_| all_coat)
+                .map_or(0.0, |c| share(&seen.figures, c, &others(c, |p| p.coat, true)));
+            // The rim is mostly flock: no background to tell it from.
+            let flock = p
+                .flock
+                .filter(|_| all_flock)
+                .map_or(0.0, |c| share(&seen.rim, c, &others(c, |p| p.flock, false)));
+            [coat, flock]
+        })
+        .collect();
+    // The best by its shares together, over the paints that differ between some two
+    // candidates (one all paint alike says nothing); the first on a tie (the
+    // geometry's and the side's choice).
+    let spread = |of: fn(&Paints) -> Option<[f64; 3]>| {
+        let paints: Vec<[f64; 3]> = candidates.iter().filter_map(|(_, p)| of(p)).collect();
+        paints.iter().any(|a| paints.iter().any(|b| paint_distance(*a, *b) >= ALIKE))
+    };
+    let counts = [all_coat && spread(|p| p.coat), all_flock && spread(|p| p.flock)];
+    let total = |i: usize| (0..2).filter(|&k| counts[k]).map(|k| shares[i][k]).sum::<f64>();
+    let best = (0..candidates.len()).fold(0, |b, i| if total(i) > total(b) { i } else { b });
+    // Against each other candidate, only the paints in which the two differ count.
+    let differs = |x: Option<[f64; 3]>, y: Option<[f64; 3]>, used: bool| {
+        used && matches!((x, y), (Some(x), Some(y)) if paint_distance(x, y) >= ALIKE)
     };
     let tied: Vec<usize> = (0..candidates.len())
         .filter(|&i| i != best)
         .filter(|&i| {
-            alike(&candidates[i].1, &candidates[best].1)
-                || scores[best] < DECISIVE_RATIO * scores[i]
-                || scores[best] < scores[i] + DECISIVE_MARGIN
+            let (a, b) = (&candidates[best].1, &candidates[i].1);
+            let keys = [differs(a.coat, b.coat, all_coat), differs(a.flock, b.flock, all_flock)];
+            let sum = |u: usize| (0..2).filter(|&k| keys[k]).map(|k| shares[u][k]).sum::<f64>();
+            let (mine, theirs) = (sum(best), sum(i));
+            !keys.iter().any(|k| *k) || mine < DECISIVE_RATIO * theirs || mine < theirs + DECISIVE_MARGIN
         })
         .map(|i| candidates[i].0)
         .collect();
+    if std::env::var_os("VEDETTE_FIT_DEBUG").is_some() {
+        eprintln!("   paint shares {shares:.3?} best {best} tied {tied:?}");
+    }
     (candidates[best].0, tied)
 }
 
@@ -174,7 +261,7 @@ mod tests {
         let figures: Vec<[f64; 3]> = (0..100)
             .map(|i| if i % 5 == 0 { [coat[0] + 8.0, coat[1], coat[2] - 3.0] } else { mat })
             .collect();
-        let seen = Seen { figures, rim: vec![mat; 20] };
+        let seen = Seen { figures, rim: vec![mat; 20], background: mat };
         let (b, g) = (paints(Some(blue), None), paints(Some(green), None));
         assert_eq!(choose(&[(7, g), (3, b)], &seen), (3, vec![]));
         assert_eq!(choose(&[(3, b), (7, g)], &seen), (3, vec![]));
@@ -187,7 +274,8 @@ mod tests {
         let white = paints(Some([225, 222, 210]), None);
         assert_eq!(choose(&[(7, red), (3, white)], &seen), (7, vec![3]));
         // A flock declared by both and seen on the rim decides alike.
-        let rim_seen = Seen { figures: vec![mat; 10], rim: vec![lab([152.0, 125.0, 86.0]); 10] };
+        let rim_seen =
+            Seen { figures: vec![mat; 10], rim: vec![lab([152.0, 125.0, 86.0]); 10], background: mat };
         let (sand, grass) = (paints(None, Some([152, 125, 86])), paints(None, Some([89, 108, 55])));
         assert_eq!(choose(&[(1, grass), (2, sand)], &rim_seen), (2, vec![]));
     }
