@@ -439,19 +439,19 @@ pub struct UntaggedShot {
     /// wears `vedette_synth::UNIT_COATS[i % coats]`, so units `coats` apart are painted
     /// alike; 0: every unit wears its side's uniform and the roster declares none.
     pub coats: usize,
-    /// The table of [`twin_table`] (four twin cavalry lines and a gun) instead of
+    /// The table of [`twin_table`] (four twin cavalry lines) instead of
     /// [`untagged_battle`]`(table_seed, units)`.
     pub twins: bool,
 }
 
 /// Four twin units (Austrian cavalry, three 40 x 30 mm bases in line, facing the far
-/// edge), 120 mm apart in a row across the near half, and a gun of the other side:
-/// with four coats (`UntaggedShot::coats = 3`) the first and the last are painted alike
+/// edge, turned a few degrees each), 180 mm apart in a row across the near half: with
+/// three coats (`UntaggedShot::coats = 3`) the first and the last are painted alike
 /// and the middle two each their own.
 pub fn twin_table() -> Table {
     use vedette_geometry::{BaseSize, Formation, Pose, RuleSet, SCHEMA_ID, Scale, TableSize, UnitKind, Vec2};
     let cav = BaseSize::new(40.0, 30.0);
-    let mut units: Vec<Unit> = (0..4)
+    let units: Vec<Unit> = (0..4)
         .map(|i| {
             let centre = Vec2::new(600.0 + 180.0 * f64::from(i), 420.0 + 25.0 * f64::from(i % 2));
             let heading = 90.0 + [4.0, -7.0, 11.0, -2.0][i as usize];
@@ -469,14 +469,6 @@ pub fn twin_table() -> Table {
             u
         })
         .collect();
-    let mut gun = Unit::new(
-        "fr-5",
-        "france",
-        UnitKind::Artillery,
-        vec![Base::new(BaseSize::new(25.0, 40.0), Pose::new(Vec2::new(900.0, 820.0), 265.0))],
-    );
-    gun.formation = Some(Formation::Unlimbered);
-    units.push(gun);
     Table {
         schema: SCHEMA_ID.to_string(),
         rules: RuleSet::Republique5,

@@ -26,14 +26,14 @@ const MAX_TEXELS: f64 = 1e8;
 const SHADOW_TEXEL_MM: f64 = 1.0;
 
 /// The coats units wear with [`RenderOptions::unit_coats`], sRGB 0-255 as a painter
-/// declares them (a paint chart's values): French blue, red, white, green, yellow, sky
+/// declares them (a paint chart's values): French blue, red, green, yellow, white, sky
 /// blue, black, purple.
 pub const UNIT_COATS: [[u8; 3]; 8] = [
     [40, 52, 120],
     [180, 30, 35],
-    [225, 222, 210],
     [40, 90, 50],
     [210, 180, 50],
+    [225, 222, 210],
     [110, 160, 210],
     [35, 35, 38],
     [120, 60, 130],

@@ -63,6 +63,9 @@ const FAR_EDGE_WEIGHT: f64 = 0.5;
 /// edge) than one facing a long edge: a weak prior, it only breaks near ties such as a
 /// 25 x 30 mm base fitted either way round.
 const ENEMY_AXIS_PRIOR: f64 = 0.1;
+/// A formation is fitted only this far inside the table's edges, mm: closer, its
+/// outer edge would be the table's own (or the fiducials' paper beside it).
+const TABLE_EDGE_CLEAR_MM: f64 = 5.0;
 /// Uncertainty of a fitted base's heading that no edge measurement removes, degrees.
 pub const FITTED_SIGMA_FLOOR_DEG: f64 = 0.4;
 
@@ -100,7 +103,7 @@ pub(crate) fn fit_untagged(
     let rect = surface::rectified(&photo.color, model, profile)?;
     let occupied = crate::occupancy::occupied(&rect, model, profile, tagged, tags)?;
     let smallest = shapes.iter().map(|s| s.size.width * s.size.depth).fold(f64::INFINITY, f64::min);
-    let blobs = surface::find_blobs(&rect, &occupied, 0.4 * smallest)?;
+    let (blobs, not_mat) = surface::find_blobs(&rect, &occupied, 0.4 * smallest)?;
     // Declared paints (by roster index), and the photo's colours made relative to it
     // when any is declared.
     let paints: Vec<paint::Paints> = roster.units.iter().map(paint::Paints::of).collect();
@@ -209,6 +212,17 @@ pub(crate) fn fit_untagged(
         if blob_taken[*bi].iter().any(|o| overlaps(o, &outline)) {
             continue;
         }
+        // A formation whose outline reaches the table's edge is the edge itself, or a
+        // fiducial's paper beside it.
+        let (w, d) = (profile.table.width_mm, profile.table.depth_mm);
+        if outline.iter().any(|p| {
+            p.x < TABLE_EDGE_CLEAR_MM
+                || p.y < TABLE_EDGE_CLEAR_MM
+                || p.x > w - TABLE_EDGE_CLEAR_MM
+                || p.y > d - TABLE_EDGE_CLEAR_MM
+        }) {
+            continue;
+        }
         // The free units of this layout; the side the prior prefers first.
         let mut free: Vec<usize> = shapes
             .iter()
@@ -222,6 +236,29 @@ pub(crate) fn fit_untagged(
         if let Some(near) = &roster.game.near_side {
             free.sort_by_key(|&u| (roster.units[u].side == *near) != in_near_half);
         }
+        // The formation's colours, when the candidates declare paints.
+        let seen = if free.iter().any(|&o| paints[o].any()) {
+            Some(paint::Seen::measure(
+                &rect,
+                &occupied,
+                &not_mat,
+                &colour,
+                h.centre,
+                h.forward,
+                h.shape.frontage(),
+                h.shape.depth(),
+            )?)
+        } else {
+            None
+        };
+        // A formation that shows no coat of any free unit of its layout, all of which
+        // declare one, is none of them (the mat's edge, a shadow, terrain).
+        let coats: Vec<(usize, paint::Paints)> = free.iter().map(|&o| (o, paints[o])).collect();
+        if let Some(seen) = &seen
+            && paint::shows_no_coat(&coats, seen)
+        {
+            continue;
+        }
         // Units of one side and kind that the geometry cannot tell apart (twins): their
         // declared paints decide, or they stay tied.
         let first = &roster.units[free[0]];
@@ -230,30 +267,9 @@ pub(crate) fn fit_untagged(
             .filter(|&&o| roster.units[o].side == first.side && roster.units[o].kind == first.kind)
             .map(|&o| (o, paints[o]))
             .collect();
-        let (unit, tied) = if twins.len() > 1 && twins.iter().any(|t| t.1.any()) {
-            let seen = paint::Seen::measure(
-                &rect,
-                &colour,
-                h.centre,
-                h.forward,
-                h.shape.frontage(),
-                h.shape.depth(),
-            )?;
-            if debug {
-                eprintln!(
-                    "paint at ({:.0},{:.0}): shares {:.3?} commonest {:?}",
-                    h.centre.x,
-                    h.centre.y,
-                    seen.shares(&twins)
-                        .iter()
-                        .map(|(u, c, f)| (roster.units[*u].id.as_str(), *c, *f))
-                        .collect::<Vec<_>>(),
-                    seen.commonest()
-                );
-            }
-            paint::choose(&twins, &seen)
-        } else {
-            (free[0], twins.iter().skip(1).map(|t| t.0).collect())
+        let (unit, tied) = match &seen {
+            Some(seen) if twins.len() > 1 => paint::choose(&twins, seen),
+            _ => (free[0], twins.iter().skip(1).map(|t| t.0).collect()),
         };
         let u = &roster.units[unit];
         let rivals: Vec<String> = tied.iter().map(|&o| roster.units[o].id.clone()).collect();

@@ -12,7 +12,7 @@ use crate::error::VisionError;
 use crate::photo_colour::{PhotoColour, lab, paint_distance};
 use crate::rectify::Rectified;
 use crate::roster::RosterUnit;
-use opencv::core::Vec3b;
+use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
 use vedette_geometry::Vec2;
 
@@ -22,6 +22,8 @@ use vedette_geometry::Vec2;
 /// mat): small painted areas (a rider's coat is a few mm) blend with what surrounds
 /// them, so the judgement is relative.
 const PAINT_MATCH: f64 = 25.0;
+/// A formation shows a coat when at least this share of its figures' area does.
+const MIN_SHOWN: f64 = 0.003;
 /// Two declared paints closer than this are painted alike: the photo is not asked to
 /// tell them apart.
 const ALIKE: f64 = 12.0;
@@ -59,20 +61,27 @@ impl Paints {
 /// The colours a fitted formation shows (Lab, relative to the photo).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Seen {
-    /// Over its outline grown by [`FIGURES_GROW_MM`].
+    /// Over its outline grown by [`FIGURES_GROW_MM`], where the photo differs from
+    /// the mat.
     figures: Vec<[f64; 3]>,
     /// Over the rim of its base tops ([`RIM_MM`]).
     rim: Vec<[f64; 3]>,
-    /// The commonest colour over the figures' area (per-channel median): the base
-    /// tops' flock, or the mat.
+    /// The commonest colour over its outline grown by [`FIGURES_GROW_MM`]
+    /// (per-channel median): the base tops' flock, or the mat.
     background: [f64; 3],
 }
 
 impl Seen {
     /// The colours over a formation of `frontage` x `depth` mm centred at `centre`,
-    /// facing `forward`, in `rect` (the photo on the base tops' plane).
+    /// facing `forward`, in `rect` (the photo on the base tops' plane), leaving out
+    /// `occupied` (255 on the tagged bases and the fiducials, whose white paper is a
+    /// coat's colour too); coats are looked for only where the photo differs from the
+    /// mat (`not_mat` 255: a green coat is not a green mat).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn measure(
         rect: &Rectified,
+        occupied: &Mat,
+        not_mat: &Mat,
         colour: &PhotoColour,
         centre: Vec2,
         forward: Vec2,
@@ -88,24 +97,30 @@ impl Seen {
         let (x0, y0) = ((lo[0].floor() as i32).max(0), (lo[1].floor() as i32).max(0));
         let (x1, y1) = ((hi[0].ceil() as i32).min(cols - 1), (hi[1].ceil() as i32).min(rows - 1));
         let mut seen = Seen::default();
+        let mut area = Vec::new();
         for y in y0..=y1 {
             let row = rect.image.at_row::<Vec3b>(y)?;
+            let occ = occupied.at_row::<u8>(y)?;
+            let figure = not_mat.at_row::<u8>(y)?;
             for x in x0..=x1 {
                 let d = rect.to_table([f64::from(x), f64::from(y)]) - centre;
                 let (across, along) = (d.dot(right).abs(), d.dot(forward).abs());
-                if across > hw || along > hd {
+                if across > hw || along > hd || occ[x as usize] != 0 {
                     continue;
                 }
                 let px = row[x as usize];
                 let c = lab(colour.paint([px[0], px[1], px[2]]));
-                seen.figures.push(c);
+                area.push(c);
+                if figure[x as usize] != 0 {
+                    seen.figures.push(c);
+                }
                 let inside = (frontage / 2.0 - across).min(depth / 2.0 - along);
                 if inside > RIM_MM.0 && inside < RIM_MM.1 {
                     seen.rim.push(c);
                 }
             }
         }
-        seen.background = median(&seen.figures);
+        seen.background = median(&area);
         Ok(seen)
     }
 }
@@ -122,36 +137,6 @@ fn median(colours: &[[f64; 3]]) -> [f64; 3] {
     })
 }
 
-impl Seen {
-    /// For debugging: the most common colours (Lab, binned by 10) over the figures'
-    /// area, with their share.
-    pub(crate) fn commonest(&self) -> Vec<([i32; 3], f64)> {
-        let mut bins: std::collections::BTreeMap<[i32; 3], usize> = std::collections::BTreeMap::new();
-        for c in &self.figures {
-            *bins.entry(c.map(|v| (v / 10.0).round() as i32 * 10)).or_default() += 1;
-        }
-        let mut v: Vec<([i32; 3], f64)> =
-            bins.into_iter().map(|(k, n)| (k, n as f64 / self.figures.len().max(1) as f64)).collect();
-        v.sort_by(|a, b| b.1.total_cmp(&a.1));
-        v.truncate(8);
-        v
-    }
-
-    /// For debugging: the share of the figures' area showing each paint.
-    pub(crate) fn shares(&self, candidates: &[(usize, Paints)]) -> Vec<(usize, f64, f64)> {
-        candidates
-            .iter()
-            .map(|(u, p)| {
-                (
-                    *u,
-                    p.coat.map_or(-1.0, |c| share(&self.figures, c, &[self.background])),
-                    p.flock.map_or(-1.0, |c| share(&self.rim, c, &[])),
-                )
-            })
-            .collect()
-    }
-}
-
 /// The share of `colours` showing `paint` rather than any of `others` (the other
 /// candidates' paints and the background).
 fn share(colours: &[[f64; 3]], paint: [f64; 3], others: &[[f64; 3]]) -> f64 {
@@ -163,6 +148,16 @@ fn share(colours: &[[f64; 3]], paint: [f64; 3], others: &[[f64; 3]]) -> f64 {
         d < PAINT_MATCH && others.iter().all(|o| d < paint_distance(*c, *o))
     };
     colours.iter().filter(|c| shows(c)).count() as f64 / colours.len() as f64
+}
+
+/// Whether a formation that shows `seen` shows none of the coats that `candidates`
+/// all declare (each against the formation's commonest colour alone). False when one
+/// of them declares none.
+pub(crate) fn shows_no_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool {
+    !candidates.is_empty()
+        && candidates
+            .iter()
+            .all(|(_, p)| p.coat.is_some_and(|c| share(&seen.figures, c, &[seen.background]) < MIN_SHOWN))
 }
 
 /// Of `candidates` (roster index and declared paints; the first is the one the

@@ -53,12 +53,14 @@ impl Blob {
 }
 
 /// Finds the blobs on the table. `occupied` (255 where tagged bases, their figures and
-/// the fiducials stand, on the rectified plane of [`rectified`]) is left out.
+/// the fiducials stand, on the rectified plane of [`rectified`]) is left out. Also
+/// gives the pixels that differ from the mat before the blobs are closed (255 there):
+/// what stands on the bases, for their paints.
 pub(crate) fn find_blobs(
     rect: &Rectified,
     occupied: &Mat,
     min_area_mm2: f64,
-) -> Result<Vec<Blob>, VisionError> {
+) -> Result<(Vec<Blob>, Mat), VisionError> {
     let (cols, rows) = rect.size()?;
     let mut lab = Mat::default();
     opencv::imgproc::cvt_color_def(&rect.image, &mut lab, opencv::imgproc::COLOR_BGR2Lab)?;
@@ -193,7 +195,7 @@ pub(crate) fn find_blobs(
         b.min = lo;
         b.max = hi;
     }
-    Ok(kept.into_iter().map(|(_, b)| b).collect())
+    Ok((kept.into_iter().map(|(_, b)| b).collect(), mask))
 }
 
 /// The photo rectified onto the base tops over the whole table, for [`find_blobs`].
