@@ -51,9 +51,10 @@ fn a_unit_without_tags_or_bases_is_refused() {
     assert!(!out.exists(), "a table was written");
 }
 
-/// The second renderer's untagged photos with their camera files: the fitter's present
-/// floor on them (about 88% of bases in a unit the photo cannot tell from theirs, 90% of
-/// the bases it writes; centres to a median of 0.6 mm where found), no facing wrong
+/// The second renderer's untagged photos with their camera files and each unit's
+/// declared paints: the fitter's present floor on them (about 90% of bases in a unit the
+/// photo cannot tell from theirs, 91% of the bases it writes, 54% in their own unit;
+/// centres to a median of 0.5 mm where found), no facing wrong
 /// without `assumed`, every unit found or reported missing. Slow in a debug build (the
 /// edge search is plain Rust): `cargo test --release --test scan_untagged -- --ignored`.
 #[test]
@@ -75,8 +76,12 @@ fn shared_untagged_photos_hold_the_floor() {
     }
     let acc = UntaggedAccuracy::merge(&all);
     eprintln!("all: {}", acc.summary());
-    assert!(acc.recall_up_to_twins() >= 0.85, "{}", acc.summary());
-    assert!(acc.precision_up_to_twins() >= 0.87, "{}", acc.summary());
+    assert!(acc.recall_up_to_twins() >= 0.88, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.88, "{}", acc.summary());
+    // The declared paints (scene.json's coats and flocks, through the converter) tell
+    // some twins apart: 54.1% / 54.3% strictly (46.6% / 47.6% without them).
+    assert!(acc.recall() >= 0.52, "{}", acc.summary());
+    assert!(acc.precision() >= 0.52, "{}", acc.summary());
     assert!(quantile(&acc.centre_mm, 0.5) <= 1.0, "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
 }
