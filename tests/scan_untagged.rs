@@ -100,8 +100,6 @@ fn own_untagged_render_holds_the_floor() {
     const RECALL_FLOOR: f64 = 0.7;
     const PRECISION_FLOOR: f64 = 0.8;
     use common::untagged::UntaggedShot;
-    let dir = root().join("target/untagged-test");
-    std::fs::create_dir_all(&dir).unwrap();
     let shot = UntaggedShot {
         table_seed: 3711,
         seed: 3711,
@@ -114,14 +112,7 @@ fn own_untagged_render_holds_the_floor() {
         coats: 0,
         twins: false,
     };
-    let name = shot.ensure_rendered(&dir);
-    let roster = shot.roster(&dir, &name);
-    let truth = vedette_geometry::Table::load(dir.join(format!("{name}.table.json"))).unwrap();
-    let k = common::truth::Truth::load(&dir, &name).intrinsics();
-    let mut profile = vedette_vision::Profile::load(root().join("calibration/default.toml")).unwrap();
-    profile.terrain.clear();
-    profile.markers.find = false;
-    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
+    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
     let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
     let acc = compare_untagged(&result.table, &truth);
     eprintln!("{name}: {}", acc.summary());
@@ -156,8 +147,6 @@ fn every_unit_found_or_missing(photo: &str, roster: &vedette_vision::Roster, res
 #[test]
 fn twins_are_told_apart_by_their_declared_paint() {
     use common::untagged::{UntaggedShot, unpainted};
-    let dir = root().join("target/untagged-test");
-    std::fs::create_dir_all(&dir).unwrap();
     let shot = UntaggedShot {
         table_seed: 0,
         seed: 3790,
@@ -170,16 +159,9 @@ fn twins_are_told_apart_by_their_declared_paint() {
         coats: 3,
         twins: true,
     };
-    let name = shot.ensure_rendered(&dir);
-    let roster = shot.roster(&dir, &name);
+    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
     assert_eq!(roster.units[1].coat.as_deref(), Some("#b41e23"));
     assert_eq!(roster.units[0].coat, roster.units[3].coat);
-    let truth = vedette_geometry::Table::load(dir.join(format!("{name}.table.json"))).unwrap();
-    let k = common::truth::Truth::load(&dir, &name).intrinsics();
-    let mut profile = vedette_vision::Profile::load(root().join("calibration/default.toml")).unwrap();
-    profile.terrain.clear();
-    profile.markers.find = false;
-    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
     let ambiguous = |s: &vedette_vision::Scan, id: &str| {
         s.report.issues.iter().any(
             |i| matches!(i, ScanIssue::AmbiguousUnit { unit, others, .. } if unit == id || others.iter().any(|o| o == id)),
@@ -213,4 +195,30 @@ fn twins_are_told_apart_by_their_declared_paint() {
     );
     let bare = scan(&photo, &profile, Some(&unpainted(&roster)), Some(&k)).unwrap();
     assert!(ambiguous(&bare, "au-2") && ambiguous(&bare, "au-3"), "{:?}", bare.report.issues);
+}
+
+/// A vedette-synth untagged shot rendered (cached in `target/untagged-test/`) with what
+/// scanning it needs: its roster, true table, camera, the default profile without
+/// terrain or cubes, and the photo.
+struct Rendered {
+    name: String,
+    roster: vedette_vision::Roster,
+    truth: vedette_geometry::Table,
+    k: vedette_vision::Intrinsics,
+    profile: vedette_vision::Profile,
+    photo: vedette_vision::Photo,
+}
+
+fn rendered(shot: &common::untagged::UntaggedShot) -> Rendered {
+    let dir = root().join("target/untagged-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = shot.ensure_rendered(&dir);
+    let roster = shot.roster(&dir, &name);
+    let truth = vedette_geometry::Table::load(dir.join(format!("{name}.table.json"))).unwrap();
+    let k = common::truth::Truth::load(&dir, &name).intrinsics();
+    let mut profile = vedette_vision::Profile::load(root().join("calibration/default.toml")).unwrap();
+    profile.terrain.clear();
+    profile.markers.find = false;
+    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
+    Rendered { name, roster, truth, k, profile, photo }
 }
