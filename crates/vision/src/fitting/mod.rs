@@ -269,8 +269,9 @@ pub(crate) fn fit_untagged(
             .collect();
         let (unit, tied) = match &seen {
             Some(seen) if twins.len() > 1 => paint::choose(&twins, seen),
-            _ => (free[0], twins.iter().skip(1).map(|t| t.0).collect()),
-        };
+            _ => None,
+        }
+        .unwrap_or_else(|| (free[0], twins.iter().skip(1).map(|t| t.0).collect()));
         let u = &roster.units[unit];
         let rivals: Vec<String> = tied.iter().map(|&o| roster.units[o].id.clone()).collect();
         if !rivals.is_empty() {

@@ -165,15 +165,13 @@ pub(crate) fn shows_no_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool
 /// is, and those it cannot be told from. Paint decides only on what every candidate
 /// declares (coat, flock or both); a candidate painted alike, or whose share is not
 /// clearly below the best's, stays tied. Nothing declared by all: the first, tied with
-/// all.
-pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> (usize, Vec<usize>) {
-    let Some(&(first, _)) = candidates.first() else {
-        return (usize::MAX, Vec::new());
-    };
+/// all. `None` when there is no candidate.
+pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> Option<(usize, Vec<usize>)> {
+    let &(first, _) = candidates.first()?;
     let all_coat = candidates.iter().all(|(_, p)| p.coat.is_some());
     let all_flock = candidates.iter().all(|(_, p)| p.flock.is_some());
     if candidates.len() == 1 || !(all_coat || all_flock) {
-        return (first, candidates[1..].iter().map(|c| c.0).collect());
+        return Some((first, candidates[1..].iter().map(|c| c.0).collect()));
     }
     // Each candidate's paints are told from the other candidates' that differ from
     // them (a paint alike is the same paint) and, for the coat, from the background.
@@ -205,7 +203,7 @@ pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> (usize, Vec
         })
         .collect();
     // The best by its shares together, over the paints that differ between some two
-    // candidates (one all paint alike says nothing); the first on a tie (the
+    // candidates (a paint they all share alike says nothing); the first on a tie (the
     // geometry's and the side's choice).
     let spread = |of: fn(&Paints) -> Option<[f64; 3]>| {
         let paints: Vec<[f64; 3]> = candidates.iter().filter_map(|(_, p)| of(p)).collect();
@@ -232,7 +230,7 @@ pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> (usize, Vec
     if std::env::var_os("VEDETTE_FIT_DEBUG").is_some() {
         eprintln!("   paint shares {shares:.3?} best {best} tied {tied:?}");
     }
-    (candidates[best].0, tied)
+    Some((candidates[best].0, tied))
 }
 
 #[cfg(test)]
@@ -258,20 +256,21 @@ mod tests {
             .collect();
         let seen = Seen { figures, rim: vec![mat; 20], background: mat };
         let (b, g) = (paints(Some(blue), None), paints(Some(green), None));
-        assert_eq!(choose(&[(7, g), (3, b)], &seen), (3, vec![]));
-        assert_eq!(choose(&[(3, b), (7, g)], &seen), (3, vec![]));
+        assert_eq!(choose(&[(7, g), (3, b)], &seen), Some((3, vec![])));
+        assert_eq!(choose(&[(3, b), (7, g)], &seen), Some((3, vec![])));
         let b2 = paints(Some([38, 46, 100]), None);
-        assert_eq!(choose(&[(7, b2), (3, b)], &seen), (7, vec![3]), "painted alike");
+        assert_eq!(choose(&[(7, b2), (3, b)], &seen), Some((7, vec![3])), "painted alike");
         let none = Paints::default();
-        assert_eq!(choose(&[(7, none), (3, b)], &seen), (7, vec![3]), "only one declares");
+        assert_eq!(choose(&[(7, none), (3, b)], &seen), Some((7, vec![3])), "only one declares");
         // Both declare, the photo shows neither: tied.
         let red = paints(Some([180, 30, 35]), None);
         let white = paints(Some([225, 222, 210]), None);
-        assert_eq!(choose(&[(7, red), (3, white)], &seen), (7, vec![3]));
+        assert_eq!(choose(&[(7, red), (3, white)], &seen), Some((7, vec![3])));
         // A flock declared by both and seen on the rim decides alike.
         let rim_seen =
             Seen { figures: vec![mat; 10], rim: vec![lab([152.0, 125.0, 86.0]); 10], background: mat };
         let (sand, grass) = (paints(None, Some([152, 125, 86])), paints(None, Some([89, 108, 55])));
-        assert_eq!(choose(&[(1, grass), (2, sand)], &rim_seen), (2, vec![]));
+        assert_eq!(choose(&[(1, grass), (2, sand)], &rim_seen), Some((2, vec![])));
+        assert_eq!(choose(&[], &rim_seen), None);
     }
 }
