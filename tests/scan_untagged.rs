@@ -138,3 +138,59 @@ fn every_unit_found_or_missing(photo: &str, roster: &vedette_vision::Roster, res
         assert!(found != missing, "{photo}: {} neither found nor reported missing", u.id);
     }
 }
+
+/// An untagged unit whose bases are not in the photo (issue 37, "Done when"): the skirmish
+/// sample's roster plus `ghost`, three 60 x 60 mm bases that nothing on the table has.
+/// The scan leaves it out (no base of it in the table, never invented) and the report's
+/// `missing-unit` says where it was looked for: the whole table, which the photo shows,
+/// in table mm, in the text and in the JSON.
+#[test]
+fn a_unit_that_is_not_there_is_reported_missing_with_where_it_was_looked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("r.toml");
+    let mut text = std::fs::read_to_string(root().join("samples/photos/skirmish.roster.toml")).unwrap();
+    text.push_str(
+        "\n[[unit]]\nid = \"ghost\"\nside = \"france\"\nkind = \"infantry\"\nformation = \"line\"\nbase_mm = [60, 60]\nbases = 3\n",
+    );
+    std::fs::write(&roster, text).unwrap();
+    let (out, report) = (dir.path().join("t.json"), dir.path().join("r.json"));
+    let o = Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args([
+            "scan",
+            s(&root().join("samples/photos/skirmish.jpg")),
+            "--profile",
+            "calibration/default.toml",
+        ])
+        .args([
+            "--camera",
+            "samples/photos/camera.toml",
+            "--roster",
+            s(&roster),
+            "-o",
+            s(&out),
+            "--report",
+            s(&report),
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let said = format!("{err}{}", String::from_utf8_lossy(&o.stdout));
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains(
+            "ghost (3 untagged bases of 60 x 60 mm) was not found, none invented: looked over the table from (0.0, 0.0) mm to (1828.8, 1219.2) mm"
+        ),
+        "{said}"
+    );
+    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(table["units"].as_array().unwrap().iter().all(|u| u["id"] != "ghost"), "ghost invented");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let issue = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["unit"] == "ghost")
+        .unwrap_or_else(|| panic!("no issue names ghost: {report:#}"));
+    assert_eq!(issue["searched_mm"], serde_json::json!([[0.0, 0.0], [1828.8, 1219.2]]), "{issue:#}");
+}

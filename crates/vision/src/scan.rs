@@ -208,7 +208,11 @@ pub enum ScanIssue {
         bases: usize,
         /// Each base's width and depth, mm.
         base_mm: [f64; 2],
-        /// Where it was looked for, and why nothing there fits.
+        /// The part of the table searched, table mm: the near-left and far-right
+        /// corners of the table seen in the photo (of several photos: the box around
+        /// what they saw). A unit standing outside it was never in view.
+        searched_mm: [[f64; 2]; 2],
+        /// What was looked at there, and why nothing fits.
         looked: String,
     },
     /// An untagged unit was given a formation that fits other units of its side, kind
@@ -354,9 +358,13 @@ impl ScanIssue {
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),
-            ScanIssue::MissingUnit { unit, bases, base_mm, looked } => format!(
-                "{unit} ({bases} untagged bases of {:.0} x {:.0} mm) was not found: looked {looked}",
-                base_mm[0], base_mm[1]
+            ScanIssue::MissingUnit { unit, bases, base_mm, searched_mm, looked } => format!(
+                "{unit} ({bases} untagged {} of {:.0} x {:.0} mm) was not found, none invented: looked over the table from {} to {} {looked}",
+                if *bases == 1 { "base" } else { "bases" },
+                base_mm[0],
+                base_mm[1],
+                at(&searched_mm[0]),
+                at(&searched_mm[1])
             ),
             ScanIssue::AmbiguousUnit { unit, at_mm, others } => format!(
                 "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which",

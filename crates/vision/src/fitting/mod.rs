@@ -93,6 +93,7 @@ pub(crate) fn fit_untagged(
     let occupied = crate::occupancy::occupied(&rect, model, profile, tagged, tags)?;
     let smallest = shapes.iter().map(|s| s.size.width * s.size.depth).fold(f64::INFINITY, f64::min);
     let blobs = surface::find_blobs(&rect, &occupied, 0.4 * smallest)?;
+    let searched = surface::seen_region(&photo.color, model, profile)?;
     // The distinct layouts: units of one layout are tested once.
     let mut layouts: Vec<Shape> = Vec::new();
     for s in &shapes {
@@ -258,8 +259,9 @@ pub(crate) fn fit_untagged(
                 unit: u.id.clone(),
                 bases: s.count(),
                 base_mm: u.base_mm,
+                searched_mm: searched,
                 looked: format!(
-                    "over the whole table ({} blobs of the photo that differ from the mat, tagged bases left out): none has straight edges {:.0} x {:.0} mm apart",
+                    "({} blobs of the photo that differ from the mat, tagged bases left out): none has straight edges {:.0} x {:.0} mm apart",
                     blobs.len(),
                     s.frontage(),
                     s.depth()
@@ -408,15 +410,29 @@ pub(crate) fn merge_unit(
     Ok(Some(bases))
 }
 
-/// The `missing-unit` issue of an untagged unit no photo found.
-pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, photos: usize) -> ScanIssue {
+/// The `missing-unit` issue of an untagged unit no photo found: searched over the box
+/// around the parts of the table the photos' own `missing-unit` issues searched.
+pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crate::scan::Scan]) -> ScanIssue {
     let shape = Shape::of(0, unit);
+    let photos = scans.len();
+    let searched = scans
+        .iter()
+        .flat_map(|s| &s.report.issues)
+        .filter_map(|i| match i {
+            ScanIssue::MissingUnit { unit: id, searched_mm, .. } if *id == unit.id => Some(*searched_mm),
+            _ => None,
+        })
+        .reduce(|a, b| {
+            [[a[0][0].min(b[0][0]), a[0][1].min(b[0][1])], [a[1][0].max(b[1][0]), a[1][1].max(b[1][1])]]
+        })
+        .unwrap_or([[0.0, 0.0], [0.0, 0.0]]);
     ScanIssue::MissingUnit {
         unit: unit.id.clone(),
         bases: shape.count(),
         base_mm: unit.base_mm,
+        searched_mm: searched,
         looked: format!(
-            "over the whole table in each of the {photos} photos: none has straight edges {:.0} x {:.0} mm apart",
+            "in each of the {photos} photos: none has straight edges {:.0} x {:.0} mm apart",
             shape.frontage(),
             shape.depth()
         ),
