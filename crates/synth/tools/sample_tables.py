@@ -15,8 +15,8 @@ tests/common/clutter.rs `crowded_table(1828.8, 1219.2, 8, 5)`).
 `untagged` is issue 37's sample: a brigade action on a brown mat whose bases carry no tags
 but for one French line (a mixed roster: its tags anchor its neighbour 6 mm away):
 Austrian infantry in line, two lines and column, cavalry, a battery and a leader in the
-near half facing the French across the table; its first unit (the renderer's
---mat-flocked-every 12) is flocked like the mat.
+near half facing the French 2-7" away, French infantry and cavalry within assault range
+of theirs; its first unit (the renderer's --mat-flocked-every 12) is flocked like the mat.
 `skirmish` is a small hand-placed action (16 bases of every kind, cubes, terrain);
 `battle` moves a generated battle (vedette generate) onto the 6'x4' table, centring its
 bases, and keeps everything else as generated.
@@ -100,22 +100,24 @@ def untagged():
         unit("au-1", "austria", "infantry", line(620, 420, 90, 4, 30.0, 20.0), "line", division="au-d1"),
         unit("au-2", "austria", "infantry", line(820, 400, 95, 3, 30.0, 20.0, ranks=2), "two-line",
              division="au-d1"),
-        unit("au-3", "austria", "infantry", line(1000, 330, 80, 1, 30.0, 20.0, ranks=3), "attack-column",
+        unit("au-3", "austria", "infantry", line(1000, 360, 80, 1, 30.0, 20.0, ranks=3), "attack-column",
              division="au-d1"),
         unit("au-art", "austria", "artillery", line(1150, 440, 100, 1, 25.0, 40.0), "unlimbered", weight="medium",
              division="au-d1"),
-        unit("au-cav", "austria", "cavalry", line(1350, 360, 85, 3, 40.0, 30.0), "line", division="au-d1"),
-        unit("au-ldr", "austria", "leader", line(880, 250, 90, 1, 25.0, 30.0), role="division", division="au-d1"),
-        unit("fr-1", "france", "infantry", line(640, 760, 265, 4, 30.0, 20.0), "line", division="fr-d1"),
+        unit("au-cav", "austria", "cavalry", line(1350, 380, 85, 3, 40.0, 30.0), "line", division="au-d1"),
+        unit("au-ldr", "austria", "leader", line(880, 280, 90, 1, 25.0, 30.0), role="division", division="au-d1"),
+        unit("fr-1", "france", "infantry", line(640, 600, 265, 4, 30.0, 20.0), "line", division="fr-d1"),
         # fr-2 stands 6 mm to the right of fr-1's right flank.
-        unit("fr-2", "france", "infantry", line(529.42, 769.67, 265, 3, 30.0, 20.0), "line", division="fr-d1"),
-        unit("fr-3", "france", "infantry", line(900, 820, 280, 2, 30.0, 20.0, ranks=2), "two-line",
+        unit("fr-2", "france", "infantry", line(529.42, 609.67, 265, 3, 30.0, 20.0), "line", division="fr-d1"),
+        # fr-3 about 2" in front of au-2, fr-cav about 2.4" in front of au-cav: in
+        # assault range.
+        unit("fr-3", "france", "infantry", line(835, 490, 280, 2, 30.0, 20.0, ranks=2), "two-line",
              division="fr-d1"),
-        unit("fr-art", "france", "artillery", line(1100, 780, 255, 1, 25.0, 40.0), "unlimbered", weight="medium",
+        unit("fr-art", "france", "artillery", line(1100, 640, 255, 1, 25.0, 40.0), "unlimbered", weight="medium",
              division="fr-d1"),
-        unit("fr-cav", "france", "cavalry", line(1320, 850, 270, 2, 40.0, 30.0, ranks=2), "two-line",
+        unit("fr-cav", "france", "cavalry", line(1340, 485, 270, 2, 40.0, 30.0, ranks=2), "two-line",
              division="fr-d1"),
-        unit("fr-ldr", "france", "leader", line(760, 930, 270, 1, 25.0, 30.0), role="division", division="fr-d1"),
+        unit("fr-ldr", "france", "leader", line(760, 720, 270, 1, 25.0, 30.0), role="division", division="fr-d1"),
     ]
     terrain = [
         {"id": "wood-1", "kind": "medium-forest",
