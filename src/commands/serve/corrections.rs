@@ -1,5 +1,6 @@
 //! Corrections a player makes in the viewer (issue 22 item 3): move, rotate, flip,
-//! delete or add a base, give a base to another unit, or a unit to another side. Each
+//! delete or add a base, give a base to another unit, or a unit to another side, or
+//! settle a unit's assumed facing (issue 37). Each
 //! is applied to the table's JSON form and the result goes through the
 //! table's own validation, so a correction can never produce a table `vedette report`
 //! would refuse. The list is kept in `TABLE.corrections.json` beside the table.
@@ -70,6 +71,17 @@ pub enum Correction {
         /// The unit that gets it, by id.
         to: String,
     },
+    /// Settle the unit's facing (issue 37: an untagged unit whose front the photo did
+    /// not show faces the enemy's edge, `"facing": "assumed"`): with `flip`, every base
+    /// of the unit turned to face the other way (its heading plus 180°) about its
+    /// centre; without, kept as it is. Either way its bases' facing is no longer
+    /// assumed (`"facing"` dropped: the player has said which edge is the front).
+    Facing {
+        /// The unit's id.
+        unit: String,
+        /// Turn the unit round (true), or keep its facing as it is (false).
+        flip: bool,
+    },
     /// Give the unit to the side `side`.
     Side {
         /// The unit's id.
@@ -103,7 +115,7 @@ impl Correction {
             | Correction::Flip { base }
             | Correction::Delete { base } => check_name("base", base),
             Correction::Reassign { base, to } => check_name("base", base).and_then(|()| check_name("to", to)),
-            Correction::Add { unit, .. } => check_name("unit", unit),
+            Correction::Add { unit, .. } | Correction::Facing { unit, .. } => check_name("unit", unit),
             Correction::Side { unit, side } => {
                 check_name("unit", unit).and_then(|()| check_name("side", side))
             }
@@ -119,7 +131,9 @@ impl Correction {
             | Correction::Flip { base }
             | Correction::Delete { base }
             | Correction::Reassign { base, .. } => base,
-            Correction::Add { unit, .. } | Correction::Side { unit, .. } => unit,
+            Correction::Add { unit, .. }
+            | Correction::Side { unit, .. }
+            | Correction::Facing { unit, .. } => unit,
         }
     }
 }
