@@ -299,6 +299,39 @@ mod tests {
         .unwrap()
     }
 
+    /// Issue 37: a fitted unit's assumed facing settled, turned round or kept.
+    #[test]
+    fn facing_turns_a_unit_round_in_place_and_settles_it() {
+        use vedette_geometry::{BaseMeta, Facing, Found};
+        let mut t = two_units();
+        for b in &mut t.units[0].bases {
+            *b = b.with_meta(BaseMeta {
+                found: Some(Found::Fitted),
+                facing: Some(Facing::Assumed),
+                sigma_mm: Some(1.5),
+                ..BaseMeta::default()
+            });
+        }
+        let turned = apply(&t, &Correction::Facing { unit: "a".into(), flip: true }).unwrap();
+        for (b, was) in turned.units[0].bases.iter().zip(&t.units[0].bases) {
+            assert_eq!((b.centre(), b.heading_deg()), (was.centre(), 270.0));
+            assert_eq!(b.meta().facing, None, "no longer assumed");
+            assert_eq!((b.meta().found, b.meta().sigma_mm), (Some(Found::Fitted), Some(1.5)));
+        }
+        // The other unit is untouched; turning it back is 90 again, not 450.
+        assert_eq!(turned.units[1], t.units[1]);
+        let back = apply(&turned, &Correction::Facing { unit: "a".into(), flip: true }).unwrap();
+        assert_eq!(back.units[0].bases[0].heading_deg(), 90.0);
+        // Kept: the same bases, no longer assumed.
+        let kept = apply(&t, &Correction::Facing { unit: "a".into(), flip: false }).unwrap();
+        for (b, was) in kept.units[0].bases.iter().zip(&t.units[0].bases) {
+            assert_eq!((b.centre(), b.heading_deg(), b.meta().facing), (was.centre(), 90.0, None));
+        }
+        // A base's name or an unknown unit is refused.
+        assert!(apply(&t, &Correction::Facing { unit: "a#0".into(), flip: true }).is_err());
+        assert!(apply(&t, &Correction::Facing { unit: "zz".into(), flip: true }).is_err());
+    }
+
     #[test]
     fn flip_add_reassign_side_and_refusals() {
         let t = two_units();
