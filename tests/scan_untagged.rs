@@ -19,6 +19,22 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `vedette scan` of the skirmish sample photo with `roster`, to `out`, and `extra`.
+fn scan_skirmish(roster: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args([
+            "scan",
+            s(&root().join("samples/photos/skirmish.jpg")),
+            "--profile",
+            "calibration/default.toml",
+        ])
+        .args(["--roster", s(roster), "-o", s(out)])
+        .args(extra)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
 /// A unit with neither `tags` nor `bases`: `vedette scan` exits 1 naming the roster
 /// file and the unit, and writes nothing.
 #[test]
@@ -31,20 +47,7 @@ fn a_unit_without_tags_or_bases_is_refused() {
     )
     .unwrap();
     let out = dir.path().join("table.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args([
-            "scan",
-            s(&root().join("samples/photos/skirmish.jpg")),
-            "--profile",
-            "calibration/default.toml",
-            "--roster",
-            s(&roster),
-            "-o",
-            s(&out),
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let o = scan_skirmish(&roster, &out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("r.toml") && err.contains("unit[0] \"au-7\"") && err.contains("neither"), "{err}");
@@ -154,26 +157,7 @@ fn a_unit_that_is_not_there_is_reported_missing_with_where_it_was_looked_for() {
     );
     std::fs::write(&roster, text).unwrap();
     let (out, report) = (dir.path().join("t.json"), dir.path().join("r.json"));
-    let o = Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args([
-            "scan",
-            s(&root().join("samples/photos/skirmish.jpg")),
-            "--profile",
-            "calibration/default.toml",
-        ])
-        .args([
-            "--camera",
-            "samples/photos/camera.toml",
-            "--roster",
-            s(&roster),
-            "-o",
-            s(&out),
-            "--report",
-            s(&report),
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let o = scan_skirmish(&roster, &out, &["--camera", "samples/photos/camera.toml", "--report", s(&report)]);
     let err = String::from_utf8_lossy(&o.stderr);
     let said = format!("{err}{}", String::from_utf8_lossy(&o.stdout));
     assert!(o.status.success(), "{said}");
