@@ -635,4 +635,31 @@ bases = 1
         assert!(!overlaps(&sq(0.0), &sq(10.0)));
         assert!(!overlaps(&sq(0.0), &sq(8.5)), "1.5 mm is a sliver");
     }
+
+    /// What a `missing-unit` says was searched: the part of the table the photo shows.
+    /// The test camera looks straight down from above (300, 200) at 2600 px per 900 mm:
+    /// the whole 600 x 400 table is in its 2400 x 1800 frame; a frame cut 13 px past its
+    /// middle column shows x up to 304.5 mm (the 10 mm grid's 300), cut also 13 px below
+    /// its middle row, y from 195.5 mm (200).
+    #[test]
+    fn the_region_searched_is_the_table_the_photo_shows() {
+        let (photo, k) = photo_of(&[], 0.0);
+        let s = crate::scan::scan(&photo, &profile(), None, Some(&k)).unwrap();
+        let seen = |cols: i32, rows: i32| {
+            let frame = opencv::core::Mat::new_rows_cols_with_default(
+                rows,
+                cols,
+                opencv::core::CV_8UC3,
+                Scalar::all(0.0),
+            )
+            .unwrap();
+            surface::seen_region(&frame, &s.fit.model, &profile()).unwrap()
+        };
+        let close = |a: [[f64; 2]; 2], b: [[f64; 2]; 2]| {
+            a.iter().flatten().zip(b.iter().flatten()).all(|(x, y)| (x - y).abs() < 1e-9)
+        };
+        assert!(close(seen(2400, 1800), [[0.0, 0.0], [600.0, 400.0]]), "{:?}", seen(2400, 1800));
+        assert!(close(seen(1213, 1800), [[0.0, 0.0], [300.0, 400.0]]), "{:?}", seen(1213, 1800));
+        assert!(close(seen(1213, 913), [[0.0, 200.0], [300.0, 400.0]]), "{:?}", seen(1213, 913));
+    }
 }
