@@ -37,4 +37,9 @@ $("c-facing-flip").addEventListener("click", settle(true));
 $("c-facing-keep").addEventListener("click", settle(false));
 on("loaded", () => { markAssumed(); showOffer(); });
 on("drawn", markAssumed);
-on("selection", () => { if (showOffer()) openAtLeast("half"); });
+on("selection", () => {
+  if (!showOffer()) return;
+  // The offer is in the card, first in the panel: in sight as the sheet opens.
+  $("panel-body").scrollTop = 0;
+  openAtLeast("half");
+});
