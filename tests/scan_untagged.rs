@@ -178,3 +178,44 @@ fn a_unit_that_is_not_there_is_reported_missing_with_where_it_was_looked_for() {
         .unwrap_or_else(|| panic!("no issue names ghost: {report:#}"));
     assert_eq!(issue["searched_mm"], serde_json::json!([[0.0, 0.0], [1828.8, 1219.2]]), "{issue:#}");
 }
+
+/// The same over two photos (the crowd sample, from both long edges): the merged scan
+/// reports `ghost` missing once, searched over the box around what both photos show.
+#[test]
+fn a_unit_no_photo_finds_is_reported_once_with_where_the_photos_looked() {
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("r.toml");
+    let mut text = std::fs::read_to_string(root().join("samples/photos/crowd.roster.toml")).unwrap();
+    text.push_str(
+        "\n[[unit]]\nid = \"ghost\"\nside = \"fr\"\nkind = \"infantry\"\nformation = \"line\"\nbase_mm = [60, 60]\nbases = 3\n",
+    );
+    std::fs::write(&roster, text).unwrap();
+    let (out, report) = (dir.path().join("t.json"), dir.path().join("r.json"));
+    let o = Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args(["scan", "samples/photos/crowd-near.jpg", "samples/photos/crowd-far.jpg"])
+        .args(["--profile", "calibration/default.toml", "--camera", "samples/photos/camera.toml"])
+        .args(["--roster", s(&roster), "-o", s(&out), "--report", s(&report)])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&o.stderr), String::from_utf8_lossy(&o.stdout));
+    assert!(o.status.success(), "{said}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    // Each photo's report says so, and the merge once.
+    for photo in report["photos"].as_array().unwrap() {
+        assert!(photo["issues"].as_array().unwrap().iter().any(|i| i["unit"] == "ghost"), "{photo:#}");
+    }
+    let ghosts: Vec<&serde_json::Value> =
+        report["merge"]["issues"].as_array().unwrap().iter().filter(|i| i["unit"] == "ghost").collect();
+    assert_eq!(ghosts.len(), 1, "{ghosts:?}");
+    assert_eq!(ghosts[0]["issue"], "missing-unit");
+    assert_eq!(
+        ghosts[0]["searched_mm"],
+        serde_json::json!([[0.0, 0.0], [1828.8, 1219.2]]),
+        "{:#}",
+        ghosts[0]
+    );
+    assert!(ghosts[0]["looked"].as_str().unwrap().contains("in each of the 2 photos"), "{:#}", ghosts[0]);
+    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(table["units"].as_array().unwrap().iter().all(|u| u["id"] != "ghost"), "ghost invented");
+}
