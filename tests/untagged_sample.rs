@@ -13,7 +13,7 @@
 //!
 //! The fitter cannot yet make the findings agree on this table (BENCHMARKS.md "Untagged
 //! bases"; docs/roster.md): it uses no side or unit colours, so formations are given to
-//! units of another size, kind or side (half of the untagged units stand on other
+//! units of another size, kind or side (6 of the 11 untagged units stand on other
 //! units' bases). The test says what holds (the tagged unit to a fraction of a
 //! millimetre, every unit placed or reported missing, the bases right and the findings
 //! that agree counted, every finding that differs listed with its cause) and fails when
