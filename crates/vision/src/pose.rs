@@ -937,7 +937,7 @@ pub fn self_calibrate(
             result = alt;
         }
     }
-    result.focal_spread_mm = add_focal_spread(&mut result.tag_model_var, &solution.tags, &equivalent);
+    result.focal_spread_mm = add_focal_spread(&mut result.tag_model_var, &equivalent);
     Ok(Some(result))
 }
 
@@ -980,17 +980,19 @@ fn equally_fitting(
 }
 
 /// Widens each tag's model variance by what the equally fitting cameras disagree on:
-/// the furthest any of them places the tag from `adjusted` (the final adjustment's
-/// tags, in the same order), half of it as a standard deviation per coordinate (so
-/// that 2.45 sigma reach beyond it), and the same for its heading. Returns the
-/// largest such distance, mm.
+/// the furthest any of them places the tag from the first (the start adjusted to the
+/// end, each as its exploration left it: compared after as many iterations, so that
+/// what a start had yet to converge does not pass for a disagreement; s1017 of the
+/// bench moved 3.8 mm between its exploration and the end), half of it as a standard
+/// deviation per coordinate (so that 2.45 sigma reach beyond it), and the same for its
+/// heading. Returns the largest such distance, mm.
 fn add_focal_spread(
     model_var: &mut [(f64, f64)],
-    adjusted: &[selfcal::TagState],
     equivalent: &[(f64, selfcal::Camera, Vec<selfcal::TagState>)],
 ) -> f64 {
+    let Some((_, _, reference)) = equivalent.first() else { return 0.0 };
     let mut widest: f64 = 0.0;
-    for (i, (var, tag)) in model_var.iter_mut().zip(adjusted).enumerate() {
+    for (i, (var, tag)) in model_var.iter_mut().zip(reference).enumerate() {
         let (mut d, mut h) = (0.0_f64, 0.0_f64);
         for (_, _, tags) in equivalent {
             if let Some(t) = tags.get(i) {
