@@ -13,6 +13,7 @@
 //! SCAN_BENCH_FAST=1 cargo bench --bench scan_accuracy   # one timed scan, not three
 //! TRUTH_VERBOSE=1 cargo bench --bench scan_accuracy   # lists every wrong base
 //! SCAN_BENCH_REPEAT=2 cargo bench --bench scan_accuracy   # scans without a camera file twice more, compared
+//! SCAN_BENCH_LOOK=ev-1 cargo bench --bench scan_accuracy   # rendered at -1 EV (ev+1, warm, cool)
 //! ```
 //!
 //! The report (a Markdown table) is printed and written to
@@ -293,7 +294,21 @@ fn shot_name(shot: &Shot) -> String {
             Extra::Portrait => "-portrait",
             Extra::SixFiducials => "-6fid",
         }
-    )
+    ) + &look().0
+}
+
+/// `SCAN_BENCH_LOOK`: the photos rendered at another exposure or white balance (issue
+/// 36), as a suffix of their names, the exposure in stops and the channel gains:
+/// `ev+1`, `ev-1`, `warm` (indoor light left uncorrected: red 1.15, blue 0.8), `cool`
+/// (red 0.85, blue 1.2). Unset or unknown: the scene's own light.
+fn look() -> (String, f64, [f64; 3]) {
+    match std::env::var("SCAN_BENCH_LOOK").as_deref() {
+        Ok("ev+1") => ("-ev+1".into(), 1.0, [1.0; 3]),
+        Ok("ev-1") => ("-ev-1".into(), -1.0, [1.0; 3]),
+        Ok("warm") => ("-warm".into(), 0.0, [1.15, 1.0, 0.8]),
+        Ok("cool") => ("-cool".into(), 0.0, [0.85, 1.0, 1.2]),
+        _ => (String::new(), 0.0, [1.0; 3]),
+    }
 }
 
 fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
@@ -324,8 +339,14 @@ fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
         shot_noise: rng.random_range(0.0001..0.0004),
         vignetting: rng.random_range(0.1..0.4),
     };
-    let options =
-        RenderOptions { sensor, jpeg_quality: rng.random_range(80..=95), ..RenderOptions::seeded(shot.seed) };
+    let (_, exposure_ev, white_balance) = look();
+    let options = RenderOptions {
+        sensor,
+        jpeg_quality: rng.random_range(80..=95),
+        exposure_ev,
+        white_balance,
+        ..RenderOptions::seeded(shot.seed)
+    };
     let t = Instant::now();
     let photo = render(&scene, &cam, &options).expect("render");
     photo.write(dir, &name).expect("write render");
