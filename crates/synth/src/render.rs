@@ -256,6 +256,20 @@ mod tests {
         Scene::new(empty_table(), &layout).unwrap()
     }
 
+    /// A camera `height_mm` straight above (200, 150) mm.
+    fn straight_down(height_mm: f64, focal_mm: f64, sensor_width_mm: f64, resolution: Resolution) -> Camera {
+        Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(200.0, 150.0),
+            height_mm,
+            tilt_deg: 0.0,
+            yaw_deg: 0.0,
+            focal_mm,
+            sensor_width_mm,
+            resolution,
+        })
+        .unwrap()
+    }
+
     fn ideal(seed: u64) -> RenderOptions {
         RenderOptions { seed, clutter: false, sensor: SensorOptions::IDEAL, ..RenderOptions::default() }
     }
@@ -271,16 +285,7 @@ mod tests {
     #[test]
     fn edge_pixels_are_covered_in_proportion() {
         let scene = one_fiducial(Vec2::new(200.3, 150.15));
-        let camera = Camera::looking_at(&LookAt {
-            target_mm: Vec2::new(200.0, 150.0),
-            height_mm: 100.0,
-            tilt_deg: 0.0,
-            yaw_deg: 0.0,
-            focal_mm: 1.0,
-            sensor_width_mm: 1.0,
-            resolution: Resolution::new(200, 150),
-        })
-        .unwrap();
+        let camera = straight_down(100.0, 1.0, 1.0, Resolution::new(200, 150));
         let img = render(&scene, &camera, &ideal(1)).unwrap().image;
         let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len() as f64;
         let left = mean(
@@ -336,16 +341,7 @@ mod tests {
     #[test]
     fn exposure_and_white_balance_scale_the_light() {
         let scene = one_fiducial(Vec2::new(200.0, 150.0));
-        let camera = Camera::looking_at(&LookAt {
-            target_mm: Vec2::new(200.0, 150.0),
-            height_mm: 300.0,
-            tilt_deg: 0.0,
-            yaw_deg: 0.0,
-            focal_mm: 4.0,
-            sensor_width_mm: 6.0,
-            resolution: Resolution::new(120, 90),
-        })
-        .unwrap();
+        let camera = straight_down(300.0, 4.0, 6.0, Resolution::new(120, 90));
         // The paper of the quiet zone, 32 mm left of the 60 mm square's centre (3.75 mm
         // per pixel).
         let paper = |options: RenderOptions| {
