@@ -13,7 +13,7 @@
 //! SCAN_BENCH_FAST=1 cargo bench --bench scan_accuracy   # one timed scan, not three
 //! TRUTH_VERBOSE=1 cargo bench --bench scan_accuracy   # lists every wrong base
 //! SCAN_BENCH_REPEAT=2 cargo bench --bench scan_accuracy   # scans without a camera file twice more, compared
-//! SCAN_BENCH_LOOK=ev-1 cargo bench --bench scan_accuracy   # rendered at -1 EV (ev+1, warm, cool)
+//! SCAN_BENCH_LOOK=ev-1 cargo bench --bench scan_accuracy   # rendered at -1 EV (ev+1, ev+1-flat, warm, cool)
 //! ```
 //!
 //! The report (a Markdown table) is printed and written to
@@ -298,16 +298,18 @@ fn shot_name(shot: &Shot) -> String {
 }
 
 /// `SCAN_BENCH_LOOK`: the photos rendered at another exposure or white balance (issue
-/// 36), as a suffix of their names, the exposure in stops and the channel gains:
-/// `ev+1`, `ev-1`, `warm` (indoor light left uncorrected: red 1.15, blue 0.8), `cool`
-/// (red 0.85, blue 1.2). Unset or unknown: the scene's own light.
-fn look() -> (String, f64, [f64; 3]) {
+/// 36), as a suffix of their names, the exposure in stops, the channel gains and
+/// whether the lens's vignetting is kept: `ev+1`, `ev-1`, `warm` (indoor light left
+/// uncorrected: red 1.15, blue 0.8), `cool` (red 0.85, blue 1.2), `ev+1-flat` (+1 EV
+/// without vignetting). Unset or unknown: the scene's own light.
+fn look() -> (String, f64, [f64; 3], bool) {
     match std::env::var("SCAN_BENCH_LOOK").as_deref() {
-        Ok("ev+1") => ("-ev+1".into(), 1.0, [1.0; 3]),
-        Ok("ev-1") => ("-ev-1".into(), -1.0, [1.0; 3]),
-        Ok("warm") => ("-warm".into(), 0.0, [1.15, 1.0, 0.8]),
-        Ok("cool") => ("-cool".into(), 0.0, [0.85, 1.0, 1.2]),
-        _ => (String::new(), 0.0, [1.0; 3]),
+        Ok("ev+1") => ("-ev+1".into(), 1.0, [1.0; 3], true),
+        Ok("ev+1-flat") => ("-ev+1-flat".into(), 1.0, [1.0; 3], false),
+        Ok("ev-1") => ("-ev-1".into(), -1.0, [1.0; 3], true),
+        Ok("warm") => ("-warm".into(), 0.0, [1.15, 1.0, 0.8], true),
+        Ok("cool") => ("-cool".into(), 0.0, [0.85, 1.0, 1.2], true),
+        _ => (String::new(), 0.0, [1.0; 3], true),
     }
 }
 
@@ -339,7 +341,9 @@ fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
         shot_noise: rng.random_range(0.0001..0.0004),
         vignetting: rng.random_range(0.1..0.4),
     };
-    let (_, exposure_ev, white_balance) = look();
+    let (_, exposure_ev, white_balance, vignetting) = look();
+    // The random draws stay in order whether the vignetting is kept or not.
+    let sensor = SensorOptions { vignetting: if vignetting { sensor.vignetting } else { 0.0 }, ..sensor };
     let options = RenderOptions {
         sensor,
         jpeg_quality: rng.random_range(80..=95),
