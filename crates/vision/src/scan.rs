@@ -149,6 +149,18 @@ pub enum ScanIssue {
         /// The photo's limit, px.
         limit_px: f64,
     },
+    /// Self-calibration: cameras of quite different focal lengths fit the photo's
+    /// corners alike, so the photo cannot tell its lens (a camera straight above the
+    /// table: the focal length and the camera's height trade freely). The bases' sigma
+    /// holds what that can cost them; a tilted photo or a camera file removes it.
+    FocalLengthUnknown {
+        /// The least and most focal lengths that fit alike, px.
+        focal_px: [f64; 2],
+        /// The camera's tilt from straight down, degrees.
+        tilt_deg: f64,
+        /// How far a base moves between those cameras at most, mm.
+        spread_mm: f64,
+    },
     /// A table fiducial is not where the profile says, judged by the other fiducials
     /// (a moved or mis-measured fiducial). Positions near it are doubtful.
     FiducialDisagrees {
@@ -309,7 +321,13 @@ impl ScanIssue {
     /// marker: tags under the comfortable size, blur, glare (issue 39).
     #[must_use]
     pub fn about_photo(&self) -> bool {
-        matches!(self, ScanIssue::SmallTags { .. } | ScanIssue::BlurredPhoto { .. } | ScanIssue::Glare { .. })
+        matches!(
+            self,
+            ScanIssue::SmallTags { .. }
+                | ScanIssue::BlurredPhoto { .. }
+                | ScanIssue::Glare { .. }
+                | ScanIssue::FocalLengthUnknown { .. }
+        )
     }
 
     /// One line for people.
@@ -339,6 +357,16 @@ impl ScanIssue {
             ScanIssue::TagDisagrees { id, residual_px, limit_px } => format!(
                 "tag {id} does not fit the self-calibrated camera: its corners are {residual_px:.2} px RMS off a {} square (limit {limit_px:.2} px); check its size and the base's height",
                 "profile-sized"
+            ),
+            ScanIssue::FocalLengthUnknown { focal_px, tilt_deg, spread_mm } => format!(
+                "{}, this photo cannot tell the lens's focal length (from {:.0} to {:.0} px fit it alike): bases may be up to {spread_mm:.1} mm off, as their sigma says; tilt the camera 10-20° or give a camera file",
+                if *tilt_deg < 2.0 {
+                    "taken straight down".to_string()
+                } else {
+                    format!("tilted only {tilt_deg:.0}°")
+                },
+                focal_px[0],
+                focal_px[1]
             ),
             ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
                 "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
@@ -488,6 +516,12 @@ const SIZE_MISMATCH_MODELLED: f64 = 0.04;
 /// RMS over its corners.
 const FIDUCIAL_WARN_MM: f64 = 1.0;
 
+/// Self-calibrated focal lengths that fit a photo alike and lie further apart than
+/// this ratio (most over least) make the photo's lens unknown
+/// ([`ScanIssue::FocalLengthUnknown`]): on the scan bench, photos tilted 5° and more
+/// span at most 1.1, the straight-down ones 2 to 4.
+const FOCAL_UNKNOWN_RATIO: f64 = 1.5;
+
 /// A tag whose corners lie further than this share of its side (RMS) from the square
 /// fitted to them is not a tag lying flat (issue 18: a misdetection among figures read
 /// a 12 mm tag with corners 9.6 mm RMS off a square; real tags, crowded or not, stay
@@ -613,7 +647,16 @@ pub fn scan_with(
     // No camera file: the lens is calibrated from the table itself, and the tags are
     // measured again through the new model (issue 17).
     let mut tag_residual_px: Option<Vec<f64>> = None;
+    let mut focal_unknown = None;
     if let Some(sc) = self_calibrate(profile, &fiducials, &fit, &tags)? {
+        let (lo, hi) = sc.focal_range_px;
+        if hi > FOCAL_UNKNOWN_RATIO * lo {
+            focal_unknown = Some(ScanIssue::FocalLengthUnknown {
+                focal_px: [lo.round(), hi.round()],
+                tilt_deg: sc.fit.model.pose().map_or(0.0, |p| round_to(p.tilt_deg(), 0.1)),
+                spread_mm: round_to(sc.focal_spread_mm, 0.1),
+            });
+        }
         fit = sc.fit;
         tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
         for (t, v) in tags.iter_mut().zip(&sc.tag_model_var) {
@@ -637,6 +680,7 @@ pub fn scan_with(
     } else {
         Vec::new()
     };
+    issues.extend(focal_unknown);
     issues.extend(
         undecoded.iter().map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
     );
