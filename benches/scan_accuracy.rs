@@ -12,6 +12,8 @@
 //! SCAN_BENCH_ONLY=s1016,s1022 cargo bench --bench scan_accuracy   # photos by name
 //! SCAN_BENCH_FAST=1 cargo bench --bench scan_accuracy   # one timed scan, not three
 //! TRUTH_VERBOSE=1 cargo bench --bench scan_accuracy   # lists every wrong base
+//! SCAN_BENCH_REPEAT=2 cargo bench --bench scan_accuracy   # scans without a camera file twice more, compared
+//! SCAN_BENCH_LOOK=ev-1 cargo bench --bench scan_accuracy   # rendered at -1 EV (ev+1, ev+1-flat, warm, cool)
 //! ```
 //!
 //! The report (a Markdown table) is printed and written to
@@ -32,7 +34,7 @@ use vedette_synth::{
     ArucoDictionary, Camera, Distortion, LookAt, RenderOptions, Resolution, Scene, SensorOptions,
     StandardLayout, render,
 };
-use vedette_vision::{Dictionary, Photo, Profile, scan};
+use vedette_vision::{Dictionary, Photo, Profile, ScanIssue, scan};
 
 const WIDTH: f64 = 1828.8;
 const DEPTH: f64 = 1219.2;
@@ -275,8 +277,9 @@ fn tag_dictionary(shot: &Shot) -> (ArucoDictionary, Dictionary) {
 }
 
 /// Renders a shot into `dir` unless it is already there.
-fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
-    let name = format!(
+/// The photo's file name (without extension): its recipe, dictionary, seed and shot.
+fn shot_name(shot: &Shot) -> String {
+    format!(
         "r{RECIPE}-{}-s{}-{}b-{}deg-{}-{}-{}x{}{}",
         tag_dictionary(shot).1,
         shot.seed,
@@ -291,7 +294,27 @@ fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
             Extra::Portrait => "-portrait",
             Extra::SixFiducials => "-6fid",
         }
-    );
+    ) + &look().0
+}
+
+/// `SCAN_BENCH_LOOK`: the photos rendered at another exposure or white balance (issue
+/// 36), as a suffix of their names, the exposure in stops, the channel gains and
+/// whether the lens's vignetting is kept: `ev+1`, `ev-1`, `warm` (indoor light left
+/// uncorrected: red 1.15, blue 0.8), `cool` (red 0.85, blue 1.2), `ev+1-flat` (+1 EV
+/// without vignetting). Unset or unknown: the scene's own light.
+fn look() -> (String, f64, [f64; 3], bool) {
+    match std::env::var("SCAN_BENCH_LOOK").as_deref() {
+        Ok("ev+1") => ("-ev+1".into(), 1.0, [1.0; 3], true),
+        Ok("ev+1-flat") => ("-ev+1-flat".into(), 1.0, [1.0; 3], false),
+        Ok("ev-1") => ("-ev-1".into(), -1.0, [1.0; 3], true),
+        Ok("warm") => ("-warm".into(), 0.0, [1.15, 1.0, 0.8], true),
+        Ok("cool") => ("-cool".into(), 0.0, [0.85, 1.0, 1.2], true),
+        _ => (String::new(), 0.0, [1.0; 3], true),
+    }
+}
+
+fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
+    let name = shot_name(shot);
     if dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists() {
         return name;
     }
@@ -318,8 +341,16 @@ fn ensure_rendered(dir: &Path, shot: &Shot) -> String {
         shot_noise: rng.random_range(0.0001..0.0004),
         vignetting: rng.random_range(0.1..0.4),
     };
-    let options =
-        RenderOptions { sensor, jpeg_quality: rng.random_range(80..=95), ..RenderOptions::seeded(shot.seed) };
+    let (_, exposure_ev, white_balance, vignetting) = look();
+    // The random draws stay in order whether the vignetting is kept or not.
+    let sensor = SensorOptions { vignetting: if vignetting { sensor.vignetting } else { 0.0 }, ..sensor };
+    let options = RenderOptions {
+        sensor,
+        jpeg_quality: rng.random_range(80..=95),
+        exposure_ev,
+        white_balance,
+        ..RenderOptions::seeded(shot.seed)
+    };
     let t = Instant::now();
     let photo = render(&scene, &cam, &options).expect("render");
     photo.write(dir, &name).expect("write render");
@@ -360,12 +391,13 @@ fn main() {
         std::env::var("SCAN_BENCH_PHOTOS").ok().and_then(|v| v.parse().ok()).unwrap_or(usize::MAX);
     let mut rows = Vec::new();
     for shot in shots().into_iter().take(limit) {
-        let name = ensure_rendered(&dir, &shot);
+        // Photos left out by SCAN_BENCH_ONLY are not rendered either.
         if let Ok(only) = std::env::var("SCAN_BENCH_ONLY")
-            && !only.split(',').any(|o| name.contains(o))
+            && !only.split(',').any(|o| shot_name(&shot).contains(o))
         {
             continue;
         }
+        let name = ensure_rendered(&dir, &shot);
         let truth = Truth::load(&dir, &name);
         let mut profile =
             if shot.extra == Extra::SixFiducials { six_profile.clone() } else { default_profile.clone() };
@@ -401,11 +433,36 @@ fn main() {
         lenient.limits.max_residual_mm = 1e6;
         let fallback_scan = scan(&photo, &lenient, Some(&roster), None);
         let fallback_ms = t_fallback.elapsed().as_secs_f64() * 1e3;
+        // SCAN_BENCH_REPEAT=n: the scan without a camera file n times more, each
+        // compared with the first (the self-calibration must be deterministic).
+        let repeat: usize = std::env::var("SCAN_BENCH_REPEAT").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+        for run in 0..repeat {
+            let again = scan(&photo, &lenient, Some(&roster), None);
+            let same = match (&fallback_scan, &again) {
+                (Ok(a), Ok(b)) => {
+                    a.table == b.table
+                        && a.report.camera == b.report.camera
+                        && a.report.issues == b.report.issues
+                }
+                (Err(a), Err(b)) => a.to_string() == b.to_string(),
+                _ => false,
+            };
+            let focal = |s: &Result<vedette_vision::Scan, _>| {
+                s.as_ref().ok().and_then(|s| s.report.camera.focal_px).unwrap_or(f64::NAN)
+            };
+            eprintln!(
+                "{name}: repeat {} without camera file: {} (focal {:.1} px, first {:.1} px)",
+                run + 1,
+                if same { "identical" } else { "DIFFERENT" },
+                focal(&again),
+                focal(&fallback_scan)
+            );
+        }
         let (fallback, fallback_model) = match fallback_scan {
             Ok(s) => {
                 let refused = s.fit.check_limits(&profile).is_err();
                 let model = format!(
-                    "{:?}, residual {:.2} px / {:.2} mm, focal {:.0} px (truth {:.0}), k1 {:.4} k2 {:.4}, tilt {:.1}°{}{}",
+                    "{:?}, residual {:.2} px / {:.2} mm, focal {:.0} px (truth {:.0}), k1 {:.4} k2 {:.4}, tilt {:.1}°{}{}{}",
                     s.report.camera.model,
                     s.report.camera.residual_px,
                     s.report.camera.residual_mm,
@@ -419,7 +476,18 @@ fn main() {
                         String::new()
                     } else {
                         format!(", {} issues", s.report.issues.len())
-                    }
+                    },
+                    s.report
+                        .issues
+                        .iter()
+                        .find_map(|i| match i {
+                            ScanIssue::FocalLengthUnknown { focal_px, spread_mm, .. } => Some(format!(
+                                " (focal length unknown: {:.0}-{:.0} px fit alike, bases up to {spread_mm:.1} mm apart)",
+                                focal_px[0], focal_px[1]
+                            )),
+                            _ => None,
+                        })
+                        .unwrap_or_default()
                 );
                 (compare(&s.table, &truth), model)
             }
@@ -440,7 +508,7 @@ fn main() {
             fallback_ms,
         };
         eprintln!(
-            "{}: recall {:.4} precision {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, load {:.0} ms + scan {:.0} ms; without camera file: recall {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, scan {:.0} ms, {}",
+            "{}: recall {:.4} precision {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, load {:.0} ms + scan {:.0} ms; without camera file: recall {:.4} pos median {:.3} p95 {:.3} mm, heading median {:.3}°, within 2.45σ {:.1}%, σ median {:.3} mm, scan {:.0} ms, {}",
             row.name,
             row.calibrated.recall(),
             row.calibrated.precision(),
@@ -453,6 +521,8 @@ fn main() {
             quantile(&row.fallback.position_mm, 0.5),
             quantile(&row.fallback.position_mm, 0.95),
             quantile(&row.fallback.heading_deg, 0.5),
+            100.0 * row.fallback.within_sigmas(2.45),
+            quantile(&row.fallback.sigma_mm, 0.5),
             row.fallback_ms,
             row.fallback_model
         );

@@ -19,6 +19,22 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `vedette scan` of the skirmish sample photo with `roster`, to `out`, and `extra`.
+fn scan_skirmish(roster: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args([
+            "scan",
+            s(&root().join("samples/photos/skirmish.jpg")),
+            "--profile",
+            "calibration/default.toml",
+        ])
+        .args(["--roster", s(roster), "-o", s(out)])
+        .args(extra)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
 /// A unit with neither `tags` nor `bases`: `vedette scan` exits 1 naming the roster
 /// file and the unit, and writes nothing.
 #[test]
@@ -31,20 +47,7 @@ fn a_unit_without_tags_or_bases_is_refused() {
     )
     .unwrap();
     let out = dir.path().join("table.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_vedette"))
-        .args([
-            "scan",
-            s(&root().join("samples/photos/skirmish.jpg")),
-            "--profile",
-            "calibration/default.toml",
-            "--roster",
-            s(&roster),
-            "-o",
-            s(&out),
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let o = scan_skirmish(&roster, &out, &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("r.toml") && err.contains("unit[0] \"au-7\"") && err.contains("neither"), "{err}");
@@ -135,6 +138,84 @@ fn every_unit_found_or_missing(photo: &str, roster: &vedette_vision::Roster, res
             .any(|i| matches!(i, ScanIssue::MissingUnit { unit, .. } if *unit == u.id));
         assert!(found != missing, "{photo}: {} neither found nor reported missing", u.id);
     }
+}
+
+/// An untagged unit whose bases are not in the photo (issue 37, "Done when"): the skirmish
+/// sample's roster plus `ghost`, three 60 x 60 mm bases that nothing on the table has.
+/// The scan leaves it out (no base of it in the table, never invented) and the report's
+/// `missing-unit` says where it was looked for: the whole table, which the photo shows,
+/// in table mm, in the text and in the JSON.
+#[test]
+fn a_unit_that_is_not_there_is_reported_missing_with_where_it_was_looked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("r.toml");
+    let mut text = std::fs::read_to_string(root().join("samples/photos/skirmish.roster.toml")).unwrap();
+    text.push_str(
+        "\n[[unit]]\nid = \"ghost\"\nside = \"france\"\nkind = \"infantry\"\nformation = \"line\"\nbase_mm = [60, 60]\nbases = 3\n",
+    );
+    std::fs::write(&roster, text).unwrap();
+    let (out, report) = (dir.path().join("t.json"), dir.path().join("r.json"));
+    let o = scan_skirmish(&roster, &out, &["--camera", "samples/photos/camera.toml", "--report", s(&report)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let said = format!("{err}{}", String::from_utf8_lossy(&o.stdout));
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains(
+            "ghost (3 untagged bases of 60 x 60 mm) was not found, none invented: looked over the table from (0.0, 0.0) mm to (1828.8, 1219.2) mm"
+        ),
+        "{said}"
+    );
+    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(table["units"].as_array().unwrap().iter().all(|u| u["id"] != "ghost"), "ghost invented");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let issue = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["unit"] == "ghost")
+        .unwrap_or_else(|| panic!("no issue names ghost: {report:#}"));
+    assert_eq!(issue["searched_mm"], serde_json::json!([[0.0, 0.0], [1828.8, 1219.2]]), "{issue:#}");
+}
+
+/// The same over two photos (the crowd sample, from both long edges): the merged scan
+/// reports `ghost` missing once, searched over the box around what both photos show.
+#[test]
+fn a_unit_no_photo_finds_is_reported_once_with_where_the_photos_looked() {
+    let dir = tempfile::tempdir().unwrap();
+    let roster = dir.path().join("r.toml");
+    let mut text = std::fs::read_to_string(root().join("samples/photos/crowd.roster.toml")).unwrap();
+    text.push_str(
+        "\n[[unit]]\nid = \"ghost\"\nside = \"fr\"\nkind = \"infantry\"\nformation = \"line\"\nbase_mm = [60, 60]\nbases = 3\n",
+    );
+    std::fs::write(&roster, text).unwrap();
+    let (out, report) = (dir.path().join("t.json"), dir.path().join("r.json"));
+    let o = Command::new(env!("CARGO_BIN_EXE_vedette"))
+        .args(["scan", "samples/photos/crowd-near.jpg", "samples/photos/crowd-far.jpg"])
+        .args(["--profile", "calibration/default.toml", "--camera", "samples/photos/camera.toml"])
+        .args(["--roster", s(&roster), "-o", s(&out), "--report", s(&report)])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&o.stderr), String::from_utf8_lossy(&o.stdout));
+    assert!(o.status.success(), "{said}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    // Each photo's report says so, and the merge once.
+    for photo in report["photos"].as_array().unwrap() {
+        assert!(photo["issues"].as_array().unwrap().iter().any(|i| i["unit"] == "ghost"), "{photo:#}");
+    }
+    let ghosts: Vec<&serde_json::Value> =
+        report["merge"]["issues"].as_array().unwrap().iter().filter(|i| i["unit"] == "ghost").collect();
+    assert_eq!(ghosts.len(), 1, "{ghosts:?}");
+    assert_eq!(ghosts[0]["issue"], "missing-unit");
+    assert_eq!(
+        ghosts[0]["searched_mm"],
+        serde_json::json!([[0.0, 0.0], [1828.8, 1219.2]]),
+        "{:#}",
+        ghosts[0]
+    );
+    assert!(ghosts[0]["looked"].as_str().unwrap().contains("in each of the 2 photos"), "{:#}", ghosts[0]);
+    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(table["units"].as_array().unwrap().iter().all(|u| u["id"] != "ghost"), "ghost invented");
 }
 
 /// Issue 37 item 3: four twin units (Austrian cavalry lines of three 40 x 30 mm bases,

@@ -80,6 +80,16 @@ try {
     await select(phone.page, "fr-0-4-art0#0", "au-0-3#0");
     await phone.page.locator("#card-lines li").first().waitFor();
     await phoneShot("photo");
+  } else if (sample === "untagged-photo") {
+    // Issue 37: the untagged sample in photo mode on a phone, au-3 tapped: its bases
+    // (their facing assumed) dashed, the card offering to turn it round.
+    await openViewer(phone.page);
+    await phone.page.locator("#view svg #photo").waitFor();
+    await pinchAt("au-3#1", 4);
+    const c = await baseCentre(phone.page, "au-3#1");
+    await phone.page.touchscreen.tap(c.x, c.y);
+    await phone.page.locator("#facing-offer").waitFor();
+    await phoneShot("facing");
   } else {
     throw new Error("no screenshots planned for " + sample);
   }

@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use vedette_geometry::{Table, Vec2};
 use vedette_synth::{
-    Camera, Distortion, FigureSpacing, Layout, LookAt, RenderOptions, Resolution, Scene, SensorOptions,
-    StandardLayout, SynthError, render,
+    Camera, Distortion, FigureSpacing, Layout, LookAt, MatColour, RenderOptions, Resolution, Scene,
+    SensorOptions, StandardLayout, SynthError, render,
 };
 
 /// Render a synthetic overhead photo of a table, with its ground truth.
@@ -93,6 +93,20 @@ struct Args {
     /// the standard layout.
     #[arg(long)]
     tags_at_rear: bool,
+    /// Keep base tags on these units only (comma-separated ids; an empty value: no tags
+    /// at all): an army without tags, or a mixed roster whose tagged units anchor their
+    /// untagged neighbours (issue 37). The fiducials stay.
+    #[arg(long, value_delimiter = ',')]
+    tags_only: Option<Vec<String>>,
+    /// The mat's colour: green, brown or sand.
+    #[arg(long, default_value = "green", value_parser = parse_mat)]
+    mat: MatColour,
+    /// Every k-th unit (by index, from the first) flocked in the mat's own colour; 0: none.
+    #[arg(long, default_value_t = 0)]
+    mat_flocked_every: usize,
+    /// How far figures may reach past their base's edges, mm.
+    #[arg(long, default_value_t = RenderOptions::default().overhang_mm)]
+    overhang_mm: f64,
     /// Samples per pixel along each axis in the first pass (edges take 6x6).
     #[arg(long, default_value_t = 1)]
     supersampling: u32,
@@ -122,9 +136,18 @@ fn parse_resolution(text: &str) -> Result<Resolution, String> {
     }
 }
 
-fn run(args: &Args) -> Result<(), SynthError> {
+fn parse_mat(text: &str) -> Result<MatColour, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "green" => Ok(MatColour::Green),
+        "brown" => Ok(MatColour::Brown),
+        "sand" => Ok(MatColour::Sand),
+        _ => Err(format!("unknown mat `{text}`: give green, brown or sand")),
+    }
+}
+
+fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let table = Table::load(&args.table)?;
-    let layout = match &args.layout {
+    let mut layout = match &args.layout {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|source| SynthError::Io { path: path.display().to_string(), source })?;
@@ -147,6 +170,14 @@ fn run(args: &Args) -> Result<(), SynthError> {
             layout
         }
     };
+    if let Some(keep) = &args.tags_only {
+        if let Some(unknown) =
+            keep.iter().find(|id| !id.is_empty() && !table.units.iter().any(|u| &u.id == *id))
+        {
+            return Err(format!("--tags-only: no unit `{unknown}` in {}", args.table.display()).into());
+        }
+        layout.tags.retain(|t| keep.contains(&t.unit));
+    }
     if let Some(path) = &args.write_layout {
         std::fs::write(path, layout.to_json_string() + "\n")
             .map_err(|source| SynthError::Io { path: path.display().to_string(), source })?;
@@ -182,6 +213,9 @@ fn run(args: &Args) -> Result<(), SynthError> {
             ..SensorOptions::default()
         },
         jpeg_quality: args.jpeg_quality,
+        mat: args.mat,
+        mat_flocked_every: args.mat_flocked_every,
+        overhang_mm: args.overhang_mm,
         ..RenderOptions::default()
     };
     let started = Instant::now();

@@ -74,6 +74,13 @@ pub struct RenderOptions {
     /// wears [`UNIT_COATS`]`[i % k]` (`k` at most its length), so units `k` apart are
     /// painted alike; 0 (the default): every unit wears its side's uniform.
     pub unit_coats: usize,
+    /// Exposure away from the scene's own, in stops (0): the light reaching the
+    /// sensor is scaled by 2^EV before the sensor's noise and its 8 bits, so +1 clips
+    /// the brightest paper and -1 halves every level (issue 36).
+    pub exposure_ev: f64,
+    /// White balance: gains on red, green and blue before the sensor (1, 1, 1); a warm
+    /// cast of indoor light left uncorrected is about (1.15, 1.0, 0.8) (issue 36).
+    pub white_balance: [f64; 3],
 }
 
 impl Default for RenderOptions {
@@ -93,6 +100,8 @@ impl Default for RenderOptions {
             mat_flocked_every: 0,
             overhang_mm: props::DEFAULT_OVERHANG_MM,
             unit_coats: 0,
+            exposure_ev: 0.0,
+            white_balance: [1.0; 3],
         }
     }
 }
@@ -123,6 +132,12 @@ impl RenderOptions {
         }
         if !(1..=100).contains(&self.jpeg_quality) {
             return bad("jpeg_quality", f64::from(self.jpeg_quality), "must be 1..=100");
+        }
+        if !(-4.0..=4.0).contains(&self.exposure_ev) {
+            return bad("exposure_ev", self.exposure_ev, "must be -4..=4 stops");
+        }
+        if let Some(g) = self.white_balance.iter().find(|g| !(0.25..=4.0).contains(*g)) {
+            return bad("white_balance", *g, "each gain must be 0.25..=4");
         }
         self.sensor.check()
     }
@@ -215,7 +230,16 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
         lighting,
         seed: options.seed,
     };
-    let pixels = raster::rasterize(&world, options.supersampling, options.edge_supersampling);
+    let mut pixels = raster::rasterize(&world, options.supersampling, options.edge_supersampling);
+    if options.exposure_ev != 0.0 || options.white_balance != [1.0; 3] {
+        let k = 2f64.powf(options.exposure_ev);
+        let [r, g, b] = options.white_balance.map(|w| (w * k) as f32);
+        for p in &mut pixels {
+            p.r *= r;
+            p.g *= g;
+            p.b *= b;
+        }
+    }
     let width = camera.resolution().width_px as usize;
     let image = sensor::develop(pixels, width, &options.sensor, options.seed);
     let truth = Truth::new(&world, scene, options.seed, props.figures, &props.uniforms);
@@ -254,6 +278,20 @@ mod tests {
         Scene::new(empty_table(), &layout).unwrap()
     }
 
+    /// A camera `height_mm` straight above (200, 150) mm.
+    fn straight_down(height_mm: f64, focal_mm: f64, sensor_width_mm: f64, resolution: Resolution) -> Camera {
+        Camera::looking_at(&LookAt {
+            target_mm: Vec2::new(200.0, 150.0),
+            height_mm,
+            tilt_deg: 0.0,
+            yaw_deg: 0.0,
+            focal_mm,
+            sensor_width_mm,
+            resolution,
+        })
+        .unwrap()
+    }
+
     fn ideal(seed: u64) -> RenderOptions {
         RenderOptions { seed, clutter: false, sensor: SensorOptions::IDEAL, ..RenderOptions::default() }
     }
@@ -269,16 +307,7 @@ mod tests {
     #[test]
     fn edge_pixels_are_covered_in_proportion() {
         let scene = one_fiducial(Vec2::new(200.3, 150.15));
-        let camera = Camera::looking_at(&LookAt {
-            target_mm: Vec2::new(200.0, 150.0),
-            height_mm: 100.0,
-            tilt_deg: 0.0,
-            yaw_deg: 0.0,
-            focal_mm: 1.0,
-            sensor_width_mm: 1.0,
-            resolution: Resolution::new(200, 150),
-        })
-        .unwrap();
+        let camera = straight_down(100.0, 1.0, 1.0, Resolution::new(200, 150));
         let img = render(&scene, &camera, &ideal(1)).unwrap().image;
         let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len() as f64;
         let left = mean(
@@ -326,6 +355,34 @@ mod tests {
             assert!(at(-2.5) > 150.0, "outside corner {p:?}: {}", at(-2.5));
         }
         assert!(truth.corners_visible.iter().all(|v| *v));
+    }
+
+    /// Exposure and white balance scale the light before the sensor: the quiet zone's
+    /// paper reads twice as bright one stop down as two stops down, a warm cast lifts
+    /// red over blue, and out-of-range values are refused.
+    #[test]
+    fn exposure_and_white_balance_scale_the_light() {
+        let scene = one_fiducial(Vec2::new(200.0, 150.0));
+        let camera = straight_down(300.0, 4.0, 6.0, Resolution::new(120, 90));
+        // The paper of the quiet zone, 32 mm left of the 60 mm square's centre (3.75 mm
+        // per pixel).
+        let paper = |options: RenderOptions| {
+            let img = render(&scene, &camera, &options).unwrap().image;
+            img.get_pixel(51, 44).0.map(f64::from)
+        };
+        let one_down = paper(RenderOptions { exposure_ev: -1.0, ..ideal(3) });
+        let two_down = paper(RenderOptions { exposure_ev: -2.0, ..ideal(3) });
+        assert!(two_down[1] > 20.0, "{two_down:?}");
+        assert!((one_down[1] / two_down[1] - 2.0).abs() < 0.05, "{one_down:?} {two_down:?}");
+        let warm = paper(RenderOptions { exposure_ev: -1.0, white_balance: [1.15, 1.0, 0.8], ..ideal(3) });
+        assert!((warm[0] / one_down[0] - 1.15).abs() < 0.03, "{warm:?} {one_down:?}");
+        assert!((warm[2] / one_down[2] - 0.8).abs() < 0.03, "{warm:?} {one_down:?}");
+        for bad in [
+            RenderOptions { exposure_ev: 5.0, ..ideal(3) },
+            RenderOptions { white_balance: [1.0, 0.1, 1.0], ..ideal(3) },
+        ] {
+            assert!(render(&scene, &camera, &bad).is_err());
+        }
     }
 
     #[test]

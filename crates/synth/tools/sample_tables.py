@@ -7,10 +7,16 @@ crates/synth/README.md). Both are 6'x4' (1828.8 x 1219.2 mm) tables.
     python3 crates/synth/tools/sample_tables.py battle /tmp/battle-raw.json > samples/photos/battle.table.json
 
     python3 crates/synth/tools/sample_tables.py crowd > /tmp/crowd.json
+    python3 crates/synth/tools/sample_tables.py untagged > /tmp/untagged.json
 
 `crowd` is issue 18's hard case: 40 units of infantry in line (4 bases), two-line (3 x 2)
 and column (3), alternately facing the near and the far edge, in a grid (the table of
 tests/common/clutter.rs `crowded_table(1828.8, 1219.2, 8, 5)`).
+`untagged` is issue 37's sample: a brigade action on a brown mat whose bases carry no tags
+but for one French line (a mixed roster: its tags anchor its neighbour 6 mm away):
+Austrian infantry in line, two lines and column, cavalry, a battery and a leader in the
+near half facing the French 2-7" away, French infantry and cavalry within assault range
+of theirs; its first unit (the renderer's --mat-flocked-every 12) is flocked like the mat.
 `skirmish` is a small hand-placed action (16 bases of every kind, cubes, terrain);
 `battle` moves a generated battle (vedette generate) onto the 6'x4' table, centring its
 bases, and keeps everything else as generated.
@@ -83,6 +89,45 @@ def skirmish():
             "units": units, "markers": markers, "terrain": terrain}
 
 
+def untagged():
+    def unit(uid, side, kind, bases, formation=None, **extra):
+        u = {"id": uid, "side": side, "kind": kind, "bases": bases}
+        if formation:
+            u["formation"] = formation
+        u.update(extra)
+        return u
+    units = [
+        unit("au-1", "austria", "infantry", line(620, 420, 90, 4, 30.0, 20.0), "line", division="au-d1"),
+        unit("au-2", "austria", "infantry", line(820, 400, 95, 3, 30.0, 20.0, ranks=2), "two-line",
+             division="au-d1"),
+        unit("au-3", "austria", "infantry", line(1000, 360, 80, 1, 30.0, 20.0, ranks=3), "attack-column",
+             division="au-d1"),
+        unit("au-art", "austria", "artillery", line(1150, 440, 100, 1, 25.0, 40.0), "unlimbered", weight="medium",
+             division="au-d1"),
+        unit("au-cav", "austria", "cavalry", line(1350, 380, 85, 3, 40.0, 30.0), "line", division="au-d1"),
+        unit("au-ldr", "austria", "leader", line(880, 280, 90, 1, 25.0, 30.0), role="division", division="au-d1"),
+        unit("fr-1", "france", "infantry", line(640, 600, 265, 4, 30.0, 20.0), "line", division="fr-d1"),
+        # fr-2 stands 6 mm to the right of fr-1's right flank.
+        unit("fr-2", "france", "infantry", line(529.42, 609.67, 265, 3, 30.0, 20.0), "line", division="fr-d1"),
+        # fr-3 about 2" in front of au-2, fr-cav about 2.4" in front of au-cav: in
+        # assault range.
+        unit("fr-3", "france", "infantry", line(835, 490, 280, 2, 30.0, 20.0, ranks=2), "two-line",
+             division="fr-d1"),
+        unit("fr-art", "france", "artillery", line(1100, 640, 255, 1, 25.0, 40.0), "unlimbered", weight="medium",
+             division="fr-d1"),
+        unit("fr-cav", "france", "cavalry", line(1340, 485, 270, 2, 40.0, 30.0, ranks=2), "two-line",
+             division="fr-d1"),
+        unit("fr-ldr", "france", "leader", line(760, 720, 270, 1, 25.0, 30.0), role="division", division="fr-d1"),
+    ]
+    terrain = [
+        {"id": "wood-1", "kind": "medium-forest",
+         "outline": [[250, 560], [400, 520], [470, 600], [420, 700], [280, 690]]},
+    ]
+    return {"schema": "vedette/table/1", "rules": "republique5", "scale": "medium",
+            "name": "Untagged brigade action on a 6'x4' table", "size": {"width": WIDTH, "depth": DEPTH},
+            "units": units, "terrain": terrain}
+
+
 def crowd(columns=8, rows=5):
     units = []
     formations = [("line", 4, 1), ("two-line", 3, 2), ("attack-column", 1, 3)]
@@ -128,6 +173,8 @@ if __name__ == "__main__":
         t = skirmish()
     elif kind == "crowd":
         t = crowd()
+    elif kind == "untagged":
+        t = untagged()
     elif kind == "battle" and len(sys.argv) > 2:
         t = battle(sys.argv[2])
     else:

@@ -770,6 +770,15 @@ pub struct SelfCalibration {
     pub tag_model_var: Vec<(f64, f64)>,
     /// Levenberg-Marquardt iterations taken.
     pub iterations: usize,
+    /// The focal lengths, px, that fit the photo's corners as well as the one chosen,
+    /// least and most (the starts of the adjustment whose robust costs are within
+    /// noise of the best): far apart when the photo cannot tell its lens (taken
+    /// straight down), about equal otherwise.
+    pub focal_range_px: (f64, f64),
+    /// How far any tag moves between those equally fitting cameras, mm (the largest
+    /// over the tags): what not knowing the focal length can cost a base, already
+    /// held by its `sigma_mm`.
+    pub focal_spread_mm: f64,
 }
 
 /// Each tag's model covariance as (centre variance per coordinate, heading variance).
@@ -829,7 +838,7 @@ pub fn self_calibrate(
     // or absent.
     let mut focals: Vec<f64> = fit.model.intrinsics.as_ref().map(|k| k.fx).into_iter().collect();
     focals.extend(FOCAL_STARTS.iter().map(|r| r * longest));
-    let mut best: Option<(f64, f64, selfcal::Camera, Vec<selfcal::TagState>)> = None;
+    let mut explored: Vec<(f64, selfcal::Camera, Vec<selfcal::TagState>)> = Vec::new();
     for &f in &focals {
         let k = Intrinsics {
             image_width: w,
@@ -854,11 +863,12 @@ pub fn self_calibrate(
         let Some((cam, placed, cost)) = p.explore(camera, start.clone(), EXPLORE_ITERATIONS) else {
             continue;
         };
-        if best.as_ref().is_none_or(|b| cost < b.0) {
-            best = Some((cost, cam.lens.fx, cam, placed));
-        }
+        explored.push((cost, cam, placed));
     }
-    let Some((_, focal, camera, start)) = best else { return Ok(None) };
+    let corners = c.pixels.len() + 4 * tag_px.len();
+    let equivalent = equally_fitting(&explored, corners);
+    let Some(&(_, camera, ref start)) = equivalent.first() else { return Ok(None) };
+    let (focal, start) = (camera.lens.fx, start.clone());
     let adjust = |c: &Correspondences, camera: selfcal::Camera, start: Vec<selfcal::TagState>| {
         let fiducial_table: Vec<Vector3<f64>> =
             c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
@@ -869,11 +879,16 @@ pub fn self_calibrate(
         Some((solution, model))
     };
     let Some((solution, model)) = adjust(&c, camera, start) else { return Ok(None) };
+    let focal_range_px = equivalent
+        .iter()
+        .fold((f64::INFINITY, 0.0_f64), |(lo, hi), (_, cam, _)| (lo.min(cam.lens.fx), hi.max(cam.lens.fx)));
     let mut result = SelfCalibration {
         fit: fit_of(model, &c, missing.clone())?,
         tag_residual_px: solution.tag_rms_px.clone(),
         tag_model_var: model_var(&solution.tag_model_cov),
         iterations: solution.iterations,
+        focal_range_px,
+        focal_spread_mm: 0.0,
     };
     // A fiducial the tags disagree with: leave each out in turn; the one whose absence
     // lets the others fit best is suspect when it is far off and they then agree. Its
@@ -909,6 +924,8 @@ pub fn self_calibrate(
                         tag_model_var: model_var(&sol.tag_model_cov),
                         tag_residual_px: sol.tag_rms_px,
                         iterations: sol.iterations,
+                        focal_range_px,
+                        focal_spread_mm: 0.0,
                     },
                 ));
             }
@@ -920,8 +937,80 @@ pub fn self_calibrate(
             result = alt;
         }
     }
+    result.focal_spread_mm = add_focal_spread(&mut result.tag_model_var, &equivalent);
     Ok(Some(result))
 }
+
+/// The explored starts `(robust cost, camera, tags)` that fit the photo's corners as
+/// well as the best, within noise: their costs differ from the best's by at most
+/// [`EQUIVALENT_CHI2`] in units of the corners' variance (estimated from the best
+/// cost over `corners` corners, two coordinates each). The one to adjust comes first:
+/// of these cameras, the one whose focal length's inverse lies nearest the middle of
+/// theirs (a base's parallax error grows with the error in one over the camera's
+/// height, that is in one over its focal length, so the middle is the choice that can
+/// be least wrong). Where the photo tells its lens, every such start has converged
+/// to about the same focal length and the choice does not matter; where it cannot
+/// (straight down, the focal length and the height trade freely), the best cost by
+/// itself picks an end of the valley by noise (s1000 of the scan bench: 1440 px of
+/// starts from 1440 to 5600 px, truth 2917).
+fn equally_fitting(
+    explored: &[(f64, selfcal::Camera, Vec<selfcal::TagState>)],
+    corners: usize,
+) -> Vec<(f64, selfcal::Camera, Vec<selfcal::TagState>)> {
+    let Some(best) = explored.iter().map(|e| e.0).min_by(f64::total_cmp) else { return Vec::new() };
+    // Robust cost = ½ Σ e² over the corners (e the 2-D distance): per coordinate the
+    // variance is cost / corners.
+    let variance = (best / corners.max(1) as f64).max(1e-12);
+    let mut equal: Vec<_> =
+        explored.iter().filter(|e| 2.0 * (e.0 - best) / variance <= EQUIVALENT_CHI2).cloned().collect();
+    let (lo, hi) = equal
+        .iter()
+        .fold((f64::INFINITY, 0.0_f64), |(lo, hi), e| (lo.min(1.0 / e.1.lens.fx), hi.max(1.0 / e.1.lens.fx)));
+    let middle = 0.5 * (lo + hi);
+    // Nearest the middle first; ties by cost, then by focal length (the starts' order
+    // is fixed, so the choice is deterministic).
+    equal.sort_by(|a, b| {
+        (1.0 / a.1.lens.fx - middle)
+            .abs()
+            .total_cmp(&(1.0 / b.1.lens.fx - middle).abs())
+            .then(a.0.total_cmp(&b.0))
+            .then(a.1.lens.fx.total_cmp(&b.1.lens.fx))
+    });
+    equal
+}
+
+/// Widens each tag's model variance by what the equally fitting cameras disagree on:
+/// the furthest any of them places the tag from the first (the start adjusted to the
+/// end, each as its exploration left it: compared after as many iterations, so that
+/// what a start had yet to converge does not pass for a disagreement; s1017 of the
+/// bench moved 3.8 mm between its exploration and the end), half of it as a standard
+/// deviation per coordinate (so that 2.45 sigma reach beyond it), and the same for its
+/// heading. Returns the largest such distance, mm.
+fn add_focal_spread(
+    model_var: &mut [(f64, f64)],
+    equivalent: &[(f64, selfcal::Camera, Vec<selfcal::TagState>)],
+) -> f64 {
+    let Some((_, _, reference)) = equivalent.first() else { return 0.0 };
+    let mut widest: f64 = 0.0;
+    for (i, (var, tag)) in model_var.iter_mut().zip(reference).enumerate() {
+        let (mut d, mut h) = (0.0_f64, 0.0_f64);
+        for (_, _, tags) in equivalent {
+            if let Some(t) = tags.get(i) {
+                d = d.max(t.centre.distance(tag.centre));
+                h = h.max((t.heading - tag.heading).abs());
+            }
+        }
+        widest = widest.max(d);
+        var.0 += (0.5 * d).powi(2);
+        var.1 += (0.5 * h).powi(2);
+    }
+    widest
+}
+
+/// How much worse than the best, in χ² of the corners (two coordinates each), a start
+/// may fit and still count as fitting as well: 4, two standard deviations of one
+/// parameter.
+const EQUIVALENT_CHI2: f64 = 4.0;
 
 /// The self-calibration's starting focal lengths over the image's longer side: from
 /// an ultra-wide lens (13 mm equivalent over 36 mm: 0.36) through a phone's main

@@ -149,6 +149,18 @@ pub enum ScanIssue {
         /// The photo's limit, px.
         limit_px: f64,
     },
+    /// Self-calibration: cameras of quite different focal lengths fit the photo's
+    /// corners alike, so the photo cannot tell its lens (a camera straight above the
+    /// table: the focal length and the camera's height trade freely). The bases' sigma
+    /// holds what that can cost them; a tilted photo or a camera file removes it.
+    FocalLengthUnknown {
+        /// The least and most focal lengths that fit alike, px.
+        focal_px: [f64; 2],
+        /// The camera's tilt from straight down, degrees.
+        tilt_deg: f64,
+        /// How far a base moves between those cameras at most, mm.
+        spread_mm: f64,
+    },
     /// A table fiducial is not where the profile says, judged by the other fiducials
     /// (a moved or mis-measured fiducial). Positions near it are doubtful.
     FiducialDisagrees {
@@ -208,7 +220,11 @@ pub enum ScanIssue {
         bases: usize,
         /// Each base's width and depth, mm.
         base_mm: [f64; 2],
-        /// Where it was looked for, and why nothing there fits.
+        /// The part of the table searched, table mm: the near-left and far-right
+        /// corners of the table seen in the photo (of several photos: the box around
+        /// what they saw). A unit standing outside it was never in view.
+        searched_mm: [[f64; 2]; 2],
+        /// What was looked at there, and why nothing fits.
         looked: String,
     },
     /// An untagged unit was given a formation that fits other units of its side, kind
@@ -305,7 +321,13 @@ impl ScanIssue {
     /// marker: tags under the comfortable size, blur, glare (issue 39).
     #[must_use]
     pub fn about_photo(&self) -> bool {
-        matches!(self, ScanIssue::SmallTags { .. } | ScanIssue::BlurredPhoto { .. } | ScanIssue::Glare { .. })
+        matches!(
+            self,
+            ScanIssue::SmallTags { .. }
+                | ScanIssue::BlurredPhoto { .. }
+                | ScanIssue::Glare { .. }
+                | ScanIssue::FocalLengthUnknown { .. }
+        )
     }
 
     /// One line for people.
@@ -336,6 +358,16 @@ impl ScanIssue {
                 "tag {id} does not fit the self-calibrated camera: its corners are {residual_px:.2} px RMS off a {} square (limit {limit_px:.2} px); check its size and the base's height",
                 "profile-sized"
             ),
+            ScanIssue::FocalLengthUnknown { focal_px, tilt_deg, spread_mm } => format!(
+                "{}, this photo cannot tell the lens's focal length (from {:.0} to {:.0} px fit it alike): bases may be up to {spread_mm:.1} mm off, as their sigma says; tilt the camera 10-20° or give a camera file",
+                if *tilt_deg < 2.0 {
+                    "taken straight down".to_string()
+                } else {
+                    format!("tilted only {tilt_deg:.0}°")
+                },
+                focal_px[0],
+                focal_px[1]
+            ),
             ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
                 "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
             ),
@@ -354,9 +386,13 @@ impl ScanIssue {
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),
-            ScanIssue::MissingUnit { unit, bases, base_mm, looked } => format!(
-                "{unit} ({bases} untagged bases of {:.0} x {:.0} mm) was not found: looked {looked}",
-                base_mm[0], base_mm[1]
+            ScanIssue::MissingUnit { unit, bases, base_mm, searched_mm, looked } => format!(
+                "{unit} ({bases} untagged {} of {:.0} x {:.0} mm) was not found, none invented: looked over the table from {} to {} {looked}",
+                if *bases == 1 { "base" } else { "bases" },
+                base_mm[0],
+                base_mm[1],
+                at(&searched_mm[0]),
+                at(&searched_mm[1])
             ),
             ScanIssue::AmbiguousUnit { unit, at_mm, others } => format!(
                 "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which",
@@ -479,6 +515,12 @@ const SIZE_MISMATCH_MODELLED: f64 = 0.04;
 /// A fiducial further than this from where the other fiducials put it is reported, mm
 /// RMS over its corners.
 const FIDUCIAL_WARN_MM: f64 = 1.0;
+
+/// Self-calibrated focal lengths that fit a photo alike and lie further apart than
+/// this ratio (most over least) make the photo's lens unknown
+/// ([`ScanIssue::FocalLengthUnknown`]): on the scan bench, photos tilted 5° and more
+/// span at most 1.1, the straight-down ones 2 to 4.
+const FOCAL_UNKNOWN_RATIO: f64 = 1.5;
 
 /// A tag whose corners lie further than this share of its side (RMS) from the square
 /// fitted to them is not a tag lying flat (issue 18: a misdetection among figures read
@@ -605,7 +647,16 @@ pub fn scan_with(
     // No camera file: the lens is calibrated from the table itself, and the tags are
     // measured again through the new model (issue 17).
     let mut tag_residual_px: Option<Vec<f64>> = None;
+    let mut focal_unknown = None;
     if let Some(sc) = self_calibrate(profile, &fiducials, &fit, &tags)? {
+        let (lo, hi) = sc.focal_range_px;
+        if hi > FOCAL_UNKNOWN_RATIO * lo {
+            focal_unknown = Some(ScanIssue::FocalLengthUnknown {
+                focal_px: [lo.round(), hi.round()],
+                tilt_deg: sc.fit.model.pose().map_or(0.0, |p| round_to(p.tilt_deg(), 0.1)),
+                spread_mm: round_to(sc.focal_spread_mm, 0.1),
+            });
+        }
         fit = sc.fit;
         tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
         for (t, v) in tags.iter_mut().zip(&sc.tag_model_var) {
@@ -629,6 +680,7 @@ pub fn scan_with(
     } else {
         Vec::new()
     };
+    issues.extend(focal_unknown);
     issues.extend(
         undecoded.iter().map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
     );

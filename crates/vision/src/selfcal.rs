@@ -346,6 +346,22 @@ impl Problem<'_> {
         ]
     }
 
+    /// The shared parameters the weak priors hold, each with its standard deviation,
+    /// in the order of [`Problem::prior_residuals`].
+    fn prior_sigmas(&self) -> [(usize, f64); 9] {
+        [
+            (6, self.focal_prior.1),
+            (7, PRIOR_DISTORTION),
+            (8, PRIOR_DISTORTION),
+            (9, PRIOR_TAG_SCALE),
+            (10, PRIOR_TANGENTIAL),
+            (11, PRIOR_TANGENTIAL),
+            (12, PRIOR_CORNER_BIAS_PX),
+            (13, PRIOR_CORNER_BIAS_R2_PX),
+            (14, PRIOR_CORNER_BIAS_PX),
+        ]
+    }
+
     /// Solves from `cam` and `tags`; `None` when the start is unusable (a point behind
     /// the camera).
     ///
@@ -515,6 +531,16 @@ impl Problem<'_> {
         let dof = n.saturating_sub(free + 3 * tags.len()).max(1);
         let sigma2 = ss / dof as f64;
         let mut schur = sys.hcc;
+        // The normal matrix holds the corners' information in px⁻² (unit weight) and
+        // the priors' as 1/s²: scaled by σ², the priors would speak 1/σ² times louder
+        // than they are (at σ = 0.06 px, a focal length held to 25% would read as
+        // held to 1.5%). In the covariance, each prior keeps its own weight: σ² of it
+        // in the unit-weight matrix.
+        if self.free == Free::PoseFocalRadial {
+            for (i, s) in self.prior_sigmas() {
+                schur[(i, i)] += (sigma2 - 1.0) / (s * s);
+            }
+        }
         let mut inverses = Vec::with_capacity(sys.blocks.len());
         for blk in &sys.blocks {
             let inv = blk.htt.try_inverse()?;
@@ -622,19 +648,7 @@ impl Problem<'_> {
         // Priors (diagonal).
         if self.free == Free::PoseFocalRadial {
             let pr = self.prior_residuals(cam);
-            let (_, sf) = self.focal_prior;
-            let sigmas = [
-                (6, sf),
-                (7, PRIOR_DISTORTION),
-                (8, PRIOR_DISTORTION),
-                (9, PRIOR_TAG_SCALE),
-                (10, PRIOR_TANGENTIAL),
-                (11, PRIOR_TANGENTIAL),
-                (12, PRIOR_CORNER_BIAS_PX),
-                (13, PRIOR_CORNER_BIAS_R2_PX),
-                (14, PRIOR_CORNER_BIAS_PX),
-            ];
-            for (k, (i, s)) in sigmas.into_iter().enumerate() {
+            for (k, (i, s)) in self.prior_sigmas().into_iter().enumerate() {
                 hcc[(i, i)] += 1.0 / (s * s);
                 gc[i] += pr[k] / s;
             }
@@ -852,6 +866,46 @@ mod tests {
             let sigma = (0.5 * (c[(0, 0)] + c[(1, 1)])).sqrt();
             assert!(*e <= 2.45 * sigma, "{t:?}: error {e:.3} mm, sigma {sigma:.3} mm");
         }
+    }
+
+    #[test]
+    fn straight_down_the_focal_prior_reaches_the_tags_sigma() {
+        // Straight down, the corners cannot tell the focal length from the height:
+        // only the prior (30% here) holds it, and a tag 800 mm from the point below the
+        // camera moves by r h / Z times the focal length's relative error between the
+        // base-top plane and the mat (800 * 3 / 1200 * 0.3 = 0.6 mm at one sigma).
+        // The covariance must say so, whatever the corners' noise (0.05 px here): the
+        // old covariance scaled the priors with the corners' variance and claimed
+        // 0.12 mm for the 0.63 mm the prior alone allows.
+        let (cam, tags) = truth_at(0.0);
+        let (fid, fid_px) = fiducials(&cam);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut noise = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.17
+        };
+        let tag_px: Vec<[[f64; 2]; 4]> = tags
+            .iter()
+            .map(|t| {
+                t.corners(12.0, 3.0)
+                    .map(|p| cam.project(&p).unwrap())
+                    .map(|q| [q[0] + noise(), q[1] + noise()])
+            })
+            .collect();
+        let s = problem(&fid, &fid_px, &tag_px, cam.lens.fx).solve(cam, tags.clone()).unwrap();
+        let below = Vec2::new(914.0, 610.0);
+        let (far, cov) = tags
+            .iter()
+            .zip(&s.tag_model_cov)
+            .max_by(|a, b| a.0.centre.distance(below).total_cmp(&b.0.centre.distance(below)))
+            .unwrap();
+        let r = far.centre.distance(below);
+        let expected = r * 3.0 / 1200.0 * 0.3;
+        let radial = (cov[(0, 0)] + cov[(1, 1)]).sqrt();
+        assert!(
+            radial > 0.8 * expected && radial < 1.5 * expected,
+            "tag {r:.0} mm out: model sigma {radial:.3} mm, the focal prior alone {expected:.3} mm"
+        );
     }
 
     /// The worst tag's error, mm, when the fiducials' corners read `fiducial_push` px

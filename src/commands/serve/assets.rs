@@ -37,6 +37,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("uploads.js", JS, include_str!("web/uploads.js")),
     ("layers.js", JS, include_str!("web/layers.js")),
     ("pairing.js", JS, include_str!("web/pairing.js")),
+    ("facing.js", JS, include_str!("web/facing.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

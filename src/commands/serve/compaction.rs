@@ -85,7 +85,7 @@ pub fn compact(corrections: &[Correction], keep: usize) -> Vec<Correction> {
                     out[j] = None;
                 }
             }
-            Correction::Add { unit, .. } => open.barrier(unit),
+            Correction::Add { unit, .. } | Correction::Facing { unit, .. } => open.barrier(unit),
             Correction::Reassign { to, .. } => {
                 if let Some(unit) = unit_of_base {
                     open.barrier(unit);
@@ -181,7 +181,8 @@ mod tests {
             1 => base.clone().prop_map(|base| Correction::Delete { base }),
             1 => (unit.clone(), heading).prop_map(|(unit, heading)| Correction::Add { unit, x: 9.0, y: 9.0, heading, width: None, depth: None }),
             1 => (base, unit.clone()).prop_map(|(base, to)| Correction::Reassign { base, to }),
-            2 => (unit, prop::sample::select(vec!["fr", "au", "pr"])).prop_map(|(unit, side)| Correction::Side { unit, side: side.to_string() }),
+            2 => (unit.clone(), prop::sample::select(vec!["fr", "au", "pr"])).prop_map(|(unit, side)| Correction::Side { unit, side: side.to_string() }),
+            1 => (unit, any::<bool>()).prop_map(|(unit, flip)| Correction::Facing { unit, flip }),
         ]
     }
 

@@ -1,5 +1,6 @@
 //! Corrections a player makes in the viewer (issue 22 item 3): move, rotate, flip,
-//! delete or add a base, give a base to another unit, or a unit to another side. Each
+//! delete or add a base, give a base to another unit, or a unit to another side, or
+//! settle a unit's assumed facing (issue 37). Each
 //! is applied to the table's JSON form and the result goes through the
 //! table's own validation, so a correction can never produce a table `vedette report`
 //! would refuse. The list is kept in `TABLE.corrections.json` beside the table.
@@ -70,6 +71,17 @@ pub enum Correction {
         /// The unit that gets it, by id.
         to: String,
     },
+    /// Settle the unit's facing (issue 37: an untagged unit whose front the photo did
+    /// not show faces the enemy's edge, `"facing": "assumed"`): with `flip`, every base
+    /// of the unit turned to face the other way (its heading plus 180°) about its
+    /// centre; without, kept as it is. Either way its bases' facing is no longer
+    /// assumed (`"facing"` dropped: the player has said which edge is the front).
+    Facing {
+        /// The unit's id.
+        unit: String,
+        /// Turn the unit round (true), or keep its facing as it is (false).
+        flip: bool,
+    },
     /// Give the unit to the side `side`.
     Side {
         /// The unit's id.
@@ -103,7 +115,7 @@ impl Correction {
             | Correction::Flip { base }
             | Correction::Delete { base } => check_name("base", base),
             Correction::Reassign { base, to } => check_name("base", base).and_then(|()| check_name("to", to)),
-            Correction::Add { unit, .. } => check_name("unit", unit),
+            Correction::Add { unit, .. } | Correction::Facing { unit, .. } => check_name("unit", unit),
             Correction::Side { unit, side } => {
                 check_name("unit", unit).and_then(|()| check_name("side", side))
             }
@@ -119,7 +131,9 @@ impl Correction {
             | Correction::Flip { base }
             | Correction::Delete { base }
             | Correction::Reassign { base, .. } => base,
-            Correction::Add { unit, .. } | Correction::Side { unit, .. } => unit,
+            Correction::Add { unit, .. }
+            | Correction::Side { unit, .. }
+            | Correction::Facing { unit, .. } => unit,
         }
     }
 }
@@ -283,6 +297,39 @@ mod tests {
              "bases":[{"x":0,"y":100,"heading":270,"width":40,"depth":15}]}]}"#,
         )
         .unwrap()
+    }
+
+    /// Issue 37: a fitted unit's assumed facing settled, turned round or kept.
+    #[test]
+    fn facing_turns_a_unit_round_in_place_and_settles_it() {
+        use vedette_geometry::{BaseMeta, Facing, Found};
+        let mut t = two_units();
+        for b in &mut t.units[0].bases {
+            *b = b.with_meta(BaseMeta {
+                found: Some(Found::Fitted),
+                facing: Some(Facing::Assumed),
+                sigma_mm: Some(1.5),
+                ..BaseMeta::default()
+            });
+        }
+        let turned = apply(&t, &Correction::Facing { unit: "a".into(), flip: true }).unwrap();
+        for (b, was) in turned.units[0].bases.iter().zip(&t.units[0].bases) {
+            assert_eq!((b.centre(), b.heading_deg()), (was.centre(), 270.0));
+            assert_eq!(b.meta().facing, None, "no longer assumed");
+            assert_eq!((b.meta().found, b.meta().sigma_mm), (Some(Found::Fitted), Some(1.5)));
+        }
+        // The other unit is untouched; turning it back is 90 again, not 450.
+        assert_eq!(turned.units[1], t.units[1]);
+        let back = apply(&turned, &Correction::Facing { unit: "a".into(), flip: true }).unwrap();
+        assert_eq!(back.units[0].bases[0].heading_deg(), 90.0);
+        // Kept: the same bases, no longer assumed.
+        let kept = apply(&t, &Correction::Facing { unit: "a".into(), flip: false }).unwrap();
+        for (b, was) in kept.units[0].bases.iter().zip(&t.units[0].bases) {
+            assert_eq!((b.centre(), b.heading_deg(), b.meta().facing), (was.centre(), 90.0, None));
+        }
+        // A base's name or an unknown unit is refused.
+        assert!(apply(&t, &Correction::Facing { unit: "a#0".into(), flip: true }).is_err());
+        assert!(apply(&t, &Correction::Facing { unit: "zz".into(), flip: true }).is_err());
     }
 
     #[test]

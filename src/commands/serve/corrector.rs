@@ -18,7 +18,7 @@ use super::corrections::Correction;
 use super::ranked::Ranked;
 use crate::CliError;
 use std::collections::HashMap;
-use vedette_geometry::{Base, BaseSize, Pose, Table, Vec2};
+use vedette_geometry::{Base, BaseMeta, BaseSize, Pose, Table, Vec2};
 
 /// How a refused correction's table is named in the table's validation messages.
 pub const CORRECTED_TABLE: &str = "the corrected table";
@@ -233,6 +233,20 @@ impl Corrector {
                 self.shell.units[u].side.clone_from(side);
                 Ok(())
             }
+            Correction::Facing { flip, .. } => {
+                let u = self.unit_named(name)?;
+                for rank in 0..self.bases[u].len() {
+                    let b = self.base(u, rank)?;
+                    let heading =
+                        if *flip { (b.heading_deg() + 180.0).rem_euclid(360.0) } else { b.heading_deg() };
+                    finite(heading)?;
+                    let settled = b
+                        .with_pose(Pose::new(b.centre(), heading))
+                        .with_meta(BaseMeta { facing: None, ..b.meta() });
+                    self.replace(u, rank, settled)?;
+                }
+                Ok(())
+            }
             Correction::Move { x, y, .. } => {
                 let (u, rank) = self.base_named(name)?;
                 finite(*x)?;
@@ -392,6 +406,16 @@ mod tests {
                 let u = unit_of(&t, unit)?;
                 t.units[u].side.clone_from(side);
             }
+            Correction::Facing { unit, flip } => {
+                let u = unit_of(&t, unit)?;
+                for b in &mut t.units[u].bases {
+                    let heading =
+                        if *flip { (b.heading_deg() + 180.0).rem_euclid(360.0) } else { b.heading_deg() };
+                    *b = b
+                        .with_pose(Pose::new(b.centre(), heading))
+                        .with_meta(BaseMeta { facing: None, ..b.meta() });
+                }
+            }
             Correction::Move { base, x, y } => {
                 let r = base_of(&t, base)?;
                 let b = t.units[r.unit].bases[r.base];
@@ -484,6 +508,7 @@ mod tests {
                     depth: None
                 }),
             (name, unit.clone()).prop_map(|(base, to)| Correction::Reassign { base, to }),
+            (unit.clone(), any::<bool>()).prop_map(|(unit, flip)| Correction::Facing { unit, flip }),
             (unit, prop::sample::select(vec!["fr", " ", "au"]))
                 .prop_map(|(unit, side)| Correction::Side { unit, side: side.to_string() }),
         ]

@@ -62,6 +62,9 @@ struct BaseEntry {
     y: f64,
     /// Degrees counter-clockwise from +x.
     heading: f64,
+    /// Its facing rests on priors, not the photo (`"facing": "assumed"`, issue 37):
+    /// the page marks it and offers the flip.
+    facing_assumed: bool,
 }
 
 impl Derived {
@@ -106,6 +109,7 @@ fn report_texts(table: &Table, report: &Report) -> Result<(String, String, usize
                 x: b.centre().x,
                 y: b.centre().y,
                 heading: b.heading_deg(),
+                facing_assumed: b.meta().facing == Some(vedette_geometry::Facing::Assumed),
             });
         }
     }

@@ -104,6 +104,7 @@ pub(crate) fn fit_untagged(
     let occupied = crate::occupancy::occupied(&rect, model, profile, tagged, tags)?;
     let smallest = shapes.iter().map(|s| s.size.width * s.size.depth).fold(f64::INFINITY, f64::min);
     let (blobs, not_mat) = surface::find_blobs(&rect, &occupied, 0.4 * smallest)?;
+    let searched = surface::seen_region(&photo.color, model, profile)?;
     // Declared paints (by roster index), and the photo's colours made relative to it
     // when any is declared.
     let paints: Vec<paint::Paints> = roster.units.iter().map(paint::Paints::of).collect();
@@ -319,8 +320,9 @@ pub(crate) fn fit_untagged(
                 unit: u.id.clone(),
                 bases: s.count(),
                 base_mm: u.base_mm,
+                searched_mm: searched,
                 looked: format!(
-                    "over the whole table ({} blobs of the photo that differ from the mat, tagged bases left out): none has straight edges {:.0} x {:.0} mm apart",
+                    "({} blobs of the photo that differ from the mat, tagged bases left out): none has straight edges {:.0} x {:.0} mm apart",
                     blobs.len(),
                     s.frontage(),
                     s.depth()
@@ -469,15 +471,29 @@ pub(crate) fn merge_unit(
     Ok(Some(bases))
 }
 
-/// The `missing-unit` issue of an untagged unit no photo found.
-pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, photos: usize) -> ScanIssue {
+/// The `missing-unit` issue of an untagged unit no photo found: searched over the box
+/// around the parts of the table the photos' own `missing-unit` issues searched.
+pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crate::scan::Scan]) -> ScanIssue {
     let shape = Shape::of(0, unit);
+    let photos = scans.len();
+    let searched = scans
+        .iter()
+        .flat_map(|s| &s.report.issues)
+        .filter_map(|i| match i {
+            ScanIssue::MissingUnit { unit: id, searched_mm, .. } if *id == unit.id => Some(*searched_mm),
+            _ => None,
+        })
+        .reduce(|a, b| {
+            [[a[0][0].min(b[0][0]), a[0][1].min(b[0][1])], [a[1][0].max(b[1][0]), a[1][1].max(b[1][1])]]
+        })
+        .unwrap_or([[0.0, 0.0], [0.0, 0.0]]);
     ScanIssue::MissingUnit {
         unit: unit.id.clone(),
         bases: shape.count(),
         base_mm: unit.base_mm,
+        searched_mm: searched,
         looked: format!(
-            "over the whole table in each of the {photos} photos: none has straight edges {:.0} x {:.0} mm apart",
+            "in each of the {photos} photos: none has straight edges {:.0} x {:.0} mm apart",
             shape.frontage(),
             shape.depth()
         ),
@@ -679,5 +695,32 @@ bases = 1
         assert!(overlaps(&sq(0.0), &sq(5.0)));
         assert!(!overlaps(&sq(0.0), &sq(10.0)));
         assert!(!overlaps(&sq(0.0), &sq(8.5)), "1.5 mm is a sliver");
+    }
+
+    /// What a `missing-unit` says was searched: the part of the table the photo shows.
+    /// The test camera looks straight down from above (300, 200) at 2600 px per 900 mm:
+    /// the whole 600 x 400 table is in its 2400 x 1800 frame; a frame cut 13 px past its
+    /// middle column shows x up to 304.5 mm (the 10 mm grid's 300), cut also 13 px below
+    /// its middle row, y from 195.5 mm (200).
+    #[test]
+    fn the_region_searched_is_the_table_the_photo_shows() {
+        let (photo, k) = photo_of(&[], 0.0);
+        let s = crate::scan::scan(&photo, &profile(), None, Some(&k)).unwrap();
+        let seen = |cols: i32, rows: i32| {
+            let frame = opencv::core::Mat::new_rows_cols_with_default(
+                rows,
+                cols,
+                opencv::core::CV_8UC3,
+                Scalar::all(0.0),
+            )
+            .unwrap();
+            surface::seen_region(&frame, &s.fit.model, &profile()).unwrap()
+        };
+        let close = |a: [[f64; 2]; 2], b: [[f64; 2]; 2]| {
+            a.iter().flatten().zip(b.iter().flatten()).all(|(x, y)| (x - y).abs() < 1e-9)
+        };
+        assert!(close(seen(2400, 1800), [[0.0, 0.0], [600.0, 400.0]]), "{:?}", seen(2400, 1800));
+        assert!(close(seen(1213, 1800), [[0.0, 0.0], [300.0, 400.0]]), "{:?}", seen(1213, 1800));
+        assert!(close(seen(1213, 913), [[0.0, 200.0], [300.0, 400.0]]), "{:?}", seen(1213, 913));
     }
 }

@@ -212,3 +212,34 @@ pub(crate) fn rectified(
         COARSE_PX_PER_MM,
     )
 }
+
+/// The part of the table the photo shows, on the plane of the base tops: the box
+/// around the points of a 10 mm grid over the table that the camera images inside the
+/// frame, table mm (near-left and far-right corners). What a `missing-unit` issue
+/// says was searched; an empty box (both corners at the origin) when none is.
+pub(crate) fn seen_region(
+    photo: &Mat,
+    model: &CameraModel,
+    profile: &Profile,
+) -> Result<[[f64; 2]; 2], VisionError> {
+    const STEP_MM: f64 = 10.0;
+    let (w, d) = (profile.table.width_mm, profile.table.depth_mm);
+    let (nx, ny) = ((w / STEP_MM).ceil() as usize, (d / STEP_MM).ceil() as usize);
+    let grid: Vec<Vec2> = (0..=ny)
+        .flat_map(|j| {
+            (0..=nx).map(move |i| Vec2::new((i as f64 * STEP_MM).min(w), (j as f64 * STEP_MM).min(d)))
+        })
+        .collect();
+    let px = model.project(&grid, profile.bases.top_height_mm)?;
+    let (cols, rows) = (f64::from(photo.cols()), f64::from(photo.rows()));
+    let seen = grid
+        .iter()
+        .zip(&px)
+        .filter(|(_, q)| q[0] >= -0.5 && q[1] >= -0.5 && q[0] < cols - 0.5 && q[1] < rows - 0.5);
+    Ok(seen
+        .map(|(p, _)| [[p.x, p.y], [p.x, p.y]])
+        .reduce(|a, b| {
+            [[a[0][0].min(b[0][0]), a[0][1].min(b[0][1])], [a[1][0].max(b[1][0]), a[1][1].max(b[1][1])]]
+        })
+        .unwrap_or([[0.0, 0.0], [0.0, 0.0]]))
+}

@@ -31,6 +31,7 @@ function words(c) {
     case "add": return "added a base to " + c.unit + " at x " + c.x + ", y " + c.y + " mm, heading " + c.heading + "°";
     case "reassign": return "gave " + c.base + " to " + c.to;
     case "side": return "gave " + c.unit + " to side " + c.side;
+    case "facing": return (c.flip ? "turned " + c.unit + " round" : "kept " + c.unit + "'s facing") + " (no longer assumed)";
     default: return c.op;
   }
 }

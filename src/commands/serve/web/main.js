@@ -13,6 +13,7 @@ import { showScanSummary } from "./uploads.js";
 import { showPairing } from "./pairing.js";
 import "./findings.js";
 import "./layers.js";
+import "./facing.js";
 
 on("error", (m) => { $("error").textContent = m; if (m) openAtLeast("half"); });
 
