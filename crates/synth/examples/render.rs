@@ -107,6 +107,10 @@ struct Args {
     /// How far figures may reach past their base's edges, mm.
     #[arg(long, default_value_t = RenderOptions::default().overhang_mm)]
     overhang_mm: f64,
+    /// Paint unit i (by index) in the i % k-th of vedette-synth's `UNIT_COATS`, so a
+    /// roster can declare each unit's `coat`; 0: every unit in its side's uniform.
+    #[arg(long, default_value_t = 0)]
+    unit_coats: usize,
     /// Samples per pixel along each axis in the first pass (edges take 6x6).
     #[arg(long, default_value_t = 1)]
     supersampling: u32,
@@ -216,6 +220,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         mat: args.mat,
         mat_flocked_every: args.mat_flocked_every,
         overhang_mm: args.overhang_mm,
+        unit_coats: args.unit_coats,
         ..RenderOptions::default()
     };
     let started = Instant::now();
