@@ -800,6 +800,7 @@ fn model_var(cov: &[Matrix3<f64>]) -> Vec<(f64, f64)> {
 pub fn self_calibrate(
     profile: &Profile,
     found: &[DetectedMarker],
+    overexposed: &[u32],
     fit: &CameraFit,
     tags: &[TagPose],
 ) -> Result<Option<SelfCalibration>, VisionError> {
@@ -819,6 +820,14 @@ pub fn self_calibrate(
         .map(|t| selfcal::TagState { centre: t.centre, heading: t.heading_deg.to_radians() })
         .collect();
     let fiducial_table: Vec<Vector3<f64>> = c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
+    // A fiducial on clipped paper reads small by an amount of its own: the tags'
+    // sigma holds it (issue 36).
+    let bias_sigmas = |c: &Correspondences| -> Vec<f64> {
+        c.ids
+            .iter()
+            .map(|id| if overexposed.contains(id) { selfcal::CLIPPED_FIDUCIAL_BIAS_PX } else { 0.0 })
+            .collect()
+    };
     let problem = |focal: f64| selfcal::Problem {
         fiducial_table: &fiducial_table,
         fiducial_px: &c.pixels,
@@ -828,6 +837,7 @@ pub fn self_calibrate(
         free: selfcal::Free::PoseFocalRadial,
         focal_prior: (focal, FOCAL_PRIOR * focal),
         huber_px: HUBER_PX,
+        fiducial_bias_sigma_px: &[],
     };
     // Several starts (issue 36): the focal length the fiducials' homography gives (when
     // it gave one), and a spread of lenses from ultra-wide to tele; each posed on the
@@ -872,8 +882,13 @@ pub fn self_calibrate(
     let adjust = |c: &Correspondences, camera: selfcal::Camera, start: Vec<selfcal::TagState>| {
         let fiducial_table: Vec<Vector3<f64>> =
             c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
-        let problem =
-            selfcal::Problem { fiducial_table: &fiducial_table, fiducial_px: &c.pixels, ..problem(focal) };
+        let sigmas = bias_sigmas(c);
+        let problem = selfcal::Problem {
+            fiducial_table: &fiducial_table,
+            fiducial_px: &c.pixels,
+            fiducial_bias_sigma_px: &sigmas,
+            ..problem(focal)
+        };
         let solution = problem.solve(camera, start)?;
         let model = self_calibrated_model(&solution.camera, fit, profile)?;
         Some((solution, model))

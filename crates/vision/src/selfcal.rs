@@ -227,6 +227,12 @@ pub(crate) struct Problem<'a> {
     pub focal_prior: (f64, f64),
     /// Huber threshold, px.
     pub huber_px: f64,
+    /// Per fiducial corner (in the order of `fiducial_px`): the standard deviation of
+    /// its own fiducial's corner bias about the shared one, px; 0 for a fiducial read
+    /// true. A fiducial on clipped paper reads small by an amount of its own
+    /// ([`CLIPPED_FIDUCIAL_BIAS_PX`]); the tags' sigma holds what that costs them.
+    /// Empty: none.
+    pub fiducial_bias_sigma_px: &'a [f64],
 }
 
 /// The adjusted camera and tags, with their residuals.
@@ -272,6 +278,15 @@ const MAX_ITERATIONS: usize = 300;
 /// what bends the self-calibrated lens, so this bias becomes a lens error that the
 /// corners' own noise does not show; the self-calibrated `sigma_mm` holds it.
 const DETECTOR_RADIAL_BIAS_PX: f64 = 0.15;
+
+/// How much a fiducial on overexposed paper may read small apart from the others, px
+/// (one standard deviation): the edge fit puts a square's edges halfway between the
+/// ink and the ceiling, not the paper's true level, so its edges move inward by
+/// 0.19-0.54 px at one stop over as the paper reflects 60-95% of full scale (a 60 px
+/// square under a 0.7 px blur, `fiducials::tests::clipped_paper_reads_the_square_small`).
+/// The shared fiducial bias holds their common part; half of that range is left
+/// to each (issue 36).
+pub(crate) const CLIPPED_FIDUCIAL_BIAS_PX: f64 = 0.2;
 
 /// Iterations after which the tags far off the camera are looked for (a clean photo
 /// has converged by then).
@@ -564,7 +579,42 @@ impl Problem<'_> {
                 *c += DETECTOR_RADIAL_BIAS_PX.powi(2) * d * d.transpose();
             }
         }
+        for (shift, sigma) in self.fiducial_bias_shifts(&sys, cam, tags)? {
+            for (c, d) in cov.iter_mut().zip(&shift) {
+                *c += sigma * sigma * d * d.transpose();
+            }
+        }
         Some(cov)
+    }
+
+    /// For each fiducial with a corner bias of its own (`fiducial_bias_sigma_px`), how
+    /// far each tag (centre mm, heading rad) moves when that fiducial alone reads one
+    /// pixel larger: one linearized step of the adjustment at the solution, with and
+    /// without the push, and the bias's standard deviation.
+    fn fiducial_bias_shifts(
+        &self,
+        sys: &Normal,
+        cam: &Camera,
+        tags: &[TagState],
+    ) -> Option<Vec<(Vec<Vector3<f64>>, f64)>> {
+        let mut out = Vec::new();
+        if self.fiducial_bias_sigma_px.len() != self.fiducial_px.len() {
+            return Some(out);
+        }
+        let (_, plain) = sys.step(0.0, self)?;
+        for (j, chunk) in self.fiducial_px.chunks_exact(4).enumerate() {
+            let sigma = self.fiducial_bias_sigma_px[4 * j];
+            if sigma <= 0.0 {
+                continue;
+            }
+            let q = [chunk[0], chunk[1], chunk[2], chunk[3]];
+            let mut pushed_px = self.fiducial_px.to_vec();
+            pushed_px[4 * j..4 * j + 4].copy_from_slice(&pushed_out(q, 1.0));
+            let pushed = Problem { fiducial_px: &pushed_px, ..*self };
+            let (_, moved) = pushed.normal_equations(cam, tags)?.step(0.0, self)?;
+            out.push((moved.iter().zip(&plain).map(|(a, b)| a - b).collect(), sigma));
+        }
+        Some(out)
     }
 
     /// The Gauss-Newton normal equations of the robust cost at the current state.
@@ -787,6 +837,7 @@ mod tests {
             free: Free::PoseFocalRadial,
             focal_prior: (focal, 0.3 * focal),
             huber_px: 1.0,
+            fiducial_bias_sigma_px: &[],
         }
     }
 
