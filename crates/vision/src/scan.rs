@@ -5,7 +5,9 @@ use crate::camera::Intrinsics;
 use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers};
 use crate::photo::Photo;
-use crate::pose::{CameraFit, CameraParameters, FiducialFit, ModelKind, self_calibrate, solve_camera};
+use crate::pose::{
+    CameraFit, CameraParameters, FiducialFit, ModelKind, Overexposure, self_calibrate, solve_camera,
+};
 use crate::profile::Profile;
 use crate::roster::Roster;
 use crate::surface::{SurfaceOptions, read_surface};
@@ -171,6 +173,10 @@ pub enum ScanIssue {
         fiducials: Vec<u32>,
         /// The fiducials found.
         of: usize,
+        /// How many tags' papers are clipped.
+        tags: usize,
+        /// The tags found.
+        of_tags: usize,
     },
     /// A table fiducial is not where the profile says, judged by the other fiducials
     /// (a moved or mis-measured fiducial). Positions near it are doubtful.
@@ -380,10 +386,14 @@ impl ScanIssue {
                 focal_px[0],
                 focal_px[1]
             ),
-            ScanIssue::OverexposedPaper { fiducials, of } => format!(
-                "the white paper is overexposed around {} of the {of} fiducials ({}): without a camera file their corners cannot be placed truly and bases may be a millimetre or more off, more than their sigma says; expose for the paper (no white at full brightness) or give a camera file",
+            ScanIssue::OverexposedPaper { fiducials, of, tags, of_tags } => format!(
+                "the white paper is overexposed around {} of the {of} fiducials{} and {tags} of the {of_tags} tags: without a camera file their corners cannot be placed truly, and bases may be a millimetre or more off; expose for the paper (no white at full brightness) or give a camera file",
                 fiducials.len(),
-                fiducials.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                if fiducials.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", fiducials.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+                }
             ),
             ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
                 "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
@@ -666,21 +676,26 @@ pub fn scan_with(
     let mut tag_residual_px: Option<Vec<f64>> = None;
     let mut focal_unknown = None;
     let mut overexposed = None;
-    // Fiducials on clipped paper read small, each by its own amount (issue 36).
-    let clipped: Vec<u32> = if fit.model.kind() == ModelKind::Calibrated {
-        Vec::new()
+    // Fiducials and tags on clipped paper read small, each by its own amount (issue 36).
+    let clipped = if fit.model.kind() == ModelKind::Calibrated {
+        Overexposure::default()
     } else {
-        let view = crate::fiducials::GrayView::new(&photo.gray)?;
-        let bits = profile.fiducials.dictionary.bits();
-        fiducials
-            .iter()
-            .filter(|f| crate::fiducials::paper_clipped(&view, &f.corners, bits))
-            .map(|f| f.id)
-            .collect()
+        Overexposure::measure(
+            &photo.gray,
+            &fiducials,
+            profile.fiducials.dictionary.bits(),
+            &tags,
+            profile.tags.dictionary.bits(),
+        )?
     };
     if let Some(sc) = self_calibrate(profile, &fiducials, &clipped, &fit, &tags)? {
-        if !clipped.is_empty() {
-            overexposed = Some(ScanIssue::OverexposedPaper { fiducials: clipped, of: fiducials.len() });
+        if !clipped.fiducials.is_empty() || 2 * clipped.tags > tags.len() {
+            overexposed = Some(ScanIssue::OverexposedPaper {
+                fiducials: clipped.fiducials,
+                of: fiducials.len(),
+                tags: clipped.tags,
+                of_tags: tags.len(),
+            });
         }
         let (lo, hi) = sc.focal_range_px;
         if hi > FOCAL_UNKNOWN_RATIO * lo {
