@@ -480,14 +480,18 @@ fn main() {
                     s.report
                         .issues
                         .iter()
-                        .find_map(|i| match i {
+                        .filter_map(|i| match i {
                             ScanIssue::FocalLengthUnknown { focal_px, spread_mm, .. } => Some(format!(
                                 " (focal length unknown: {:.0}-{:.0} px fit alike, bases up to {spread_mm:.1} mm apart)",
                                 focal_px[0], focal_px[1]
                             )),
+                            ScanIssue::OverexposedPaper { fiducials, of, tags, of_tags } => Some(format!(
+                                " (overexposed paper: {} of {of} fiducials, {tags} of {of_tags} tags)",
+                                fiducials.len()
+                            )),
                             _ => None,
                         })
-                        .unwrap_or_default()
+                        .collect::<String>()
                 );
                 (compare(&s.table, &truth), model)
             }

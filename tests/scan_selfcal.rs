@@ -346,3 +346,56 @@ fn a_mis_sized_tag_is_caught() {
     assert!(named.contains(&bad), "tag {bad} not reported: {:?}", s.report.issues);
     assert!(named.iter().all(|id| *id == bad), "{:?}", s.report.issues);
 }
+
+/// Issue 36: one stop over, the white paper clips and the fiducials' squares read
+/// small, each by its own amount (`fiducials::tests::clipped_paper_reads_the_square_small`).
+/// Without a camera file the scan says so, in words a player understands; exposed
+/// right, or with a camera file, it says nothing.
+#[test]
+fn an_overexposed_photo_says_its_paper_is_clipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = profile();
+    let cam = camera(Edge::Near, 10.0, -0.03, 0.0);
+    let table = table();
+    let layout = StandardLayout::default().build(&table).unwrap();
+    let scene = Scene::new(table, &layout).unwrap();
+    for (name, ev) in [("right", 0.0), ("over", 1.0)] {
+        let options =
+            RenderOptions { texel_mm: 2.0, clutter: false, exposure_ev: ev, ..RenderOptions::seeded(17) };
+        render(&scene, &cam, &options).unwrap().write(dir.path(), name).unwrap();
+        let truth = Truth::load(dir.path(), name);
+        let roster = truth.roster();
+        let photo = load(dir.path(), name);
+        for (mode, camera) in [("camera file", Some(truth.intrinsics())), ("self-calibrated", None)] {
+            let s =
+                scan(&photo, &p, Some(&roster), camera.as_ref()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let acc = compare(&s.table, &truth);
+            let said: Vec<String> = s
+                .report
+                .issues
+                .iter()
+                .filter(|i| matches!(i, ScanIssue::OverexposedPaper { .. }))
+                .map(ScanIssue::describe)
+                .collect();
+            eprintln!(
+                "{name}, {mode}: position {:.3} / {:.3} mm, within 2.45 sigma {:.1}%: {said:?}",
+                quantile(&acc.position_mm, 0.5),
+                quantile(&acc.position_mm, 0.95),
+                100.0 * acc.within_sigmas(2.45)
+            );
+            if ev > 0.0 && camera.is_none() {
+                assert_eq!(said.len(), 1, "{name}, {mode}: {:?}", s.report.issues);
+                assert!(
+                    said[0].contains("overexposed around 4 of the 4 fiducials")
+                        && said[0].contains("expose for the paper")
+                        && said[0].contains("give a camera file"),
+                    "{}",
+                    said[0]
+                );
+                assert!(s.report.issues.iter().any(ScanIssue::about_photo));
+            } else {
+                assert!(said.is_empty(), "{name}, {mode}: {said:?}");
+            }
+        }
+    }
+}

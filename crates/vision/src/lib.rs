@@ -161,7 +161,7 @@ pub use photo_colour::{PhotoColour, lab, paint_distance, parse_hex, to_hex};
 pub use picture::{PhotoProjection, PictureLayout, load_scan_camera, paint_scene, picture_layout};
 pub use pose::{
     CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,
-    SelfCalibration, Suspect, self_calibrate, solve_camera,
+    Overexposure, SelfCalibration, Suspect, self_calibrate, solve_camera,
 };
 pub use profile::{
     BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, MAX_FIDUCIALS, Profile, TableSpec,

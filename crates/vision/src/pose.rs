@@ -786,6 +786,40 @@ fn model_var(cov: &[Matrix3<f64>]) -> Vec<(f64, f64)> {
     cov.iter().map(|c| (0.5 * (c[(0, 0)] + c[(1, 1)]).max(0.0), c[(2, 2)].max(0.0))).collect()
 }
 
+/// The photo's markers that stand on overexposed paper (issue 36): their squares read
+/// small, each by its own amount (paper at the sensor's ceiling around them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overexposure {
+    /// The fiducials (ids) whose paper is at the sensor's ceiling.
+    pub fiducials: Vec<u32>,
+    /// How many of the tags' papers are.
+    pub tags: usize,
+}
+
+impl Overexposure {
+    /// Measured on the photo around the fiducials and the tags found.
+    pub fn measure(
+        gray: &Mat,
+        fiducials: &[DetectedMarker],
+        fiducial_bits: i32,
+        tags: &[TagPose],
+        tag_bits: i32,
+    ) -> Result<Overexposure, VisionError> {
+        let view = crate::fiducials::GrayView::new(gray)?;
+        Ok(Overexposure {
+            fiducials: fiducials
+                .iter()
+                .filter(|f| crate::fiducials::paper_clipped(&view, &f.corners, fiducial_bits))
+                .map(|f| f.id)
+                .collect(),
+            tags: tags
+                .iter()
+                .filter(|t| crate::fiducials::paper_clipped(&view, &t.corners_px, tag_bits))
+                .count(),
+        })
+    }
+}
+
 /// Self-calibration from the table itself (issue 17): when no camera file is given,
 /// adjusts the focal length, distortion k1 k2 p1 p2 and the camera pose to the
 /// table fiducials and to every base tag (a square of known side on the base-top plane,
@@ -797,9 +831,13 @@ fn model_var(cov: &[Matrix3<f64>]) -> Vec<(f64, f64)> {
 /// is calibrated (a camera file stays the reference), when fewer than
 /// [`MIN_SELF_CALIBRATION_TAGS`] tags were seen, or when the adjustment does not reach
 /// a plausible camera (the caller keeps `fit`).
+///
+/// `overexposed`: the markers on clipped paper; each such fiducial's corner bias and
+/// the tags' radial bias widen the tags' sigma.
 pub fn self_calibrate(
     profile: &Profile,
     found: &[DetectedMarker],
+    overexposed: &Overexposure,
     fit: &CameraFit,
     tags: &[TagPose],
 ) -> Result<Option<SelfCalibration>, VisionError> {
@@ -819,6 +857,16 @@ pub fn self_calibrate(
         .map(|t| selfcal::TagState { centre: t.centre, heading: t.heading_deg.to_radians() })
         .collect();
     let fiducial_table: Vec<Vector3<f64>> = c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
+    // A fiducial on clipped paper reads small by an amount of its own: the tags'
+    // sigma holds it (issue 36).
+    let bias_sigmas = |c: &Correspondences| -> Vec<f64> {
+        c.ids
+            .iter()
+            .map(
+                |id| if overexposed.fiducials.contains(id) { selfcal::CLIPPED_FIDUCIAL_BIAS_PX } else { 0.0 },
+            )
+            .collect()
+    };
     let problem = |focal: f64| selfcal::Problem {
         fiducial_table: &fiducial_table,
         fiducial_px: &c.pixels,
@@ -828,6 +876,12 @@ pub fn self_calibrate(
         free: selfcal::Free::PoseFocalRadial,
         focal_prior: (focal, FOCAL_PRIOR * focal),
         huber_px: HUBER_PX,
+        fiducial_bias_sigma_px: &[],
+        detector_radial_bias_px: if 2 * overexposed.tags > tags.len() {
+            selfcal::CLIPPED_RADIAL_BIAS_PX
+        } else {
+            selfcal::DETECTOR_RADIAL_BIAS_PX
+        },
     };
     // Several starts (issue 36): the focal length the fiducials' homography gives (when
     // it gave one), and a spread of lenses from ultra-wide to tele; each posed on the
@@ -872,8 +926,13 @@ pub fn self_calibrate(
     let adjust = |c: &Correspondences, camera: selfcal::Camera, start: Vec<selfcal::TagState>| {
         let fiducial_table: Vec<Vector3<f64>> =
             c.table.iter().map(|t| Vector3::new(t[0], t[1], t[2])).collect();
-        let problem =
-            selfcal::Problem { fiducial_table: &fiducial_table, fiducial_px: &c.pixels, ..problem(focal) };
+        let sigmas = bias_sigmas(c);
+        let problem = selfcal::Problem {
+            fiducial_table: &fiducial_table,
+            fiducial_px: &c.pixels,
+            fiducial_bias_sigma_px: &sigmas,
+            ..problem(focal)
+        };
         let solution = problem.solve(camera, start)?;
         let model = self_calibrated_model(&solution.camera, fit, profile)?;
         Some((solution, model))

@@ -5,7 +5,9 @@ use crate::camera::Intrinsics;
 use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers};
 use crate::photo::Photo;
-use crate::pose::{CameraFit, CameraParameters, FiducialFit, ModelKind, self_calibrate, solve_camera};
+use crate::pose::{
+    CameraFit, CameraParameters, FiducialFit, ModelKind, Overexposure, self_calibrate, solve_camera,
+};
 use crate::profile::Profile;
 use crate::roster::Roster;
 use crate::surface::{SurfaceOptions, read_surface};
@@ -160,6 +162,21 @@ pub enum ScanIssue {
         tilt_deg: f64,
         /// How far a base moves between those cameras at most, mm.
         spread_mm: f64,
+    },
+    /// Self-calibration: the white paper around these fiducials is overexposed (at
+    /// the sensor's ceiling), which reads their squares small by an amount that
+    /// differs from one to the next (0.2-0.5 px at one stop over): the lens fitted to
+    /// them absorbs it, and bases may be a millimetre or more off, more than their
+    /// sigma says. A camera file, or a photo exposed for the paper, removes it.
+    OverexposedPaper {
+        /// The fiducials whose paper is clipped.
+        fiducials: Vec<u32>,
+        /// The fiducials found.
+        of: usize,
+        /// How many tags' papers are clipped.
+        tags: usize,
+        /// The tags found.
+        of_tags: usize,
     },
     /// A table fiducial is not where the profile says, judged by the other fiducials
     /// (a moved or mis-measured fiducial). Positions near it are doubtful.
@@ -327,6 +344,7 @@ impl ScanIssue {
                 | ScanIssue::BlurredPhoto { .. }
                 | ScanIssue::Glare { .. }
                 | ScanIssue::FocalLengthUnknown { .. }
+                | ScanIssue::OverexposedPaper { .. }
         )
     }
 
@@ -367,6 +385,15 @@ impl ScanIssue {
                 },
                 focal_px[0],
                 focal_px[1]
+            ),
+            ScanIssue::OverexposedPaper { fiducials, of, tags, of_tags } => format!(
+                "the white paper is overexposed around {} of the {of} fiducials{} and {tags} of the {of_tags} tags: without a camera file their corners cannot be placed truly, and bases may be a millimetre or more off; expose for the paper (no white at full brightness) or give a camera file",
+                fiducials.len(),
+                if fiducials.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", fiducials.iter().map(u32::to_string).collect::<Vec<_>>().join(", "))
+                }
             ),
             ScanIssue::FiducialDisagrees { id, offset_mm, others_mm } => format!(
                 "fiducial {id} is {offset_mm:.2} mm RMS from where the other fiducials put it (they agree within {others_mm:.2} mm): check that it has not moved"
@@ -648,7 +675,28 @@ pub fn scan_with(
     // measured again through the new model (issue 17).
     let mut tag_residual_px: Option<Vec<f64>> = None;
     let mut focal_unknown = None;
-    if let Some(sc) = self_calibrate(profile, &fiducials, &fit, &tags)? {
+    let mut overexposed = None;
+    // Fiducials and tags on clipped paper read small, each by its own amount (issue 36).
+    let clipped = if fit.model.kind() == ModelKind::Calibrated {
+        Overexposure::default()
+    } else {
+        Overexposure::measure(
+            &photo.gray,
+            &fiducials,
+            profile.fiducials.dictionary.bits(),
+            &tags,
+            profile.tags.dictionary.bits(),
+        )?
+    };
+    if let Some(sc) = self_calibrate(profile, &fiducials, &clipped, &fit, &tags)? {
+        if !clipped.fiducials.is_empty() || 2 * clipped.tags > tags.len() {
+            overexposed = Some(ScanIssue::OverexposedPaper {
+                fiducials: clipped.fiducials,
+                of: fiducials.len(),
+                tags: clipped.tags,
+                of_tags: tags.len(),
+            });
+        }
         let (lo, hi) = sc.focal_range_px;
         if hi > FOCAL_UNKNOWN_RATIO * lo {
             focal_unknown = Some(ScanIssue::FocalLengthUnknown {
@@ -681,6 +729,7 @@ pub fn scan_with(
         Vec::new()
     };
     issues.extend(focal_unknown);
+    issues.extend(overexposed);
     issues.extend(
         undecoded.iter().map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
     );
