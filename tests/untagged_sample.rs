@@ -14,8 +14,8 @@
 //! Outside close calls the findings agree: the roster declares each unit's coat (as a
 //! player would from the paint chart), which decides between units of one layout. The
 //! bases themselves are not all right (BENCHMARKS.md "Untagged bases"; docs/roster.md):
-//! 17 of 35 within 5 mm and 5°, four units slid 6-14 mm, one missing, and the test holds
-//! that too. It says what holds (the tagged unit to a fraction of a millimetre, every
+//! 17 of 35 within 5 mm and 5°, four units slid 6-14 mm (their sigmas cover it), one
+//! turned 90° (its sigmas do not), one missing, and the test holds that too. It says what holds (the tagged unit to a fraction of a millimetre, every
 //! unit placed or reported missing, the bases right and the findings that agree counted,
 //! every finding that differs listed with its cause) and fails when any of it changes.
 
@@ -159,6 +159,11 @@ fn the_untagged_sample_s_findings_against_its_true_table() {
     // au-2 (6), au-art, fr-art and fr-ldr; 32 scanned (fr-2's 3 reported missing).
     assert_eq!((acc.correct, acc.scanned_bases), (17, 32), "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
+    // The slid units' sigmas cover their slides (a place of the same layout nearly as
+    // good widens them): of the 15 bases of au-3, fr-3, au-cav, fr-cav and au-ldr, 14
+    // are within 2.45 sigma; au-ldr's quarter turn is not (its true orientation ranks
+    // under 0.7 of the turned one).
+    assert_eq!(acc.slid_within_sigmas(2.45), (15, 14), "{}", acc.summary());
 
     // The tagged unit anchors: its four bases to a fraction of a millimetre.
     let fr1 = scanned.units.iter().find(|u| u.id == "fr-1").expect("fr-1 scanned");

@@ -68,7 +68,16 @@ pub struct UntaggedAccuracy {
     pub error_over_sigma: Vec<f64>,
     /// Axis error over the scan's own `sigma_heading_deg`, per correct base.
     pub axis_over_sigma: Vec<f64>,
+    /// Per base of its own unit that is not correct but stands within [`SLID_MM`] of
+    /// one of its unit's true bases (the formation slid or turned in place), the larger
+    /// of its centre error over its `sigma_mm` and its axis error over its
+    /// `sigma_heading_deg`: whether its sigmas cover the error.
+    pub slid_over_sigma: Vec<f64>,
 }
+
+/// A base of its own unit this near one of the unit's true bases, but not correct, is
+/// slid (or turned) in place rather than found elsewhere, mm.
+pub const SLID_MM: f64 = 25.0;
 
 /// The difference of two headings, degrees in `[-180, 180)`.
 fn turn(a: f64, b: f64) -> f64 {
@@ -142,6 +151,16 @@ pub fn compare_untagged(scan: &Table, truth: &Table) -> UntaggedAccuracy {
                 if let Some(s) = b.meta().sigma_heading_deg.filter(|s| *s > 0.0) {
                     acc.axis_over_sigma.push(axis_error(b, &t) / s);
                 }
+            } else if let Some((t, e)) = all
+                .iter()
+                .filter(|(ui, _, _)| *ui == tu)
+                .map(|(_, _, t)| (t, b.centre().distance(t.centre())))
+                .filter(|&(_, e)| e <= SLID_MM)
+                .min_by(|x, y| x.1.total_cmp(&y.1))
+            {
+                let (s, sh) = (b.meta().sigma_mm.unwrap_or(0.0), b.meta().sigma_heading_deg.unwrap_or(0.0));
+                let over = |x: f64, s: f64| if s > 0.0 { x / s } else { f64::INFINITY };
+                acc.slid_over_sigma.push(over(e, s).max(over(axis_error(b, t), sh)));
             }
             let twin = all
                 .iter()
@@ -233,6 +252,7 @@ impl UntaggedAccuracy {
             m.facing_assumed += a.facing_assumed;
             m.error_over_sigma.extend(&a.error_over_sigma);
             m.axis_over_sigma.extend(&a.axis_over_sigma);
+            m.slid_over_sigma.extend(&a.slid_over_sigma);
         }
         m
     }
@@ -279,10 +299,16 @@ impl UntaggedAccuracy {
         self.axis_over_sigma.iter().filter(|r| **r <= k).count() as f64 / n
     }
 
+    /// How many bases are slid in place ([`UntaggedAccuracy::slid_over_sigma`]), and
+    /// how many of them their sigmas cover within `k`.
+    pub fn slid_within_sigmas(&self, k: f64) -> (usize, usize) {
+        (self.slid_over_sigma.len(), self.slid_over_sigma.iter().filter(|r| **r <= k).count())
+    }
+
     /// One line for logs.
     pub fn summary(&self) -> String {
         format!(
-            "{} of {} bases ({} scanned): recall {:.3} precision {:.3} (up to twin units {:.3} / {:.3}), centre median {:.2} p95 {:.2} mm, axis median {:.2}° p95 {:.2}°, facing right {:.3} wrong-unmarked {:.3}, within 2.45 sigma {:.3} (axis {:.3})",
+            "{} of {} bases ({} scanned): recall {:.3} precision {:.3} (up to twin units {:.3} / {:.3}), centre median {:.2} p95 {:.2} mm, axis median {:.2}° p95 {:.2}°, facing right {:.3} wrong-unmarked {:.3}, within 2.45 sigma {:.3} (axis {:.3}), slid in place {} of which {} within 2.45 sigma",
             self.correct,
             self.truth_bases,
             self.scanned_bases,
@@ -298,6 +324,8 @@ impl UntaggedAccuracy {
             self.facing_wrong_unmarked_share(),
             self.within_sigmas(2.45),
             self.axis_within_sigmas(2.45),
+            self.slid_within_sigmas(2.45).0,
+            self.slid_within_sigmas(2.45).1,
         )
     }
 }

@@ -90,6 +90,13 @@ pub(crate) struct Hypothesis {
     /// Each outer edge's contrast: the colour step across it (8-bit units summed over
     /// the channels), rear, front, left, right.
     pub edges: [f64; 4],
+    /// How far the corners of the farthest rival place stand from this one's, mm: a
+    /// place of the same layout, overlapping this one, that ranks nearly as well (0
+    /// when none does).
+    pub rival_mm: f64,
+    /// The angle between this place's axis and that of the most turned rival, degrees
+    /// (0 to 90).
+    pub rival_deg: f64,
 }
 
 /// A formation stands on its base tops: they and its figures cover most of its
@@ -128,6 +135,8 @@ pub(crate) fn hypothesis(
         fill: p.fill,
         explained: p.explained,
         edges,
+        rival_mm: 0.0,
+        rival_deg: 0.0,
     })
 }
 
