@@ -45,7 +45,7 @@ use crate::tags::TagPose;
 use crate::tone::Tone;
 use formation::{Hypothesis, Shape, hypothesis};
 use std::collections::BTreeMap;
-use vedette_geometry::{Base, BaseMeta, Facing, Found, Pose, Table, Vec2};
+use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Vec2};
 
 /// Uncertainty of a fitted base's centre that no edge measurement removes (the base
 /// edges' own roughness, figures overhanging them, the resampling), mm; calibrated on
@@ -227,11 +227,12 @@ pub(crate) fn fit_untagged(
     }
     // Best first: by edge strength, formations that explain more of their blob first.
     candidates.sort_by(|a, b| rank(&b.1).total_cmp(&rank(&a.1)));
-    let mut blob_taken: Vec<Vec<[Vec2; 4]>> = vec![Vec::new(); blobs.len()];
+    let mut blob_taken: Vec<Vec<Base>> = vec![Vec::new(); blobs.len()];
     let table_middle = profile.table.depth_mm / 2.0;
     for (bi, h) in &candidates {
         let outline = outline(h);
-        if blob_taken[*bi].iter().any(|o| overlaps(o, &outline)) {
+        let own_core = core(h);
+        if blob_taken[*bi].iter().any(|o| overlaps(o, &own_core)) {
             continue;
         }
         // A formation whose outline reaches the table's edge is the edge itself, or a
@@ -332,7 +333,7 @@ pub(crate) fn fit_untagged(
         fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
         let bases = place(h, forward);
         fitted.units.insert(unit, bases);
-        blob_taken[*bi].push(outline);
+        blob_taken[*bi].push(own_core);
     }
     for s in &shapes {
         if !fitted.units.contains_key(&s.unit) {
@@ -373,7 +374,7 @@ fn rank(h: &Hypothesis) -> f64 {
 fn rivals(places: &mut [Hypothesis]) {
     let found: Vec<Hypothesis> = places.to_vec();
     for h in places.iter_mut() {
-        let (own, own_rank) = (outline(h), rank(h));
+        let (own, own_core, own_rank) = (outline(h), core(h), rank(h));
         // A quarter turn counts only for a near-square outline (of a square formation
         // of square bases it is the same outline, and its facing is chosen apart).
         let (long, short) =
@@ -383,7 +384,7 @@ fn rivals(places: &mut [Hypothesis]) {
         for o in &found {
             let theirs = outline(o);
             if !same_layout(&o.shape, &h.shape)
-                || !overlaps(&own, &theirs)
+                || !overlaps(&own_core, &core(o))
                 || rank(o) < RIVAL_SHARE * own_rank
             {
                 continue;
@@ -421,31 +422,27 @@ fn outline(h: &Hypothesis) -> [Vec2; 4] {
     [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(a, b)| h.centre + r * (a * hw) + f * (b * hd))
 }
 
-/// Two outlines overlap by more than a sliver (2 mm).
-fn overlaps(a: &[Vec2; 4], b: &[Vec2; 4]) -> bool {
-    let shrink = |q: &[Vec2; 4]| {
-        let c = (q[0] + q[1] + q[2] + q[3]) * 0.25;
-        q.map(|p| {
-            let d = p - c;
-            let l = d.length();
-            if l > 2.0 { c + d * ((l - 2.0) / l) } else { c }
-        })
-    };
-    let (a, b) = (shrink(a), shrink(b));
-    let separated = |p: &[Vec2; 4], q: &[Vec2; 4]| {
-        (0..4).any(|i| {
-            let axis = (p[(i + 1) % 4] - p[i]).perp_left();
-            let (pl, ph) = span(p, axis);
-            let (ql, qh) = span(q, axis);
-            ph < ql || qh < pl
-        })
-    };
-    !(separated(&a, &b) || separated(&b, &a))
+/// How far two formations' outlines may reach into each other and still not overlap, mm:
+/// each outline is shrunk about its centre until its corners are this much nearer it.
+const SLIVER_MM: f64 = 2.0;
+
+/// The formation's outline shrunk by [`SLIVER_MM`] ([`core_of`]).
+fn core(h: &Hypothesis) -> Base {
+    core_of(h.centre, h.forward, h.shape.frontage(), h.shape.depth())
 }
 
-fn span(p: &[Vec2; 4], axis: Vec2) -> (f64, f64) {
-    p.iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v.dot(axis)), hi.max(v.dot(axis))))
+/// The rectangle of `frontage` x `depth` mm about `centre`, facing `forward`, shrunk about
+/// its centre until its corners are [`SLIVER_MM`] nearer it (to its centre, at most).
+fn core_of(centre: Vec2, forward: Vec2, frontage: f64, depth: f64) -> Base {
+    let half_diagonal = frontage.hypot(depth) / 2.0;
+    let k = if half_diagonal > SLIVER_MM { (half_diagonal - SLIVER_MM) / half_diagonal } else { 0.0 };
+    Base::new(BaseSize::new(frontage * k, depth * k), Pose::new(centre, forward.heading_deg()))
+}
+
+/// Two formations whose cores ([`core`]) share a point overlap by more than a sliver;
+/// the separating-axis test is the geometry crate's ([`Base::separation`]).
+fn overlaps(a: &Base, b: &Base) -> bool {
+    a.separation(b) <= 0.0
 }
 
 /// The bases of a fitted formation facing `forward`, in roster order, with their
@@ -869,9 +866,7 @@ bases = 1
     /// Outlines that share more than a sliver overlap; touching ones do not.
     #[test]
     fn overlap_of_outlines() {
-        let sq = |x: f64| {
-            [Vec2::new(x, 0.0), Vec2::new(x + 10.0, 0.0), Vec2::new(x + 10.0, 10.0), Vec2::new(x, 10.0)]
-        };
+        let sq = |x: f64| core_of(Vec2::new(x + 5.0, 5.0), Vec2::new(0.0, 1.0), 10.0, 10.0);
         assert!(overlaps(&sq(0.0), &sq(5.0)));
         assert!(!overlaps(&sq(0.0), &sq(10.0)));
         assert!(!overlaps(&sq(0.0), &sq(8.5)), "1.5 mm is a sliver");
