@@ -246,7 +246,7 @@ pub enum ScanIssue {
     },
     /// An untagged unit was given a formation that fits other units of its side, kind
     /// and layout as well (issue 37): the photo cannot tell them apart; check which is
-    /// which (the viewer can give the bases to another unit).
+    /// which (the viewer offers to swap it with a twin on the table: a `swap` correction).
     AmbiguousUnit {
         /// The unit the formation was given to.
         unit: String,
@@ -422,7 +422,7 @@ impl ScanIssue {
                 at(&searched_mm[1])
             ),
             ScanIssue::AmbiguousUnit { unit, at_mm, others } => format!(
-                "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which",
+                "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which (in the viewer, tap it: \"It is ...\" swaps two twins)",
                 at(at_mm),
                 others.join(", ")
             ),

@@ -92,6 +92,15 @@ fn summarize(
             _ => None,
         })
         .collect();
+    let twins = issues
+        .iter()
+        .filter_map(|i| match i {
+            ScanIssue::AmbiguousUnit { unit, others, .. } => {
+                Some(std::iter::once(unit).chain(others).cloned().collect())
+            }
+            _ => None,
+        })
+        .collect();
     ScanSummary {
         photos: paths.iter().map(|p| p.display().to_string()).collect(),
         bases,
@@ -99,6 +108,7 @@ fn summarize(
         tags_seen: scans.iter().map(|s| s.report.tags_seen).sum(),
         missing_tags,
         issues: issues.iter().map(ScanIssue::describe).collect(),
+        twins,
         scan_ms: scans.iter().map(|s| s.report.timing_ms.total).sum(),
     }
 }

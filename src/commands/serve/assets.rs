@@ -38,6 +38,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("layers.js", JS, include_str!("web/layers.js")),
     ("pairing.js", JS, include_str!("web/pairing.js")),
     ("facing.js", JS, include_str!("web/facing.js")),
+    ("twins.js", JS, include_str!("web/twins.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -14,7 +14,8 @@
 //! - A `delete` of a base takes its earlier moves, turns and flips with it.
 //! - A later `side` of a unit replaces its earlier ones.
 //! - A correction that changes which base a name names, or which bases a unit has
-//!   (`delete`, `add`, `reassign`, on the unit it takes from and the unit it gives to),
+//!   (`delete`, `add`, `reassign` on the unit it takes from and the unit it gives to,
+//!   `swap` on both units),
 //!   ends every fold on that unit: corrections before and after it are never folded
 //!   together.
 //!
@@ -86,6 +87,10 @@ pub fn compact(corrections: &[Correction], keep: usize) -> Vec<Correction> {
                 }
             }
             Correction::Add { unit, .. } | Correction::Facing { unit, .. } => open.barrier(unit),
+            Correction::Swap { unit, with } => {
+                open.barrier(unit);
+                open.barrier(with);
+            }
             Correction::Reassign { to, .. } => {
                 if let Some(unit) = unit_of_base {
                     open.barrier(unit);
@@ -182,6 +187,7 @@ mod tests {
             1 => (unit.clone(), heading).prop_map(|(unit, heading)| Correction::Add { unit, x: 9.0, y: 9.0, heading, width: None, depth: None }),
             1 => (base, unit.clone()).prop_map(|(base, to)| Correction::Reassign { base, to }),
             2 => (unit.clone(), prop::sample::select(vec!["fr", "au", "pr"])).prop_map(|(unit, side)| Correction::Side { unit, side: side.to_string() }),
+            1 => (unit.clone(), unit.clone()).prop_map(|(unit, with)| Correction::Swap { unit, with }),
             1 => (unit, any::<bool>()).prop_map(|(unit, flip)| Correction::Facing { unit, flip }),
         ]
     }

@@ -1,6 +1,7 @@
 //! Corrections a player makes in the viewer (issue 22 item 3): move, rotate, flip,
 //! delete or add a base, give a base to another unit, or a unit to another side, or
-//! settle a unit's assumed facing (issue 37). Each
+//! settle a unit's assumed facing or swap it with a twin the photo cannot tell it from
+//! (issue 37). Each
 //! is applied to the table's JSON form and the result goes through the
 //! table's own validation, so a correction can never produce a table `vedette report`
 //! would refuse. The list is kept in `TABLE.corrections.json` beside the table.
@@ -82,6 +83,18 @@ pub enum Correction {
         /// Turn the unit round (true), or keep its facing as it is (false).
         flip: bool,
     },
+    /// Exchange the bases of two units (issue 37: an untagged formation the photo
+    /// cannot tell from a twin's, `ambiguous-unit`): `unit`'s bases become `with`'s and
+    /// `with`'s become `unit`'s, as they stand (places, facings, sigmas). Both units keep
+    /// their ids, sides and everything else. Refused unless every base of the two is of
+    /// one size (twins' bases), and when a base of either was read from its tag (the tag
+    /// says which unit it is).
+    Swap {
+        /// One unit's id.
+        unit: String,
+        /// The other unit's id.
+        with: String,
+    },
     /// Give the unit to the side `side`.
     Side {
         /// The unit's id.
@@ -119,6 +132,9 @@ impl Correction {
             Correction::Side { unit, side } => {
                 check_name("unit", unit).and_then(|()| check_name("side", side))
             }
+            Correction::Swap { unit, with } => {
+                check_name("unit", unit).and_then(|()| check_name("with", with))
+            }
         }
     }
 
@@ -133,6 +149,7 @@ impl Correction {
             | Correction::Reassign { base, .. } => base,
             Correction::Add { unit, .. }
             | Correction::Side { unit, .. }
+            | Correction::Swap { unit, .. }
             | Correction::Facing { unit, .. } => unit,
         }
     }
@@ -330,6 +347,57 @@ mod tests {
         // A base's name or an unknown unit is refused.
         assert!(apply(&t, &Correction::Facing { unit: "a#0".into(), flip: true }).is_err());
         assert!(apply(&t, &Correction::Facing { unit: "zz".into(), flip: true }).is_err());
+    }
+
+    /// Issue 37: two twin formations the photo could not tell apart (`ambiguous-unit`)
+    /// exchange their bases, each unit keeping its id and side.
+    #[test]
+    fn swap_exchanges_twins_bases_and_refuses_what_is_not_twins() {
+        use vedette_geometry::{BaseMeta, Found, Vec2};
+        let mut t = Table::from_json_str(
+            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+            {"id":"fr-3","side":"fr","kind":"infantry","formation":"line",
+             "bases":[{"x":0,"y":0,"heading":90,"width":40,"depth":20},{"x":40,"y":0,"heading":90,"width":40,"depth":20}]},
+            {"id":"fr-5","side":"fr","kind":"infantry","formation":"line",
+             "bases":[{"x":300,"y":50,"heading":80,"width":40,"depth":20},{"x":340,"y":57,"heading":80,"width":40,"depth":20}]},
+            {"id":"fr-7","side":"fr","kind":"infantry","formation":"line",
+             "bases":[{"x":600,"y":0,"heading":90,"width":40.3,"depth":20}]},
+            {"id":"au-1","side":"au","kind":"cavalry","formation":"line",
+             "bases":[{"x":0,"y":500,"heading":270,"width":40,"depth":30}]}]}"#,
+        )
+        .unwrap();
+        for b in t.units.iter_mut().flat_map(|u| u.bases.iter_mut()) {
+            *b = b.with_meta(BaseMeta {
+                found: Some(Found::Fitted),
+                sigma_mm: Some(2.0),
+                ..BaseMeta::default()
+            });
+        }
+        let swapped = apply(&t, &Correction::Swap { unit: "fr-3".into(), with: "fr-5".into() }).unwrap();
+        assert_eq!(swapped.units[0].id, "fr-3");
+        assert_eq!(swapped.units[0].bases, t.units[1].bases);
+        assert_eq!(swapped.units[1].id, "fr-5");
+        assert_eq!(swapped.units[1].bases, t.units[0].bases);
+        assert_eq!(swapped.units[1].bases[1].centre(), Vec2::new(40.0, 0.0));
+        // Swapped back: the table as it was.
+        let back = apply(&swapped, &Correction::Swap { unit: "fr-5".into(), with: "fr-3".into() }).unwrap();
+        assert_eq!(back, t);
+        // Within 0.5 mm a base is of the same size (a hand-edited table may round); the
+        // counts may differ (a formation that lost a base).
+        assert!(apply(&t, &Correction::Swap { unit: "fr-7".into(), with: "fr-3".into() }).is_ok());
+        let refused = |c: Correction, t: &Table| apply(t, &c).unwrap_err().to_string();
+        let e = refused(Correction::Swap { unit: "fr-3".into(), with: "au-1".into() }, &t);
+        assert!(e.contains("fr-3 and au-1 are not twins") && e.contains("40 x 30 mm"), "{e}");
+        let e = refused(Correction::Swap { unit: "fr-3".into(), with: "fr-3".into() }, &t);
+        assert!(e.contains("with itself"), "{e}");
+        assert!(refused(Correction::Swap { unit: "fr-3".into(), with: "zz".into() }, &t).contains("zz"));
+        assert!(apply(&t, &Correction::Swap { unit: "fr-3#0".into(), with: "fr-5".into() }).is_err());
+        // A base read from its tag says which unit it is.
+        let mut tagged = t.clone();
+        tagged.units[1].bases[1] =
+            tagged.units[1].bases[1].with_meta(BaseMeta { tag: Some(41), ..BaseMeta::default() });
+        let e = refused(Correction::Swap { unit: "fr-3".into(), with: "fr-5".into() }, &tagged);
+        assert!(e.contains("fr-5's base 1 was read from its tag (41)"), "{e}");
     }
 
     #[test]

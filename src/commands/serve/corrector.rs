@@ -277,6 +277,18 @@ impl Corrector {
                 self.take(u, rank);
                 Ok(())
             }
+            Correction::Swap { with, .. } => {
+                let u = self.unit_named(name)?;
+                let v = self.unit_named(with)?;
+                let ours: Vec<Base> = self.bases[u].iter().copied().collect();
+                let theirs: Vec<Base> = self.bases[v].iter().copied().collect();
+                if let Some(fault) = swap_fault((name, &ours), (with, &theirs)) {
+                    return Err(CliError::Usage(fault));
+                }
+                self.bases.swap(u, v);
+                self.slotted.swap(u, v);
+                Ok(())
+            }
             Correction::Reassign { to, .. } => {
                 let (u, rank) = self.base_named(name)?;
                 let v = self.unit_named(to)?;
@@ -364,6 +376,44 @@ impl Corrector {
 }
 
 /// `v`, when it is a finite number (JSON holds no other).
+/// How far two bases' frontage or depth may differ, mm, for a `swap` to take them as
+/// one size: twins' bases are the roster's one size; a hand-edited table may round.
+pub const SWAP_SIZE_TOLERANCE_MM: f64 = 0.5;
+
+/// Why the bases of units `a` and `b` (each `(id, bases)`) may not be swapped: the same
+/// unit twice, a base read from its tag (its tag says which unit it is), or bases not
+/// all of one size (only twins' formations can stand for each other).
+pub fn swap_fault(a: (&str, &[Base]), b: (&str, &[Base])) -> Option<String> {
+    if a.0 == b.0 {
+        return Some(format!("{} cannot be swapped with itself", a.0));
+    }
+    for (id, bases) in [a, b] {
+        if let Some((i, tag)) = bases.iter().enumerate().find_map(|(i, x)| x.meta().tag.map(|t| (i, t))) {
+            return Some(format!(
+                "{id}'s base {i} was read from its tag ({tag}), which says which unit it is: a swap exchanges fitted bases only"
+            ));
+        }
+    }
+    let (first_id, first) = a.1.first().map(|f| (a.0, f)).or_else(|| b.1.first().map(|f| (b.0, f)))?;
+    let size = |x: &Base| format!("{} x {} mm", x.width(), x.depth());
+    let other_size = |x: &&Base| {
+        (x.width() - first.width()).abs() > SWAP_SIZE_TOLERANCE_MM
+            || (x.depth() - first.depth()).abs() > SWAP_SIZE_TOLERANCE_MM
+    };
+    for (id, bases) in [a, b] {
+        if let Some(odd) = bases.iter().find(other_size) {
+            return Some(format!(
+                "{} and {} are not twins: {first_id}'s first base is {}, {id} has a base of {}; a swap exchanges the bases of units of one base size",
+                a.0,
+                b.0,
+                size(first),
+                size(odd)
+            ));
+        }
+    }
+    None
+}
+
 fn finite(v: f64) -> Result<f64, CliError> {
     if v.is_finite() { Ok(v) } else { Err(CliError::Usage(format!("{v} is not a finite number"))) }
 }
@@ -437,6 +487,15 @@ mod tests {
                 let r = base_of(&t, base)?;
                 t.units[r.unit].bases.remove(r.base);
             }
+            Correction::Swap { unit, with } => {
+                let u = unit_of(&t, unit)?;
+                let v = unit_of(&t, with)?;
+                if let Some(fault) = swap_fault((unit, &t.units[u].bases), (with, &t.units[v].bases)) {
+                    return Err(fault);
+                }
+                let ours = std::mem::take(&mut t.units[u].bases);
+                t.units[u].bases = std::mem::replace(&mut t.units[v].bases, ours);
+            }
             Correction::Reassign { base, to } => {
                 let r = base_of(&t, base)?;
                 let u = unit_of(&t, to)?;
@@ -509,6 +568,7 @@ mod tests {
                 }),
             (name, unit.clone()).prop_map(|(base, to)| Correction::Reassign { base, to }),
             (unit.clone(), any::<bool>()).prop_map(|(unit, flip)| Correction::Facing { unit, flip }),
+            (unit.clone(), unit.clone()).prop_map(|(unit, with)| Correction::Swap { unit, with }),
             (unit, prop::sample::select(vec!["fr", " ", "au"]))
                 .prop_map(|(unit, side)| Correction::Side { unit, side: side.to_string() }),
         ]

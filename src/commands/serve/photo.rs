@@ -65,6 +65,10 @@ pub struct ScanSummary {
     pub missing_tags: Vec<MissingTag>,
     /// Every issue of the scan, in words (missing tags included).
     pub issues: Vec<String>,
+    /// Untagged units the photo cannot tell apart (issue 37, `ambiguous-unit`): each
+    /// group is the unit a formation was given to, then the units it may be instead.
+    /// The page offers to swap A's unit with the others on the table.
+    pub twins: Vec<Vec<String>>,
     /// Time the scan took, ms.
     pub scan_ms: f64,
 }

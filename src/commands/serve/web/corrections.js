@@ -7,15 +7,17 @@ import { state, $, el, emit, on, showError } from "./state.js";
 import { api } from "./api.js";
 import * as view from "./view.js";
 
-/** Sends one correction (null: undo the last), then tells the page. */
+/** Sends one correction (null: undo the last), then tells the page; true when it was taken. */
 export async function correct(body) {
   showError("");
   try {
     showCorrections(await (body ? api("/api/corrections", body) : api("/api/undo", {})));
     emit("corrected");
+    return true;
   } catch (e) {
     showError(e.message);
     emit("correction-refused");
+    return false;
   }
 }
 
@@ -31,6 +33,7 @@ function words(c) {
     case "add": return "added a base to " + c.unit + " at x " + c.x + ", y " + c.y + " mm, heading " + c.heading + "°";
     case "reassign": return "gave " + c.base + " to " + c.to;
     case "side": return "gave " + c.unit + " to side " + c.side;
+    case "swap": return "swapped " + c.unit + " and " + c.with + " (the photo cannot tell them apart)";
     case "facing": return (c.flip ? "turned " + c.unit + " round" : "kept " + c.unit + "'s facing") + " (no longer assumed)";
     default: return c.op;
   }

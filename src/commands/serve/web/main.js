@@ -14,6 +14,7 @@ import { showPairing } from "./pairing.js";
 import "./findings.js";
 import "./layers.js";
 import "./facing.js";
+import "./twins.js";
 
 on("error", (m) => { $("error").textContent = m; if (m) openAtLeast("half"); });
 
