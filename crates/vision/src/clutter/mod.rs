@@ -290,8 +290,12 @@ pub(crate) fn find_tags_in_clutter(
         }
         // Fitted to its edges first; as proposed when the fit ran onto a figure's edge.
         let fitted_quad = fit_to_edges(&view, &quad, book.bits() as i32);
-        let (quad, rd, on_edges) = match fitted_quad.map(|f| (f, read_quad(&view, book, &f))) {
-            Some((f, r @ Reading::Read { .. })) => (f, r, true),
+        // A fit that settled further than half a cell from its square (it may have run
+        // onto the edge of a figure or another tag) is taken only for a clean reading:
+        // no bit corrected, no light border cell.
+        let (quad, rd, on_edges) = match fitted_quad.map(|(f, far)| (f, far, read_quad(&view, book, &f))) {
+            Some((f, false, r @ Reading::Read { .. }))
+            | Some((f, true, r @ Reading::Read { errors: 0, border_light: 0, .. })) => (f, r, true),
             _ => (quad, read_quad(&view, book, &quad), false),
         };
         match rd {
