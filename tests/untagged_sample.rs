@@ -14,8 +14,9 @@
 //! Outside close calls the findings agree: the roster declares each unit's coat (as a
 //! player would from the paint chart), which decides between units of one layout. The
 //! bases themselves are not all right (BENCHMARKS.md "Untagged bases"; docs/roster.md):
-//! 17 of 35 within 5 mm and 5°, four units slid 6-14 mm (their sigmas cover it), one
-//! turned 90° (its sigmas do not), one missing, and the test holds that too. It says what holds (the tagged unit to a fraction of a millimetre, every
+//! 25 of 35 within 5 mm and 5°, two units slid and one turned 90° (3 of their 7 bases
+//! within 2.45 sigma), one missing, and the test holds that too. It says what holds
+//! (the tagged unit to a fraction of a millimetre, every
 //! unit placed or reported missing, the bases right and the findings that agree counted,
 //! every finding that differs listed with its cause) and fails when any of it changes.
 
@@ -99,7 +100,11 @@ fn compare(scanned: &Table, truth: &Table) -> Comparison {
             (Some(a), Some(b)) if a.0 == b.0 => {
                 c.agree.insert(key.clone());
             }
-            (Some((_, true)), _) => {
+            (Some((scanned, true)), truth) => {
+                eprintln!(
+                    "close call {key}\n    scanned: {scanned}\n    true:    {}",
+                    truth.map_or("-", |x| x.0.as_str())
+                );
                 c.close.insert(key.clone());
             }
             (a, b) => {
@@ -112,23 +117,26 @@ fn compare(scanned: &Table, truth: &Table) -> Comparison {
 
 /// The findings that differ today outside close calls, each with its cause: none. The
 /// scan (2026-11-29: the rigid-template fitter of `crates/vision/src/fitting/`, with the
-/// coats the roster declares deciding between units of one layout) places 11 of 12 units,
-/// each on its own bases: fr-1 from its tags (0.0 mm); au-1, au-2, au-art, fr-art and
-/// fr-ldr within 2.2 mm; au-3, fr-3, au-cav and fr-cav slid 6-14 mm from where they
-/// stand and au-ldr's near-square base turned 90°, none of which changes a verdict.
+/// coats the roster declares deciding between units of one layout and edges that are a
+/// shadow's rather than a base's counting for little) places 11 of 12 units, each on its
+/// own bases: fr-1 from its tags (0.0 mm); au-1, au-2, fr-3, fr-cav, au-art, fr-art and
+/// fr-ldr within 2.3 mm; au-3 and au-cav slid from where they stand and au-ldr's
+/// near-square base turned 90°, none of which changes a verdict outside close calls.
 /// fr-2, 6 mm from the tagged fr-1, is reported missing (nothing fitted in that blob)
 /// and stands in no finding of the true table. Add an entry, with its cause, only when a
 /// change of the fitter is worth a finding that differs.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 /// The findings that are close calls on the scanned table (margins within two sigma of
-/// its fitted bases' sigmas) and are excused: fr-d1's command distances, whose margin
-/// the slid fr-3 and fr-cav carry.
-const KNOWN_CLOSE: &[&str] = &["division/fr-d1"];
+/// its fitted bases' sigmas) and are excused: fr-d1's command distances, and au-ldr's
+/// reach (au-3, slid 20 mm toward it, within its reach on the scanned table and not on
+/// the true one; au-3's sigmas make it a close call).
+const KNOWN_CLOSE: &[&str] = &["division/fr-d1", "leader/au-ldr"];
 
-/// How many findings agree today: 11 of the 12 on the true table (both batteries' arcs,
-/// the four assaults, both cavalry reactions, au-d1's command, both leaders).
-const AGREE: usize = 11;
+/// How many findings agree today: 10 of the 12 on the true table (both batteries' arcs,
+/// the four assaults, both cavalry reactions, au-d1's command, fr-ldr); before the
+/// shadow-aware score au-3 stood elsewhere and au-ldr's agreed too.
+const AGREE: usize = 10;
 
 #[test]
 fn the_untagged_sample_s_findings_against_its_true_table() {
@@ -155,15 +163,16 @@ fn the_untagged_sample_s_findings_against_its_true_table() {
     let acc = common::untagged::compare_untagged(&scanned, &truth);
     eprintln!("bases: {}", acc.summary());
     eprintln!("missed: {:?}", common::untagged::missed(&scanned, &truth));
-    // 17 of the 35 bases in their own unit within 5 mm and 5°: fr-1 (4, tags), au-1 (4),
-    // au-2 (6), au-art, fr-art and fr-ldr; 32 scanned (fr-2's 3 reported missing).
-    assert_eq!((acc.correct, acc.scanned_bases), (17, 32), "{}", acc.summary());
+    // 25 of the 35 bases in their own unit within 5 mm and 5°: fr-1 (4, tags), au-1 (4),
+    // au-2 (6), fr-3 (4), fr-cav (4), au-art, fr-art and fr-ldr; 32 scanned (fr-2's 3
+    // reported missing). Before the shadow-aware score fr-3 and fr-cav stood on their
+    // shadows' outer edges: 17.
+    assert_eq!((acc.correct, acc.scanned_bases), (25, 32), "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
-    // The slid units' sigmas cover their slides (a place of the same layout nearly as
-    // good widens them): of the 15 bases of au-3, fr-3, au-cav, fr-cav and au-ldr, 14
-    // are within 2.45 sigma; au-ldr's quarter turn is not (its true orientation ranks
-    // under 0.7 of the turned one).
-    assert_eq!(acc.slid_within_sigmas(2.45), (15, 14), "{}", acc.summary());
+    // The units still off in place: au-3 and au-cav slid, au-ldr turned a quarter; 3 of
+    // their 7 bases are within 2.45 sigma (a place of the same layout nearly as good
+    // widens the sigmas; au-ldr's true orientation ranks under 0.7 of the turned one).
+    assert_eq!(acc.slid_within_sigmas(2.45), (7, 3), "{}", acc.summary());
 
     // The tagged unit anchors: its four bases to a fraction of a millimetre.
     let fr1 = scanned.units.iter().find(|u| u.id == "fr-1").expect("fr-1 scanned");

@@ -4,7 +4,7 @@
 //! ([`super::template`]) is kept as a hypothesis when its outer edges stand out and the
 //! blob fills it.
 
-use super::template::{Placement, clear_factor};
+use super::template::{Placement, credit};
 use crate::roster::RosterUnit;
 use vedette_geometry::{BaseSize, Formation, Vec2};
 
@@ -122,8 +122,9 @@ pub(crate) fn hypothesis(
         return None;
     }
     let clear = order.map(|k| p.clear[k]);
+    let shadow = order.map(|k| p.shadow_edge[k]);
     let score =
-        (0..4).map(|k| w[k] * edges[k] * clear_factor(clear[k], w[k])).sum::<f64>() / w.iter().sum::<f64>();
+        (0..4).map(|k| credit(edges[k], clear[k], shadow[k], w[k])).sum::<f64>() / w.iter().sum::<f64>();
     let weakest = edges.iter().copied().fold(f64::INFINITY, f64::min) / MIN_EDGE_CONTRAST;
     Some(Hypothesis {
         shape: *shape,

@@ -4,6 +4,7 @@
 //! are outvoted), and the regions that differ from it in colour or in fine contrast
 //! (figures), cleaned into blobs: the candidates the formations are fitted to.
 
+use super::shadow::Shade;
 use crate::error::VisionError;
 use crate::pose::CameraModel;
 use crate::profile::Profile;
@@ -55,12 +56,13 @@ impl Blob {
 /// Finds the blobs on the table. `occupied` (255 where tagged bases, their figures and
 /// the fiducials stand, on the rectified plane of [`rectified`]) is left out. Also
 /// gives the pixels that differ from the mat before the blobs are closed (255 there):
-/// what stands on the bases, for their paints.
+/// what stands on the bases, for their paints; and each pixel classed as lit mat,
+/// shaded mat or other ([`Shade`]).
 pub(crate) fn find_blobs(
     rect: &Rectified,
     occupied: &Mat,
     min_area_mm2: f64,
-) -> Result<(Vec<Blob>, Mat), VisionError> {
+) -> Result<(Vec<Blob>, Mat, Shade), VisionError> {
     let (cols, rows) = rect.size()?;
     let mut lab = Mat::default();
     opencv::imgproc::cvt_color_def(&rect.image, &mut lab, opencv::imgproc::COLOR_BGR2Lab)?;
@@ -123,6 +125,23 @@ pub(crate) fn find_blobs(
     let colour_limit = (COLOUR_FACTOR * sample(&colour)).max(COLOUR_FLOOR) as f32;
     let contrast_limit = (CONTRAST_FACTOR * sample(&contrast)).max(CONTRAST_FLOOR) as f32;
     let mut mask = crate::palette::blank_mask(rows, cols)?;
+    let shade = {
+        let mut mat_bgr = Mat::default();
+        opencv::imgproc::cvt_color_def(&background, &mut mat_bgr, opencv::imgproc::COLOR_Lab2BGR)?;
+        let to_arrays = |m: &Mat| -> Result<Vec<[u8; 3]>, VisionError> {
+            Ok(m.data_typed::<Vec3b>()?.iter().map(|p| [p[0], p[1], p[2]]).collect())
+        };
+        let differs: Vec<bool> = (0..w * h)
+            .map(|i| occ[i] != 0 || colour[i] > colour_limit || contrast[i] > contrast_limit)
+            .collect();
+        Shade::classify(
+            &to_arrays(&rect.image)?,
+            &to_arrays(&mat_bgr)?,
+            &differs,
+            (w, h),
+            rect.to_table([-0.5, -0.5]),
+        )
+    };
     {
         let m = mask.data_typed_mut::<u8>()?;
         for y in 0..h {
@@ -195,7 +214,7 @@ pub(crate) fn find_blobs(
         b.min = lo;
         b.max = hi;
     }
-    Ok((kept.into_iter().map(|(_, b)| b).collect(), mask))
+    Ok((kept.into_iter().map(|(_, b)| b).collect(), mask, shade))
 }
 
 /// The photo rectified onto the base tops over the whole table, for [`find_blobs`].

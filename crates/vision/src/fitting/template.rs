@@ -9,8 +9,15 @@
 //! Figures are short and curved, of either sign, and average out along an edge; the
 //! seams between touching bases join flock to flock and are weak; an outer edge joins
 //! flock to mat all along its length.
+//!
+//! Shadows ([`super::shadow`]): where the lamp casts them a dark base's true edge is
+//! dark flock on dark shadow, and the shadow's outer edge is the strongest step. An
+//! edge with the mat in shadow just inside it and the lit mat just outside is a
+//! shadow's edge, not a base's: it loses its strength in the score ([`SHADOW_GAIN`]).
+//! A formation slid along its line onto its shadow's edge loses the edge it rested on.
 
 use super::edges::FINE_PX_PER_MM;
+use super::shadow::{Class, Shade};
 use super::surface::{Blob, COARSE_PX_PER_MM};
 use crate::error::VisionError;
 use crate::pose::CameraModel;
@@ -38,6 +45,17 @@ const CLEAR_TO_MM: f64 = 6.0;
 const CLEAR_GAIN_NEAR: f64 = 0.75;
 /// ... and one figures lean over (their tops stand past it on the base tops' plane).
 const CLEAR_GAIN_FAR: f64 = 0.25;
+/// The bands on either side of an edge that tell a shadow's edge (the mat in shadow
+/// inside, the lit mat outside) start this far from it (the step itself is blurred
+/// over a pixel or two) ...
+const SHADOW_FROM_MM: f64 = 1.0;
+/// ... and end this far from it, mm: inside, within the narrowest hard shadow that
+/// slides a formation out of the 5 mm a base may be off; outside, within the soft
+/// rim beyond a hard shadow.
+const SHADOW_TO_MM: f64 = 4.0;
+/// How much of its strength an edge loses whose inside band is all shadow and whose
+/// outside band is all lit mat.
+const SHADOW_GAIN: f64 = 0.9;
 
 /// The photo around one blob, turned onto the blob's edge directions, with the
 /// prefix sums of its gradients and of the blob's mask.
@@ -65,6 +83,10 @@ pub(crate) struct Turned {
     /// Integral image of the texture (the sum over channels of the gradients' absolute
     /// values): index `v * (w + 1) + u`.
     tex_int: Vec<f64>,
+    /// Integral images of the lit mat ([`Class::Lit`]) and of the mat in shadow
+    /// ([`Class::Shade`]): index `v * (w + 1) + u`.
+    lit_int: Vec<u32>,
+    shade_int: Vec<u32>,
 }
 
 /// A formation's rectangle in a turned frame, and its evidence.
@@ -86,6 +108,10 @@ pub(crate) struct Placement {
     /// How far each pair of edges' own peaks stand from the rectangle's size, mm (RMS
     /// over the two pairs).
     pub misfit_mm: f64,
+    /// Per edge, how much it looks like a shadow's edge: the share of the band inside
+    /// it that is the mat in shadow times the share of the band outside it that is
+    /// the lit mat ([`SHADOW_FROM_MM`] to [`SHADOW_TO_MM`]).
+    pub shadow_edge: [f64; 4],
 }
 
 impl Placement {
@@ -104,6 +130,7 @@ impl Turned {
         top_mm: f64,
         blob: &Blob,
         angle_deg: f64,
+        shade: &Shade,
     ) -> Result<Turned, VisionError> {
         let margin = Vec2::new(MARGIN_MM, MARGIN_MM);
         let (min, max) = (blob.min - margin, blob.max + margin);
@@ -151,12 +178,20 @@ impl Turned {
             }
         }
         let mut mask_int = vec![0u32; (w + 1) * (h + 1)];
+        let mut lit_int = vec![0u32; (w + 1) * (h + 1)];
+        let mut shade_int = vec![0u32; (w + 1) * (h + 1)];
         let (mut ulo, mut uhi, mut vlo, mut vhi) =
             (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
         for v in 0..h {
             let mut row = 0u32;
+            let (mut lit_row, mut shade_row) = (0u32, 0u32);
             for u in 0..w {
                 let p = origin + a * (u as f64 / f) + b * (v as f64 / f);
+                let class = shade.at(p);
+                lit_row += u32::from(class == Class::Lit);
+                shade_row += u32::from(class == Class::Shade);
+                lit_int[(v + 1) * (w + 1) + u + 1] = lit_int[v * (w + 1) + u + 1] + lit_row;
+                shade_int[(v + 1) * (w + 1) + u + 1] = shade_int[v * (w + 1) + u + 1] + shade_row;
                 let (gx, gy) = ((p.x - min.x) * COARSE_PX_PER_MM, (p.y - min.y) * COARSE_PX_PER_MM);
                 let inside = gx >= 0.0
                     && gy >= 0.0
@@ -227,6 +262,8 @@ impl Turned {
             extent: (ulo, uhi, vlo, vhi),
             mask_total,
             tex_int,
+            lit_int,
+            shade_int,
         })
     }
 
@@ -245,16 +282,43 @@ impl Turned {
         mean_between(&self.hcum, v, self.h, self.w, u0, u1)
     }
 
-    /// Blob pixels in `[u0, u1) x [v0, v1)`.
-    fn mask_in(&self, u0: usize, u1: usize, v0: usize, v1: usize) -> u32 {
+    /// The count in `[u0, u1) x [v0, v1)` (clipped to the image) of the integral image
+    /// `int` (index `v * (w + 1) + u`), and the clipped area.
+    fn count_in(&self, int: &[u32], u0: usize, u1: usize, v0: usize, v1: usize) -> (u32, usize) {
         let (u1, v1) = (u1.min(self.w), v1.min(self.h));
         if u1 <= u0 || v1 <= v0 {
-            return 0;
+            return (0, 0);
         }
         let s = self.w + 1;
-        self.mask_int[v1 * s + u1] + self.mask_int[v0 * s + u0]
-            - self.mask_int[v0 * s + u1]
-            - self.mask_int[v1 * s + u0]
+        (int[v1 * s + u1] + int[v0 * s + u0] - int[v0 * s + u1] - int[v1 * s + u0], (u1 - u0) * (v1 - v0))
+    }
+
+    /// Blob pixels in `[u0, u1) x [v0, v1)`.
+    fn mask_in(&self, u0: usize, u1: usize, v0: usize, v1: usize) -> u32 {
+        self.count_in(&self.mask_int, u0, u1, v0, v1).0
+    }
+
+    /// Per edge of the rectangle with corner `(u0, v0)` and size `(lu, lv)` px, how
+    /// much it looks like a shadow's edge ([`Placement::shadow_edge`]).
+    fn shadow_edge(&self, u0: usize, v0: usize, lu: usize, lv: usize) -> [f64; 4] {
+        let f = FINE_PX_PER_MM;
+        let share = |int: &[u32], u0: usize, u1: usize, v0: usize, v1: usize| {
+            let (n, area) = self.count_in(int, u0, u1, v0, v1);
+            if area == 0 { 0.0 } else { f64::from(n) / area as f64 }
+        };
+        let (near, far) = ((SHADOW_FROM_MM * f) as usize, (SHADOW_TO_MM * f) as usize);
+        let (inside, outside) = (&self.shade_int, &self.lit_int);
+        let (u1, v1) = (u0 + lu, v0 + lv);
+        [
+            share(inside, u0 + near, u0 + far, v0, v1)
+                * share(outside, u0.saturating_sub(far), u0.saturating_sub(near), v0, v1),
+            share(inside, u1.saturating_sub(far), u1.saturating_sub(near), v0, v1)
+                * share(outside, u1 + near, u1 + far, v0, v1),
+            share(inside, u0, u1, v0 + near, v0 + far)
+                * share(outside, u0, u1, v0.saturating_sub(far), v0.saturating_sub(near)),
+            share(inside, u0, u1, v1.saturating_sub(far), v1.saturating_sub(near))
+                * share(outside, u0, u1, v1 + near, v1 + far),
+        ]
     }
 
     /// Mean texture in `[u0, u1) x [v0, v1)`.
@@ -330,7 +394,8 @@ impl Turned {
         let score = |u0: usize, v0: usize| {
             let s = self.steps(u0, v0, lu, lv);
             let c = self.clear(u0, v0, lu, lv);
-            (0..4).map(|k| weights[k] * strength(&s[k]) * clear_factor(c[k], weights[k])).sum::<f64>()
+            let l = self.shadow_edge(u0, v0, lu, lv);
+            (0..4).map(|k| credit(strength(&s[k]), c[k], l[k], weights[k])).sum::<f64>()
         };
         // Coarse grid, then each local maximum refined to the pixel.
         let cu: Vec<usize> = (u_first..=u_last).step_by(COARSE_STEP).collect();
@@ -435,6 +500,7 @@ impl Turned {
             explained: f64::from(inside) / f64::from(self.mask_total.max(1)),
             clear: self.clear(u0, v0, lu, lv),
             misfit_mm: (((du1 - du0).powi(2) + (dv1 - dv0).powi(2)) / 2.0).sqrt() / FINE_PX_PER_MM,
+            shadow_edge: self.shadow_edge(u0, v0, lu, lv),
         }
     }
 }
@@ -446,9 +512,16 @@ fn strength(s: &[f32; 3]) -> f64 {
 
 /// What share of an edge's strength counts in the score, given the share `clear` of
 /// the band outside it that is not blob and its weight (below 1: figures lean over it).
-pub(crate) fn clear_factor(clear: f64, weight: f64) -> f64 {
+fn clear_factor(clear: f64, weight: f64) -> f64 {
     let gain = if weight >= 1.0 { CLEAR_GAIN_NEAR } else { CLEAR_GAIN_FAR };
     1.0 - gain * (1.0 - clear.clamp(0.0, 1.0))
+}
+
+/// What an edge of `strength` adds to a formation's score: weighted (`weight` below 1:
+/// figures lean over it), less as the band beyond it is not `clear` of the blob, and
+/// less as it looks like a shadow's edge (`shadow_edge`, [`SHADOW_GAIN`]).
+pub(crate) fn credit(strength: f64, clear: f64, shadow_edge: f64, weight: f64) -> f64 {
+    weight * strength * clear_factor(clear, weight) * (1.0 - SHADOW_GAIN * shadow_edge.clamp(0.0, 1.0))
 }
 
 /// The mean over `lo..hi` of line `line` (of `lines`) of prefix sums `cum`, each line
