@@ -37,6 +37,12 @@ async function swapOnce(b, name) {
   const page = b.page;
   const touch = name === "phone";
   await openViewer(page);
+  // Over the photo the legend starts off (at the photo's corner, at its scale, it is a
+  // blank box over the table on a phone); its checkbox turns it on.
+  const legend = page.locator("#view svg g#legend");
+  assert.equal(await legend.count(), 1);
+  assert.equal(await legend.evaluate((g) => getComputedStyle(g).display), "none");
+  assert.equal(await page.locator('#layers input[data-layer="legend"]').isChecked(), false);
   const session = await api(page, "/api/session");
   const groups = session.scan.twins;
   assert.ok(groups.some((g) => g.includes("fr-art") && g.includes("fr-art-2")), "the scan says it cannot tell the batteries apart: " + JSON.stringify(groups));

@@ -1,6 +1,6 @@
 // One checkbox per layer of the drawing (bases, arcs, zones, ... docs/drawing.md), and
 // one for the words and constructions the clean plan leaves to the lit finding.
-import { $, el, on } from "./state.js";
+import { state, $, el, on } from "./state.js";
 import { svg } from "./view.js";
 
 /** Whether every label and construction is shown (the clean plan when false). */
@@ -22,6 +22,11 @@ function buildLayers() {
   box.replaceChildren();
   if (!root) return;
   root.classList.toggle("show-all", everything);
+  // Over a photo the legend stands at the photo's corner at the photo's scale: a blank
+  // box over the table on a phone, its words too small to read. Off there until its
+  // checkbox turns it on (the plan keeps it, beside the table).
+  const legend = root.querySelector("g#legend.layer");
+  if (legend && state.view === "photo") legend.style.display = "none";
   const all = checkbox("every label and construction", everything, (v) => {
     everything = v;
     root.classList.toggle("show-all", v);
