@@ -113,9 +113,25 @@ pub fn run_table_verb(command: Command, out: &mut dyn std::io::Write) -> Result<
 /// The name of the binary that runs the photo verbs.
 pub const SCANNER_BINARY: &str = "vedette-scanner";
 
+/// The variable through which `vedette` tells `vedette-scanner` its build's id (a hash
+/// of the workspace's sources, `build.rs`).
+pub const BUILD_ID_ENV: &str = "VEDETTE_CALLER_BUILD_ID";
+
+/// For `vedette-scanner` of build `ours`: refuses to run for a `vedette` built from
+/// other sources (its [`BUILD_ID_ENV`] differs), which would leave scans to an old
+/// scanner. Run directly (no variable), the scanner runs.
+pub fn check_caller_build(ours: &str) -> Result<(), crate::CliError> {
+    match std::env::var(BUILD_ID_ENV) {
+        Ok(id) if id != ours => Err(crate::CliError::Usage(format!(
+            "{SCANNER_BINARY} was built from other sources than the vedette that called it (build {ours}, vedette's {id}): rebuild both (cargo build --release --bin vedette --bin {SCANNER_BINARY}, or cargo install --path .)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Replaces this process with `vedette-scanner` (beside this binary) running the same
-/// command line; returns only when that fails.
-fn exec_scanner() -> crate::CliError {
+/// command line, told this build's id; returns only when that fails.
+fn exec_scanner(build_id: &str) -> crate::CliError {
     let beside = std::env::current_exe().map(|p| p.with_file_name(SCANNER_BINARY));
     let path = match beside {
         Ok(p) if p.exists() => p,
@@ -128,7 +144,7 @@ fn exec_scanner() -> crate::CliError {
         Err(e) => return crate::CliError::Usage(format!("cannot find this binary's directory: {e}")),
     };
     let mut cmd = std::process::Command::new(&path);
-    cmd.args(std::env::args_os().skip(1));
+    cmd.args(std::env::args_os().skip(1)).env(BUILD_ID_ENV, build_id);
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -157,15 +173,15 @@ pub fn finish(result: Result<(), crate::CliError>) -> ExitCode {
 }
 
 /// The `vedette` binary's entry point: table verbs here, photo verbs handed to
-/// `vedette-scanner`.
-pub fn main() -> ExitCode {
+/// `vedette-scanner`, told `build_id` (the binary's build, `build.rs`).
+pub fn main(build_id: &str) -> ExitCode {
     crate::output::guard_process();
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
     match table_verb(cli.command, &mut lock) {
         Some(result) => finish(result),
-        None => finish(Err(exec_scanner())),
+        None => finish(Err(exec_scanner(build_id))),
     }
 }
 

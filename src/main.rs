@@ -5,9 +5,13 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// This build's id, a hash of the workspace's sources (`build.rs`): handed to
+/// `vedette-scanner`, which refuses to run for another build's `vedette`.
+const BUILD_ID: &str = include_str!(concat!(env!("OUT_DIR"), "/build_id"));
+
 fn main() -> std::process::ExitCode {
     small_pages();
-    vedette::cli::main()
+    vedette::cli::main(BUILD_ID)
 }
 
 /// Asks Linux not to back this process's memory with transparent huge pages. mimalloc

@@ -31,3 +31,29 @@ fn vedette_hands_the_photo_verbs_to_the_scanner() {
     assert!(err.contains("no-such-photo.jpg"), "{err}");
     assert!(!err.contains("not beside this binary"), "{err}");
 }
+
+/// `cargo build --bin vedette` alone leaves an old scanner beside a new `vedette`: the
+/// scanner refuses a caller of another build (its id a hash of the sources, `build.rs`)
+/// instead of scanning with old code, and says how to mend it.
+#[test]
+fn the_scanner_refuses_a_vedette_of_other_sources() {
+    let out = Command::new(env!("CARGO_BIN_EXE_vedette-scanner"))
+        .args(["fiducials", "no-such-photo.jpg"])
+        .env(vedette::cli::BUILD_ID_ENV, "0123456789abcdef")
+        .output()
+        .expect("the scanner runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("built from other sources than the vedette that called it"), "{err}");
+    assert!(err.contains("rebuild both"), "{err}");
+    assert!(!err.contains("no-such-photo.jpg"), "refused before the verb ran: {err}");
+    // Its own build's id, as vedette passes it, runs the verb.
+    let ours = include_str!(concat!(env!("OUT_DIR"), "/build_id"));
+    assert_eq!(ours.len(), 16);
+    let out = Command::new(env!("CARGO_BIN_EXE_vedette-scanner"))
+        .args(["fiducials", "no-such-photo.jpg"])
+        .env(vedette::cli::BUILD_ID_ENV, ours)
+        .output()
+        .expect("the scanner runs");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-photo.jpg"));
+}

@@ -31,8 +31,15 @@ use vedette::commands;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// This build's id, a hash of the workspace's sources (`build.rs`): `vedette` passes
+/// its own, and a scanner of another build refuses to run.
+const BUILD_ID: &str = include_str!(concat!(env!("OUT_DIR"), "/build_id"));
+
 fn main() -> ExitCode {
     vedette::output::guard_process();
+    if let Err(e) = vedette::cli::check_caller_build(BUILD_ID) {
+        return vedette::cli::finish(Err(e));
+    }
     let cli = Cli::parse();
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
