@@ -6,31 +6,13 @@
 // file, after which the unit's facing is no longer assumed; Undo takes it back. On a
 // desktop (mouse) and on a phone (touch), each leaving the table as it found it.
 // Screenshots of each step go to target/browser/ (look at them).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { api, baseCentre, browser, openViewer, server } from "./lib.mjs";
+import { join } from "node:path";
+import { api, baseCentre, corrections, desktopAndPhone, openViewer, shots } from "./lib.mjs";
 
-const shots = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "target", "browser");
-mkdirSync(shots, { recursive: true });
-const correctionsFile = () => server.table.replace(/\.json$/, ".corrections.json");
-const corrections = () => (existsSync(correctionsFile()) ? JSON.parse(readFileSync(correctionsFile(), "utf8")).corrections : []);
 const turned = (a, b) => Math.abs((((b - a - 180) % 360) + 540) % 360 - 180) < 1e-6;
-
-let desk, phone;
-before(async () => {
-  desk = await browser();
-  phone = await browser({ phone: true });
-});
-after(async () => {
-  for (const b of [desk, phone]) {
-    if (!b) continue;
-    assert.deepEqual(b.errors, [], "errors in the page's script");
-    await b.close();
-  }
-});
+const browsers = desktopAndPhone();
 
 /** The assumed facing offered, taken (one tap or click), shown, and undone, on `b`. */
 async function flipOnce(b, name) {
@@ -97,9 +79,9 @@ async function flipOnce(b, name) {
 }
 
 test("desktop: an assumed facing is marked, offered, turned round in one click and undone", async () => {
-  await flipOnce(desk, "desktop");
+  await flipOnce(browsers.desk, "desktop");
 });
 
 test("phone: an assumed facing is marked, offered, turned round in one tap and undone", async () => {
-  await flipOnce(phone, "phone");
+  await flipOnce(browsers.phone, "phone");
 });

@@ -2,10 +2,13 @@
 // server that tests/browser/run started (its address, table copy and binary in the
 // environment).
 import { chromium } from "playwright-core";
+import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 function env(name) {
   const v = process.env[name];
@@ -26,6 +29,37 @@ const ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
+
+/** Where the tests' screenshots go (target/browser/, made): look at them. */
+export const shots = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "target", "browser");
+mkdirSync(shots, { recursive: true });
+
+/** The corrections the server has written so far (the file beside its table). */
+export function corrections() {
+  const file = server.table.replace(/\.json$/, ".corrections.json");
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).corrections : [];
+}
+
+/**
+ * A desktop browser and a phone with touch for a test file: started before its tests,
+ * closed after them, each checked to have raised no error in the page's script.
+ * Returns {desk, phone}, filled once the file's tests start.
+ */
+export function desktopAndPhone() {
+  const b = { desk: null, phone: null };
+  before(async () => {
+    b.desk = await browser();
+    b.phone = await browser({ phone: true });
+  });
+  after(async () => {
+    for (const x of [b.desk, b.phone]) {
+      if (!x) continue;
+      assert.deepEqual(x.errors, [], "errors in the page's script");
+      await x.close();
+    }
+  });
+  return b;
+}
 
 /** The phone profile of the tests (issue 38): a phone held upright. */
 export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };

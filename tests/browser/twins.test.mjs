@@ -6,31 +6,13 @@
 // the two batteries' places are exchanged and A stays on the battery it was on, under
 // its new name; Undo takes it back. On a desktop (mouse) and on a phone (touch), each
 // leaving the table as it found it. Screenshots go to target/browser/twins-*.png.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { api, baseCentre, browser, openViewer, server } from "./lib.mjs";
+import { join } from "node:path";
+import { api, baseCentre, corrections, desktopAndPhone, openViewer, shots } from "./lib.mjs";
 
-const shots = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "target", "browser");
-mkdirSync(shots, { recursive: true });
-const correctionsFile = () => server.table.replace(/\.json$/, ".corrections.json");
-const corrections = () => (existsSync(correctionsFile()) ? JSON.parse(readFileSync(correctionsFile(), "utf8")).corrections : []);
 const place = (x) => [x.x, x.y, x.heading];
-
-let desk, phone;
-before(async () => {
-  desk = await browser();
-  phone = await browser({ phone: true });
-});
-after(async () => {
-  for (const b of [desk, phone]) {
-    if (!b) continue;
-    assert.deepEqual(b.errors, [], "errors in the page's script");
-    await b.close();
-  }
-});
+const browsers = desktopAndPhone();
 
 /** The twins offered, swapped (one tap or click), shown, and undone, on `b`. */
 async function swapOnce(b, name) {
@@ -89,9 +71,9 @@ async function swapOnce(b, name) {
 }
 
 test("desktop: twins the photo cannot tell apart are offered and swapped in one click, and undone", async () => {
-  await swapOnce(desk, "desktop");
+  await swapOnce(browsers.desk, "desktop");
 });
 
 test("phone: twins the photo cannot tell apart are offered and swapped in one tap, and undone", async () => {
-  await swapOnce(phone, "phone");
+  await swapOnce(browsers.phone, "phone");
 });
