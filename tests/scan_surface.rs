@@ -161,6 +161,11 @@ fn shoot(dir: &Path) -> Truth {
 }
 
 fn shoot_table(dir: &Path, table: Table) -> Truth {
+    shoot_table_with(dir, table, RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(19) })
+}
+
+/// [`shoot_table`] with these render options.
+fn shoot_table_with(dir: &Path, table: Table, options: RenderOptions) -> Truth {
     let layout = StandardLayout { fiducial_side_mm: 40.0, inset_mm: 40.0, ..Default::default() }
         .build(&table)
         .unwrap();
@@ -175,7 +180,6 @@ fn shoot_table(dir: &Path, table: Table) -> Truth {
         resolution: Resolution::new(1600, 1200),
     })
     .unwrap();
-    let options = RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(19) };
     render(&scene, &camera, &options).unwrap().write(dir, "surface").unwrap();
     Truth::load(dir, "surface")
 }
@@ -376,10 +380,44 @@ fn cubes_standing_in_rows_are_each_found() {
     every_cube_found(dir.path(), &t);
 }
 
+/// Issue 36: the cubes' colours are judged against the photo's own paper and ink, so
+/// a photo one stop under or over (the brightest paper clipped) or under a warm light
+/// left uncorrected shows the same cubes: a pair, a row of three and two colours
+/// touching, every colour, each found with its colour and unit, nothing invented.
+#[test]
+fn cubes_are_found_under_other_exposures_and_light() {
+    let s = 9.6;
+    let mut t = four_lines();
+    t.markers = vec![
+        cube(MarkerColour::Red, 175.0, 120.0, "fr-1"),
+        cube(MarkerColour::Red, 175.0 + s, 120.0, "fr-1"),
+        cube(MarkerColour::Yellow, 400.0, 120.0, "fr-2"),
+        cube(MarkerColour::Yellow, 400.0 + s, 120.0, "fr-2"),
+        cube(MarkerColour::Yellow, 400.0 + 2.0 * s, 120.0, "fr-2"),
+        cube(MarkerColour::White, 110.0, 300.0, "au-1"),
+        cube(MarkerColour::Natural, 250.0, 330.0, "au-1"),
+        cube(MarkerColour::Black, 400.0, 330.0, "au-2"),
+        cube(MarkerColour::Yellow, 400.0 + s, 330.0, "au-2"),
+    ];
+    for (ev, white_balance) in [(-1.0, [1.0; 3]), (0.0, [1.15, 1.0, 0.8]), (-0.5, [0.85, 1.0, 1.2])] {
+        let dir = tempfile::tempdir().unwrap();
+        let options =
+            RenderOptions { texel_mm: 0.5, exposure_ev: ev, white_balance, ..RenderOptions::seeded(36) };
+        let truth = shoot_table_with(dir.path(), t.clone(), options);
+        println!("{ev:+} EV, white balance {white_balance:?}");
+        scan_finds_every_cube(dir.path(), &t, &truth);
+    }
+}
+
 /// Renders `t`, scans it with its camera file and roster, and checks that every base
 /// and every cube (within 3 mm, with its colour and unit) is found and nothing else.
 fn every_cube_found(dir: &Path, t: &Table) {
     let truth = shoot_table(dir, t.clone());
+    scan_finds_every_cube(dir, t, &truth);
+}
+
+/// Scans the render of `t` in `dir` as [`every_cube_found`] does.
+fn scan_finds_every_cube(dir: &Path, t: &Table, truth: &Truth) {
     let photo = Photo::load(dir.join("surface.jpg")).unwrap();
     let s = scan(&photo, &profile(), Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
     assert_eq!(s.table.base_count(), t.base_count(), "{:?}", s.report.issues);
