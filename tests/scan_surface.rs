@@ -359,10 +359,17 @@ fn cubes_against_bases_are_found() {
 fn cubes_standing_in_rows_are_each_found() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = four_lines();
+    t.markers = cubes_in_rows();
+    every_cube_found(dir.path(), &t);
+}
+
+/// Two pairs, a row of three and two colours touching, behind and beside
+/// [`four_lines`]' units.
+fn cubes_in_rows() -> Vec<Marker> {
     // A cube's side is 9.525 mm: centres 9.6 mm apart touch (printed cubes are not
     // quite square-edged; the renderer's are).
     let s = 9.6;
-    t.markers = vec![
+    vec![
         // A pair behind fr-1, along x.
         cube(MarkerColour::Red, 175.0, 120.0, "fr-1"),
         cube(MarkerColour::Red, 175.0 + s, 120.0, "fr-1"),
@@ -376,29 +383,19 @@ fn cubes_standing_in_rows_are_each_found() {
         // Two colours touching behind au-2.
         cube(MarkerColour::Black, 400.0, 330.0, "au-2"),
         cube(MarkerColour::Yellow, 400.0 + s, 330.0, "au-2"),
-    ];
-    every_cube_found(dir.path(), &t);
+    ]
 }
 
 /// Issue 36: the cubes' colours are judged against the photo's own paper and ink, so
-/// a photo one stop under or over (the brightest paper clipped) or under a warm light
-/// left uncorrected shows the same cubes: a pair, a row of three and two colours
-/// touching, every colour, each found with its colour and unit, nothing invented.
+/// a photo one stop under, under a warm light left uncorrected, or half a stop under
+/// a cold one shows the same cubes: [`cubes_in_rows`] and a natural wooden cube, each
+/// found with its colour and unit, nothing invented. (At half a stop over and more our
+/// renderer clips the paper and the yellow cubes' red and green: not held.)
 #[test]
 fn cubes_are_found_under_other_exposures_and_light() {
-    let s = 9.6;
     let mut t = four_lines();
-    t.markers = vec![
-        cube(MarkerColour::Red, 175.0, 120.0, "fr-1"),
-        cube(MarkerColour::Red, 175.0 + s, 120.0, "fr-1"),
-        cube(MarkerColour::Yellow, 400.0, 120.0, "fr-2"),
-        cube(MarkerColour::Yellow, 400.0 + s, 120.0, "fr-2"),
-        cube(MarkerColour::Yellow, 400.0 + 2.0 * s, 120.0, "fr-2"),
-        cube(MarkerColour::White, 110.0, 300.0, "au-1"),
-        cube(MarkerColour::Natural, 250.0, 330.0, "au-1"),
-        cube(MarkerColour::Black, 400.0, 330.0, "au-2"),
-        cube(MarkerColour::Yellow, 400.0 + s, 330.0, "au-2"),
-    ];
+    t.markers = cubes_in_rows();
+    t.markers.push(cube(MarkerColour::Natural, 250.0, 330.0, "au-1"));
     for (ev, white_balance) in [(-1.0, [1.0; 3]), (0.0, [1.15, 1.0, 0.8]), (-0.5, [0.85, 1.0, 1.2])] {
         let dir = tempfile::tempdir().unwrap();
         let options =
