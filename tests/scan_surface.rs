@@ -389,8 +389,14 @@ fn cubes_in_rows() -> Vec<Marker> {
 /// Issue 36: the cubes' colours are judged against the photo's own paper and ink, so
 /// a photo one stop under, under a warm light left uncorrected, or half a stop under
 /// a cold one shows the same cubes: [`cubes_in_rows`] and a natural wooden cube, each
-/// found with its colour and unit, nothing invented. (At half a stop over and more our
-/// renderer clips the paper and the yellow cubes' red and green: not held.)
+/// found with its colour and unit, nothing invented. A guard, not a proof of issue
+/// 36's change: our renderer writes linear photos, which the fit on code values
+/// already corrected exactly (this passes without the change too); the second
+/// renderer's photos (`tests/scan_shared_renders.rs`) and the unit tests of `palette`
+/// and `cubes` hold the change. At half a stop over and more our renderer clips the
+/// paper and the yellow cubes' red and green: not held. Declared paints a little off
+/// the rendered ones (yellow 8% less saturated) lose the yellow cube touching the
+/// black one at -1 EV: not held either.
 #[test]
 fn cubes_are_found_under_other_exposures_and_light() {
     let mut t = four_lines();
