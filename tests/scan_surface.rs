@@ -161,6 +161,11 @@ fn shoot(dir: &Path) -> Truth {
 }
 
 fn shoot_table(dir: &Path, table: Table) -> Truth {
+    shoot_table_with(dir, table, RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(19) })
+}
+
+/// [`shoot_table`] with these render options.
+fn shoot_table_with(dir: &Path, table: Table, options: RenderOptions) -> Truth {
     let layout = StandardLayout { fiducial_side_mm: 40.0, inset_mm: 40.0, ..Default::default() }
         .build(&table)
         .unwrap();
@@ -175,7 +180,6 @@ fn shoot_table(dir: &Path, table: Table) -> Truth {
         resolution: Resolution::new(1600, 1200),
     })
     .unwrap();
-    let options = RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(19) };
     render(&scene, &camera, &options).unwrap().write(dir, "surface").unwrap();
     Truth::load(dir, "surface")
 }
@@ -355,10 +359,17 @@ fn cubes_against_bases_are_found() {
 fn cubes_standing_in_rows_are_each_found() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = four_lines();
+    t.markers = cubes_in_rows();
+    every_cube_found(dir.path(), &t);
+}
+
+/// Two pairs, a row of three and two colours touching, behind and beside
+/// [`four_lines`]' units.
+fn cubes_in_rows() -> Vec<Marker> {
     // A cube's side is 9.525 mm: centres 9.6 mm apart touch (printed cubes are not
     // quite square-edged; the renderer's are).
     let s = 9.6;
-    t.markers = vec![
+    vec![
         // A pair behind fr-1, along x.
         cube(MarkerColour::Red, 175.0, 120.0, "fr-1"),
         cube(MarkerColour::Red, 175.0 + s, 120.0, "fr-1"),
@@ -372,14 +383,44 @@ fn cubes_standing_in_rows_are_each_found() {
         // Two colours touching behind au-2.
         cube(MarkerColour::Black, 400.0, 330.0, "au-2"),
         cube(MarkerColour::Yellow, 400.0 + s, 330.0, "au-2"),
-    ];
-    every_cube_found(dir.path(), &t);
+    ]
+}
+
+/// Issue 36: the cubes' colours are judged against the photo's own paper and ink, so
+/// a photo one stop under, under a warm light left uncorrected, or half a stop under
+/// a cold one shows the same cubes: [`cubes_in_rows`] and a natural wooden cube, each
+/// found with its colour and unit, nothing invented. A guard, not a proof of issue
+/// 36's change: our renderer writes linear photos, which the fit on code values
+/// already corrected exactly (this passes without the change too); the second
+/// renderer's photos (`tests/scan_shared_renders.rs`) and the unit tests of `palette`
+/// and `cubes` hold the change. At half a stop over and more our renderer clips the
+/// paper and the yellow cubes' red and green: not held. Declared paints a little off
+/// the rendered ones (yellow 8% less saturated) lose the yellow cube touching the
+/// black one at -1 EV: not held either.
+#[test]
+fn cubes_are_found_under_other_exposures_and_light() {
+    let mut t = four_lines();
+    t.markers = cubes_in_rows();
+    t.markers.push(cube(MarkerColour::Natural, 250.0, 330.0, "au-1"));
+    for (ev, white_balance) in [(-1.0, [1.0; 3]), (0.0, [1.15, 1.0, 0.8]), (-0.5, [0.85, 1.0, 1.2])] {
+        let dir = tempfile::tempdir().unwrap();
+        let options =
+            RenderOptions { texel_mm: 0.5, exposure_ev: ev, white_balance, ..RenderOptions::seeded(36) };
+        let truth = shoot_table_with(dir.path(), t.clone(), options);
+        println!("{ev:+} EV, white balance {white_balance:?}");
+        scan_finds_every_cube(dir.path(), &t, &truth);
+    }
 }
 
 /// Renders `t`, scans it with its camera file and roster, and checks that every base
 /// and every cube (within 3 mm, with its colour and unit) is found and nothing else.
 fn every_cube_found(dir: &Path, t: &Table) {
     let truth = shoot_table(dir, t.clone());
+    scan_finds_every_cube(dir, t, &truth);
+}
+
+/// Scans the render of `t` in `dir` as [`every_cube_found`] does.
+fn scan_finds_every_cube(dir: &Path, t: &Table, truth: &Truth) {
     let photo = Photo::load(dir.join("surface.jpg")).unwrap();
     let s = scan(&photo, &profile(), Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
     assert_eq!(s.table.base_count(), t.base_count(), "{:?}", s.report.issues);

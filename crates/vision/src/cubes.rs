@@ -342,6 +342,12 @@ impl Blobs<'_> {
         let n =
             opencv::imgproc::connected_components_with_stats_def(&opened, &mut comp, &mut stats, &mut cents)?;
         let refs: Vec<[f64; 3]> = spec.classes().iter().map(|c| c.2.map(f64::from)).collect();
+        // The colours the profile says are no cube: its terrain classes' and the bare
+        // table's.
+        let others: Vec<[f64; 3]> = (self.profile.terrain.iter().map(|t| t.colour))
+            .chain(self.profile.colours.ground.iter().copied())
+            .map(|c| c.map(f64::from))
+            .collect();
         for i in 1..n {
             let area = f64::from(*stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)?);
             if !(MIN_FREE_SHARE * top_area..=2.5 * MAX_ROW as f64 * top_area).contains(&area) {
@@ -368,11 +374,6 @@ impl Blobs<'_> {
                 continue;
             }
             let bbox = (window.x + x0, window.y + y0, bw, bh);
-            let mut sum = [0.0; 3];
-            for &(gx, gy) in &px {
-                let p = self.rect.image.at_2d::<Vec3b>(gy, gx)?;
-                sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
-            }
             let to_table = |&(x, y): &(i32, i32)| self.rect.to_table([f64::from(x), f64::from(y)]);
             let shown: Vec<Vec2> = px.iter().map(to_table).collect();
             // A cube's top is a filled square of its colour (with its sides, a little
@@ -400,10 +401,24 @@ impl Blobs<'_> {
             } else {
                 continue;
             };
-            let mean = sum.map(|s| s / px.len() as f64);
-            let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d2)| d2.sqrt());
-            // A shadow keeps the hue of the ground it falls on.
-            if colour_distance > spec.tolerance / 2.0 || hue_distance(mean, refs[k]) > spec.tolerance / 4.0 {
+            // Its colour is that of most of its pixels: a mean would take in its edges,
+            // blended with the ground and the shaded sides by blur and the JPEG's
+            // halved colour resolution (on the second renderer's photos the median
+            // finds one cube more than the mean, of 158).
+            let mean = median_colour(&self.rect.image, &px)?;
+            let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d)| d);
+            // A shadow keeps the hue of the ground it falls on: the blob's hue is that
+            // of its class's paint under the light (and at the saturation) that brings
+            // the paint nearest it.
+            // Nor is it a patch of terrain whose declared colour, under its light and at
+            // its saturation, is nearer than any cube's paint (a road beside natural
+            // wooden cubes).
+            let terrain_distance = nearest(&others, mean).map_or(f64::INFINITY, |(_, d)| d);
+            if colour_distance > spec.tolerance / 2.0
+                || terrain_distance < colour_distance
+                || hue_distance(mean, paint_under(mean, refs[k])) > spec.tolerance / 4.0
+                || hue_angle(mean, refs[k], spec.tolerance).is_some_and(|a| a > MAX_HUE_DEG)
+            {
                 continue;
             }
             let centres: Option<Vec<Vec2>> =
@@ -619,11 +634,91 @@ fn hue_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - a[1]) - (b[0] - b[1])).hypot((a[2] - a[1]) - (b[2] - b[1]))
 }
 
-/// Index and squared distance of the reference nearest `rgb`.
+/// How much brighter or darker than the fiducials' paper the light on a cube's top may
+/// be, as a factor on sRGB code values (about a gain on light to the power 1/2.2): some
+/// 0.3 of a stop either way. The correction is a plane of gains fitted at the table's
+/// corners; a cube's top stands 9.5 mm nearer the lamp, and a lamp's pool of light is
+/// no plane (issue 36: on the second renderer's photos the cubes' tops read 5% darker
+/// to 9% brighter than the paper says). No wider: a road's lighter patches are a
+/// natural wooden cube's paint under 10% less light.
+const SHADE: (f64, f64) = (0.92, 1.1);
+
+/// How much more or less saturated than the profile's reference a cube's paint may be
+/// (a factor on its difference from the grey of its lightness): one maker's yellow or
+/// red is not another's, and an sRGB camera's colour rendering saturates or mutes
+/// (issue 36: the second renderer's red and yellow cubes are 6-16% less saturated
+/// than the profile's defaults). Its hue is what tells a cube from the ground.
+const SATURATION: (f64, f64) = (0.8, 1.2);
+
+/// The reference `paint` (sRGB code values) as it would look nearest `rgb` under a
+/// light within [`SHADE`] and with a saturation within [`SATURATION`]: `rgb` is judged
+/// against it.
+fn paint_under(rgb: [f64; 3], paint: [f64; 3]) -> [f64; 3] {
+    // The paint is its grey plus its chroma `d` (which sums to 0): the light scales
+    // both, the saturation the chroma alone. Least squares on the two orthogonal parts.
+    let grey = paint.iter().sum::<f64>() / 3.0;
+    let d = paint.map(|v| v - grey);
+    let shade = if grey > 0.0 { (rgb.iter().sum::<f64>() / 3.0 / grey).clamp(SHADE.0, SHADE.1) } else { 1.0 };
+    let dd = d.iter().map(|v| v * v).sum::<f64>();
+    let sat = if dd > 0.0 {
+        ((0..3).map(|i| rgb[i] * d[i]).sum::<f64>() / dd / shade).clamp(SATURATION.0, SATURATION.1)
+    } else {
+        1.0
+    };
+    std::array::from_fn(|i| shade * (grey + sat * d[i]))
+}
+
+/// Distance between two colours, sRGB code values.
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt()
+}
+
+/// The per-channel median colour (sRGB R G B) of the pixels `px` (image x, y) of the
+/// BGR image `img`.
+fn median_colour(img: &Mat, px: &[(i32, i32)]) -> Result<[f64; 3], VisionError> {
+    let mut hist = [[0usize; 256]; 3];
+    for &(x, y) in px {
+        let p = img.at_2d::<Vec3b>(y, x)?;
+        for k in 0..3 {
+            hist[k][usize::from(p[2 - k])] += 1;
+        }
+    }
+    Ok(hist.map(|h| {
+        let mut left = px.len() / 2;
+        for (v, n) in h.iter().enumerate() {
+            if *n > left {
+                return v as f64;
+            }
+            left -= n;
+        }
+        255.0
+    }))
+}
+
+/// Largest angle between the hues of a cube and its paint, degrees ([`hue_angle`]): a
+/// paint's saturation may differ ([`SATURATION`]), its hue not (issue 36: the second
+/// renderer's red and yellow cubes are within 3° of the profile's paints, a
+/// wood-coloured house beside them 11° from the natural cubes').
+const MAX_HUE_DEG: f64 = 6.0;
+
+/// Angle between the hues of `rgb` and `paint` (of their (R - G, B - G) differences),
+/// degrees; `None` when the paint has too little colour for a hue (white, black: its
+/// difference under `tolerance`).
+fn hue_angle(rgb: [f64; 3], paint: [f64; 3], tolerance: f64) -> Option<f64> {
+    let hue = |c: [f64; 3]| (c[0] - c[1], c[2] - c[1]);
+    let ((a, b), (p, q)) = (hue(rgb), hue(paint));
+    if p.hypot(q) < tolerance {
+        return None;
+    }
+    Some((a * q - b * p).atan2(a * p + b * q).abs().to_degrees())
+}
+
+/// Index and distance of the reference (a paint or a terrain colour) nearest `rgb`, each
+/// as it would look nearest it ([`paint_under`]).
 fn nearest(refs: &[[f64; 3]], rgb: [f64; 3]) -> Option<(usize, f64)> {
     refs.iter()
         .enumerate()
-        .map(|(k, r)| (k, (0..3).map(|i| (rgb[i] - r[i]).powi(2)).sum::<f64>()))
+        .map(|(k, r)| (k, distance(rgb, paint_under(rgb, *r))))
         .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
@@ -753,6 +848,34 @@ mod tests {
         // Top plus a 5 mm side strip toward a nadir at -y: the top is found.
         let c = cube_top(&grid(9.5, 14.5), Some(Vec2::new(104.75, -500.0)), 9.525).unwrap();
         assert!((c - Vec2::new(104.5, 59.25)).length() < 0.1, "{c:?}");
+    }
+
+    /// A paint is judged under the light and at the saturation that bring it nearest:
+    /// the second renderer's yellow cube ([229, 195, 46]: 3% darker, 10% less saturated
+    /// than the profile's [235, 204, 38]) is within 10 of it and 2.5° from its hue; a
+    /// wood-coloured house ([173, 150, 107]) is near the natural cubes' paint once
+    /// muted, but 11° from its hue; a grey is no yellow; white and black have no hue.
+    #[test]
+    fn paints_are_judged_under_their_light_and_saturation() {
+        let spec = MarkerSpec::default();
+        let (yellow, natural) = (spec.yellow.map(f64::from), spec.natural.map(f64::from));
+        let seen = [229.0, 195.0, 46.0];
+        assert!(distance(seen, paint_under(seen, yellow)) < 10.0);
+        assert!(hue_angle(seen, yellow, spec.tolerance).is_some_and(|a| a < 3.0));
+        // The same yellow under 8% less light: the shade follows it.
+        let darker = yellow.map(|v| 0.92 * v);
+        assert!(distance(darker, paint_under(darker, yellow)) < 1e-9);
+        // Beyond half a stop of light or a fifth of saturation, the rest counts.
+        let dim = yellow.map(|v| 0.7 * v);
+        assert!(distance(dim, paint_under(dim, yellow)) > 20.0);
+        let house = [173.0, 150.0, 107.0];
+        assert!(distance(house, paint_under(house, natural)) < 10.0);
+        assert!(hue_angle(house, natural, spec.tolerance).is_some_and(|a| a > MAX_HUE_DEG));
+        let grey = [200.0, 200.0, 200.0];
+        assert!(distance(grey, paint_under(grey, yellow)) > spec.tolerance);
+        for achromatic in [spec.white, spec.black] {
+            assert_eq!(hue_angle(grey, achromatic.map(f64::from), spec.tolerance), None);
+        }
     }
 
     #[test]

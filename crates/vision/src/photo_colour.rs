@@ -10,9 +10,9 @@
 //! Linear light is where a gain and an offset are exact: a phone's (or renderer's)
 //! sRGB-encoded photo is decoded first, a linear one ([`Tone::Linear`], vedette-synth's
 //! renders) taken as it is. [`crate::palette::ColourCorrection`] fits the same readings
-//! in code values, with a lamp's gradient and vignetting over the table, for the cubes
-//! and terrain; moving them onto this module is a matter of fitting its plane of gains
-//! in linear light here (not done: their thresholds were measured against it).
+//! with a lamp's gradient and vignetting over the table: in linear light for the cubes
+//! (`ColourCorrection::in_light`, with this module's sRGB curve), in code values for
+//! the terrain (its thresholds were measured against that).
 
 use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, srgb_to_linear};
@@ -103,7 +103,7 @@ fn lin(v: f64) -> f64 {
 }
 
 /// Linear light 0-1 as an sRGB value 0-255.
-fn linear_to_srgb(v: f64) -> f64 {
+pub(crate) fn linear_to_srgb(v: f64) -> f64 {
     let c = v.clamp(0.0, 1.0);
     255.0 * if c <= 0.003_130_8 { 12.92 * c } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
 }

@@ -60,7 +60,11 @@ pub fn read_surface(
     }
     let correction = ColourCorrection::from_fiducials(&photo.color, &fit.model, profile, fiducials)?;
     if want_markers {
-        let found = cubes::find_cubes(photo, &fit.model, &correction, profile, table, tags)?;
+        // The cubes' colours are judged in linear light (issue 36): the photo's encoding
+        // from the fiducials' borders, as the scan measured it.
+        let tone = crate::tone::measure_tone(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
+        let in_light = ColourCorrection::in_light(&photo.color, &fit.model, profile, fiducials, tone)?;
+        let found = cubes::find_cubes(photo, &fit.model, &in_light, profile, table, tags)?;
         for cube in &found {
             let link = cubes::link(table, cube.centre, profile.markers.link_reach_mm);
             let at_mm = [cube.centre.x, cube.centre.y];
