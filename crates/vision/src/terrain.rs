@@ -122,6 +122,10 @@ pub fn validate_classes(classes: &[TerrainClass], origin: &str) -> Result<(), Vi
 
 /// Outlines are simplified to within this distance of the segmented boundary, mm.
 pub const OUTLINE_TOLERANCE_MM: f64 = 1.5;
+/// Holes in a template up to this size that are not the bare table are what stands on
+/// it and are filled, mm² (100 cm²: four houses of 32 x 22 mm side by side with their
+/// roofs' lean and their shadows; see `fill_what_stands_on_it`).
+pub const MAX_COVERED_HOLE_MM2: f64 = 10_000.0;
 /// Pixels per mm of the segmentation.
 const TERRAIN_PX_PER_MM: f64 = 1.0;
 /// Smoothing of the colours before classifying (templates are blotchy), mm: the
@@ -289,6 +293,7 @@ pub fn segment(
             let mut clean = Mat::default();
             opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
             keep_templates(&mut clean, &seen, class)?;
+            fill_what_stands_on_it(&mut clean, &seen, class, &profile.colours.ground)?;
             if class.kind == TerrainKind::Hill {
                 hill_under_shade(&mut clean, &seen, &to_occupied)?;
             }
@@ -466,6 +471,95 @@ fn keep_templates(mask: &mut Mat, seen: &Seen, class: &TerrainClass) -> Result<(
         for (m, k) in mr.iter_mut().zip(cr) {
             if drop[k as usize] {
                 *m = 0;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Fills the holes of an area class's mask (the part `seen.roi` of the image) that
+/// are what stands on its templates rather than the bare table: houses on a town,
+/// with their roofs' lean and their shadows (issue 36), which the scan does not know
+/// of. A hole is filled when it is smaller than [`MAX_COVERED_HOLE_MM2`] and its mean
+/// colour (where nothing known stands) is not the bare table's (within
+/// [`MEAN_COLOUR_SHARE`] of the class's tolerance of a `ground` colour, as a
+/// template's mean is held to its class's): a clearing in a wood shows the mat and
+/// stays a hole.
+fn fill_what_stands_on_it(
+    mask: &mut Mat,
+    seen: &Seen,
+    class: &TerrainClass,
+    ground: &[[u8; 3]],
+) -> Result<(), VisionError> {
+    let mut outside = Mat::default();
+    opencv::core::compare(mask, &Scalar::all(0.0), &mut outside, opencv::core::CMP_EQ)?;
+    let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
+    let n = opencv::imgproc::connected_components_with_stats(
+        &outside,
+        &mut comp,
+        &mut stats,
+        &mut cents,
+        4,
+        opencv::core::CV_32S,
+    )?;
+    if n <= 1 {
+        return Ok(());
+    }
+    let n = n as usize;
+    let roi = seen.roi;
+    let px2 = seen.rect.px_per_mm * seen.rect.px_per_mm;
+    let stat = |k: usize, s: i32| stats.at_2d::<i32>(k as i32, s).map_or(0, |v| *v);
+    // Holes: parts of the outside that do not reach the border of the part worked on
+    // (it has a margin of empty pixels round the class's pixels), and small enough.
+    let candidate: Vec<bool> = (0..n)
+        .map(|k| {
+            let (x, y) = (stat(k, opencv::imgproc::CC_STAT_LEFT), stat(k, opencv::imgproc::CC_STAT_TOP));
+            let (w, h) = (stat(k, opencv::imgproc::CC_STAT_WIDTH), stat(k, opencv::imgproc::CC_STAT_HEIGHT));
+            let inner = x > 0 && y > 0 && x + w < roi.width && y + h < roi.height;
+            inner && f64::from(stat(k, opencv::imgproc::CC_STAT_AREA)) / px2 <= MAX_COVERED_HOLE_MM2
+        })
+        .collect();
+    if !candidate.iter().any(|c| *c) {
+        return Ok(());
+    }
+    let (mut sums, mut counts) = (vec![[0.0f64; 3]; n], vec![0usize; n]);
+    for r in 0..roi.height {
+        let cr = comp.at_row::<i32>(r)?;
+        let img = &seen.rect.image.at_row::<opencv::core::Vec3b>(roi.y + r)?[roi.x as usize..];
+        let occ = &seen.occupied.at_row::<u8>(roi.y + r)?[roi.x as usize..];
+        for (c, &k) in cr.iter().enumerate() {
+            let k = k as usize;
+            if candidate[k] && occ[c] == 0 {
+                let p = img[c];
+                sums[k] = [
+                    sums[k][0] + f64::from(p[2]),
+                    sums[k][1] + f64::from(p[1]),
+                    sums[k][2] + f64::from(p[0]),
+                ];
+                counts[k] += 1;
+            }
+        }
+    }
+    let fill: Vec<bool> = (0..n)
+        .map(|k| {
+            if !candidate[k] {
+                return false;
+            }
+            if counts[k] == 0 {
+                return true; // all of it under what the scan knows stands there
+            }
+            let mean = sums[k].map(|s| s / counts[k] as f64);
+            ground
+                .iter()
+                .all(|g| colour_distance(mean, g.map(f64::from)) > MEAN_COLOUR_SHARE * class.tolerance)
+        })
+        .collect();
+    for r in 0..roi.height {
+        let cr = comp.at_row::<i32>(r)?.to_vec();
+        let mr = mask.at_row_mut::<u8>(r)?;
+        for (m, k) in mr.iter_mut().zip(cr) {
+            if fill[k as usize] {
+                *m = 255;
             }
         }
     }
