@@ -310,6 +310,33 @@ fn towns_with_houses_on_them_are_one_piece_each() {
     }
 }
 
+/// Issue 36: no terrain piece covers most of the table. Without `ground` declared, a
+/// class whose colour is the mat's (the second renderer's brown mat once labelled the
+/// whole table a town) would be found over all of it: the scan is refused, naming the
+/// class and what to do.
+#[test]
+fn a_class_found_over_most_of_the_table_refuses_the_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let truth = shoot(dir.path());
+    let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
+    let mut p = profile();
+    p.colours.ground.clear();
+    let mut mat = p.terrain[0].clone();
+    (mat.kind, mat.colour) = (TerrainKind::LightBuildings, [77, 107, 48]);
+    p.terrain.push(mat);
+    let e = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap_err().to_string();
+    assert!(
+        e.contains("light-buildings")
+            && e.contains("terrain[5]")
+            && e.contains("of the table")
+            && e.contains("ground"),
+        "{e}"
+    );
+    // Declared as a class of its own only, the scan goes through.
+    p.terrain.pop();
+    assert!(scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).is_ok());
+}
+
 fn path(kind: TerrainKind, pts: &[(f64, f64)]) -> TerrainFeature {
     TerrainFeature {
         crests: Vec::new(),

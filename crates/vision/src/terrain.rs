@@ -105,7 +105,7 @@ pub fn validate_classes(classes: &[TerrainClass], origin: &str) -> Result<(), Vi
         }
         for (j, o) in classes.iter().enumerate().take(i) {
             let d = colour_distance(c.colour.map(f64::from), o.colour.map(f64::from));
-            if d < 10.0 {
+            if d < MIN_COLOUR_SEPARATION {
                 return Err(bad(
                     i,
                     "colour",
@@ -119,6 +119,44 @@ pub fn validate_classes(classes: &[TerrainClass], origin: &str) -> Result<(), Vi
     }
     Ok(())
 }
+
+/// Two colours the scan tells apart are at least this far apart, sRGB units (two
+/// terrain classes, or a class and a `ground` colour).
+pub const MIN_COLOUR_SEPARATION: f64 = 10.0;
+
+/// Checks the profile's terrain classes against its `ground` colours (the bare table):
+/// a class within [`MIN_COLOUR_SEPARATION`] of one is refused, the error naming
+/// `origin`, the class and the ground colour.
+pub fn validate_against_ground(
+    classes: &[TerrainClass],
+    ground: &[[u8; 3]],
+    origin: &str,
+) -> Result<(), VisionError> {
+    for (i, c) in classes.iter().enumerate() {
+        for (j, g) in ground.iter().enumerate() {
+            let d = colour_distance(c.colour.map(f64::from), g.map(f64::from));
+            if d < MIN_COLOUR_SEPARATION {
+                return Err(VisionError::InvalidField {
+                    path: origin.to_string(),
+                    field: format!("terrain[{i}].colour"),
+                    reason: format!(
+                        "{} {:?} is within {d:.0} of the bare table's colour ground[{j}] {g:?}: the scan could not tell \
+                         the template from the mat; measure both again on a photo of the table (docs/calibration.md) \
+                         or leave the class out",
+                        c.kind, c.colour
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No piece of one terrain class may cover more than this share of the table: a class
+/// found so is the mat, its colour the mat's under the photo's light, and the scan is
+/// refused ([`VisionError::TerrainCoversTable`]). The largest templates of a 6'x4'
+/// table (a hill, a big wood) cover a tenth of it.
+pub const MAX_TABLE_SHARE: f64 = 0.5;
 
 /// Outlines are simplified to within this distance of the segmented boundary, mm.
 pub const OUTLINE_TOLERANCE_MM: f64 = 1.5;
@@ -300,6 +338,18 @@ pub fn segment(
             let mut kept = crate::palette::blank_mask(h, w)?;
             clean.copy_to(&mut kept.roi_mut(roi)?)?;
             let found = areas(&clean, &rect, roi, class.kind == TerrainKind::Hill)?;
+            let table_mm2 = profile.table.width_mm * profile.table.depth_mm;
+            if let Some(most) =
+                found.iter().map(|(o, h, _)| Polygon::new(o.clone(), h.clone()).area()).max_by(f64::total_cmp)
+                && most > MAX_TABLE_SHARE * table_mm2
+            {
+                return Err(VisionError::TerrainCoversTable {
+                    kind: class.kind.to_string(),
+                    index: k,
+                    colour: class.colour,
+                    share_pct: 100.0 * most / table_mm2,
+                });
+            }
             templates[k] = Some(kept);
             found
         };
@@ -777,6 +827,26 @@ markers = [
 
     fn load(terrain: &str) -> Result<Profile, VisionError> {
         Profile::from_toml_str(&format!("{BASE}{terrain}"), "club.toml")
+    }
+
+    /// Issue 36: a class the scan cannot tell from the bare table is refused at load,
+    /// naming the file, the class and the ground colour: 9 sRGB units from `ground`
+    /// is refused, 10 loads.
+    #[test]
+    fn a_class_of_the_mats_colour_is_refused() {
+        let town = "[[terrain]]\nkind = \"light-buildings\"\ncolour = [116, 92, 66]\n";
+        let e = load(&format!("[colours]\nground = [[77, 107, 48], [125, 92, 66]]\n{town}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("club.toml")
+                && e.contains("terrain[0].colour")
+                && e.contains("light-buildings")
+                && e.contains("ground[1]")
+                && e.contains("docs/calibration.md"),
+            "{e}"
+        );
+        assert!(load(&format!("[colours]\nground = [[126, 92, 66]]\n{town}")).is_ok());
     }
 
     #[test]
