@@ -515,12 +515,18 @@ fn keep_templates(mask: &mut Mat, seen: &Seen, class: &TerrainClass) -> Result<(
     if !drop.iter().any(|d| *d) {
         return Ok(());
     }
-    for r in 0..roi.height {
+    paint_components(mask, &comp, &drop, 0)
+}
+
+/// Sets the pixels of `mask` whose component in `comp` (labels of
+/// `connected_components`, same size) is marked in `which` to `value`.
+fn paint_components(mask: &mut Mat, comp: &Mat, which: &[bool], value: u8) -> Result<(), VisionError> {
+    for r in 0..comp.rows() {
         let cr = comp.at_row::<i32>(r)?.to_vec();
         let mr = mask.at_row_mut::<u8>(r)?;
         for (m, k) in mr.iter_mut().zip(cr) {
-            if drop[k as usize] {
-                *m = 0;
+            if which[k as usize] {
+                *m = value;
             }
         }
     }
@@ -604,16 +610,7 @@ fn fill_what_stands_on_it(
                 .all(|g| colour_distance(mean, g.map(f64::from)) > MEAN_COLOUR_SHARE * class.tolerance)
         })
         .collect();
-    for r in 0..roi.height {
-        let cr = comp.at_row::<i32>(r)?.to_vec();
-        let mr = mask.at_row_mut::<u8>(r)?;
-        for (m, k) in mr.iter_mut().zip(cr) {
-            if fill[k as usize] {
-                *m = 255;
-            }
-        }
-    }
-    Ok(())
+    paint_components(mask, &comp, &fill, 255)
 }
 
 type Piece = (Vec<Vec2>, Vec<Vec<Vec2>>, Vec<Vec2>);
