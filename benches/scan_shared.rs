@@ -108,8 +108,9 @@ fn main() {
             let result = scan(&photo, &profile, Some(&roster), Some(&k)).map_err(|e| e.to_string());
             let s = score(r, &result, true);
             lines.push(format!(
-                "  {} without ground: terrain IoU {:?}, invented {:?} mm²",
+                "  {} without ground: {}terrain IoU {:?}, invented {:?} mm²",
                 r.name,
+                s.refused.as_ref().map(|e| format!("REFUSED: {e}; ")).unwrap_or_default(),
                 s.terrain.as_ref().map(|t| t
                     .pieces
                     .iter()

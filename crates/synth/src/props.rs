@@ -18,7 +18,7 @@ use crate::solids::{Footprint, Solid, SolidKind};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
-use vedette_geometry::{Base, ConvexPolygon, MARKER_CUBE_MM, UnitKind, Vec2};
+use vedette_geometry::{Base, ConvexPolygon, MARKER_CUBE_MM, TerrainFeature, UnitKind, Vec2};
 
 /// Clear margin kept visible around the paper of each tag and fiducial, mm.
 pub const TAG_CLEAR_MM: f64 = 1.0;
@@ -159,6 +159,18 @@ pub(crate) fn build(
             kind: SolidKind::Cube,
         });
     }
+    if options.houses {
+        let keep_outs: Vec<KeepOut> = fiducials.iter().chain(tags).map(KeepOut::new).collect();
+        let eye = camera.pose.position_mm();
+        let eye = [eye.x, eye.y, eye.z];
+        for (t, f) in table.terrain.iter().enumerate().filter(|(_, f)| f.kind.is_buildings()) {
+            for house in town_houses(f, t, seed) {
+                if house.iter().all(|part| !hides_a_marker(part, &keep_outs, eye)) {
+                    solids.extend(house);
+                }
+            }
+        }
+    }
     let mut figures = 0;
     let mut uniforms = Vec::new();
     if clutter {
@@ -199,6 +211,71 @@ pub(crate) fn build(
         }
     }
     Props { solids, figures, uniforms }
+}
+
+/// At most this many houses stand on one town.
+pub(crate) const HOUSES_PER_TOWN: usize = 4;
+/// A house's footprint, mm (a 15 mm scale farmhouse), and its walls' height.
+const HOUSE_MM: (f64, f64, f64) = (32.0, 22.0, 13.0);
+/// Houses stand this far and more inside their template's edge, and this far apart.
+const HOUSE_CLEAR_MM: f64 = 10.0;
+/// Whitewashed walls and a red tiled roof.
+const HOUSE_WALLS: Colour = Colour::new(0.72, 0.7, 0.64);
+const HOUSE_ROOF: Colour = Colour::new(0.6, 0.14, 0.08);
+
+/// The houses of a town's template `f` (the table's terrain feature `t`): walls and
+/// a roof in three steps narrowing to the ridge, each house turned its own way, at
+/// the first places (every 5 mm, row by row) clear of the edge and of each other.
+fn town_houses(f: &TerrainFeature, t: usize, seed: u64) -> Vec<Vec<Solid>> {
+    let outline = &f.outline;
+    if outline.len() < 3 {
+        return Vec::new();
+    }
+    let poly = vedette_geometry::Polygon::new(outline.clone(), f.holes.clone());
+    let (mut lo, mut hi) = (outline[0], outline[0]);
+    for p in outline {
+        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    let (w, d, wall) = HOUSE_MM;
+    let reach = w.hypot(d) / 2.0;
+    let mut out: Vec<Vec<Solid>> = Vec::new();
+    let mut centres: Vec<Vec2> = Vec::new();
+    // Candidate places every 5 mm, taken in raster order where clear.
+    let steps = |a: f64, b: f64| (0..).map(move |i| a + 5.0 * f64::from(i)).take_while(move |v| *v <= b);
+    for y in steps(lo.y, hi.y) {
+        for x in steps(lo.x, hi.x) {
+            let centre = Vec2::new(x, y);
+            if out.len() >= HOUSES_PER_TOWN
+                || !poly.contains(centre)
+                || centres.iter().any(|c| c.distance(centre) < 2.0 * reach + HOUSE_CLEAR_MM)
+                || outline.iter().zip(outline.iter().cycle().skip(1)).any(|(a, b)| {
+                    vedette_geometry::Segment::new(*a, *b).closest_point(centre).distance(centre)
+                        < reach + HOUSE_CLEAR_MM
+                })
+            {
+                continue;
+            }
+            let k = centres.len() as i64;
+            centres.push(centre);
+            let turn = 180.0 * noise::unit(noise::hash2(seed, 1000 * t as i64 + k, 14));
+            let axis_x = Vec2::from_heading_deg(turn);
+            let part = |half_y: f64, z0_mm: f64, z1_mm: f64, colour: Colour| Solid {
+                footprint: Footprint::Rect { centre, axis_x, half_x: w / 2.0, half_y },
+                z0_mm,
+                z1_mm,
+                colour,
+                kind: SolidKind::House,
+            };
+            out.push(vec![
+                part(d / 2.0, 0.0, wall, HOUSE_WALLS),
+                part(d / 2.0 + 1.0, wall, wall + 3.0, HOUSE_ROOF),
+                part(d / 3.0, wall + 3.0, wall + 6.0, HOUSE_ROOF),
+                part(d / 6.0, wall + 6.0, wall + 9.0, HOUSE_ROOF),
+            ]);
+        }
+    }
+    out
 }
 
 fn base_footprint(base: &Base) -> Footprint {
@@ -435,6 +512,34 @@ mod tests {
     use crate::camera::{LookAt, Resolution};
     use crate::scene::StandardLayout;
     use vedette_geometry::Table;
+
+    /// Issue 36: houses stand inside a town's template, clear of its edge and of each
+    /// other, at most four; a template too small for one carries none.
+    #[test]
+    fn houses_stand_inside_their_town() {
+        let town = |pts: &[(f64, f64)]| TerrainFeature {
+            crests: Vec::new(),
+            id: None,
+            kind: vedette_geometry::TerrainKind::MediumBuildings,
+            level: 0.0,
+            outline: pts.iter().map(|&(x, y)| Vec2::new(x, y)).collect(),
+            holes: Vec::new(),
+            path: Vec::new(),
+        };
+        let big = town(&[(100.0, 100.0), (260.0, 90.0), (275.0, 220.0), (110.0, 235.0)]);
+        let houses = town_houses(&big, 0, 36);
+        assert_eq!(houses.len(), HOUSES_PER_TOWN);
+        let poly = vedette_geometry::Polygon::new(big.outline.clone(), Vec::new());
+        for h in &houses {
+            assert_eq!(h.len(), 4);
+            assert!(h.iter().all(|s| s.kind == SolidKind::House));
+            for s in h {
+                assert!(s.footprint.outline().iter().all(|p| poly.contains(*p)), "{:?}", s.footprint);
+            }
+        }
+        let small = town(&[(0.0, 0.0), (50.0, 0.0), (50.0, 40.0), (0.0, 40.0)]);
+        assert!(town_houses(&small, 1, 36).is_empty());
+    }
 
     #[test]
     fn hull_and_overlap() {

@@ -78,6 +78,10 @@ pub struct RenderOptions {
     /// sensor is scaled by 2^EV before the sensor's noise and its 8 bits, so +1 clips
     /// the brightest paper and -1 halves every level (issue 36).
     pub exposure_ev: f64,
+    /// Houses stand on the templates of towns (issue 36: a town is a template with
+    /// houses on it, which the scan does not know of): up to four
+    /// each, clear of the template's edge, the fiducials and the tags (false).
+    pub houses: bool,
     /// White balance: gains on red, green and blue before the sensor (1, 1, 1); a warm
     /// cast of indoor light left uncorrected is about (1.15, 1.0, 0.8) (issue 36).
     pub white_balance: [f64; 3],
@@ -101,6 +105,7 @@ impl Default for RenderOptions {
             overhang_mm: props::DEFAULT_OVERHANG_MM,
             unit_coats: 0,
             exposure_ev: 0.0,
+            houses: false,
             white_balance: [1.0; 3],
         }
     }

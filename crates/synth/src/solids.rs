@@ -1,4 +1,4 @@
-//! Raised objects (bases, figures, marker cubes) as vertical prisms, their ray
+//! Raised objects (bases, figures, marker cubes, houses) as vertical prisms, their ray
 //! intersections, and the uniform grid that finds the candidates for a ray.
 
 use crate::camera::Ray;
@@ -76,6 +76,8 @@ pub(crate) enum SolidKind {
     Figure,
     /// A status marker cube.
     Cube,
+    /// A house standing on a town's template (walls or a step of its roof).
+    House,
 }
 
 /// A vertical prism from `z0_mm` to `z1_mm`.

@@ -186,6 +186,25 @@ pub enum VisionError {
         reason: String,
     },
 
+    /// A terrain class was found over most of the table: its colour is the bare
+    /// table's under this photo's light (issue 36).
+    #[error(
+        "terrain: {kind} (terrain[{index}] of the profile) was found over {share_pct:.0}% of the table in one piece: \
+         its colour {colour:?} cannot be told from the mat's in this photo. Measure the class's and the mat's \
+         colours on a photo of this table and declare the mat as `[colours] ground` (docs/calibration.md), \
+         or leave the class out"
+    )]
+    TerrainCoversTable {
+        /// The class's kind.
+        kind: String,
+        /// Its index among the profile's `[[terrain]]` entries.
+        index: usize,
+        /// Its declared colour, sRGB.
+        colour: [u8; 3],
+        /// The share of the table its largest piece covers, percent.
+        share_pct: f64,
+    },
+
     /// `vedette init` cannot make a profile for the table asked for.
     #[error("cannot make a profile: {reason}")]
     Init {

@@ -116,6 +116,7 @@ mod tags;
 mod terrain;
 mod terrain_edges;
 mod terrain_labels;
+mod terrain_light;
 mod terrain_lines;
 mod thinning;
 mod tone;

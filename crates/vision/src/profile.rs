@@ -362,6 +362,7 @@ impl Profile {
             ));
         }
         crate::terrain::validate_classes(&self.terrain, &self.origin)?;
+        crate::terrain::validate_against_ground(&self.terrain, &self.colours.ground, &self.origin)?;
         if let Some(c) = &self.camera {
             match (&c.file, &c.intrinsics) {
                 (Some(_), Some(_)) => {

@@ -105,7 +105,7 @@ pub fn validate_classes(classes: &[TerrainClass], origin: &str) -> Result<(), Vi
         }
         for (j, o) in classes.iter().enumerate().take(i) {
             let d = colour_distance(c.colour.map(f64::from), o.colour.map(f64::from));
-            if d < 10.0 {
+            if d < MIN_COLOUR_SEPARATION {
                 return Err(bad(
                     i,
                     "colour",
@@ -120,8 +120,50 @@ pub fn validate_classes(classes: &[TerrainClass], origin: &str) -> Result<(), Vi
     Ok(())
 }
 
+/// Two colours the scan tells apart are at least this far apart, sRGB units (two
+/// terrain classes, or a class and a `ground` colour).
+pub const MIN_COLOUR_SEPARATION: f64 = 10.0;
+
+/// Checks the profile's terrain classes against its `ground` colours (the bare table):
+/// a class within [`MIN_COLOUR_SEPARATION`] of one is refused, the error naming
+/// `origin`, the class and the ground colour.
+pub fn validate_against_ground(
+    classes: &[TerrainClass],
+    ground: &[[u8; 3]],
+    origin: &str,
+) -> Result<(), VisionError> {
+    for (i, c) in classes.iter().enumerate() {
+        for (j, g) in ground.iter().enumerate() {
+            let d = colour_distance(c.colour.map(f64::from), g.map(f64::from));
+            if d < MIN_COLOUR_SEPARATION {
+                return Err(VisionError::InvalidField {
+                    path: origin.to_string(),
+                    field: format!("terrain[{i}].colour"),
+                    reason: format!(
+                        "{} {:?} is within {d:.0} of the bare table's colour ground[{j}] {g:?}: the scan could not tell \
+                         the template from the mat; measure both again on a photo of the table (docs/calibration.md) \
+                         or leave the class out",
+                        c.kind, c.colour
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No piece of one terrain class may cover more than this share of the table: a class
+/// found so is the mat, its colour the mat's under the photo's light, and the scan is
+/// refused ([`VisionError::TerrainCoversTable`]). The largest templates of a 6'x4'
+/// table (a hill, a big wood) cover a tenth of it.
+pub const MAX_TABLE_SHARE: f64 = 0.5;
+
 /// Outlines are simplified to within this distance of the segmented boundary, mm.
 pub const OUTLINE_TOLERANCE_MM: f64 = 1.5;
+/// Holes in a template up to this size that are not the bare table are what stands on
+/// it and are filled, mm² (100 cm²: four houses of 32 x 22 mm side by side with their
+/// roofs' lean and their shadows; see `fill_what_stands_on_it`).
+pub const MAX_COVERED_HOLE_MM2: f64 = 10_000.0;
 /// Pixels per mm of the segmentation.
 const TERRAIN_PX_PER_MM: f64 = 1.0;
 /// Smoothing of the colours before classifying (templates are blotchy), mm: the
@@ -201,6 +243,17 @@ pub fn segment(
             [(-half, -half), (half, -half), (half, half), (-half, half)].map(|(x, y)| c + Vec2::new(x, y));
         occupancy::prism(&mut occupied, &rect, model, &sq, 0.0, 2.0 * half)?;
     }
+    // The lamp's fall-off the fiducials cannot see, learned from the mat.
+    // Linear classes are labelled on the colours as corrected: a wall's strip a few
+    // pixels wide is labelled at the margin of its colour's blend with the mat's (on
+    // the skirmish sample 466 px of wall, 391 once flattened, which leave no line).
+    let line_image = if profile.terrain.iter().any(TerrainClass::is_linear) {
+        rect.image.try_clone()?
+    } else {
+        Mat::default()
+    };
+    // The lamp's fall-off the fiducials cannot see, learned from the mat.
+    crate::terrain_light::flatten(&mut rect, &occupied, &profile.terrain, &profile.colours.ground)?;
     let settings = LabelSettings {
         area_px: SMOOTH_MM * rect.px_per_mm,
         line_px: LINE_SMOOTH_MM * rect.px_per_mm,
@@ -215,7 +268,8 @@ pub fn segment(
             window_px: (EDGE_WINDOW_MM * rect.px_per_mm).round() as i32,
         }),
     };
-    let labels = classify(&rect, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
+    let labels =
+        classify(&rect, &line_image, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
     let (w, h) = rect.size()?;
     let mut out = Vec::new();
     // The templates found (255) of each area class, over the whole image: a linear
@@ -277,12 +331,25 @@ pub fn segment(
             let mut clean = Mat::default();
             opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
             keep_templates(&mut clean, &seen, class)?;
+            fill_what_stands_on_it(&mut clean, &seen, class, &profile.colours.ground)?;
             if class.kind == TerrainKind::Hill {
                 hill_under_shade(&mut clean, &seen, &to_occupied)?;
             }
             let mut kept = crate::palette::blank_mask(h, w)?;
             clean.copy_to(&mut kept.roi_mut(roi)?)?;
             let found = areas(&clean, &rect, roi, class.kind == TerrainKind::Hill)?;
+            let table_mm2 = profile.table.width_mm * profile.table.depth_mm;
+            if let Some(most) =
+                found.iter().map(|(o, h, _)| Polygon::new(o.clone(), h.clone()).area()).max_by(f64::total_cmp)
+                && most > MAX_TABLE_SHARE * table_mm2
+            {
+                return Err(VisionError::TerrainCoversTable {
+                    kind: class.kind.to_string(),
+                    index: k,
+                    colour: class.colour,
+                    share_pct: 100.0 * most / table_mm2,
+                });
+            }
             templates[k] = Some(kept);
             found
         };
@@ -448,16 +515,102 @@ fn keep_templates(mask: &mut Mat, seen: &Seen, class: &TerrainClass) -> Result<(
     if !drop.iter().any(|d| *d) {
         return Ok(());
     }
-    for r in 0..roi.height {
+    paint_components(mask, &comp, &drop, 0)
+}
+
+/// Sets the pixels of `mask` whose component in `comp` (labels of
+/// `connected_components`, same size) is marked in `which` to `value`.
+fn paint_components(mask: &mut Mat, comp: &Mat, which: &[bool], value: u8) -> Result<(), VisionError> {
+    for r in 0..comp.rows() {
         let cr = comp.at_row::<i32>(r)?.to_vec();
         let mr = mask.at_row_mut::<u8>(r)?;
         for (m, k) in mr.iter_mut().zip(cr) {
-            if drop[k as usize] {
-                *m = 0;
+            if which[k as usize] {
+                *m = value;
             }
         }
     }
     Ok(())
+}
+
+/// Fills the holes of an area class's mask (the part `seen.roi` of the image) that
+/// are what stands on its templates rather than the bare table: houses on a town,
+/// with their roofs' lean and their shadows (issue 36), which the scan does not know
+/// of. A hole is filled when it is smaller than [`MAX_COVERED_HOLE_MM2`] and its mean
+/// colour (where nothing known stands) is not the bare table's (within
+/// [`MEAN_COLOUR_SHARE`] of the class's tolerance of a `ground` colour, as a
+/// template's mean is held to its class's): a clearing in a wood shows the mat and
+/// stays a hole.
+fn fill_what_stands_on_it(
+    mask: &mut Mat,
+    seen: &Seen,
+    class: &TerrainClass,
+    ground: &[[u8; 3]],
+) -> Result<(), VisionError> {
+    let mut outside = Mat::default();
+    opencv::core::compare(mask, &Scalar::all(0.0), &mut outside, opencv::core::CMP_EQ)?;
+    let (mut comp, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
+    let n = opencv::imgproc::connected_components_with_stats(
+        &outside,
+        &mut comp,
+        &mut stats,
+        &mut cents,
+        4,
+        opencv::core::CV_32S,
+    )?;
+    if n <= 1 {
+        return Ok(());
+    }
+    let n = n as usize;
+    let roi = seen.roi;
+    let px2 = seen.rect.px_per_mm * seen.rect.px_per_mm;
+    let stat = |k: usize, s: i32| stats.at_2d::<i32>(k as i32, s).map_or(0, |v| *v);
+    // Holes: parts of the outside that do not reach the border of the part worked on
+    // (it has a margin of empty pixels round the class's pixels), and small enough.
+    let candidate: Vec<bool> = (0..n)
+        .map(|k| {
+            let (x, y) = (stat(k, opencv::imgproc::CC_STAT_LEFT), stat(k, opencv::imgproc::CC_STAT_TOP));
+            let (w, h) = (stat(k, opencv::imgproc::CC_STAT_WIDTH), stat(k, opencv::imgproc::CC_STAT_HEIGHT));
+            let inner = x > 0 && y > 0 && x + w < roi.width && y + h < roi.height;
+            inner && f64::from(stat(k, opencv::imgproc::CC_STAT_AREA)) / px2 <= MAX_COVERED_HOLE_MM2
+        })
+        .collect();
+    if !candidate.iter().any(|c| *c) {
+        return Ok(());
+    }
+    let (mut sums, mut counts) = (vec![[0.0f64; 3]; n], vec![0usize; n]);
+    for r in 0..roi.height {
+        let cr = comp.at_row::<i32>(r)?;
+        let img = &seen.rect.image.at_row::<opencv::core::Vec3b>(roi.y + r)?[roi.x as usize..];
+        let occ = &seen.occupied.at_row::<u8>(roi.y + r)?[roi.x as usize..];
+        for (c, &k) in cr.iter().enumerate() {
+            let k = k as usize;
+            if candidate[k] && occ[c] == 0 {
+                let p = img[c];
+                sums[k] = [
+                    sums[k][0] + f64::from(p[2]),
+                    sums[k][1] + f64::from(p[1]),
+                    sums[k][2] + f64::from(p[0]),
+                ];
+                counts[k] += 1;
+            }
+        }
+    }
+    let fill: Vec<bool> = (0..n)
+        .map(|k| {
+            if !candidate[k] {
+                return false;
+            }
+            if counts[k] == 0 {
+                return true; // all of it under what the scan knows stands there
+            }
+            let mean = sums[k].map(|s| s / counts[k] as f64);
+            ground
+                .iter()
+                .all(|g| colour_distance(mean, g.map(f64::from)) > MEAN_COLOUR_SHARE * class.tolerance)
+        })
+        .collect();
+    paint_components(mask, &comp, &fill, 255)
 }
 
 type Piece = (Vec<Vec2>, Vec<Vec<Vec2>>, Vec<Vec2>);
@@ -671,6 +824,26 @@ markers = [
 
     fn load(terrain: &str) -> Result<Profile, VisionError> {
         Profile::from_toml_str(&format!("{BASE}{terrain}"), "club.toml")
+    }
+
+    /// Issue 36: a class the scan cannot tell from the bare table is refused at load,
+    /// naming the file, the class and the ground colour: 9 sRGB units from `ground`
+    /// is refused, 10 loads.
+    #[test]
+    fn a_class_of_the_mats_colour_is_refused() {
+        let town = "[[terrain]]\nkind = \"light-buildings\"\ncolour = [116, 92, 66]\n";
+        let e = load(&format!("[colours]\nground = [[77, 107, 48], [125, 92, 66]]\n{town}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("club.toml")
+                && e.contains("terrain[0].colour")
+                && e.contains("light-buildings")
+                && e.contains("ground[1]")
+                && e.contains("docs/calibration.md"),
+            "{e}"
+        );
+        assert!(load(&format!("[colours]\nground = [[126, 92, 66]]\n{town}")).is_ok());
     }
 
     #[test]

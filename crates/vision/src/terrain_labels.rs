@@ -61,9 +61,12 @@ const UNSURE: u8 = u8::MAX;
 
 /// Labels the image `rect` outside `occupied` with `classes` (nearest colour within
 /// each class's tolerance) against the bare table's `ground` colours (nearest colour
-/// at any distance gives label 0).
+/// at any distance gives label 0). Linear classes are looked for on `line_image`
+/// (`rect`'s pixels as the colour correction left them, before the light learned from
+/// the mat is divided out: see `terrain_light`).
 pub(crate) fn classify(
     rect: &Rectified,
+    line_image: &Mat,
     occupied: &Mat,
     classes: &[TerrainClass],
     ground: &[[u8; 3]],
@@ -86,7 +89,7 @@ pub(crate) fn classify(
     )?;
     let shade = Shade::new(classes, ground);
     let any_linear = classes.iter().any(TerrainClass::is_linear);
-    let fine = if any_linear { Some(fine_colours(rect, occupied, settings.line_px)?) } else { None };
+    let fine = if any_linear { Some(fine_colours(line_image, occupied, settings.line_px)?) } else { None };
     // References in B, G, R as the image.
     let bgr = |c: [u8; 3]| [f32::from(c[2]), f32::from(c[1]), f32::from(c[0])];
     let areas: Vec<Reference> = classes
@@ -597,8 +600,8 @@ fn coarse_colours(rect: &Rectified, occupied: &Mat, sigma_px: f64) -> Result<Mat
 
 /// The free pixels' colours (8-bit BGR, occupied pixels black) and the free share
 /// (0-255), each blurred by `sigma_px`: their ratio is the normalized convolution.
-fn fine_colours(rect: &Rectified, occupied: &Mat, sigma_px: f64) -> Result<(Mat, Mat), VisionError> {
-    let mut masked = rect.image.try_clone()?;
+fn fine_colours(image: &Mat, occupied: &Mat, sigma_px: f64) -> Result<(Mat, Mat), VisionError> {
+    let mut masked = image.try_clone()?;
     masked.set_to(&Scalar::all(0.0), occupied)?;
     let mut free = Mat::default();
     opencv::core::compare(occupied, &Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
@@ -768,7 +771,7 @@ mod tests {
             }
         }
         let rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
-        let labels = classify(&rect, &occupied, &classes, &ground, settings()).unwrap();
+        let labels = classify(&rect, &rect.image, &occupied, &classes, &ground, settings()).unwrap();
         let at = |x: i32, y: i32| *labels.area.at_2d::<u8>(y, x).unwrap();
         for y in [42, 48, 54] {
             let row: Vec<u8> = (50..110).map(|x| at(x, y)).collect();
@@ -807,7 +810,7 @@ mod tests {
         let rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
         let occupied = blank_mask(h, w).unwrap();
         let edge = |s: LabelSettings| {
-            let labels = classify(&rect, &occupied, &classes, &ground, s).unwrap();
+            let labels = classify(&rect, &rect.image, &occupied, &classes, &ground, s).unwrap();
             let row: Vec<u8> = (0..w).map(|x| *labels.area.at_2d::<u8>(60, x).unwrap()).collect();
             row.iter().position(|l| *l != 1)
         };

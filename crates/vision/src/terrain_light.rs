@@ -1,0 +1,220 @@
+//! The light over the table learned from the mat (issue 36): the fiducials' paper
+//! gives the colour correction a plane of light (`palette::ColourCorrection`), four
+//! corners cannot see a lamp's fall-off toward the table's edges. On the second
+//! renderer's brown-mat photo the mat darkens by 12% from the centre to the corners,
+//! into a town's felt (18 sRGB units from the mat), and a ring around the table was
+//! labelled a town. The mat is most of the bare table and one colour: where the
+//! smoothed colour is the mat's at some brightness, that brightness is the light. A
+//! smooth surface (a quadratic over the table) is fitted to it and the rectified image
+//! divided by it, so that the mat is its declared colour everywhere, and the templates
+//! lit alike with it.
+
+use crate::error::VisionError;
+use crate::rectify::Rectified;
+use crate::terrain::TerrainClass;
+use opencv::core::{Mat, Vec3b};
+use opencv::prelude::*;
+
+/// The side of the cells the light is read on, mm: larger than the mat's mottle,
+/// smaller than the fall-off's scale.
+pub(crate) const LIGHT_CELL_MM: f64 = 20.0;
+/// A cell is the mat's where its colour, under the light fitted so far, lies within
+/// this of a `ground` colour and nearer it than any terrain class, sRGB units.
+const MAT_CELL_TOLERANCE: f64 = 30.0;
+/// A cell is read where at least this share of its pixels is free (nothing stands on
+/// it).
+const MIN_FREE_SHARE: f64 = 0.5;
+/// The light is only learned where at least this share of the cells is the mat's
+/// (a table mostly covered leaves too little to fit a surface to).
+const MIN_MAT_SHARE: f64 = 0.2;
+/// Rounds of labelling the cells and fitting the light (the second takes back the
+/// mat that the unfitted light made look like a template; the third changes nothing
+/// on the photos measured).
+const ROUNDS: usize = 3;
+/// The light fitted is held within these gains of its mean over the mat.
+const GAIN_RANGE: (f64, f64) = (0.5, 2.0);
+
+/// A quadratic surface of the light over the image, `c0 + c1 u + c2 v + c3 u² +
+/// c4 u v + c5 v²`: `u` and `v` the pixel's place over the image's width and height
+/// from its centre.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Light([f64; 6]);
+
+impl Light {
+    fn terms(u: f64, v: f64) -> [f64; 6] {
+        [1.0, u, v, u * u, u * v, v * v]
+    }
+
+    /// The gain at `(u, v)`.
+    pub fn gain(&self, u: f64, v: f64) -> f64 {
+        let t = Light::terms(u, v);
+        (0..6).map(|k| self.0[k] * t[k]).sum::<f64>().clamp(GAIN_RANGE.0, GAIN_RANGE.1)
+    }
+}
+
+/// Learns the light from the mat (`ground`, sRGB) in the rectified, colour-corrected
+/// image and divides out how it varies over the table (its mean over the mat is kept),
+/// in place; the light divided out (1 on average over the mat), or `None` (the image untouched) where no `ground`
+/// is declared or too little of the table shows the mat.
+pub(crate) fn flatten(
+    rect: &mut Rectified,
+    occupied: &Mat,
+    classes: &[TerrainClass],
+    ground: &[[u8; 3]],
+) -> Result<Option<Light>, VisionError> {
+    if ground.is_empty() {
+        return Ok(None);
+    }
+    let (w, h) = rect.size()?;
+    let side = ((LIGHT_CELL_MM * rect.px_per_mm).round() as i32).max(2);
+    let (cw, ch) = (w / side, h / side);
+    if cw < 3 || ch < 3 {
+        return Ok(None);
+    }
+    let place = |x: f64, y: f64| (x / f64::from(w) - 0.5, y / f64::from(h) - 0.5);
+    // Each cell's mean colour (B, G, R) over its free pixels.
+    let mut cells: Vec<((f64, f64), [f64; 3])> = Vec::new();
+    let mut sums = vec![([0.0f64; 3], 0usize); cw as usize];
+    for j in 0..ch {
+        sums.iter_mut().for_each(|s| *s = ([0.0; 3], 0));
+        for r in j * side..(j + 1) * side {
+            let img = rect.image.at_row::<Vec3b>(r)?;
+            let occ = occupied.at_row::<u8>(r)?;
+            for (c, (p, o)) in img.iter().zip(occ).enumerate().take((cw * side) as usize) {
+                if *o == 0 {
+                    let s = &mut sums[c / side as usize];
+                    for k in 0..3 {
+                        s.0[k] += f64::from(p[k]);
+                    }
+                    s.1 += 1;
+                }
+            }
+        }
+        for (i, (s, n)) in sums.iter().enumerate() {
+            if *n as f64 >= MIN_FREE_SHARE * f64::from(side * side) {
+                let centre =
+                    place((i as f64 + 0.5) * f64::from(side), (f64::from(j) + 0.5) * f64::from(side));
+                cells.push((centre, s.map(|v| v / *n as f64)));
+            }
+        }
+    }
+    let bgr = |c: [u8; 3]| [f64::from(c[2]), f64::from(c[1]), f64::from(c[0])];
+    let grounds: Vec<[f64; 3]> = ground.iter().map(|g| bgr(*g)).collect();
+    let others: Vec<[f64; 3]> = classes.iter().map(|c| bgr(c.colour)).collect();
+    let dist = |a: [f64; 3], b: [f64; 3]| (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt();
+    let mut light = Light([1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    let mut fitted = false;
+    // The light's mean over the mat: the colour correction has set the level from the
+    // fiducials' paper, what is divided out is how the light varies about it.
+    let mut level = 1.0;
+    for _ in 0..ROUNDS {
+        let mut ata = nalgebra::SMatrix::<f64, 6, 6>::zeros();
+        let mut atb = nalgebra::SVector::<f64, 6>::zeros();
+        let mut mat_cells = Vec::new();
+        for &((u, v), c) in &cells {
+            let g = light.gain(u, v) / level;
+            let lit = c.map(|x| x / g);
+            let Some((mat, d)) =
+                grounds.iter().map(|m| (*m, dist(lit, *m))).min_by(|a, b| a.1.total_cmp(&b.1))
+            else {
+                continue;
+            };
+            if d > MAT_CELL_TOLERANCE || others.iter().any(|o| dist(lit, *o) < d) {
+                continue;
+            }
+            let ratio = c.iter().sum::<f64>() / mat.iter().sum::<f64>().max(1.0);
+            let t = nalgebra::SVector::<f64, 6>::from(Light::terms(u, v));
+            ata += t * t.transpose();
+            atb += t * ratio;
+            mat_cells.push((u, v));
+        }
+        if (mat_cells.len() as f64) < MIN_MAT_SHARE * f64::from(cw * ch) {
+            break;
+        }
+        let Some(x) = ata.lu().solve(&atb) else { break };
+        light = Light([x[0], x[1], x[2], x[3], x[4], x[5]]);
+        fitted = true;
+        level = mat_cells.iter().map(|&(u, v)| light.gain(u, v)).sum::<f64>() / mat_cells.len() as f64;
+    }
+    if !fitted {
+        return Ok(None);
+    }
+    light.0.iter_mut().for_each(|c| *c /= level);
+    for r in 0..h {
+        let row = rect.image.at_row_mut::<Vec3b>(r)?;
+        for (c, p) in row.iter_mut().enumerate() {
+            let (u, v) = place(c as f64 + 0.5, f64::from(r) + 0.5);
+            let g = light.gain(u, v);
+            for k in 0..3 {
+                p[k] = (f64::from(p[k]) / g).round().clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    Ok(Some(light))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::palette::blank_mask;
+    use opencv::core::Scalar;
+    use vedette_geometry::{TerrainKind, Vec2};
+
+    /// A brown mat lit 12% darker at the corners than at the centre (the second
+    /// renderer's brown-mat photo), a town's felt 18 units from the mat in the middle:
+    /// flattened, the mat is one colour within 2 units everywhere and the town lit
+    /// alike with it (the corners of the mat were nearer the town's colour than the
+    /// mat's before).
+    #[test]
+    fn the_mat_is_its_colour_everywhere_once_the_light_is_divided_out() {
+        let (w, h) = (600, 400);
+        let mat = [123.0, 104.0, 73.0];
+        let town = [116.0, 92.0, 66.0];
+        let mut image =
+            Mat::new_rows_cols_with_default(h, w, opencv::core::CV_8UC3, Scalar::all(0.0)).unwrap();
+        let fall = |x: i32, y: i32| {
+            let (u, v) = (f64::from(x) / f64::from(w) - 0.5, f64::from(y) / f64::from(h) - 0.5);
+            1.04 - 0.32 * (u * u + v * v)
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let on_town = (250..350).contains(&x) && (150..250).contains(&y);
+                let rgb = if on_town { town } else { mat };
+                let g = fall(x, y);
+                *image.at_2d_mut::<Vec3b>(y, x).unwrap() =
+                    [rgb[2], rgb[1], rgb[0]].map(|v| (v * g).round() as u8).into();
+            }
+        }
+        let dist = |a: [f64; 3], b: [f64; 3]| (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt();
+        let at = |m: &Mat, x: i32, y: i32| {
+            let p = *m.at_2d::<Vec3b>(y, x).unwrap();
+            [f64::from(p[2]), f64::from(p[1]), f64::from(p[0])]
+        };
+        // Before: the corner's mat is nearer the town than the mat.
+        assert!(dist(at(&image, 5, 5), town) < dist(at(&image, 5, 5), mat));
+        let mut rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
+        let occupied = blank_mask(h, w).unwrap();
+        let classes = [TerrainClass {
+            kind: TerrainKind::LightBuildings,
+            colour: [116, 92, 66],
+            level: 0.0,
+            tolerance: 45.0,
+            thickness_mm: 2.0,
+            linear: None,
+        }];
+        let light = flatten(&mut rect, &occupied, &classes, &[[123, 104, 73]]).unwrap();
+        assert!(light.is_some());
+        // The level is kept (the light's mean over the mat), its variation is gone.
+        let level = at(&rect.image, 100, 200)[0] / mat[0];
+        assert!((0.95..1.05).contains(&level), "{level}");
+        for (x, y) in [(5, 5), (595, 5), (5, 395), (595, 395), (300, 20), (100, 200)] {
+            let d = dist(at(&rect.image, x, y), mat.map(|v| v * level));
+            assert!(d <= 2.0, "({x}, {y}): {:?} is {d:.1} from the mat", at(&rect.image, x, y));
+        }
+        let centre = at(&rect.image, 300, 200);
+        assert!(dist(centre, town.map(|v| v * level)) <= 2.0, "{centre:?}");
+        // Without `ground` nothing is learned.
+        let mut plain = Rectified { image: rect.image.try_clone().unwrap(), ..rect };
+        assert!(flatten(&mut plain, &occupied, &classes, &[]).unwrap().is_none());
+    }
+}
