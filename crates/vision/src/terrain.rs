@@ -488,12 +488,7 @@ fn keep_templates(mask: &mut Mat, seen: &Seen, class: &TerrainClass) -> Result<(
             }
             widest[k] = widest[k].max(dr[c]);
             if occ[c] == 0 {
-                let p = img[c];
-                sums[k] = [
-                    sums[k][0] + f64::from(p[2]),
-                    sums[k][1] + f64::from(p[1]),
-                    sums[k][2] + f64::from(p[0]),
-                ];
+                add_rgb(&mut sums[k], img[c]);
                 counts[k] += 1;
             }
         }
@@ -586,12 +581,7 @@ fn fill_what_stands_on_it(
         for (c, &k) in cr.iter().enumerate() {
             let k = k as usize;
             if candidate[k] && occ[c] == 0 {
-                let p = img[c];
-                sums[k] = [
-                    sums[k][0] + f64::from(p[2]),
-                    sums[k][1] + f64::from(p[1]),
-                    sums[k][2] + f64::from(p[0]),
-                ];
+                add_rgb(&mut sums[k], img[c]);
                 counts[k] += 1;
             }
         }
@@ -700,6 +690,11 @@ fn simplify(c: &Vector<Point>, rect: &Rectified) -> Result<Option<Vec<Vec2>>, Vi
         eps /= 2.0;
     }
     Ok(None)
+}
+
+/// Adds the BGR pixel `p` to the R G B sums `sum`.
+fn add_rgb(sum: &mut [f64; 3], p: opencv::core::Vec3b) {
+    *sum = [sum[0] + f64::from(p[2]), sum[1] + f64::from(p[1]), sum[2] + f64::from(p[0])];
 }
 
 pub(crate) fn round_point(p: Vec2) -> Vec2 {
