@@ -93,7 +93,7 @@ pub struct ColourCorrection {
     black: [f64; 3],
     /// The photo is sRGB-encoded and the correction works in linear light: a value is
     /// decoded before the gain and black level (fitted on decoded readings) are undone,
-    /// and the result encoded back to sRGB ([`ColourCorrection::in_light`]). False: the
+    /// and the result encoded back to sRGB ([`ColourCorrection::fit_tone`] with `Tone::Srgb`). False: the
     /// correction works on the code values as they are.
     srgb: bool,
 }
@@ -117,31 +117,18 @@ impl ColourCorrection {
         Ok(ColourCorrection::fit(&readings, &profile.colours))
     }
 
-    /// The same readings fitted in linear light where the photo is sRGB-encoded
-    /// (`tone`, [`crate::tone::measure_tone`]): an exposure or a white balance is a
-    /// gain on light, not on code values, so a correction fitted on code values to the
-    /// paper and the ink is right for those two and wrong between them (one stop
-    /// under, a yellow's green comes back 15 short). What the marker cubes are judged
-    /// on (issue 36); a linear photo (vedette-synth's renders) is corrected as
-    /// [`ColourCorrection::from_fiducials`] does.
-    pub fn in_light(
-        photo: &Mat,
-        model: &CameraModel,
-        profile: &Profile,
-        found: &[DetectedMarker],
-        tone: Tone,
-    ) -> Result<ColourCorrection, VisionError> {
-        let readings = read_fiducials(photo, model, profile, found)?;
-        Ok(ColourCorrection::fit_tone(&readings, &profile.colours, tone))
-    }
-
     fn fit(readings: &[Reading], spec: &ColourSpec) -> ColourCorrection {
         ColourCorrection::fit_tone(readings, spec, Tone::Linear)
     }
 
-    /// The correction of a photo encoded as `tone`: fitted on the readings and the
-    /// references decoded to linear light when it is sRGB.
-    fn fit_tone(readings: &[Reading], spec: &ColourSpec, tone: Tone) -> ColourCorrection {
+    /// The correction of a photo encoded as `tone`: fitted on the readings
+    /// ([`read_fiducials`]) and the references decoded to linear light when it is sRGB.
+    /// An exposure or a white balance is a gain on light, not on code values, so a
+    /// correction fitted on code values to the paper and the ink is right for those two
+    /// and wrong between them (one stop under, a yellow's green comes back 15 short):
+    /// the marker cubes are judged in light (issue 36); a linear photo (vedette-synth's
+    /// renders) is corrected as [`ColourCorrection::from_fiducials`] does.
+    pub(crate) fn fit_tone(readings: &[Reading], spec: &ColourSpec, tone: Tone) -> ColourCorrection {
         if readings.is_empty() {
             return ColourCorrection::identity();
         }

@@ -11,7 +11,7 @@
 //! sRGB-encoded photo is decoded first, a linear one ([`Tone::Linear`], vedette-synth's
 //! renders) taken as it is. [`crate::palette::ColourCorrection`] fits the same readings
 //! with a lamp's gradient and vignetting over the table: in linear light for the cubes
-//! (`ColourCorrection::in_light`, with this module's sRGB curve), in code values for
+//! (`ColourCorrection::fit_tone`, with this module's sRGB curve), in code values for
 //! the terrain (its thresholds were measured against that).
 
 use crate::error::VisionError;

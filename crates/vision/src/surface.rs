@@ -58,12 +58,15 @@ pub fn read_surface(
     if !(want_markers || want_terrain) {
         return Ok((issues, 0.0));
     }
-    let correction = ColourCorrection::from_fiducials(&photo.color, &fit.model, profile, fiducials)?;
+    // The fiducials' paper and ink, read once: the terrain's correction is fitted on
+    // code values, the cubes' in light.
+    let readings = crate::palette::read_fiducials(&photo.color, &fit.model, profile, fiducials)?;
+    let correction = ColourCorrection::fit_tone(&readings, &profile.colours, crate::tone::Tone::Linear);
     if want_markers {
         // The cubes' colours are judged in linear light (issue 36): the photo's encoding
         // from the fiducials' borders, as the scan measured it.
         let tone = crate::tone::measure_tone(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
-        let in_light = ColourCorrection::in_light(&photo.color, &fit.model, profile, fiducials, tone)?;
+        let in_light = ColourCorrection::fit_tone(&readings, &profile.colours, tone);
         let found = cubes::find_cubes(photo, &fit.model, &in_light, profile, table, tags)?;
         for cube in &found {
             let link = cubes::link(table, cube.centre, profile.markers.link_reach_mm);
