@@ -298,25 +298,33 @@ fn towns_with_houses_on_them_are_one_piece_each() {
     let options = RenderOptions { texel_mm: 0.5, houses: true, ..RenderOptions::seeded(36) };
     let truth = shoot_table_with(dir.path(), want.clone(), options);
     let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
-    let s = scan(&photo, &profile(), Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
-    assert_eq!(s.table.base_count(), want.base_count(), "{:?}", s.report.issues);
-    assert_eq!(s.table.terrain.len(), 2, "{:?}", s.table.terrain);
-    for f in &want.terrain {
-        let got: Vec<&TerrainFeature> =
-            s.table.terrain.iter().filter(|g| iou(&f.polygon(), &g.polygon()) > 0.0).collect();
-        assert_eq!(got.len(), 1, "{:?}: {:?}", f.outline, s.table.terrain);
-        let v = iou(&f.polygon(), &got[0].polygon());
-        eprintln!("town with houses: IoU {v:.3}, {} holes", got[0].holes.len());
-        assert!(v >= 0.9 && got[0].kind == f.kind, "{:?}: IoU {v}", f.outline);
+    // As declared, and with the mat's colour learned from the photo.
+    let mut learned = profile();
+    learned.colours.ground.clear();
+    for (what, p) in [("ground declared", profile()), ("ground learned", learned)] {
+        let s = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
+        assert_eq!(s.table.base_count(), want.base_count(), "{:?}", s.report.issues);
+        assert_eq!(s.table.terrain.len(), 2, "{what}: {:?}", s.table.terrain);
+        for f in &want.terrain {
+            let got: Vec<&TerrainFeature> =
+                s.table.terrain.iter().filter(|g| iou(&f.polygon(), &g.polygon()) > 0.0).collect();
+            assert_eq!(got.len(), 1, "{what}: {:?}: {:?}", f.outline, s.table.terrain);
+            let v = iou(&f.polygon(), &got[0].polygon());
+            eprintln!("{what}: town with houses: IoU {v:.3}, {} holes", got[0].holes.len());
+            assert!(v >= 0.9 && got[0].kind == f.kind, "{what}: {:?}: IoU {v}", f.outline);
+        }
     }
 }
 
-/// Issue 36: no terrain piece covers most of the table. Without `ground` declared, a
-/// class whose colour is the mat's (the second renderer's brown mat once labelled the
-/// whole table a town) would be found over all of it: the scan is refused, naming the
-/// class and what to do.
+/// Issue 36: without `ground` declared the mat's colour is learned from the photo. A
+/// club's class whose colour is one of the mat's two tones (the second renderer's brown
+/// mat once labelled the whole table a town) is then not found over the table: the
+/// learned mat is nearer the mat's pixels, and the scan goes through with every other
+/// piece as when `ground` is declared. (Within 10 sRGB units of the learned colour a
+/// class refuses the scan, `terrain::tests`; a class found over most of the table
+/// still refuses it, where no mat could be learned.)
 #[test]
-fn a_class_found_over_most_of_the_table_refuses_the_scan() {
+fn a_class_of_the_mats_colour_is_not_found_over_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let truth = shoot(dir.path());
     let photo = Photo::load(dir.path().join("surface.jpg")).unwrap();
@@ -325,17 +333,14 @@ fn a_class_found_over_most_of_the_table_refuses_the_scan() {
     let mut mat = p.terrain[0].clone();
     (mat.kind, mat.colour) = (TerrainKind::LightBuildings, [77, 107, 48]);
     p.terrain.push(mat);
-    let e = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap_err().to_string();
-    assert!(
-        e.contains("light-buildings")
-            && e.contains("terrain[5]")
-            && e.contains("of the table")
-            && e.contains("ground"),
-        "{e}"
-    );
-    // Declared as a class of its own only, the scan goes through.
-    p.terrain.pop();
-    assert!(scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).is_ok());
+    let s = scan(&photo, &p, Some(&truth.roster()), Some(&truth.intrinsics())).unwrap();
+    assert!(s.table.terrain.iter().all(|f| f.kind != TerrainKind::LightBuildings), "{:?}", s.table.terrain);
+    for f in table().terrain.iter().filter(|f| !f.kind.is_linear()) {
+        let got: Vec<&TerrainFeature> = s.table.terrain.iter().filter(|g| g.kind == f.kind).collect();
+        assert_eq!(got.len(), 1, "{}: {:?}", f.kind, s.table.terrain);
+        let v = iou(&f.polygon(), &got[0].polygon());
+        assert!(v >= 0.9, "{}: IoU {v}", f.kind);
+    }
 }
 
 fn path(kind: TerrainKind, pts: &[(f64, f64)]) -> TerrainFeature {

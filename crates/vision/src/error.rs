@@ -205,6 +205,27 @@ pub enum VisionError {
         share_pct: f64,
     },
 
+    /// The profile declares no `ground`, and a terrain class's colour is the mat's as
+    /// learned from the photo (issue 36).
+    #[error(
+        "terrain: {kind} (terrain[{index}] of the profile) {colour:?} is within {distance:.0} of the mat's colour \
+         {mat:?} as learned from this photo (the profile declares no `[colours] ground`): the scan could not tell \
+         the template from the mat. Measure the class's and the mat's colours on a photo of this table and declare \
+         the mat as `[colours] ground` (docs/calibration.md), or leave the class out"
+    )]
+    TerrainLikeMat {
+        /// The class's kind.
+        kind: String,
+        /// Its index among the profile's `[[terrain]]` entries.
+        index: usize,
+        /// Its declared colour, sRGB.
+        colour: [u8; 3],
+        /// The mat's colour learned from the photo, sRGB.
+        mat: [u8; 3],
+        /// How far apart they are, sRGB units.
+        distance: f64,
+    },
+
     /// `vedette init` cannot make a profile for the table asked for.
     #[error("cannot make a profile: {reason}")]
     Init {

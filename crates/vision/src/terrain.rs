@@ -223,6 +223,32 @@ fn colour_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt()
 }
 
+/// The bare table's colours: the profile's `ground`, or where it declares none the
+/// mat's colour learned from the photo (issue 36; nothing when the photo shows no one
+/// colour over enough of the table). A class within [`MIN_COLOUR_SEPARATION`] of the
+/// learned mat refuses the scan, as it is refused at load against a declared `ground`.
+fn ground_colours(rect: &Rectified, occupied: &Mat, profile: &Profile) -> Result<Vec<[u8; 3]>, VisionError> {
+    if !profile.colours.ground.is_empty() {
+        return Ok(profile.colours.ground.clone());
+    }
+    let Some(mat) = crate::terrain_light::learn_mat(rect, occupied)? else {
+        return Ok(Vec::new());
+    };
+    for (index, c) in profile.terrain.iter().enumerate() {
+        let distance = colour_distance(c.colour.map(f64::from), mat.map(f64::from));
+        if distance < MIN_COLOUR_SEPARATION {
+            return Err(VisionError::TerrainLikeMat {
+                kind: c.kind.to_string(),
+                index,
+                colour: c.colour,
+                mat,
+                distance,
+            });
+        }
+    }
+    Ok(vec![mat])
+}
+
 /// Segments the profile's terrain classes.
 pub fn segment(
     photo: &Photo,
@@ -252,8 +278,9 @@ pub fn segment(
     } else {
         Mat::default()
     };
+    let ground = ground_colours(&rect, &occupied, profile)?;
     // The lamp's fall-off the fiducials cannot see, learned from the mat.
-    crate::terrain_light::flatten(&mut rect, &occupied, &profile.terrain, &profile.colours.ground)?;
+    crate::terrain_light::flatten(&mut rect, &occupied, &profile.terrain, &ground)?;
     let settings = LabelSettings {
         area_px: SMOOTH_MM * rect.px_per_mm,
         line_px: LINE_SMOOTH_MM * rect.px_per_mm,
@@ -268,8 +295,7 @@ pub fn segment(
             window_px: (EDGE_WINDOW_MM * rect.px_per_mm).round() as i32,
         }),
     };
-    let labels =
-        classify(&rect, &line_image, &occupied, &profile.terrain, &profile.colours.ground, settings)?;
+    let labels = classify(&rect, &line_image, &occupied, &profile.terrain, &ground, settings)?;
     let (w, h) = rect.size()?;
     let mut out = Vec::new();
     // The templates found (255) of each area class, over the whole image: a linear
@@ -331,7 +357,7 @@ pub fn segment(
             let mut clean = Mat::default();
             opencv::imgproc::morphology_ex_def(&mask, &mut clean, opencv::imgproc::MORPH_OPEN, &kernel)?;
             keep_templates(&mut clean, &seen, class)?;
-            fill_what_stands_on_it(&mut clean, &seen, class, &profile.colours.ground)?;
+            fill_what_stands_on_it(&mut clean, &seen, class, &ground)?;
             if class.kind == TerrainKind::Hill {
                 hill_under_shade(&mut clean, &seen, &to_occupied)?;
             }
@@ -873,5 +899,39 @@ markers = [
             let e = load(text).unwrap_err().to_string();
             assert!(e.contains("club.toml") && e.contains(needle), "{needle}: {e}");
         }
+    }
+    /// Issue 36: where `ground` is not declared the mat's colour is learned from the
+    /// photo, and a class within 10 sRGB units of it refuses the scan, naming the class,
+    /// the colour learned and what to do; 10 or more apart it is used as the ground; a
+    /// declared `ground` is used as declared.
+    #[test]
+    fn the_mat_learned_refuses_a_class_that_cannot_be_told_from_it() {
+        let (w, h) = (300, 200);
+        let image =
+            Mat::new_rows_cols_with_default(h, w, opencv::core::CV_8UC3, Scalar::new(60.0, 110.0, 90.0, 0.0))
+                .unwrap();
+        let rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
+        let occupied = crate::palette::blank_mask(h, w).unwrap();
+        let class = |rgb: [u8; 3]| {
+            format!(
+                "[[terrain]]\nkind = \"light-buildings\"\ncolour = [{}, {}, {}]\n",
+                rgb[0], rgb[1], rgb[2]
+            )
+        };
+        let near = load(&class([96, 106, 62])).unwrap();
+        let e = ground_colours(&rect, &occupied, &near).unwrap_err().to_string();
+        assert!(
+            e.contains("light-buildings")
+                && e.contains("terrain[0]")
+                && e.contains("[90, 110, 60]")
+                && e.contains("learned")
+                && e.contains("`[colours] ground`"),
+            "{e}"
+        );
+        let apart = load(&class([100, 106, 62])).unwrap();
+        assert_eq!(ground_colours(&rect, &occupied, &apart).unwrap(), vec![[90, 110, 60]]);
+        let declared =
+            load(&format!("[colours]\nground = [[20, 30, 40]]\n{}", class([96, 106, 62]))).unwrap();
+        assert_eq!(ground_colours(&rect, &occupied, &declared).unwrap(), vec![[20, 30, 40]]);
     }
 }

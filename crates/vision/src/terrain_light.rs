@@ -52,19 +52,22 @@ impl Light {
     }
 }
 
-/// Learns the light from the mat (`ground`, sRGB) in the rectified, colour-corrected
-/// image and divides out how it varies over the table (its mean over the mat is kept),
-/// in place; the light divided out (1 on average over the mat), or `None` (the image untouched) where no `ground`
-/// is declared or too little of the table shows the mat.
-pub(crate) fn flatten(
-    rect: &mut Rectified,
-    occupied: &Mat,
-    classes: &[TerrainClass],
-    ground: &[[u8; 3]],
-) -> Result<Option<Light>, VisionError> {
-    if ground.is_empty() {
-        return Ok(None);
-    }
+/// The table cut into cells of [`LIGHT_CELL_MM`]: each cell with at least
+/// [`MIN_FREE_SHARE`] of its pixels free, its centre's place over the image (from its
+/// centre, in image widths and heights) and its mean colour (B, G, R) over its free
+/// pixels; and how many cells across and down the table is cut into.
+struct Cells {
+    cells: Vec<((f64, f64), [f64; 3])>,
+    count: (i32, i32),
+}
+
+fn dist(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt()
+}
+
+/// The cells of the rectified image (`None` when it is less than three cells across or
+/// down).
+fn free_cells(rect: &Rectified, occupied: &Mat) -> Result<Option<Cells>, VisionError> {
     let (w, h) = rect.size()?;
     let side = ((LIGHT_CELL_MM * rect.px_per_mm).round() as i32).max(2);
     let (cw, ch) = (w / side, h / side);
@@ -72,7 +75,6 @@ pub(crate) fn flatten(
         return Ok(None);
     }
     let place = |x: f64, y: f64| (x / f64::from(w) - 0.5, y / f64::from(h) - 0.5);
-    // Each cell's mean colour (B, G, R) over its free pixels.
     let mut cells: Vec<((f64, f64), [f64; 3])> = Vec::new();
     let mut sums = vec![([0.0f64; 3], 0usize); cw as usize];
     for j in 0..ch {
@@ -98,10 +100,64 @@ pub(crate) fn flatten(
             }
         }
     }
+    Ok(Some(Cells { cells, count: (cw, ch) }))
+}
+
+/// At most this many cells are tried as the mat's colour (evenly spread over the
+/// table); every cell is counted around each.
+const MAT_CANDIDATES: usize = 1500;
+
+/// The mat's colour learned from the photo where the profile declares no `ground`
+/// (issue 36): the bare table is most of what is free of bases, and one colour at a
+/// slowly varying brightness, so among the cells ([`LIGHT_CELL_MM`]) the colour with
+/// the most cells within [`MAT_CELL_TOLERANCE`] of it is the mat's; the colour
+/// returned (sRGB) is the median, channel by channel, of those cells. `None` when
+/// fewer than [`MIN_MAT_SHARE`] of the cells gather so (a table mostly covered, or a
+/// mat of many colours: declare `ground`).
+pub(crate) fn learn_mat(rect: &Rectified, occupied: &Mat) -> Result<Option<[u8; 3]>, VisionError> {
+    let Some(Cells { cells, count: (cw, ch) }) = free_cells(rect, occupied)? else {
+        return Ok(None);
+    };
+    let step = cells.len().div_ceil(MAT_CANDIDATES).max(1);
+    let near = |c: [f64; 3]| cells.iter().filter(|(_, o)| dist(c, *o) <= MAT_CELL_TOLERANCE).count();
+    let Some(densest) = cells.iter().step_by(step).map(|(_, c)| (*c, near(*c))).max_by_key(|(_, n)| *n)
+    else {
+        return Ok(None);
+    };
+    if (densest.1 as f64) < MIN_MAT_SHARE * f64::from(cw * ch) {
+        return Ok(None);
+    }
+    let mut around: Vec<[f64; 3]> =
+        cells.iter().map(|(_, c)| *c).filter(|c| dist(densest.0, *c) <= MAT_CELL_TOLERANCE).collect();
+    let mut bgr = [0.0; 3];
+    for (k, v) in bgr.iter_mut().enumerate() {
+        around.sort_by(|a, b| a[k].total_cmp(&b[k]));
+        *v = around[around.len() / 2][k];
+    }
+    Ok(Some([bgr[2], bgr[1], bgr[0]].map(|v| v.round().clamp(0.0, 255.0) as u8)))
+}
+
+/// Learns the light from the mat (`ground`, sRGB) in the rectified, colour-corrected
+/// image and divides out how it varies over the table (its mean over the mat is kept),
+/// in place; the light divided out (1 on average over the mat), or `None` (the image untouched) where no `ground`
+/// is declared or too little of the table shows the mat.
+pub(crate) fn flatten(
+    rect: &mut Rectified,
+    occupied: &Mat,
+    classes: &[TerrainClass],
+    ground: &[[u8; 3]],
+) -> Result<Option<Light>, VisionError> {
+    if ground.is_empty() {
+        return Ok(None);
+    }
+    let (w, h) = rect.size()?;
+    let place = |x: f64, y: f64| (x / f64::from(w) - 0.5, y / f64::from(h) - 0.5);
+    let Some(Cells { cells, count: (cw, ch) }) = free_cells(rect, occupied)? else {
+        return Ok(None);
+    };
     let bgr = |c: [u8; 3]| [f64::from(c[2]), f64::from(c[1]), f64::from(c[0])];
     let grounds: Vec<[f64; 3]> = ground.iter().map(|g| bgr(*g)).collect();
     let others: Vec<[f64; 3]> = classes.iter().map(|c| bgr(c.colour)).collect();
-    let dist = |a: [f64; 3], b: [f64; 3]| (0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>().sqrt();
     let mut light = Light([1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
     let mut fitted = false;
     // The light's mean over the mat: the colour correction has set the level from the
@@ -216,5 +272,76 @@ mod tests {
         // Without `ground` nothing is learned.
         let mut plain = Rectified { image: rect.image.try_clone().unwrap(), ..rect };
         assert!(flatten(&mut plain, &occupied, &classes, &[]).unwrap().is_none());
+    }
+
+    /// Issue 36: without `ground` the mat's colour is learned from the photo. A green
+    /// mat lit 12% darker at the corners, mottled by ±6 units, with a dark wood over a
+    /// quarter of the table, a grey town and a brown hill over another 15%, and bases
+    /// (occupied) over a tenth: the colour learned is within 6 units of the mat's under
+    /// the light's mean, nearer it than the wood, town or hill. A table of eight
+    /// colours, none over a fifth of it, learns none.
+    #[test]
+    fn the_mat_is_learned_from_the_photo_when_ground_is_not_declared() {
+        let (w, h) = (600, 400);
+        let mat = [77.0, 107.0, 48.0];
+        let wood = [36.0, 71.0, 26.0];
+        let town = [120.0, 118.0, 110.0];
+        let hill = [140.0, 110.0, 70.0];
+        let mut image =
+            Mat::new_rows_cols_with_default(h, w, opencv::core::CV_8UC3, Scalar::all(0.0)).unwrap();
+        let mut occupied = blank_mask(h, w).unwrap();
+        let fall = |x: i32, y: i32| {
+            let (u, v) = (f64::from(x) / f64::from(w) - 0.5, f64::from(y) / f64::from(h) - 0.5);
+            1.04 - 0.32 * (u * u + v * v)
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let rgb = if x < 300 && y < 200 {
+                    wood
+                } else if (350..500).contains(&x) && (50..150).contains(&y) {
+                    town
+                } else if (350..600).contains(&x) && (250..370).contains(&y) {
+                    hill
+                } else {
+                    mat
+                };
+                let mottle = f64::from(((x * 7 + y * 13) % 13) - 6);
+                let g = fall(x, y);
+                *image.at_2d_mut::<Vec3b>(y, x).unwrap() =
+                    [rgb[2], rgb[1], rgb[0]].map(|v| (v * g + mottle).round().clamp(0.0, 255.0) as u8).into();
+                if (x / 40) % 5 == 0 && (y / 30) % 3 == 1 {
+                    *occupied.at_2d_mut::<u8>(y, x).unwrap() = 255;
+                }
+            }
+        }
+        let rect = Rectified { image, px_per_mm: 1.0, origin_mm: Vec2::ZERO, height_mm: 0.0 };
+        let learned = learn_mat(&rect, &occupied).unwrap().unwrap().map(f64::from);
+        // The light's mean over the table: 1.04 - 0.32 (1/12 + 1/12).
+        let at_mean = mat.map(|v| v * (1.04 - 0.32 / 6.0));
+        assert!(dist(learned, at_mean) <= 6.0, "{learned:?} against {at_mean:?}");
+        for other in [wood, town, hill] {
+            assert!(dist(learned, mat) < dist(learned, other), "{learned:?}");
+        }
+        // A table of many colours, none over a fifth of it: nothing is learned.
+        let mut quilt =
+            Mat::new_rows_cols_with_default(h, w, opencv::core::CV_8UC3, Scalar::all(0.0)).unwrap();
+        for y in 0..h {
+            for x in 0..w {
+                let k = (x / 100 + 3 * (y / 100)) % 8;
+                let v = [
+                    [20, 20, 20],
+                    [230, 230, 230],
+                    [200, 40, 40],
+                    [40, 200, 40],
+                    [40, 40, 200],
+                    [200, 200, 40],
+                    [40, 200, 200],
+                    [200, 40, 200],
+                ][k as usize];
+                *quilt.at_2d_mut::<Vec3b>(y, x).unwrap() = Vec3b::from(v);
+            }
+        }
+        let quilt = Rectified { image: quilt, ..rect };
+        assert_eq!(learn_mat(&quilt, &blank_mask(h, w).unwrap()).unwrap(), None);
     }
 }
