@@ -281,6 +281,8 @@ pub(crate) fn find_tags_in_clutter(
     let mut fitted: Vec<[[f64; 2]; 4]> = Vec::new();
     let flat: Vec<Vec2> = squares.iter().flatten().copied().collect();
     let px = fit.model.project(&flat, shape.top_height_mm)?;
+    // The ids measured by their code (`decode::fit_code`), with how well it fits.
+    let mut code_fitted: std::collections::BTreeMap<u32, f64> = Default::default();
     for (k, q) in px.chunks_exact(4).enumerate() {
         let quad = [q[0], q[1], q[2], q[3]];
         let c = centre_px(&quad);
@@ -293,10 +295,28 @@ pub(crate) fn find_tags_in_clutter(
         // A fit that settled further than half a cell from its square (it may have run
         // onto the edge of a figure or another tag) is taken only for a clean reading:
         // no bit corrected, no light border cell.
-        let (quad, rd, on_edges) = match fitted_quad.map(|(f, far)| (f, far, read_quad(&view, book, &f))) {
+        let fitted_read = fitted_quad.map(|(f, far)| (f, far, read_quad(&view, book, &f)));
+        let (quad, rd, on_edges) = match fitted_read {
             Some((f, false, r @ Reading::Read { .. }))
             | Some((f, true, r @ Reading::Read { errors: 0, border_light: 0, .. })) => (f, r, true),
             _ => (quad, read_quad(&view, book, &quad), false),
+        };
+        // An id read without a bit corrected, from the square as proposed or where its
+        // edges settled far, whose corners are not measured: fitted to its code.
+        let hint = match (&rd, fitted_read) {
+            _ if on_edges => None,
+            (Reading::Read { id, errors: 0, .. }, _) => Some(*id),
+            (_, Some((_, true, Reading::Read { id, errors: 0, .. }))) => Some(id),
+            _ => None,
+        };
+        let (rd, on_edges) = match hint.and_then(|id| crate::decode::fit_code(&view, book, &quad, id)) {
+            Some((r @ Reading::Read { id, .. }, correlation)) => {
+                if code_fitted.get(&id).is_none_or(|c| *c < correlation) {
+                    code_fitted.insert(id, correlation);
+                }
+                (r, true)
+            }
+            _ => (rd, on_edges),
         };
         match rd {
             Reading::Read { id, corners, errors, border_light, refined } => {
@@ -324,7 +344,25 @@ pub(crate) fn find_tags_in_clutter(
     // A tag read from a side's square whose edges could not be fitted is clearly a tag,
     // but its corners are the proposal's, a degree or several off: reported with its
     // place, not measured.
+    // Two ids measured on one place are one tag read two ways: one measured by its
+    // code gives way to one read from its edges, else to one its code fits better.
+    let measured: Vec<(u32, [[f64; 2]; 4])> = best
+        .iter()
+        .filter(|(_, ((unmeasured, _, _), _))| !unmeasured)
+        .map(|(id, (_, c))| (*id, *c))
+        .collect();
+    let gives_way = |id: u32, corners: &[[f64; 2]; 4]| {
+        let Some(mine) = code_fitted.get(&id) else { return false };
+        measured.iter().any(|(other, c)| {
+            *other != id
+                && near_quad(c, centre_px(corners), 0.0)
+                && code_fitted.get(other).is_none_or(|theirs| theirs > mine)
+        })
+    };
     for (id, ((unmeasured, _, _), corners)) in best {
+        if !unmeasured && gives_way(id, &corners) {
+            continue;
+        }
         if !unmeasured {
             finds.tags.push(DetectedMarker { id, corners });
         } else {
