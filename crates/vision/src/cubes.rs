@@ -758,26 +758,96 @@ fn cube_top(pts: &[Vec2], nadir: Option<Vec2>, side: f64) -> Option<Vec2> {
     (big <= 1.8 * want && small >= 0.25 * want).then_some(c)
 }
 
-/// Links a cube to the unit it stands behind or beside: the unit with the nearest base
-/// within `reach_mm`; when a second unit's nearest base is within 1.5 times that
-/// distance plus 5 mm, the link is ambiguous.
+/// How much nearer than every other unit a cube's unit must be, mm: a second unit
+/// within this margin of the nearest leaves the link ambiguous. Three times the p95
+/// error of a found cube's centre (measured on the second renderer's photos, issue 36:
+/// 0.25 mm median, 0.9 mm p95, 4.1 mm at most of 220 found), so that scan noise does
+/// not pick between two units a cube stands about half-way between, while one clearly
+/// nearer is linked to it: players set cubes 5-15 mm behind or beside their unit, a
+/// neighbouring unit often only 4-10 mm farther (on those photos the rule before, a
+/// second unit within 1.5 times the distance plus 5 mm, left 36 of their 206 cubes
+/// unlinked, each taken at its true place among the true bases).
+pub const LINK_MARGIN_MM: f64 = 3.0;
+
+/// Cubes of one colour whose centres are nearer than this many sides stand touching
+/// (in a row, issue 36) and mark one unit together.
+const TOUCHING_SIDES: f64 = 1.5;
+
+/// Links a cube standing alone at `at` to the unit it stands behind or beside
+/// ([`link_cubes`] with one cube).
 #[must_use]
 pub fn link(table: &Table, at: Vec2, reach_mm: f64) -> Link {
+    link_group(table, &[at], reach_mm)
+}
+
+/// Links each cube to the unit it stands behind or beside: the unit whose nearest base
+/// is nearest, within `reach_mm`; when a second unit is within [`LINK_MARGIN_MM`] of
+/// it, the link is ambiguous. Cubes of one colour standing touching (centres within 1.5
+/// sides of `size_mm`, chained) mark one unit together: a row is linked as one, by the
+/// mean of its cubes' distances (a row behind one unit may end nearer its neighbour's
+/// corner). Returns one link per cube, in order.
+#[must_use]
+pub fn link_cubes(table: &Table, cubes: &[FoundCube], reach_mm: f64, size_mm: f64) -> Vec<Link> {
+    // Union-find over the touching pairs of one colour.
+    let mut root: Vec<usize> = (0..cubes.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for i in 0..cubes.len() {
+        for j in 0..i {
+            if cubes[i].colour == cubes[j].colour
+                && cubes[i].centre.distance(cubes[j].centre) < TOUCHING_SIDES * size_mm
+            {
+                let (a, b) = (find(&mut root, i), find(&mut root, j));
+                root[a] = b;
+            }
+        }
+    }
+    let groups: Vec<usize> = (0..cubes.len()).map(|i| find(&mut root, i)).collect();
+    let mut links: Vec<Option<Link>> = vec![None; cubes.len()];
+    for i in 0..cubes.len() {
+        if links[i].is_some() {
+            continue;
+        }
+        let members: Vec<usize> = (0..cubes.len()).filter(|&j| groups[j] == groups[i]).collect();
+        let at: Vec<Vec2> = members.iter().map(|&j| cubes[j].centre).collect();
+        let l = link_group(table, &at, reach_mm);
+        for j in members {
+            links[j] = Some(l.clone());
+        }
+    }
+    links.into_iter().map(|l| l.unwrap_or(Link::None)).collect()
+}
+
+/// Links cubes standing together: each unit's distance is the mean over `at` of the
+/// distance to its nearest base.
+fn link_group(table: &Table, at: &[Vec2], reach_mm: f64) -> Link {
     let mut near: Vec<(f64, &str)> = table
         .units
         .iter()
-        .filter_map(|u| {
-            u.bases.iter().map(|b| b.distance_to_point(at)).min_by(f64::total_cmp).map(|d| (d, u.id.as_str()))
+        .filter(|u| !u.bases.is_empty())
+        .map(|u| {
+            let sum: f64 = at
+                .iter()
+                .map(|&p| u.bases.iter().map(|b| b.distance_to_point(p)).fold(f64::INFINITY, f64::min))
+                .sum();
+            (sum / at.len().max(1) as f64, u.id.as_str())
         })
         .filter(|(d, _)| *d <= reach_mm)
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
     match near.as_slice() {
         [] => Link::None,
-        [(_, id)] => Link::Unit((*id).to_string()),
         [(d1, id), rest @ ..] => {
-            let close: Vec<String> =
-                rest.iter().filter(|(d, _)| *d <= 1.5 * d1 + 5.0).map(|(_, id)| (*id).to_string()).collect();
+            let close: Vec<String> = rest
+                .iter()
+                .filter(|(d, _)| *d <= d1 + LINK_MARGIN_MM)
+                .map(|(_, id)| (*id).to_string())
+                .collect();
             if close.is_empty() {
                 Link::Unit((*id).to_string())
             } else {
@@ -878,19 +948,90 @@ mod tests {
         }
     }
 
+    /// Two units of one base each, 30 x 20 mm, facing +y before the turn: `a` at (100,
+    /// 100), `b` at (160, 100) (their flanks at x = 115 and 145); the table turned by
+    /// `turn_deg` about the origin and moved by `shift`. Returns the table and the map
+    /// from the unturned frame.
+    fn two_units(turn_deg: f64, shift: Vec2) -> (Table, impl Fn(f64, f64) -> Vec2) {
+        let (sin, cos) = turn_deg.to_radians().sin_cos();
+        let map = move |x: f64, y: f64| Vec2::new(x * cos - y * sin, x * sin + y * cos) + shift;
+        let base = |x: f64, y: f64| {
+            let c = map(x, y);
+            format!(
+                r#"{{"x":{},"y":{},"heading":{},"width":30,"depth":20}}"#,
+                c.x,
+                c.y,
+                (90.0 + turn_deg).rem_euclid(360.0)
+            )
+        };
+        let table = Table::from_json_str(&format!(
+            r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+            {{"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[{}]}},
+            {{"id":"b","side":"fr","kind":"infantry","formation":"line","bases":[{}]}}]}}"#,
+            base(100.0, 100.0),
+            base(160.0, 100.0)
+        ))
+        .unwrap();
+        (table, map)
+    }
+
+    fn cube_at(colour: MarkerColour, centre: Vec2) -> FoundCube {
+        FoundCube { kind: MarkerKind::Morale, colour, centre, colour_distance: 0.0 }
+    }
+
     #[test]
     fn links_are_nearest_and_ambiguity_is_said() {
-        let table = Table::from_json_str(
-            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
-            {"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[{"x":100,"y":100,"heading":90,"width":30,"depth":20}]},
-            {"id":"b","side":"fr","kind":"infantry","formation":"line","bases":[{"x":160,"y":100,"heading":90,"width":30,"depth":20}]}]}"#,
-        )
-        .unwrap();
-        assert_eq!(link(&table, Vec2::new(100.0, 80.0), 60.0), Link::Unit("a".into()));
-        assert_eq!(
-            link(&table, Vec2::new(130.0, 100.0), 60.0),
-            Link::Ambiguous(vec!["a".into(), "b".into()])
-        );
-        assert_eq!(link(&table, Vec2::new(400.0, 400.0), 60.0), Link::None);
+        let a = || Link::Unit("a".into());
+        let b = || Link::Unit("b".into());
+        let both = || Link::Ambiguous(vec!["a".into(), "b".into()]);
+        for (turn, shift) in
+            [(0.0, Vec2::ZERO), (37.0, Vec2::new(400.0, 150.0)), (-120.0, Vec2::new(900.0, 700.0))]
+        {
+            let (table, at) = two_units(turn, shift);
+            let l = |x: f64, y: f64| link(&table, at(x, y), 60.0);
+            // Behind a, 10 mm.
+            assert_eq!(l(100.0, 80.0), a());
+            // Half-way between the flanks (15 mm from each): ambiguous, whichever is
+            // listed first.
+            let mid = l(130.0, 100.0);
+            assert!(matches!(&mid, Link::Ambiguous(u) if u.len() == 2), "{mid:?}");
+            // The margin, 3 mm: at x = 131.5 b is 13.5 mm away, a 16.5. Just inside it
+            // (2.8 mm nearer b) ambiguous; just outside (3.4 mm) b's; away from the
+            // threshold, with scan noise (0.1 mm), a's.
+            assert_eq!(l(131.4, 100.0), Link::Ambiguous(vec!["b".into(), "a".into()]));
+            assert_eq!(l(131.7, 100.0), b());
+            assert_eq!(l(125.0 - 0.1, 100.0 + 0.1), a());
+            assert_eq!(l(128.6, 100.0), both(), "2.8 mm nearer a: within the margin");
+            // Farther than the reach from both.
+            assert_eq!(l(100.0, 400.0), Link::None);
+            assert_eq!(link(&table, at(100.0, 80.0), 9.9), Link::None);
+        }
+    }
+
+    /// A row of three touching red cubes 6 mm behind `a`'s rear edge (y = 84), from x =
+    /// 115 to 135: its far end is nearer `b`'s corner (11.7 mm) than `a`'s (20.9), but
+    /// the row is `a`'s (12.9 mm on the mean against 21.1). A yellow cube touching the
+    /// row's end is not of the row, and alone at x = 145, it is `b`'s.
+    #[test]
+    fn a_row_of_cubes_is_linked_as_one() {
+        for (turn, shift) in [(0.0, Vec2::ZERO), (200.0, Vec2::new(700.0, 600.0))] {
+            let (table, at) = two_units(turn, shift);
+            let row: Vec<FoundCube> =
+                [115.0, 125.0, 135.0].iter().map(|&x| cube_at(MarkerColour::Red, at(x, 84.0))).collect();
+            assert_eq!(link(&table, row[2].centre, 76.2), Link::Unit("b".into()), "alone, the end is b's");
+            let links = link_cubes(&table, &row, 76.2, 9.525);
+            assert_eq!(links, vec![Link::Unit("a".into()); 3]);
+            let mut with_yellow = row.clone();
+            with_yellow.push(cube_at(MarkerColour::Yellow, at(145.0, 84.0)));
+            let links = link_cubes(&table, &with_yellow, 76.2, 9.525);
+            assert_eq!(links[..3], vec![Link::Unit("a".into()); 3]);
+            assert_eq!(links[3], Link::Unit("b".into()));
+            // Apart by more than 1.5 sides (14.3 mm), each cube is its own.
+            let apart =
+                [cube_at(MarkerColour::Red, at(115.0, 84.0)), cube_at(MarkerColour::Red, at(137.0, 84.0))];
+            let links = link_cubes(&table, &apart, 76.2, 9.525);
+            assert_eq!(links, vec![Link::Unit("a".into()), Link::Unit("b".into())]);
+            assert!(link_cubes(&table, &[], 76.2, 9.525).is_empty());
+        }
     }
 }
