@@ -196,6 +196,15 @@ pub fn find_cubes(
             })
         })
     });
+    // Tops of a coloured paint that catch the lamp's highlight (issue 36: a red
+    // reading pink, a yellow pale) are within tolerance once the highlight is taken off.
+    let lamp = Lamp { paper: profile.colours.paper, srgb: correction.is_srgb() };
+    let lit = highlight_table(&classes, spec.tolerance, lamp);
+    let cell = |p: &Vec3b| {
+        let c = |v: u8| usize::from(v >> HIGHLIGHT_CELL_BITS);
+        let bits = 8 - HIGHLIGHT_CELL_BITS;
+        lit[(c(p[2]) << (2 * bits)) | (c(p[1]) << bits) | c(p[0])]
+    };
     for r in 0..h {
         let img = rect.image.at_row::<Vec3b>(r)?;
         let lab = labels.at_row_mut::<u8>(r)?;
@@ -206,6 +215,7 @@ pub fn find_cubes(
             // Pixels where something stands are labelled too: a cube against a base
             // is grown over it from the part off it (`Blobs::grown`).
             if allowed == 0 {
+                *l = cell(p);
                 continue;
             }
             // The nearest reference (first on ties) among those the channels allow:
@@ -220,9 +230,7 @@ pub fn find_cubes(
                     (best, best_d2) = (k as u8 + 1, d2);
                 }
             }
-            if f64::from(best_d2) <= tol2 {
-                *l = best;
-            }
+            *l = if f64::from(best_d2) <= tol2 { best } else { cell(p) };
         }
     }
     let side_px = spec.size_mm * CUBE_PX_PER_MM;
@@ -239,8 +247,16 @@ pub fn find_cubes(
     opencv::core::bitwise_and_def(&labelled, &free, &mut any)?;
     let (mut groups, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats_def(&any, &mut groups, &mut stats, &mut cents)?;
-    let image =
-        Blobs { rect: &rect, labels: &labels, occupied: &occupied, solid: &solid, nadir, spec, profile };
+    let image = Blobs {
+        rect: &rect,
+        labels: &labels,
+        occupied: &occupied,
+        solid: &solid,
+        nadir,
+        spec,
+        profile,
+        lamp,
+    };
     let mut candidates = Vec::new();
     for g in 1..n {
         let stat = |s: i32| stats.at_2d::<i32>(g, s).copied();
@@ -298,6 +314,7 @@ struct Blobs<'a> {
     nadir: Option<Vec2>,
     spec: &'a MarkerSpec,
     profile: &'a Profile,
+    lamp: Lamp,
 }
 
 impl Blobs<'_> {
@@ -405,7 +422,10 @@ impl Blobs<'_> {
             // blended with the ground and the shaded sides by blur and the JPEG's
             // halved colour resolution (on the second renderer's photos the median
             // finds one cube more than the mean, of 158).
-            let mean = median_colour(&self.rect.image, &px)?;
+            // A top that catches the lamp's highlight is judged on its paint, the
+            // highlight taken off.
+            let seen = median_colour(&self.rect.image, &px)?;
+            let mean = self.lamp.unlit(seen, refs[k]).unwrap_or(seen);
             let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d)| d);
             // A shadow keeps the hue of the ground it falls on: the blob's hue is that
             // of its class's paint under the light (and at the saturation) that brings
@@ -413,7 +433,7 @@ impl Blobs<'_> {
             // Nor is it a patch of terrain whose declared colour, under its light and at
             // its saturation, is nearer than any cube's paint (a road beside natural
             // wooden cubes).
-            let terrain_distance = nearest(&others, mean).map_or(f64::INFINITY, |(_, d)| d);
+            let terrain_distance = nearest(&others, seen).map_or(f64::INFINITY, |(_, d)| d);
             if colour_distance > spec.tolerance / 2.0
                 || terrain_distance < colour_distance
                 || hue_distance(mean, paint_under(mean, refs[k])) > spec.tolerance / 4.0
@@ -628,6 +648,135 @@ fn row_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Option<Vec<Ve
     }
     Ok(parts.iter().all(|q| !q.is_empty()).then_some(parts))
 }
+
+/// The largest highlight a cube's top may catch: the linear light of the lamp added to
+/// its paint's (0-1: 1 is white). Measured on the second renderer's photos (issue 36),
+/// their area lamp mirrored in the cubes' tops: red tops reading pink and yellow ones
+/// pale carry 0.03-0.16 over their paint (under 0.92-1.1 of the paper's light), while
+/// the colours a highlight could otherwise make of a paint need more: a figure's skin
+/// is a red under 0.84 of the light plus 0.39, a pink cloth a red under 0.56 plus 0.31,
+/// sand or a wooden house a yellow under 0.31-0.41 plus 0.14-0.23 (refused on their
+/// light first).
+const HIGHLIGHT: f64 = 0.25;
+
+/// The highlight table's cells: the top bits of each channel kept (5: 8 code values
+/// a cell, 32768 cells).
+const HIGHLIGHT_CELL_BITS: u32 = 3;
+
+/// For each colour cell (R, G, B, each its code value shifted right by
+/// [`HIGHLIGHT_CELL_BITS`]), the label (1 + class index) of the coloured paint it is,
+/// at its centre, with a highlight taken off ([`Lamp::unlit`]) and within `tolerance`; 0 for
+/// none. The cells are a few code values wide: the label only gathers a blob's pixels,
+/// the blob's own colour is then judged exactly.
+fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f64, lamp: Lamp) -> Vec<u8> {
+    let bits = 8 - HIGHLIGHT_CELL_BITS;
+    let n = 1usize << bits;
+    let half = f64::from(1u32 << HIGHLIGHT_CELL_BITS) / 2.0 - 0.5;
+    let mut table = vec![0u8; n * n * n];
+    for (i, cell) in table.iter_mut().enumerate() {
+        let at = |shift: u32| ((i >> shift) & (n - 1)) as f64 * f64::from(1u32 << HIGHLIGHT_CELL_BITS) + half;
+        let rgb = [at(2 * bits), at(bits), at(0)];
+        let best = classes
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| {
+                let paint = c.2.map(f64::from);
+                lamp.unlit(rgb, paint).map(|u| (k, distance(u, paint_under(u, paint))))
+            })
+            .filter(|(_, d)| *d <= tolerance)
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((k, _)) = best {
+            *cell = k as u8 + 1;
+        }
+    }
+    table
+}
+
+/// The lamp whose highlight a cube's top may catch, as the corrected photo shows it.
+#[derive(Debug, Clone, Copy)]
+struct Lamp {
+    /// Its colour: after the colour correction, the fiducials' paper's (a white paper
+    /// shows the lamp's colour; on the second renderer's photos a neutral grey taken off
+    /// left red tops' hue 3-6° off their paint's, the paper's colour 0.4-1.6°).
+    paper: [u8; 3],
+    /// The photo's code values read as sRGB (a phone's photo: light is their decoding)
+    /// from the fiducials' borders; else as light themselves (a linear photo:
+    /// vedette-synth's, or the borders did not tell).
+    srgb: bool,
+}
+
+impl Lamp {
+    /// The colour `rgb` (corrected code values, R G B) with the lamp's highlight taken
+    /// off, as a top painted `paint` would show without it: in light, `rgb` is the paint
+    /// under a light within [`SHADE`] plus the lamp's own light, of at most
+    /// [`HIGHLIGHT`] (least squares), which is taken off. `None` when that does not hold
+    /// (no highlight, too much of one, or a light outside [`SHADE`]), and for a paint
+    /// without a hue (white, black: the lamp's light added to a grey is another grey,
+    /// not a highlight told apart from the paint).
+    ///
+    /// Light is the code values decoded as the photo's encoding was read, or failing
+    /// that, the other way: the reading is not always sure (tagged-301 of the second
+    /// renderer, a JPEG, reads as linear; its highlighted red tops are the paint plus
+    /// the lamp in sRGB-decoded light, 3 of them found only so), and a highlight taken
+    /// off must leave the paint either way.
+    fn unlit(&self, rgb: [f64; 3], paint: [f64; 3]) -> Option<[f64; 3]> {
+        hue_angle(rgb, paint, HUE_MIN_CHROMA)?;
+        self.unlit_as(rgb, paint, self.srgb).or_else(|| self.unlit_as(rgb, paint, !self.srgb))
+    }
+
+    /// [`Lamp::unlit`] with the code values read as sRGB (`srgb`) or as light.
+    fn unlit_as(&self, rgb: [f64; 3], paint: [f64; 3], srgb: bool) -> Option<[f64; 3]> {
+        let lin = |c: [f64; 3]| {
+            c.map(|v| if srgb { crate::fiducials::srgb_to_linear(v) / 255.0 } else { v / 255.0 })
+        };
+        let (p, q) = (lin(rgb), lin(paint));
+        let lamp = lin(self.paper.map(f64::from));
+        let top = lamp.iter().copied().fold(0.0, f64::max);
+        if top <= 0.0 {
+            return None;
+        }
+        let lamp = lamp.map(|v| v / top);
+        // Least squares of p = a q + s lamp, on the channels not clipped: a clipped one
+        // (our renderer's yellow tops under a highlight of 0.12 read 255 in red) says
+        // only that the light there is at least that (the fit must reach it, within 2%
+        // of white); with two clipped, nothing is told.
+        let clipped: [bool; 3] = std::array::from_fn(|i| rgb[i] >= CLIPPED);
+        if clipped.iter().filter(|c| **c).count() > 1 {
+            return None;
+        }
+        let dot =
+            |u: [f64; 3], v: [f64; 3]| (0..3).filter(|&i| !clipped[i]).map(|i| u[i] * v[i]).sum::<f64>();
+        let (qq, ql, ll, qp, lp) = (dot(q, q), dot(q, lamp), dot(lamp, lamp), dot(q, p), dot(lamp, p));
+        let det = qq * ll - ql * ql;
+        if det.abs() < 1e-12 {
+            return None;
+        }
+        let a = (qp * ll - lp * ql) / det;
+        let s = (lp * qq - qp * ql) / det;
+        // The light as a factor on light: SHADE is on sRGB code values.
+        let (lo, hi) = if srgb { (SHADE.0.powf(2.2), SHADE.1.powf(2.2)) } else { SHADE };
+        if !(s > 0.0 && s <= HIGHLIGHT && (lo..=hi).contains(&a))
+            || (0..3).any(|i| clipped[i] && a * q[i] + s * lamp[i] < p[i] - 0.02)
+        {
+            return None;
+        }
+        let unlit = |i: usize| {
+            let v = if clipped[i] { a * q[i] } else { p[i] - s * lamp[i] };
+            if srgb { crate::photo_colour::linear_to_srgb(v) } else { 255.0 * v.clamp(0.0, 1.0) }
+        };
+        Some(std::array::from_fn(unlit))
+    }
+}
+
+/// A channel at or above this code value is clipped: it tells only that the light was
+/// at least that.
+const CLIPPED: f64 = 254.5;
+
+/// A paint that may show a highlight has an (R - G, B - G) difference of at least
+/// this, code values: the glossy yellow's and red's are 158-169 by default; natural
+/// wood's (65: unvarnished, no highlight seen) is left out, and white's and black's
+/// (under 10) are greys to which a grey adds nothing to tell apart.
+const HUE_MIN_CHROMA: f64 = 100.0;
 
 /// Distance between the hues of two colours: of their (R - G, B - G) differences.
 fn hue_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
@@ -977,6 +1126,64 @@ mod tests {
 
     fn cube_at(colour: MarkerColour, centre: Vec2) -> FoundCube {
         FoundCube { kind: MarkerKind::Morale, colour, centre, colour_distance: 0.0 }
+    }
+
+    /// Tops that catch the lamp (issue 36): red tops of the second renderer's photos
+    /// reading pink, a yellow one pale, are their paint once the lamp's light (the
+    /// paper's colour) is taken off; a figure's skin, sand, a wooden house, a pink
+    /// cloth, a light grey and the paint itself are not a highlighted paint, nor is
+    /// anything a highlighted white or black.
+    #[test]
+    fn a_highlight_is_taken_off_a_coloured_top() {
+        let spec = MarkerSpec::default();
+        let (red, yellow) = (spec.red.map(f64::from), spec.yellow.map(f64::from));
+        let lamp = Lamp { paper: [237, 237, 230], srgb: true };
+        for (seen, paint) in [
+            ([206.0, 101.0, 97.0], red),
+            ([214.0, 112.0, 109.0], red),
+            ([211.0, 79.0, 76.0], red),
+            ([255.0, 227.0, 112.0], yellow),
+        ] {
+            assert!(
+                distance(seen, paint_under(seen, paint)) > spec.tolerance,
+                "{seen:?} is out of tolerance as seen"
+            );
+            let u = lamp.unlit(seen, paint).unwrap_or_else(|| panic!("{seen:?}: no highlight"));
+            assert!(distance(u, paint_under(u, paint)) < spec.tolerance / 2.0, "{seen:?} -> {u:?}");
+            assert!(
+                hue_angle(u, paint, spec.tolerance).is_some_and(|a| a < MAX_HUE_DEG),
+                "{seen:?} -> {u:?}"
+            );
+        }
+        // Skin (red under 0.88 plus 0.37), pink cloth (red under 0.6), sand and a
+        // wooden house (yellow under 0.3-0.45), a light grey.
+        for (seen, paint) in [
+            ([230.0, 180.0, 150.0], red),
+            ([200.0, 150.0, 150.0], red),
+            ([200.0, 180.0, 130.0], yellow),
+            ([173.0, 150.0, 107.0], yellow),
+            ([200.0, 200.0, 200.0], red),
+            ([200.0, 200.0, 200.0], yellow),
+        ] {
+            assert_eq!(lamp.unlit(seen, paint), None, "{seen:?}");
+        }
+        // No highlight to take off the paint itself (or only a trace).
+        assert!(lamp.unlit(red, red).is_none_or(|u| distance(u, red) < 2.0));
+        for paint in [spec.white, spec.black, spec.natural] {
+            assert_eq!(lamp.unlit([120.0, 120.0, 120.0], paint.map(f64::from)), None);
+        }
+        // A yellow whose red the highlight clipped is judged on its green and blue.
+        let u = lamp
+            .unlit([255.0, 226.0, 80.0], yellow)
+            .unwrap_or_else(|| panic!("clipped yellow: no highlight"));
+        assert!(distance(u, paint_under(u, yellow)) < spec.tolerance / 2.0, "{u:?}");
+        assert_eq!(lamp.unlit([255.0, 255.0, 80.0], yellow), None, "two channels clipped");
+        // A linear photo (vedette-synth's): its code values are light. A red under the
+        // paper's light plus 0.12 of the lamp's is the red again.
+        let linear = Lamp { srgb: false, ..lamp };
+        let seen = [184.0 + 0.12 * 255.0, 26.0 + 0.12 * 255.0, 26.0 + 0.12 * 255.0 * 230.0 / 237.0];
+        let u = linear.unlit(seen, red).unwrap_or_else(|| panic!("{seen:?}: no highlight"));
+        assert!(distance(u, red) < 2.0, "{u:?}");
     }
 
     #[test]
