@@ -663,6 +663,12 @@ const HIGHLIGHT: f64 = 0.25;
 /// a cell, 32768 cells).
 const HIGHLIGHT_CELL_BITS: u32 = 3;
 
+/// A cell whose hue is farther than this from a paint's is not that paint highlighted,
+/// degrees: a blob must be within [`MAX_HUE_DEG`] of it once the highlight is taken
+/// off, and the highlighted red and yellow tops of the second renderer's photos are
+/// within 5° of their paints' hue as seen.
+const CELL_HUE_DEG: f64 = 20.0;
+
 /// For each colour cell (R, G, B, each its code value shifted right by
 /// [`HIGHLIGHT_CELL_BITS`]), the label (1 + class index) of the coloured paint it is,
 /// at its centre, with a highlight taken off ([`Lamp::unlit`]) and within `tolerance`; 0 for
@@ -681,6 +687,11 @@ fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f
             .enumerate()
             .filter_map(|(k, c)| {
                 let paint = c.2.map(f64::from);
+                // A highlight of the paper's colour hardly turns a hue: cells far from
+                // the paint's are not worth the fit (a few powers each, 32768 cells).
+                if hue_angle(rgb, paint, HUE_MIN_CHROMA).is_none_or(|a| a > CELL_HUE_DEG) {
+                    return None;
+                }
                 lamp.unlit(rgb, paint).map(|u| (k, distance(u, paint_under(u, paint))))
             })
             .filter(|(_, d)| *d <= tolerance)
