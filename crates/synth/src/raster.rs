@@ -9,7 +9,7 @@
 use crate::camera::{Camera, Ray};
 use crate::noise;
 use crate::scene::{Ink, PrintedMarker};
-use crate::shading::{Colour, FLOOR, INK, Lighting, PAPER, ShadowMap};
+use crate::shading::{Colour, FLOOR, INK, Lighting, PAPER, ShadowMap, marker_colour};
 use crate::solids::{Face, Grid, Solid, SolidHit, SolidKind};
 use crate::texture::TableTexture;
 use nalgebra::{Point3, Vector3};
@@ -40,6 +40,8 @@ pub(crate) struct World<'a> {
     pub lighting: Lighting,
     /// The render's seed.
     pub seed: u64,
+    /// Light of the lamp's highlight on painted cubes' tops (0-1 of white).
+    pub cube_highlight: f32,
 }
 
 /// One sample: its colour and a key naming the surface and printed cell it saw.
@@ -167,6 +169,11 @@ impl World<'_> {
             }
             (SolidKind::Base { .. }, Face::Side(_)) => {
                 Sample { colour: solid.colour.scaled(0.8 * light), key }
+            }
+            (SolidKind::Cube, Face::Top)
+                if self.cube_highlight > 0.0 && solid.colour != marker_colour(None) =>
+            {
+                Sample { colour: solid.colour.scaled(light) + Colour::grey(self.cube_highlight), key }
             }
             _ => Sample { colour: solid.colour.scaled(light), key },
         }

@@ -85,6 +85,11 @@ pub struct RenderOptions {
     /// White balance: gains on red, green and blue before the sensor (1, 1, 1); a warm
     /// cast of indoor light left uncorrected is about (1.15, 1.0, 0.8) (issue 36).
     pub white_balance: [f64; 3],
+    /// The lamp mirrored in glossy cube tops (issue 36: the second renderer's red tops
+    /// read pink, its yellow ones pale): a grey of this much light (0-1 of white,
+    /// before exposure and white balance) added to the top of every painted cube
+    /// (natural wood is matte); 0 (the default): matte tops.
+    pub cube_highlight: f64,
 }
 
 impl Default for RenderOptions {
@@ -107,6 +112,7 @@ impl Default for RenderOptions {
             exposure_ev: 0.0,
             houses: false,
             white_balance: [1.0; 3],
+            cube_highlight: 0.0,
         }
     }
 }
@@ -143,6 +149,9 @@ impl RenderOptions {
         }
         if let Some(g) = self.white_balance.iter().find(|g| !(0.25..=4.0).contains(*g)) {
             return bad("white_balance", *g, "each gain must be 0.25..=4");
+        }
+        if !(0.0..=1.0).contains(&self.cube_highlight) {
+            return bad("cube_highlight", self.cube_highlight, "must be 0..=1 of white");
         }
         self.sensor.check()
     }
@@ -234,6 +243,7 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
         tags,
         lighting,
         seed: options.seed,
+        cube_highlight: options.cube_highlight as f32,
     };
     let mut pixels = raster::rasterize(&world, options.supersampling, options.edge_supersampling);
     if options.exposure_ev != 0.0 || options.white_balance != [1.0; 3] {
@@ -385,6 +395,8 @@ mod tests {
         for bad in [
             RenderOptions { exposure_ev: 5.0, ..ideal(3) },
             RenderOptions { white_balance: [1.0, 0.1, 1.0], ..ideal(3) },
+            RenderOptions { cube_highlight: 1.5, ..ideal(3) },
+            RenderOptions { cube_highlight: -0.1, ..ideal(3) },
         ] {
             assert!(render(&scene, &camera, &bad).is_err());
         }

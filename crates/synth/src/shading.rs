@@ -29,7 +29,6 @@ impl Colour {
         Colour { r, g, b }
     }
 
-    #[cfg(test)]
     pub(crate) const fn grey(v: f32) -> Self {
         Colour { r: v, g: v, b: v }
     }

@@ -196,6 +196,15 @@ pub fn find_cubes(
             })
         })
     });
+    // Tops of a coloured paint that catch the lamp's highlight (issue 36: a red
+    // reading pink, a yellow pale) are within tolerance once the highlight is taken off.
+    let lamp = Lamp { paper: profile.colours.paper, srgb: correction.is_srgb() };
+    let lit = highlight_table(&classes, spec.tolerance, lamp);
+    let cell = |p: &Vec3b| {
+        let c = |v: u8| usize::from(v >> HIGHLIGHT_CELL_BITS);
+        let bits = 8 - HIGHLIGHT_CELL_BITS;
+        lit[(c(p[2]) << (2 * bits)) | (c(p[1]) << bits) | c(p[0])]
+    };
     for r in 0..h {
         let img = rect.image.at_row::<Vec3b>(r)?;
         let lab = labels.at_row_mut::<u8>(r)?;
@@ -206,6 +215,7 @@ pub fn find_cubes(
             // Pixels where something stands are labelled too: a cube against a base
             // is grown over it from the part off it (`Blobs::grown`).
             if allowed == 0 {
+                *l = cell(p);
                 continue;
             }
             // The nearest reference (first on ties) among those the channels allow:
@@ -220,9 +230,7 @@ pub fn find_cubes(
                     (best, best_d2) = (k as u8 + 1, d2);
                 }
             }
-            if f64::from(best_d2) <= tol2 {
-                *l = best;
-            }
+            *l = if f64::from(best_d2) <= tol2 { best } else { cell(p) };
         }
     }
     let side_px = spec.size_mm * CUBE_PX_PER_MM;
@@ -239,8 +247,16 @@ pub fn find_cubes(
     opencv::core::bitwise_and_def(&labelled, &free, &mut any)?;
     let (mut groups, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats_def(&any, &mut groups, &mut stats, &mut cents)?;
-    let image =
-        Blobs { rect: &rect, labels: &labels, occupied: &occupied, solid: &solid, nadir, spec, profile };
+    let image = Blobs {
+        rect: &rect,
+        labels: &labels,
+        occupied: &occupied,
+        solid: &solid,
+        nadir,
+        spec,
+        profile,
+        lamp,
+    };
     let mut candidates = Vec::new();
     for g in 1..n {
         let stat = |s: i32| stats.at_2d::<i32>(g, s).copied();
@@ -298,6 +314,7 @@ struct Blobs<'a> {
     nadir: Option<Vec2>,
     spec: &'a MarkerSpec,
     profile: &'a Profile,
+    lamp: Lamp,
 }
 
 impl Blobs<'_> {
@@ -405,7 +422,10 @@ impl Blobs<'_> {
             // blended with the ground and the shaded sides by blur and the JPEG's
             // halved colour resolution (on the second renderer's photos the median
             // finds one cube more than the mean, of 158).
-            let mean = median_colour(&self.rect.image, &px)?;
+            // A top that catches the lamp's highlight is judged on its paint, the
+            // highlight taken off.
+            let seen = median_colour(&self.rect.image, &px)?;
+            let mean = self.lamp.unlit(seen, refs[k]).unwrap_or(seen);
             let colour_distance = nearest(&refs, mean).map_or(f64::INFINITY, |(_, d)| d);
             // A shadow keeps the hue of the ground it falls on: the blob's hue is that
             // of its class's paint under the light (and at the saturation) that brings
@@ -413,7 +433,7 @@ impl Blobs<'_> {
             // Nor is it a patch of terrain whose declared colour, under its light and at
             // its saturation, is nearer than any cube's paint (a road beside natural
             // wooden cubes).
-            let terrain_distance = nearest(&others, mean).map_or(f64::INFINITY, |(_, d)| d);
+            let terrain_distance = nearest(&others, seen).map_or(f64::INFINITY, |(_, d)| d);
             if colour_distance > spec.tolerance / 2.0
                 || terrain_distance < colour_distance
                 || hue_distance(mean, paint_under(mean, refs[k])) > spec.tolerance / 4.0
@@ -629,6 +649,146 @@ fn row_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Option<Vec<Ve
     Ok(parts.iter().all(|q| !q.is_empty()).then_some(parts))
 }
 
+/// The largest highlight a cube's top may catch: the linear light of the lamp added to
+/// its paint's (0-1: 1 is white). Measured on the second renderer's photos (issue 36),
+/// their area lamp mirrored in the cubes' tops: red tops reading pink and yellow ones
+/// pale carry 0.03-0.16 over their paint (under 0.92-1.1 of the paper's light), while
+/// the colours a highlight could otherwise make of a paint need more: a figure's skin
+/// is a red under 0.84 of the light plus 0.39, a pink cloth a red under 0.56 plus 0.31,
+/// sand or a wooden house a yellow under 0.31-0.41 plus 0.14-0.23 (refused on their
+/// light first).
+const HIGHLIGHT: f64 = 0.25;
+
+/// The highlight table's cells: the top bits of each channel kept (5: 8 code values
+/// a cell, 32768 cells).
+const HIGHLIGHT_CELL_BITS: u32 = 3;
+
+/// A cell whose hue is farther than this from a paint's is not that paint highlighted,
+/// degrees: a blob must be within [`MAX_HUE_DEG`] of it once the highlight is taken
+/// off, and the highlighted red and yellow tops of the second renderer's photos are
+/// within 5° of their paints' hue as seen.
+const CELL_HUE_DEG: f64 = 20.0;
+
+/// For each colour cell (R, G, B, each its code value shifted right by
+/// [`HIGHLIGHT_CELL_BITS`]), the label (1 + class index) of the coloured paint it is,
+/// at its centre, with a highlight taken off ([`Lamp::unlit`]) and within `tolerance`; 0 for
+/// none. The cells are a few code values wide: the label only gathers a blob's pixels,
+/// the blob's own colour is then judged exactly.
+fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f64, lamp: Lamp) -> Vec<u8> {
+    let bits = 8 - HIGHLIGHT_CELL_BITS;
+    let n = 1usize << bits;
+    let half = f64::from(1u32 << HIGHLIGHT_CELL_BITS) / 2.0 - 0.5;
+    let mut table = vec![0u8; n * n * n];
+    for (i, cell) in table.iter_mut().enumerate() {
+        let at = |shift: u32| ((i >> shift) & (n - 1)) as f64 * f64::from(1u32 << HIGHLIGHT_CELL_BITS) + half;
+        let rgb = [at(2 * bits), at(bits), at(0)];
+        let best = classes
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| {
+                let paint = c.2.map(f64::from);
+                // A highlight of the paper's colour hardly turns a hue: cells far from
+                // the paint's are not worth the fit (a few powers each, 32768 cells).
+                if hue_angle(rgb, paint, HUE_MIN_CHROMA).is_none_or(|a| a > CELL_HUE_DEG) {
+                    return None;
+                }
+                lamp.unlit(rgb, paint).map(|u| (k, distance(u, paint_under(u, paint))))
+            })
+            .filter(|(_, d)| *d <= tolerance)
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((k, _)) = best {
+            *cell = k as u8 + 1;
+        }
+    }
+    table
+}
+
+/// The lamp whose highlight a cube's top may catch, as the corrected photo shows it.
+#[derive(Debug, Clone, Copy)]
+struct Lamp {
+    /// Its colour: after the colour correction, the fiducials' paper's (a white paper
+    /// shows the lamp's colour; on the second renderer's photos a neutral grey taken off
+    /// left red tops' hue 3-6° off their paint's, the paper's colour 0.4-1.6°).
+    paper: [u8; 3],
+    /// The photo's code values read as sRGB (a phone's photo: light is their decoding)
+    /// from the fiducials' borders; else as light themselves (a linear photo:
+    /// vedette-synth's, or the borders did not tell).
+    srgb: bool,
+}
+
+impl Lamp {
+    /// The colour `rgb` (corrected code values, R G B) with the lamp's highlight taken
+    /// off, as a top painted `paint` would show without it: in light, `rgb` is the paint
+    /// under a light within [`SHADE`] plus the lamp's own light, of at most
+    /// [`HIGHLIGHT`] (least squares), which is taken off. `None` when that does not hold
+    /// (no highlight, too much of one, or a light outside [`SHADE`]), and for a paint
+    /// without a hue (white, black: the lamp's light added to a grey is another grey,
+    /// not a highlight told apart from the paint).
+    ///
+    /// Light is the code values decoded as the photo's encoding was read, or failing
+    /// that, the other way: the reading is not always sure (tagged-301 of the second
+    /// renderer, a JPEG, reads as linear; its highlighted red tops are the paint plus
+    /// the lamp in sRGB-decoded light, 3 of them found only so), and a highlight taken
+    /// off must leave the paint either way.
+    fn unlit(&self, rgb: [f64; 3], paint: [f64; 3]) -> Option<[f64; 3]> {
+        hue_angle(rgb, paint, HUE_MIN_CHROMA)?;
+        self.unlit_as(rgb, paint, self.srgb).or_else(|| self.unlit_as(rgb, paint, !self.srgb))
+    }
+
+    /// [`Lamp::unlit`] with the code values read as sRGB (`srgb`) or as light.
+    fn unlit_as(&self, rgb: [f64; 3], paint: [f64; 3], srgb: bool) -> Option<[f64; 3]> {
+        let lin = |c: [f64; 3]| {
+            c.map(|v| if srgb { crate::fiducials::srgb_to_linear(v) / 255.0 } else { v / 255.0 })
+        };
+        let (p, q) = (lin(rgb), lin(paint));
+        let lamp = lin(self.paper.map(f64::from));
+        let top = lamp.iter().copied().fold(0.0, f64::max);
+        if top <= 0.0 {
+            return None;
+        }
+        let lamp = lamp.map(|v| v / top);
+        // Least squares of p = a q + s lamp, on the channels not clipped: a clipped one
+        // (our renderer's yellow tops under a highlight of 0.12 read 255 in red) says
+        // only that the light there is at least that (the fit must reach it, within 2%
+        // of white); with two clipped, nothing is told.
+        let clipped: [bool; 3] = std::array::from_fn(|i| rgb[i] >= CLIPPED);
+        if clipped.iter().filter(|c| **c).count() > 1 {
+            return None;
+        }
+        let dot =
+            |u: [f64; 3], v: [f64; 3]| (0..3).filter(|&i| !clipped[i]).map(|i| u[i] * v[i]).sum::<f64>();
+        let (qq, ql, ll, qp, lp) = (dot(q, q), dot(q, lamp), dot(lamp, lamp), dot(q, p), dot(lamp, p));
+        let det = qq * ll - ql * ql;
+        if det.abs() < 1e-12 {
+            return None;
+        }
+        let a = (qp * ll - lp * ql) / det;
+        let s = (lp * qq - qp * ql) / det;
+        // The light as a factor on light: SHADE is on sRGB code values.
+        let (lo, hi) = if srgb { (SHADE.0.powf(2.2), SHADE.1.powf(2.2)) } else { SHADE };
+        if !(s > 0.0 && s <= HIGHLIGHT && (lo..=hi).contains(&a))
+            || (0..3).any(|i| clipped[i] && a * q[i] + s * lamp[i] < p[i] - 0.02)
+        {
+            return None;
+        }
+        let unlit = |i: usize| {
+            let v = if clipped[i] { a * q[i] } else { p[i] - s * lamp[i] };
+            if srgb { crate::photo_colour::linear_to_srgb(v) } else { 255.0 * v.clamp(0.0, 1.0) }
+        };
+        Some(std::array::from_fn(unlit))
+    }
+}
+
+/// A channel at or above this code value is clipped: it tells only that the light was
+/// at least that.
+const CLIPPED: f64 = 254.5;
+
+/// A paint that may show a highlight has an (R - G, B - G) difference of at least
+/// this, code values: the glossy yellow's and red's are 158-169 by default; natural
+/// wood's (65: unvarnished, no highlight seen) is left out, and white's and black's
+/// (under 10) are greys to which a grey adds nothing to tell apart.
+const HUE_MIN_CHROMA: f64 = 100.0;
+
 /// Distance between the hues of two colours: of their (R - G, B - G) differences.
 fn hue_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - a[1]) - (b[0] - b[1])).hypot((a[2] - a[1]) - (b[2] - b[1]))
@@ -758,26 +918,96 @@ fn cube_top(pts: &[Vec2], nadir: Option<Vec2>, side: f64) -> Option<Vec2> {
     (big <= 1.8 * want && small >= 0.25 * want).then_some(c)
 }
 
-/// Links a cube to the unit it stands behind or beside: the unit with the nearest base
-/// within `reach_mm`; when a second unit's nearest base is within 1.5 times that
-/// distance plus 5 mm, the link is ambiguous.
+/// How much nearer than every other unit a cube's unit must be, mm: a second unit
+/// within this margin of the nearest leaves the link ambiguous. Three times the p95
+/// error of a found cube's centre (measured on the second renderer's photos, issue 36:
+/// 0.25 mm median, 0.9 mm p95, 4.1 mm at most of 220 found), so that scan noise does
+/// not pick between two units a cube stands about half-way between, while one clearly
+/// nearer is linked to it: players set cubes 5-15 mm behind or beside their unit, a
+/// neighbouring unit often only 4-10 mm farther (on those photos the rule before, a
+/// second unit within 1.5 times the distance plus 5 mm, left 36 of their 206 cubes
+/// unlinked, each taken at its true place among the true bases).
+pub const LINK_MARGIN_MM: f64 = 3.0;
+
+/// Cubes of one colour whose centres are nearer than this many sides stand touching
+/// (in a row, issue 36) and mark one unit together.
+const TOUCHING_SIDES: f64 = 1.5;
+
+/// Links a cube standing alone at `at` to the unit it stands behind or beside
+/// ([`link_cubes`] with one cube).
 #[must_use]
 pub fn link(table: &Table, at: Vec2, reach_mm: f64) -> Link {
+    link_group(table, &[at], reach_mm)
+}
+
+/// Links each cube to the unit it stands behind or beside: the unit whose nearest base
+/// is nearest, within `reach_mm`; when a second unit is within [`LINK_MARGIN_MM`] of
+/// it, the link is ambiguous. Cubes of one colour standing touching (centres within 1.5
+/// sides of `size_mm`, chained) mark one unit together: a row is linked as one, by the
+/// mean of its cubes' distances (a row behind one unit may end nearer its neighbour's
+/// corner). Returns one link per cube, in order.
+#[must_use]
+pub fn link_cubes(table: &Table, cubes: &[FoundCube], reach_mm: f64, size_mm: f64) -> Vec<Link> {
+    // Union-find over the touching pairs of one colour.
+    let mut root: Vec<usize> = (0..cubes.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for i in 0..cubes.len() {
+        for j in 0..i {
+            if cubes[i].colour == cubes[j].colour
+                && cubes[i].centre.distance(cubes[j].centre) < TOUCHING_SIDES * size_mm
+            {
+                let (a, b) = (find(&mut root, i), find(&mut root, j));
+                root[a] = b;
+            }
+        }
+    }
+    let groups: Vec<usize> = (0..cubes.len()).map(|i| find(&mut root, i)).collect();
+    let mut links: Vec<Option<Link>> = vec![None; cubes.len()];
+    for i in 0..cubes.len() {
+        if links[i].is_some() {
+            continue;
+        }
+        let members: Vec<usize> = (0..cubes.len()).filter(|&j| groups[j] == groups[i]).collect();
+        let at: Vec<Vec2> = members.iter().map(|&j| cubes[j].centre).collect();
+        let l = link_group(table, &at, reach_mm);
+        for j in members {
+            links[j] = Some(l.clone());
+        }
+    }
+    links.into_iter().map(|l| l.unwrap_or(Link::None)).collect()
+}
+
+/// Links cubes standing together: each unit's distance is the mean over `at` of the
+/// distance to its nearest base.
+fn link_group(table: &Table, at: &[Vec2], reach_mm: f64) -> Link {
     let mut near: Vec<(f64, &str)> = table
         .units
         .iter()
-        .filter_map(|u| {
-            u.bases.iter().map(|b| b.distance_to_point(at)).min_by(f64::total_cmp).map(|d| (d, u.id.as_str()))
+        .filter(|u| !u.bases.is_empty())
+        .map(|u| {
+            let sum: f64 = at
+                .iter()
+                .map(|&p| u.bases.iter().map(|b| b.distance_to_point(p)).fold(f64::INFINITY, f64::min))
+                .sum();
+            (sum / at.len().max(1) as f64, u.id.as_str())
         })
         .filter(|(d, _)| *d <= reach_mm)
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
     match near.as_slice() {
         [] => Link::None,
-        [(_, id)] => Link::Unit((*id).to_string()),
         [(d1, id), rest @ ..] => {
-            let close: Vec<String> =
-                rest.iter().filter(|(d, _)| *d <= 1.5 * d1 + 5.0).map(|(_, id)| (*id).to_string()).collect();
+            let close: Vec<String> = rest
+                .iter()
+                .filter(|(d, _)| *d <= d1 + LINK_MARGIN_MM)
+                .map(|(_, id)| (*id).to_string())
+                .collect();
             if close.is_empty() {
                 Link::Unit((*id).to_string())
             } else {
@@ -878,19 +1108,148 @@ mod tests {
         }
     }
 
+    /// Two units of one base each, 30 x 20 mm, facing +y before the turn: `a` at (100,
+    /// 100), `b` at (160, 100) (their flanks at x = 115 and 145); the table turned by
+    /// `turn_deg` about the origin and moved by `shift`. Returns the table and the map
+    /// from the unturned frame.
+    fn two_units(turn_deg: f64, shift: Vec2) -> (Table, impl Fn(f64, f64) -> Vec2) {
+        let (sin, cos) = turn_deg.to_radians().sin_cos();
+        let map = move |x: f64, y: f64| Vec2::new(x * cos - y * sin, x * sin + y * cos) + shift;
+        let base = |x: f64, y: f64| {
+            let c = map(x, y);
+            format!(
+                r#"{{"x":{},"y":{},"heading":{},"width":30,"depth":20}}"#,
+                c.x,
+                c.y,
+                (90.0 + turn_deg).rem_euclid(360.0)
+            )
+        };
+        let table = Table::from_json_str(&format!(
+            r#"{{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
+            {{"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[{}]}},
+            {{"id":"b","side":"fr","kind":"infantry","formation":"line","bases":[{}]}}]}}"#,
+            base(100.0, 100.0),
+            base(160.0, 100.0)
+        ))
+        .unwrap();
+        (table, map)
+    }
+
+    fn cube_at(colour: MarkerColour, centre: Vec2) -> FoundCube {
+        FoundCube { kind: MarkerKind::Morale, colour, centre, colour_distance: 0.0 }
+    }
+
+    /// Tops that catch the lamp (issue 36): red tops of the second renderer's photos
+    /// reading pink, a yellow one pale, are their paint once the lamp's light (the
+    /// paper's colour) is taken off; a figure's skin, sand, a wooden house, a pink
+    /// cloth, a light grey and the paint itself are not a highlighted paint, nor is
+    /// anything a highlighted white or black.
+    #[test]
+    fn a_highlight_is_taken_off_a_coloured_top() {
+        let spec = MarkerSpec::default();
+        let (red, yellow) = (spec.red.map(f64::from), spec.yellow.map(f64::from));
+        let lamp = Lamp { paper: [237, 237, 230], srgb: true };
+        for (seen, paint) in [
+            ([206.0, 101.0, 97.0], red),
+            ([214.0, 112.0, 109.0], red),
+            ([211.0, 79.0, 76.0], red),
+            ([255.0, 227.0, 112.0], yellow),
+        ] {
+            assert!(
+                distance(seen, paint_under(seen, paint)) > spec.tolerance,
+                "{seen:?} is out of tolerance as seen"
+            );
+            let u = lamp.unlit(seen, paint).unwrap_or_else(|| panic!("{seen:?}: no highlight"));
+            assert!(distance(u, paint_under(u, paint)) < spec.tolerance / 2.0, "{seen:?} -> {u:?}");
+            assert!(
+                hue_angle(u, paint, spec.tolerance).is_some_and(|a| a < MAX_HUE_DEG),
+                "{seen:?} -> {u:?}"
+            );
+        }
+        // Skin (red under 0.88 plus 0.37), pink cloth (red under 0.6), sand and a
+        // wooden house (yellow under 0.3-0.45), a light grey.
+        for (seen, paint) in [
+            ([230.0, 180.0, 150.0], red),
+            ([200.0, 150.0, 150.0], red),
+            ([200.0, 180.0, 130.0], yellow),
+            ([173.0, 150.0, 107.0], yellow),
+            ([200.0, 200.0, 200.0], red),
+            ([200.0, 200.0, 200.0], yellow),
+        ] {
+            assert_eq!(lamp.unlit(seen, paint), None, "{seen:?}");
+        }
+        // No highlight to take off the paint itself (or only a trace).
+        assert!(lamp.unlit(red, red).is_none_or(|u| distance(u, red) < 2.0));
+        for paint in [spec.white, spec.black, spec.natural] {
+            assert_eq!(lamp.unlit([120.0, 120.0, 120.0], paint.map(f64::from)), None);
+        }
+        // A yellow whose red the highlight clipped is judged on its green and blue.
+        let u = lamp
+            .unlit([255.0, 226.0, 80.0], yellow)
+            .unwrap_or_else(|| panic!("clipped yellow: no highlight"));
+        assert!(distance(u, paint_under(u, yellow)) < spec.tolerance / 2.0, "{u:?}");
+        assert_eq!(lamp.unlit([255.0, 255.0, 80.0], yellow), None, "two channels clipped");
+        // A linear photo (vedette-synth's): its code values are light. A red under the
+        // paper's light plus 0.12 of the lamp's is the red again.
+        let linear = Lamp { srgb: false, ..lamp };
+        let seen = [184.0 + 0.12 * 255.0, 26.0 + 0.12 * 255.0, 26.0 + 0.12 * 255.0 * 230.0 / 237.0];
+        let u = linear.unlit(seen, red).unwrap_or_else(|| panic!("{seen:?}: no highlight"));
+        assert!(distance(u, red) < 2.0, "{u:?}");
+    }
+
     #[test]
     fn links_are_nearest_and_ambiguity_is_said() {
-        let table = Table::from_json_str(
-            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","units":[
-            {"id":"a","side":"fr","kind":"infantry","formation":"line","bases":[{"x":100,"y":100,"heading":90,"width":30,"depth":20}]},
-            {"id":"b","side":"fr","kind":"infantry","formation":"line","bases":[{"x":160,"y":100,"heading":90,"width":30,"depth":20}]}]}"#,
-        )
-        .unwrap();
-        assert_eq!(link(&table, Vec2::new(100.0, 80.0), 60.0), Link::Unit("a".into()));
-        assert_eq!(
-            link(&table, Vec2::new(130.0, 100.0), 60.0),
-            Link::Ambiguous(vec!["a".into(), "b".into()])
-        );
-        assert_eq!(link(&table, Vec2::new(400.0, 400.0), 60.0), Link::None);
+        let a = || Link::Unit("a".into());
+        let b = || Link::Unit("b".into());
+        let both = || Link::Ambiguous(vec!["a".into(), "b".into()]);
+        for (turn, shift) in
+            [(0.0, Vec2::ZERO), (37.0, Vec2::new(400.0, 150.0)), (-120.0, Vec2::new(900.0, 700.0))]
+        {
+            let (table, at) = two_units(turn, shift);
+            let l = |x: f64, y: f64| link(&table, at(x, y), 60.0);
+            // Behind a, 10 mm.
+            assert_eq!(l(100.0, 80.0), a());
+            // Half-way between the flanks (15 mm from each): ambiguous, whichever is
+            // listed first.
+            let mid = l(130.0, 100.0);
+            assert!(matches!(&mid, Link::Ambiguous(u) if u.len() == 2), "{mid:?}");
+            // The margin, 3 mm: at x = 131.5 b is 13.5 mm away, a 16.5. Just inside it
+            // (2.8 mm nearer b) ambiguous; just outside (3.4 mm) b's; away from the
+            // threshold, with scan noise (0.1 mm), a's.
+            assert_eq!(l(131.4, 100.0), Link::Ambiguous(vec!["b".into(), "a".into()]));
+            assert_eq!(l(131.7, 100.0), b());
+            assert_eq!(l(125.0 - 0.1, 100.0 + 0.1), a());
+            assert_eq!(l(128.6, 100.0), both(), "2.8 mm nearer a: within the margin");
+            // Farther than the reach from both.
+            assert_eq!(l(100.0, 400.0), Link::None);
+            assert_eq!(link(&table, at(100.0, 80.0), 9.9), Link::None);
+        }
+    }
+
+    /// A row of three touching red cubes 6 mm behind `a`'s rear edge (y = 84), from x =
+    /// 115 to 135: its far end is nearer `b`'s corner (11.7 mm) than `a`'s (20.9), but
+    /// the row is `a`'s (12.9 mm on the mean against 21.1). A yellow cube touching the
+    /// row's end is not of the row, and alone at x = 145, it is `b`'s.
+    #[test]
+    fn a_row_of_cubes_is_linked_as_one() {
+        for (turn, shift) in [(0.0, Vec2::ZERO), (200.0, Vec2::new(700.0, 600.0))] {
+            let (table, at) = two_units(turn, shift);
+            let row: Vec<FoundCube> =
+                [115.0, 125.0, 135.0].iter().map(|&x| cube_at(MarkerColour::Red, at(x, 84.0))).collect();
+            assert_eq!(link(&table, row[2].centre, 76.2), Link::Unit("b".into()), "alone, the end is b's");
+            let links = link_cubes(&table, &row, 76.2, 9.525);
+            assert_eq!(links, vec![Link::Unit("a".into()); 3]);
+            let mut with_yellow = row.clone();
+            with_yellow.push(cube_at(MarkerColour::Yellow, at(145.0, 84.0)));
+            let links = link_cubes(&table, &with_yellow, 76.2, 9.525);
+            assert_eq!(links[..3], vec![Link::Unit("a".into()); 3]);
+            assert_eq!(links[3], Link::Unit("b".into()));
+            // Apart by more than 1.5 sides (14.3 mm), each cube is its own.
+            let apart =
+                [cube_at(MarkerColour::Red, at(115.0, 84.0)), cube_at(MarkerColour::Red, at(137.0, 84.0))];
+            let links = link_cubes(&table, &apart, 76.2, 9.525);
+            assert_eq!(links, vec![Link::Unit("a".into()), Link::Unit("b".into())]);
+            assert!(link_cubes(&table, &[], 76.2, 9.525).is_empty());
+        }
     }
 }

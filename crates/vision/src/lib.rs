@@ -130,7 +130,7 @@ pub use check::{
     CHECK_FLOOR_MM, CHECK_SIGMAS, CheckPair, CheckReport, DISPUTE_MM, MIN_CHECK_TAGS, check_photo,
 };
 pub use check_sheet::{CHECK_TAGS, CheckTag, check_sheet, check_tags};
-pub use cubes::{FoundCube, Link, MarkerSpec, find_cubes, link, to_marker};
+pub use cubes::{FoundCube, LINK_MARGIN_MM, Link, MarkerSpec, find_cubes, link, link_cubes, to_marker};
 pub use diagnosis::{
     EdgeBlur, FiducialDiagnosis, FoundFiducial, GlarePatch, MARGINAL_BLUR_CELLS, MARGINAL_TAG_CELL_PX,
     MAX_BLUR_CELLS, MIN_TAG_CELL_PX, MissingFiducial, SATURATED_GREY, TagSizes, Why, check_blur,

@@ -99,6 +99,13 @@ pub struct ColourCorrection {
 }
 
 impl ColourCorrection {
+    /// True when the corrected values are sRGB-encoded (the photo's were): light is
+    /// their decoding; else they are light themselves.
+    #[must_use]
+    pub(crate) fn is_srgb(&self) -> bool {
+        self.srgb
+    }
+
     /// No correction: the photo's values are taken as they are.
     #[must_use]
     pub fn identity() -> ColourCorrection {

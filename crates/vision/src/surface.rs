@@ -68,8 +68,8 @@ pub fn read_surface(
         let tone = crate::tone::measure_tone(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
         let in_light = ColourCorrection::fit_tone(&readings, &profile.colours, tone);
         let found = cubes::find_cubes(photo, &fit.model, &in_light, profile, table, tags)?;
-        for cube in &found {
-            let link = cubes::link(table, cube.centre, profile.markers.link_reach_mm);
+        let links = cubes::link_cubes(table, &found, profile.markers.link_reach_mm, profile.markers.size_mm);
+        for (cube, link) in found.iter().zip(links) {
             let at_mm = [cube.centre.x, cube.centre.y];
             match &link {
                 Link::Ambiguous(units) => issues.push(ScanIssue::MarkerAmbiguous {
