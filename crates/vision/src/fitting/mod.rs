@@ -202,22 +202,6 @@ pub(crate) fn fit_untagged(
                 lean_here.x,
                 lean_here.y
             );
-            for h in &found_here {
-                eprintln!(
-                    "   {}x{} {:.0}x{:.0} at ({:.1},{:.1}) score {:.1} edges {:.0?} fill {:.2} expl {:.2} misfit {:.1}",
-                    h.shape.cols,
-                    h.shape.rows,
-                    h.shape.size.width,
-                    h.shape.size.depth,
-                    h.centre.x,
-                    h.centre.y,
-                    h.score,
-                    h.edges,
-                    h.fill,
-                    h.explained,
-                    h.misfit_mm
-                );
-            }
         }
         rivals(&mut found_here);
         if debug {
@@ -238,9 +222,12 @@ pub(crate) fn fit_untagged(
         let outline = outline(h);
         let own_core = core(h);
         if debug {
-            // One line per candidate, best first, for the bench's loss classification.
+            // One line per candidate place, in the order units are given places (the
+            // blob's index, cols rows, base width depth, centre, heading, rank, score;
+            // edges rear front left right, their clear bands), for the bench's loss
+            // classification.
             eprintln!(
-                "fit-cand {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} {:.2} {:.2} {:.0?} clear {:.2?}",
+                "fit-cand {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1}",
                 h.shape.cols,
                 h.shape.rows,
                 h.shape.size.width,
@@ -251,7 +238,10 @@ pub(crate) fn fit_untagged(
                 rank(h),
                 h.score,
                 h.edges,
-                h.clear
+                h.clear,
+                h.fill,
+                h.explained,
+                h.misfit_mm
             );
         }
         if blob_taken[*bi].iter().any(|o| overlaps(o, &own_core)) {
