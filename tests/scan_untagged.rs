@@ -55,8 +55,8 @@ fn a_unit_without_tags_or_bases_is_refused() {
 }
 
 /// The second renderer's untagged photos with their camera files and each unit's
-/// declared paints: the fitter's present floor on them (about 89% of bases in a unit the
-/// photo cannot tell from theirs, 91% of the bases it writes, 58% in their own unit;
+/// declared paints: the fitter's present floor on them (about 90% of bases in a unit the
+/// photo cannot tell from theirs, 92% of the bases it writes, 59% in their own unit;
 /// centres to a median of 0.55 mm where found), no facing wrong
 /// without `assumed`, every unit found or reported missing. Slow in a debug build (the
 /// edge search is plain Rust): `cargo test --release --test scan_untagged -- --ignored`.
@@ -79,12 +79,14 @@ fn shared_untagged_photos_hold_the_floor() {
     }
     let acc = UntaggedAccuracy::merge(&all);
     eprintln!("all: {}", acc.summary());
-    assert!(acc.recall_up_to_twins() >= 0.88, "{}", acc.summary());
-    assert!(acc.precision_up_to_twins() >= 0.9, "{}", acc.summary());
+    assert!(acc.recall_up_to_twins() >= 0.9, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.91, "{}", acc.summary());
     // The declared paints (scene.json's coats and flocks, through the converter) tell
-    // some twins apart: 58.2% / 59.4% strictly (52.0% / 53.1% without them).
-    assert!(acc.recall() >= 0.57, "{}", acc.summary());
-    assert!(acc.precision() >= 0.58, "{}", acc.summary());
+    // some twins apart: 59.2% / 60.4% strictly (55.8% / 56.2% without them); up to
+    // twins 90.1% / 92.0% (89.1% / 91.0% before the band beyond an edge had to be the
+    // mat's colour as well as flat to count as clear).
+    assert!(acc.recall() >= 0.59, "{}", acc.summary());
+    assert!(acc.precision() >= 0.6, "{}", acc.summary());
     assert!(quantile(&acc.centre_mm, 0.5) <= 1.0, "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
 }
@@ -95,14 +97,15 @@ fn shared_untagged_photos_hold_the_floor() {
 /// the mat, figures 1.5 mm past their bases' edges), no tags: the share of bases found
 /// in their unit or a twin and of the bases written that are right, the centre error
 /// where right, no facing wrong without `assumed`, and every unit found or reported
-/// missing. Measured: 70.3% of the 37 bases right (no twins among them), 86.7% of the 30
-/// written, centre median 1.30 mm (75.7% of 37 and 84.8% of 33 before the shadow-aware
-/// score). BENCHMARKS.md "Untagged bases" holds the figures on
+/// missing. Measured: 73.0% of the 37 bases right (no twins among them), 90.0% of the 30
+/// written, centre median 1.30 mm (70.3% and 86.7% while a flat band beyond an edge
+/// counted as the mat whatever its colour; 75.7% of 37 and 84.8% of 33 before the
+/// shadow-aware score). BENCHMARKS.md "Untagged bases" holds the figures on
 /// the bench's six photos.
 #[test]
 fn own_untagged_render_holds_the_floor() {
-    const RECALL_FLOOR: f64 = 0.7;
-    const PRECISION_FLOOR: f64 = 0.85;
+    const RECALL_FLOOR: f64 = 0.72;
+    const PRECISION_FLOOR: f64 = 0.89;
     use common::untagged::UntaggedShot;
     let shot = UntaggedShot {
         table_seed: 3711,

@@ -97,6 +97,8 @@ pub(crate) struct Hypothesis {
     /// The angle between this place's axis and that of the most turned rival, degrees
     /// (0 to 90).
     pub rival_deg: f64,
+    /// Per edge (rear, front, left, right), how clear the band beyond it is.
+    pub clear: [f64; 4],
 }
 
 /// A formation stands on its base tops: they and its figures cover most of its
@@ -138,6 +140,7 @@ pub(crate) fn hypothesis(
         edges,
         rival_mm: 0.0,
         rival_deg: 0.0,
+        clear,
     })
 }
 

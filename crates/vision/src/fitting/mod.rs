@@ -202,22 +202,6 @@ pub(crate) fn fit_untagged(
                 lean_here.x,
                 lean_here.y
             );
-            for h in &found_here {
-                eprintln!(
-                    "   {}x{} {:.0}x{:.0} at ({:.1},{:.1}) score {:.1} edges {:.0?} fill {:.2} expl {:.2} misfit {:.1}",
-                    h.shape.cols,
-                    h.shape.rows,
-                    h.shape.size.width,
-                    h.shape.size.depth,
-                    h.centre.x,
-                    h.centre.y,
-                    h.score,
-                    h.edges,
-                    h.fill,
-                    h.explained,
-                    h.misfit_mm
-                );
-            }
         }
         rivals(&mut found_here);
         if debug {
@@ -237,6 +221,29 @@ pub(crate) fn fit_untagged(
     for (bi, h) in &candidates {
         let outline = outline(h);
         let own_core = core(h);
+        if debug {
+            // One line per candidate place, in the order units are given places (the
+            // blob's index, cols rows, base width depth, centre, heading, rank, score;
+            // edges rear front left right, their clear bands), for the bench's loss
+            // classification.
+            eprintln!(
+                "fit-cand {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1}",
+                h.shape.cols,
+                h.shape.rows,
+                h.shape.size.width,
+                h.shape.size.depth,
+                h.centre.x,
+                h.centre.y,
+                h.forward.heading_deg(),
+                rank(h),
+                h.score,
+                h.edges,
+                h.clear,
+                h.fill,
+                h.explained,
+                h.misfit_mm
+            );
+        }
         if blob_taken[*bi].iter().any(|o| overlaps(o, &own_core)) {
             continue;
         }
@@ -337,6 +344,9 @@ pub(crate) fn fit_untagged(
             .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best });
         fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
         let bases = place(h, forward);
+        if debug {
+            eprintln!("fit-took {}", u.id);
+        }
         fitted.units.insert(unit, bases);
         blob_taken[*bi].push(own_core);
     }
@@ -787,6 +797,7 @@ bases = 1
             edges: [32.0; 4],
             rival_mm: 0.0,
             rival_deg: 0.0,
+            clear: [1.0; 4],
         };
         let (up, right) = (Vec2::new(0.0, 1.0), Vec2::new(1.0, 0.0));
         let inf = BaseSize::new(30.0, 20.0);

@@ -102,8 +102,9 @@ pub(crate) struct Placement {
     /// Share of the blob inside the rectangle.
     pub explained: f64,
     /// Per edge, the share of the band outside it ([`CLEAR_FROM_MM`] to
-    /// [`CLEAR_TO_MM`]) that is not blob: an outer edge has the mat beyond it, a line
-    /// through figures or a seam inside a larger unit has not.
+    /// [`CLEAR_TO_MM`]) that is not blob, or flat and the mat's colour (lit or in
+    /// shadow): an outer edge has the mat beyond it, a line through figures, along
+    /// their feet or a seam inside a larger unit has not.
     pub clear: [f64; 4],
     /// How far each pair of edges' own peaks stand from the rectangle's size, mm (RMS
     /// over the two pairs).
@@ -334,12 +335,17 @@ impl Turned {
 
     /// Per edge of the rectangle with corner `(u0, v0)` and size `(lu, lv)` px, how
     /// clear the band outside it is: the larger of the share of it that is not blob and
-    /// one less its texture over the rectangle's own (a shadow on the mat, taken into
-    /// the blob on some photos, is flat; figures are not).
+    /// how much it looks like the mat, the lesser of two shares: the share of it that
+    /// is the mat's colour, lit or in shadow ([`Class`]), and one less its texture over
+    /// the rectangle's own. A shadow on the mat, taken into the blob on some photos, is
+    /// both; a base's flock between its edge and its figures is flat but not the mat
+    /// (flat alone counted it as clear, and formations slid a few mm, most often toward
+    /// where their figures lean, to lay an edge along the figures' feet); a band of
+    /// the mat's colour that is as busy as the base tops is figures or another base.
     fn clear(&self, u0: usize, v0: usize, lu: usize, lv: usize) -> [f64; 4] {
         let f = FINE_PX_PER_MM;
         let (near, far) = ((CLEAR_FROM_MM * f) as usize, (CLEAR_TO_MM * f) as usize);
-        let inside = self.texture_in(u0, u0 + lu, v0, v0 + lv).max(1e-6);
+        let own = self.texture_in(u0, u0 + lu, v0, v0 + lv).max(1e-6);
         let share = |u0: usize, u1: usize, v0: usize, v1: usize| {
             let (u1, v1) = (u1.min(self.w), v1.min(self.h));
             let area = (u1.saturating_sub(u0) * v1.saturating_sub(v0)) as f64;
@@ -347,8 +353,12 @@ impl Turned {
                 return 1.0;
             }
             let not_blob = 1.0 - f64::from(self.mask_in(u0, u1, v0, v1)) / area;
-            let flat = 1.0 - self.texture_in(u0, u1, v0, v1) / inside;
-            not_blob.max(flat).clamp(0.0, 1.0)
+            let flat = 1.0 - self.texture_in(u0, u1, v0, v1) / own;
+            let mat = f64::from(
+                self.count_in(&self.lit_int, u0, u1, v0, v1).0
+                    + self.count_in(&self.shade_int, u0, u1, v0, v1).0,
+            ) / area;
+            not_blob.max(flat.min(mat)).clamp(0.0, 1.0)
         };
         [
             share(u0.saturating_sub(far), u0.saturating_sub(near), v0, v0 + lv),
@@ -533,4 +543,73 @@ fn mean_between(cum: &[[f32; 3]], line: usize, lines: usize, len: usize, lo: usi
     let (a, b) = (cum[line * (len + 1) + hi], cum[line * (len + 1) + lo]);
     let n = (hi - lo) as f32;
     [(a[0] - b[0]) / n, (a[1] - b[1]) / n, (a[2] - b[2]) / n]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The integral image of `f` over a `w` x `h` grid (index `v * (w + 1) + u`).
+    fn integral<T: Copy + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T>>(
+        w: usize,
+        h: usize,
+        f: impl Fn(usize, usize) -> T,
+    ) -> Vec<T> {
+        let mut out = vec![T::default(); (w + 1) * (h + 1)];
+        for v in 0..h {
+            for u in 0..w {
+                out[(v + 1) * (w + 1) + u + 1] =
+                    f(u, v) + out[v * (w + 1) + u + 1] + out[(v + 1) * (w + 1) + u] - out[v * (w + 1) + u];
+            }
+        }
+        out
+    }
+
+    /// Issue 37: the band beyond an edge is clear when it is flat *and* the mat's colour
+    /// (lit or in shadow), not when it is only flat. A 10 x 10 mm rectangle whose
+    /// surroundings are all blob (so only the band's look decides): beyond its left edge
+    /// the lit mat, flat (clear); beyond its right edge flat flock of another colour (a
+    /// formation slid so that an edge lies along its figures' feet: not clear; flat alone
+    /// counted it as clear); beyond its low edge the mat in shadow, flat (clear); beyond
+    /// its high edge pixels of the mat's colour as busy as the base tops (figures or
+    /// another base: not clear).
+    #[test]
+    fn a_band_beyond_an_edge_is_clear_when_flat_and_the_mat_s_colour() {
+        let (w, h) = (90usize, 90usize);
+        let (lo, hi) = (30usize, 60usize);
+        let class = |u: usize, v: usize| {
+            if u < lo {
+                Class::Lit
+            } else if u >= hi {
+                Class::Other
+            } else if v < lo {
+                Class::Shade
+            } else if v >= hi {
+                Class::Lit
+            } else {
+                Class::Other
+            }
+        };
+        let busy = |u: usize, v: usize| (lo..hi).contains(&u) && v >= lo;
+        let turned = Turned {
+            origin: Vec2::ZERO,
+            a: Vec2::new(1.0, 0.0),
+            b: Vec2::new(0.0, 1.0),
+            w,
+            h,
+            vcum: Vec::new(),
+            hcum: Vec::new(),
+            mask_int: integral(w, h, |_, _| 1u32),
+            extent: (0.0, w as f64, 0.0, h as f64),
+            mask_total: (w * h) as u32,
+            tex_int: integral(w, h, |u, v| if busy(u, v) { 10.0 } else { 1.0 }),
+            lit_int: integral(w, h, |u, v| u32::from(class(u, v) == Class::Lit)),
+            shade_int: integral(w, h, |u, v| u32::from(class(u, v) == Class::Shade)),
+        };
+        let c = turned.clear(lo, lo, hi - lo, hi - lo);
+        assert!((c[0] - 0.9).abs() < 1e-9, "{c:?}");
+        assert_eq!(c[1], 0.0, "{c:?}");
+        assert!((c[2] - 0.9).abs() < 1e-9, "{c:?}");
+        assert_eq!(c[3], 0.0, "{c:?}");
+    }
 }
