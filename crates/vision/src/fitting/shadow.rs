@@ -82,6 +82,11 @@ impl Shade {
         Shade { classes, w, h, origin }
     }
 
+    /// The class of the surface's pixel `i` (row by row).
+    pub(crate) fn class(&self, i: usize) -> Class {
+        self.classes[i]
+    }
+
     /// The class of the surface's pixel at table point `p` (`Other` off the surface).
     pub(crate) fn at(&self, p: Vec2) -> Class {
         let (x, y) = ((p.x - self.origin.x) * COARSE_PX_PER_MM, (p.y - self.origin.y) * COARSE_PX_PER_MM);

@@ -58,10 +58,16 @@ impl Blob {
 /// gives the pixels that differ from the mat before the blobs are closed (255 there):
 /// what stands on the bases, for their paints; and each pixel classed as lit mat,
 /// shaded mat or other ([`Shade`]).
+///
+/// `empty`: the empty table's photo on the same surface (issue 37, `--background`):
+/// where it shows the table, it is the mat's colour there (what differs from it is
+/// what stands on the table now, shadows included; the shadows are told apart against
+/// it); elsewhere, and without it, the mat's colour is learned from the photo.
 pub(crate) fn find_blobs(
     rect: &Rectified,
     occupied: &Mat,
     min_area_mm2: f64,
+    empty: Option<&Mat>,
 ) -> Result<(Vec<Blob>, Mat, Shade), VisionError> {
     let (cols, rows) = rect.size()?;
     let mut lab = Mat::default();
@@ -86,6 +92,9 @@ pub(crate) fn find_blobs(
         0.0,
         opencv::imgproc::INTER_LINEAR,
     )?;
+    if let Some(empty) = empty {
+        background = exact_mat(&background, empty)?;
+    }
 
     let px = lab.data_typed::<Vec3b>()?;
     let bg = background.data_typed::<Vec3b>()?;
@@ -147,7 +156,17 @@ pub(crate) fn find_blobs(
         for y in 0..h {
             for x in 0..w {
                 let i = y * w + x;
-                if inside(x, y) && occ[i] == 0 && (colour[i] > colour_limit || contrast[i] > contrast_limit) {
+                // Against the empty table a shadow is told apart reliably (the mat
+                // there darkened at its own hue): not a blob's (it is what a base casts,
+                // beyond its edges).
+                let shadow = empty.is_some()
+                    && contrast[i] <= contrast_limit
+                    && shade.class(i) == super::shadow::Class::Shade;
+                if inside(x, y)
+                    && occ[i] == 0
+                    && !shadow
+                    && (colour[i] > colour_limit || contrast[i] > contrast_limit)
+                {
                     m[i] = 255;
                 }
             }
@@ -215,6 +234,24 @@ pub(crate) fn find_blobs(
         b.max = hi;
     }
     Ok((kept.into_iter().map(|(_, b)| b).collect(), mask, shade))
+}
+
+/// The mat's colour (Lab) at every pixel: the empty table's photo `empty` (BGR, on
+/// the same surface) where it shows the table, `learned` (Lab) where it is black (its
+/// photo does not reach there).
+fn exact_mat(learned: &Mat, empty: &Mat) -> Result<Mat, VisionError> {
+    let mut lab = Mat::default();
+    opencv::imgproc::cvt_color_def(empty, &mut lab, opencv::imgproc::COLOR_BGR2Lab)?;
+    {
+        let (seen, fallback) = (empty.data_typed::<Vec3b>()?, learned.data_typed::<Vec3b>()?);
+        let out = lab.data_typed_mut::<Vec3b>()?;
+        for ((o, s), f) in out.iter_mut().zip(seen).zip(fallback) {
+            if s[0] == 0 && s[1] == 0 && s[2] == 0 {
+                *o = *f;
+            }
+        }
+    }
+    Ok(lab)
 }
 
 /// The photo rectified onto the base tops over the whole table, for [`find_blobs`].
