@@ -5,7 +5,10 @@
 //! 1. [`surface`]: the photo rectified onto the base tops over the whole table at 1 px
 //!    per mm; the mat's colour learned from the photo itself (a median over 15 cm); the
 //!    pixels that differ from it in colour or in fine contrast (figures) closed into
-//!    blobs. Tagged bases and the fiducials are left out.
+//!    blobs. Tagged bases and the fiducials are left out. With a photo of the empty
+//!    table (`--background`, [`background`]: rectified with its own fiducial pose) the
+//!    mat's colour is that photo's at every pixel, and shadows against it (the mat
+//!    darkened at its own hue) are left out of the blobs.
 //! 2. [`edges`]: around each blob, the photo at 3 px per mm; the direction whose two
 //!    perpendicular profiles of signed colour gradient are sharpest is the direction of
 //!    its base edges (straight, long, one sign along their length; figures' outlines
