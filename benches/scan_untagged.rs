@@ -32,7 +32,7 @@ mod untagged;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use untagged::{UntaggedAccuracy, compare_untagged, losses, missed, shared_untagged, unpainted};
-use vedette_vision::{Photo, SurfaceOptions, draw_overlay, encode_image, scan, scan_with_background};
+use vedette_vision::{Photo, draw_overlay, encode_image, scan};
 
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
@@ -166,15 +166,7 @@ fn main() {
             let empty = Photo::load(shot.ensure_empty_rendered(&out)).expect("empty photo");
             eprintln!("  empty table rendered in {:.0} s", t.elapsed().as_secs_f64());
             let t = Instant::now();
-            let with = scan_with_background(
-                &photo,
-                &profile,
-                Some(&roster),
-                Some(&k),
-                SurfaceOptions::default(),
-                Some(&empty),
-            )
-            .expect("scan with the empty table");
+            let with = untagged::scan_against_empty(&photo, &profile, &roster, &k, Some(&empty));
             let ms = t.elapsed().as_secs_f64() * 1e3;
             let (a, l) = (compare_untagged(&with.table, &truth), losses(&with.table, &truth));
             eprintln!("  with the empty table: {} in {ms:.0} ms; losses {l:?}", a.summary());

@@ -9,10 +9,11 @@
 
 mod common;
 
-use common::untagged::{compare_untagged, missed, quantile};
+use common::untagged::{
+    Rendered, compare_untagged, every_unit_found_or_missing, missed, quantile, rendered, scan_against_empty,
+};
 use common::{root, vedette};
 use std::path::{Path, PathBuf};
-use vedette_vision::{ScanIssue, SurfaceOptions, scan, scan_with_background};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -33,27 +34,11 @@ fn the_empty_table_raises_the_floor_on_a_fixed_render() {
     const RECALL_FLOOR: f64 = 0.75;
     const PRECISION_FLOOR: f64 = 0.8;
     let shot = common::untagged::untagged_shots()[0];
+    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
     let dir = root().join("target/untagged-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    let name = shot.ensure_rendered(&dir);
     let empty = vedette_vision::Photo::load(shot.ensure_empty_rendered(&dir)).unwrap();
-    let roster = shot.roster(&dir, &name);
-    let truth = vedette_geometry::Table::load(dir.join(format!("{name}.table.json"))).unwrap();
-    let k = common::truth::Truth::load(&dir, &name).intrinsics();
-    let mut profile = vedette_vision::Profile::load(root().join("calibration/default.toml")).unwrap();
-    profile.terrain.clear();
-    profile.markers.find = false;
-    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
-    let without = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
-    let with = scan_with_background(
-        &photo,
-        &profile,
-        Some(&roster),
-        Some(&k),
-        SurfaceOptions::default(),
-        Some(&empty),
-    )
-    .unwrap();
+    let without = scan_against_empty(&photo, &profile, &roster, &k, None);
+    let with = scan_against_empty(&photo, &profile, &roster, &k, Some(&empty));
     let (a, b) = (compare_untagged(&without.table, &truth), compare_untagged(&with.table, &truth));
     eprintln!("{name} without the empty table: {}", a.summary());
     eprintln!("{name} with the empty table: {}", b.summary());
@@ -64,16 +49,7 @@ fn the_empty_table_raises_the_floor_on_a_fixed_render() {
     assert!(b.precision() >= PRECISION_FLOOR, "{}", b.summary());
     assert!(quantile(&b.centre_mm, 0.5) <= 1.5, "{}", b.summary());
     assert_eq!(b.facing_wrong_unmarked, 0, "{}", b.summary());
-    // Every unit found or reported missing, never both.
-    for u in &roster.units {
-        let found = with.table.units.iter().any(|t| t.id == u.id);
-        let missing = with
-            .report
-            .issues
-            .iter()
-            .any(|i| matches!(i, ScanIssue::MissingUnit { unit, .. } if *unit == u.id));
-        assert!(found != missing, "{} neither found nor reported missing", u.id);
-    }
+    every_unit_found_or_missing(&name, &roster, &with);
 }
 
 /// `vedette scan` of the skirmish sample (tags) with `extra`, to `out`.

@@ -511,6 +511,61 @@ pub fn twin_table() -> Table {
     }
 }
 
+/// A vedette-synth untagged shot rendered (cached in `target/untagged-test/`) with what
+/// scanning it needs: its roster, true table, camera, the default profile without
+/// terrain or cubes, and the photo.
+pub struct Rendered {
+    pub name: String,
+    pub roster: Roster,
+    pub truth: Table,
+    pub k: vedette_vision::Intrinsics,
+    pub profile: vedette_vision::Profile,
+    pub photo: vedette_vision::Photo,
+}
+
+/// Renders `shot` into `target/untagged-test/` unless it is there, and loads it.
+pub fn rendered(shot: &UntaggedShot) -> Rendered {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/untagged-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = shot.ensure_rendered(&dir);
+    let roster = shot.roster(&dir, &name);
+    let truth = Table::load(dir.join(format!("{name}.table.json"))).unwrap();
+    let k = super::truth::Truth::load(&dir, &name).intrinsics();
+    let mut profile = vedette_vision::Profile::load(root.join("calibration/default.toml")).unwrap();
+    profile.terrain.clear();
+    profile.markers.find = false;
+    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
+    Rendered { name, roster, truth, k, profile, photo }
+}
+
+/// Scans an untagged photo with its camera and roster, against the photo of its empty
+/// table when given (`--background`, issue 37).
+pub fn scan_against_empty(
+    photo: &vedette_vision::Photo,
+    profile: &vedette_vision::Profile,
+    roster: &Roster,
+    k: &vedette_vision::Intrinsics,
+    empty: Option<&vedette_vision::Photo>,
+) -> vedette_vision::Scan {
+    let surface = vedette_vision::SurfaceOptions::default();
+    vedette_vision::scan_with_background(photo, profile, Some(roster), Some(k), surface, empty).expect("scan")
+}
+
+/// Every roster unit of a scan is either in its table or reported `missing-unit`,
+/// never both.
+pub fn every_unit_found_or_missing(photo: &str, roster: &Roster, result: &vedette_vision::Scan) {
+    for u in &roster.units {
+        let found = result.table.units.iter().any(|t| t.id == u.id);
+        let missing = result
+            .report
+            .issues
+            .iter()
+            .any(|i| matches!(i, vedette_vision::ScanIssue::MissingUnit { unit, .. } if *unit == u.id));
+        assert!(found != missing, "{photo}: {} neither found nor reported missing", u.id);
+    }
+}
+
 /// The roster without its declared paints: what the fitter had before them.
 pub fn unpainted(roster: &Roster) -> Roster {
     let units = roster.units.iter().map(|u| u.clone().painted(None, None)).collect();

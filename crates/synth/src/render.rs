@@ -413,8 +413,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn renders_are_seeded() {
+    /// A 400 x 300 mm table with a cavalry base in its middle, a cube beside it, and
+    /// the standard layout's tags and fiducials.
+    fn base_and_cube() -> Scene {
         let table = Table::from_json_str(
             r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":400,"depth":300},
             "units":[{"id":"a","side":"fr","kind":"cavalry","formation":"line","bases":[
@@ -425,7 +426,12 @@ mod tests {
         let layout = StandardLayout { inset_mm: 30.0, fiducial_side_mm: 30.0, ..Default::default() }
             .build(&table)
             .unwrap();
-        let scene = Scene::new(table, &layout).unwrap();
+        Scene::new(table, &layout).unwrap()
+    }
+
+    #[test]
+    fn renders_are_seeded() {
+        let scene = base_and_cube();
         let camera = Camera::looking_at(&LookAt {
             target_mm: Vec2::new(200.0, 150.0),
             height_mm: 500.0,
@@ -454,17 +460,7 @@ mod tests {
     /// figures; its noise is its own draw.
     #[test]
     fn the_empty_table_is_the_same_mat_without_what_stands_on_it() {
-        let table = Table::from_json_str(
-            r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":400,"depth":300},
-            "units":[{"id":"a","side":"fr","kind":"cavalry","formation":"line","bases":[
-              {"x":200,"y":150,"heading":60,"width":40,"depth":30}]}],
-            "markers":[{"kind":"morale","colour":"red","x":240,"y":150}]}"#,
-        )
-        .unwrap();
-        let layout = StandardLayout { inset_mm: 30.0, fiducial_side_mm: 30.0, ..Default::default() }
-            .build(&table)
-            .unwrap();
-        let scene = Scene::new(table, &layout).unwrap();
+        let scene = base_and_cube();
         let camera = straight_down(500.0, 4.0, 6.0, Resolution::new(160, 120));
         let options = RenderOptions { clutter: true, ..ideal(5) };
         let full = render(&scene, &camera, &options).unwrap();
