@@ -82,15 +82,7 @@ fn refine_srgb(
 fn check_moved(photo: &CameraFit, background: &CameraFit, profile: &Profile) -> Result<(), VisionError> {
     let refuse = |reason: String| VisionError::Background { reason };
     if let (Some(a), Some(b)) = (photo.model.camera_centre(), background.model.camera_centre()) {
-        let moved = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
-        let limit = MAX_CAMERA_MOVE_SHARE * a[2].abs();
-        if moved > limit {
-            return Err(refuse(format!(
-                "the camera moved {moved:.0} mm between the two photos (at most {limit:.0} mm, {:.0}% of its height above the table): take the empty table's photo from the same place, the camera on a stand",
-                MAX_CAMERA_MOVE_SHARE * 100.0
-            )));
-        }
-        return Ok(());
+        return centre_moved(a, b).map_or(Ok(()), |reason| Err(refuse(reason)));
     }
     let (w, d) = (profile.table.width_mm, profile.table.depth_mm);
     let corners = [Vec2::ZERO, Vec2::new(w, 0.0), Vec2::new(w, d), Vec2::new(0.0, d)];
@@ -106,4 +98,37 @@ fn check_moved(photo: &CameraFit, background: &CameraFit, profile: &Profile) -> 
         )));
     }
     Ok(())
+}
+
+/// Why a camera centre `b` (table mm) is too far from the photo's `a`
+/// ([`MAX_CAMERA_MOVE_SHARE`] of `a`'s height above the table), or `None`.
+fn centre_moved(a: [f64; 3], b: [f64; 3]) -> Option<String> {
+    let moved = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
+    let limit = MAX_CAMERA_MOVE_SHARE * a[2].abs();
+    (moved > limit).then(|| {
+        format!(
+            "the camera moved {moved:.0} mm between the two photos (at most {limit:.0} mm, {:.0}% of its height above the table): take the empty table's photo from the same place, the camera on a stand",
+            MAX_CAMERA_MOVE_SHARE * 100.0
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A camera 1000 mm above the table may move 30 mm, in any direction.
+    #[test]
+    fn a_nudge_is_accepted_and_a_move_refused() {
+        let a = [900.0, 600.0, 1000.0];
+        for (d, refused) in [(1.0, false), (29.5, false), (30.5, true), (300.0, true)] {
+            for dir in [[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [0.6, 0.0, 0.8]] {
+                let b = [a[0] + d * dir[0], a[1] + d * dir[1], a[2] + d * dir[2]];
+                let why = centre_moved(a, b);
+                assert_eq!(why.is_some(), refused, "{d} mm along {dir:?}: {why:?}");
+            }
+        }
+        let why = centre_moved(a, [a[0] + 100.0, a[1], a[2]]).unwrap_or_default();
+        assert!(why.contains("moved 100 mm") && why.contains("at most 30 mm"), "{why}");
+    }
 }
