@@ -9,6 +9,10 @@
 //!     # criterion: the whole scan of each chosen second-renderer photo, 10 samples
 //! UNTAGGED_UNPAINTED=1 cargo bench --bench scan_untagged
 //!     # each photo scanned again with the roster's paints left out (issue 37)
+//! UNTAGGED_BACKGROUND=1 cargo bench --bench scan_untagged
+//!     # each vedette-synth photo scanned again with its empty table's photo
+//!     # (`--background`; rendered once into NAME-empty.jpg beside it; the second
+//!     # renderer has no photos of its empty tables)
 //! ```
 //!
 //! Each photo's line gives the scorer's summary and where its true bases went
@@ -61,6 +65,8 @@ fn main() {
         return;
     }
     let unpainted_too = std::env::var_os("UNTAGGED_UNPAINTED").is_some();
+    let background_too = std::env::var_os("UNTAGGED_BACKGROUND").is_some();
+    let (mut own_empty, mut own_empty_lost) = (Vec::new(), [0; 5]);
     let add = |to: &mut [usize; 5], l: [usize; 5]| to.iter_mut().zip(l).for_each(|(a, b)| *a += b);
     let (mut shared_lost, mut shared_bare_lost, mut own_lost, mut own_bare_lost) =
         ([0; 5], [0; 5], [0; 5], [0; 5]);
@@ -155,6 +161,19 @@ fn main() {
             add(&mut own_bare_lost, l);
             own_bare.push(a);
         }
+        if background_too {
+            let t = Instant::now();
+            let empty = Photo::load(shot.ensure_empty_rendered(&out)).expect("empty photo");
+            eprintln!("  empty table rendered in {:.0} s", t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            let with = untagged::scan_against_empty(&photo, &profile, &roster, &k, Some(&empty));
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let (a, l) = (compare_untagged(&with.table, &truth), losses(&with.table, &truth));
+            eprintln!("  with the empty table: {} in {ms:.0} ms; losses {l:?}", a.summary());
+            eprintln!("  missed with the empty table: {}", missed(&with.table, &truth).join(", "));
+            add(&mut own_empty_lost, l);
+            own_empty.push(a);
+        }
         eprintln!("  missed: {}", missed(&result.table, &truth).join(", "));
         std::fs::write(out.join(format!("{name}.scan.json")), result.table.to_json_string())
             .expect("write scan");
@@ -173,6 +192,12 @@ fn main() {
         eprintln!(
             "vedette-synth, paints left out: {}; losses {own_bare_lost:?}",
             UntaggedAccuracy::merge(&own_bare).summary()
+        );
+    }
+    if !own_empty.is_empty() {
+        eprintln!(
+            "vedette-synth, with the empty table: {}; losses {own_empty_lost:?}",
+            UntaggedAccuracy::merge(&own_empty).summary()
         );
     }
 }

@@ -6,7 +6,10 @@
 
 mod common;
 
-use common::untagged::{UntaggedAccuracy, compare_untagged, quantile, shared_untagged};
+use common::untagged::{
+    Rendered, UntaggedAccuracy, compare_untagged, every_unit_found_or_missing, quantile, rendered,
+    shared_untagged,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vedette_vision::{ScanIssue, scan};
@@ -128,20 +131,6 @@ fn own_untagged_render_holds_the_floor() {
     assert!(acc.precision_up_to_twins() >= PRECISION_FLOOR, "{}", acc.summary());
     assert!(quantile(&acc.centre_mm, 0.5) <= 1.5, "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
-}
-
-/// Every roster unit of a scan is either in its table or reported `missing-unit`,
-/// never both.
-fn every_unit_found_or_missing(photo: &str, roster: &vedette_vision::Roster, result: &vedette_vision::Scan) {
-    for u in &roster.units {
-        let found = result.table.units.iter().any(|t| t.id == u.id);
-        let missing = result
-            .report
-            .issues
-            .iter()
-            .any(|i| matches!(i, ScanIssue::MissingUnit { unit, .. } if *unit == u.id));
-        assert!(found != missing, "{photo}: {} neither found nor reported missing", u.id);
-    }
 }
 
 /// An untagged unit whose bases are not in the photo (issue 37, "Done when"): the skirmish
@@ -280,30 +269,4 @@ fn twins_are_told_apart_by_their_declared_paint() {
     );
     let bare = scan(&photo, &profile, Some(&unpainted(&roster)), Some(&k)).unwrap();
     assert!(ambiguous(&bare, "au-2") && ambiguous(&bare, "au-3"), "{:?}", bare.report.issues);
-}
-
-/// A vedette-synth untagged shot rendered (cached in `target/untagged-test/`) with what
-/// scanning it needs: its roster, true table, camera, the default profile without
-/// terrain or cubes, and the photo.
-struct Rendered {
-    name: String,
-    roster: vedette_vision::Roster,
-    truth: vedette_geometry::Table,
-    k: vedette_vision::Intrinsics,
-    profile: vedette_vision::Profile,
-    photo: vedette_vision::Photo,
-}
-
-fn rendered(shot: &common::untagged::UntaggedShot) -> Rendered {
-    let dir = root().join("target/untagged-test");
-    std::fs::create_dir_all(&dir).unwrap();
-    let name = shot.ensure_rendered(&dir);
-    let roster = shot.roster(&dir, &name);
-    let truth = vedette_geometry::Table::load(dir.join(format!("{name}.table.json"))).unwrap();
-    let k = common::truth::Truth::load(&dir, &name).intrinsics();
-    let mut profile = vedette_vision::Profile::load(root().join("calibration/default.toml")).unwrap();
-    profile.terrain.clear();
-    profile.markers.find = false;
-    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
-    Rendered { name, roster, truth, k, profile, photo }
 }

@@ -57,6 +57,13 @@ pub struct Args {
     /// corrected when the same photo is scanned again.
     #[arg(long, value_name = "FILE", conflicts_with = "terrain_only")]
     pub corrections: Option<PathBuf>,
+    /// A photo of the empty table taken from the same place (the camera on a stand,
+    /// the same light): untagged bases are then found against the mat it shows. With
+    /// several photos, one per photo, in the order of the photos. It must be the
+    /// photo's size and show the table's fiducials; a camera moved more than a nudge
+    /// between the two is refused.
+    #[arg(long, value_name = "EMPTY", conflicts_with = "terrain_only")]
+    pub background: Vec<PathBuf>,
     /// Write the table even when the photo does not look like the roster (most of its
     /// tags missing, most tags read unknown to it, or most of its units' bases
     /// scattered): otherwise such a scan is refused.

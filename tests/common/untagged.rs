@@ -511,6 +511,61 @@ pub fn twin_table() -> Table {
     }
 }
 
+/// A vedette-synth untagged shot rendered (cached in `target/untagged-test/`) with what
+/// scanning it needs: its roster, true table, camera, the default profile without
+/// terrain or cubes, and the photo.
+pub struct Rendered {
+    pub name: String,
+    pub roster: Roster,
+    pub truth: Table,
+    pub k: vedette_vision::Intrinsics,
+    pub profile: vedette_vision::Profile,
+    pub photo: vedette_vision::Photo,
+}
+
+/// Renders `shot` into `target/untagged-test/` unless it is there, and loads it.
+pub fn rendered(shot: &UntaggedShot) -> Rendered {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("target/untagged-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = shot.ensure_rendered(&dir);
+    let roster = shot.roster(&dir, &name);
+    let truth = Table::load(dir.join(format!("{name}.table.json"))).unwrap();
+    let k = super::truth::Truth::load(&dir, &name).intrinsics();
+    let mut profile = vedette_vision::Profile::load(root.join("calibration/default.toml")).unwrap();
+    profile.terrain.clear();
+    profile.markers.find = false;
+    let photo = vedette_vision::Photo::load(dir.join(format!("{name}.jpg"))).unwrap();
+    Rendered { name, roster, truth, k, profile, photo }
+}
+
+/// Scans an untagged photo with its camera and roster, against the photo of its empty
+/// table when given (`--background`, issue 37).
+pub fn scan_against_empty(
+    photo: &vedette_vision::Photo,
+    profile: &vedette_vision::Profile,
+    roster: &Roster,
+    k: &vedette_vision::Intrinsics,
+    empty: Option<&vedette_vision::Photo>,
+) -> vedette_vision::Scan {
+    let surface = vedette_vision::SurfaceOptions::default();
+    vedette_vision::scan_with_background(photo, profile, Some(roster), Some(k), surface, empty).expect("scan")
+}
+
+/// Every roster unit of a scan is either in its table or reported `missing-unit`,
+/// never both.
+pub fn every_unit_found_or_missing(photo: &str, roster: &Roster, result: &vedette_vision::Scan) {
+    for u in &roster.units {
+        let found = result.table.units.iter().any(|t| t.id == u.id);
+        let missing = result
+            .report
+            .issues
+            .iter()
+            .any(|i| matches!(i, vedette_vision::ScanIssue::MissingUnit { unit, .. } if *unit == u.id));
+        assert!(found != missing, "{photo}: {} neither found nor reported missing", u.id);
+    }
+}
+
 /// The roster without its declared paints: what the fitter had before them.
 pub fn unpainted(roster: &Roster) -> Roster {
     let units = roster.units.iter().map(|u| u.clone().painted(None, None)).collect();
@@ -546,15 +601,43 @@ impl UntaggedShot {
     /// Renders the shot into `dir` (`NAME.jpg`, `NAME.table.json`, `NAME.camera.json`)
     /// unless it is there.
     pub fn ensure_rendered(&self, dir: &Path) -> String {
+        let name = self.name();
+        if dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists() {
+            return name;
+        }
+        let (scene, camera, _, options) = self.setup();
+        let photo = vedette_synth::render(&scene, &camera, &options).expect("render");
+        photo.write(dir, &name).expect("write render");
+        name
+    }
+
+    /// Renders the shot's empty table into `dir` (`NAME-empty.jpg`, issue 37's
+    /// `--background`) unless it is there: the same mat, terrain, fiducials and light,
+    /// another draw of the sensor's noise, the camera nudged 1 mm across (about 2 px).
+    /// Gives its path.
+    pub fn ensure_empty_rendered(&self, dir: &Path) -> std::path::PathBuf {
+        let path = dir.join(format!("{}-empty.jpg", self.name()));
+        if path.exists() {
+            return path;
+        }
+        let (scene, _, nudged, options) = self.setup();
+        let photo =
+            vedette_synth::render_empty(&scene, &nudged, &options, self.seed ^ 0xe3e3).expect("render");
+        std::fs::write(&path, photo.encode_jpeg().expect("jpeg")).expect("write empty render");
+        path
+    }
+
+    /// The shot's scene, camera, the camera nudged 1 mm across (a tripod between two
+    /// shots), and render options.
+    fn setup(
+        &self,
+    ) -> (vedette_synth::Scene, vedette_synth::Camera, vedette_synth::Camera, vedette_synth::RenderOptions)
+    {
         use rand::{RngExt, SeedableRng};
         use rand_chacha::ChaCha8Rng;
         use vedette_synth::{
             Camera, Distortion, LookAt, RenderOptions, Resolution, Scene, SensorOptions, StandardLayout,
         };
-        let name = self.name();
-        if dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists() {
-            return name;
-        }
         let table = if self.twins { twin_table() } else { untagged_battle(self.table_seed, self.units) };
         let mut layout = StandardLayout::default().build(&table).expect("layout");
         let tagged: Vec<String> = table
@@ -570,24 +653,29 @@ impl UntaggedShot {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ 0x3737);
         let k1: f64 = rng.random_range(-0.04..0.04);
         let mut height = 900.0;
-        let camera = loop {
-            let cam = Camera::looking_at(&LookAt {
-                target_mm: vedette_geometry::Vec2::new(w / 2.0, d / 2.0),
-                height_mm: height,
+        let look = |target: vedette_geometry::Vec2, height_mm: f64, yaw_deg: f64| {
+            Camera::looking_at(&LookAt {
+                target_mm: target,
+                height_mm,
                 tilt_deg: self.tilt_deg,
-                yaw_deg: if self.far { 180.0 } else { 0.0 } + rng.random_range(-3.0..3.0),
+                yaw_deg,
                 focal_mm: 4.5,
                 sensor_width_mm: 6.17,
                 resolution: Resolution::MP12,
             })
             .expect("camera")
-            .with_distortion(Distortion { k1, ..Distortion::NONE });
+            .with_distortion(Distortion { k1, ..Distortion::NONE })
+        };
+        let centre = vedette_geometry::Vec2::new(w / 2.0, d / 2.0);
+        let (camera, nudged) = loop {
+            let yaw = if self.far { 180.0 } else { 0.0 } + rng.random_range(-3.0..3.0);
+            let cam = look(centre, height, yaw);
             let all_in =
                 [(-40.0, -40.0), (w + 40.0, -40.0), (w + 40.0, d + 40.0), (-40.0, d + 40.0)].iter().all(
                     |&(x, y)| cam.project(&nalgebra::Point3::new(x, y, 0.0)).is_some_and(|p| cam.in_frame(p)),
                 );
             if all_in || height > 5000.0 {
-                break cam;
+                break (cam, look(centre + vedette_geometry::Vec2::new(0.8, -0.6), height, yaw));
             }
             height += 25.0;
         };
@@ -605,9 +693,7 @@ impl UntaggedShot {
             unit_coats: self.coats,
             ..RenderOptions::seeded(self.seed)
         };
-        let photo = vedette_synth::render(&scene, &camera, &options).expect("render");
-        photo.write(dir, &name).expect("write render");
-        name
+        (scene, camera, nudged, options)
     }
 
     /// The roster of the shot: every `tagged_every`-th unit by its tags, the others by

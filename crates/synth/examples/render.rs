@@ -14,7 +14,7 @@ use std::time::Instant;
 use vedette_geometry::{Table, Vec2};
 use vedette_synth::{
     Camera, Distortion, FigureSpacing, Layout, LookAt, MatColour, RenderOptions, Resolution, Scene,
-    SensorOptions, StandardLayout, SynthError, render,
+    SensorOptions, StandardLayout, SynthError, render, render_empty,
 };
 
 /// Render a synthetic overhead photo of a table, with its ground truth.
@@ -123,6 +123,11 @@ struct Args {
     /// Read noise, fraction of full scale.
     #[arg(long, default_value_t = SensorOptions::default().read_noise)]
     read_noise: f64,
+    /// Write only `NAME-empty.jpg`: the photo of the same table emptied (no bases,
+    /// figures, tags or cubes; the same mat, terrain, fiducials and light) from the same
+    /// camera, its sensor's noise drawn anew: `vedette scan --background` (issue 37).
+    #[arg(long)]
+    empty_only: bool,
 }
 
 fn parse_resolution(text: &str) -> Result<Resolution, String> {
@@ -223,13 +228,26 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         unit_coats: args.unit_coats,
         ..RenderOptions::default()
     };
-    let started = Instant::now();
-    let photo = render(&scene, &camera, &options)?;
-    let seconds = started.elapsed().as_secs_f64();
     let name = args.name.clone().unwrap_or_else(|| {
         let stem = args.table.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         stem.trim_end_matches(".json").trim_end_matches(".table").to_string()
     });
+    let started = Instant::now();
+    if args.empty_only {
+        let photo = render_empty(&scene, &camera, &options, args.seed.wrapping_add(1))?;
+        let path = args.out.join(format!("{name}-empty.jpg"));
+        std::fs::write(&path, photo.encode_jpeg()?)
+            .map_err(|source| SynthError::Io { path: path.display().to_string(), source })?;
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "rendered the empty table in {:.2} s\nwrote {}",
+            started.elapsed().as_secs_f64(),
+            path.display()
+        );
+        return Ok(());
+    }
+    let photo = render(&scene, &camera, &options)?;
+    let seconds = started.elapsed().as_secs_f64();
     let files = photo.write(&args.out, &name)?;
     let truth = &photo.truth.camera;
     let hidden = |m: &vedette_synth::MarkerTruth| m.corners_visible.iter().any(|v| !v);

@@ -185,6 +185,29 @@ impl RenderOptions {
 /// # Ok::<(), vedette_synth::SynthError>(())
 /// ```
 pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result<Render, SynthError> {
+    render_with_noise(scene, camera, options, options.seed)
+}
+
+/// The photo of the scene's empty table ([`Scene::emptied`]) as [`render`] would take
+/// it with these options (issue 37's `--background`): the same mat texture, terrain,
+/// fiducials and light (all drawn from `options.seed`), another draw of the sensor's
+/// noise (`noise_seed`), from `camera` (the scene's own, or nudged as a tripod is).
+pub fn render_empty(
+    scene: &Scene,
+    camera: &Camera,
+    options: &RenderOptions,
+    noise_seed: u64,
+) -> Result<Render, SynthError> {
+    render_with_noise(&scene.emptied(), camera, options, noise_seed)
+}
+
+/// [`render`], the sensor's noise drawn from `noise_seed`.
+fn render_with_noise(
+    scene: &Scene,
+    camera: &Camera,
+    options: &RenderOptions,
+    noise_seed: u64,
+) -> Result<Render, SynthError> {
     options.check()?;
     let size = scene.size();
     if size.width * size.depth / (options.texel_mm * options.texel_mm) > MAX_TEXELS {
@@ -256,7 +279,7 @@ pub fn render(scene: &Scene, camera: &Camera, options: &RenderOptions) -> Result
         }
     }
     let width = camera.resolution().width_px as usize;
-    let image = sensor::develop(pixels, width, &options.sensor, options.seed);
+    let image = sensor::develop(pixels, width, &options.sensor, noise_seed);
     let truth = Truth::new(&world, scene, options.seed, props.figures, &props.uniforms);
     Ok(Render { image, truth, jpeg_quality: options.jpeg_quality })
 }
@@ -402,8 +425,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn renders_are_seeded() {
+    /// A 400 x 300 mm table with a cavalry base in its middle, a cube beside it, and
+    /// the standard layout's tags and fiducials.
+    fn base_and_cube() -> Scene {
         let table = Table::from_json_str(
             r#"{"schema":"vedette/table/1","rules":"republique5","scale":"medium","size":{"width":400,"depth":300},
             "units":[{"id":"a","side":"fr","kind":"cavalry","formation":"line","bases":[
@@ -414,7 +438,12 @@ mod tests {
         let layout = StandardLayout { inset_mm: 30.0, fiducial_side_mm: 30.0, ..Default::default() }
             .build(&table)
             .unwrap();
-        let scene = Scene::new(table, &layout).unwrap();
+        Scene::new(table, &layout).unwrap()
+    }
+
+    #[test]
+    fn renders_are_seeded() {
+        let scene = base_and_cube();
         let camera = Camera::looking_at(&LookAt {
             target_mm: Vec2::new(200.0, 150.0),
             height_mm: 500.0,
@@ -436,5 +465,37 @@ mod tests {
             render(&scene, &camera, &bad),
             Err(SynthError::InvalidOption { option: "jpeg_quality", .. })
         ));
+    }
+
+    /// The empty table's photo shows the same mat under the same light where nothing
+    /// stood (the mat's corner), the mat where the base and the cube stood, and no
+    /// figures; its noise is its own draw.
+    #[test]
+    fn the_empty_table_is_the_same_mat_without_what_stands_on_it() {
+        let scene = base_and_cube();
+        let camera = straight_down(500.0, 4.0, 6.0, Resolution::new(160, 120));
+        let options = RenderOptions { clutter: true, ..ideal(5) };
+        let full = render(&scene, &camera, &options).unwrap();
+        let empty = render_empty(&scene, &camera, &options, 99).unwrap();
+        assert!(full.truth.camera.figures > 0);
+        assert_eq!(empty.truth.camera.figures, 0);
+        assert!(empty.truth.camera.tags.is_empty());
+        assert_eq!(empty.truth.camera.fiducials.len(), full.truth.camera.fiducials.len());
+        // The mat 100 mm from the base and 60 mm from the cube, clear of them, their
+        // figures and shadows; the base's centre.
+        let px = |x: f64, y: f64| {
+            let p = camera.project(&nalgebra::Point3::new(x, y, 0.0)).unwrap();
+            (p[0] as u32, p[1] as u32)
+        };
+        let (mat, base) = (px(330.0, 60.0), px(200.0, 150.0));
+        assert_eq!(full.image.get_pixel(mat.0, mat.1), empty.image.get_pixel(mat.0, mat.1));
+        assert_ne!(full.image.get_pixel(base.0, base.1), empty.image.get_pixel(base.0, base.1));
+        let empty_again = render_empty(&scene, &camera, &ideal(5), 99).unwrap();
+        assert_eq!(empty.image, empty_again.image);
+        // With the sensor's noise: another draw than the full photo's.
+        let noisy = RenderOptions { clutter: false, ..RenderOptions::seeded(5) };
+        let a = render_empty(&scene, &camera, &noisy, 5).unwrap();
+        let b = render_empty(&scene, &camera, &noisy, 6).unwrap();
+        assert_ne!(a.image, b.image);
     }
 }

@@ -503,6 +503,17 @@ impl Scene {
     pub fn printed_fiducials(&self) -> Result<Vec<PrintedMarker>, SynthError> {
         self.fiducials.iter().map(TableFiducial::printed).collect()
     }
+
+    /// The same table emptied (issue 37's photo of the empty table): its mat, terrain
+    /// and fiducials, without units (so without bases, figures and tags) or marker
+    /// cubes.
+    #[must_use]
+    pub fn emptied(&self) -> Scene {
+        let mut table = self.table.clone();
+        table.units.clear();
+        table.markers.clear();
+        Scene { table, size: self.size, fiducials: self.fiducials.clone(), tags: Vec::new(), ..*self }
+    }
 }
 
 #[cfg(test)]

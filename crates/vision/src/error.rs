@@ -177,6 +177,14 @@ pub enum VisionError {
         reason: String,
     },
 
+    /// The photo of the empty table (`--background`, issue 37) cannot be lined up with
+    /// the photo.
+    #[error("the photo of the empty table cannot be used: {reason}")]
+    Background {
+        /// Why, and what to do.
+        reason: String,
+    },
+
     /// A terrain layer does not fit the scanned table.
     #[error("terrain layer '{path}': {reason}")]
     LayerMismatch {

@@ -173,7 +173,7 @@ pub use roster::{Game, MAX_UNTAGGED_BASES, Roster, RosterUnit, TagEntry};
 pub use roster_match::{APART_BASE_LENGTHS, RosterFit};
 pub use scan::{
     CameraReport, MAX_FIT_RMS_FRACTION, Scan, ScanIssue, ScanReport, Timing, draw_overlay, find_fiducials,
-    scan, scan_with,
+    scan, scan_with, scan_with_background,
 };
 pub use sheet::{
     DPI, PAGE_MM, Page, RULER_MM, RenderedPage, mm_to_px, sheets, sheets_sized, sheets_sized_with_labels,

@@ -584,6 +584,22 @@ pub fn scan_with(
     intrinsics: Option<&Intrinsics>,
     surface: SurfaceOptions,
 ) -> Result<Scan, VisionError> {
+    scan_with_background(photo, profile, roster, intrinsics, surface, None)
+}
+
+/// [`scan_with`], with a photo of the empty table taken from the same place
+/// (`background`, issue 37): the untagged bases are found against the mat it shows
+/// instead of the mat learned from the photo. It must be the photo's size and show
+/// the fiducials from (nearly) the same camera ([`VisionError::Background`] else).
+/// Tagged bases are found as without it.
+pub fn scan_with_background(
+    photo: &Photo,
+    profile: &Profile,
+    roster: Option<&Roster>,
+    intrinsics: Option<&Intrinsics>,
+    surface: SurfaceOptions,
+    background: Option<&Photo>,
+) -> Result<Scan, VisionError> {
     let start = Instant::now();
     if let Some(r) = roster {
         r.check_for(profile)?;
@@ -821,6 +837,12 @@ pub fn scan_with(
             )),
         }
     }
+    // The empty table's photo, lined up with this one (checked even when no unit is
+    // untagged, so that a wrong one is said).
+    let background = match background {
+        Some(b) => Some(crate::fitting::background_surface(b, photo, profile, &fit, tone)?),
+        None => None,
+    };
     let mut units = Vec::new();
     let mut t_fitting = 0.0;
     match roster {
@@ -838,7 +860,17 @@ pub fn scan_with(
                         .collect(),
                     ..Table::new(r.game.rules, r.game.scale, Vec::new())
                 };
-                crate::fitting::fit_untagged(photo, profile, r, &fit, &tagged, &tags, &fiducials, tone)?
+                crate::fitting::fit_untagged(
+                    photo,
+                    profile,
+                    r,
+                    &fit,
+                    &tagged,
+                    &tags,
+                    &fiducials,
+                    tone,
+                    background.as_ref(),
+                )?
             } else {
                 crate::fitting::Fitted::default()
             };

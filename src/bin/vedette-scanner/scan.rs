@@ -19,7 +19,7 @@ use vedette::output::{is_stdout, write_all_or_none, write_to};
 use vedette_geometry::Table;
 use vedette_vision::{
     Intrinsics, Photo, Profile, Roster, RosterFit, Scan, ScanIssue, ScanReport, SurfaceOptions, VisionError,
-    draw_overlay, encode_image, merge_terrain, scan_with, stand_on_templates, terrain_layer,
+    draw_overlay, encode_image, merge_terrain, scan_with_background, stand_on_templates, terrain_layer,
 };
 
 /// The report file: what the scan says beside the table.
@@ -48,6 +48,9 @@ pub struct ScanInputs {
     /// Write the table even when the photos do not look like the roster
     /// (`--allow-partial`; `vedette serve` refuses such a scan).
     pub allow_partial: bool,
+    /// Photos of the empty table (`--background`): none, or one per photo in order,
+    /// with their files.
+    pub backgrounds: Vec<(Photo, PathBuf)>,
 }
 
 impl ScanInputs {
@@ -60,6 +63,21 @@ impl ScanInputs {
             args.terrain.as_deref(),
         )?;
         inputs.allow_partial = args.allow_partial;
+        let n = args.photos.len();
+        if !args.background.is_empty() && args.background.len() != n {
+            return Err(CliError::Usage(format!(
+                "{} --background photos for {n} photo(s): give one photo of the empty table per photo, in the order of the photos",
+                args.background.len()
+            )));
+        }
+        inputs.backgrounds = args
+            .background
+            .iter()
+            .map(|p| match Photo::load(p) {
+                Ok(photo) => Ok((photo, p.clone())),
+                Err(e) => Err(CliError::Usage(format!("--background {}: {e}", p.display()))),
+            })
+            .collect::<Result<_, _>>()?;
         Ok(inputs)
     }
 
@@ -81,6 +99,7 @@ impl ScanInputs {
             layer: terrain.map(|p| Table::load(p).map(|t| (t, p.to_path_buf()))).transpose()?,
             camera_files: cameras.to_vec(),
             allow_partial: false,
+            backgrounds: Vec::new(),
         };
         // A roster tag the profile cannot have is refused before any photo is read.
         if let Some(r) = &inputs.roster {
@@ -98,6 +117,11 @@ impl ScanInputs {
             (VisionError::CameraSize { .. }, Some(file)) => {
                 CliError::Usage(format!("{}: {e} (camera file {})", path.display(), file.display()))
             }
+            (VisionError::Background { .. }, _) if self.backgrounds.len() == n => CliError::Usage(format!(
+                "{}: --background {}: {e}",
+                path.display(),
+                self.backgrounds[k].1.display()
+            )),
             _ => CliError::Usage(format!("{}: {e}", path.display())),
         }
     }
@@ -127,6 +151,12 @@ impl ScanInputs {
         )))
     }
 
+    /// The photo of the empty table for photo `k` of `n`, when given.
+    #[must_use]
+    pub fn background_for(&self, k: usize, n: usize) -> Option<&Photo> {
+        if self.backgrounds.len() == n { self.backgrounds.get(k).map(|(p, _)| p) } else { None }
+    }
+
     /// The camera file for photo `k` of `n`.
     #[must_use]
     pub fn camera_for(&self, k: usize, n: usize) -> Option<&Intrinsics> {
@@ -147,9 +177,15 @@ pub fn scan_one(
     // has no tags to read.
     let surface =
         SurfaceOptions { markers: !terrain_only, terrain: inputs.layer.is_none(), tags: !terrain_only };
-    let mut result =
-        scan_with(photo, &inputs.profile, inputs.roster.as_ref(), inputs.camera_for(0, 1), surface)
-            .map_err(|e| inputs.scan_error(path, 0, 1, e))?;
+    let mut result = scan_with_background(
+        photo,
+        &inputs.profile,
+        inputs.roster.as_ref(),
+        inputs.camera_for(0, 1),
+        surface,
+        inputs.background_for(0, 1),
+    )
+    .map_err(|e| inputs.scan_error(path, 0, 1, e))?;
     if !terrain_only {
         let unknown =
             result.report.issues.iter().filter(|i| matches!(i, ScanIssue::UnknownTag { .. })).count();
@@ -311,6 +347,7 @@ fn check_scan_outputs(args: &Args) -> Result<(), CliError> {
     inputs.extend(args.roster.iter().map(|p| ("roster", p.as_path())));
     inputs.extend(args.camera.iter().map(|p| ("camera file", p.as_path())));
     inputs.extend(args.terrain.iter().map(|p| ("terrain layer", p.as_path())));
+    inputs.extend(args.background.iter().map(|p| ("photo of the empty table", p.as_path())));
     inputs.extend(args.corrections.iter().map(|p| ("corrections file", p.as_path())));
     let overlays: Vec<PathBuf> = match &args.overlay {
         Some(o) if args.photos.len() > 1 => {

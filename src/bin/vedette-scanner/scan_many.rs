@@ -13,7 +13,7 @@ use vedette::commands::scan::Args;
 use vedette::output::{is_stdout, write_all_or_none, write_to};
 use vedette_vision::{
     MIN_SHARED_TAGS, MergeReport, MergedScan, Photo, Scan, ScanIssue, ScanReport, SurfaceOptions,
-    draw_overlay, encode_image, merge_scans, photos_disagree, scan_with,
+    draw_overlay, encode_image, merge_scans, photos_disagree, scan_with_background,
 };
 
 /// The report file of several photos.
@@ -60,7 +60,14 @@ pub fn scan_and_merge(
         let surface =
             SurfaceOptions { markers: k == 0, terrain: k == 0 && inputs.layer.is_none(), tags: true };
         let s = vedette::progress::working(stage(k, path), || {
-            scan_with(photo, &inputs.profile, inputs.roster.as_ref(), camera, surface)
+            scan_with_background(
+                photo,
+                &inputs.profile,
+                inputs.roster.as_ref(),
+                camera,
+                surface,
+                inputs.background_for(k, n),
+            )
         })
         .map_err(|e| inputs.scan_error(path, k, n, e))?;
         scans.push(s);

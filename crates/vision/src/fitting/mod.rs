@@ -5,7 +5,10 @@
 //! 1. [`surface`]: the photo rectified onto the base tops over the whole table at 1 px
 //!    per mm; the mat's colour learned from the photo itself (a median over 15 cm); the
 //!    pixels that differ from it in colour or in fine contrast (figures) closed into
-//!    blobs. Tagged bases and the fiducials are left out.
+//!    blobs. Tagged bases and the fiducials are left out. With a photo of the empty
+//!    table (`--background`, [`background`]: rectified with its own fiducial pose) the
+//!    mat's colour is that photo's at every pixel, and shadows against it (the mat
+//!    darkened at its own hue) are left out of the blobs.
 //! 2. [`edges`]: around each blob, the photo at 3 px per mm; the direction whose two
 //!    perpendicular profiles of signed colour gradient are sharpest is the direction of
 //!    its base edges (straight, long, one sign along their length; figures' outlines
@@ -31,6 +34,7 @@
 //!    `near_side`, else the half of the table the unit stands in) and marked
 //!    `"facing": "assumed"` with an `assumed-facing` issue.
 
+mod background;
 mod edges;
 mod formation;
 mod paint;
@@ -51,6 +55,8 @@ use crate::tone::Tone;
 use formation::{Hypothesis, Shape, hypothesis};
 use std::collections::BTreeMap;
 use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Vec2};
+
+pub(crate) use background::rectified as background_surface;
 
 /// Uncertainty of a fitted base's centre that no edge measurement removes (the base
 /// edges' own roughness, figures overhanging them, the resampling), mm; calibrated on
@@ -98,7 +104,8 @@ pub(crate) struct Fitted {
 /// Fits every untagged roster unit to the photo. `tagged` holds the tagged bases
 /// already found (they and their figures are left out of the search); `fiducials` (as
 /// found) and `tone` (the photo's encoding) make its colours relative to it, for the
-/// units' declared paints.
+/// units' declared paints. `background`: the empty table's photo on the surface
+/// ([`background_surface`]), the mat to tell what stands on it from.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fit_untagged(
     photo: &Photo,
@@ -109,6 +116,7 @@ pub(crate) fn fit_untagged(
     tags: &[TagPose],
     fiducials: &[DetectedMarker],
     tone: Tone,
+    background: Option<&opencv::core::Mat>,
 ) -> Result<Fitted, VisionError> {
     let shapes: Vec<Shape> = roster.untagged_units().map(|(i, u)| Shape::of(i, u)).collect();
     let mut fitted = Fitted::default();
@@ -120,7 +128,7 @@ pub(crate) fn fit_untagged(
     let rect = surface::rectified(&photo.color, model, profile)?;
     let occupied = crate::occupancy::occupied(&rect, model, profile, tagged, tags)?;
     let smallest = shapes.iter().map(|s| s.size.width * s.size.depth).fold(f64::INFINITY, f64::min);
-    let (blobs, not_mat, shade) = surface::find_blobs(&rect, &occupied, 0.4 * smallest)?;
+    let (blobs, not_mat, shade) = surface::find_blobs(&rect, &occupied, 0.4 * smallest, background)?;
     let searched = surface::seen_region(&photo.color, model, profile)?;
     // Declared paints (by roster index), and the photo's colours made relative to it
     // when any is declared.

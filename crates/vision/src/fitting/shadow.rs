@@ -28,6 +28,24 @@ const SHADE_MIN: f64 = 0.15;
 /// ... and its three channels are darkened alike, to within this (the mat's hue).
 const SHADE_HUE: f64 = 0.15;
 
+/// A pixel `p` against the mat `m` (both BGR): its brightness as a share of the
+/// mat's (the mean over its channels), and whether it is of the mat's hue (its three
+/// channels scaled alike, to within [`SHADE_HUE`]).
+fn against_mat(p: [u8; 3], m: [u8; 3]) -> (f64, bool) {
+    let k: [f64; 3] = std::array::from_fn(|c| (f64::from(p[c]) + 1.0) / (f64::from(m[c]) + 1.0));
+    let mean = (k[0] + k[1] + k[2]) / 3.0;
+    let spread = k.iter().map(|x| (x - mean).abs()).fold(0.0, f64::max);
+    (mean, spread <= SHADE_HUE)
+}
+
+/// Whether `p` is the mat `m` in shadow (both BGR), darkened at its own hue to
+/// between [`SHADE_MIN`] and `max` of it: [`Class::Shade`] with `max` for
+/// [`SHADE_MAX`].
+pub(crate) fn darkened_mat(p: [u8; 3], m: [u8; 3], max: f64) -> bool {
+    let (mean, mat_like) = against_mat(p, m);
+    mat_like && (SHADE_MIN..max).contains(&mean)
+}
+
 /// What a pixel of the surface shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Class {
@@ -65,11 +83,7 @@ impl Shade {
     ) -> Shade {
         let classes = (0..w * h)
             .map(|i| {
-                let (p, m) = (bgr[i], mat[i]);
-                let k: [f64; 3] = std::array::from_fn(|c| (f64::from(p[c]) + 1.0) / (f64::from(m[c]) + 1.0));
-                let mean = (k[0] + k[1] + k[2]) / 3.0;
-                let spread = k.iter().map(|x| (x - mean).abs()).fold(0.0, f64::max);
-                let mat_like = spread <= SHADE_HUE;
+                let (mean, mat_like) = against_mat(bgr[i], mat[i]);
                 if mat_like && mean >= SHADE_MAX && (mean < 1.0 / SHADE_MAX || !differs[i]) {
                     Class::Lit
                 } else if mat_like && (SHADE_MIN..SHADE_MAX).contains(&mean) {
@@ -113,5 +127,12 @@ mod tests {
         // Brighter than the mat alike: lit only where it does not differ from it.
         let s = Shade::classify(&[[90, 150, 210]; 2], &mat[..2], &[false, true], (2, 1), Vec2::ZERO);
         assert_eq!(s.classes, vec![Class::Lit, Class::Other]);
+        // Against an exact mat a lighter shadow counts: 0.85 of it is one below 0.92,
+        // not below 0.7; another hue never is.
+        assert!(darkened_mat([51, 85, 119], mat[0], 0.92));
+        assert!(!darkened_mat([51, 85, 119], mat[0], SHADE_MAX));
+        assert!(darkened_mat([36, 60, 84], mat[0], SHADE_MAX));
+        assert!(!darkened_mat([20, 100, 140], mat[0], 0.92));
+        assert!(!darkened_mat([3, 5, 7], mat[0], 0.92));
     }
 }
