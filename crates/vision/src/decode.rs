@@ -315,11 +315,7 @@ pub(crate) enum Reading {
 pub(crate) fn read_quad(view: &GrayView<'_>, book: &Codebook, candidate: &[[f64; 2]; 4]) -> Reading {
     let bits = book.bits;
     let n = (bits + 2) as f64;
-    let mut q = *candidate;
-    let area: f64 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
-    if area < 0.0 {
-        q.swap(1, 3);
-    }
+    let mut q = clockwise(candidate);
     let side =
         (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0;
     let mut refined = q;
@@ -468,11 +464,7 @@ pub(crate) fn fit_code(
     let codes = book.codes.get(id as usize)?;
     let bits = book.bits;
     let n = (bits + 2) as f64;
-    let mut q = *candidate;
-    let area: f64 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
-    if area < 0.0 {
-        q.swap(1, 3);
-    }
+    let q = clockwise(candidate);
     // Three samples a cell across the tag, and a ring half a cell wide of its paper.
     const PER_CELL: usize = 3;
     let steps = (bits + 3) * PER_CELL;
@@ -680,6 +672,29 @@ pub(crate) fn fit_code(
     }
 }
 
+/// The quad's corners clockwise as seen in the image (y down): corners 1 and 3 swapped
+/// when they run the other way.
+fn clockwise(candidate: &[[f64; 2]; 4]) -> [[f64; 2]; 4] {
+    let mut q = *candidate;
+    let area: f64 = (0..4).map(|i| q[i][0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * q[i][1]).sum();
+    if area < 0.0 {
+        q.swap(1, 3);
+    }
+    q
+}
+
+/// `q` turned by `deg` about its centre and moved by `(dx, dy)` (tests: a proposal a
+/// little off its tag).
+#[cfg(test)]
+pub(crate) fn off(q: &[[f64; 2]; 4], dx: f64, dy: f64, deg: f64) -> [[f64; 2]; 4] {
+    let c = [(q[0][0] + q[2][0]) / 2.0, (q[0][1] + q[2][1]) / 2.0];
+    let (s, co) = deg.to_radians().sin_cos();
+    q.map(|p| {
+        let d = [p[0] - c[0], p[1] - c[1]];
+        [c[0] + d[0] * co - d[1] * s + dx, c[1] + d[0] * s + d[1] * co + dy]
+    })
+}
+
 /// The border ring's cells (column, row) of a marker with `bits` inner cells a side,
 /// each once.
 fn border_cells(bits: usize) -> Vec<(f64, f64)> {
@@ -789,15 +804,6 @@ mod tests {
             |lx: f64, ly: f64| [centre[0] + c * lx - s * ly - 0.5, centre[1] + s * lx + c * ly - 0.5];
         let h = side / 2.0;
         (blurred, [corner(-h, -h), corner(h, -h), corner(h, h), corner(-h, h)])
-    }
-
-    fn off(q: &[[f64; 2]; 4], dx: f64, dy: f64, deg: f64) -> [[f64; 2]; 4] {
-        let c = [(q[0][0] + q[2][0]) / 2.0, (q[0][1] + q[2][1]) / 2.0];
-        let (s, co) = deg.to_radians().sin_cos();
-        q.map(|p| {
-            let d = [p[0] - c[0], p[1] - c[1]];
-            [c[0] + d[0] * co - d[1] * s + dx, c[1] + d[0] * s + d[1] * co + dy]
-        })
     }
 
     /// Issue 36: a tag whose id reads from a proposal 1.6 px and 4° off but whose edges

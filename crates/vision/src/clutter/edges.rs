@@ -162,6 +162,7 @@ fn side_px(q: &[[f64; 2]; 4]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::off;
     use opencv::core::{CV_8UC1, Mat, Point, Scalar, Size, Vector};
 
     /// A black square of side 60 px (corners `truth`) on white paper, blurred; `hide`
@@ -195,15 +196,6 @@ mod tests {
         let mut blurred = Mat::default();
         opencv::imgproc::gaussian_blur_def(&img, &mut blurred, Size::new(5, 5), 1.0).unwrap();
         blurred
-    }
-
-    fn off(q: &[[f64; 2]; 4], dx: f64, dy: f64, deg: f64) -> [[f64; 2]; 4] {
-        let c = [(q[0][0] + q[2][0]) / 2.0, (q[0][1] + q[2][1]) / 2.0];
-        let (s, co) = deg.to_radians().sin_cos();
-        q.map(|p| {
-            let d = [p[0] - c[0], p[1] - c[1]];
-            [c[0] + d[0] * co - d[1] * s + dx, c[1] + d[0] * s + d[1] * co + dy]
-        })
     }
 
     // Clockwise in the image (y down).
