@@ -447,7 +447,8 @@ pub(crate) const MIN_CODE_CORRELATION: f64 = 0.85;
 /// not be fitted: figures stand against two or more of them) measured by its code
 /// (issue 36): the square of the candidate's size that the photo correlates with best,
 /// as a pattern of the id's black and white cells inside a black border and a white
-/// margin, within [`CODE_FIT_REACH_PX`] and [`CODE_FIT_TURN_DEG`] of the candidate.
+/// margin, within [`CODE_FIT_REACH_PX`] and [`CODE_FIT_TURN_DEG`] of the candidate (a
+/// grid of 1 px and 3°, then steps halved five times about the best).
 /// Every cell's area counts, so a figure over an edge or two costs a little of the
 /// correlation and moves nothing. The square is read again where it settled; the
 /// reading is returned when it is that id without a bit corrected and the
@@ -551,10 +552,10 @@ pub(crate) fn fit_code(
     // The best place and turn of a pattern on a grid over the reach.
     let coarse = |want: &[f64]| {
         let mut best = (f64::NEG_INFINITY, [0.0; 3]);
-        for a in 0..9 {
-            for i in 0..13 {
-                for j in 0..13 {
-                    let x = [grid(i, reach, 13), grid(j, reach, 13), grid(a, turn_deg, 9)];
+        for a in 0..5 {
+            for i in 0..7 {
+                for j in 0..7 {
+                    let x = [grid(i, reach, 7), grid(j, reach, 7), grid(a, turn_deg, 5)];
                     if let Some(r) = correlation(&moved(x[0], x[1], x[2]), want)
                         && r > best.0
                     {
@@ -567,8 +568,8 @@ pub(crate) fn fit_code(
     };
     let best = coarse(want);
     let polish_pattern = |want: &[f64], mut best: (f64, [f64; 3]), keep: &[bool]| {
-        let mut step = [reach / 12.0, reach / 12.0, turn_deg / 8.0];
-        for _ in 0..4 {
+        let mut step = [reach / 6.0, reach / 6.0, turn_deg / 4.0];
+        for _ in 0..5 {
             let around = best.1;
             for a in -1..=1 {
                 for i in -1..=1 {
@@ -638,20 +639,19 @@ pub(crate) fn fit_code(
         }
         c / (a * b).sqrt().max(1e-12)
     };
-    let mut rivals: Vec<(f64, Vec<f64>)> = book
+    // Screened with the sharp patterns (they rank the codes alike), fitted blurred.
+    let sharp = |code: u64| -> Vec<f64> { cells.iter().map(|&(u, v)| white(code, u, v)).collect() };
+    let mut rivals: Vec<(f64, u64)> = book
         .codes
         .iter()
         .enumerate()
         .filter(|(other, _)| *other != id as usize)
         .flat_map(|(_, turns)| turns.iter())
-        .map(|code| {
-            let p = pattern(*code);
-            (at_fitted(&p), p)
-        })
+        .map(|code| (at_fitted(&sharp(*code)), *code))
         .collect();
     rivals.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (_, p) in rivals.iter().take(3) {
-        if fit_other(p).0 >= whole {
+    for (_, code) in rivals.iter().take(3) {
+        if fit_other(&pattern(*code)).0 >= whole {
             return None;
         }
     }

@@ -281,8 +281,10 @@ pub(crate) fn find_tags_in_clutter(
     let mut fitted: Vec<[[f64; 2]; 4]> = Vec::new();
     let flat: Vec<Vec2> = squares.iter().flatten().copied().collect();
     let px = fit.model.project(&flat, shape.top_height_mm)?;
-    // The ids measured by their code (`decode::fit_code`), with how well it fits.
+    // The ids measured by their code (`decode::fit_code`), with how well it fits; the
+    // ids read cleanly from a square whose corners are not measured, with that square.
     let mut code_fitted: std::collections::BTreeMap<u32, f64> = Default::default();
+    let mut pending: std::collections::BTreeMap<u32, [[f64; 2]; 4]> = Default::default();
     for (k, q) in px.chunks_exact(4).enumerate() {
         let quad = [q[0], q[1], q[2], q[3]];
         let c = centre_px(&quad);
@@ -309,15 +311,12 @@ pub(crate) fn find_tags_in_clutter(
             (_, Some((_, true, Reading::Read { id, errors: 0, .. }))) => Some(id),
             _ => None,
         };
-        let (rd, on_edges) = match hint.and_then(|id| crate::decode::fit_code(&view, book, &quad, id)) {
-            Some((r @ Reading::Read { id, .. }, correlation)) => {
-                if code_fitted.get(&id).is_none_or(|c| *c < correlation) {
-                    code_fitted.insert(id, correlation);
-                }
-                (r, true)
-            }
-            _ => (rd, on_edges),
-        };
+        if let Some(id) = hint
+            && (shape.allowed)(id)
+            && !known_ids.contains(&id)
+        {
+            pending.entry(id).or_insert(quad);
+        }
         match rd {
             Reading::Read { id, corners, errors, border_light, refined } => {
                 let refined = refined || on_edges;
@@ -344,6 +343,19 @@ pub(crate) fn find_tags_in_clutter(
     // A tag read from a side's square whose edges could not be fitted is clearly a tag,
     // but its corners are the proposal's, a degree or several off: reported with its
     // place, not measured.
+    // An id read cleanly whose corners no square measured: fitted to its code, once,
+    // from its first such square.
+    for (id, quad) in pending {
+        if best.get(&id).is_some_and(|((unmeasured, _, _), _)| !unmeasured) {
+            continue;
+        }
+        if let Some((Reading::Read { corners, .. }, correlation)) =
+            crate::decode::fit_code(&view, book, &quad, id)
+        {
+            code_fitted.insert(id, correlation);
+            best.insert(id, ((false, false, 0), corners));
+        }
+    }
     // Two ids measured on one place are one tag read two ways: one measured by its
     // code gives way to one read from its edges, else to one its code fits better.
     let measured: Vec<(u32, [[f64; 2]; 4])> = best
