@@ -23,6 +23,11 @@
 //! one side is only measured once its corners are fitted: until then its turn may be
 //! several degrees off.
 //!
+//! A tag whose id reads cleanly from a square whose edges cannot be fitted (ranks of
+//! coats and hats along two or three of them) is measured by its code once every square
+//! has been read ([`crate::decode::fit_code`]: the square its known pattern of cells
+//! fits best, what the figures cover left out).
+//!
 //! A candidate that is clearly a tag (four straight edges of the right size, a dark
 //! border, a code of dark and light cells) but cannot be read is returned as
 //! undecoded, with its place, so that the scan reports it instead of dropping it.
