@@ -316,8 +316,7 @@ pub(crate) fn read_quad(view: &GrayView<'_>, book: &Codebook, candidate: &[[f64;
     let bits = book.bits;
     let n = (bits + 2) as f64;
     let mut q = clockwise(candidate);
-    let side =
-        (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0;
+    let side = mean_side(&q);
     let mut refined = q;
     let mut was_refined = false;
     if refine_edges_view(view, &mut refined, bits as i32) {
@@ -489,9 +488,7 @@ pub(crate) fn fit_code(
     // The pattern as a photo shows it: each value the mean over a box of
     // [`CODE_FIT_BLUR_PX`] about it (a sharp pattern against a blurred photo would
     // correlate less the smaller the tag, however well it stands).
-    let side =
-        (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0;
-    let blur = CODE_FIT_BLUR_PX * n / side.max(1.0);
+    let blur = CODE_FIT_BLUR_PX * n / mean_side(&q).max(1.0);
     let pattern = |code: u64| -> Vec<f64> {
         cells
             .iter()
@@ -522,25 +519,12 @@ pub(crate) fn fit_code(
         cells.iter().map(|&(u, v)| apply(&h, u, v)).map(|p| view.sample(p[0], p[1])).collect()
     };
     // The correlation of the photo with the pattern over the samples `keep` keeps.
-    let correlation_of = |quad: &[[f64; 2]; 4], want: &[f64], keep: &[bool]| -> Option<f64> {
-        let x = levels(quad)?;
-        let (mut sw, mut sp, mut sww, mut spp, mut swp, mut count) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
-        for ((&w, &x), _) in want.iter().zip(&x).zip(keep).filter(|(_, k)| **k) {
-            sw += w;
-            sp += x;
-            sww += w * w;
-            spp += x * x;
-            swp += w * x;
-            count += 1.0;
-        }
-        let cov = swp - sw * sp / count;
-        let var = (sww - sw * sw / count) * (spp - sp * sp / count);
-        (count > 0.0 && var > 0.0).then(|| cov / var.sqrt())
-    };
+    let correlation_of =
+        |quad: &[[f64; 2]; 4], want: &[f64], keep: &[bool]| pearson(want, &levels(quad)?, keep);
     let all = vec![true; cells.len()];
     let correlation = |quad: &[[f64; 2]; 4], want: &[f64]| correlation_of(quad, want, &all);
     // The turn of the code as the candidate stands, then a grid over place and turn,
-    // then the steps halved three times about the best.
+    // then the steps halved five times about the best.
     let (turn, _) = patterns
         .iter()
         .enumerate()
@@ -612,7 +596,7 @@ pub(crate) fn fit_code(
     let spread = (3.0 * 1.4826 * sorted[sorted.len() / 2]).max(0.1 * slope.abs());
     let keep: Vec<bool> = residuals.iter().map(|r| *r <= spread).collect();
     let best = if keep.iter().filter(|k| **k).count() * 2 > keep.len() {
-        let start = correlation_of(&at, want, &keep).map_or(best, |r| (r, best.1));
+        let start = pearson(want, &x, &keep).map_or(best, |r| (r, best.1));
         polish(start, &keep)
     } else {
         best
@@ -628,17 +612,7 @@ pub(crate) fn fit_code(
     // read without a bit corrected, but should not fit better. The three codes nearest
     // at the fitted place are fitted in turn.
     let x = levels(&fitted)?;
-    let at_fitted = |want: &[f64]| {
-        let count = want.len() as f64;
-        let (mw, mx) = (want.iter().sum::<f64>() / count, x.iter().sum::<f64>() / count);
-        let (mut c, mut a, mut b) = (0.0, 0.0, 0.0);
-        for (w, v) in want.iter().zip(&x) {
-            c += (w - mw) * (v - mx);
-            a += (w - mw).powi(2);
-            b += (v - mx).powi(2);
-        }
-        c / (a * b).sqrt().max(1e-12)
-    };
+    let at_fitted = |want: &[f64]| pearson(want, &x, &all).unwrap_or(f64::NEG_INFINITY);
     // Screened with the sharp patterns (they rank the codes alike), fitted blurred.
     let sharp = |code: u64| -> Vec<f64> { cells.iter().map(|&(u, v)| white(code, u, v)).collect() };
     let mut rivals: Vec<(f64, u64)> = book
@@ -670,6 +644,28 @@ pub(crate) fn fit_code(
         }
         _ => None,
     }
+}
+
+/// The mean length of the quad's four sides.
+fn mean_side(q: &[[f64; 2]; 4]) -> f64 {
+    (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0
+}
+
+/// The correlation (Pearson's) of a pattern with the grey levels sampled on it, over
+/// the samples `keep` keeps; `None` when either is flat there.
+fn pearson(want: &[f64], levels: &[f64], keep: &[bool]) -> Option<f64> {
+    let (mut sw, mut sp, mut sww, mut spp, mut swp, mut count) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for ((&w, &x), _) in want.iter().zip(levels).zip(keep).filter(|(_, k)| **k) {
+        sw += w;
+        sp += x;
+        sww += w * w;
+        spp += x * x;
+        swp += w * x;
+        count += 1.0;
+    }
+    let cov = swp - sw * sp / count;
+    let var = (sww - sw * sw / count) * (spp - sp * sp / count);
+    (count > 0.0 && var > 0.0).then(|| cov / var.sqrt())
 }
 
 /// The quad's corners clockwise as seen in the image (y down): corners 1 and 3 swapped

@@ -132,24 +132,30 @@ pub fn validate_against_ground(
     ground: &[[u8; 3]],
     origin: &str,
 ) -> Result<(), VisionError> {
-    for (i, c) in classes.iter().enumerate() {
-        for (j, g) in ground.iter().enumerate() {
-            let d = colour_distance(c.colour.map(f64::from), g.map(f64::from));
-            if d < MIN_COLOUR_SEPARATION {
-                return Err(VisionError::InvalidField {
-                    path: origin.to_string(),
-                    field: format!("terrain[{i}].colour"),
-                    reason: format!(
-                        "{} {:?} is within {d:.0} of the bare table's colour ground[{j}] {g:?}: the scan could not tell \
-                         the template from the mat; measure both again on a photo of the table (docs/calibration.md) \
-                         or leave the class out",
-                        c.kind, c.colour
-                    ),
-                });
-            }
-        }
+    match like_the_mat(classes, ground) {
+        Some((i, j, d)) => Err(VisionError::InvalidField {
+            path: origin.to_string(),
+            field: format!("terrain[{i}].colour"),
+            reason: format!(
+                "{} {:?} is within {d:.0} of the bare table's colour ground[{j}] {:?}: the scan could not tell \
+                 the template from the mat; measure both again on a photo of the table (docs/calibration.md) \
+                 or leave the class out",
+                classes[i].kind, classes[i].colour, ground[j]
+            ),
+        }),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The first terrain class (its index) within [`MIN_COLOUR_SEPARATION`] of a `ground`
+/// colour (its index), and how far apart they are.
+fn like_the_mat(classes: &[TerrainClass], ground: &[[u8; 3]]) -> Option<(usize, usize, f64)> {
+    classes.iter().enumerate().find_map(|(i, c)| {
+        ground.iter().enumerate().find_map(|(j, g)| {
+            let d = colour_distance(c.colour.map(f64::from), g.map(f64::from));
+            (d < MIN_COLOUR_SEPARATION).then_some((i, j, d))
+        })
+    })
 }
 
 /// No piece of one terrain class may cover more than this share of the table: a class
@@ -234,19 +240,16 @@ fn ground_colours(rect: &Rectified, occupied: &Mat, profile: &Profile) -> Result
     let Some(mat) = crate::terrain_light::learn_mat(rect, occupied)? else {
         return Ok(Vec::new());
     };
-    for (index, c) in profile.terrain.iter().enumerate() {
-        let distance = colour_distance(c.colour.map(f64::from), mat.map(f64::from));
-        if distance < MIN_COLOUR_SEPARATION {
-            return Err(VisionError::TerrainLikeMat {
-                kind: c.kind.to_string(),
-                index,
-                colour: c.colour,
-                mat,
-                distance,
-            });
-        }
+    match like_the_mat(&profile.terrain, &[mat]) {
+        Some((index, _, distance)) => Err(VisionError::TerrainLikeMat {
+            kind: profile.terrain[index].kind.to_string(),
+            index,
+            colour: profile.terrain[index].colour,
+            mat,
+            distance,
+        }),
+        None => Ok(vec![mat]),
     }
-    Ok(vec![mat])
 }
 
 /// Segments the profile's terrain classes.

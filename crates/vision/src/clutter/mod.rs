@@ -286,9 +286,7 @@ pub(crate) fn find_tags_in_clutter(
     let mut fitted: Vec<[[f64; 2]; 4]> = Vec::new();
     let flat: Vec<Vec2> = squares.iter().flatten().copied().collect();
     let px = fit.model.project(&flat, shape.top_height_mm)?;
-    // The ids measured by their code (`decode::fit_code`), with how well it fits; the
-    // ids read cleanly from a square whose corners are not measured, with that square.
-    let mut code_fitted: std::collections::BTreeMap<u32, f64> = Default::default();
+    // The ids read cleanly from a square whose corners are not measured, with that square.
     let mut pending: std::collections::BTreeMap<u32, [[f64; 2]; 4]> = Default::default();
     for (k, q) in px.chunks_exact(4).enumerate() {
         let quad = [q[0], q[1], q[2], q[3]];
@@ -345,11 +343,9 @@ pub(crate) fn find_tags_in_clutter(
             Reading::NotATag => {}
         }
     }
-    // A tag read from a side's square whose edges could not be fitted is clearly a tag,
-    // but its corners are the proposal's, a degree or several off: reported with its
-    // place, not measured.
     // An id read cleanly whose corners no square measured: fitted to its code, once,
-    // from its first such square.
+    // from its first such square; with how well its code fits.
+    let mut code_fitted: std::collections::BTreeMap<u32, f64> = Default::default();
     for (id, quad) in pending {
         if best.get(&id).is_some_and(|((unmeasured, _, _), _)| !unmeasured) {
             continue;
@@ -376,8 +372,11 @@ pub(crate) fn find_tags_in_clutter(
                 && code_fitted.get(other).is_none_or(|theirs| theirs > mine)
         })
     };
+    // A tag read from a side's square whose edges could not be fitted is clearly a tag,
+    // but its corners are the proposal's, a degree or several off: reported with its
+    // place, not measured.
     for (id, ((unmeasured, _, _), corners)) in best {
-        if !unmeasured && gives_way(id, &corners) {
+        if gives_way(id, &corners) {
             continue;
         }
         if !unmeasured {
