@@ -592,3 +592,84 @@ fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
     .unwrap();
     assert_eq!(report["schema"], "vedette/multi-scan-report/1");
 }
+
+/// Issue 37: an uploaded photo of the empty table is what `vedette scan --background`
+/// takes. The untagged sample scanned against its empty table is the verb's table, the
+/// summary names it; one per photo or none; a name that is no upload, and a photo of
+/// the empty table taken from elsewhere, are refused naming it, the session unchanged.
+#[test]
+fn an_uploaded_empty_table_is_the_scans_background() {
+    let (dir, table) = brigade_copy();
+    let setup: Vec<std::ffi::OsString> = [
+        ("--profile", "calibration/default.toml"),
+        ("--roster", "samples/photos/untagged.roster.toml"),
+        ("--camera", "samples/photos/camera.toml"),
+    ]
+    .iter()
+    .flat_map(|(flag, path)| [std::ffi::OsString::from(flag), root(path).into_os_string()])
+    .collect();
+    let mut args = vec!["--table".into(), table.into_os_string()];
+    args.extend(setup.iter().cloned());
+    let server = Server::start_with(&os(&args));
+    let mut names = Vec::new();
+    for photo in ["untagged.jpg", "untagged-empty.jpg", "skirmish.jpg"] {
+        let bytes = std::fs::read(root("samples/photos").join(photo)).unwrap();
+        let (status, up) =
+            server.request("POST", &format!("/api/uploads?name={photo}"), Some("image/jpeg"), &bytes);
+        assert_eq!(status, 200, "{up}");
+        names.push(serde_json::from_str::<Value>(&up).unwrap()["upload"].as_str().unwrap().to_string());
+    }
+    let [photo, empty, elsewhere] = [&names[0], &names[1], &names[2]];
+    let plan = server.get_json("/api/table");
+    let refused = |body: Value, says: &[&str]| {
+        let (status, e) = server.post("/api/scan", &body);
+        assert_eq!(status, 400, "{e}");
+        let said = e["error"].as_str().unwrap();
+        for piece in says {
+            assert!(said.contains(piece), "no `{piece}` in: {said}");
+        }
+        assert_eq!(server.get_json("/api/table"), plan, "the session keeps its table");
+    };
+    refused(
+        json!({"uploads": [photo], "backgrounds": [empty, empty]}),
+        &["2 photos of the empty table for 1 photo"],
+    );
+    refused(
+        json!({"uploads": [photo], "backgrounds": ["004-none.jpg"]}),
+        &["no upload named \"004-none.jpg\""],
+    );
+    refused(
+        json!({"uploads": [photo], "backgrounds": [elsewhere]}),
+        &["001-untagged.jpg", "the photo of the empty table", "003-skirmish.jpg"],
+    );
+    let (status, session) = server.post("/api/scan", &json!({"uploads": [photo], "backgrounds": [empty]}));
+    assert_eq!(status, 200, "{session}");
+    let uploads = dir.path().join("vedette-uploads");
+    assert_eq!(
+        session["scan"]["backgrounds"],
+        json!([uploads.join(empty).display().to_string()]),
+        "{session}"
+    );
+    let by_verb = dir.path().join("by-verb.json");
+    let out = Command::new(BIN)
+        .arg("scan")
+        .arg(root("samples/photos/untagged.jpg"))
+        .args(&setup)
+        .arg("--background")
+        .arg(root("samples/photos/untagged-empty.jpg"))
+        .arg("-o")
+        .arg(&by_verb)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    assert_eq!(
+        server.get_json("/api/table"),
+        verb,
+        "the table scanned against the empty table is the verb's"
+    );
+    // Without it the same photo scans to another table (the background is used).
+    let (status, _) = server.post("/api/scan", &json!({"uploads": [photo]}));
+    assert_eq!(status, 200);
+    assert_ne!(server.get_json("/api/table"), verb, "the empty table changed nothing");
+}

@@ -51,6 +51,9 @@ pub struct ScanInputs {
     /// Photos of the empty table (`--background`): none, or one per photo in order,
     /// with their files.
     pub backgrounds: Vec<(Photo, PathBuf)>,
+    /// How errors name a background: `--background` on the command line, in words in
+    /// `vedette serve`.
+    pub background_label: &'static str,
 }
 
 impl ScanInputs {
@@ -100,6 +103,7 @@ impl ScanInputs {
             camera_files: cameras.to_vec(),
             allow_partial: false,
             backgrounds: Vec::new(),
+            background_label: "--background",
         };
         // A roster tag the profile cannot have is refused before any photo is read.
         if let Some(r) = &inputs.roster {
@@ -118,8 +122,9 @@ impl ScanInputs {
                 CliError::Usage(format!("{}: {e} (camera file {})", path.display(), file.display()))
             }
             (VisionError::Background { .. }, _) if self.backgrounds.len() == n => CliError::Usage(format!(
-                "{}: --background {}: {e}",
+                "{}: {} {}: {e}",
                 path.display(),
+                self.background_label,
                 self.backgrounds[k].1.display()
             )),
             _ => CliError::Usage(format!("{}: {e}", path.display())),
@@ -149,6 +154,22 @@ impl ScanInputs {
         Err(CliError::Usage(format!(
             "{what}: {reason}. Scan with the roster of this table (`vedette scan --allow-partial` writes what was read all the same)"
         )))
+    }
+
+    /// These inputs with `backgrounds` (one per photo of the scan, in order) named in
+    /// errors as `label`.
+    #[must_use]
+    pub fn with_backgrounds(&self, backgrounds: Vec<(Photo, PathBuf)>, label: &'static str) -> ScanInputs {
+        ScanInputs {
+            profile: self.profile.clone(),
+            roster: self.roster.clone(),
+            cameras: self.cameras.clone(),
+            layer: self.layer.clone(),
+            camera_files: self.camera_files.clone(),
+            allow_partial: self.allow_partial,
+            backgrounds,
+            background_label: label,
+        }
     }
 
     /// The photo of the empty table for photo `k` of `n`, when given.

@@ -28,7 +28,12 @@ pub fn open(args: &vedette::commands::serve::Args) -> Result<Arc<dyn Scanner>, C
 }
 
 impl Scanner for ProfileScanner {
-    fn scan(&self, paths: &[PathBuf], stage: &dyn Fn(String)) -> Result<Scanned, CliError> {
+    fn scan(
+        &self,
+        paths: &[PathBuf],
+        backgrounds: &[PathBuf],
+        stage: &dyn Fn(String),
+    ) -> Result<Scanned, CliError> {
         let n = paths.len();
         if n == 0 || !(self.inputs.cameras.len() <= 1 || self.inputs.cameras.len() == n) {
             return Err(CliError::Usage(format!(
@@ -37,31 +42,52 @@ impl Scanner for ProfileScanner {
                 self.inputs.cameras.len()
             )));
         }
+        if !(backgrounds.is_empty() || backgrounds.len() == n) {
+            return Err(CliError::Usage(format!(
+                "{} photos of the empty table for {n} photo(s): give one per photo, in the order of the photos, or none",
+                backgrounds.len()
+            )));
+        }
         let mut photos = Vec::with_capacity(n);
         for (k, p) in paths.iter().enumerate() {
             stage(format!("reading photo {} of {n}: {}", k + 1, name(p)));
             photos.push(Photo::load(p).map_err(crate::vision)?);
         }
+        let mut empty = Vec::with_capacity(backgrounds.len());
+        for (k, p) in backgrounds.iter().enumerate() {
+            stage(format!("reading the empty table {} of {}: {}", k + 1, backgrounds.len(), name(p)));
+            let photo = Photo::load(p)
+                .map_err(|e| CliError::Usage(format!("the photo of the empty table {}: {e}", p.display())))?;
+            empty.push((photo, p.clone()));
+        }
+        let with_empty;
+        let inputs = if empty.is_empty() {
+            &self.inputs
+        } else {
+            with_empty = self.inputs.with_backgrounds(empty, "the photo of the empty table");
+            &with_empty
+        };
         if let ([photo], Some(path)) = (photos.as_slice(), paths.first()) {
             stage(format!("scanning {}", name(path)));
-            let s = scan_one(path, photo, &self.inputs, false)?;
-            let summary = summarize(paths, &s.table, &[&s], &s.report.issues, s.report.bases);
+            let s = scan_one(path, photo, inputs, false)?;
+            let summary = summarize(paths, backgrounds, &s.table, &[&s], &s.report.issues, s.report.bases);
             let report_text = report_file_text(path, &s.report)?;
-            let view = view_of(&photos, s.fit.model.clone(), &self.inputs, stage)?;
+            let view = view_of(&photos, s.fit.model.clone(), inputs, stage)?;
             return Ok(Scanned { photos: paths.to_vec(), table: s.table, report_text, summary, view });
         }
-        let (merged, all) = scan_and_merge(paths, &photos, &self.inputs, &|k, p| {
+        let (merged, all) = scan_and_merge(paths, &photos, inputs, &|k, p| {
             let text = format!("scanning photo {} of {n}: {}", k + 1, name(p));
             stage(text.clone());
             text
         })?;
         let report_text = scan_many::report_file_text(paths, &all, &merged.report)?;
         let refs: Vec<&vedette_vision::Scan> = all.iter().collect();
-        let summary = summarize(paths, &merged.table, &refs, &merged.report.issues, merged.report.bases);
+        let summary =
+            summarize(paths, backgrounds, &merged.table, &refs, &merged.report.issues, merged.report.bases);
         let Some(first) = all.first() else {
             return Err(CliError::Usage("no photo was scanned".to_string()));
         };
-        let view = view_of(&photos, first.fit.model.clone(), &self.inputs, stage)?;
+        let view = view_of(&photos, first.fit.model.clone(), inputs, stage)?;
         Ok(Scanned { photos: paths.to_vec(), table: merged.table, report_text, summary, view })
     }
 
@@ -74,10 +100,11 @@ fn name(p: &Path) -> String {
     p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// The summary of `scans` of `paths`, giving `table` with `bases` and `issues` (those
+/// The summary of `scans` of `paths` (against `backgrounds`), giving `table` with `bases` and `issues` (those
 /// of the merge, for several photos).
 fn summarize(
     paths: &[PathBuf],
+    backgrounds: &[PathBuf],
     table: &vedette_geometry::Table,
     scans: &[&vedette_vision::Scan],
     issues: &[ScanIssue],
@@ -103,6 +130,7 @@ fn summarize(
         .collect();
     ScanSummary {
         photos: paths.iter().map(|p| p.display().to_string()).collect(),
+        backgrounds: backgrounds.iter().map(|p| p.display().to_string()).collect(),
         bases,
         units: table.units.len(),
         tags_seen: scans.iter().map(|s| s.report.tags_seen).sum(),

@@ -60,6 +60,10 @@ pub struct Args {
     /// kept in PHOTO.table.corrections.json and applied again on the next start.
     #[arg(long, num_args = 1.., requires = "profile")]
     pub photo: Vec<PathBuf>,
+    /// Photo mode: a photo of the empty table taken from the same place as the photo,
+    /// for untagged bases (see vedette scan --background); one per --photo, in order.
+    #[arg(long, value_name = "EMPTY", num_args = 1.., requires = "photo")]
+    pub background: Vec<PathBuf>,
     /// The calibration profile photos are scanned with (photo mode and uploads).
     #[arg(long)]
     pub profile: Option<PathBuf>,
@@ -153,7 +157,7 @@ pub fn run_with(
         (Some(table), _, _) => (session::Session::open(table)?, parent(table)),
         (None, Some(first), Some(s)) => {
             let scanned = crate::progress::working(format!("scanning {}", first.display()), || {
-                s.scan(&args.photo, &|_| {})
+                s.scan(&args.photo, &args.background, &|_| {})
             })?;
             (session::Session::from_scan(scanned)?, parent(first))
         }

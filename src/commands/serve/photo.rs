@@ -55,6 +55,9 @@ pub struct MissingTag {
 pub struct ScanSummary {
     /// The photos scanned (several are merged into one table), as stored.
     pub photos: Vec<String>,
+    /// The photos of the empty table they were scanned against (issue 37,
+    /// `--background`): none, or one per photo in order.
+    pub backgrounds: Vec<String>,
     /// Bases in the scanned table.
     pub bases: usize,
     /// Units in the scanned table.
@@ -92,9 +95,16 @@ pub struct Scanned {
 /// What scans photos for the server: the profile, roster and camera files it was
 /// started with, behind OpenCV.
 pub trait Scanner: Send + Sync {
-    /// Scans `photos` (several: one table, merged as `vedette scan` merges them),
-    /// calling `stage` with what it is doing.
-    fn scan(&self, photos: &[PathBuf], stage: &dyn Fn(String)) -> Result<Scanned, CliError>;
+    /// Scans `photos` (several: one table, merged as `vedette scan` merges them)
+    /// against `backgrounds`, photos of the empty table taken from the same places
+    /// (none, or one per photo in order: `vedette scan --background`), calling `stage`
+    /// with what it is doing.
+    fn scan(
+        &self,
+        photos: &[PathBuf],
+        backgrounds: &[PathBuf],
+        stage: &dyn Fn(String),
+    ) -> Result<Scanned, CliError>;
 
     /// An uploaded file's checks before it is kept (`name` as the page gave it): an
     /// image by its first bytes (not by its name or declared type), of a size a scan

@@ -268,9 +268,14 @@ struct ScanRequest {
     /// Stored names of uploads (`/api/uploads` answers them): several photos of one
     /// table are merged.
     uploads: Vec<String>,
+    /// Stored names of uploaded photos of the empty table taken from the same places
+    /// (issue 37, `vedette scan --background`): none, or one per photo in order.
+    #[serde(default)]
+    backgrounds: Vec<String>,
 }
 
-/// `POST /api/scan {"uploads": [...]}`: scans the uploads with the server's profile
+/// `POST /api/scan {"uploads": [...], "backgrounds": [...]}`: scans the uploads (against
+/// the photos of the empty table, when given) with the server's profile
 /// and, when it succeeds, makes the scanned table the session's (the old table and its
 /// corrections stay on disk). Answers what `/api/session` answers; 429 while another
 /// upload or scan runs. The scan runs beside the server, which goes on answering; it
@@ -295,29 +300,39 @@ pub async fn scan(
             format!("{} photos: one scan takes at most {MAX_SCAN_PHOTOS}", request.uploads.len()),
         );
     }
-    let paths: Result<Vec<PathBuf>, String> = {
+    if !(request.backgrounds.is_empty() || request.backgrounds.len() == request.uploads.len()) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{} photos of the empty table for {} photo(s): give one per photo, in the order of the photos, or none",
+                request.backgrounds.len(),
+                request.uploads.len()
+            ),
+        );
+    }
+    let found = |field: &str, names: &[String]| -> Result<Vec<PathBuf>, String> {
         let uploads = relock(&app.uploads);
-        request
-            .uploads
+        names
             .iter()
             .enumerate()
             .map(|(i, n)| {
-                check_name(&format!("uploads[{i}]"), n)?;
+                check_name(&format!("{field}[{i}]"), n)?;
                 uploads.find(n).ok_or_else(|| format!("no upload named {n:?} (upload the photo first)"))
             })
             .collect()
     };
-    let paths = match paths {
-        Ok(p) => p,
-        Err(e) => return error(StatusCode::BAD_REQUEST, e),
-    };
+    let (paths, backgrounds) =
+        match (found("uploads", &request.uploads), found("backgrounds", &request.backgrounds)) {
+            (Ok(p), Ok(b)) => (p, b),
+            (Err(e), _) | (_, Err(e)) => return error(StatusCode::BAD_REQUEST, e),
+        };
     let busy = match Busy::take(&app, "starting".to_string()) {
         Ok(b) => b,
         Err(r) => return r.into_response(),
     };
     // Whatever happens to this request, the scan finishes and the slot is released.
     let work = tokio::task::spawn_blocking(move || {
-        let scanned = scanner.scan(&paths, &|s| busy.stage(s))?;
+        let scanned = scanner.scan(&paths, &backgrounds, &|s| busy.stage(s))?;
         busy.stage("finding what the rules say".to_string());
         let app = Arc::clone(&busy.0);
         let started = Session::from_scan(scanned)?;

@@ -9,7 +9,7 @@ import { initSheet, openAtLeast, uncovered } from "./sheet.js";
 import { TAP_PX, tapAt, follow, showSelection } from "./selection.js";
 import { updateCard } from "./card.js";
 import { showCorrections, fillFields, grab, drag, drop, cancelDrag } from "./corrections.js";
-import { showScanSummary } from "./uploads.js";
+import { showScanSummary, showEmptyTable } from "./uploads.js";
 import { showPairing } from "./pairing.js";
 import "./findings.js";
 import "./layers.js";
@@ -121,6 +121,7 @@ async function start() {
   state.session = await api("/api/session");
   $("view-photo").disabled = state.session.mode !== "photo";
   if (state.session.scan) showScanSummary(state.session);
+  showEmptyTable();
   state.view = state.session.mode === "photo" ? "photo" : "plan";
   $("view-" + state.view).checked = true;
   await refresh(false, state.view === "plan" ? plan : null, asked);

@@ -19,6 +19,8 @@ export const state = {
   view: "plan",
   /** Bumped when a new photo is scanned (the photo's URL changes with it). */
   photoVersion: 0,
+  /** Stored names of the uploaded photos of the empty table the next photos are scanned against. */
+  emptyTables: [],
 };
 
 const listeners = new Map();
