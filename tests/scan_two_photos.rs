@@ -168,7 +168,8 @@ mod scene {
     /// and 2.
     pub const INFERRED_UNIT: usize = 3;
     /// A line of 4 with only base 0 tagged: one base does not show whether the line is
-    /// straight and touching, so bases 1-3 are not inferred.
+    /// straight and touching, so bases 1-3 are placed only where a photo shows them
+    /// (issue 36, `infer_seen`): here it does, and the merge keeps them.
     pub const LONE_UNIT: usize = 6;
     /// A line of 4 whose roster gives no formation, base 1 untagged: not inferred.
     pub const NO_FORMATION_UNIT: usize = 9;
@@ -176,9 +177,10 @@ mod scene {
 
 /// Issue 18: two photos of one crowded table from opposite long edges. Tags seen in
 /// both are merged (sigma smaller, place between the two); a base whose tag neither
-/// photo saw is inferred from its line, flagged and listed; bases whose place their
-/// unit leaves open are not inferred; a base moved between the photos is a conflict,
-/// left out and not inferred either.
+/// photo saw is inferred from its line, flagged and listed; so are the bases beside a
+/// lone found one that a photo shows; a base whose unit gives no formation is not
+/// inferred; a base moved between the photos is a conflict, left out and not inferred
+/// either.
 #[test]
 fn two_photos_of_a_crowded_table_merge_infer_and_conflict() {
     use common::clutter::{
@@ -291,8 +293,18 @@ fn two_photos_of_a_crowded_table_merge_infer_and_conflict() {
             .iter()
             .any(|i| matches!(i, ScanIssue::InferredBase { id, .. } if *id == inferred_id))
     );
-    // Places the unit leaves open: not inferred, reported missing.
-    for &(u, bi) in &untagged[1..] {
+    // Beside the lone found base: placed where the photos show them, flagged, within
+    // their sigma (every merged base is within 2 mm of its truth, above).
+    for bi in 1..4 {
+        let tag = id(LONE_UNIT, bi);
+        let (_, b) =
+            merged.table.bases().find(|(_, b)| b.meta().tag == Some(tag)).expect("a lone unit's base");
+        assert!(b.meta().inferred, "tag {tag}");
+        let err = b.centre().distance(truth_base(tag).centre());
+        assert!(err <= 2.45 * b.meta().sigma_mm.unwrap(), "tag {tag}: {err:.2} mm off");
+    }
+    // A place the unit leaves open (no formation): not inferred, reported missing.
+    for &(u, bi) in &untagged[4..] {
         let tag = id(u, bi);
         assert!(!merged_tags.contains(&tag), "tag {tag} of unit {u} was placed");
         assert!(

@@ -703,9 +703,12 @@ pub struct PhotoScore {
     pub scanned_bases: usize,
     /// Scanned bases within [`MATCH_MM`] and [`MATCH_DEG`] of their truth.
     pub correct: usize,
-    /// Their centre errors, mm.
+    /// The centre errors of those found by their tags, mm (the centre
+    /// targets: what the scan measured).
     pub centre_mm: Vec<f64>,
-    /// Their centre errors over their own sigma_mm.
+    /// The centre errors of those placed by their unit's formation (`inferred`), mm.
+    pub inferred_mm: Vec<f64>,
+    /// Their centre errors over their own sigma_mm (found and inferred).
     pub error_over_sigma: Vec<f64>,
     /// Tags at least [`VISIBLE`] visible.
     pub visible_tags: usize,
@@ -752,7 +755,11 @@ pub fn score(render: &SharedRender, result: &Result<Scan, String>, with_terrain:
         let h = ((b.heading_deg() - tb.heading_deg()) + 540.0).rem_euclid(360.0) - 180.0;
         if e <= MATCH_MM && h.abs() <= MATCH_DEG {
             s.correct += 1;
-            s.centre_mm.push(e);
+            if b.meta().inferred {
+                s.inferred_mm.push(e);
+            } else {
+                s.centre_mm.push(e);
+            }
             if let Some(sigma) = b.meta().sigma_mm.filter(|v| *v > 0.0) {
                 s.error_over_sigma.push(e / sigma);
             }
@@ -834,9 +841,11 @@ pub struct RendererScore {
     pub accepted: usize,
     /// Refusals, `NAME: reason`.
     pub refusals: Vec<String>,
-    /// Centre errors of correct bases, mm.
+    /// Centre errors of correct bases found by their tags, mm.
     pub centre_mm: Vec<f64>,
-    /// Their errors over sigma.
+    /// Centre errors of correct bases placed by their unit's formation, mm.
+    pub inferred_mm: Vec<f64>,
+    /// Their errors over sigma (found and inferred).
     pub error_over_sigma: Vec<f64>,
     /// True bases, scanned bases, correct bases (accepted photos and refused alike).
     pub truth_bases: usize,
@@ -875,6 +884,7 @@ impl RendererScore {
             None => self.accepted += 1,
         }
         self.centre_mm.extend(&s.centre_mm);
+        self.inferred_mm.extend(&s.inferred_mm);
         self.error_over_sigma.extend(&s.error_over_sigma);
         self.truth_bases += s.truth_bases;
         self.scanned_bases += s.scanned_bases;

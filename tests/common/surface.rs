@@ -351,6 +351,22 @@ pub fn sight_score(scanned: &Table, truth: &Table, margin_mm: f64) -> SightScore
     let mut s = SightScore { pairs: pairs.len(), ..SightScore::default() };
     for (k, &(a, b)) in pairs.iter().enumerate() {
         let same = want[k] == got[k];
+        if !same && std::env::var_os("VEDETTE_SIGHT_DEBUG").is_some() {
+            let (ua, ub) = (&truth.units[a], &truth.units[b]);
+            let (sa, sb) = (&scanned.units[si[&ua.id]], &scanned.units[si[&ub.id]]);
+            eprintln!(
+                "sight differs: {} ({}/{} bases) -> {} ({}/{} bases): true {:?}, scanned {:?}{}",
+                ua.id,
+                sa.bases.len(),
+                ua.bases.len(),
+                ub.id,
+                sb.bases.len(),
+                ub.bases.len(),
+                want[k],
+                got[k],
+                if near_edge[a] || near_edge[b] { " (close call)" } else { "" }
+            );
+        }
         if near_edge[a] || near_edge[b] {
             s.close_calls += 1;
             s.close_agree += usize::from(same);

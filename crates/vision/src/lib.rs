@@ -79,6 +79,7 @@
 
 #![deny(missing_docs)]
 
+mod alike;
 mod band;
 mod calibration;
 mod camera;

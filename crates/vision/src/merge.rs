@@ -91,10 +91,17 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
         }
     }
     let mut by_tag: BTreeMap<u32, Vec<Sighting>> = BTreeMap::new();
+    // Bases each photo placed by their formation (issue 36: those it showed beside a
+    // unit's found bases), for the slots the merge neither finds nor infers.
+    let mut placed_by_photo: BTreeMap<u32, Vec<Sighting>> = BTreeMap::new();
     for (photo, s) in scans.iter().enumerate() {
         for (_, b) in s.table.bases() {
-            if let Some(tag) = b.meta().tag.filter(|_| !b.meta().inferred) {
-                by_tag.entry(tag).or_default().push(Sighting { photo, base: *b });
+            match b.meta().tag {
+                Some(tag) if !b.meta().inferred => {
+                    by_tag.entry(tag).or_default().push(Sighting { photo, base: *b })
+                }
+                Some(tag) => placed_by_photo.entry(tag).or_default().push(Sighting { photo, base: *b }),
+                None => {}
             }
         }
     }
@@ -137,7 +144,7 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                 }))
                 .collect();
             let left_out = |tag: u32| left_out_ids.contains(&tag);
-            let mut inferred = infer_bases(r, &found);
+            let mut inferred = infer_bases(r, &found, None);
             for (ui, u) in r.units.iter().enumerate() {
                 // Untagged units (issue 37): their fitted bases matched across the
                 // photos by place.
@@ -155,12 +162,35 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                     continue;
                 }
                 let mut bases = found.remove(&ui).unwrap_or_default();
-                let placed: Vec<(usize, Base)> = inferred
+                let mut placed: Vec<(usize, Base)> = inferred
                     .remove(&ui)
                     .unwrap_or_default()
                     .into_iter()
                     .filter(|(bi, _)| u.tags.get(*bi).is_some_and(|&t| !left_out(t)))
                     .collect();
+                // A slot still empty: the placing of the photo most sure of it, when
+                // it stands clear of the bases the merge has.
+                for (bi, &tag) in u.tags.iter().enumerate() {
+                    if left_out(tag) || bases.iter().chain(&placed).any(|(i, _)| *i == bi) {
+                        continue;
+                    }
+                    let sure = |s: &&Sighting| s.base.meta().sigma_mm.unwrap_or(f64::INFINITY);
+                    let Some(best) = placed_by_photo
+                        .get(&tag)
+                        .and_then(|v| v.iter().min_by(|a, b| sure(a).total_cmp(&sure(b))))
+                    else {
+                        continue;
+                    };
+                    let b = best.base;
+                    let clear =
+                        merged.values().map(|(m, _)| m).chain(placed.iter().map(|(_, p)| p)).all(|o| {
+                            o.centre().distance(b.centre())
+                                >= 0.5 * b.width().min(b.depth()).min(o.width().min(o.depth()))
+                        });
+                    if clear {
+                        placed.push((bi, b));
+                    }
+                }
                 for (bi, b) in placed {
                     issues.push(ScanIssue::InferredBase {
                         id: u.tags[bi],

@@ -9,7 +9,7 @@ use crate::pose::{
     CameraFit, CameraParameters, FiducialFit, ModelKind, Overexposure, self_calibrate, solve_camera,
 };
 use crate::profile::Profile;
-use crate::roster::Roster;
+use crate::roster::{Roster, RosterUnit};
 use crate::surface::{SurfaceOptions, read_surface};
 use crate::tags::{ErrorBudget, TagPose, measure_sized_tags};
 use opencv::core::{Mat, Point, Scalar, Vector};
@@ -848,7 +848,28 @@ pub fn scan_with_background(
     match roster {
         Some(r) => {
             // Bases whose tags were unseen, where their formation fixes them (issue 18).
-            let mut inferred = crate::infer::infer_bases(r, &found);
+            // Those of a unit's slots the photo shows beside its found bases (issue 36).
+            let looks = crate::alike::Looks::new(
+                &photo.color,
+                &fit.model,
+                profile.bases.top_height_mm,
+                profile.tags.size_mm,
+            );
+            let debug = std::env::var_os("VEDETTE_SEEN_DEBUG").is_some();
+            let shows = |u: &RosterUnit, at: &Base, like: &Base, open: [bool; 4]| {
+                if debug {
+                    eprintln!(
+                        "seen? {} tag {:?} at ({:.1},{:.1}) open {open:?}: {:?}",
+                        u.id,
+                        at.meta().tag,
+                        at.centre().x,
+                        at.centre().y,
+                        looks.measure(u, at, like, open)
+                    );
+                }
+                looks.shows(u, at, like, open)
+            };
+            let mut inferred = crate::infer::infer_bases(r, &found, Some(&shows));
             // Untagged units: fitted as rectangles of their size (issue 37), around the
             // tagged bases found.
             let t_fit = Instant::now();
