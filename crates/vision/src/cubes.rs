@@ -397,16 +397,19 @@ impl Blobs<'_> {
             // longer one way); a patch of terrain is ragged. Where figures stand in
             // front of a cube (one half on a base), what shows is the square less
             // their shapes: its hull is the square, most of it showing.
-            // Two or three cubes of one colour in a row, touching (issue 36), are one
-            // blob a cube wide and two or three long: each is its own cube. Not beside
-            // figures: a rank of black hats is such a row.
+            // Two or three cubes of one colour in a row, touching or a little apart
+            // (issue 36), are one blob a cube wide and two or three long: each is its
+            // own cube. Beside figures (a rank of black hats is such a row) each must
+            // show a whole top of its colour. One cube may show more of its sides and
+            // shadow than a square allows: its top, found, must show whole.
+            let beside = || self.beside_figures(&px);
             let shapes = if square_enough(&shown, spec.size_mm, CUBE_PX_PER_MM)? {
                 vec![shown]
-            } else if !self.beside_figures(&px)?
-                && let Some(parts) = row_of_cubes(&shown, spec.size_mm, CUBE_PX_PER_MM)?
-            {
+            } else if let Some(parts) = self.row(&shown, label, beside()?)? {
                 parts
-            } else if self.beside_figures(&px)? {
+            } else if self.one_top(&shown, label)? {
+                vec![shown]
+            } else if beside()? {
                 let hull = hull_pixels(&px)?;
                 let square: Vec<Vec2> = hull.iter().map(to_table).collect();
                 if (px.len() as f64) < MIN_SHOWN_OF_HULL * hull.len() as f64
@@ -496,6 +499,77 @@ impl Blobs<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// The cubes of a row (the blob's points `pts`, table mm, of colour `label`), or
+    /// `None` when it is none ([`rows_of_cubes`]): of the counts its length allows,
+    /// the one nearest a row of touching cubes whose every part has a cube's top
+    /// ([`cube_top`]) and, `beside` figures, whose every top shows whole
+    /// ([`Blobs::top_shows`]).
+    fn row(&self, pts: &[Vec2], label: u8, beside: bool) -> Result<Option<Vec<Vec<Vec2>>>, VisionError> {
+        let side = self.spec.size_mm;
+        'counts: for parts in rows_of_cubes(pts, side, CUBE_PX_PER_MM)? {
+            let mut tops: Vec<Vec2> = Vec::new();
+            for part in &parts {
+                match cube_top(part, self.nadir, side) {
+                    // Cubes do not stand in one another: the tops of neighbours are a
+                    // side apart at least (a tenth off for the error of each).
+                    Some(c)
+                        if tops.last().is_none_or(|p| p.distance(c) >= MIN_TOPS_APART * side)
+                            && (!beside || self.top_shows(c, label)?) =>
+                    {
+                        tops.push(c);
+                    }
+                    _ => continue 'counts,
+                }
+            }
+            return Ok(Some(parts));
+        }
+        Ok(None)
+    }
+
+    /// True when the blob's points `pts` (table mm, of colour `label`) are one cube
+    /// whose top shows whole ([`Blobs::top_shows`]) with more of its sides or shadow
+    /// toward the camera than [`square_enough`] allows: one cube wide (0.7 to 1.7
+    /// sides), at most [`MAX_SEEN_SIDES`] long, its top where [`cube_top`] finds it.
+    fn one_top(&self, pts: &[Vec2], label: u8) -> Result<bool, VisionError> {
+        let side = self.spec.size_mm;
+        let (_, a, b, fill) = blob_rect(pts, CUBE_PX_PER_MM)?;
+        let (lo, hi) = (a.min(b), a.max(b));
+        if fill < 0.72 || lo < 0.7 * side || lo > 1.7 * side || hi > MAX_SEEN_SIDES * side {
+            return Ok(false);
+        }
+        match cube_top(pts, self.nadir, side) {
+            Some(c) => self.top_shows(c, label),
+            None => Ok(false),
+        }
+    }
+
+    /// True when the disc inscribed in a cube's top centred at `c` (table mm on the
+    /// tops' plane), whatever the cube's turn, is at least [`TOP_SHOWN`] of colour
+    /// `label`.
+    fn top_shows(&self, c: Vec2, label: u8) -> Result<bool, VisionError> {
+        let [cx, cy] = self.rect.to_px(c);
+        let r = self.spec.size_mm / 2.0 * CUBE_PX_PER_MM - 1.0;
+        let size = self.labels.size()?;
+        let (mut same, mut all) = (0usize, 0usize);
+        for y in (cy - r).floor() as i32..=(cy + r).ceil() as i32 {
+            for x in (cx - r).floor() as i32..=(cx + r).ceil() as i32 {
+                if (f64::from(x) - cx).hypot(f64::from(y) - cy) > r {
+                    continue;
+                }
+                all += 1;
+                if x >= 0
+                    && y >= 0
+                    && x < size.width
+                    && y < size.height
+                    && *self.labels.at_2d::<u8>(y, x)? == label
+                {
+                    same += 1;
+                }
+            }
+        }
+        Ok(all > 0 && same as f64 >= TOP_SHOWN * all as f64)
     }
 
     /// True when a pixel of the blob `px` (image x, y) is in or next to the occupied
@@ -616,22 +690,33 @@ fn blob_rect(
 /// The most cubes of one colour standing in a row that are told apart.
 const MAX_ROW: usize = 3;
 
-/// A blob (its points, table mm, `px_per_mm` apart) that is a row of two or three
-/// cubes of side `side`, touching: one cube wide (0.7 to 1.7 sides, the sides a tilted
-/// camera sees included), about a whole number of cubes long (within a third of a
-/// side, after the half side those seen sides may add), and filling at least 65% of
-/// its smallest enclosing rectangle (a single cube's 72% less the seams where the cubes
-/// touch, their edges rounded and shaded: a rendered pair of red cubes fills 70%). Its
-/// points in as many equal slices along the row, each a cube; `None` for anything else
-/// (one cube included: [`square_enough`]).
-fn row_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Option<Vec<Vec<Vec2>>>, VisionError> {
+/// A blob (its points, table mm, `px_per_mm` apart) that may be a row of two or three
+/// cubes of side `side`, touching or up to [`ROW_GAP`] sides apart: one cube wide (0.7
+/// to 1.7 sides, the sides a tilted camera sees included), as long as that many cubes
+/// (within a third of a side, plus the gaps, plus the half side those seen sides may
+/// add), and filling at least 65% of its smallest enclosing rectangle (a single
+/// cube's 72% less the seams where the cubes touch, their edges rounded and shaded: a
+/// rendered pair of red cubes fills 70%). For each count its length allows, nearest a
+/// row of touching cubes first (a quarter side of sides seen), its points in as many
+/// equal slices along the row, each a cube; none for anything else (one cube
+/// included: [`square_enough`]).
+fn rows_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Vec<Vec<Vec<Vec2>>>, VisionError> {
     let (r, a, b, fill) = blob_rect(pts, px_per_mm)?;
     let (lo, hi) = (a.min(b), a.max(b));
-    let n = (hi / side).round();
-    let whole = (hi - n * side).abs() <= side / 3.0 || (hi - (n * side + side / 2.0)).abs() <= side / 3.0;
-    if fill < 0.65 || lo < 0.7 * side || lo > 1.7 * side || !(2.0..=MAX_ROW as f64).contains(&n) || !whole {
-        return Ok(None);
+    if fill < 0.65 || lo < 0.7 * side || lo > 1.7 * side {
+        return Ok(Vec::new());
     }
+    let mut counts: Vec<usize> = (2..=MAX_ROW)
+        .filter(|&n| {
+            let n = n as f64;
+            (n * side - side / 3.0..=n * side + (n - 1.0) * ROW_GAP * side + side / 2.0 + side / 3.0)
+                .contains(&hi)
+        })
+        .collect();
+    counts.sort_by(|&m, &n| {
+        let off = |n: usize| (hi - (n as f64 * side + side / 4.0)).abs();
+        off(m).total_cmp(&off(n))
+    });
     // The long axis: the rectangle's angle is that of its `width` side.
     let t = f64::from(r.angle).to_radians();
     let mut u = Vec2::new(t.cos(), t.sin());
@@ -639,15 +724,42 @@ fn row_of_cubes(pts: &[Vec2], side: f64, px_per_mm: f64) -> Result<Option<Vec<Ve
         u = Vec2::new(-u.y, u.x);
     }
     let c = Vec2::new(f64::from(r.center.x), f64::from(r.center.y));
-    let n = n as usize;
-    let mut parts = vec![Vec::new(); n];
-    for p in pts {
-        let along = (*p - c).dot(u) + hi / 2.0;
-        let k = ((along / hi * n as f64).floor().max(0.0) as usize).min(n - 1);
-        parts[k].push(*p);
-    }
-    Ok(parts.iter().all(|q| !q.is_empty()).then_some(parts))
+    Ok(counts
+        .into_iter()
+        .filter_map(|n| {
+            let mut parts = vec![Vec::new(); n];
+            for p in pts {
+                let along = (*p - c).dot(u) + hi / 2.0;
+                let k = ((along / hi * n as f64).floor().max(0.0) as usize).min(n - 1);
+                parts[k].push(*p);
+            }
+            parts.iter().all(|q| !q.is_empty()).then_some(parts)
+        })
+        .collect())
 }
+
+/// The widest gap between cubes standing in a row, in sides: on the second renderer's
+/// photos (issue 36) rows of cubes stand with centres 11-13 mm apart, gaps of up to
+/// 3.5 mm (0.37 of a side) that their shaded sides and shadows fill.
+const ROW_GAP: f64 = 0.4;
+
+/// The longest blob of one cube with its sides and shadow, in sides (its top
+/// included): on the second renderer's photos single black cubes whose sides and
+/// shadow join their top make blobs 16.3-16.8 mm long (1.7-1.8 sides, issue 36).
+const MAX_SEEN_SIDES: f64 = 2.0;
+
+/// The least distance between the tops of neighbouring cubes in a row, in sides:
+/// cubes do not stand in one another (a tenth off for the error of each). A single
+/// cube with its sides and shadow is as long as two touching cubes without theirs;
+/// split in two, its halves' tops are 8 mm apart.
+const MIN_TOPS_APART: f64 = 0.9;
+
+/// A cube beside figures (or showing more than a square of itself) is taken when
+/// this share of the disc inscribed in its top shows its colour: on the second
+/// renderer's photos the tops of such cubes show 0.98-1.00 of theirs; on our renders
+/// (`tests/scan_surface.rs`) the blobs beside figures that are no cube, cut into
+/// cube-sized parts, 0.75-0.79 (issue 36).
+const TOP_SHOWN: f64 = 0.9;
 
 /// The largest highlight a cube's top may catch: the linear light of the lamp added to
 /// its paint's (0-1: 1 is white). Measured on the second renderer's photos (issue 36),
@@ -1078,6 +1190,47 @@ mod tests {
         // Top plus a 5 mm side strip toward a nadir at -y: the top is found.
         let c = cube_top(&grid(9.5, 14.5), Some(Vec2::new(104.75, -500.0)), 9.525).unwrap();
         assert!((c - Vec2::new(104.5, 59.25)).length() < 0.1, "{c:?}");
+    }
+
+    /// Rows of cubes are cut into their cubes, touching or up to [`ROW_GAP`] apart, the
+    /// count nearest a row of touching cubes first; a square is no row.
+    #[test]
+    fn rows_touching_or_apart_are_cut_into_their_cubes() {
+        let s = 9.525;
+        // Cubes of side `s` along x, `pitch` apart, each top's points 0.5 mm apart.
+        let row = |n: usize, pitch: f64| -> Vec<Vec2> {
+            let mut v = Vec::new();
+            for k in 0..n {
+                for i in 0..19 {
+                    for j in 0..19 {
+                        v.push(Vec2::new(
+                            100.0 + k as f64 * pitch + 0.5 * f64::from(i),
+                            50.0 + 0.5 * f64::from(j),
+                        ));
+                    }
+                }
+            }
+            v
+        };
+        let centres = |parts: &[Vec<Vec2>]| -> Vec<f64> {
+            let mut c: Vec<f64> =
+                parts.iter().map(|p| p.iter().map(|q| q.x).sum::<f64>() / p.len() as f64).collect();
+            c.sort_by(f64::total_cmp);
+            c
+        };
+        // Three touching, three 3 mm apart (gaps not of the colour: the rectangle's
+        // fill is 0.76), two 3.5 mm apart.
+        for (n, pitch) in [(3, 9.5), (3, 12.5), (2, 13.0)] {
+            let options = rows_of_cubes(&row(n, pitch), s, 2.0).unwrap();
+            let first = options.first().unwrap_or_else(|| panic!("{n} at {pitch}: no row"));
+            assert_eq!(first.len(), n, "{n} at {pitch}");
+            for (k, c) in centres(first).iter().enumerate() {
+                assert!((c - (104.5 + k as f64 * pitch)).abs() < 0.3, "{n} at {pitch}: {c}");
+            }
+        }
+        // Three 8.5 mm apart, longer than a row with its gaps and sides: no row.
+        assert!(rows_of_cubes(&row(3, 18.0), s, 2.0).unwrap().iter().all(|p| p.len() != 3));
+        assert!(rows_of_cubes(&row(1, 0.0), s, 2.0).unwrap().is_empty());
     }
 
     /// A paint is judged under the light and at the saturation that bring it nearest:
