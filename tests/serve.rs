@@ -546,14 +546,18 @@ fn uploads_without_a_profile_say_how_to_start() {
     assert_eq!(server.get_json("/api/session")["can_scan"], false);
 }
 
-/// Several photos uploaded at once are photos of one table: merged as `vedette scan A B`
-/// merges them (issue 18), the first shown.
-#[test]
-fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
+/// A server on a copy of the brigade sample that scans with the default profile,
+/// `samples/photos/ROSTER` and the camera file, with `photos` of `samples/photos`
+/// uploaded: its folder, the scan setup, the server and the uploads' stored names.
+fn uploaded(
+    roster: &str,
+    photos: &[&str],
+) -> (tempfile::TempDir, Vec<std::ffi::OsString>, Server, Vec<String>) {
     let (dir, table) = brigade_copy();
+    let roster = format!("samples/photos/{roster}");
     let setup: Vec<std::ffi::OsString> = [
         ("--profile", "calibration/default.toml"),
-        ("--roster", "samples/photos/crowd.roster.toml"),
+        ("--roster", roster.as_str()),
         ("--camera", "samples/photos/camera.toml"),
     ]
     .iter()
@@ -563,13 +567,21 @@ fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
     args.extend(setup.iter().cloned());
     let server = Server::start_with(&os(&args));
     let mut names = Vec::new();
-    for photo in ["crowd-near.jpg", "crowd-far.jpg"] {
+    for photo in photos {
         let bytes = std::fs::read(root("samples/photos").join(photo)).unwrap();
         let (status, up) =
             server.request("POST", &format!("/api/uploads?name={photo}"), Some("image/jpeg"), &bytes);
         assert_eq!(status, 200, "{up}");
-        names.push(serde_json::from_str::<Value>(&up).unwrap()["upload"].clone());
+        names.push(serde_json::from_str::<Value>(&up).unwrap()["upload"].as_str().unwrap().to_string());
     }
+    (dir, setup, server, names)
+}
+
+/// Several photos uploaded at once are photos of one table: merged as `vedette scan A B`
+/// merges them (issue 18), the first shown.
+#[test]
+fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
+    let (dir, setup, server, names) = uploaded("crowd.roster.toml", &["crowd-near.jpg", "crowd-far.jpg"]);
     let (status, session) = server.post("/api/scan", &json!({ "uploads": names }));
     assert_eq!(status, 200, "{session}");
     assert_eq!(session["photos"].as_array().unwrap().len(), 2, "{session}");
@@ -599,26 +611,8 @@ fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
 /// the empty table taken from elsewhere, are refused naming it, the session unchanged.
 #[test]
 fn an_uploaded_empty_table_is_the_scans_background() {
-    let (dir, table) = brigade_copy();
-    let setup: Vec<std::ffi::OsString> = [
-        ("--profile", "calibration/default.toml"),
-        ("--roster", "samples/photos/untagged.roster.toml"),
-        ("--camera", "samples/photos/camera.toml"),
-    ]
-    .iter()
-    .flat_map(|(flag, path)| [std::ffi::OsString::from(flag), root(path).into_os_string()])
-    .collect();
-    let mut args = vec!["--table".into(), table.into_os_string()];
-    args.extend(setup.iter().cloned());
-    let server = Server::start_with(&os(&args));
-    let mut names = Vec::new();
-    for photo in ["untagged.jpg", "untagged-empty.jpg", "skirmish.jpg"] {
-        let bytes = std::fs::read(root("samples/photos").join(photo)).unwrap();
-        let (status, up) =
-            server.request("POST", &format!("/api/uploads?name={photo}"), Some("image/jpeg"), &bytes);
-        assert_eq!(status, 200, "{up}");
-        names.push(serde_json::from_str::<Value>(&up).unwrap()["upload"].as_str().unwrap().to_string());
-    }
+    let (dir, setup, server, names) =
+        uploaded("untagged.roster.toml", &["untagged.jpg", "untagged-empty.jpg", "skirmish.jpg"]);
     let [photo, empty, elsewhere] = [&names[0], &names[1], &names[2]];
     let plan = server.get_json("/api/table");
     let refused = |body: Value, says: &[&str]| {
