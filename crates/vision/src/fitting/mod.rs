@@ -28,14 +28,18 @@
 //!    its whole blob); units of one layout, side and kind that
 //!    the photo cannot tell apart are said (`ambiguous-unit`), a unit no blob fits is
 //!    reported missing with where it was looked for (`missing-unit`), never invented.
-//! 5. Facing: a formation's front is one of two opposite edges; the photo's figures do
-//!    not reliably tell which (crews stand behind guns on one renderer, beside them on
-//!    another), so the facing is assumed toward the enemy's table edge (the roster's
-//!    `near_side`, else the half of the table the unit stands in) and marked
-//!    `"facing": "assumed"` with an `assumed-facing` issue.
+//! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
+//!    the enemy's table edge (the roster's `near_side`, else the half of the table the
+//!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
+//!    battery's crew in a rank behind its gun shows its front, which is kept or turned
+//!    and marked `"facing": "seen"`. Every other formation, and a battery whose photo
+//!    does not clearly tell, keeps the prior, marked `"facing": "assumed"` with an
+//!    `assumed-facing` issue (crews, riders and ranks stand differently on each
+//!    renderer and on real bases: only a cue both renderers share is read).
 
 mod background;
 mod edges;
+mod facing;
 mod formation;
 mod paint;
 mod shadow;
@@ -350,8 +354,35 @@ pub(crate) fn fit_untagged(
             .iter()
             .map(|&f| if f.y * toward >= 0.0 { f } else { -f })
             .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best });
-        fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
-        let bases = place(h, forward);
+        // What stands on the bases may show the front ([`facing`]): the prior's
+        // front is kept or turned, and marked seen; otherwise it stays assumed.
+        let mut bases = place(h, forward);
+        let thirds = if facing::has_cue(u.kind) || debug {
+            bases
+                .iter()
+                .map(|b| facing::thirds(&photo.color, model, top, (&rect, &occupied), b))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            Vec::new()
+        };
+        let verdict = if square { facing::Verdict::Unclear } else { facing::judge(u.kind, &thirds) };
+        if debug {
+            eprintln!(
+                "fit-facing {} {:?} at {:.1} {:.1} heading {:.1} spread {:?} {:?} {verdict:?}",
+                u.id,
+                u.kind,
+                h.centre.x,
+                h.centre.y,
+                forward.heading_deg(),
+                facing::spread(&thirds),
+                thirds.iter().fold((0.0, 0.0), |a, t| (a.0 + t.front_mm2, a.1 + t.rear_mm2)),
+            );
+        }
+        match verdict {
+            facing::Verdict::Confirmed => bases = marked_seen(bases),
+            facing::Verdict::Reversed => bases = marked_seen(place(h, -forward)),
+            facing::Verdict::Unclear => fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() }),
+        }
         if debug {
             eprintln!("fit-took {}", u.id);
         }
@@ -491,6 +522,17 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
                 facing: Some(Facing::Assumed),
                 ..BaseMeta::default()
             })
+        })
+        .collect()
+}
+
+/// The bases with their facing marked seen in the photo.
+fn marked_seen(bases: Vec<Base>) -> Vec<Base> {
+    bases
+        .into_iter()
+        .map(|b| {
+            let meta = BaseMeta { facing: Some(Facing::Seen), ..b.meta() };
+            b.with_meta(meta)
         })
         .collect()
 }
