@@ -21,6 +21,7 @@
 //! A cue that reads one renderer's figures would be a wrong `seen` facing on the
 //! other's, the worst outcome: it hides the mistake from the player.
 
+use super::shadow::darkened_mat;
 use crate::error::VisionError;
 use crate::photo_colour::{lab, paint_distance};
 use crate::pose::CameraModel;
@@ -33,12 +34,18 @@ use vedette_geometry::{Base, UnitKind, Vec2};
 /// 12 MP photo's own over a 6 x 4 foot table; the fitter's surface, at 1 px per mm,
 /// leaves a crew figure a few pixels).
 const PX_PER_MM: f64 = 2.0;
+/// The photo is read on the plane this far above the base tops, mm: about the middle
+/// of a figure's height, so that on a tilted camera's photo a figure's body is read
+/// where it stands (on the tops' plane a crew behind its gun, on the far side from the
+/// camera, leans past the base's rear edge and out of what is read).
+const READ_ABOVE_TOPS_MM: f64 = 7.0;
 /// Pixels this far inside a base's outline are read, mm: the edge's blur and the mat
 /// beside it are left out.
 const INSET_MM: f64 = 1.0;
 /// A pixel shows a figure (or a gun) when its colour is at least this far from the
 /// base's commonest colour, in [`paint_distance`] units (a flock's own texture stays
-/// within about half of it).
+/// within about half of it), and it is not that colour darkened at its own hue (a
+/// figure's shadow on the flock, [`darkened_mat`]).
 const FIGURE_DISTANCE: f64 = 14.0;
 /// A figure pixel is wide of the middle when it is further than this share of the
 /// base's half width from its middle line.
@@ -58,8 +65,8 @@ pub(crate) struct Thirds {
     pub rear_mm2: f64,
 }
 
-/// What stands on `base` in the photo: it is rectified onto the tops' plane
-/// (`top_mm`) at [`PX_PER_MM`] and read ([`read`]), leaving out where `occupied` (on
+/// What stands on `base` in the photo: it is rectified onto the plane
+/// [`READ_ABOVE_TOPS_MM`] above the tops (`top_mm`) at [`PX_PER_MM`] and read ([`read`]), leaving out where `occupied` (on
 /// `rect`, the fitter's surface) is set: tagged bases, the fiducials.
 pub(crate) fn thirds(
     photo: &Mat,
@@ -70,8 +77,8 @@ pub(crate) fn thirds(
 ) -> Result<Thirds, VisionError> {
     let reach = base.width().hypot(base.depth()) / 2.0;
     let reach = Vec2::new(reach, reach);
-    let fine =
-        Rectified::new(photo, model, top_mm, (base.centre() - reach, base.centre() + reach), PX_PER_MM)?;
+    let box_mm = (base.centre() - reach, base.centre() + reach);
+    let fine = Rectified::new(photo, model, top_mm + READ_ABOVE_TOPS_MM, box_mm, PX_PER_MM)?;
     let (cols, rows) = rect.size()?;
     let free = |p: Vec2| -> Result<bool, VisionError> {
         let q = rect.to_px(p).map(|v| v.round() as i32);
@@ -94,8 +101,8 @@ pub(crate) fn read(
         return Ok(Thirds::default());
     }
     let (cols, rows) = fine.size()?;
-    // (Lab, along the depth, wide of the middle) of every pixel read.
-    let mut read: Vec<([f64; 3], f64, bool)> = Vec::new();
+    // (BGR, along the depth, wide of the middle) of every pixel read.
+    let mut read: Vec<([u8; 3], f64, bool)> = Vec::new();
     for y in 0..rows {
         let row = fine.image.at_row::<Vec3b>(y)?;
         for (x, px) in row.iter().enumerate().take(cols as usize) {
@@ -104,15 +111,17 @@ pub(crate) fn read(
             if across.abs() > hw || along.abs() > hd || !free(p)? {
                 continue;
             }
-            let colour = lab([f64::from(px[2]), f64::from(px[1]), f64::from(px[0])]);
-            read.push((colour, along, across.abs() > WIDE * hw));
+            read.push((px.0, along, across.abs() > WIDE * hw));
         }
     }
     let flock = median(&read);
+    let flock_lab = lab_of(flock);
     let px_mm2 = 1.0 / (fine.px_per_mm * fine.px_per_mm);
     let mut t = Thirds::default();
-    for &(colour, along, wide) in &read {
-        if !wide || paint_distance(colour, flock) < FIGURE_DISTANCE {
+    for &(bgr, along, wide) in &read {
+        // The flock in a figure's shadow is not a figure.
+        if !wide || darkened_mat(bgr, flock, 1.0) || paint_distance(lab_of(bgr), flock_lab) < FIGURE_DISTANCE
+        {
             continue;
         }
         if along > hd / 3.0 {
@@ -124,15 +133,21 @@ pub(crate) fn read(
     Ok(t)
 }
 
-/// Per-channel median of the colours read (zero when none).
-fn median(read: &[([f64; 3], f64, bool)]) -> [f64; 3] {
+/// Lab of a BGR pixel.
+fn lab_of(bgr: [u8; 3]) -> [f64; 3] {
+    lab([f64::from(bgr[2]), f64::from(bgr[1]), f64::from(bgr[0])])
+}
+
+/// Per-channel median of the pixels read (zero when none): the base's commonest
+/// colour.
+fn median(read: &[([u8; 3], f64, bool)]) -> [u8; 3] {
     std::array::from_fn(|k| {
-        let mut v: Vec<f64> = read.iter().map(|r| r.0[k]).collect();
+        let mut v: Vec<u8> = read.iter().map(|r| r.0[k]).collect();
         if v.is_empty() {
-            return 0.0;
+            return 0;
         }
         let mid = v.len() / 2;
-        *v.select_nth_unstable_by(mid, f64::total_cmp).1
+        *v.select_nth_unstable(mid).1
     })
 }
 
