@@ -25,9 +25,12 @@ enum Want {
     Assumed,
 }
 
+/// A unit of the scene: `(id, kind, centre, heading, bases, want)`.
+type Placed = (&'static str, UnitKind, (f64, f64), f64, usize, Want);
+
 /// Austria stands in the near half and its enemy is at the far edge (heading 90°);
-/// France the other way round. `(id, kind, centre, heading, bases, want)`.
-const UNITS: [(&str, UnitKind, (f64, f64), f64, usize, Want); 6] = [
+/// France the other way round.
+const UNITS: [Placed; 6] = [
     ("au-1", UnitKind::Artillery, (500.0, 400.0), 96.0, 1, Want::Seen),
     ("au-2", UnitKind::Artillery, (800.0, 430.0), 262.0, 1, Want::SeenOrAssumed),
     ("au-3", UnitKind::Artillery, (1100.0, 360.0), 243.0, 1, Want::SeenOrAssumed),
