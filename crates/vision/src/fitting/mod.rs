@@ -541,6 +541,28 @@ fn round_to(v: f64, step: f64) -> f64 {
     (v / step).round() * step
 }
 
+/// Turns one base's sightings (the reference photo's first) to one front: a base's
+/// front may be either long edge in another photo, the same axis the other way round
+/// being the same base. The front is that of a photo that saw it (`"facing": "seen"`),
+/// else the reference photo's; a sighting whose front was assumed is turned to it.
+/// `Err` when two photos saw opposite fronts.
+fn one_front(sightings: &mut [crate::merge::Sighting]) -> Result<(), ()> {
+    let seen = |x: &crate::merge::Sighting| x.base.meta().facing == Some(Facing::Seen);
+    let Some(front) = sightings.iter().find(|x| seen(x)).or(sightings.first()).map(|x| x.base.heading_deg())
+    else {
+        return Ok(());
+    };
+    for x in sightings.iter_mut() {
+        if ((x.base.heading_deg() - front + 540.0).rem_euclid(360.0) - 180.0).abs() > 90.0 {
+            if seen(x) {
+                return Err(());
+            }
+            x.base = x.base.with_pose(Pose::new(x.base.centre(), x.base.heading_deg() + 180.0));
+        }
+    }
+    Ok(())
+}
+
 /// Several photos (issue 37): an untagged unit's bases as each photo's scan fitted
 /// them, matched by place to the photo that found it with the smallest uncertainty,
 /// each base combined as a tag's sightings are ([`crate::merge`]). `Ok(None)`: no photo
@@ -581,18 +603,9 @@ pub(crate) fn merge_unit(
             else {
                 continue;
             };
-            // A base's front may be either long edge in another photo: the same axis
-            // the other way round is the same base, facing assumed.
-            let mut other = *other;
-            let turn = ((other.heading_deg() - b.heading_deg() + 540.0).rem_euclid(360.0) - 180.0).abs();
-            if turn > 90.0 {
-                if other.meta().facing == Some(Facing::Seen) && b.meta().facing == Some(Facing::Seen) {
-                    return Err(conflict());
-                }
-                other = other.with_pose(Pose::new(other.centre(), other.heading_deg() + 180.0));
-            }
-            sightings.push(Sighting { photo: k, base: other });
+            sightings.push(Sighting { photo: k, base: *other });
         }
+        one_front(&mut sightings).map_err(|()| conflict())?;
         bases.push(combine(&sightings).map_err(|()| conflict())?);
     }
     Ok(Some(bases))
@@ -638,6 +651,34 @@ fn centre_of(u: &vedette_geometry::Unit) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two photos of one untagged base: where one saw its front and the other assumed
+    /// the opposite one, the merged base faces the seen way (the assumed sighting is
+    /// turned, whichever photo is the reference); two assumed ones follow the
+    /// reference; two seen the opposite ways conflict.
+    #[test]
+    fn a_front_seen_in_one_photo_wins_over_one_assumed_in_another() {
+        use crate::merge::Sighting;
+        let at = |heading: f64, facing: Facing| Sighting {
+            photo: 0,
+            base: Base::new(BaseSize::new(25.0, 40.0), Pose::new(Vec2::new(300.0, 200.0), heading))
+                .with_meta(BaseMeta { facing: Some(facing), ..BaseMeta::default() }),
+        };
+        let headings = |s: &[Sighting]| {
+            s.iter().map(|x| x.base.heading_deg().rem_euclid(360.0).round()).collect::<Vec<_>>()
+        };
+        let mut s = [at(91.0, Facing::Assumed), at(269.0, Facing::Seen)];
+        assert_eq!(one_front(&mut s), Ok(()));
+        assert_eq!(headings(&s), vec![271.0, 269.0]);
+        let mut s = [at(269.0, Facing::Seen), at(91.0, Facing::Assumed)];
+        assert_eq!(one_front(&mut s), Ok(()));
+        assert_eq!(headings(&s), vec![269.0, 271.0]);
+        let mut s = [at(91.0, Facing::Assumed), at(268.0, Facing::Assumed)];
+        assert_eq!(one_front(&mut s), Ok(()));
+        assert_eq!(headings(&s), vec![91.0, 88.0]);
+        assert_eq!(one_front(&mut [at(91.0, Facing::Seen), at(269.0, Facing::Seen)]), Err(()));
+        assert_eq!(one_front(&mut [at(91.0, Facing::Seen), at(95.0, Facing::Seen)]), Ok(()));
+    }
     use crate::camera::Intrinsics;
     use crate::scan::test_scene::{camera, profile, render};
     use opencv::core::{Point, Scalar, Vector};
