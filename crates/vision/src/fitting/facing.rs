@@ -1,7 +1,8 @@
 //! Which of a fitted formation's two long edges is its front, from what stands on its
 //! bases (issue 37 item 4). The fitter finds a formation's outline and takes its front
 //! from priors (toward the enemy); this module reads the photo inside each fitted
-//! base, rectified onto the base tops at [`PX_PER_MM`]: the pixels that differ from
+//! base, rectified onto the plane [`READ_ABOVE_TOPS_MM`] above the base tops at
+//! [`PX_PER_MM`]: the pixels that differ from
 //! the base's commonest colour (its flock) are what stands on it. A unit's bases face
 //! alike, so the evidence is pooled over them.
 //!
@@ -9,9 +10,10 @@
 //! the middle of its base, its barrel and carriage narrow, and its crew stands in a
 //! rank behind it across the base. So the figures wide of the base's middle line are
 //! in its rear third, not its front third ([`spread`]). Measured on the bench (issue
-//! 37, BENCHMARKS.md "Untagged bases"): batteries the fitter placed show a spread of
-//! 0.51-1.0 toward their true rear when the evidence holds at least [`MIN_WIDE_MM2`];
-//! the largest toward a true front was 0.35, on a battery with less.
+//! 37, BENCHMARKS.md "Untagged bases"; 21 batteries placed on both renderers' photos):
+//! where such figures cover at least [`MIN_WIDE_MM2`], 0.82-1.0 toward the true rear,
+//! and at most 0.32 the other way (the second renderer's big wheels stand wide in the
+//! front third); the call is made at [`MIN_SPREAD`].
 //!
 //! Other kinds stay with the priors (`assumed`): vedette-synth draws infantry as an
 //! even grid over the whole base (its photo shows no front at all) and a rider 1.5 mm
