@@ -525,13 +525,36 @@ pub struct Rendered {
 
 /// Renders `shot` into `target/untagged-test/` unless it is there, and loads it.
 pub fn rendered(shot: &UntaggedShot) -> Rendered {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = root.join("target/untagged-test");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = test_dir();
     let name = shot.ensure_rendered(&dir);
-    let roster = shot.roster(&dir, &name);
+    loaded(shot, &dir, name)
+}
+
+/// [`rendered`] for `table` instead of the shot's own, under `name` (the shot's camera,
+/// light, mat and options; `table`'s units all untagged).
+pub fn rendered_table(shot: &UntaggedShot, table: Table, name: &str) -> Rendered {
+    let dir = test_dir();
+    if !(dir.join(format!("{name}.camera.json")).exists() && dir.join(format!("{name}.jpg")).exists()) {
+        let (scene, camera, _, options) = shot.setup_with(table);
+        let photo = vedette_synth::render(&scene, &camera, &options).expect("render");
+        photo.write(&dir, name).expect("write render");
+    }
+    loaded(shot, &dir, name.to_string())
+}
+
+/// `target/untagged-test/`, made.
+fn test_dir() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/untagged-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The render `name` in `dir` with what scanning it needs.
+fn loaded(shot: &UntaggedShot, dir: &Path, name: String) -> Rendered {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let roster = shot.roster(dir, &name);
     let truth = Table::load(dir.join(format!("{name}.table.json"))).unwrap();
-    let k = super::truth::Truth::load(&dir, &name).intrinsics();
+    let k = super::truth::Truth::load(dir, &name).intrinsics();
     let mut profile = vedette_vision::Profile::load(root.join("calibration/default.toml")).unwrap();
     profile.terrain.clear();
     profile.markers.find = false;
@@ -633,12 +656,21 @@ impl UntaggedShot {
         &self,
     ) -> (vedette_synth::Scene, vedette_synth::Camera, vedette_synth::Camera, vedette_synth::RenderOptions)
     {
+        let table = if self.twins { twin_table() } else { untagged_battle(self.table_seed, self.units) };
+        self.setup_with(table)
+    }
+
+    /// [`Self::setup`] for a given table (the shot's own table left aside).
+    fn setup_with(
+        &self,
+        table: Table,
+    ) -> (vedette_synth::Scene, vedette_synth::Camera, vedette_synth::Camera, vedette_synth::RenderOptions)
+    {
         use rand::{RngExt, SeedableRng};
         use rand_chacha::ChaCha8Rng;
         use vedette_synth::{
             Camera, Distortion, LookAt, RenderOptions, Resolution, Scene, SensorOptions, StandardLayout,
         };
-        let table = if self.twins { twin_table() } else { untagged_battle(self.table_seed, self.units) };
         let mut layout = StandardLayout::default().build(&table).expect("layout");
         let tagged: Vec<String> = table
             .units

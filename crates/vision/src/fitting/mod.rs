@@ -28,14 +28,18 @@
 //!    its whole blob); units of one layout, side and kind that
 //!    the photo cannot tell apart are said (`ambiguous-unit`), a unit no blob fits is
 //!    reported missing with where it was looked for (`missing-unit`), never invented.
-//! 5. Facing: a formation's front is one of two opposite edges; the photo's figures do
-//!    not reliably tell which (crews stand behind guns on one renderer, beside them on
-//!    another), so the facing is assumed toward the enemy's table edge (the roster's
-//!    `near_side`, else the half of the table the unit stands in) and marked
-//!    `"facing": "assumed"` with an `assumed-facing` issue.
+//! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
+//!    the enemy's table edge (the roster's `near_side`, else the half of the table the
+//!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
+//!    battery's crew in a rank behind its gun shows its front, which is kept or turned
+//!    and marked `"facing": "seen"`. Every other formation, and a battery whose photo
+//!    does not clearly tell, keeps the prior, marked `"facing": "assumed"` with an
+//!    `assumed-facing` issue (crews, riders and ranks stand differently on each
+//!    renderer and on real bases: only a cue both renderers share is read).
 
 mod background;
 mod edges;
+mod facing;
 mod formation;
 mod paint;
 mod shadow;
@@ -350,8 +354,35 @@ pub(crate) fn fit_untagged(
             .iter()
             .map(|&f| if f.y * toward >= 0.0 { f } else { -f })
             .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best });
-        fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
-        let bases = place(h, forward);
+        // What stands on the bases may show the front ([`facing`]): the prior's
+        // front is kept or turned, and marked seen; otherwise it stays assumed.
+        let mut bases = place(h, forward);
+        let thirds = if facing::has_cue(u.kind) || debug {
+            bases
+                .iter()
+                .map(|b| facing::thirds(&photo.color, model, top, (&rect, &occupied), b))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            Vec::new()
+        };
+        let verdict = if square { facing::Verdict::Unclear } else { facing::judge(u.kind, &thirds) };
+        if debug {
+            eprintln!(
+                "fit-facing {} {:?} at {:.1} {:.1} heading {:.1} spread {:?} {:?} {verdict:?}",
+                u.id,
+                u.kind,
+                h.centre.x,
+                h.centre.y,
+                forward.heading_deg(),
+                facing::spread(&thirds),
+                thirds.iter().fold((0.0, 0.0), |a, t| (a.0 + t.front_mm2, a.1 + t.rear_mm2)),
+            );
+        }
+        match verdict {
+            facing::Verdict::Confirmed => bases = marked_seen(bases),
+            facing::Verdict::Reversed => bases = marked_seen(place(h, -forward)),
+            facing::Verdict::Unclear => fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() }),
+        }
         if debug {
             eprintln!("fit-took {}", u.id);
         }
@@ -495,8 +526,41 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
         .collect()
 }
 
+/// The bases with their facing marked seen in the photo.
+fn marked_seen(bases: Vec<Base>) -> Vec<Base> {
+    bases
+        .into_iter()
+        .map(|b| {
+            let meta = BaseMeta { facing: Some(Facing::Seen), ..b.meta() };
+            b.with_meta(meta)
+        })
+        .collect()
+}
+
 fn round_to(v: f64, step: f64) -> f64 {
     (v / step).round() * step
+}
+
+/// Turns one base's sightings (the reference photo's first) to one front: a base's
+/// front may be either long edge in another photo, the same axis the other way round
+/// being the same base. The front is that of a photo that saw it (`"facing": "seen"`),
+/// else the reference photo's; a sighting whose front was assumed is turned to it.
+/// `Err` when two photos saw opposite fronts.
+fn one_front(sightings: &mut [crate::merge::Sighting]) -> Result<(), ()> {
+    let seen = |x: &crate::merge::Sighting| x.base.meta().facing == Some(Facing::Seen);
+    let Some(front) = sightings.iter().find(|x| seen(x)).or(sightings.first()).map(|x| x.base.heading_deg())
+    else {
+        return Ok(());
+    };
+    for x in sightings.iter_mut() {
+        if ((x.base.heading_deg() - front + 540.0).rem_euclid(360.0) - 180.0).abs() > 90.0 {
+            if seen(x) {
+                return Err(());
+            }
+            x.base = x.base.with_pose(Pose::new(x.base.centre(), x.base.heading_deg() + 180.0));
+        }
+    }
+    Ok(())
 }
 
 /// Several photos (issue 37): an untagged unit's bases as each photo's scan fitted
@@ -539,18 +603,9 @@ pub(crate) fn merge_unit(
             else {
                 continue;
             };
-            // A base's front may be either long edge in another photo: the same axis
-            // the other way round is the same base, facing assumed.
-            let mut other = *other;
-            let turn = ((other.heading_deg() - b.heading_deg() + 540.0).rem_euclid(360.0) - 180.0).abs();
-            if turn > 90.0 {
-                if other.meta().facing == Some(Facing::Seen) && b.meta().facing == Some(Facing::Seen) {
-                    return Err(conflict());
-                }
-                other = other.with_pose(Pose::new(other.centre(), other.heading_deg() + 180.0));
-            }
-            sightings.push(Sighting { photo: k, base: other });
+            sightings.push(Sighting { photo: k, base: *other });
         }
+        one_front(&mut sightings).map_err(|()| conflict())?;
         bases.push(combine(&sightings).map_err(|()| conflict())?);
     }
     Ok(Some(bases))
@@ -596,6 +651,34 @@ fn centre_of(u: &vedette_geometry::Unit) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two photos of one untagged base: where one saw its front and the other assumed
+    /// the opposite one, the merged base faces the seen way (the assumed sighting is
+    /// turned, whichever photo is the reference); two assumed ones follow the
+    /// reference; two seen the opposite ways conflict.
+    #[test]
+    fn a_front_seen_in_one_photo_wins_over_one_assumed_in_another() {
+        use crate::merge::Sighting;
+        let at = |heading: f64, facing: Facing| Sighting {
+            photo: 0,
+            base: Base::new(BaseSize::new(25.0, 40.0), Pose::new(Vec2::new(300.0, 200.0), heading))
+                .with_meta(BaseMeta { facing: Some(facing), ..BaseMeta::default() }),
+        };
+        let headings = |s: &[Sighting]| {
+            s.iter().map(|x| x.base.heading_deg().rem_euclid(360.0).round()).collect::<Vec<_>>()
+        };
+        let mut s = [at(91.0, Facing::Assumed), at(269.0, Facing::Seen)];
+        assert_eq!(one_front(&mut s), Ok(()));
+        assert_eq!(headings(&s), vec![271.0, 269.0]);
+        let mut s = [at(269.0, Facing::Seen), at(91.0, Facing::Assumed)];
+        assert_eq!(one_front(&mut s), Ok(()));
+        assert_eq!(headings(&s), vec![269.0, 271.0]);
+        let mut s = [at(91.0, Facing::Assumed), at(268.0, Facing::Assumed)];
+        assert_eq!(one_front(&mut s), Ok(()));
+        assert_eq!(headings(&s), vec![91.0, 88.0]);
+        assert_eq!(one_front(&mut [at(91.0, Facing::Seen), at(269.0, Facing::Seen)]), Err(()));
+        assert_eq!(one_front(&mut [at(91.0, Facing::Seen), at(95.0, Facing::Seen)]), Ok(()));
+    }
     use crate::camera::Intrinsics;
     use crate::scan::test_scene::{camera, profile, render};
     use opencv::core::{Point, Scalar, Vector};
