@@ -195,14 +195,17 @@ pub(crate) fn fit_untagged(
         // Figures stand above the base tops and lean, on this plane, away from the
         // camera: the edges on that side are partly hidden by them.
         let lean_here = lean((blob.min + blob.max) * 0.5);
+        // The edges the figures lean over count less.
+        let weights_of = |t: &template::Turned| {
+            template::Placement::normals(t.a, t.b)
+                .map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 })
+        };
         let mut found_here = Vec::new();
         // Each direction of straight edges in the blob (units at other angles touching
         // it make more than one).
         for &(angle, _) in &angles {
             let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
-            let normals = template::Placement::normals(turned.a, turned.b);
-            let weights =
-                normals.map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 });
+            let weights = weights_of(&turned);
             for layout in &layouts {
                 // Facing along a (depth along a) or along b.
                 for along_a in [true, false] {
@@ -235,9 +238,7 @@ pub(crate) fn fit_untagged(
         if let Some(truth) = &probe_truth {
             probe(truth, blob, &angles, &layouts, &found_here, |angle| {
                 let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
-                let normals = template::Placement::normals(turned.a, turned.b);
-                let weights =
-                    normals.map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 });
+                let weights = weights_of(&turned);
                 Ok((turned, weights))
             })?;
         }
