@@ -117,10 +117,12 @@ pub(crate) fn edge_points(
 
 /// The profile of `points` across the direction `angle_deg` (counter-clockwise from +x),
 /// every `step`-th point, bins `bin_mm` wide.
-fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -> Profile {
+/// `hull`: the points' convex hull ([`hull`]), where their extent along any direction
+/// is reached.
+fn profile_with(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bin_mm: f64) -> Profile {
     let n = Vec2::from_heading_deg(angle_deg);
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in &points.pos {
+    for p in hull {
         let s = p.dot(n);
         lo = lo.min(s);
         hi = hi.max(s);
@@ -142,6 +144,30 @@ fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -
     Profile { energy: sums.iter().flatten().map(|v| v * v).sum() }
 }
 
+/// The convex hull of `points` (Andrew's monotone chain), counter-clockwise: the
+/// least and most of any linear function over the points are at its vertices.
+fn hull(points: &[Vec2]) -> Vec<Vec2> {
+    let mut sorted = points.to_vec();
+    sorted.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let turn = |o: Vec2, a: Vec2, b: Vec2| (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    let mut out: Vec<Vec2> = Vec::with_capacity(2 * sorted.len());
+    for pass in [sorted.clone(), sorted.iter().rev().copied().collect()] {
+        let start = out.len();
+        for p in pass {
+            while out.len() >= start + 2 && turn(out[out.len() - 2], out[out.len() - 1], p) <= 0.0 {
+                out.pop();
+            }
+            out.push(p);
+        }
+        out.pop();
+    }
+    out
+}
+
 /// The directions of the formations' edges in a blob, degrees in `[0, 90)`, the
 /// sharpest first: each angle whose profile and its perpendicular's are sharpest
 /// together, against its neighbours. A coarse search over every direction on a sample
@@ -153,8 +179,10 @@ fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -
 /// one formation has one sharp direction; one where units at other angles touch (or
 /// a small base whose figures outweigh its edges) has more.
 pub(crate) fn orientations(points: &EdgePoints, most: usize) -> Vec<(f64, f64)> {
+    let hull = hull(&points.pos);
     let sharp = |a: f64, stride: usize, bin: f64| {
-        profile_with(points, a, stride, bin).energy + profile_with(points, a + 90.0, stride, bin).energy
+        profile_with(points, &hull, a, stride, bin).energy
+            + profile_with(points, &hull, a + 90.0, stride, bin).energy
     };
     let search = |centre: f64, half: i32, step_deg: f64, stride: usize, bin: f64| {
         let mut best = (centre, f64::NEG_INFINITY);
@@ -233,6 +261,24 @@ mod tests {
                 into.pos.push(p);
                 into.grad.push([g; 3]);
             }
+        }
+    }
+
+    /// The hull's extent along any direction is the points' own.
+    #[test]
+    fn the_hull_reaches_as_far_as_the_points_every_way() {
+        let points: Vec<Vec2> = (0..500)
+            .map(|k| {
+                let t = k as f64 * 0.37;
+                Vec2::new(100.0 + 40.0 * t.cos() * (1.0 + 0.3 * (3.0 * t).sin()), 50.0 + 25.0 * t.sin())
+            })
+            .collect();
+        let h = hull(&points);
+        assert!(h.len() >= 3 && h.len() < points.len(), "{}", h.len());
+        for k in 0..360 {
+            let n = Vec2::from_heading_deg(f64::from(k));
+            let most = |ps: &[Vec2]| ps.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(most(&h), most(&points), "{k} deg");
         }
     }
 
