@@ -23,6 +23,14 @@ const BLOB_REACH_MM: i32 = 4;
 /// Gradients weaker than this (summed over the channels, 8-bit units per pixel) are
 /// left out: flat mat and flat flock hold no edge.
 const MIN_GRADIENT: f32 = 3.0;
+/// Step of the coarse search over directions, degrees.
+const COARSE_STEP_DEG: f64 = 2.0;
+/// A direction other than the sharpest is tried when its profiles are at least this
+/// share as sharp as the sharpest's ...
+const OTHER_DIRECTION_SHARE: f64 = 0.3;
+/// ... and it is at least this far from a sharper one, degrees (nearer, it is the
+/// same edges' shoulder: a formation's own sloppiness is a few degrees).
+const OTHER_DIRECTION_APART_DEG: f64 = 8.0;
 
 /// The gradients around one blob.
 pub(crate) struct EdgePoints {
@@ -109,10 +117,12 @@ pub(crate) fn edge_points(
 
 /// The profile of `points` across the direction `angle_deg` (counter-clockwise from +x),
 /// every `step`-th point, bins `bin_mm` wide.
-fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -> Profile {
+/// `hull`: the points' convex hull ([`hull`]), where their extent along any direction
+/// is reached.
+fn profile_with(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bin_mm: f64) -> Profile {
     let n = Vec2::from_heading_deg(angle_deg);
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in &points.pos {
+    for p in hull {
         let s = p.dot(n);
         lo = lo.min(s);
         hi = hi.max(s);
@@ -134,13 +144,45 @@ fn profile_with(points: &EdgePoints, angle_deg: f64, step: usize, bin_mm: f64) -
     Profile { energy: sums.iter().flatten().map(|v| v * v).sum() }
 }
 
-/// The direction of the formation's edges, degrees in `[0, 90)`: the angle whose profile
-/// and its perpendicular's are sharpest together; a coarse search over every direction
-/// on a sample of the points, a finer one about the best on a sample, the finest on
-/// every point, then a parabola through the finest three.
-pub(crate) fn orientation(points: &EdgePoints) -> f64 {
+/// The convex hull of `points` (Andrew's monotone chain), counter-clockwise: the
+/// least and most of any linear function over the points are at its vertices.
+fn hull(points: &[Vec2]) -> Vec<Vec2> {
+    let mut sorted = points.to_vec();
+    sorted.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let turn = |o: Vec2, a: Vec2, b: Vec2| (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    let mut out: Vec<Vec2> = Vec::with_capacity(2 * sorted.len());
+    for pass in [sorted.clone(), sorted.iter().rev().copied().collect()] {
+        let start = out.len();
+        for p in pass {
+            while out.len() >= start + 2 && turn(out[out.len() - 2], out[out.len() - 1], p) <= 0.0 {
+                out.pop();
+            }
+            out.push(p);
+        }
+        out.pop();
+    }
+    out
+}
+
+/// The directions of the formations' edges in a blob, degrees in `[0, 90)`, the
+/// sharpest first: each angle whose profile and its perpendicular's are sharpest
+/// together, against its neighbours. A coarse search over every direction on a sample
+/// of the points; its local maxima at least [`OTHER_DIRECTION_SHARE`] of the sharpest
+/// and [`OTHER_DIRECTION_APART_DEG`] from a sharper one (at most `most` in all);
+/// each refined by a finer search about it on a sample, the
+/// finest on every point, then a parabola through the finest three; with each, its
+/// coarse sharpness over the sharpest's (1 for the first). A blob holding
+/// one formation has one sharp direction; one where units at other angles touch (or
+/// a small base whose figures outweigh its edges) has more.
+pub(crate) fn orientations(points: &EdgePoints, most: usize) -> Vec<(f64, f64)> {
+    let hull = hull(&points.pos);
     let sharp = |a: f64, stride: usize, bin: f64| {
-        profile_with(points, a, stride, bin).energy + profile_with(points, a + 90.0, stride, bin).energy
+        profile_with(points, &hull, a, stride, bin).energy
+            + profile_with(points, &hull, a + 90.0, stride, bin).energy
     };
     let search = |centre: f64, half: i32, step_deg: f64, stride: usize, bin: f64| {
         let mut best = (centre, f64::NEG_INFINITY);
@@ -154,11 +196,115 @@ pub(crate) fn orientation(points: &EdgePoints) -> f64 {
         best
     };
     let fine_bin = 1.0 / FINE_PX_PER_MM;
-    let (coarse, _) = search(44.0, 22, 2.0, (points.pos.len() / 20_000).max(1), 1.0);
-    let (near, _) = search(coarse, 6, 0.25, (points.pos.len() / 40_000).max(1), fine_bin);
-    let (a, e0) = search(near, 3, 0.05, 1, fine_bin);
-    let (em, ep) = (sharp(a - 0.05, 1, fine_bin), sharp(a + 0.05, 1, fine_bin));
-    let curve = em - 2.0 * e0 + ep;
-    let shift = if curve < 0.0 { (0.5 * (em - ep) / curve).clamp(-0.5, 0.5) * 0.05 } else { 0.0 };
-    (a + shift).rem_euclid(90.0)
+    // The coarse search over [0, 90) in steps of COARSE_STEP_DEG (the profile pair
+    // repeats every quarter turn), its local maxima, the sharpest first.
+    let steps = (90.0 / COARSE_STEP_DEG).round() as usize;
+    let coarse: Vec<f64> = (0..steps)
+        .map(|k| sharp(k as f64 * COARSE_STEP_DEG, (points.pos.len() / 20_000).max(1), 1.0))
+        .collect();
+    let mut peaks: Vec<(f64, f64)> = (0..steps)
+        .filter(|&k| {
+            let (prev, next) = (coarse[(k + steps - 1) % steps], coarse[(k + 1) % steps]);
+            coarse[k] >= prev && coarse[k] > next
+        })
+        .map(|k| (k as f64 * COARSE_STEP_DEG, coarse[k]))
+        .collect();
+    peaks.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let top = peaks.first().map_or(0.0, |p| p.1);
+    let apart = |a: f64, b: f64| {
+        let d = (a - b).rem_euclid(90.0);
+        d.min(90.0 - d)
+    };
+    let mut chosen: Vec<(f64, f64)> = Vec::new();
+    for (a, e) in peaks {
+        if chosen.len() >= most.max(1) || (!chosen.is_empty() && e < OTHER_DIRECTION_SHARE * top) {
+            break;
+        }
+        if chosen.iter().any(|&(c, _)| apart(c, a) < OTHER_DIRECTION_APART_DEG) {
+            continue;
+        }
+        chosen.push((a, if top > 0.0 { e / top } else { 1.0 }));
+    }
+    if chosen.is_empty() {
+        chosen.push((0.0, 1.0));
+    }
+    let refine = |coarse: f64| {
+        let (near, _) = search(coarse, 6, 0.25, (points.pos.len() / 40_000).max(1), fine_bin);
+        let (a, e0) = search(near, 3, 0.05, 1, fine_bin);
+        let (em, ep) = (sharp(a - 0.05, 1, fine_bin), sharp(a + 0.05, 1, fine_bin));
+        let curve = em - 2.0 * e0 + ep;
+        let shift = if curve < 0.0 { (0.5 * (em - ep) / curve).clamp(-0.5, 0.5) * 0.05 } else { 0.0 };
+        (a + shift).rem_euclid(90.0)
+    };
+    chosen.into_iter().map(|(a, share)| (refine(a), share)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The edge points of a `frontage` x `depth` mm rectangle about `centre`, its
+    /// depth along `angle_deg`: every third of a mm along its outline, each with a
+    /// colour step of `step` per channel across it (darker outside).
+    fn rectangle(centre: Vec2, frontage: f64, depth: f64, angle_deg: f64, step: f32, into: &mut EdgePoints) {
+        let (f, r) = (Vec2::from_heading_deg(angle_deg), Vec2::from_heading_deg(angle_deg - 90.0));
+        for (normal, along, half, length) in [
+            (f, r, depth / 2.0, frontage),
+            (-f, r, depth / 2.0, frontage),
+            (r, f, frontage / 2.0, depth),
+            (-r, f, frontage / 2.0, depth),
+        ] {
+            let n = (length * FINE_PX_PER_MM) as usize;
+            for k in 0..=n {
+                let p = centre + normal * half + along * (k as f64 / FINE_PX_PER_MM - length / 2.0);
+                let g = [-(normal.x as f32) * step, -(normal.y as f32) * step];
+                into.pos.push(p);
+                into.grad.push([g; 3]);
+            }
+        }
+    }
+
+    /// The hull's extent along any direction is the points' own.
+    #[test]
+    fn the_hull_reaches_as_far_as_the_points_every_way() {
+        let points: Vec<Vec2> = (0..500)
+            .map(|k| {
+                let t = k as f64 * 0.37;
+                Vec2::new(100.0 + 40.0 * t.cos() * (1.0 + 0.3 * (3.0 * t).sin()), 50.0 + 25.0 * t.sin())
+            })
+            .collect();
+        let h = hull(&points);
+        assert!(h.len() >= 3 && h.len() < points.len(), "{}", h.len());
+        for k in 0..360 {
+            let n = Vec2::from_heading_deg(f64::from(k));
+            let most = |ps: &[Vec2]| ps.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(most(&h), most(&points), "{k} deg");
+        }
+    }
+
+    fn apart(a: f64, b: f64) -> f64 {
+        let d = (a - b).rem_euclid(90.0);
+        d.min(90.0 - d)
+    }
+
+    /// Issue 37: a blob where a 160 x 30 mm line at 10° touches a 100 x 40 mm formation at 40° has
+    /// two directions of straight edges, the longer edges' first; asked for one, only
+    /// that; a blob of one formation has one, however many are allowed.
+    #[test]
+    fn a_blob_of_two_formations_at_other_angles_has_two_directions() {
+        let mut both = EdgePoints { pos: Vec::new(), grad: Vec::new() };
+        rectangle(Vec2::new(500.0, 400.0), 160.0, 30.0, 10.0, 20.0, &mut both);
+        rectangle(Vec2::new(500.0, 470.0), 100.0, 40.0, 40.0, 20.0, &mut both);
+        let found = orientations(&both, 3);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(apart(found[0].0, 10.0) < 0.2, "{found:?}");
+        assert!(apart(found[1].0, 40.0) < 0.2, "{found:?}");
+        assert!(found[0].1 == 1.0 && found[1].1 >= OTHER_DIRECTION_SHARE && found[1].1 < 1.0, "{found:?}");
+        let one = orientations(&both, 1);
+        assert!(one.len() == 1 && apart(one[0].0, 10.0) < 0.2, "{one:?}");
+        let mut alone = EdgePoints { pos: Vec::new(), grad: Vec::new() };
+        rectangle(Vec2::new(300.0, 300.0), 120.0, 40.0, 63.0, 20.0, &mut alone);
+        let found = orientations(&alone, 3);
+        assert!(found.len() == 1 && apart(found[0].0, 63.0) < 0.2, "{found:?}");
+    }
 }

@@ -81,6 +81,12 @@ const ENEMY_AXIS_PRIOR: f64 = 0.1;
 /// A formation is fitted only this far inside the table's edges, mm: closer, its
 /// outer edge would be the table's own (or the fiducials' paper beside it).
 const TABLE_EDGE_CLEAR_MM: f64 = 5.0;
+/// How far a formation's blob may reach past its outline on each side: figures
+/// overhanging its edges (up to 3 mm) and its shadow on the mat (up to 9 mm), mm.
+const BLOB_HALO_MM: f64 = 12.0;
+/// At most this many directions of straight edges are tried in a blob larger than
+/// one formation makes (units at other angles touching it).
+const MAX_DIRECTIONS: usize = 2;
 /// Uncertainty of a fitted base's heading that no edge measurement removes, degrees.
 pub const FITTED_SIGMA_FLOOR_DEG: f64 = 0.4;
 /// A place of the same layout, overlapping a formation's, that ranks at least this
@@ -157,8 +163,15 @@ pub(crate) fn fit_untagged(
         _ => Vec2::ZERO,
     };
     let largest = shapes.iter().map(|s| s.frontage() * s.depth()).fold(0.0, f64::max);
+    // The largest blob one formation makes: the largest layout with its halo.
+    let one_formation = shapes
+        .iter()
+        .map(|s| (s.frontage() + 2.0 * BLOB_HALO_MM) * (s.depth() + 2.0 * BLOB_HALO_MM))
+        .fold(0.0, f64::max);
     let mut candidates: Vec<(usize, Hypothesis)> = Vec::new();
     let debug = std::env::var_os("VEDETTE_FIT_DEBUG").is_some();
+    // Measuring (issue 37): a true table whose formations are scored where they stand.
+    let probe_truth = std::env::var_os("VEDETTE_FIT_PROBE").and_then(|p| Table::load(p).ok());
     for (bi, blob) in blobs.iter().enumerate() {
         if debug {
             // One line per blob for the bench's loss classification: index, box, area.
@@ -179,41 +192,59 @@ pub(crate) fn fit_untagged(
         if points.pos.len() < 50 {
             continue;
         }
-        let angle = edges::orientation(&points);
-        let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
+        // A blob one formation could explain has its direction; a larger one may hold
+        // touching units at other angles, each with its own.
+        let most = if blob.area_mm2() > one_formation { MAX_DIRECTIONS } else { 1 };
+        let angles = edges::orientations(&points, most);
         // Figures stand above the base tops and lean, on this plane, away from the
         // camera: the edges on that side are partly hidden by them.
         let lean_here = lean((blob.min + blob.max) * 0.5);
-        let normals = template::Placement::normals(turned.a, turned.b);
-        let weights =
-            normals.map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 });
+        // The edges the figures lean over count less.
+        let weights_of = |t: &template::Turned| {
+            template::Placement::normals(t.a, t.b)
+                .map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 })
+        };
         let mut found_here = Vec::new();
-        for layout in &layouts {
-            // Facing along a (depth along a) or along b.
-            for along_a in [true, false] {
-                let (len_a, len_b) = if along_a {
-                    (layout.depth(), layout.frontage())
-                } else {
-                    (layout.frontage(), layout.depth())
-                };
-                for p in turned.places(len_a, len_b, weights) {
-                    if let Some(h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
-                        found_here.push(h);
+        // Each direction of straight edges in the blob (units at other angles touching
+        // it make more than one).
+        for &(angle, _) in &angles {
+            let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
+            let weights = weights_of(&turned);
+            for layout in &layouts {
+                // Facing along a (depth along a) or along b.
+                for along_a in [true, false] {
+                    let (len_a, len_b) = if along_a {
+                        (layout.depth(), layout.frontage())
+                    } else {
+                        (layout.frontage(), layout.depth())
+                    };
+                    for p in turned.places(len_a, len_b, weights) {
+                        if let Some(h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
+                            found_here.push(h);
+                        }
                     }
                 }
             }
         }
         if debug {
             eprintln!(
-                "blob {bi}: {:.0}x{:.0} at ({:.0},{:.0}) area {:.0} angle {angle:.1} lean ({:.1},{:.1})",
+                "blob {bi}: {:.0}x{:.0} at ({:.0},{:.0}) area {:.0} angle {} lean ({:.1},{:.1})",
                 blob.max.x - blob.min.x,
                 blob.max.y - blob.min.y,
                 (blob.min.x + blob.max.x) / 2.0,
                 (blob.min.y + blob.max.y) / 2.0,
                 blob.area_mm2(),
+                angles.iter().map(|(a, e)| format!("{a:.1}:{e:.2}")).collect::<Vec<_>>().join(","),
                 lean_here.x,
                 lean_here.y
             );
+        }
+        if let Some(truth) = &probe_truth {
+            probe(truth, blob, &angles, &layouts, &found_here, |angle| {
+                let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
+                let weights = weights_of(&turned);
+                Ok((turned, weights))
+            })?;
         }
         rivals(&mut found_here);
         if debug {
@@ -407,6 +438,74 @@ pub(crate) fn fit_untagged(
         }
     }
     Ok(fitted)
+}
+
+/// Measuring (issue 37, `VEDETTE_FIT_PROBE=TRUE.table.json` with `VEDETTE_FIT_DEBUG`):
+/// each true formation of a fitted layout whose centre is in `blob`, scored at its true
+/// place in the turned frame of the blob's direction nearest its axis; printed with
+/// the best kept place of its layout near it.
+fn probe(
+    truth: &Table,
+    blob: &surface::Blob,
+    angles: &[(f64, f64)],
+    layouts: &[Shape],
+    found: &[Hypothesis],
+    turn: impl Fn(f64) -> Result<(template::Turned, [f64; 4]), VisionError>,
+) -> Result<(), VisionError> {
+    for u in &truth.units {
+        let Some(first) = u.bases.first() else { continue };
+        let n = u.bases.len() as f64;
+        let centre = u.bases.iter().fold(Vec2::ZERO, |s, b| s + b.centre()) * (1.0 / n);
+        if centre.x < blob.min.x || centre.x > blob.max.x || centre.y < blob.min.y || centre.y > blob.max.y {
+            continue;
+        }
+        let heading = first.heading_deg();
+        for layout in layouts.iter().filter(|l| l.size == first.size() && l.count() == u.bases.len()) {
+            let off = |a: f64| {
+                let d = (heading - a).rem_euclid(90.0);
+                d.min(90.0 - d)
+            };
+            let Some(&(angle, _)) = angles.iter().min_by(|x, y| off(x.0).total_cmp(&off(y.0))) else {
+                continue;
+            };
+            let (turned, weights) = turn(angle)?;
+            // Depth along a when the unit's axis is nearer a.
+            let axis = Vec2::from_heading_deg(heading);
+            let along_a = axis.dot(turned.a).abs() >= axis.dot(turned.b).abs();
+            let (len_a, len_b) = if along_a {
+                (layout.depth(), layout.frontage())
+            } else {
+                (layout.frontage(), layout.depth())
+            };
+            let kept = found
+                .iter()
+                .filter(|h| same_layout(&h.shape, layout))
+                .map(|h| (h.centre.distance(centre), rank(h)))
+                .fold((f64::INFINITY, 0.0), |best, k| if k.0 < best.0 { k } else { best });
+            let best_kept =
+                found.iter().filter(|h| same_layout(&h.shape, layout)).map(rank).fold(0.0, f64::max);
+            match turned.place_at(centre, len_a, len_b, weights) {
+                Some(p) => {
+                    let h = hypothesis(layout, &p, along_a, turned.a, turned.b, weights);
+                    eprintln!(
+                        "fit-probe {} off {:.1} moved {:.1} edges {:.1?} fill {:.2} clear {:.2?} {} nearest-kept {:.1} mm rank {:.2} best-kept {:.2}",
+                        u.id,
+                        off(angle),
+                        p.centre.distance(centre),
+                        p.strength,
+                        p.fill,
+                        p.clear,
+                        h.map_or("rejected".to_string(), |h| format!("rank {:.2}", rank(&h))),
+                        kept.0,
+                        kept.1,
+                        best_kept
+                    );
+                }
+                None => eprintln!("fit-probe {} outside", u.id),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The order in which candidates are given units: the colour step across their edges,

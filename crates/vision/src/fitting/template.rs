@@ -470,6 +470,28 @@ impl Turned {
         out.into_iter().map(|(_, p)| p).collect()
     }
 
+    /// The placement of a rectangle `len_a` x `len_b` mm centred nearest `centre`
+    /// (table mm), refined as [`Turned::places`] refines a peak: for measuring why a
+    /// known place was not among the places (`VEDETTE_FIT_DEBUG`). `None` when it
+    /// does not fit in the turned image.
+    pub(crate) fn place_at(
+        &self,
+        centre: Vec2,
+        len_a: f64,
+        len_b: f64,
+        weights: [f64; 4],
+    ) -> Option<Placement> {
+        let f = FINE_PX_PER_MM;
+        let (lu, lv) = ((len_a * f).round() as usize, (len_b * f).round() as usize);
+        let d = centre - self.origin;
+        let (u0, v0) = (d.dot(self.a) * f - lu as f64 / 2.0, d.dot(self.b) * f - lv as f64 / 2.0);
+        let (u0, v0) = (u0.round() as i64, v0.round() as i64);
+        if u0 < 1 || v0 < 1 || u0 as usize + lu + 2 >= self.w || v0 as usize + lv + 2 >= self.h {
+            return None;
+        }
+        Some(self.refine(u0 as usize, v0 as usize, lu, lv, weights))
+    }
+
     /// The placement at pixel corner `(u0, v0)`: each edge's sub-pixel peak, the centre
     /// from the known size and the edges weighted by their strength.
     fn refine(&self, u0: usize, v0: usize, lu: usize, lv: usize, weights: [f64; 4]) -> Placement {
