@@ -492,12 +492,7 @@ fn an_uploaded_photo_is_scanned_as_the_verb_does_and_bad_uploads_are_refused() {
     assert_eq!(status, 200, "{session}");
     assert_eq!(session["mode"], "photo");
     assert_eq!(server.get_json("/api/scan")["busy"], false);
-    let by_verb = dir.path().join("by-verb.json");
-    let mut scan = Command::new(BIN);
-    scan.arg("scan").arg(root("samples/photos/battle.jpg")).args(scan_setup()).arg("-o").arg(&by_verb);
-    let out = scan.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    let verb = verb_table(dir.path(), &[root("samples/photos/battle.jpg").into_os_string()], &scan_setup());
     let verb_bases: usize =
         verb["units"].as_array().unwrap().iter().map(|u| u["bases"].as_array().unwrap().len()).sum();
     assert_eq!(session["scan"]["bases"], verb_bases, "{session}");
@@ -546,6 +541,14 @@ fn uploads_without_a_profile_say_how_to_start() {
     assert_eq!(server.get_json("/api/session")["can_scan"], false);
 }
 
+/// The table `vedette scan ARGS SETUP` writes (into `dir`), parsed.
+fn verb_table(dir: &Path, args: &[std::ffi::OsString], setup: &[std::ffi::OsString]) -> Value {
+    let out_file = dir.join("by-verb.json");
+    let out = Command::new(BIN).arg("scan").args(args).args(setup).arg("-o").arg(&out_file).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap()
+}
+
 /// A server on a copy of the brigade sample that scans with the default profile,
 /// `samples/photos/ROSTER` and the camera file, with `photos` of `samples/photos`
 /// uploaded: its folder, the scan setup, the server and the uploads' stored names.
@@ -585,17 +588,8 @@ fn several_uploaded_photos_are_merged_as_the_verb_merges_them() {
     let (status, session) = server.post("/api/scan", &json!({ "uploads": names }));
     assert_eq!(status, 200, "{session}");
     assert_eq!(session["photos"].as_array().unwrap().len(), 2, "{session}");
-    let by_verb = dir.path().join("by-verb.json");
-    let out = Command::new(BIN)
-        .arg("scan")
-        .args([root("samples/photos/crowd-near.jpg"), root("samples/photos/crowd-far.jpg")])
-        .args(&setup)
-        .arg("-o")
-        .arg(&by_verb)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    let photos = ["crowd-near.jpg", "crowd-far.jpg"].map(|p| root("samples/photos").join(p).into_os_string());
+    let verb = verb_table(dir.path(), &photos, &setup);
     assert_eq!(server.get_json("/api/table"), verb, "the merged table is the verb's");
     let report: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.path().join("vedette-uploads/001-crowd-near.jpg.scan-report.json"))
@@ -644,19 +638,12 @@ fn an_uploaded_empty_table_is_the_scans_background() {
         json!([uploads.join(empty).display().to_string()]),
         "{session}"
     );
-    let by_verb = dir.path().join("by-verb.json");
-    let out = Command::new(BIN)
-        .arg("scan")
-        .arg(root("samples/photos/untagged.jpg"))
-        .args(&setup)
-        .arg("--background")
-        .arg(root("samples/photos/untagged-empty.jpg"))
-        .arg("-o")
-        .arg(&by_verb)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let verb: Value = serde_json::from_str(&std::fs::read_to_string(&by_verb).unwrap()).unwrap();
+    let photo_and_empty = [
+        root("samples/photos/untagged.jpg").into_os_string(),
+        "--background".into(),
+        root("samples/photos/untagged-empty.jpg").into_os_string(),
+    ];
+    let verb = verb_table(dir.path(), &photo_and_empty, &setup);
     assert_eq!(
         server.get_json("/api/table"),
         verb,
