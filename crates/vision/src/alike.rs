@@ -162,13 +162,6 @@ impl Measured {
     }
 }
 
-/// A point of `base`'s frame (x right, y forward, from its centre) on the table.
-fn on_table(base: &Base, x: f64, y: f64) -> Vec2 {
-    let forward = Vec2::from_heading_deg(base.heading_deg());
-    let right = Vec2::new(forward.y, -forward.x);
-    base.centre() + right * x + forward * y
-}
-
 /// The rim of `base`'s top at 1 mm: within [`RIM_MM`] of its edges, away from the tag
 /// at `tag_offset` (its half side with margin `tag_half`).
 fn rim(base: &Base, tag_offset: Vec2, tag_half: f64) -> Vec<Vec2> {
@@ -181,7 +174,7 @@ fn rim(base: &Base, tag_offset: Vec2, tag_half: f64) -> Vec<Vec2> {
             let inset = (hw - x.abs()).min(hd - y.abs());
             let on_tag = (x - tag_offset.x).abs() < tag_half && (y - tag_offset.y).abs() < tag_half;
             if (RIM_MM.0..=RIM_MM.1).contains(&inset) && !on_tag {
-                out.push(on_table(base, x, y));
+                out.push(base.to_table(Vec2::new(x, y)));
             }
             x += 1.0;
         }
@@ -207,11 +200,11 @@ fn bands(base: &Base, k: usize) -> (Vec<Vec2>, Vec<Vec2>) {
     while t <= len - CORNER_MM {
         for d in INSIDE_MM {
             let p = normal * (half - d) + dir * t;
-            inside.push(on_table(base, p.x, p.y));
+            inside.push(base.to_table(p));
         }
         for d in OUTSIDE_MM {
             let p = normal * (half + d) + dir * t;
-            outside.push(on_table(base, p.x, p.y));
+            outside.push(base.to_table(p));
         }
         t += 1.0;
     }
@@ -253,22 +246,19 @@ mod tests {
         );
         let r = rim(&base, Vec2::new(0.0, -8.0), 10.0);
         assert!(!r.is_empty());
-        let forward = Vec2::from_heading_deg(90.0);
-        let right = Vec2::new(forward.y, -forward.x);
         for p in &r {
-            let d = *p - base.centre();
-            let (x, y) = (d.dot(right), d.dot(forward));
+            let Vec2 { x, y } = base.to_local(*p);
             let inset = (20.0 - x.abs()).min(15.0 - y.abs());
             assert!((RIM_MM.0..=RIM_MM.1).contains(&inset), "{p:?} inset {inset}");
             assert!(!(x.abs() < 10.0 && (y + 8.0).abs() < 10.0), "{p:?} on the tag");
         }
         let (inside, outside) = bands(&base, 0);
         for p in &inside {
-            let y = (*p - base.centre()).dot(forward);
+            let y = base.to_local(*p).y;
             assert!((15.0 - 3.0 - 1e-9..=15.0 - 1.0 + 1e-9).contains(&y), "{y}");
         }
         for p in &outside {
-            let y = (*p - base.centre()).dot(forward);
+            let y = base.to_local(*p).y;
             assert!((15.0 + 2.5 - 1e-9..=15.0 + 4.5 + 1e-9).contains(&y), "{y}");
         }
         assert_eq!(inside.len(), outside.len());

@@ -145,7 +145,7 @@ impl Frame {
     /// A vector of the unit's frame on the table.
     fn on_table(&self, p: Vec2) -> Vec2 {
         let forward = Vec2::from_heading_deg(self.heading);
-        let right = Vec2::new(forward.y, -forward.x);
+        let right = forward.perp_right();
         right * p.x + forward * p.y
     }
 
