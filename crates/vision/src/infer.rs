@@ -260,6 +260,14 @@ pub fn infer_seen(
     out
 }
 
+/// Whether a base placed by its formation at `b` stands clear of `others`: its centre
+/// at least half a base (the smaller of the two's shorter sides) from each of theirs.
+pub(crate) fn stands_clear<'a>(b: &Base, others: impl IntoIterator<Item = &'a Base>) -> bool {
+    others.into_iter().all(|o| {
+        o.centre().distance(b.centre()) >= 0.5 * b.width().min(b.depth()).min(o.width().min(o.depth()))
+    })
+}
+
 /// Every base the roster's formations place (see [`infer_unit`]; with `shows`, also
 /// [`infer_seen`]), per roster unit index, except where another base (found or
 /// inferred) already stands: the slot's centre within half a base of another base's
@@ -271,11 +279,7 @@ pub fn infer_bases(
     shows: Option<Shows<'_>>,
 ) -> BTreeMap<usize, Vec<(usize, Base)>> {
     let mut standing: Vec<Base> = found.values().flatten().map(|(_, b)| *b).collect();
-    let is_clear = |standing: &[Base], b: &Base| {
-        standing.iter().all(|o| {
-            o.centre().distance(b.centre()) >= 0.5 * b.width().min(b.depth()).min(o.width().min(o.depth()))
-        })
-    };
+    let is_clear = |standing: &[Base], b: &Base| stands_clear(b, standing);
     let mut out: BTreeMap<usize, Vec<(usize, Base)>> = BTreeMap::new();
     for (ui, unit) in roster.units.iter().enumerate() {
         let Some(bases) = found.get(&ui) else { continue };

@@ -182,12 +182,8 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                         continue;
                     };
                     let b = best.base;
-                    let clear =
-                        merged.values().map(|(m, _)| m).chain(placed.iter().map(|(_, p)| p)).all(|o| {
-                            o.centre().distance(b.centre())
-                                >= 0.5 * b.width().min(b.depth()).min(o.width().min(o.depth()))
-                        });
-                    if clear {
+                    let others = merged.values().map(|(m, _)| m).chain(placed.iter().map(|(_, p)| p));
+                    if crate::infer::stands_clear(&b, others) {
                         placed.push((bi, b));
                     }
                 }
