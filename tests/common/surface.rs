@@ -270,6 +270,13 @@ pub fn cube_score(scanned: &Table, truth: &Table, within_mm: f64) -> CubeScore {
             s.found += 1;
             s.colour_right += usize::from(g.colour == t.colour);
             s.unit_right += usize::from(g.unit == t.unit);
+        } else if std::env::var_os("VEDETTE_CUBE_DEBUG").is_some() {
+            println!("cube missed: {:?} at ({:.1}, {:.1}) of {:?}", t.colour, t.x, t.y, t.unit);
+        }
+    }
+    if std::env::var_os("VEDETTE_CUBE_DEBUG").is_some() {
+        for g in scanned.markers.iter().filter(|g| !truth.markers.iter().any(|t| near(g, t))) {
+            println!("cube invented: {:?} at ({:.1}, {:.1})", g.colour, g.x, g.y);
         }
     }
     s.invented = scanned.markers.iter().filter(|g| !truth.markers.iter().any(|t| near(g, t))).count();

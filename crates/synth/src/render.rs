@@ -90,6 +90,10 @@ pub struct RenderOptions {
     /// before exposure and white balance) added to the top of every painted cube
     /// (natural wood is matte); 0 (the default): matte tops.
     pub cube_highlight: f64,
+    /// Store the photo sRGB-encoded, as a phone's JPEG is (issue 36: light raised to
+    /// about 1/2.2 after the sensor's noise, then 8 bits), rather than with values
+    /// proportional to light (false, the default).
+    pub srgb: bool,
 }
 
 impl Default for RenderOptions {
@@ -113,6 +117,7 @@ impl Default for RenderOptions {
             houses: false,
             white_balance: [1.0; 3],
             cube_highlight: 0.0,
+            srgb: false,
         }
     }
 }
@@ -279,7 +284,7 @@ fn render_with_noise(
         }
     }
     let width = camera.resolution().width_px as usize;
-    let image = sensor::develop(pixels, width, &options.sensor, noise_seed);
+    let image = sensor::develop(pixels, width, &options.sensor, noise_seed, options.srgb);
     let truth = Truth::new(&world, scene, options.seed, props.figures, &props.uniforms);
     Ok(Render { image, truth, jpeg_quality: options.jpeg_quality })
 }

@@ -55,8 +55,14 @@ impl Default for SensorOptions {
 }
 
 /// Applies the optics and the sensor to rendered pixels (row by row, `width` wide) and
-/// quantizes them to 8 bits.
-pub(crate) fn develop(mut pixels: Vec<Colour>, width: usize, options: &SensorOptions, seed: u64) -> RgbImage {
+/// quantizes them to 8 bits, sRGB-encoded when `srgb` (else proportional to light).
+pub(crate) fn develop(
+    mut pixels: Vec<Colour>,
+    width: usize,
+    options: &SensorOptions,
+    seed: u64,
+    srgb: bool,
+) -> RgbImage {
     let height = pixels.len() / width.max(1);
     if options.vignetting > 0.0 {
         let (cx, cy) = ((width as f64 - 1.0) / 2.0, (height as f64 - 1.0) / 2.0);
@@ -84,12 +90,18 @@ pub(crate) fn develop(mut pixels: Vec<Colour>, width: usize, options: &SensorOpt
                 } else {
                     v
                 };
-                *o = (noisy * 255.0).round().clamp(0.0, 255.0) as u8;
+                let stored = if srgb { srgb_encode(noisy.clamp(0.0, 1.0)) } else { noisy };
+                *o = (stored * 255.0).round().clamp(0.0, 255.0) as u8;
             }
         }
     });
     // The buffer has exactly width * height * 3 bytes, so this cannot fail.
     RgbImage::from_raw(width as u32, height as u32, bytes).unwrap_or_default()
+}
+
+/// The sRGB encoding of light `v` (0-1).
+fn srgb_encode(v: f64) -> f64 {
+    if v <= 0.003_130_8 { 12.92 * v } else { 1.055 * v.powf(1.0 / 2.4) - 0.055 }
 }
 
 /// A deviate of zero mean and unit variance, close to normal: the scaled sum of four
@@ -142,15 +154,28 @@ mod tests {
 
     #[test]
     fn an_ideal_sensor_only_quantizes() {
-        let img = develop(step_image(), 20, &SensorOptions::IDEAL, 1);
+        let img = develop(step_image(), 20, &SensorOptions::IDEAL, 1, false);
         assert_eq!(img.get_pixel(9, 5).0, [51, 51, 51]);
         assert_eq!(img.get_pixel(10, 5).0, [204, 204, 204]);
     }
 
     #[test]
+    fn an_srgb_photo_stores_light_encoded() {
+        let img = develop(step_image(), 20, &SensorOptions::IDEAL, 1, true);
+        // 0.2 and 0.8 of full light, sRGB-encoded: 123.6 and 231.1; 0.002 on the
+        // encoding's linear foot, 6.6.
+        assert_eq!(img.get_pixel(9, 5).0, [124, 124, 124]);
+        assert_eq!(img.get_pixel(10, 5).0, [231, 231, 231]);
+        assert_eq!(
+            develop(vec![Colour::grey(0.002); 4], 2, &SensorOptions::IDEAL, 1, true).get_pixel(0, 0).0,
+            [7; 3]
+        );
+    }
+
+    #[test]
     fn blur_softens_edges_and_keeps_the_mean() {
         let options = SensorOptions { blur_sigma_px: 1.0, ..SensorOptions::IDEAL };
-        let img = develop(step_image(), 20, &options, 1);
+        let img = develop(step_image(), 20, &options, 1, false);
         let (a, b) = (img.get_pixel(9, 5).0[0], img.get_pixel(10, 5).0[0]);
         assert!(a > 60 && b < 195 && a < b, "{a} {b}");
         let row_mean: f64 = (0..20).map(|x| f64::from(img.get_pixel(x, 5).0[0])).sum::<f64>() / 20.0;
@@ -161,9 +186,9 @@ mod tests {
     fn noise_is_seeded_and_has_the_asked_spread() {
         let flat = vec![Colour::grey(0.5); 100 * 100];
         let options = SensorOptions { read_noise: 0.02, ..SensorOptions::IDEAL };
-        let a = develop(flat.clone(), 100, &options, 3);
-        let b = develop(flat.clone(), 100, &options, 3);
-        let c = develop(flat, 100, &options, 4);
+        let a = develop(flat.clone(), 100, &options, 3, false);
+        let b = develop(flat.clone(), 100, &options, 3, false);
+        let c = develop(flat, 100, &options, 4, false);
         assert_eq!(a, b);
         assert_ne!(a, c);
         let values: Vec<f64> = a.pixels().map(|p| f64::from(p.0[1]) / 255.0).collect();
