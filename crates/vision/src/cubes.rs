@@ -802,6 +802,14 @@ fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f
                 // A black top is a grey, its cast within half the tolerance (a
                 // cell is 8 code values wide: the blob's own colour is judged exactly).
                 if hue_angle(rgb, paint, HUE_MIN_CHROMA).is_none() {
+                    // Its grey taken off, a colour is at least its channels' spread over
+                    // the square root of two from the black's grey: a spread over the
+                    // tolerance is out of half of it (most cells: no light to read).
+                    let spread = rgb.iter().copied().fold(f64::MIN, f64::max)
+                        - rgb.iter().copied().fold(f64::MAX, f64::min);
+                    if spread > tolerance {
+                        return None;
+                    }
                     return lamp
                         .unlit_black(rgb, paint)
                         .map(|u| (k, distance(u, paint_under(u, paint))))
