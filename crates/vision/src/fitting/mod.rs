@@ -28,6 +28,9 @@
 //!    its whole blob); units of one layout, side and kind that
 //!    the photo cannot tell apart are said (`ambiguous-unit`), a unit no blob fits is
 //!    reported missing with where it was looked for (`missing-unit`), never invented.
+//!    A place that another place of its layout overlapping it fits nearly as well
+//!    ([`contested`]: the photo does not say which the unit stands on) is not given:
+//!    the unit it would go to is reported missing with the place, and put nowhere else.
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
 //!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
