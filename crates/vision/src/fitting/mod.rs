@@ -470,6 +470,9 @@ fn contested(h: &Hypothesis) -> bool {
     h.runner_up >= CONTESTED_SHARE
 }
 
+/// How a missing unit's report ends when it was held back from a contested place.
+const NOT_GUESSED: &str = "not placed on a guess";
+
 /// What a missing unit's report says was looked at (`blobs` blobs searched): that no
 /// blob has its layout's straight edges, or the place (centre, table mm) where they
 /// stand but fit within [`CONTESTED_SHARE`] as well as another place overlapping it.
@@ -479,7 +482,7 @@ fn missing_looked(blobs: usize, s: &Shape, contested: Option<Vec2>) -> String {
     match contested {
         None => format!("{looked}none has straight edges {frontage:.0} x {depth:.0} mm apart"),
         Some(c) => format!(
-            "{looked}straight edges {frontage:.0} x {depth:.0} mm apart at ({:.0}, {:.0}) mm fit within {:.0}% as well as a place overlapping them: not placed on a guess",
+            "{looked}straight edges {frontage:.0} x {depth:.0} mm apart at ({:.0}, {:.0}) mm fit within {:.0}% as well as a place overlapping them: {NOT_GUESSED}",
             c.x,
             c.y,
             (1.0 - CONTESTED_SHARE) * 100.0
@@ -766,7 +769,6 @@ pub(crate) fn merge_unit(
 /// around the parts of the table the photos' own `missing-unit` issues searched.
 pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crate::scan::Scan]) -> ScanIssue {
     let shape = Shape::of(0, unit);
-    let photos = scans.len();
     let searched = scans
         .iter()
         .flat_map(|s| &s.report.issues)
@@ -778,16 +780,44 @@ pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crat
             [[a[0][0].min(b[0][0]), a[0][1].min(b[0][1])], [a[1][0].max(b[1][0]), a[1][1].max(b[1][1])]]
         })
         .unwrap_or([[0.0, 0.0], [0.0, 0.0]]);
+    // Each photo's own account of where it looked for the unit.
+    let looked: Vec<Option<&str>> = scans
+        .iter()
+        .map(|s| {
+            s.report.issues.iter().find_map(|i| match i {
+                ScanIssue::MissingUnit { unit: id, looked, .. } if *id == unit.id => Some(looked.as_str()),
+                _ => None,
+            })
+        })
+        .collect();
     ScanIssue::MissingUnit {
         unit: unit.id.clone(),
         bases: shape.count(),
         base_mm: unit.base_mm,
         searched_mm: searched,
-        looked: format!(
-            "in each of the {photos} photos: none has straight edges {:.0} x {:.0} mm apart",
-            shape.frontage(),
-            shape.depth()
-        ),
+        looked: looked_everywhere(&shape, &looked),
+    }
+}
+
+/// What a unit no photo found was looked for, from each photo's own `looked` (`None`:
+/// that photo did not report it): no straight edges of its layout in any photo, and
+/// the photos that held it back from a contested place, with the place.
+fn looked_everywhere(shape: &Shape, looked: &[Option<&str>]) -> String {
+    let none = format!(
+        "in each of the {} photos: none has straight edges {:.0} x {:.0} mm apart",
+        looked.len(),
+        shape.frontage(),
+        shape.depth()
+    );
+    let held: Vec<String> = looked
+        .iter()
+        .enumerate()
+        .filter_map(|(k, l)| l.filter(|l| l.ends_with(NOT_GUESSED)).map(|l| format!("photo {}: {l}", k + 1)))
+        .collect();
+    if held.is_empty() {
+        none
+    } else {
+        format!("{none} that fit clearly better than a place overlapping them ({})", held.join("; "))
     }
 }
 
@@ -1086,7 +1116,16 @@ bases = 1
         );
         let at = missing_looked(12, &shape, Some(Vec2::new(512.4, 300.6)));
         assert!(at.contains("90 x 20 mm apart at (512, 301) mm fit within 7% as well"), "{at}");
-        assert!(at.contains("not placed on a guess"), "{at}");
+        assert!(at.ends_with(NOT_GUESSED), "{at}");
+        // Of several photos, the merged report names the photos that held it back.
+        let merged = looked_everywhere(&shape, &[Some(&none), None, Some(&at)]);
+        assert!(
+            merged.starts_with("in each of the 3 photos: none has straight edges 90 x 20 mm apart"),
+            "{merged}"
+        );
+        assert!(merged.contains(&format!("(photo 3: {at})")) && !merged.contains("photo 1"), "{merged}");
+        let plain = looked_everywhere(&shape, &[Some(&none), Some(&none)]);
+        assert_eq!(plain, "in each of the 2 photos: none has straight edges 90 x 20 mm apart");
     }
 
     /// A place of the same layout, overlapping a formation's, that ranks at least
