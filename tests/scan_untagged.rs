@@ -59,7 +59,7 @@ fn a_unit_without_tags_or_bases_is_refused() {
 
 /// The second renderer's untagged photos with their camera files and each unit's
 /// declared paints: the fitter's present floor on them (about 90% of bases in a unit the
-/// photo cannot tell from theirs, 92% of the bases it writes, 59% in their own unit;
+/// photo cannot tell from theirs, 94% of the bases it writes, 59% in their own unit;
 /// centres to a median of 0.55 mm where found), no facing wrong
 /// without `assumed`, every unit found or reported missing. Slow in a debug build (the
 /// edge search is plain Rust): `cargo test --release --test scan_untagged -- --ignored`.
@@ -83,13 +83,14 @@ fn shared_untagged_photos_hold_the_floor() {
     let acc = UntaggedAccuracy::merge(&all);
     eprintln!("all: {}", acc.summary());
     assert!(acc.recall_up_to_twins() >= 0.9, "{}", acc.summary());
-    assert!(acc.precision_up_to_twins() >= 0.91, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.93, "{}", acc.summary());
     // The declared paints (scene.json's coats and flocks, through the converter) tell
-    // some twins apart: 59.2% / 60.4% strictly (55.8% / 56.2% without them); up to
-    // twins 90.1% / 92.0% (89.1% / 91.0% before the band beyond an edge had to be the
-    // mat's colour as well as flat to count as clear).
+    // some twins apart: 59.2% / 61.7% strictly (55.8% / 56.2% without them); up to
+    // twins 90.1% / 94.0% (90.1% / 91.7% before a unit was held back from a contested
+    // place; 89.1% / 91.0% before the band beyond an edge had to be the mat's colour as
+    // well as flat to count as clear).
     assert!(acc.recall() >= 0.59, "{}", acc.summary());
-    assert!(acc.precision() >= 0.6, "{}", acc.summary());
+    assert!(acc.precision() >= 0.61, "{}", acc.summary());
     assert!(quantile(&acc.centre_mm, 0.5) <= 1.0, "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
 }
@@ -255,10 +256,28 @@ fn twins_are_told_apart_by_their_declared_paint() {
         };
         centre(got).distance(centre(want)) < 20.0
     };
+    // Or held back as itself: its paint chose it for a place that another place of its
+    // layout overlapping it fits nearly as well (`fitting::contested`), reported missing
+    // at that place, within 20 mm of its own centre (au-2 since the contested rule: its
+    // best place is 19 mm off, slid along its line, and ranks 0.96 of it).
+    let held_as_itself = |s: &vedette_vision::Scan, id: &str| {
+        let Some(want) = truth.units.iter().find(|u| u.id == id) else { return false };
+        s.report.issues.iter().any(|i| match i {
+            ScanIssue::MissingUnit { unit, looked, .. } if unit == id => {
+                contested_place(looked).is_some_and(|at| at.distance(centre(want)) < 20.0)
+            }
+            _ => false,
+        })
+    };
     let painted = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
     every_unit_found_or_missing(&name, &roster, &painted);
+    assert!(found_as_itself(&painted, "au-3"), "{:?}", painted.report.issues);
     for id in ["au-2", "au-3"] {
-        assert!(found_as_itself(&painted, id), "{id}: {:?}", painted.report.issues);
+        assert!(
+            found_as_itself(&painted, id) || held_as_itself(&painted, id),
+            "{id}: {:?}",
+            painted.report.issues
+        );
         assert!(!ambiguous(&painted, id), "{id}: {:?}", painted.report.issues);
     }
     assert!(
@@ -269,4 +288,13 @@ fn twins_are_told_apart_by_their_declared_paint() {
     );
     let bare = scan(&photo, &profile, Some(&unpainted(&roster)), Some(&k)).unwrap();
     assert!(ambiguous(&bare, "au-2") && ambiguous(&bare, "au-3"), "{:?}", bare.report.issues);
+}
+
+/// The place a `missing-unit` issue's `looked` names when the unit was held back from a
+/// contested place ("... apart at (X, Y) mm fit within ..."), table mm.
+fn contested_place(looked: &str) -> Option<vedette_geometry::Vec2> {
+    let rest = &looked[looked.find("apart at (")? + "apart at (".len()..];
+    let (xy, _) = rest.split_once(") mm fit within")?;
+    let (x, y) = xy.split_once(", ")?;
+    Some(vedette_geometry::Vec2::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
 }

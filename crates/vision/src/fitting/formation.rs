@@ -97,6 +97,10 @@ pub(crate) struct Hypothesis {
     /// The angle between this place's axis and that of the most turned rival, degrees
     /// (0 to 90).
     pub rival_deg: f64,
+    /// The best place of the same layout in the same blob that overlaps this one and
+    /// ranks no higher, as a share of this one's rank (0 when none does): near 1, the
+    /// photo does not tell this place from that one.
+    pub runner_up: f64,
     /// Per edge (rear, front, left, right), how clear the band beyond it is.
     pub clear: [f64; 4],
 }
@@ -140,6 +144,7 @@ pub(crate) fn hypothesis(
         edges,
         rival_mm: 0.0,
         rival_deg: 0.0,
+        runner_up: 0.0,
         clear,
     })
 }

@@ -28,6 +28,9 @@
 //!    its whole blob); units of one layout, side and kind that
 //!    the photo cannot tell apart are said (`ambiguous-unit`), a unit no blob fits is
 //!    reported missing with where it was looked for (`missing-unit`), never invented.
+//!    A place that another place of its layout overlapping it fits nearly as well
+//!    ([`contested`]: the photo does not say which the unit stands on) is not given:
+//!    the unit it would go to is reported missing with the place, and put nowhere else.
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
 //!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
@@ -101,6 +104,12 @@ const RIVAL_SIGMAS: f64 = 2.0;
 /// A formation's outline is near-square, and a quarter turn of it a rival, when its
 /// long side is at most this times its short side (a 25 x 30 mm base: 1.2).
 const NEAR_SQUARE: f64 = 1.25;
+/// A place whose runner-up ([`Hypothesis::runner_up`]: the best other place of its
+/// layout that overlaps it) ranks at least this share of it is contested: the photo
+/// does not say which of the two the unit stands on, and it is put on neither
+/// (reported missing, with the places it was looked for at, rather than placed a few
+/// mm off or on another unit's bases).
+const CONTESTED_SHARE: f64 = 0.93;
 
 /// The untagged units found in one photo.
 #[derive(Debug, Clone, Default)]
@@ -260,6 +269,8 @@ pub(crate) fn fit_untagged(
     // Best first: by edge strength, formations that explain more of their blob first.
     candidates.sort_by(|a, b| rank(&b.1).total_cmp(&rank(&a.1)));
     let mut blob_taken: Vec<Vec<Base>> = vec![Vec::new(); blobs.len()];
+    // The units whose place was contested ([`CONTESTED_SHARE`]), with its centre.
+    let mut withheld: BTreeMap<usize, Vec2> = BTreeMap::new();
     let table_middle = profile.table.depth_mm / 2.0;
     for (bi, h) in &candidates {
         let outline = outline(h);
@@ -270,7 +281,7 @@ pub(crate) fn fit_untagged(
             // edges rear front left right, their clear bands), for the bench's loss
             // classification.
             eprintln!(
-                "fit-cand {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1}",
+                "fit-cand {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1} runner-up {:.2}",
                 h.shape.cols,
                 h.shape.rows,
                 h.shape.size.width,
@@ -284,7 +295,8 @@ pub(crate) fn fit_untagged(
                 h.clear,
                 h.fill,
                 h.explained,
-                h.misfit_mm
+                h.misfit_mm,
+                h.runner_up
             );
         }
         if blob_taken[*bi].iter().any(|o| overlaps(o, &own_core)) {
@@ -304,7 +316,11 @@ pub(crate) fn fit_untagged(
         // The free units of this layout; the side the prior prefers first.
         let mut free: Vec<usize> = shapes
             .iter()
-            .filter(|s| same_layout(s, &h.shape) && !fitted.units.contains_key(&s.unit))
+            .filter(|s| {
+                same_layout(s, &h.shape)
+                    && !fitted.units.contains_key(&s.unit)
+                    && !withheld.contains_key(&s.unit)
+            })
             .map(|s| s.unit)
             .collect();
         if free.is_empty() {
@@ -351,6 +367,17 @@ pub(crate) fn fit_untagged(
         }
         .unwrap_or_else(|| (free[0], twins.iter().skip(1).map(|t| t.0).collect()));
         let u = &roster.units[unit];
+        // A place the photo barely prefers to another place of its layout overlapping
+        // it is not measured: the unit stands here, but not placed on a guess; it is
+        // reported missing with the place, and not put anywhere else.
+        if contested(h) {
+            if debug {
+                eprintln!("fit-contested {} {:.2}", u.id, h.runner_up);
+            }
+            withheld.insert(unit, h.centre);
+            blob_taken[*bi].push(own_core);
+            continue;
+        }
         let rivals: Vec<String> = tied.iter().map(|&o| roster.units[o].id.clone()).collect();
         if !rivals.is_empty() {
             fitted.issues.push(ScanIssue::AmbiguousUnit {
@@ -423,21 +450,44 @@ pub(crate) fn fit_untagged(
     for s in &shapes {
         if !fitted.units.contains_key(&s.unit) {
             let u = &roster.units[s.unit];
+            let at = withheld.get(&s.unit).copied();
             fitted.issues.push(ScanIssue::MissingUnit {
                 unit: u.id.clone(),
                 bases: s.count(),
                 base_mm: u.base_mm,
                 searched_mm: searched,
-                looked: format!(
-                    "({} blobs of the photo that differ from the mat, tagged bases left out): none has straight edges {:.0} x {:.0} mm apart",
-                    blobs.len(),
-                    s.frontage(),
-                    s.depth()
-                ),
+                looked: missing_looked(blobs.len(), s, at),
             });
         }
     }
     Ok(fitted)
+}
+
+/// The place `h` fits within [`CONTESTED_SHARE`] as well as another place of its
+/// layout overlapping it that it outranks (its runner-up): which of the two a unit
+/// stands on is a guess.
+fn contested(h: &Hypothesis) -> bool {
+    h.runner_up >= CONTESTED_SHARE
+}
+
+/// How a missing unit's report ends when it was held back from a contested place.
+const NOT_GUESSED: &str = "not placed on a guess";
+
+/// What a missing unit's report says was looked at (`blobs` blobs searched): that no
+/// blob has its layout's straight edges, or the place (centre, table mm) where they
+/// stand but fit within [`CONTESTED_SHARE`] as well as another place overlapping it.
+fn missing_looked(blobs: usize, s: &Shape, contested: Option<Vec2>) -> String {
+    let looked = format!("({blobs} blobs of the photo that differ from the mat, tagged bases left out): ");
+    let (frontage, depth) = (s.frontage(), s.depth());
+    match contested {
+        None => format!("{looked}none has straight edges {frontage:.0} x {depth:.0} mm apart"),
+        Some(c) => format!(
+            "{looked}straight edges {frontage:.0} x {depth:.0} mm apart at ({:.0}, {:.0}) mm fit within {:.0}% as well as a place overlapping them: {NOT_GUESSED}",
+            c.x,
+            c.y,
+            (1.0 - CONTESTED_SHARE) * 100.0
+        ),
+    }
 }
 
 /// Measuring (issue 37, `VEDETTE_FIT_PROBE=TRUE.table.json` with `VEDETTE_FIT_DEBUG`):
@@ -523,10 +573,12 @@ fn rank(h: &Hypothesis) -> f64 {
 }
 
 /// Each place's rivals among the places of one blob ([`RIVAL_SHARE`]): how far the
-/// farthest one's corners stand from its own, and how far its axis is turned.
+/// farthest one's corners stand from its own, and how far its axis is turned; and its
+/// runner-up ([`Hypothesis::runner_up`]): the best other place of its layout that
+/// overlaps it and ranks no higher, as a share of its rank.
 fn rivals(places: &mut [Hypothesis]) {
     let found: Vec<Hypothesis> = places.to_vec();
-    for h in places.iter_mut() {
+    for (i, h) in places.iter_mut().enumerate() {
         let (own, own_core, own_rank) = (outline(h), core(h), rank(h));
         // A quarter turn counts only for a near-square outline (of a square formation
         // of square bases it is the same outline, and its facing is chosen apart).
@@ -534,19 +586,22 @@ fn rivals(places: &mut [Hypothesis]) {
             (h.shape.frontage().max(h.shape.depth()), h.shape.frontage().min(h.shape.depth()));
         let square = h.shape.size.width == h.shape.size.depth && long == short;
         let may_turn = !square && long <= NEAR_SQUARE * short;
-        for o in &found {
-            let theirs = outline(o);
-            if !same_layout(&o.shape, &h.shape)
-                || !overlaps(&own_core, &core(o))
-                || rank(o) < RIVAL_SHARE * own_rank
-            {
+        for (j, o) in found.iter().enumerate() {
+            if j == i || !same_layout(&o.shape, &h.shape) || !overlaps(&own_core, &core(o)) {
                 continue;
             }
             let turn = h.forward.dot(o.forward).abs().clamp(0.0, 1.0).acos().to_degrees();
             if turn > 45.0 && !may_turn {
                 continue;
             }
-            h.rival_mm = h.rival_mm.max(corners_apart(&own, &theirs));
+            let share = if own_rank > 0.0 { rank(o) / own_rank } else { 1.0 };
+            if share <= 1.0 {
+                h.runner_up = h.runner_up.max(share);
+            }
+            if share < RIVAL_SHARE {
+                continue;
+            }
+            h.rival_mm = h.rival_mm.max(corners_apart(&own, &outline(o)));
             if !square {
                 h.rival_deg = h.rival_deg.max(turn);
             }
@@ -714,7 +769,6 @@ pub(crate) fn merge_unit(
 /// around the parts of the table the photos' own `missing-unit` issues searched.
 pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crate::scan::Scan]) -> ScanIssue {
     let shape = Shape::of(0, unit);
-    let photos = scans.len();
     let searched = scans
         .iter()
         .flat_map(|s| &s.report.issues)
@@ -726,16 +780,44 @@ pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crat
             [[a[0][0].min(b[0][0]), a[0][1].min(b[0][1])], [a[1][0].max(b[1][0]), a[1][1].max(b[1][1])]]
         })
         .unwrap_or([[0.0, 0.0], [0.0, 0.0]]);
+    // Each photo's own account of where it looked for the unit.
+    let looked: Vec<Option<&str>> = scans
+        .iter()
+        .map(|s| {
+            s.report.issues.iter().find_map(|i| match i {
+                ScanIssue::MissingUnit { unit: id, looked, .. } if *id == unit.id => Some(looked.as_str()),
+                _ => None,
+            })
+        })
+        .collect();
     ScanIssue::MissingUnit {
         unit: unit.id.clone(),
         bases: shape.count(),
         base_mm: unit.base_mm,
         searched_mm: searched,
-        looked: format!(
-            "in each of the {photos} photos: none has straight edges {:.0} x {:.0} mm apart",
-            shape.frontage(),
-            shape.depth()
-        ),
+        looked: looked_everywhere(&shape, &looked),
+    }
+}
+
+/// What a unit no photo found was looked for, from each photo's own `looked` (`None`:
+/// that photo did not report it): no straight edges of its layout in any photo, and
+/// the photos that held it back from a contested place, with the place.
+fn looked_everywhere(shape: &Shape, looked: &[Option<&str>]) -> String {
+    let none = format!(
+        "in each of the {} photos: none has straight edges {:.0} x {:.0} mm apart",
+        looked.len(),
+        shape.frontage(),
+        shape.depth()
+    );
+    let held: Vec<String> = looked
+        .iter()
+        .enumerate()
+        .filter_map(|(k, l)| l.filter(|l| l.ends_with(NOT_GUESSED)).map(|l| format!("photo {}: {l}", k + 1)))
+        .collect();
+    if held.is_empty() {
+        none
+    } else {
+        format!("{none} that fit clearly better than a place overlapping them ({})", held.join("; "))
     }
 }
 
@@ -964,18 +1046,10 @@ bases = 1
         }
     }
 
-    /// A place of the same layout, overlapping a formation's, that ranks at least
-    /// [`RIVAL_SHARE`] of it widens the formation's sigmas to cover it: a line of three
-    /// 30 x 20 mm bases at (100, 100) (score 10) with the same line slid 9 mm along it
-    /// (score 8) is uncertain by 9 / 2 = 4.5 mm; a place slid 15 mm scoring 6 (0.6 of
-    /// it) and one 100 mm away (another unit, no overlap) scoring 10 are no rivals. A
-    /// 25 x 30 mm base (near-square) with its quarter turn at 9 (0.81 of it after the
-    /// prior for an axis along the table) is uncertain by 90 / 2 = 45° and by half its
-    /// corners' shift, (2.5, 2.5) mm: 1.77 mm; a gun's 25 x 40 mm base turned is no
-    /// rival (its outline is no near-square).
-    #[test]
-    fn rival_places_widen_a_formation_s_sigmas() {
-        let hyp = |size: BaseSize, cols: usize, centre: Vec2, forward: Vec2, score: f64| Hypothesis {
+    /// A place of `cols` bases of `size` in one rank at `centre`, facing `forward`, with
+    /// `score` (all else even: it fills and explains its blob).
+    fn hyp(size: BaseSize, cols: usize, centre: Vec2, forward: Vec2, score: f64) -> Hypothesis {
+        Hypothesis {
             shape: Shape { unit: 0, size, cols, rows: 1 },
             centre,
             forward,
@@ -987,8 +1061,84 @@ bases = 1
             edges: [32.0; 4],
             rival_mm: 0.0,
             rival_deg: 0.0,
+            runner_up: 0.0,
             clear: [1.0; 4],
-        };
+        }
+    }
+
+    /// Issue 37: a place that ranks within [`CONTESTED_SHARE`] (0.93) of another place of
+    /// its layout overlapping it, which it outranks, is contested (no unit is put there on
+    /// a guess). A line of three 30 x 20 mm bases at (100, 100) scoring 10 with the same
+    /// line slid 9 mm along it scoring 9.35 (0.935: just inside) is contested; with it
+    /// scoring 9.25 (0.925: just outside) it is not. The slid place itself is not
+    /// contested by the better one (only places it outranks count), nor is either by the
+    /// same line 100 mm away scoring 10 (another unit: no overlap). A 20 x 20 mm base's
+    /// quarter turn about its centre is the same outline, no runner-up; a 25 x 30 mm
+    /// base's (near-square) is one: scoring 10.4 (0.936 of the base after the prior for
+    /// an axis along the table) it contests it, scoring 10.3 (0.927) not.
+    #[test]
+    fn a_place_barely_preferred_to_an_overlapping_one_is_contested() {
+        let (up, right) = (Vec2::new(0.0, 1.0), Vec2::new(1.0, 0.0));
+        let inf = BaseSize::new(30.0, 20.0);
+        for (slid, expected) in [(9.35, true), (9.25, false)] {
+            let mut places = [
+                hyp(inf, 3, Vec2::new(100.0, 100.0), up, 10.0),
+                hyp(inf, 3, Vec2::new(109.0, 100.0), up, slid),
+                hyp(inf, 3, Vec2::new(200.0, 100.0), up, 10.0),
+            ];
+            rivals(&mut places);
+            assert!((places[0].runner_up - slid / 10.0).abs() < 1e-9, "{:?}", places[0]);
+            assert_eq!(contested(&places[0]), expected, "{slid}: {:?}", places[0]);
+            assert!(!contested(&places[1]) && places[1].runner_up == 0.0, "{:?}", places[1]);
+            assert!(!contested(&places[2]) && places[2].runner_up == 0.0, "{:?}", places[2]);
+        }
+        let ski = BaseSize::new(20.0, 20.0);
+        let mut square = [hyp(ski, 1, Vec2::ZERO, up, 10.0), hyp(ski, 1, Vec2::ZERO, right, 11.0)];
+        rivals(&mut square);
+        assert!(square.iter().all(|h| h.runner_up == 0.0 && !contested(h)), "{square:?}");
+        let ldr = BaseSize::new(25.0, 30.0);
+        for (turned, expected) in [(10.4, true), (10.3, false)] {
+            let mut near_square = [hyp(ldr, 1, Vec2::ZERO, up, 10.0), hyp(ldr, 1, Vec2::ZERO, right, turned)];
+            rivals(&mut near_square);
+            assert_eq!(contested(&near_square[0]), expected, "{turned}: {near_square:?}");
+        }
+    }
+
+    /// A unit withheld from a contested place is reported missing with that place; one
+    /// no blob fits, with the layout's size that was looked for.
+    #[test]
+    fn a_missing_unit_says_where_it_was_looked_for() {
+        let shape = Shape { unit: 0, size: BaseSize::new(30.0, 20.0), cols: 3, rows: 1 };
+        let none = missing_looked(12, &shape, None);
+        assert!(
+            none.contains("12 blobs") && none.contains("none has straight edges 90 x 20 mm apart"),
+            "{none}"
+        );
+        let at = missing_looked(12, &shape, Some(Vec2::new(512.4, 300.6)));
+        assert!(at.contains("90 x 20 mm apart at (512, 301) mm fit within 7% as well"), "{at}");
+        assert!(at.ends_with(NOT_GUESSED), "{at}");
+        // Of several photos, the merged report names the photos that held it back.
+        let merged = looked_everywhere(&shape, &[Some(&none), None, Some(&at)]);
+        assert!(
+            merged.starts_with("in each of the 3 photos: none has straight edges 90 x 20 mm apart"),
+            "{merged}"
+        );
+        assert!(merged.contains(&format!("(photo 3: {at})")) && !merged.contains("photo 1"), "{merged}");
+        let plain = looked_everywhere(&shape, &[Some(&none), Some(&none)]);
+        assert_eq!(plain, "in each of the 2 photos: none has straight edges 90 x 20 mm apart");
+    }
+
+    /// A place of the same layout, overlapping a formation's, that ranks at least
+    /// [`RIVAL_SHARE`] of it widens the formation's sigmas to cover it: a line of three
+    /// 30 x 20 mm bases at (100, 100) (score 10) with the same line slid 9 mm along it
+    /// (score 8) is uncertain by 9 / 2 = 4.5 mm; a place slid 15 mm scoring 6 (0.6 of
+    /// it) and one 100 mm away (another unit, no overlap) scoring 10 are no rivals. A
+    /// 25 x 30 mm base (near-square) with its quarter turn at 9 (0.81 of it after the
+    /// prior for an axis along the table) is uncertain by 90 / 2 = 45° and by half its
+    /// corners' shift, (2.5, 2.5) mm: 1.77 mm; a gun's 25 x 40 mm base turned is no
+    /// rival (its outline is no near-square).
+    #[test]
+    fn rival_places_widen_a_formation_s_sigmas() {
         let (up, right) = (Vec2::new(0.0, 1.0), Vec2::new(1.0, 0.0));
         let inf = BaseSize::new(30.0, 20.0);
         let mut line = [
