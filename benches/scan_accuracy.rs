@@ -462,7 +462,7 @@ fn main() {
             Ok(s) => {
                 let refused = s.fit.check_limits(&profile).is_err();
                 let model = format!(
-                    "{:?}, residual {:.2} px / {:.2} mm, focal {:.0} px (truth {:.0}), k1 {:.4} k2 {:.4}, tilt {:.1}°{}{}{}",
+                    "{:?}, residual {:.2} px / {:.2} mm, focal {:.0} px (truth {:.0}), k1 {:.4} k2 {:.4}, p1 {:.5} p2 {:.5} (truth {:.5} {:.5}), tilt {:.1}°{}{}{}",
                     s.report.camera.model,
                     s.report.camera.residual_px,
                     s.report.camera.residual_mm,
@@ -470,6 +470,10 @@ fn main() {
                     k.fx,
                     s.fit.model.intrinsics().and_then(|i| i.distortion.first().copied()).unwrap_or(f64::NAN),
                     s.fit.model.intrinsics().and_then(|i| i.distortion.get(1).copied()).unwrap_or(f64::NAN),
+                    s.fit.model.intrinsics().and_then(|i| i.distortion.get(2).copied()).unwrap_or(f64::NAN),
+                    s.fit.model.intrinsics().and_then(|i| i.distortion.get(3).copied()).unwrap_or(f64::NAN),
+                    k.distortion.get(2).copied().unwrap_or(f64::NAN),
+                    k.distortion.get(3).copied().unwrap_or(f64::NAN),
                     s.report.camera.tilt_deg.unwrap_or(f64::NAN),
                     if refused { " (refused at default limits)" } else { "" },
                     if s.report.issues.is_empty() {
