@@ -1117,7 +1117,7 @@ pub(crate) mod tests {
             if screened(mid) >= MIN_CODE_SCREEN { hi = mid } else { lo = mid }
         }
         let (inside, outside) = (screened(hi), screened(lo));
-        assert!(inside >= MIN_CODE_SCREEN && inside < MIN_CODE_SCREEN + 0.02, "{inside} at {hi}");
+        assert!((MIN_CODE_SCREEN..MIN_CODE_SCREEN + 0.02).contains(&inside), "{inside} at {hi}");
         assert!(outside < MIN_CODE_SCREEN && outside > MIN_CODE_SCREEN - 0.02, "{outside} at {lo}");
     }
 }
