@@ -466,6 +466,39 @@ pub(crate) fn fit_code(
     candidate: &[[f64; 2]; 4],
     id: u32,
 ) -> Option<(Reading, f64)> {
+    fit_code_from(view, book, candidate, id, None)
+}
+
+/// Where a code screened best about a square ([`screen_codes`]): the id, the
+/// correlation, the code's turn and the place (dx, dy px, turn degrees).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Screened {
+    pub id: u32,
+    pub correlation: f64,
+    turn: usize,
+    at: [f64; 3],
+}
+
+/// [`fit_code`] from where the screen put the code ([`Screened`]): its grid over the
+/// reach is spared (the screen's place is within 0.75 px and 2° of the best on it, the
+/// steps halved about it reach 1 px and 3°), and so is the photo on it unless rivals
+/// are fitted.
+pub(crate) fn fit_screened(
+    view: &GrayView<'_>,
+    book: &Codebook,
+    candidate: &[[f64; 2]; 4],
+    screened: &Screened,
+) -> Option<(Reading, f64)> {
+    fit_code_from(view, book, candidate, screened.id, Some((screened.turn, screened.at)))
+}
+
+fn fit_code_from(
+    view: &GrayView<'_>,
+    book: &Codebook,
+    candidate: &[[f64; 2]; 4],
+    id: u32,
+    start: Option<(usize, [f64; 3])>,
+) -> Option<(Reading, f64)> {
     let codes = book.codes.get(id as usize)?;
     let q = clockwise(candidate);
     let grid = CodeGrid::new(book.bits, &q, 3);
@@ -482,26 +515,37 @@ pub(crate) fn fit_code(
     let correlation = |quad: &[[f64; 2]; 4], want: &[f64]| correlation_of(quad, want, &all);
     // The turn of the code as the candidate stands, then a grid over place and turn,
     // then the steps halved five times about the best.
-    let (turn, _) = patterns
-        .iter()
-        .enumerate()
-        .filter_map(|(t, p)| correlation(&q, p).map(|r| (t, r)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    let want = &patterns[turn];
+    let turn = match start {
+        Some((turn, _)) => turn,
+        None => {
+            patterns
+                .iter()
+                .enumerate()
+                .filter_map(|(t, p)| correlation(&q, p).map(|r| (t, r)))
+                .max_by(|a, b| a.1.total_cmp(&b.1))?
+                .0
+        }
+    };
+    let want = patterns.get(turn)?;
     let (reach, turn_deg) = (CODE_FIT_REACH_PX, CODE_FIT_TURN_DEG);
     let on_grid = |k: i32, half: f64, count: i32| -half + 2.0 * half * f64::from(k) / f64::from(count - 1);
     // The photo on a grid over the reach (the same places for this code and its rivals).
-    let placed: Vec<([f64; 3], Vec<f64>)> = (0..5)
-        .flat_map(|a| (0..7).flat_map(move |i| (0..7).map(move |j| (a, i, j))))
-        .filter_map(|(a, i, j)| {
-            let x = [on_grid(i, reach, 7), on_grid(j, reach, 7), on_grid(a, turn_deg, 5)];
-            Some((x, levels(&moved(x[0], x[1], x[2]))?))
+    let placed: std::cell::OnceCell<Vec<([f64; 3], Vec<f64>)>> = std::cell::OnceCell::new();
+    let placed = || {
+        placed.get_or_init(|| {
+            (0..5)
+                .flat_map(|a| (0..7).flat_map(move |i| (0..7).map(move |j| (a, i, j))))
+                .filter_map(|(a, i, j)| {
+                    let x = [on_grid(i, reach, 7), on_grid(j, reach, 7), on_grid(a, turn_deg, 5)];
+                    Some((x, levels(&moved(x[0], x[1], x[2]))?))
+                })
+                .collect()
         })
-        .collect();
+    };
     // The best place and turn of a pattern on that grid.
     let coarse = |want: &[f64]| {
         let mut best = (f64::NEG_INFINITY, [0.0; 3]);
-        for (x, levels) in &placed {
+        for (x, levels) in placed() {
             if let Some(r) = pearson(want, levels, &all)
                 && r > best.0
             {
@@ -510,7 +554,10 @@ pub(crate) fn fit_code(
         }
         best
     };
-    let best = coarse(want);
+    let best = match start {
+        Some((_, x)) => (correlation(&moved(x[0], x[1], x[2]), want)?, x),
+        None => coarse(want),
+    };
     let polish_pattern = |want: &[f64], mut best: (f64, [f64; 3]), keep: &[bool]| {
         let mut step = [reach / 6.0, reach / 6.0, turn_deg / 4.0];
         for _ in 0..5 {
@@ -803,29 +850,29 @@ pub(crate) fn screen_codes(
     book: &Codebook,
     candidate: &[[f64; 2]; 4],
     ids: &[u32],
-) -> Option<(u32, f64)> {
+) -> Option<Screened> {
     let q = clockwise(candidate);
     let grid = CodeGrid::new(book.bits, &q, CODE_SCREEN_PER_CELL);
     let sums = CodeSums::new(&grid, grid.blur);
     // Each code in each turn: its id, its white cells and the length of its pattern
     // less its mean (the photo's samples are standardised, so the correlation is the
     // pattern's dot product with them over that length).
-    let codes: Vec<(u32, u64, f64)> = ids
+    let codes: Vec<(u32, usize, u64, f64)> = ids
         .iter()
         .filter_map(|id| Some((*id, book.codes.get(*id as usize)?)))
-        .flat_map(|(id, turns)| turns.iter().map(move |c| (id, *c)))
-        .filter_map(|(id, code)| {
+        .flat_map(|(id, turns)| turns.iter().enumerate().map(move |(t, c)| (id, t, *c)))
+        .filter_map(|(id, turn, code)| {
             let p = sums.pattern(code);
             let mean = p.iter().sum::<f64>() / p.len() as f64;
             let norm = p.iter().map(|v| (v - mean).powi(2)).sum::<f64>().sqrt();
-            (norm > 1e-9).then_some((id, code, norm))
+            (norm > 1e-9).then_some((id, turn, code, norm))
         })
         .collect();
     if codes.is_empty() {
         return None;
     }
     let mut dots = vec![0.0; 1 + sums.bits];
-    let mut best: Option<(u32, f64)> = None;
+    let mut best: Option<Screened> = None;
     for deg in CODE_SCREEN_TURNS_DEG {
         for i in -1..=1 {
             for j in -1..=1 {
@@ -835,12 +882,12 @@ pub(crate) fn screen_codes(
                     continue;
                 };
                 sums.dots(&x, &mut dots);
-                for (id, code, norm) in &codes {
+                for &(id, turn, code, norm) in &codes {
                     let white: f64 =
                         (0..sums.bits).filter(|b| code & (1 << b) != 0).map(|b| dots[1 + b]).sum();
-                    let r = (dots[0] + white) / norm;
-                    if best.is_none_or(|b| r > b.1) {
-                        best = Some((*id, r));
+                    let correlation = (dots[0] + white) / norm;
+                    if best.is_none_or(|b| correlation > b.correlation) {
+                        best = Some(Screened { id, correlation, turn, at: [dx, dy, deg] });
                     }
                 }
             }
@@ -1085,12 +1132,12 @@ pub(crate) mod tests {
         let (img, truth) = occluded_tag(175, true);
         let view = GrayView::new(&img).unwrap();
         let proposal = off(&truth, 1.6, -1.2, 5.0);
-        let (id, r) = screen_codes(&view, &book, &proposal, &[3, 175, 219, 249]).unwrap();
-        assert!(id == 175 && r >= MIN_CODE_SCREEN, "{id} {r}");
-        let near = screen_codes(&view, &book, &off(&truth, 1.2, -1.1, 4.0), &[175]).unwrap().1;
+        let s = screen_codes(&view, &book, &proposal, &[3, 175, 219, 249]).unwrap();
+        assert!(s.id == 175 && s.correlation >= MIN_CODE_SCREEN, "{s:?}");
+        let near = screen_codes(&view, &book, &off(&truth, 1.2, -1.1, 4.0), &[175]).unwrap().correlation;
         assert!(near < MIN_CODE_SCREEN && near > 0.65, "{near}");
-        let (id, r) = screen_codes(&view, &book, &proposal, &[3, 219, 249]).unwrap();
-        assert!(r < MIN_CODE_SCREEN, "{id} {r}");
+        let s = screen_codes(&view, &book, &proposal, &[3, 219, 249]).unwrap();
+        assert!(s.correlation < MIN_CODE_SCREEN, "{s:?}");
         assert_eq!(screen_codes(&view, &book, &proposal, &[]), None);
     }
 
@@ -1108,7 +1155,7 @@ pub(crate) mod tests {
             let mut mixed = opencv::core::Mat::default();
             opencv::core::add_weighted_def(&a, w, &b, 1.0 - w, 0.0, &mut mixed).unwrap();
             let view = GrayView::new(&mixed).unwrap();
-            screen_codes(&view, &book, &truth, &[175]).unwrap().1
+            screen_codes(&view, &book, &truth, &[175]).unwrap().correlation
         };
         let (mut lo, mut hi) = (0.0, 1.0);
         assert!(screened(lo) < MIN_CODE_SCREEN && screened(hi) >= MIN_CODE_SCREEN);

@@ -445,7 +445,7 @@ fn measure_unread(
         return Vec::new();
     }
     let mut places: Vec<[f64; 2]> = Vec::new();
-    let mut screened: Vec<(f64, u32, [[f64; 2]; 4])> = Vec::new();
+    let mut screened: Vec<(crate::decode::Screened, [[f64; 2]; 4])> = Vec::new();
     for q in unread {
         let c = centre_px(q);
         // One square a place (a tag's outline proposes several), none on a tag found.
@@ -455,19 +455,19 @@ fn measure_unread(
             continue;
         }
         places.push(c);
-        if let Some((id, r)) = crate::decode::screen_codes(view, book, q, open)
-            && r >= crate::decode::MIN_CODE_SCREEN
+        if let Some(s) = crate::decode::screen_codes(view, book, q, open)
+            && s.correlation >= crate::decode::MIN_CODE_SCREEN
         {
-            screened.push((r, id, *q));
+            screened.push((s, *q));
         }
     }
     // Best screened first; one fit an id a place (a tag's outline proposes squares a
     // pixel or two apart), none for an id or where a tag was fitted.
-    screened.sort_by(|a, b| b.0.total_cmp(&a.0));
+    screened.sort_by(|a, b| b.0.correlation.total_cmp(&a.0.correlation));
     let mut tried: Vec<(u32, [f64; 2])> = Vec::new();
     let mut fitted: Vec<(f64, DetectedMarker)> = Vec::new();
-    for (_, id, q) in &screened {
-        let c = centre_px(q);
+    for (s, q) in &screened {
+        let (id, c) = (&s.id, centre_px(q));
         if tried.iter().any(|(other, p)| other == id && dist(*p, c) < side(q))
             || fitted.iter().any(|f| f.1.id == *id)
             || !clear_of(q, fitted.iter().map(|f| &f.1.corners))
@@ -476,7 +476,7 @@ fn measure_unread(
         }
         tried.push((*id, c));
         if let Some((Reading::Read { corners, .. }, correlation)) =
-            crate::decode::fit_code(view, book, q, *id)
+            crate::decode::fit_screened(view, book, q, s)
         {
             fitted.push((correlation, DetectedMarker { id: *id, corners }));
         }
