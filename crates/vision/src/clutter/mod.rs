@@ -26,7 +26,10 @@
 //! A tag whose id reads cleanly from a square whose edges cannot be fitted (ranks of
 //! coats and hats along two or three of them) is measured by its code once every square
 //! has been read ([`crate::decode::fit_code`]: the square its known pattern of cells
-//! fits best, what the figures cover left out).
+//! fits best, what the figures cover left out). A square that reads as no tag at all
+//! (figures over its border cells, or a square a pixel or two off) is, once every size
+//! is searched, screened against the codes of the roster's ids that nothing read and
+//! measured by the one it matches best, under the same guards (`measure_unread`).
 //!
 //! A candidate that is clearly a tag (four straight edges of the right size, a dark
 //! border, a code of dark and light cells) but cannot be read is returned as
