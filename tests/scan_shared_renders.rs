@@ -41,7 +41,7 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
                 match &s.refused {
                     Some(e) => format!("REFUSED: {e}"),
                     None => format!(
-                        "{}/{} bases, centre median {:.3} / p95 {:.3} mm, within 2.45 sigma {:.1}%, visible tags {}/{}, cubes {}/{} ({} invented)",
+                        "{}/{} bases, centre median {:.3} / p95 {:.3} mm, within 2.45 sigma {:.1}%, visible tags {}/{} (missed {:?}), cubes {}/{} ({} invented)",
                         s.correct,
                         s.truth_bases,
                         common::truth::quantile(&s.centre_mm, 0.5),
@@ -50,6 +50,7 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
                             / s.error_over_sigma.len().max(1) as f64,
                         s.visible_read,
                         s.visible_tags,
+                        s.visible_missed,
                         s.cubes.found,
                         s.cubes.truth,
                         s.cubes.invented
@@ -105,10 +106,9 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     let selfcal = &by_path[1];
     let coverage = selfcal.sigma_coverage();
     assert!((0.9..=0.995).contains(&coverage), "no camera file: 2.45 sigma {coverage:.3}");
-    // Not yet met (issue 36 asks 0.2 / 0.6 mm, tags at least 90% visible 99% read,
-    // cubes 99%): today's figures as floors (0.253 / 0.604 mm over the bases found by their
-    // tags, those placed by their formation scored apart; tags 98.8-99.0% since a
-    // tag whose id reads cleanly but whose edges figures hide is measured by its code).
+    // Not yet met (issue 36 asks 0.2 / 0.6 mm, cubes 99%): today's figures as floors
+    // (0.254 / 0.589 mm over the bases found by their tags, those placed by their
+    // formation scored apart).
     assert!(
         selfcal.median_mm() <= 0.3 && selfcal.p95_mm() <= 0.65,
         "no camera file: {:.3} / {:.3} mm",
@@ -145,19 +145,24 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     }
     // Line of sight (issue 36 asks 99%): 98.1% / 98.0% before a unit's bases whose tags
     // are hidden were placed where the photo shows them beside its found ones
-    // (`infer_seen`), 98.8% / 98.7% since; most pairs still differing involve a unit
-    // the scan did not find whole.
+    // (`infer_seen`), 98.8% / 98.7% since, 99.0% / 98.9% since squares read as no tag
+    // are measured by the codes no square read; most pairs still differing involve a
+    // unit the scan did not find whole.
     for (m, s) in by_path.iter().enumerate() {
         assert!(
-            s.sight.rate() >= 0.985,
+            s.sight.rate() >= 0.988,
             "{}: line of sight {:.4}",
             ["camera file", "no camera file"][m],
             s.sight.rate()
         );
     }
+    // Tags at least 90% visible (issue 36 asks 99%): 98.8-99.0% since a tag whose id
+    // reads cleanly but whose edges figures hide is measured by its code, 99.5-99.7%
+    // since a square that reads as no tag is screened against the roster's ids no
+    // square read and measured by the code it screens best with (`measure_unread`).
     for (m, s) in by_path.iter().enumerate() {
         assert!(
-            s.visible_rate() >= 0.985,
+            s.visible_rate() >= 0.99,
             "{}: visible tags read {:.3}",
             ["camera file", "no camera file"][m],
             s.visible_rate()

@@ -26,7 +26,10 @@
 //! A tag whose id reads cleanly from a square whose edges cannot be fitted (ranks of
 //! coats and hats along two or three of them) is measured by its code once every square
 //! has been read ([`crate::decode::fit_code`]: the square its known pattern of cells
-//! fits best, what the figures cover left out).
+//! fits best, what the figures cover left out). A square that reads as no tag at all
+//! (figures over its border cells, or a square a pixel or two off) is, once every size
+//! is searched, screened against the codes of the roster's ids that nothing read and
+//! measured by the one it matches best, under the same guards (`measure_unread`).
 //!
 //! A candidate that is clearly a tag (four straight edges of the right size, a dark
 //! border, a code of dark and light cells) but cannot be read is returned as
@@ -54,6 +57,9 @@ pub(crate) struct ClutterFinds {
     pub tags: Vec<DetectedMarker>,
     /// Squares that are clearly tags but could not be read: corners in the photo.
     pub undecoded: Vec<[[f64; 2]; 4]>,
+    /// Squares proposed whose reading failed (no tag read there, or a code that is not
+    /// trusted or not allowed): corners in the photo, for [`measure_unread`].
+    pub unread: Vec<[[f64; 2]; 4]>,
 }
 
 /// What the search needs to know about the tags.
@@ -96,12 +102,16 @@ pub(crate) fn search(
     let sizes = roster.map_or_else(|| vec![default_mm], |r| r.tag_sizes_mm(default_mm));
     let mut known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
     let (mut tags, mut undecoded_px) = (Vec::new(), Vec::new());
-    for size_mm in sizes {
-        let allowed = |id: u32| {
+    let allowed_at = |size_mm: f64| {
+        move |id: u32| {
             !(shared && profile.fiducial(id).is_some())
                 && roster.is_none_or(|r| r.lookup(id).is_some())
                 && size_of(id) == size_mm
-        };
+        }
+    };
+    let mut unread = Vec::new();
+    for &size_mm in &sizes {
+        let allowed = allowed_at(size_mm);
         let shape = TagShape {
             size_mm,
             top_height_mm: profile.bases.top_height_mm,
@@ -111,9 +121,24 @@ pub(crate) fn search(
         let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
         known.extend(finds.tags.iter().copied());
         tags.extend(finds.tags);
+        unread.push((size_mm, finds.unread));
         // An unread square of another size's search may be this one's tag: kept only
         // where no tag was read.
         undecoded_px.extend(finds.undecoded);
+    }
+    // The squares no code was read from, measured by the codes of the roster's ids no
+    // square read, once every size is searched (a square of one size may stand on a
+    // tag of another, read later).
+    if roster.is_some() {
+        let view = GrayView::new(&photo.gray)?.with_srgb(tone == crate::tone::Tone::Srgb);
+        for (size_mm, squares) in unread {
+            let allowed = allowed_at(size_mm);
+            let open: Vec<u32> =
+                (0..book.len()).filter(|id| allowed(*id) && !known.iter().any(|m| m.id == *id)).collect();
+            let found = measure_unread(&view, &book, &squares, &open, &known);
+            known.extend(found.iter().copied());
+            tags.extend(found);
+        }
     }
     undecoded_px.retain(|q| {
         let c = centre_px(q);
@@ -337,10 +362,14 @@ pub(crate) fn find_tags_in_clutter(
                     }
                 } else if !known_ids.contains(&id) {
                     finds.undecoded.push(quad);
+                    finds.unread.push(quad);
                 }
             }
-            Reading::Unreadable => finds.undecoded.push(quad),
-            Reading::NotATag => {}
+            Reading::Unreadable => {
+                finds.undecoded.push(quad);
+                finds.unread.push(quad);
+            }
+            Reading::NotATag => finds.unread.push(quad),
         }
     }
     // An id read cleanly whose corners no square measured: fitted to its code, once,
@@ -396,6 +425,85 @@ pub(crate) fn find_tags_in_clutter(
     }
     finds.undecoded = kept;
     Ok(finds)
+}
+
+/// The tags standing on squares proposed whose reading failed (`unread`, px): each
+/// square screened against the codes of `open` (the roster's ids of the search's size
+/// that no square read), and fitted to the code it screens best with when that reaches
+/// [`crate::decode::MIN_CODE_SCREEN`] (issue 36). A tag whose border cells figures
+/// cover reads as no tag; so does one whose square was proposed a pixel or two off.
+/// Taken under the guards of [`crate::decode::fit_code`] (the pattern correlates at
+/// least [`crate::decode::MIN_CODE_CORRELATION`], none of the three nearest codes
+/// fits better there, the square reads as that id again without a bit corrected), away
+/// from every tag already found (`known`, within the larger one's side), each id once
+/// and each place once, the best screened first.
+fn measure_unread(
+    view: &GrayView<'_>,
+    book: &Codebook,
+    unread: &[[[f64; 2]; 4]],
+    open: &[u32],
+    known: &[DetectedMarker],
+) -> Vec<DetectedMarker> {
+    if open.is_empty() {
+        return Vec::new();
+    }
+    let mut places: Vec<[f64; 2]> = Vec::new();
+    let mut screened: Vec<(crate::decode::Screened, [[f64; 2]; 4])> = Vec::new();
+    for q in unread {
+        let c = centre_px(q);
+        // One square a place (a tag's outline proposes several), none on a tag found.
+        if places.iter().any(|p| dist(*p, c) < 0.1 * side(q))
+            || !clear_of(q, known.iter().map(|m| &m.corners))
+        {
+            continue;
+        }
+        places.push(c);
+        if let Some(s) = crate::decode::screen_codes(view, book, q, open)
+            && s.correlation >= crate::decode::MIN_CODE_SCREEN
+        {
+            screened.push((s, *q));
+        }
+    }
+    // Best screened first; one fit an id a place (a tag's outline proposes squares a
+    // pixel or two apart), none for an id or where a tag was fitted.
+    screened.sort_by(|a, b| b.0.correlation.total_cmp(&a.0.correlation));
+    let mut tried: Vec<(u32, [f64; 2])> = Vec::new();
+    let mut fitted: Vec<(f64, DetectedMarker)> = Vec::new();
+    for (s, q) in &screened {
+        let (id, c) = (&s.id, centre_px(q));
+        if tried.iter().any(|(other, p)| other == id && dist(*p, c) < side(q))
+            || fitted.iter().any(|f| f.1.id == *id)
+            || !clear_of(q, fitted.iter().map(|f| &f.1.corners))
+        {
+            continue;
+        }
+        tried.push((*id, c));
+        if let Some((Reading::Read { corners, .. }, correlation)) =
+            crate::decode::fit_screened(view, book, q, s)
+        {
+            fitted.push((correlation, DetectedMarker { id: *id, corners }));
+        }
+    }
+    fitted
+        .into_iter()
+        .map(|(_, m)| m)
+        .filter(|m| clear_of(&m.corners, known.iter().map(|t| &t.corners)))
+        .collect()
+}
+
+fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// The mean side of a quad, px.
+fn side(q: &[[f64; 2]; 4]) -> f64 {
+    (0..4).map(|i| dist(q[i], q[(i + 1) % 4])).sum::<f64>() / 4.0
+}
+
+/// True when no quad of `tags` stands within the side of it or of `q` from `q`.
+fn clear_of<'a>(q: &[[f64; 2]; 4], mut tags: impl Iterator<Item = &'a [[f64; 2]; 4]>) -> bool {
+    let c = centre_px(q);
+    tags.all(|t| dist(centre_px(t), c) >= side(t).max(side(q)))
 }
 
 /// How good a reading of a tag is, best least: (not measured, corners not fitted to the
@@ -733,5 +841,35 @@ mod tests {
             Vec2::new(undecoded[0][0], undecoded[0][1]).distance(Vec2::new(300.0, 200.0)) < 1.0,
             "{undecoded:?}"
         );
+    }
+
+    /// Issue 36: a tag whose edges figures hide (white coats over a third of its
+    /// bottom border, dark hats against two other edges), proposed from one side 2 px
+    /// and 5° off, reads as no tag there, so no id is known to fit to it; measured by
+    /// the code of the one open id it screens with, it stands within half a pixel of
+    /// its corners. Never as an id it is not, nor where a tag already stands.
+    #[test]
+    fn a_square_read_as_no_tag_is_measured_by_an_open_ids_code() {
+        use crate::decode::tests::occluded_tag;
+        use crate::decode::{Codebook, off};
+        let book = Codebook::new(crate::dictionary::Dictionary::DEFAULT_TAGS).unwrap();
+        let (img, truth) = occluded_tag(175, true);
+        let view = GrayView::new(&img).unwrap();
+        let proposal = off(&truth, 1.6, -1.2, 5.0);
+        let r = read_quad(&view, &book, &proposal);
+        assert!(!matches!(r, Reading::Read { id: 175, errors: 0, .. }), "read as proposed: {r:?}");
+        let found = measure_unread(&view, &book, &[proposal], &[3, 175, 219], &[]);
+        let [tag] = found[..] else { panic!("{found:?}") };
+        let worst = tag
+            .corners
+            .iter()
+            .map(|p| truth.iter().map(|t| dist(*p, *t)).fold(f64::INFINITY, f64::min))
+            .fold(0.0, f64::max);
+        assert!(tag.id == 175 && worst < 0.5, "{tag:?} against {truth:?}");
+        // Its code not among the ids no square read: nothing, never another id.
+        assert!(measure_unread(&view, &book, &[proposal], &[3, 219], &[]).is_empty());
+        // A tag already found there: nothing.
+        let there = DetectedMarker { id: 3, corners: truth };
+        assert!(measure_unread(&view, &book, &[proposal], &[3, 175, 219], &[there]).is_empty());
     }
 }
