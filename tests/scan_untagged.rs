@@ -264,7 +264,7 @@ fn twins_are_told_apart_by_their_declared_paint() {
         let Some(want) = truth.units.iter().find(|u| u.id == id) else { return false };
         s.report.issues.iter().any(|i| match i {
             ScanIssue::MissingUnit { unit, looked, .. } if unit == id => {
-                contested_place(looked).is_some_and(|at| at.distance(centre(want)) < 20.0)
+                common::untagged::contested_place(looked).is_some_and(|at| at.distance(centre(want)) < 20.0)
             }
             _ => false,
         })
@@ -288,13 +288,4 @@ fn twins_are_told_apart_by_their_declared_paint() {
     );
     let bare = scan(&photo, &profile, Some(&unpainted(&roster)), Some(&k)).unwrap();
     assert!(ambiguous(&bare, "au-2") && ambiguous(&bare, "au-3"), "{:?}", bare.report.issues);
-}
-
-/// The place a `missing-unit` issue's `looked` names when the unit was held back from a
-/// contested place ("... apart at (X, Y) mm fit within ..."), table mm.
-fn contested_place(looked: &str) -> Option<vedette_geometry::Vec2> {
-    let rest = &looked[looked.find("apart at (")? + "apart at (".len()..];
-    let (xy, _) = rest.split_once(") mm fit within")?;
-    let (x, y) = xy.split_once(", ")?;
-    Some(vedette_geometry::Vec2::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
 }

@@ -6,11 +6,13 @@
 //! two turned to face the camera (their crew beyond the gun, seen over it) show too
 //! little of the crew: they may be `seen` only facing their true way, else `assumed`.
 //! The line, whose figures show no front, keeps the prior's front (toward the enemy,
-//! here wrong), marked `assumed` with the issue.
+//! here wrong), marked `assumed` with the issue. A battery whose place the photo barely
+//! prefers to an overlapping one may be held back (reported missing at its place), one
+//! at most: the one at (1300, 850) is.
 
 mod common;
 
-use common::untagged::{Rendered, UntaggedShot, rendered_table};
+use common::untagged::{Rendered, UntaggedShot, contested_place, rendered_table};
 use vedette_geometry::{Base, BaseSize, Facing, Formation, Pose, Table, Unit, UnitKind, Vec2};
 use vedette_vision::{ScanIssue, scan};
 
@@ -94,13 +96,26 @@ fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
     // the battery at (1300, 850) is fitted 7.4 mm off).
     let scanned: Vec<(&str, &Base)> =
         result.table.units.iter().flat_map(|u| u.bases.iter().map(move |b| (u.id.as_str(), b))).collect();
-    let mut seen = 0;
+    let (mut seen, mut held) = (0, 0);
     for (id, .., want) in UNITS {
         let truly = truth.units.iter().find(|u| u.id == id).unwrap();
         for w in &truly.bases {
             let Some(&(unit, g)) = scanned.iter().find(|(_, g)| g.centre().distance(w.centre()) < 10.0)
             else {
-                panic!("{id}: no base found at {:?}: {:?}", w.centre(), result.report.issues);
+                // Or held back from a place another overlapping one fits nearly as well
+                // (`fitting::contested`): reported missing at that place, never guessed.
+                let at_place = |i: &ScanIssue| {
+                    matches!(i, ScanIssue::MissingUnit { looked, .. }
+                        if contested_place(looked).is_some_and(|at| at.distance(w.centre()) < 10.0))
+                };
+                assert!(
+                    result.report.issues.iter().any(at_place),
+                    "{id}: no base found at {:?}: {:?}",
+                    w.centre(),
+                    result.report.issues
+                );
+                held += 1;
+                continue;
             };
             let turn = (g.pose().heading_deg - w.pose().heading_deg + 180.0).rem_euclid(360.0) - 180.0;
             let right = turn.abs() < 5.0;
@@ -125,5 +140,8 @@ fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
             assert_eq!(assumed(unit), facing == Some(Facing::Assumed), "{said}: {:?}", result.report.issues);
         }
     }
-    eprintln!("{seen} of {} bases seen", UNITS.iter().map(|u| u.4).sum::<usize>());
+    eprintln!("{seen} of {} bases seen, {held} held back", UNITS.iter().map(|u| u.4).sum::<usize>());
+    // The battery at (1300, 850), fitted 7.4 mm off before, is held back since a place
+    // the photo barely prefers to an overlapping one is not given; the others stand.
+    assert!(held <= 1, "{held} bases held back");
 }

@@ -791,3 +791,12 @@ pub fn untagged_shots() -> Vec<UntaggedShot> {
         shot(3705, 3706, 22.0, true, Brown, 1.5, 5),
     ]
 }
+
+/// The place a `missing-unit` issue's `looked` names when the unit was held back from a
+/// contested place ("... apart at (X, Y) mm fit within ..."), table mm.
+pub fn contested_place(looked: &str) -> Option<vedette_geometry::Vec2> {
+    let rest = &looked[looked.find("apart at (")? + "apart at (".len()..];
+    let (xy, _) = rest.split_once(") mm fit within")?;
+    let (x, y) = xy.split_once(", ")?;
+    Some(vedette_geometry::Vec2::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+}
