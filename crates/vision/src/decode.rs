@@ -627,13 +627,10 @@ fn fit_code_from(
     let whites = sharp.counts();
     let samples = x.len() as f64;
     let at_fitted = |code: u64| {
-        let on = |v: &[f64]| {
-            v[0] + (0..sharp.bits).filter(|b| code & (1 << b) != 0).map(|b| v[1 + b]).sum::<f64>()
-        };
         // A pattern of 0 and 1: its squares about its mean sum to m - m^2 / samples.
-        let m = on(&whites);
+        let m = sharp.on(&whites, code);
         let spread = m - m * m / samples;
-        if spread > 1e-9 { on(&dots) / spread.sqrt() } else { f64::NEG_INFINITY }
+        if spread > 1e-9 { sharp.on(&dots, code) / spread.sqrt() } else { f64::NEG_INFINITY }
     };
     let mut rivals: Vec<(f64, u64)> = book
         .codes
@@ -666,7 +663,8 @@ fn fit_code_from(
     }
 }
 
-fn centre_of(q: &[[f64; 2]; 4]) -> [f64; 2] {
+/// The centre of a quad, px: the mean of its corners.
+pub(crate) fn quad_centre(q: &[[f64; 2]; 4]) -> [f64; 2] {
     [(q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4.0, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4.0]
 }
 
@@ -727,7 +725,7 @@ impl CodeGrid {
 
 /// `q` turned by `deg` about its centre and moved by `(dx, dy)`, px.
 fn turned(q: &[[f64; 2]; 4], dx: f64, dy: f64, deg: f64) -> [[f64; 2]; 4] {
-    let centre = centre_of(q);
+    let centre = quad_centre(q);
     let (s, c) = deg.to_radians().sin_cos();
     q.map(|p| {
         let (x, y) = (p[0] - centre[0], p[1] - centre[1]);
@@ -827,6 +825,13 @@ impl CodeSums {
         out
     }
 
+    /// The paper's entry of `per_part` (a value for the paper and each cell, as
+    /// [`CodeSums::counts`] and [`CodeSums::dots`] give them) plus those of the white
+    /// cells of `code`: that value for the code's whole pattern.
+    fn on(&self, per_part: &[f64], code: u64) -> f64 {
+        per_part[0] + (0..self.bits).filter(|b| code & (1 << b) != 0).map(|b| per_part[1 + b]).sum::<f64>()
+    }
+
     /// The dot products of `x` with the paper's and each cell's shares.
     fn dots(&self, x: &[f64], out: &mut [f64]) {
         out.iter_mut().for_each(|d| *d = 0.0);
@@ -883,9 +888,7 @@ pub(crate) fn screen_codes(
                 };
                 sums.dots(&x, &mut dots);
                 for &(id, turn, code, norm) in &codes {
-                    let white: f64 =
-                        (0..sums.bits).filter(|b| code & (1 << b) != 0).map(|b| dots[1 + b]).sum();
-                    let correlation = (dots[0] + white) / norm;
+                    let correlation = sums.on(&dots, code) / norm;
                     if best.is_none_or(|b| correlation > b.correlation) {
                         best = Some(Screened { id, correlation, turn, at: [dx, dy, deg] });
                     }
@@ -897,7 +900,7 @@ pub(crate) fn screen_codes(
 }
 
 /// The mean length of the quad's four sides.
-fn mean_side(q: &[[f64; 2]; 4]) -> f64 {
+pub(crate) fn mean_side(q: &[[f64; 2]; 4]) -> f64 {
     (0..4).map(|i| (q[i][0] - q[(i + 1) % 4][0]).hypot(q[i][1] - q[(i + 1) % 4][1])).sum::<f64>() / 4.0
 }
 

@@ -35,7 +35,7 @@
 //! border, a code of dark and light cells) but cannot be read is returned as
 //! undecoded, with its place, so that the scan reports it instead of dropping it.
 
-use crate::decode::{Codebook, Reading, read_quad};
+use crate::decode::{Codebook, Reading, mean_side, quad_centre, read_quad};
 use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, GrayView};
 use crate::photo::Photo;
@@ -141,7 +141,7 @@ pub(crate) fn search(
         }
     }
     undecoded_px.retain(|q| {
-        let c = centre_px(q);
+        let c = quad_centre(q);
         !tags.iter().any(|t| {
             let d = t.centre();
             (d[0] - c[0]).hypot(d[1] - c[1]) < t.side_px()
@@ -150,7 +150,7 @@ pub(crate) fn search(
     // One square found by the searches of two sizes is one undecoded tag.
     let mut centres: Vec<[f64; 2]> = Vec::new();
     for q in &undecoded_px {
-        let (c, side) = (centre_px(q), (q[1][0] - q[0][0]).hypot(q[1][1] - q[0][1]));
+        let (c, side) = (quad_centre(q), (q[1][0] - q[0][0]).hypot(q[1][1] - q[0][1]));
         if !centres.iter().any(|d| (d[0] - c[0]).hypot(d[1] - c[1]) < 0.5 * side) {
             centres.push(c);
         }
@@ -315,7 +315,7 @@ pub(crate) fn find_tags_in_clutter(
     let mut pending: std::collections::BTreeMap<u32, [[f64; 2]; 4]> = Default::default();
     for (k, q) in px.chunks_exact(4).enumerate() {
         let quad = [q[0], q[1], q[2], q[3]];
-        let c = centre_px(&quad);
+        let c = quad_centre(&quad);
         if known.iter().any(|m| near_quad(&m.corners, c, 0.2)) || fitted.iter().any(|f| near_quad(f, c, 0.1))
         {
             continue;
@@ -397,7 +397,7 @@ pub(crate) fn find_tags_in_clutter(
         let Some(mine) = code_fitted.get(&id) else { return false };
         measured.iter().any(|(other, c)| {
             *other != id
-                && near_quad(c, centre_px(corners), 0.0)
+                && near_quad(c, quad_centre(corners), 0.0)
                 && code_fitted.get(other).is_none_or(|theirs| theirs > mine)
         })
     };
@@ -415,7 +415,7 @@ pub(crate) fn find_tags_in_clutter(
         }
     }
     // An unread square where a tag was read (a second outline of it) is no news.
-    let centres: Vec<[f64; 2]> = finds.undecoded.iter().map(centre_px).collect();
+    let centres: Vec<[f64; 2]> = finds.undecoded.iter().map(quad_centre).collect();
     let mut kept: Vec<[[f64; 2]; 4]> = Vec::new();
     for (q, c) in finds.undecoded.iter().zip(&centres) {
         let on_read = finds.tags.iter().any(|m| near_quad(&m.corners, *c, 0.3));
@@ -450,9 +450,9 @@ fn measure_unread(
     let mut places: Vec<[f64; 2]> = Vec::new();
     let mut screened: Vec<(crate::decode::Screened, [[f64; 2]; 4])> = Vec::new();
     for q in unread {
-        let c = centre_px(q);
+        let c = quad_centre(q);
         // One square a place (a tag's outline proposes several), none on a tag found.
-        if places.iter().any(|p| dist(*p, c) < 0.1 * side(q))
+        if places.iter().any(|p| dist(*p, c) < 0.1 * mean_side(q))
             || !clear_of(q, known.iter().map(|m| &m.corners))
         {
             continue;
@@ -470,8 +470,8 @@ fn measure_unread(
     let mut tried: Vec<(u32, [f64; 2])> = Vec::new();
     let mut fitted: Vec<(f64, DetectedMarker)> = Vec::new();
     for (s, q) in &screened {
-        let (id, c) = (&s.id, centre_px(q));
-        if tried.iter().any(|(other, p)| other == id && dist(*p, c) < side(q))
+        let (id, c) = (&s.id, quad_centre(q));
+        if tried.iter().any(|(other, p)| other == id && dist(*p, c) < mean_side(q))
             || fitted.iter().any(|f| f.1.id == *id)
             || !clear_of(q, fitted.iter().map(|f| &f.1.corners))
         {
@@ -495,15 +495,10 @@ fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
-/// The mean side of a quad, px.
-fn side(q: &[[f64; 2]; 4]) -> f64 {
-    (0..4).map(|i| dist(q[i], q[(i + 1) % 4])).sum::<f64>() / 4.0
-}
-
 /// True when no quad of `tags` stands within the side of it or of `q` from `q`.
 fn clear_of<'a>(q: &[[f64; 2]; 4], mut tags: impl Iterator<Item = &'a [[f64; 2]; 4]>) -> bool {
-    let c = centre_px(q);
-    tags.all(|t| dist(centre_px(t), c) >= side(t).max(side(q)))
+    let c = quad_centre(q);
+    tags.all(|t| dist(quad_centre(t), c) >= mean_side(t).max(mean_side(q)))
 }
 
 /// How good a reading of a tag is, best least: (not measured, corners not fitted to the
@@ -548,13 +543,9 @@ fn centre_of(q: &[Vec2; 4]) -> Vec2 {
     (q[0] + q[1] + q[2] + q[3]) / 4.0
 }
 
-fn centre_px(q: &[[f64; 2]; 4]) -> [f64; 2] {
-    [(q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4.0, (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4.0]
-}
-
 /// True when `p` lies within the quad grown by `grow` of its size around its centre.
 fn near_quad(q: &[[f64; 2]; 4], p: [f64; 2], grow: f64) -> bool {
-    let c = centre_px(q);
+    let c = quad_centre(q);
     let g: Vec<[f64; 2]> = q
         .iter()
         .map(|v| [c[0] + (v[0] - c[0]) * (1.0 + grow), c[1] + (v[1] - c[1]) * (1.0 + grow)])
@@ -711,7 +702,7 @@ fn square_at_turn(pts: &[Vec2], dirs: &[Option<f64>], turn: f64, size: f64) -> O
 /// darker than its outside, just across the edge: a tag's black border against its
 /// white paper.
 pub(crate) fn edge_support(view: &GrayView<'_>, q: &[[f64; 2]; 4]) -> [f64; 4] {
-    let c = centre_px(q);
+    let c = quad_centre(q);
     let mut out = [0.0; 4];
     for (k, share) in out.iter_mut().enumerate() {
         let (a, b) = (q[k], q[(k + 1) % 4]);
