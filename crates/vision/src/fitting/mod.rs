@@ -110,6 +110,17 @@ const NEAR_SQUARE: f64 = 1.25;
 /// (reported missing, with the places it was looked for at, rather than placed a few
 /// mm off or on another unit's bases).
 const CONTESTED_SHARE: f64 = 0.93;
+/// A one-base place is swallowed by a place of a larger layout (more bases) in the
+/// same blob when at least this share of its outline lies inside that place's ...
+/// (issue 37; on vedette-synth's six renders the one-base places given to a unit
+/// inside a still free larger place were all wrong: leaders, skirmishers and guns laid
+/// inside a cavalry or infantry unit's blob; the share was measured from 0.5 up).
+const SWALLOWED_AREA: f64 = 0.5;
+/// ... and that place ranks at least this share of the one-base place's rank (on
+/// vedette-synth's renders the swallowing places of the wrong one-base places ranked
+/// 0.72-1.44 of them; no right one-base place lay inside a free larger place ranking
+/// even half of it, so any share from 0.5 to 0.7 gives the same).
+const SWALLOWED_RANK: f64 = 0.5;
 
 /// The untagged units found in one photo.
 #[derive(Debug, Clone, Default)]
@@ -272,6 +283,19 @@ pub(crate) fn fit_untagged(
     // The units whose place was contested ([`CONTESTED_SHARE`]), with its centre.
     let mut withheld: BTreeMap<usize, Vec2> = BTreeMap::new();
     let table_middle = profile.table.depth_mm / 2.0;
+    let (table_w, table_d) = (profile.table.width_mm, profile.table.depth_mm);
+    let reaches_table_edge = |outline: &[Vec2; 4]| {
+        outline.iter().any(|p| {
+            p.x < TABLE_EDGE_CLEAR_MM
+                || p.y < TABLE_EDGE_CLEAR_MM
+                || p.x > table_w - TABLE_EDGE_CLEAR_MM
+                || p.y > table_d - TABLE_EDGE_CLEAR_MM
+        })
+    };
+    let outline_of = outline;
+    // Per candidate, the colours it shows (measured once, when it may swallow a
+    // one-base place).
+    let mut seen_at: Vec<Option<paint::Seen>> = vec![None; candidates.len()];
     for (bi, h) in &candidates {
         let outline = outline(h);
         let own_core = core(h);
@@ -304,25 +328,64 @@ pub(crate) fn fit_untagged(
         }
         // A formation whose outline reaches the table's edge is the edge itself, or a
         // fiducial's paper beside it.
-        let (w, d) = (profile.table.width_mm, profile.table.depth_mm);
-        if outline.iter().any(|p| {
-            p.x < TABLE_EDGE_CLEAR_MM
-                || p.y < TABLE_EDGE_CLEAR_MM
-                || p.x > w - TABLE_EDGE_CLEAR_MM
-                || p.y > d - TABLE_EDGE_CLEAR_MM
-        }) {
+        if reaches_table_edge(&outline) {
+            continue;
+        }
+        // A unit of this layout is still to be placed (none fitted or held back).
+        let is_free = |s: &Shape| !fitted.units.contains_key(&s.unit) && !withheld.contains_key(&s.unit);
+        // A one-base place lying inside a place of a larger layout that may still be
+        // given (free of taken places, within the table) and shows the coat of a free
+        // unit of that layout is that unit's bases, not a leader's or a gun's: skipped,
+        // not blocking. Without declared coats the photo does not say which of the two
+        // stands there, and the greedy order stands.
+        let mut swallower = None;
+        if h.shape.count() == 1 {
+            for (oi, (ob, o)) in candidates.iter().enumerate() {
+                if ob != bi
+                    || !swallowed(h, o)
+                    || reaches_table_edge(&outline_of(o))
+                    || blob_taken[*bi].iter().any(|t| overlaps(t, &core(o)))
+                {
+                    continue;
+                }
+                let coats: Vec<(usize, paint::Paints)> = shapes
+                    .iter()
+                    .filter(|s| same_layout(s, &o.shape) && is_free(s))
+                    .map(|s| (s.unit, paints[s.unit]))
+                    .collect();
+                if coats.is_empty() || !coats.iter().all(|(_, p)| p.has_coat()) {
+                    continue;
+                }
+                if seen_at[oi].is_none() {
+                    seen_at[oi] = Some(paint::Seen::measure(
+                        &rect,
+                        &occupied,
+                        &not_mat,
+                        &colour,
+                        o.centre,
+                        o.forward,
+                        o.shape.frontage(),
+                        o.shape.depth(),
+                    )?);
+                }
+                if seen_at[oi].as_ref().is_some_and(|seen| !paint::shows_no_coat(&coats, seen)) {
+                    swallower = Some(o);
+                    break;
+                }
+            }
+        }
+        if let Some(o) = swallower {
+            if debug {
+                eprintln!(
+                    "fit-swallowed by {} x {} at ({:.1},{:.1})",
+                    o.shape.cols, o.shape.rows, o.centre.x, o.centre.y
+                );
+            }
             continue;
         }
         // The free units of this layout; the side the prior prefers first.
-        let mut free: Vec<usize> = shapes
-            .iter()
-            .filter(|s| {
-                same_layout(s, &h.shape)
-                    && !fitted.units.contains_key(&s.unit)
-                    && !withheld.contains_key(&s.unit)
-            })
-            .map(|s| s.unit)
-            .collect();
+        let mut free: Vec<usize> =
+            shapes.iter().filter(|s| same_layout(s, &h.shape) && is_free(s)).map(|s| s.unit).collect();
         if free.is_empty() {
             continue;
         }
@@ -468,6 +531,25 @@ pub(crate) fn fit_untagged(
 /// stands on is a guess.
 fn contested(h: &Hypothesis) -> bool {
     h.runner_up >= CONTESTED_SHARE
+}
+
+/// A one-base place `h` lies inside the place `o` of a larger layout (more bases)
+/// nearly as good: at least [`SWALLOWED_AREA`] of its outline inside `o`'s, and `o`
+/// ranking at least [`SWALLOWED_RANK`] of it. It is then one of `o`'s bases (or its
+/// figures), not a unit of its own.
+fn swallowed(h: &Hypothesis, o: &Hypothesis) -> bool {
+    if h.shape.count() != 1 || o.shape.count() <= 1 {
+        return false;
+    }
+    let rect = |x: &Hypothesis| {
+        Base::new(
+            BaseSize::new(x.shape.frontage(), x.shape.depth()),
+            Pose::new(x.centre, x.forward.heading_deg()),
+        )
+    };
+    let (small, large) = (rect(h), rect(o));
+    let inside = small.polygon().intersection(&large.polygon()).area() / small.area().max(1e-9);
+    inside >= SWALLOWED_AREA && rank(o) >= SWALLOWED_RANK * rank(h)
 }
 
 /// How a missing unit's report ends when it was held back from a contested place.
@@ -1101,6 +1183,35 @@ bases = 1
             let mut near_square = [hyp(ldr, 1, Vec2::ZERO, up, 10.0), hyp(ldr, 1, Vec2::ZERO, right, turned)];
             rivals(&mut near_square);
             assert_eq!(contested(&near_square[0]), expected, "{turned}: {near_square:?}");
+        }
+    }
+
+    /// Issue 37: a one-base place lying inside a place of a larger layout is swallowed
+    /// by it: at least [`SWALLOWED_AREA`] (0.5) of its outline inside, and the larger
+    /// place ranking at least [`SWALLOWED_RANK`] (0.5) of it. A 20 x 20 mm leader's base
+    /// over the right end of a line of three 30 x 20 mm bases (90 x 20 mm about (100,
+    /// 100)): centred 0.2 mm inside the line's end (0.51 of it inside) it is swallowed,
+    /// 0.2 mm outside (0.49) not; with the line scoring 5.1 against its 10 (0.51) it
+    /// is, 4.9 (0.49) not. A one-base place does not swallow another, nor is a two-base
+    /// place swallowed. The same on the table turned 30° about a far point.
+    #[test]
+    fn a_one_base_place_inside_a_larger_layout_s_place_is_swallowed() {
+        let turn = |p: Vec2, deg: f64| {
+            let (c, s) = (deg.to_radians().cos(), deg.to_radians().sin());
+            Vec2::new(500.0 + c * p.x - s * p.y, 300.0 + s * p.x + c * p.y)
+        };
+        let (inf, ldr) = (BaseSize::new(30.0, 20.0), BaseSize::new(20.0, 20.0));
+        for deg in [0.0, 30.0] {
+            let up = Vec2::from_heading_deg(90.0 + deg);
+            let at = |x: f64| turn(Vec2::new(x, 100.0), deg);
+            let line = |score: f64| hyp(inf, 3, at(100.0), up, score);
+            let leader = |x: f64| hyp(ldr, 1, at(x), up, 10.0);
+            assert!(swallowed(&leader(144.8), &line(10.0)), "{deg}");
+            assert!(!swallowed(&leader(145.2), &line(10.0)), "{deg}");
+            assert!(swallowed(&leader(130.0), &line(5.1)), "{deg}");
+            assert!(!swallowed(&leader(130.0), &line(4.9)), "{deg}");
+            assert!(!swallowed(&leader(130.0), &leader(135.0)), "{deg}");
+            assert!(!swallowed(&hyp(ldr, 2, at(130.0), up, 10.0), &line(10.0)), "{deg}");
         }
     }
 

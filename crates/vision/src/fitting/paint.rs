@@ -56,6 +56,11 @@ impl Paints {
     pub(crate) fn any(&self) -> bool {
         self.coat.is_some() || self.flock.is_some()
     }
+
+    /// Whether a coat is declared.
+    pub(crate) fn has_coat(&self) -> bool {
+        self.coat.is_some()
+    }
 }
 
 /// The colours a fitted formation shows (Lab, relative to the photo).
