@@ -139,9 +139,9 @@ fn own_untagged_render_holds_the_floor() {
 /// one-base unit (leader, skirmishers, gun) is fitted with its base's centre on another
 /// unit's true bases. A gun's place inside fr-12's line used to be given to fr-27 (and
 /// fr-12 lost), ranking above the line's own place: a one-base place lying inside a
-/// still free place of a larger layout in its blob is now that layout's
-/// (`fitting::swallowed`). Measured: 71 of 94 bases right, 71 of 73 written (66 of 94
-/// and 66 of 73 before).
+/// still free place of a larger layout in its blob, which shows the coat of a unit of
+/// that layout, is now that layout's (`fitting::swallowed`). Measured: 71 of 94 bases
+/// right, 71 of 73 written (66 of 94 and 66 of 73 before).
 #[test]
 fn a_one_base_unit_is_not_fitted_inside_a_larger_unit() {
     let shot = common::untagged::untagged_shots().remove(0);

@@ -31,6 +31,9 @@
 //!    A place that another place of its layout overlapping it fits nearly as well
 //!    ([`contested`]: the photo does not say which the unit stands on) is not given:
 //!    the unit it would go to is reported missing with the place, and put nowhere else.
+//!    A one-base place lying inside a place of a larger layout still to be given, which
+//!    shows the declared coat of a free unit of that layout ([`swallowed`]), is that
+//!    unit's bases (a leader's or a gun's place laid over a line): it is skipped.
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
 //!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
@@ -112,9 +115,13 @@ const NEAR_SQUARE: f64 = 1.25;
 const CONTESTED_SHARE: f64 = 0.93;
 /// A one-base place is swallowed by a place of a larger layout (more bases) in the
 /// same blob when at least this share of its outline lies inside that place's ...
-/// (issue 37; on vedette-synth's six renders the one-base places given to a unit
-/// inside a still free larger place were all wrong: leaders, skirmishers and guns laid
-/// inside a cavalry or infantry unit's blob; the share was measured from 0.5 up).
+/// (issue 37; measured on vedette-synth's six bench renders: the one-base places given
+/// to a unit inside a still free larger place were all wrong, leaders, skirmishers and
+/// guns laid inside a cavalry or infantry unit's blob, at any share from 0.5 up; the
+/// second renderer's photos have none). The swallowing place must also show a coat
+/// of its layout's free units (see `fit_untagged`): without paints, on the fixed
+/// 12-unit render of `tests/scan_untagged.rs`, a wrong larger place took a unit away
+/// from its own place and a right leader was swallowed.
 const SWALLOWED_AREA: f64 = 0.5;
 /// ... and that place ranks at least this share of the one-base place's rank (on
 /// vedette-synth's renders the swallowing places of the wrong one-base places ranked
@@ -296,6 +303,19 @@ pub(crate) fn fit_untagged(
     // Per candidate, the colours it shows (measured once, when it may swallow a
     // one-base place).
     let mut seen_at: Vec<Option<paint::Seen>> = vec![None; candidates.len()];
+    // The colours a place shows ([`paint::Seen`]).
+    let seen_of = |h: &Hypothesis| {
+        paint::Seen::measure(
+            &rect,
+            &occupied,
+            &not_mat,
+            &colour,
+            h.centre,
+            h.forward,
+            h.shape.frontage(),
+            h.shape.depth(),
+        )
+    };
     for (bi, h) in &candidates {
         let outline = outline(h);
         let own_core = core(h);
@@ -357,16 +377,7 @@ pub(crate) fn fit_untagged(
                     continue;
                 }
                 if seen_at[oi].is_none() {
-                    seen_at[oi] = Some(paint::Seen::measure(
-                        &rect,
-                        &occupied,
-                        &not_mat,
-                        &colour,
-                        o.centre,
-                        o.forward,
-                        o.shape.frontage(),
-                        o.shape.depth(),
-                    )?);
+                    seen_at[oi] = Some(seen_of(o)?);
                 }
                 if seen_at[oi].as_ref().is_some_and(|seen| !paint::shows_no_coat(&coats, seen)) {
                     swallower = Some(o);
@@ -394,20 +405,7 @@ pub(crate) fn fit_untagged(
             free.sort_by_key(|&u| (roster.units[u].side == *near) != in_near_half);
         }
         // The formation's colours, when the candidates declare paints.
-        let seen = if free.iter().any(|&o| paints[o].any()) {
-            Some(paint::Seen::measure(
-                &rect,
-                &occupied,
-                &not_mat,
-                &colour,
-                h.centre,
-                h.forward,
-                h.shape.frontage(),
-                h.shape.depth(),
-            )?)
-        } else {
-            None
-        };
+        let seen = if free.iter().any(|&o| paints[o].any()) { Some(seen_of(h)?) } else { None };
         // A formation that shows no coat of any free unit of its layout, all of which
         // declare one, is none of them (the mat's edge, a shadow, terrain).
         let coats: Vec<(usize, paint::Paints)> = free.iter().map(|&o| (o, paints[o])).collect();
