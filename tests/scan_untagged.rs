@@ -295,13 +295,13 @@ fn twins_are_told_apart_by_their_declared_paint() {
     };
     // Or held back as itself: its paint chose it for a place that another place of its
     // layout overlapping it fits nearly as well (`fitting::contested`), reported missing
-    // at that place, within 20 mm of its own centre (au-2 since the contested rule: its
+    // with the places it was held back between, one within 20 mm of its own centre (au-2 since the contested rule: its
     // best place is 19 mm off, slid along its line, and ranks 0.96 of it).
     let held_as_itself = |s: &vedette_vision::Scan, id: &str| {
         let Some(want) = truth.units.iter().find(|u| u.id == id) else { return false };
         s.report.issues.iter().any(|i| match i {
-            ScanIssue::MissingUnit { unit, looked, .. } if unit == id => {
-                common::untagged::contested_place(looked).is_some_and(|at| at.distance(centre(want)) < 20.0)
+            ScanIssue::MissingUnit { unit, .. } if unit == id => {
+                common::untagged::offered_places(i).iter().any(|at| at.distance(centre(want)) < 20.0)
             }
             _ => false,
         })

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::untagged::{Rendered, UntaggedShot, contested_place, rendered_table};
+use common::untagged::{Rendered, UntaggedShot, offered_places, rendered_table};
 use vedette_geometry::{Base, BaseSize, Facing, Formation, Pose, Table, Unit, UnitKind, Vec2};
 use vedette_vision::{ScanIssue, scan};
 
@@ -103,10 +103,12 @@ fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
             let Some(&(unit, g)) = scanned.iter().find(|(_, g)| g.centre().distance(w.centre()) < 10.0)
             else {
                 // Or held back from a place another overlapping one fits nearly as well
-                // (`fitting::contested`): reported missing at that place, never guessed.
+                // (`fitting::contested`): reported missing, never guessed, with the two
+                // places it was held back between, one of them on it.
                 let at_place = |i: &ScanIssue| {
-                    matches!(i, ScanIssue::MissingUnit { looked, .. }
-                        if contested_place(looked).is_some_and(|at| at.distance(w.centre()) < 10.0))
+                    matches!(i, ScanIssue::MissingUnit { places, .. }
+                        if places.iter().flat_map(|u| &u.bases).any(|b| b.centre().distance(w.centre()) < 10.0))
+                        && !offered_places(i).is_empty()
                 };
                 assert!(
                     result.report.issues.iter().any(at_place),

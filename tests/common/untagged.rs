@@ -792,11 +792,40 @@ pub fn untagged_shots() -> Vec<UntaggedShot> {
     ]
 }
 
-/// The place a `missing-unit` issue's `looked` names when the unit was held back from a
-/// contested place ("... apart at (X, Y) mm fit within ..."), table mm.
-pub fn contested_place(looked: &str) -> Option<vedette_geometry::Vec2> {
-    let rest = &looked[looked.find("apart at (")? + "apart at (".len()..];
-    let (xy, _) = rest.split_once(") mm fit within")?;
-    let (x, y) = xy.split_once(", ")?;
-    Some(vedette_geometry::Vec2::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
+/// A unit held back from a contested place (`missing-unit` with `places`): each place
+/// it was offered at is the whole unit, one base per roster base, of its size, at the
+/// place's formation (its bases' centres averaging the place's centre), its facing
+/// assumed, its sigmas covering both places; and `looked` names the best place's
+/// centre to the millimetre. Gives the places' centres, best first (none when the unit
+/// was not held back).
+pub fn offered_places(issue: &vedette_vision::ScanIssue) -> Vec<vedette_geometry::Vec2> {
+    let vedette_vision::ScanIssue::MissingUnit { unit, bases, base_mm, looked, places, .. } = issue else {
+        return Vec::new();
+    };
+    let centre = |u: &vedette_geometry::Unit| {
+        u.bases.iter().fold(vedette_geometry::Vec2::ZERO, |a, b| a + b.centre())
+            * (1.0 / u.bases.len() as f64)
+    };
+    assert!(places.len() <= 2, "{unit}: {places:?}");
+    let mut apart = 0.0_f64;
+    for p in places {
+        assert_eq!((&p.id, p.bases.len()), (unit, *bases), "{p:?}");
+        for b in &p.bases {
+            assert!((b.width() - base_mm[0]).abs() < 1e-9 && (b.depth() - base_mm[1]).abs() < 1e-9, "{b:?}");
+            assert_eq!(b.meta().facing, Some(vedette_geometry::Facing::Assumed), "{b:?}");
+            assert_eq!(b.meta().found, Some(vedette_geometry::Found::Fitted), "{b:?}");
+        }
+        apart = apart.max(centre(p).distance(centre(&places[0])));
+    }
+    // Each place's sigma covers the other (at most 2.45 sigma apart).
+    for p in places {
+        for b in &p.bases {
+            assert!(b.meta().sigma_mm.is_some_and(|s| 2.45 * s >= apart * 0.999), "{apart} mm: {b:?}");
+        }
+    }
+    if let Some(best) = places.first() {
+        let c = centre(best);
+        assert!(looked.contains(&format!("apart at ({:.0}, {:.0}) mm fit within", c.x, c.y)), "{looked}");
+    }
+    places.iter().map(centre).collect()
 }

@@ -157,7 +157,7 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                             units.push(u.to_unit(bases));
                         }
                         Ok(None) => issues.push(crate::fitting::missing_everywhere(u, scans)),
-                        Err(issue) => issues.push(issue),
+                        Err(issue) => issues.push(*issue),
                     }
                     continue;
                 }

@@ -243,6 +243,14 @@ pub enum ScanIssue {
         searched_mm: [[f64; 2]; 2],
         /// What was looked at there, and why nothing fits.
         looked: String,
+        /// Where it was held back from (a contested place: the photo fits it within a
+        /// few percent as well as a place overlapping it): the unit as it would stand
+        /// on each of the two places, best first, its facing assumed and its sigmas
+        /// covering both (of several photos, each photo's). Empty when nothing of its
+        /// layout was found. `vedette serve` offers to put it on one (a `place`
+        /// correction).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        places: Vec<vedette_geometry::Unit>,
     },
     /// An untagged unit was given a formation that fits other units of its side, kind
     /// and layout as well (issue 37): the photo cannot tell them apart; check which is
@@ -413,7 +421,7 @@ impl ScanIssue {
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),
-            ScanIssue::MissingUnit { unit, bases, base_mm, searched_mm, looked } => format!(
+            ScanIssue::MissingUnit { unit, bases, base_mm, searched_mm, looked, .. } => format!(
                 "{unit} ({bases} untagged {} of {:.0} x {:.0} mm) was not found, none invented: looked over the table from {} to {} {looked}",
                 if *bases == 1 { "base" } else { "bases" },
                 base_mm[0],

@@ -8,7 +8,7 @@ use crate::scan_many::{self, scan_and_merge};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use vedette::CliError;
-use vedette::commands::serve::photo::{MissingTag, PhotoView, ScanSummary, Scanned, Scanner};
+use vedette::commands::serve::photo::{HeldUnit, MissingTag, PhotoView, ScanSummary, Scanned, Scanner};
 use vedette_draw::{Scene, SvgOptions};
 use vedette_geometry::Vec2;
 use vedette_vision::{CameraModel, Photo, ScanIssue, encode_image};
@@ -70,7 +70,9 @@ impl Scanner for ProfileScanner {
         if let ([photo], Some(path)) = (photos.as_slice(), paths.first()) {
             stage(format!("scanning {}", name(path)));
             let s = scan_one(path, photo, inputs, false)?;
-            let summary = summarize(paths, backgrounds, &s.table, &[&s], &s.report.issues, s.report.bases);
+            let mut summary =
+                summarize(paths, backgrounds, &s.table, &[&s], &s.report.issues, s.report.bases);
+            project_held(&mut summary, &s.fit.model, inputs);
             let report_text = report_file_text(path, &s.report)?;
             let view = view_of(&photos, s.fit.model.clone(), inputs, stage)?;
             return Ok(Scanned { photos: paths.to_vec(), table: s.table, report_text, summary, view });
@@ -82,11 +84,12 @@ impl Scanner for ProfileScanner {
         })?;
         let report_text = scan_many::report_file_text(paths, &all, &merged.report)?;
         let refs: Vec<&vedette_vision::Scan> = all.iter().collect();
-        let summary =
+        let mut summary =
             summarize(paths, backgrounds, &merged.table, &refs, &merged.report.issues, merged.report.bases);
         let Some(first) = all.first() else {
             return Err(CliError::Usage("no photo was scanned".to_string()));
         };
+        project_held(&mut summary, &first.fit.model, inputs);
         let view = view_of(&photos, first.fit.model.clone(), inputs, stage)?;
         Ok(Scanned { photos: paths.to_vec(), table: merged.table, report_text, summary, view })
     }
@@ -128,6 +131,15 @@ fn summarize(
             _ => None,
         })
         .collect();
+    let held = issues
+        .iter()
+        .filter_map(|i| match i {
+            ScanIssue::MissingUnit { unit, places, .. } if !places.is_empty() => {
+                Some(HeldUnit::new(unit.clone(), places.clone()))
+            }
+            _ => None,
+        })
+        .collect();
     ScanSummary {
         photos: paths.iter().map(|p| p.display().to_string()).collect(),
         backgrounds: backgrounds.iter().map(|p| p.display().to_string()).collect(),
@@ -137,7 +149,20 @@ fn summarize(
         missing_tags,
         issues: issues.iter().map(ScanIssue::describe).collect(),
         twins,
+        held,
         scan_ms: scans.iter().map(|s| s.report.timing_ms.total).sum(),
+    }
+}
+
+/// The held units' places in the first photo's pixels (`model`, at the base tops'
+/// height), for the photo view.
+fn project_held(summary: &mut ScanSummary, model: &CameraModel, inputs: &ScanInputs) {
+    let top = inputs.profile.bases.top_height_mm;
+    for h in &mut summary.held {
+        h.project(|points| {
+            let px = model.project(points, top).ok()?;
+            Some(px.into_iter().map(|[x, y]| Vec2::new(x, y)).collect())
+        });
     }
 }
 

@@ -39,6 +39,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("pairing.js", JS, include_str!("web/pairing.js")),
     ("facing.js", JS, include_str!("web/facing.js")),
     ("twins.js", JS, include_str!("web/twins.js")),
+    ("held.js", JS, include_str!("web/held.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

@@ -15,7 +15,7 @@
 //! - A later `side` of a unit replaces its earlier ones.
 //! - A correction that changes which base a name names, or which bases a unit has
 //!   (`delete`, `add`, `reassign` on the unit it takes from and the unit it gives to,
-//!   `swap` on both units),
+//!   `swap` on both units, `place` on the unit it puts on the table),
 //!   ends every fold on that unit: corrections before and after it are never folded
 //!   together.
 //!
@@ -87,6 +87,7 @@ pub fn compact(corrections: &[Correction], keep: usize) -> Vec<Correction> {
                 }
             }
             Correction::Add { unit, .. } | Correction::Facing { unit, .. } => open.barrier(unit),
+            Correction::Place { unit } => open.barrier(&unit.id),
             Correction::Swap { unit, with } => {
                 open.barrier(unit);
                 open.barrier(with);

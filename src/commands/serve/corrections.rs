@@ -1,7 +1,7 @@
 //! Corrections a player makes in the viewer (issue 22 item 3): move, rotate, flip,
 //! delete or add a base, give a base to another unit, or a unit to another side, or
-//! settle a unit's assumed facing or swap it with a twin the photo cannot tell it from
-//! (issue 37). Each
+//! settle a unit's assumed facing, swap it with a twin the photo cannot tell it from or
+//! put on the table a unit the scan held back (issue 37). Each
 //! is applied to the table's JSON form and the result goes through the
 //! table's own validation, so a correction can never produce a table `vedette report`
 //! would refuse. The list is kept in `TABLE.corrections.json` beside the table.
@@ -95,6 +95,16 @@ pub enum Correction {
         /// The other unit's id.
         with: String,
     },
+    /// Put on the table a unit the scan held back (issue 37: an untagged unit whose
+    /// place the photo barely prefers to an overlapping one is reported `missing-unit`
+    /// with both places, never placed on a guess): `unit` is the whole unit as a table
+    /// file writes it, as the scan report offers it on one of its places. Refused when
+    /// a unit of that id is on the table, or when the table would not take the unit
+    /// (its own rules, and its `parent` on the table).
+    Place {
+        /// The unit, with its id, side, kind and bases.
+        unit: Box<vedette_geometry::Unit>,
+    },
     /// Give the unit to the side `side`.
     Side {
         /// The unit's id.
@@ -135,6 +145,9 @@ impl Correction {
             Correction::Swap { unit, with } => {
                 check_name("unit", unit).and_then(|()| check_name("with", with))
             }
+            Correction::Place { unit } => check_name("unit", &unit.id)
+                .and_then(|()| check_name("side", &unit.side))
+                .and_then(|()| unit.parent.as_deref().map_or(Ok(()), |p| check_name("parent", p))),
         }
     }
 
@@ -151,6 +164,7 @@ impl Correction {
             | Correction::Side { unit, .. }
             | Correction::Swap { unit, .. }
             | Correction::Facing { unit, .. } => unit,
+            Correction::Place { unit } => &unit.id,
         }
     }
 }
@@ -398,6 +412,46 @@ mod tests {
             tagged.units[1].bases[1].with_meta(BaseMeta { tag: Some(41), ..BaseMeta::default() });
         let e = refused(Correction::Swap { unit: "fr-3".into(), with: "fr-5".into() }, &tagged);
         assert!(e.contains("fr-5's base 1 was read from its tag (41)"), "{e}");
+    }
+
+    /// Issue 37: a unit the scan held back from a contested place is put on the table
+    /// as the report offers it (`place`), with its bases, sigmas and assumed facing as
+    /// they are; placing it again, a unit without a base, or one whose parent is not on
+    /// the table is refused in the table's own words. It then takes corrections like
+    /// any unit, and goes the way it came (the corrections file round-trips it).
+    #[test]
+    fn place_puts_a_held_unit_on_the_table() {
+        use vedette_geometry::{Facing, Found, Unit};
+        let t = two_units();
+        let held: Unit = serde_json::from_str(
+            r#"{"id":"fr-9","side":"fr","kind":"infantry","formation":"line","bases":[
+              {"x":100,"y":300,"heading":90,"width":40,"depth":20,"sigma_mm":4.5,"found":"fitted","facing":"assumed"},
+              {"x":140,"y":300,"heading":90,"width":40,"depth":20,"sigma_mm":4.5,"found":"fitted","facing":"assumed"}]}"#,
+        )
+        .unwrap();
+        let place = |u: &Unit| Correction::Place { unit: Box::new(u.clone()) };
+        let placed = apply(&t, &place(&held)).unwrap();
+        assert_eq!(placed.units.len(), t.units.len() + 1);
+        let got = placed.units.last().unwrap();
+        assert_eq!(got, &held);
+        assert!(got.bases.iter().all(|b| b.meta().found == Some(Found::Fitted)
+            && b.meta().facing == Some(Facing::Assumed)
+            && b.meta().sigma_mm == Some(4.5)));
+        // Then a correction like any unit's.
+        let flipped = apply(&placed, &Correction::Facing { unit: "fr-9".into(), flip: true }).unwrap();
+        assert_eq!(flipped.units.last().unwrap().bases[0].heading_deg(), 270.0);
+        let refused = |c: Correction, t: &Table| apply(t, &c).unwrap_err().to_string();
+        let e = refused(place(&held), &placed);
+        assert!(e.contains("fr-9"), "{e}");
+        let e = refused(place(&Unit { bases: Vec::new(), ..held.clone() }), &t);
+        assert!(e.contains("at least one base"), "{e}");
+        let e = refused(place(&Unit { parent: Some("zz".into()), ..held.clone() }), &t);
+        assert!(e.contains("zz"), "{e}");
+        // The file form: {"op": "place", "unit": {...}}.
+        let text = corrections_json(&[place(&held)]).unwrap();
+        assert!(text.contains("\"op\": \"place\"") && text.contains("\"id\": \"fr-9\""), "{text}");
+        let back: CorrectionsFile = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.corrections, vec![place(&held)]);
     }
 
     #[test]

@@ -289,6 +289,7 @@ impl Corrector {
                 self.slotted.swap(u, v);
                 Ok(())
             }
+            Correction::Place { unit } => self.place(unit),
             Correction::Reassign { to, .. } => {
                 let (u, rank) = self.base_named(name)?;
                 let v = self.unit_named(to)?;
@@ -299,6 +300,33 @@ impl Corrector {
                 self.append(v, base, Some((u, rank)))
             }
         }
+    }
+
+    /// Puts `unit` on the table, last, when the table's rules take it: its own rules
+    /// checked on a table of it alone (O(its bases)), its id free and its parent on the
+    /// table.
+    fn place(&mut self, unit: &vedette_geometry::Unit) -> Result<(), CliError> {
+        let alone = Table::new(
+            self.shell.rules,
+            self.shell.scale,
+            vec![vedette_geometry::Unit { parent: None, ..unit.clone() }],
+        );
+        let parent_fault =
+            unit.parent.as_ref().is_some_and(|p| *p == unit.id || !self.by_id.contains_key(p.as_str()));
+        if alone.validate(CORRECTED_TABLE).is_err() || self.by_id.contains_key(&unit.id) || parent_fault {
+            return Err(self.refusal(|t, _| t.units.push(unit.clone())));
+        }
+        let mut shell_unit = unit.clone();
+        let list = std::mem::take(&mut shell_unit.bases);
+        self.slotted.push(list.iter().filter(|b| b.meta().slot.is_some()).count());
+        self.bases.push(Ranked::new(list));
+        self.removed.push(false);
+        self.by_id.insert(unit.id.clone(), self.shell.units.len());
+        if let Some(p) = &unit.parent {
+            *self.named_by.entry(p.clone()).or_default() += 1;
+        }
+        self.shell.units.push(shell_unit);
+        Ok(())
     }
 
     /// Appends `base` to unit `u` (taken from unit `from` at its rank, for a
@@ -496,6 +524,7 @@ mod tests {
                 let ours = std::mem::take(&mut t.units[u].bases);
                 t.units[u].bases = std::mem::replace(&mut t.units[v].bases, ours);
             }
+            Correction::Place { unit } => t.units.push((**unit).clone()),
             Correction::Reassign { base, to } => {
                 let r = base_of(&t, base)?;
                 let u = unit_of(&t, to)?;
@@ -534,6 +563,33 @@ mod tests {
         t
     }
 
+    /// A `place` of a unit drawn to reach every rule: a new id or one on the table
+    /// (`a`), no id, the skirmisher `s` (a parent elsewhere), a parent on the table
+    /// (`b`), not on it (`x`) or itself, no base, a base of no width, slots in order or
+    /// not, a kind its formation does not fit.
+    fn placed() -> impl Strategy<Value = Correction> {
+        let id = prop::sample::select(vec!["n", "m", "a", "s", " "]);
+        let parent = prop::sample::select(vec![None, Some("b"), Some("x"), Some("n"), Some("s")]);
+        let bases = prop::sample::select(vec![0usize, 1, 2, 3]);
+        let width = prop::sample::select(vec![30.0, 0.0]);
+        let slots = prop::sample::select(vec![None, Some([1, 0]), Some([0, 2])]);
+        let kind = prop::sample::select(vec!["infantry", "skirmisher"]);
+        (id, parent, bases, width, slots, kind).prop_map(|(id, parent, n, width, slots, kind)| {
+            let bases: Vec<String> = (0..n)
+                .map(|i| {
+                    let slot = slots.map(|s| format!(",\"slot\":{}", s[i.min(1)] + i)).unwrap_or_default();
+                    format!("{{\"x\":{},\"y\":400,\"heading\":90,\"width\":{width},\"depth\":20{slot}}}", 30 * i)
+                })
+                .collect();
+            let parent = parent.map(|p| format!(",\"parent\":\"{p}\"")).unwrap_or_default();
+            let text = format!(
+                "{{\"id\":\"{id}\",\"side\":\"fr\",\"kind\":\"{kind}\",\"formation\":\"line\"{parent},\"bases\":[{}]}}",
+                bases.join(",")
+            );
+            Correction::Place { unit: Box::new(serde_json::from_str(&text).unwrap()) }
+        })
+    }
+
     /// A correction drawn from a small alphabet that reaches every rule: names that
     /// exist or not, numbers in and out of bounds, slots, units that cannot go.
     fn correction() -> impl Strategy<Value = Correction> {
@@ -569,6 +625,7 @@ mod tests {
             (name, unit.clone()).prop_map(|(base, to)| Correction::Reassign { base, to }),
             (unit.clone(), any::<bool>()).prop_map(|(unit, flip)| Correction::Facing { unit, flip }),
             (unit.clone(), unit.clone()).prop_map(|(unit, with)| Correction::Swap { unit, with }),
+            placed(),
             (unit, prop::sample::select(vec!["fr", " ", "au"]))
                 .prop_map(|(unit, side)| Correction::Side { unit, side: side.to_string() }),
         ]

@@ -50,6 +50,59 @@ pub struct MissingTag {
     pub base: usize,
 }
 
+/// An untagged unit the scan held back from a contested place (issue 37,
+/// `missing-unit` with `places`): the page offers to put it on one of them (a `place`
+/// correction).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeldUnit {
+    /// The unit's id.
+    pub unit: String,
+    /// The unit as it would stand on each place, best first.
+    pub places: Vec<vedette_geometry::Unit>,
+    /// Each place's bases' corners (front left, front right, rear right, rear left),
+    /// table mm: what the plan draws.
+    pub corners_mm: Vec<Vec<[[f64; 2]; 4]>>,
+    /// The same corners in the first photo's pixels, at the base tops' height: what the
+    /// photo view draws (empty until [`HeldUnit::project`]).
+    pub corners_px: Vec<Vec<[[f64; 2]; 4]>>,
+}
+
+impl HeldUnit {
+    /// `unit` held back between `places`.
+    #[must_use]
+    pub fn new(unit: String, places: Vec<vedette_geometry::Unit>) -> HeldUnit {
+        let corners_mm = places
+            .iter()
+            .map(|p| {
+                p.bases
+                    .iter()
+                    .map(|b| {
+                        let c = b.corners();
+                        [c.front_left, c.front_right, c.rear_right, c.rear_left].map(|v| [v.x, v.y])
+                    })
+                    .collect()
+            })
+            .collect();
+        HeldUnit { unit, places, corners_mm, corners_px: Vec::new() }
+    }
+
+    /// Fills [`HeldUnit::corners_px`] with `to_photo` (table mm to photo pixels, one
+    /// call for every corner); left empty when a corner does not project.
+    pub fn project(&mut self, to_photo: impl Fn(&[Vec2]) -> Option<Vec<Vec2>>) {
+        let all: Vec<Vec2> =
+            self.corners_mm.iter().flatten().flatten().map(|&[x, y]| Vec2::new(x, y)).collect();
+        let Some(px) = to_photo(&all).filter(|px| px.len() == all.len()) else { return };
+        let mut next = px.into_iter().map(|p| [p.x, p.y]);
+        self.corners_px = self
+            .corners_mm
+            .iter()
+            .map(|place| {
+                place.iter().map(|_| std::array::from_fn(|_| next.next().unwrap_or([0.0, 0.0]))).collect()
+            })
+            .collect();
+    }
+}
+
 /// What a scan found, as the page shows it after an upload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScanSummary {
@@ -72,6 +125,8 @@ pub struct ScanSummary {
     /// group is the unit a formation was given to, then the units it may be instead.
     /// The page offers to swap A's unit with the others on the table.
     pub twins: Vec<Vec<String>>,
+    /// Untagged units held back from contested places, with the places.
+    pub held: Vec<HeldUnit>,
     /// Time the scan took, ms.
     pub scan_ms: f64,
 }
@@ -179,6 +234,31 @@ pub fn close_calls(compact_json: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    /// Issue 37: a held unit's places are drawn from their bases' corners (front left,
+    /// front right, rear right, rear left, table mm), and in the photo from the same
+    /// corners projected, in order; a projection that fails leaves the photo without.
+    #[test]
+    fn a_held_units_places_are_outlined_by_their_corners() {
+        let place = |x: f64| -> vedette_geometry::Unit {
+            serde_json::from_str(&format!(
+                r#"{{"id":"fr-9","side":"fr","kind":"infantry","bases":[{{"x":{x},"y":50,"heading":90,"width":40,"depth":20}}]}}"#
+            ))
+            .unwrap()
+        };
+        let mut held = HeldUnit::new("fr-9".into(), vec![place(100.0), place(103.0)]);
+        assert_eq!(held.corners_mm[0], vec![[[80.0, 60.0], [120.0, 60.0], [120.0, 40.0], [80.0, 40.0]]]);
+        assert_eq!(held.corners_mm[1][0][0], [83.0, 60.0]);
+        assert!(held.corners_px.is_empty());
+        held.project(|_| None);
+        assert!(held.corners_px.is_empty());
+        held.project(|p| Some(p.iter().map(|v| Vec2::new(2.0 * v.x, 3.0 * v.y)).collect()));
+        assert_eq!(
+            held.corners_px[0],
+            vec![[[160.0, 180.0], [240.0, 180.0], [240.0, 120.0], [160.0, 120.0]]]
+        );
+        assert_eq!(held.corners_px[1][0][3], [166.0, 120.0]);
+    }
     use super::*;
 
     #[test]

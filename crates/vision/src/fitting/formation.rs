@@ -101,6 +101,9 @@ pub(crate) struct Hypothesis {
     /// ranks no higher, as a share of this one's rank (0 when none does): near 1, the
     /// photo does not tell this place from that one.
     pub runner_up: f64,
+    /// Where that runner-up stands: its centre and one of its two directions (`None`
+    /// when no place is its runner-up).
+    pub runner_up_at: Option<(Vec2, Vec2)>,
     /// Per edge (rear, front, left, right), how clear the band beyond it is.
     pub clear: [f64; 4],
 }
@@ -145,6 +148,7 @@ pub(crate) fn hypothesis(
         rival_mm: 0.0,
         rival_deg: 0.0,
         runner_up: 0.0,
+        runner_up_at: None,
         clear,
     })
 }

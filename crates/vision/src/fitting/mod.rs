@@ -64,7 +64,7 @@ use crate::tags::TagPose;
 use crate::tone::Tone;
 use formation::{Hypothesis, Shape, hypothesis};
 use std::collections::BTreeMap;
-use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Vec2};
+use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Unit, Vec2};
 
 pub(crate) use background::rectified as background_surface;
 
@@ -287,8 +287,9 @@ pub(crate) fn fit_untagged(
     // Best first: by edge strength, formations that explain more of their blob first.
     candidates.sort_by(|a, b| rank(&b.1).total_cmp(&rank(&a.1)));
     let mut blob_taken: Vec<Vec<Base>> = vec![Vec::new(); blobs.len()];
-    // The units whose place was contested ([`CONTESTED_SHARE`]), with its centre.
-    let mut withheld: BTreeMap<usize, Vec2> = BTreeMap::new();
+    // The units whose place was contested ([`CONTESTED_SHARE`]): its centre, and the unit
+    // as it would stand there and on the runner-up.
+    let mut withheld: BTreeMap<usize, (Vec2, Vec<Unit>)> = BTreeMap::new();
     let table_middle = profile.table.depth_mm / 2.0;
     let (table_w, table_d) = (profile.table.width_mm, profile.table.depth_mm);
     let reaches_table_edge = |outline: &[Vec2; 4]| {
@@ -435,7 +436,15 @@ pub(crate) fn fit_untagged(
             if debug {
                 eprintln!("fit-contested {} {:.2}", u.id, h.runner_up);
             }
-            withheld.insert(unit, h.centre);
+            // The places it was held back between, as the unit would stand on each
+            // (facing the enemy, assumed): the player may put it on one.
+            let toward = toward_enemy(roster.game.near_side.as_deref(), &u.side, in_near_half);
+            let runner_up = h.runner_up_at.map(|(centre, forward)| Hypothesis { centre, forward, ..*h });
+            let places = std::iter::once(h)
+                .chain(runner_up.as_ref())
+                .map(|p| u.to_unit(place(p, prior_forward(p, toward))))
+                .collect();
+            withheld.insert(unit, (h.centre, places));
             blob_taken[*bi].push(own_core);
             continue;
         }
@@ -447,32 +456,9 @@ pub(crate) fn fit_untagged(
                 others: rivals,
             });
         }
-        // Facing: toward the enemy's table edge.
-        let toward = match &roster.game.near_side {
-            Some(near) => {
-                if u.side == *near {
-                    1.0
-                } else {
-                    -1.0
-                }
-            }
-            None => {
-                if in_near_half {
-                    1.0
-                } else {
-                    -1.0
-                }
-            }
-        };
-        // Of a square formation of square bases any edge may be the front: the one
-        // most toward the enemy's edge.
-        let square = h.shape.size.width == h.shape.size.depth && h.shape.frontage() == h.shape.depth();
-        let turns: &[Vec2] =
-            if square { &[h.forward, h.forward.perp_left()] } else { std::slice::from_ref(&h.forward) };
-        let forward = turns
-            .iter()
-            .map(|&f| if f.y * toward >= 0.0 { f } else { -f })
-            .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best });
+        let toward = toward_enemy(roster.game.near_side.as_deref(), &u.side, in_near_half);
+        let square = square_formation(&h.shape);
+        let forward = prior_forward(h, toward);
         // What stands on the bases may show the front ([`facing`]): the prior's
         // front is kept or turned, and marked seen; otherwise it stays assumed.
         let mut bases = place(h, forward);
@@ -511,13 +497,17 @@ pub(crate) fn fit_untagged(
     for s in &shapes {
         if !fitted.units.contains_key(&s.unit) {
             let u = &roster.units[s.unit];
-            let at = withheld.get(&s.unit).copied();
+            let (at, places) = match withheld.remove(&s.unit) {
+                Some((at, places)) => (Some(at), places),
+                None => (None, Vec::new()),
+            };
             fitted.issues.push(ScanIssue::MissingUnit {
                 unit: u.id.clone(),
                 bases: s.count(),
                 base_mm: u.base_mm,
                 searched_mm: searched,
                 looked: missing_looked(blobs.len(), s, at),
+                places,
             });
         }
     }
@@ -548,6 +538,36 @@ fn swallowed(h: &Hypothesis, o: &Hypothesis) -> bool {
     let (small, large) = (rect(h), rect(o));
     let inside = small.polygon().intersection(&large.polygon()).area() / small.area().max(1e-9);
     inside >= SWALLOWED_AREA && rank(o) >= SWALLOWED_RANK * rank(h)
+}
+
+/// Which way the enemy's table edge lies along the table's depth (+1 or -1) from a unit
+/// of `side`: by the roster's `near_side` (the side whose edge is y = 0), else by the
+/// half of the table it stands in (`in_near_half`).
+fn toward_enemy(near_side: Option<&str>, side: &str, in_near_half: bool) -> f64 {
+    let toward_far = match near_side {
+        Some(near) => side == near,
+        None => in_near_half,
+    };
+    if toward_far { 1.0 } else { -1.0 }
+}
+
+/// A square formation of square bases: any of its edges may be its front.
+fn square_formation(shape: &Shape) -> bool {
+    shape.size.width == shape.size.depth && shape.frontage() == shape.depth()
+}
+
+/// The front the prior gives place `h`: of its directions (a square formation's four)
+/// the one most toward the enemy's edge (`toward`, [`toward_enemy`]).
+fn prior_forward(h: &Hypothesis, toward: f64) -> Vec2 {
+    let turns: &[Vec2] = if square_formation(&h.shape) {
+        &[h.forward, h.forward.perp_left()]
+    } else {
+        std::slice::from_ref(&h.forward)
+    };
+    turns
+        .iter()
+        .map(|&f| if f.y * toward >= 0.0 { f } else { -f })
+        .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best })
 }
 
 /// How a missing unit's report ends when it was held back from a contested place.
@@ -675,8 +695,9 @@ fn rivals(places: &mut [Hypothesis]) {
                 continue;
             }
             let share = if own_rank > 0.0 { rank(o) / own_rank } else { 1.0 };
-            if share <= 1.0 {
-                h.runner_up = h.runner_up.max(share);
+            if share <= 1.0 && share > h.runner_up {
+                h.runner_up = share;
+                h.runner_up_at = Some((o.centre, o.forward));
             }
             if share < RIVAL_SHARE {
                 continue;
@@ -801,11 +822,11 @@ fn one_front(sightings: &mut [crate::merge::Sighting]) -> Result<(), ()> {
 /// them, matched by place to the photo that found it with the smallest uncertainty,
 /// each base combined as a tag's sightings are ([`crate::merge`]). `Ok(None)`: no photo
 /// found the unit; `Err`: photos put it in places further apart than their joint
-/// uncertainty allows (a `conflicting-unit` issue: left out, never guessed).
+/// uncertainty allows (a `conflicting-unit` issue, boxed: left out, never guessed).
 pub(crate) fn merge_unit(
     scans: &[crate::scan::Scan],
     unit: &crate::roster::RosterUnit,
-) -> Result<Option<Vec<Base>>, ScanIssue> {
+) -> Result<Option<Vec<Base>>, Box<ScanIssue>> {
     use crate::merge::{Sighting, combine};
     let seen: Vec<(usize, &vedette_geometry::Unit)> = scans
         .iter()
@@ -815,16 +836,18 @@ pub(crate) fn merge_unit(
     let Some(&(first, reference)) = seen.iter().min_by(|a, b| sigma_of(a.1).total_cmp(&sigma_of(b.1))) else {
         return Ok(None);
     };
-    let conflict = || ScanIssue::ConflictingUnit {
-        unit: unit.id.clone(),
-        at_mm: seen
-            .iter()
-            .map(|(_, u)| {
-                let c = centre_of(u);
-                [round_to(c.x, 0.1), round_to(c.y, 0.1)]
-            })
-            .collect(),
-        photos: seen.iter().map(|(k, _)| *k).collect(),
+    let conflict = || {
+        Box::new(ScanIssue::ConflictingUnit {
+            unit: unit.id.clone(),
+            at_mm: seen
+                .iter()
+                .map(|(_, u)| {
+                    let c = centre_of(u);
+                    [round_to(c.x, 0.1), round_to(c.y, 0.1)]
+                })
+                .collect(),
+            photos: seen.iter().map(|(k, _)| *k).collect(),
+        })
     };
     let mut bases = Vec::with_capacity(reference.bases.len());
     for b in &reference.bases {
@@ -870,12 +893,24 @@ pub(crate) fn missing_everywhere(unit: &crate::roster::RosterUnit, scans: &[crat
             })
         })
         .collect();
+    // Each photo's places it was held back between, table mm alike.
+    let places = scans
+        .iter()
+        .flat_map(|s| &s.report.issues)
+        .filter_map(|i| match i {
+            ScanIssue::MissingUnit { unit: id, places, .. } if *id == unit.id => Some(places),
+            _ => None,
+        })
+        .flatten()
+        .cloned()
+        .collect();
     ScanIssue::MissingUnit {
         unit: unit.id.clone(),
         bases: shape.count(),
         base_mm: unit.base_mm,
         searched_mm: searched,
         looked: looked_everywhere(&shape, &looked),
+        places,
     }
 }
 
@@ -1142,6 +1177,7 @@ bases = 1
             rival_mm: 0.0,
             rival_deg: 0.0,
             runner_up: 0.0,
+            runner_up_at: None,
             clear: [1.0; 4],
         }
     }
@@ -1168,8 +1204,10 @@ bases = 1
             ];
             rivals(&mut places);
             assert!((places[0].runner_up - slid / 10.0).abs() < 1e-9, "{:?}", places[0]);
+            assert_eq!(places[0].runner_up_at, Some((Vec2::new(109.0, 100.0), up)), "{:?}", places[0]);
             assert_eq!(contested(&places[0]), expected, "{slid}: {:?}", places[0]);
             assert!(!contested(&places[1]) && places[1].runner_up == 0.0, "{:?}", places[1]);
+            assert_eq!(places[1].runner_up_at, None, "{:?}", places[1]);
             assert!(!contested(&places[2]) && places[2].runner_up == 0.0, "{:?}", places[2]);
         }
         let ski = BaseSize::new(20.0, 20.0);
@@ -1211,6 +1249,31 @@ bases = 1
             assert!(!swallowed(&leader(130.0), &leader(135.0)), "{deg}");
             assert!(!swallowed(&hyp(ldr, 2, at(130.0), up, 10.0), &line(10.0)), "{deg}");
         }
+    }
+
+    /// The prior's front (issue 37): toward the enemy's edge, +y for a unit whose enemy
+    /// is beyond the far edge. A line's direction is kept or reversed (one axis: its
+    /// front is a long edge); a square formation of square bases may take any of its
+    /// four directions, the one most toward the enemy (here a quarter turn); a unit
+    /// with no near side declared faces away from the half of the table it stands in.
+    #[test]
+    fn the_prior_faces_the_enemy_s_edge() {
+        let (up, right) = (Vec2::new(0.0, 1.0), Vec2::new(1.0, 0.0));
+        let line = hyp(BaseSize::new(30.0, 20.0), 3, Vec2::new(500.0, 300.0), up, 10.0);
+        assert_eq!(prior_forward(&line, 1.0), up);
+        assert_eq!(prior_forward(&line, -1.0), -up);
+        let turned = Hypothesis { forward: Vec2::new(0.6, -0.8), ..line };
+        assert_eq!(prior_forward(&turned, 1.0), Vec2::new(-0.6, 0.8));
+        let mut square = hyp(BaseSize::new(20.0, 20.0), 1, Vec2::new(500.0, 300.0), right, 10.0);
+        assert_eq!(prior_forward(&square, 1.0), Vec2::new(0.0, 1.0));
+        square.forward = Vec2::new(0.8, 0.6);
+        assert_eq!(prior_forward(&square, -1.0), Vec2::new(0.6, -0.8));
+        assert_eq!((toward_enemy(None, "fr", true), toward_enemy(None, "fr", false)), (1.0, -1.0));
+        assert_eq!(
+            (toward_enemy(Some("au"), "fr", true), toward_enemy(Some("au"), "fr", false)),
+            (-1.0, -1.0)
+        );
+        assert_eq!((toward_enemy(Some("fr"), "fr", false), toward_enemy(Some("fr"), "fr", true)), (1.0, 1.0));
     }
 
     /// A unit withheld from a contested place is reported missing with that place; one

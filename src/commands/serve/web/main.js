@@ -1,6 +1,6 @@
 // The page's start and its wiring: which module answers which gesture and event.
 // Every module has one job (view, gestures, sheet, selection, card, findings,
-// corrections, uploads, layers); this one only connects them.
+// corrections, uploads, layers, facing, twins, held); this one only connects them.
 import { state, $, on, emit, showError } from "./state.js";
 import { api } from "./api.js";
 import * as view from "./view.js";
@@ -15,6 +15,7 @@ import "./findings.js";
 import "./layers.js";
 import "./facing.js";
 import "./twins.js";
+import "./held.js";
 
 on("error", (m) => { $("error").textContent = m; if (m) openAtLeast("half"); });
 

@@ -355,6 +355,70 @@ export function drawPair(card) {
   });
 }
 
+/**
+ * Draws the places of units held back (held.js): each {key, label, mm, px}, its bases'
+ * corners in table mm and in the photo's pixels; dashed outlines, numbered. Replaces
+ * what was drawn before (none: clears it).
+ */
+export function drawHeld(places) {
+  const root = svg();
+  if (!root) return;
+  const old = root.querySelector("#page-held");
+  if (old) old.remove();
+  const to = state.view === "photo" ? (p) => p : toPlan;
+  const drawn = to ? places.map((p) => ({ ...p, bases: (state.view === "photo" ? p.px : p.mm) || [] })).filter((p) => p.bases.length) : [];
+  if (!drawn.length) return;
+  const g = group("page-held");
+  const outlines = drawn.map((p) => p.bases.map((corners) => corners.map(to)));
+  const centroid = (pts) => pts.reduce((a, p) => [a[0] + p[0] / pts.length, a[1] + p[1] / pts.length], [0, 0]);
+  const centres = outlines.map((o) => centroid(o.flat()));
+  drawn.forEach((place, i) => {
+    const outline = document.createElementNS(NS, "g");
+    outline.setAttribute("class", "page-held");
+    outline.dataset.place = place.key;
+    for (const cls of ["halo", "dashes"]) {
+      for (const pts of outlines[i]) {
+        const poly = document.createElementNS(NS, "polygon");
+        poly.setAttribute("points", pts.map((p) => p.join(",")).join(" "));
+        poly.setAttribute("class", cls);
+        poly.setAttribute("vector-effect", "non-scaling-stroke");
+        outline.append(poly);
+      }
+    }
+    // The label at the corner farthest from the other places (places overlap: their
+    // labels would), sized like a base's short side.
+    const pts = outlines[i].flat();
+    const others = centres.filter((_, j) => j !== i);
+    const away = others.length ? centroid(others) : centres[i];
+    const far = pts.reduce((best, p) => (Math.hypot(p[0] - away[0], p[1] - away[1]) > Math.hypot(best[0] - away[0], best[1] - away[1]) ? p : best), pts[0]);
+    const side = Math.min(...outlines[i][0].map((p, k, q) => Math.hypot(p[0] - q[(k + 1) % 4][0], p[1] - q[(k + 1) % 4][1])));
+    const size = Math.max(labelSize * 1.5, side * 0.9);
+    const out = [far[0] - centres[i][0], far[1] - centres[i][1]];
+    const len = Math.hypot(out[0], out[1]) || 1;
+    const text = document.createElementNS(NS, "text");
+    text.setAttribute("x", far[0] + (out[0] / len) * size * 0.8);
+    text.setAttribute("y", far[1] + (out[1] / len) * size * 0.8 + size * 0.35);
+    text.setAttribute("font-size", size);
+    text.setAttribute("text-anchor", "middle");
+    text.textContent = place.label;
+    outline.append(text);
+    g.append(outline);
+  });
+}
+
+/** The box (user units) of the held places drawn, or null. */
+export function heldBox() {
+  const g = svg() && svg().querySelector("#page-held");
+  return g ? unionBoxes([g.getBBox()]) : null;
+}
+
+/** Lights (or not) one held place drawn by drawHeld. */
+export function lightHeld(key, on) {
+  const root = svg();
+  if (!root) return;
+  for (const e of root.querySelectorAll(".page-held")) if (e.dataset.place === key) e.classList.toggle("lit", on);
+}
+
 /** The smallest base, screen pixels across, that gets a rotate handle. */
 export const MIN_HANDLE_BASE_PX = 24;
 
@@ -455,6 +519,20 @@ function unionBoxes(boxes) {
   const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
   const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+}
+
+/**
+ * Brings `box` (user units) to the middle of `area` (a screen rectangle), zoomed in
+ * until it spans `share` of the area's width or height (never zoomed out).
+ */
+export function focus(box, area, share = 0.5) {
+  if (!box || !vb) return;
+  const a = toScreen(box.x, box.y), b = toScreen(box.x + box.w, box.y + box.h);
+  const f = Math.min(share * (area.right - area.left) / Math.max(b.x - a.x, 1), share * (area.bottom - area.top) / Math.max(b.y - a.y, 1));
+  if (f > 1) zoomAt(f, (a.x + b.x) / 2, (a.y + b.y) / 2);
+  const c = toScreen(box.x + box.w / 2, box.y + box.h / 2);
+  panBy((area.left + area.right) / 2 - c.x, (area.top + area.bottom) / 2 - c.y);
+  commit();
 }
 
 /**
