@@ -76,7 +76,7 @@ pub use output::{
     CAMERA_SCHEMA_ID, CameraTruth, MarkerTruth, PoseTruth, Render, TagTruth, Truth, WrittenFiles,
 };
 pub use props::{CROWD_UNIFORMS, FigureSpacing, TAG_CLEAR_MM};
-pub use render::{RenderOptions, UNIT_COATS, render, render_empty};
+pub use render::{NearbyLamp, RenderOptions, UNIT_COATS, render, render_empty};
 pub use scene::{
     BaseTag, DEFAULT_BASE_HEIGHT_MM, DEFAULT_FIDUCIAL_QUIET_ZONE_MM, DEFAULT_TAG_SIDE_MM, Layout,
     PrintedMarker, Scene, StandardLayout, TableFiducial, TagSpec,

@@ -148,7 +148,7 @@ impl World<'_> {
             Face::Side(k) => 1 + u64::from(k),
         };
         let key = KEY_SOLID | (i as u64) << 20 | face << 16;
-        let light = self.lighting.intensity(p, &hit.normal);
+        let light = self.lighting.intensity_at(&q, &hit.normal);
         match (solid.kind, hit.face) {
             (SolidKind::Base { tag }, Face::Top) => {
                 let shade = light * self.top_shadow.sample(p);
@@ -173,7 +173,11 @@ impl World<'_> {
             (SolidKind::Cube, Face::Top)
                 if self.cube_highlight > 0.0 && solid.colour != marker_colour(None) =>
             {
-                Sample { colour: solid.colour.scaled(light) + Colour::grey(self.cube_highlight), key }
+                // A nearby lamp is mirrored in a glossy top where its lobe points to
+                // the camera; a distant one gives every top the same highlight.
+                let eye = self.camera.pose.position_mm();
+                let lobe = self.lighting.gloss_at(&q, &eye).unwrap_or(1.0) as f32;
+                Sample { colour: solid.colour.scaled(light) + Colour::grey(self.cube_highlight * lobe), key }
             }
             _ => Sample { colour: solid.colour.scaled(light), key },
         }

@@ -90,10 +90,26 @@ pub struct RenderOptions {
     /// before exposure and white balance) added to the top of every painted cube
     /// (natural wood is matte); 0 (the default): matte tops.
     pub cube_highlight: f64,
+    /// A lamp near the table instead of a distant one (issue 36): hung this high over
+    /// this table point, its direct light falls off with the square of the distance
+    /// and the cosine of its angle, so that the table under it is brighter than the
+    /// plane its corners make and a cube's top, nearer it, brighter again; a glossy
+    /// top ([`RenderOptions::cube_highlight`]) mirrors it in a lobe. `None` (the
+    /// default): a distant lamp, the same light everywhere but for a plane's gradient.
+    pub nearby_lamp: Option<NearbyLamp>,
     /// Store the photo sRGB-encoded, as a phone's JPEG is (issue 36: light raised to
     /// about 1/2.2 after the sensor's noise, then 8 bits), rather than with values
     /// proportional to light (false, the default).
     pub srgb: bool,
+}
+
+/// A lamp hung over the table ([`RenderOptions::nearby_lamp`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NearbyLamp {
+    /// The table point it hangs over, table mm.
+    pub over: Vec2,
+    /// Its height above the table, mm (at least 100).
+    pub height_mm: f64,
 }
 
 impl Default for RenderOptions {
@@ -117,6 +133,7 @@ impl Default for RenderOptions {
             houses: false,
             white_balance: [1.0; 3],
             cube_highlight: 0.0,
+            nearby_lamp: None,
             srgb: false,
         }
     }
@@ -157,6 +174,11 @@ impl RenderOptions {
         }
         if !(0.0..=1.0).contains(&self.cube_highlight) {
             return bad("cube_highlight", self.cube_highlight, "must be 0..=1 of white");
+        }
+        if let Some(lamp) = self.nearby_lamp
+            && !(lamp.height_mm.is_finite() && lamp.height_mm >= 100.0)
+        {
+            return bad("nearby_lamp.height_mm", lamp.height_mm, "must be at least 100 mm above the table");
         }
         self.sensor.check()
     }
@@ -227,7 +249,10 @@ fn render_with_noise(
     let props = props::build(scene, &fiducials, &tags, camera, options);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let centre = Vec2::new(size.width / 2.0, size.depth / 2.0);
-    let lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
+    let mut lighting = Lighting::random(&mut rng, centre, size.width.hypot(size.depth));
+    if let Some(lamp) = options.nearby_lamp {
+        lighting = lighting.nearby(lamp.over, lamp.height_mm);
+    }
 
     // The grids cover the table and everything standing on or near it (solids farther
     // off share the border cells: still drawn, but their shadows are not).
@@ -425,6 +450,7 @@ mod tests {
             RenderOptions { white_balance: [1.0, 0.1, 1.0], ..ideal(3) },
             RenderOptions { cube_highlight: 1.5, ..ideal(3) },
             RenderOptions { cube_highlight: -0.1, ..ideal(3) },
+            RenderOptions { nearby_lamp: Some(NearbyLamp { over: Vec2::ZERO, height_mm: 50.0 }), ..ideal(3) },
         ] {
             assert!(render(&scene, &camera, &bad).is_err());
         }

@@ -117,6 +117,11 @@ pub(crate) struct Lighting {
     pub gradient_per_mm: Vec2,
     /// Where the gradient is neutral, table mm.
     pub centre: Vec2,
+    /// A lamp near the table (its position, table mm, z up), whose direct light falls
+    /// off with the square of the distance and the cosine of its angle
+    /// ([`RenderOptions::nearby_lamp`](crate::RenderOptions)); `None`: a distant lamp
+    /// along `to_light`, the same everywhere.
+    pub lamp_mm: Option<Vector3<f64>>,
 }
 
 impl Lighting {
@@ -129,13 +134,52 @@ impl Lighting {
             Vector3::new(elevation.cos() * azimuth.cos(), elevation.cos() * azimuth.sin(), elevation.sin());
         let strength = rng.random_range(0.0..0.25) / extent_mm.max(1.0);
         let g = Vec2::from_heading_deg(rng.random_range(0.0..360.0)) * strength;
-        Lighting { to_light, ambient: 0.5, direct: 0.55, gradient_per_mm: g, centre }
+        Lighting { to_light, ambient: 0.5, direct: 0.55, gradient_per_mm: g, centre, lamp_mm: None }
     }
 
-    /// The light falling on a surface at `p` with normal `n` (no shadow).
+    /// This light with its lamp `height_mm` above the table point `over` instead of far
+    /// away: its direct light on a surface facing it squarely at height `height_mm` below
+    /// it is the distant lamp's, and falls off with the square of the distance and the
+    /// cosine of the angle elsewhere; shadows fall away from it as seen from the table's
+    /// centre.
+    pub(crate) fn nearby(self, over: Vec2, height_mm: f64) -> Lighting {
+        let lamp = Vector3::new(over.x, over.y, height_mm);
+        let to_light = (lamp - Vector3::new(self.centre.x, self.centre.y, 0.0)).normalize();
+        Lighting { to_light, lamp_mm: Some(lamp), ..self }
+    }
+
+    /// The light falling on a surface of the table plane at `p` with normal `n` (no
+    /// shadow).
     pub(crate) fn intensity(&self, p: Vec2, n: &Vector3<f64>) -> f64 {
+        self.intensity_at(&Vector3::new(p.x, p.y, 0.0), n)
+    }
+
+    /// The light falling on a surface at `q` (table mm, z up) with normal `n` (no
+    /// shadow).
+    pub(crate) fn intensity_at(&self, q: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+        let p = Vec2::new(q.x, q.y);
         let gradient = (1.0 + (p - self.centre).dot(self.gradient_per_mm)).max(0.2);
-        (self.ambient + self.direct * n.dot(&self.to_light).max(0.0)) * gradient
+        let direct = match self.lamp_mm {
+            None => n.dot(&self.to_light).max(0.0),
+            Some(lamp) => {
+                let to = lamp - q;
+                let d2 = to.norm_squared().max(1.0);
+                // Inverse square, normalised to the lamp's height over the table.
+                n.dot(&to).max(0.0) / d2.sqrt() * lamp.z * lamp.z / d2
+            }
+        };
+        (self.ambient + self.direct * direct) * gradient
+    }
+
+    /// The share of a glossy horizontal top's mirror lobe (Blinn-Phong, exponent
+    /// [`GLOSS`]) at `q` seen from `eye` (table mm): 1 where the top mirrors the lamp
+    /// into the eye. `None` for a distant lamp (a glossy top then carries a uniform
+    /// highlight).
+    pub(crate) fn gloss_at(&self, q: &Vector3<f64>, eye: &Vector3<f64>) -> Option<f64> {
+        let lamp = self.lamp_mm?;
+        let half = (lamp - q).normalize() + (eye - q).normalize();
+        let n = half.norm();
+        Some(if n > 0.0 { (half.z / n).max(0.0).powf(GLOSS) } else { 0.0 })
     }
 
     /// How far a shadow moves horizontally per mm of height, table mm.
@@ -144,6 +188,11 @@ impl Lighting {
         Vec2::new(-l.x / l.z, -l.y / l.z)
     }
 }
+
+/// The exponent of a glossy cube top's mirror lobe (Blinn-Phong): a varnished paint
+/// under a lamp of some size (a shade, a bulb's diffuser), its highlight half gone 11°
+/// from the mirror direction.
+pub(crate) const GLOSS: f64 = 40.0;
 
 /// The darkening of a horizontal surface at height `z_mm` by nearby taller solids:
 /// ambient occlusion close to their footprints and a soft cast shadow. 1 is unshaded.
@@ -273,6 +322,7 @@ mod tests {
             direct: 0.5,
             gradient_per_mm: Vec2::ZERO,
             centre: Vec2::ZERO,
+            lamp_mm: None,
         };
         let area = (Vec2::new(0.0, 0.0), Vec2::new(100.0, 100.0));
         let reach = shadow_reach_mm(&lighting, 20.0);
@@ -304,11 +354,39 @@ mod tests {
             direct: 0.5,
             gradient_per_mm: Vec2::new(0.001, 0.0),
             centre: Vec2::ZERO,
+            lamp_mm: None,
         };
         let up = Vector3::new(0.0, 0.0, 1.0);
         let side = Vector3::new(1.0, 0.0, 0.0);
         assert!((l.intensity(Vec2::ZERO, &up) - 1.0).abs() < 1e-12);
         assert!((l.intensity(Vec2::ZERO, &side) - 0.5).abs() < 1e-12);
         assert!((l.intensity(Vec2::new(100.0, 0.0), &up) - 1.1).abs() < 1e-12);
+    }
+
+    /// A nearby lamp: under it, a horizontal surface takes the distant lamp's light; a
+    /// top 9.5 mm nearer it the inverse square more; 1 m aside at 1.5 m high, the cube
+    /// of the cosine; a glossy top mirrors it fully only where its lobe meets the eye.
+    #[test]
+    fn a_nearby_lamp_falls_off_with_the_square_of_the_distance() {
+        let far = Lighting {
+            to_light: Vector3::new(0.0, 0.0, 1.0),
+            ambient: 0.0,
+            direct: 1.0,
+            gradient_per_mm: Vec2::ZERO,
+            centre: Vec2::ZERO,
+            lamp_mm: None,
+        };
+        let l = far.nearby(Vec2::ZERO, 1500.0);
+        let up = Vector3::new(0.0, 0.0, 1.0);
+        assert!((l.intensity(Vec2::ZERO, &up) - 1.0).abs() < 1e-12);
+        let top = l.intensity_at(&Vector3::new(0.0, 0.0, 9.5), &up);
+        assert!((top - (1500.0f64 / 1490.5).powi(2)).abs() < 1e-12, "{top}");
+        let aside = l.intensity(Vec2::new(1000.0, 0.0), &up);
+        assert!((aside - (1.0 + (1000.0f64 / 1500.0).powi(2)).powf(-1.5)).abs() < 1e-12, "{aside}");
+        let eye = Vector3::new(400.0, 0.0, 1500.0);
+        let mirror = l.gloss_at(&Vector3::new(200.0, 0.0, 0.0), &eye).unwrap();
+        let off = l.gloss_at(&Vector3::new(600.0, 300.0, 0.0), &eye).unwrap();
+        assert!((mirror - 1.0).abs() < 1e-12 && off < 0.5, "{mirror} {off}");
+        assert!(far.gloss_at(&Vector3::zeros(), &eye).is_none());
     }
 }

@@ -198,7 +198,7 @@ pub fn find_cubes(
     });
     // Tops of a coloured paint that catch the lamp's highlight (issue 36: a red
     // reading pink, a yellow pale) are within tolerance once the highlight is taken off.
-    let lamp = Lamp { paper: profile.colours.paper, srgb: correction.is_srgb() };
+    let lamp = Lamp { paper: profile.colours.paper, srgb: correction.is_srgb(), pool: pool_light(profile) };
     let lit = highlight_table(&classes, spec.tolerance, lamp);
     let cell = |p: &Vec3b| {
         let c = |v: u8| usize::from(v >> HIGHLIGHT_CELL_BITS);
@@ -235,7 +235,8 @@ pub fn find_cubes(
     }
     let side_px = spec.size_mm * CUBE_PX_PER_MM;
     let min_area = MIN_FREE_SHARE * side_px * side_px;
-    let nadir = model.camera_centre().map(|c| Vec2::new(c[0], c[1]));
+    let eye = model.camera_centre();
+    let nadir = eye.map(|c| Vec2::new(c[0], c[1]));
     // The pixels of any cube colour in 8-connected groups: a blob of one colour (its
     // mask opened, then its connected parts) lies within one group, so each colour is
     // looked at only there, not over the whole table five times.
@@ -253,6 +254,7 @@ pub fn find_cubes(
         occupied: &occupied,
         solid: &solid,
         nadir,
+        eye,
         spec,
         profile,
         lamp,
@@ -312,6 +314,8 @@ struct Blobs<'a> {
     occupied: &'a Mat,
     solid: &'a Mat,
     nadir: Option<Vec2>,
+    /// The camera's centre, table mm (z up).
+    eye: Option<[f64; 3]>,
     spec: &'a MarkerSpec,
     profile: &'a Profile,
     lamp: Lamp,
@@ -409,6 +413,8 @@ impl Blobs<'_> {
                 parts
             } else if self.one_top(&shown, label)? {
                 vec![shown]
+            } else if let Some(parts) = self.row_of_tops(&px, label)? {
+                parts
             } else if beside()? {
                 let hull = hull_pixels(&px)?;
                 let square: Vec<Vec2> = hull.iter().map(to_table).collect();
@@ -519,6 +525,54 @@ impl Blobs<'_> {
                             && (!beside || self.top_shows(c, label)?) =>
                     {
                         tops.push(c);
+                    }
+                    _ => continue 'counts,
+                }
+            }
+            return Ok(Some(parts));
+        }
+        Ok(None)
+    }
+
+    /// The tops of a row of cubes seen obliquely (issue 36: a pair seen across the
+    /// diagonal at a tilt of 20-28°, their sides 9 mm long on the tops' plane, makes a
+    /// blob 15-18 mm wide and 25-28 long that no count of touching cubes fits): the
+    /// blob `px` (image x, y, of colour `label`) less its cubes' sides, each a cube's
+    /// top and, when it is a row ([`rows_of_cubes`]), each part's top showing whole
+    /// ([`Blobs::top_shows`]) and a side from the next. `None` when it is none, or
+    /// without the camera's centre.
+    ///
+    /// On the tops' plane a cube's sides are its top swept toward the camera's nadir by
+    /// the parallax of its height, `side x D / H` (`D` the top's distance from the
+    /// nadir, `H` the camera's height): a point of a top is one whose point that far
+    /// toward the nadir is of the blob too, a point of a side is not.
+    fn row_of_tops(&self, px: &[(i32, i32)], label: u8) -> Result<Option<Vec<Vec<Vec2>>>, VisionError> {
+        let side = self.spec.size_mm;
+        let area = (side * CUBE_PX_PER_MM).powi(2);
+        let Some(eye) = self.eye.filter(|_| px.len() as f64 >= 2.0 * MIN_TOP_SHARE * area) else {
+            return Ok(None);
+        };
+        let to_table = |&(x, y): &(i32, i32)| self.rect.to_table([f64::from(x), f64::from(y)]);
+        let centroid = px.iter().map(to_table).fold(Vec2::ZERO, |a, p| a + p) / px.len() as f64;
+        let out = centroid - Vec2::new(eye[0], eye[1]);
+        if eye[2] <= side || out.length() < side {
+            return Ok(None);
+        }
+        let sweep = out / out.length() * (side * out.length() / eye[2]);
+        let shown: Vec<Vec2> = px.iter().map(to_table).collect();
+        let tops = unswept(&shown, sweep, CUBE_PX_PER_MM);
+        if (tops.len() as f64) < 2.0 * MIN_TOP_SHARE * area {
+            return Ok(None);
+        }
+        'counts: for parts in rows_of_cubes(&tops, side, CUBE_PX_PER_MM)? {
+            let mut centres: Vec<Vec2> = Vec::new();
+            for part in &parts {
+                match cube_top(part, None, side) {
+                    Some(c)
+                        if centres.last().is_none_or(|p| p.distance(c) >= MIN_TOPS_APART * side)
+                            && self.top_shows(c, label)? =>
+                    {
+                        centres.push(c);
                     }
                     _ => continue 'counts,
                 }
@@ -748,6 +802,36 @@ const ROW_GAP: f64 = 0.4;
 /// shadow join their top make blobs 16.3-16.8 mm long (1.7-1.8 sides, issue 36).
 const MAX_SEEN_SIDES: f64 = 2.0;
 
+/// The points of a blob (table mm, on a grid `px_per_mm` apart) whose point `sweep`
+/// away is of the blob too: the tops of cubes whose sides, seen obliquely, sweep them
+/// by `-sweep` ([`Blobs::row_of_tops`]).
+fn unswept(pts: &[Vec2], sweep: Vec2, px_per_mm: f64) -> Vec<Vec2> {
+    let cell = |p: Vec2| ((p.x * px_per_mm).floor() as i64, (p.y * px_per_mm).floor() as i64);
+    let cells: Vec<(i64, i64)> = pts.iter().map(|p| cell(*p)).collect();
+    let (Some(x0), Some(y0)) = (cells.iter().map(|c| c.0).min(), cells.iter().map(|c| c.1).min()) else {
+        return Vec::new();
+    };
+    let x1 = cells.iter().map(|c| c.0).max().unwrap_or(x0);
+    let y1 = cells.iter().map(|c| c.1).max().unwrap_or(y0);
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    let mut blob = vec![false; (w * h) as usize];
+    for (x, y) in &cells {
+        blob[((y - y0) * w + (x - x0)) as usize] = true;
+    }
+    let within = |(x, y): (i64, i64)| (x0..=x1).contains(&x) && (y0..=y1).contains(&y);
+    pts.iter()
+        .copied()
+        .filter(|p| {
+            let c = cell(*p - sweep);
+            within(c) && blob[((c.1 - y0) * w + (c.0 - x0)) as usize]
+        })
+        .collect()
+}
+
+/// A row of tops seen obliquely ([`Blobs::row_of_tops`]) is looked at when its tops
+/// fill at least this share of a cube's top each, two at least.
+const MIN_TOP_SHARE: f64 = 0.6;
+
 /// The least distance between the tops of neighbouring cubes in a row, in sides:
 /// cubes do not stand in one another (a tenth off for the error of each). A single
 /// cube with its sides and shadow is as long as two touching cubes without theirs;
@@ -842,6 +926,9 @@ struct Lamp {
     /// from the fiducials' borders; else as light themselves (a linear photo:
     /// vedette-synth's, or the borders did not tell).
     srgb: bool,
+    /// The most light a top may take over what the fiducials' plane of light gives its
+    /// place, as a factor on light ([`pool_light`]).
+    pool: f64,
 }
 
 impl Lamp {
@@ -919,19 +1006,43 @@ impl Lamp {
         }
         let a = (qp * ll - lp * ql) / det;
         let s = (lp * qq - qp * ql) / det;
-        // The light as a factor on light: SHADE is on sRGB code values.
+        // The light as a factor on light: SHADE is on sRGB code values. Under a lamp's
+        // pool a top may take more light than SHADE allows, up to the pool's; that
+        // excess is taken off with the highlight, leaving the paint under SHADE's most.
         let (lo, hi) = if srgb { (SHADE.0.powf(2.2), SHADE.1.powf(2.2)) } else { SHADE };
-        if !(s > 0.0 && s <= HIGHLIGHT && (lo..=hi).contains(&a))
+        if !(s > 0.0 && s <= HIGHLIGHT && (lo..=hi.max(self.pool)).contains(&a))
             || (0..3).any(|i| clipped[i] && a * q[i] + s * lamp[i] < p[i] - 0.02)
         {
             return None;
         }
+        let pooled = (a / hi).max(1.0);
         let unlit = |i: usize| {
-            let v = if clipped[i] { a * q[i] } else { p[i] - s * lamp[i] };
+            let v = if clipped[i] { a * q[i] } else { p[i] - s * lamp[i] } / pooled;
             if srgb { crate::photo_colour::linear_to_srgb(v) } else { 255.0 * v.clamp(0.0, 1.0) }
         };
         Some(std::array::from_fn(unlit))
     }
+}
+
+/// The most light a cube's top may take over what the plane of light fitted through the
+/// fiducials' paper ([`crate::palette::ColourCorrection`]) gives its place, as a factor on
+/// light: a lamp as low as the profile's `[colours] lamp_height_mm` allows (1.5 m by
+/// default) over the middle of the fiducials, direct light alone
+/// (no room light to soften its pool: the worst case). Its light on the table falls off
+/// as the cube of the cosine of its angle (inverse square and the slant), so its pool
+/// under it is `(1 + (r / h)^2)^1.5` of what the fiducials `r` from the middle take (a
+/// plane through them gives the middle no more), and a top one cube side `s` nearer it
+/// takes `(h / (h - s))^2` more again. On a 6'x4' table with fiducials 50 mm in from
+/// its corners, 1.80 (a factor of 1.31 on sRGB code values); vedette-synth's nearby
+/// lamp (`tests/scan_surface.rs`, `cubes_under_a_nearby_lamp_are_found`) measures its
+/// case. The second renderer's red tops under its lamps (issue 36) needed up to 1.25.
+fn pool_light(profile: &Profile) -> f64 {
+    let marks = &profile.fiducials.markers;
+    let n = marks.len().max(1) as f64;
+    let mid = marks.iter().fold(Vec2::ZERO, |a, m| a + Vec2::new(m.x_mm, m.y_mm)) / n;
+    let r = marks.iter().map(|m| Vec2::new(m.x_mm, m.y_mm).distance(mid)).fold(0.0, f64::max);
+    let h = profile.colours.lamp_height_mm;
+    (1.0 + (r / h).powi(2)).powf(1.5) * (h / (h - profile.markers.size_mm).max(1.0)).powi(2)
 }
 
 /// The most light a black cube's top may give back, as a share of the fiducials'
@@ -1359,7 +1470,7 @@ mod tests {
         };
         // sRGB: the paper (237, 237, 230) gives back 0.828 in light, a tenth of it is a
         // grey of 80.6.
-        let lamp = Lamp { paper: [237, 237, 230], srgb: true };
+        let lamp = Lamp { paper: [237, 237, 230], srgb: true, pool: 1.0 };
         assert_eq!(judged(lamp, [80.0, 80.0, 80.0]), Some(true));
         assert_eq!(judged(lamp, [82.0, 82.0, 82.0]), None);
         // The second renderer's black tops (issue 36), as corrected.
@@ -1390,7 +1501,7 @@ mod tests {
     fn a_highlight_is_taken_off_a_coloured_top() {
         let spec = MarkerSpec::default();
         let (red, yellow) = (spec.red.map(f64::from), spec.yellow.map(f64::from));
-        let lamp = Lamp { paper: [237, 237, 230], srgb: true };
+        let lamp = Lamp { paper: [237, 237, 230], srgb: true, pool: 1.0 };
         for (seen, paint) in [
             ([206.0, 101.0, 97.0], red),
             ([214.0, 112.0, 109.0], red),
@@ -1438,6 +1549,99 @@ mod tests {
         let seen = [184.0 + 0.12 * 255.0, 26.0 + 0.12 * 255.0, 26.0 + 0.12 * 255.0 * 230.0 / 237.0];
         let u = linear.unlit(seen, red).unwrap_or_else(|| panic!("{seen:?}: no highlight"));
         assert!(distance(u, red) < 2.0, "{u:?}");
+    }
+
+    /// The pool of a lamp 1.5 m over a 6'x4' table (fiducials 50 mm in from its
+    /// corners, 1030 mm from their middle): 1.78 of the fiducials' light under it, a
+    /// 9.525 mm top 1.3% more. A red top under a light just inside the pool's bound
+    /// (plus a highlight) is the red; just outside, or outside SHADE without a pool, it
+    /// is not.
+    #[test]
+    fn a_top_under_a_lamps_pool_is_its_paint() {
+        let mut profile =
+            Profile::load(format!("{}/../../calibration/default.toml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        for (m, (x, y)) in profile.fiducials.markers.iter_mut().zip([
+            (50.0, 50.0),
+            (1780.0, 50.0),
+            (1780.0, 1170.0),
+            (50.0, 1170.0),
+        ]) {
+            (m.x_mm, m.y_mm) = (x, y);
+        }
+        let pool = pool_light(&profile);
+        let r = 865.0f64.hypot(560.0);
+        let s = profile.markers.size_mm;
+        let want = (1.0 + (r / 1500.0).powi(2)).powf(1.5) * (1500.0 / (1500.0 - s)).powi(2);
+        assert!((pool - want).abs() < 1e-9 && (1.79..1.81).contains(&pool), "{pool}");
+        let spec = MarkerSpec::default();
+        let red = spec.red.map(f64::from);
+        let lamp = Lamp { paper: [237, 237, 230], srgb: true, pool: 1.5 };
+        // In light: the red under `a` of the paper's light plus 0.05 of the lamp's.
+        let lit = |a: f64| {
+            let paper = [237.0, 237.0, 230.0].map(|v| crate::fiducials::srgb_to_linear(v) / 255.0);
+            let top = paper[0];
+            std::array::from_fn(|i| {
+                let v = a * crate::fiducials::srgb_to_linear(red[i]) / 255.0 + 0.05 * paper[i] / top;
+                crate::photo_colour::linear_to_srgb(v)
+            })
+        };
+        for a in [1.3, 1.49] {
+            let u = lamp.unlit(lit(a), red).unwrap_or_else(|| panic!("{a}: {:?} not taken", lit(a)));
+            assert!(distance(u, paint_under(u, red)) < spec.tolerance / 2.0, "{a}: {u:?}");
+        }
+        // Just outside it in sRGB-decoded light; the other reading (code values as
+        // light, [`Lamp::unlit`]) holds the same bound on its own light, which it
+        // passes, and refuses far beyond.
+        assert_eq!(lamp.unlit_as(lit(1.52), red, true), None, "just outside the pool");
+        assert!(lamp.unlit_as(lit(1.52), red, false).is_some());
+        assert_eq!(lamp.unlit(lit(2.4), red), None, "outside both readings");
+        let no_pool = Lamp { pool: 1.0, ..lamp };
+        assert_eq!(no_pool.unlit_as(lit(1.3), red, true), None, "no pool: SHADE's 1.23");
+        assert!(no_pool.unlit_as(lit(1.2), red, true).is_some());
+    }
+
+    /// A square top swept toward the nadir by its sides (a tilted camera's parallax)
+    /// is the top again once unswept; a pair of tops swept along their row is the pair.
+    #[test]
+    fn a_tops_sides_are_unswept() {
+        let ppm = CUBE_PX_PER_MM;
+        let grid = |f: &dyn Fn(Vec2) -> bool| -> Vec<Vec2> {
+            let mut v = Vec::new();
+            for i in 0..120 {
+                for j in 0..120 {
+                    let p = Vec2::new((f64::from(i) + 0.5) / ppm, (f64::from(j) + 0.5) / ppm);
+                    if f(p) {
+                        v.push(p);
+                    }
+                }
+            }
+            v
+        };
+        let in_square = |p: Vec2, c: Vec2| (p.x - c.x).abs() <= 4.75 && (p.y - c.y).abs() <= 4.75;
+        // Swept by 9 mm toward -y (the nadir below), every point of the sweep kept.
+        let swept = |tops: &[Vec2]| {
+            grid(&|p| {
+                tops.iter().any(|c| (0..=36).any(|k| in_square(p + Vec2::new(0.0, 0.25 * f64::from(k)), *c)))
+            })
+        };
+        let sweep = Vec2::new(0.0, 9.0);
+        for tops in [vec![Vec2::new(30.0, 40.0)], vec![Vec2::new(30.0, 40.0), Vec2::new(30.0, 50.0)]] {
+            let blob = swept(&tops);
+            let got = unswept(&blob, sweep, ppm);
+            let want = grid(&|p| {
+                tops.iter().any(|c| in_square(p, *c))
+                    || (tops.len() == 2 && (p.x - 30.0).abs() <= 4.75 && (40.0..=50.0).contains(&p.y))
+            });
+            let extra = got.iter().filter(|p| !want.contains(p)).count();
+            let lost = want.iter().filter(|p| !got.contains(p)).count();
+            assert!(
+                extra <= 20 && lost <= 20,
+                "{} tops: {} kept of {}, {extra} extra, {lost} lost",
+                tops.len(),
+                got.len(),
+                blob.len()
+            );
+        }
     }
 
     #[test]

@@ -39,11 +39,23 @@ pub struct ColourSpec {
     /// when no class is within its tolerance).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ground: Vec<[u8; 3]>,
+    /// The lowest the lamp hangs over the table, mm (default 1500: a ceiling lamp over
+    /// a gaming table). A lamp near the table lights the middle more than the plane its
+    /// light makes through the fiducials says, and a cube's top, nearer it, more again:
+    /// the cubes' colour test allows for the pool of a lamp this high.
+    #[serde(default = "default_lamp_height", skip_serializing_if = "is_default_lamp_height")]
+    pub lamp_height_mm: f64,
 }
 
 impl Default for ColourSpec {
     fn default() -> Self {
-        ColourSpec { paper: default_paper(), ink: default_ink(), vignetting: 0.0, ground: Vec::new() }
+        ColourSpec {
+            paper: default_paper(),
+            ink: default_ink(),
+            vignetting: 0.0,
+            ground: Vec::new(),
+            lamp_height_mm: default_lamp_height(),
+        }
     }
 }
 
@@ -52,6 +64,17 @@ fn default_paper() -> [u8; 3] {
 }
 fn default_ink() -> [u8; 3] {
     [13, 13, 15]
+}
+/// The lowest `[colours] lamp_height_mm` a profile may give, mm: a desk lamp's head.
+pub const LOWEST_LAMP_MM: f64 = 300.0;
+
+/// A lamp over a gaming table hangs from a ceiling 2.3-2.5 m up over a table top
+/// 0.75-0.9 m high (issue 36; the second renderer's lamps hang 1.73-2.23 m over theirs).
+fn default_lamp_height() -> f64 {
+    1500.0
+}
+fn is_default_lamp_height(h: &f64) -> bool {
+    h.to_bits() == default_lamp_height().to_bits()
 }
 
 /// 2^23: a float in [0, 2^23) plus this is rounded to an integer, half to even.

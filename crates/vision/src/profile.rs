@@ -361,6 +361,13 @@ impl Profile {
                 format!("must be 0 or more and below 0.9, got {}", self.colours.vignetting),
             ));
         }
+        let lamp = self.colours.lamp_height_mm;
+        if !(lamp.is_finite() && lamp >= crate::palette::LOWEST_LAMP_MM) {
+            return Err(self.field(
+                "colours.lamp_height_mm",
+                format!("must be at least {} mm above the table, got {lamp}", crate::palette::LOWEST_LAMP_MM),
+            ));
+        }
         crate::terrain::validate_classes(&self.terrain, &self.origin)?;
         crate::terrain::validate_against_ground(&self.terrain, &self.colours.ground, &self.origin)?;
         if let Some(c) = &self.camera {
@@ -498,6 +505,13 @@ markers = [
         let bad = GOOD.replace("DICT_4X4_50", "DICT_9X9");
         let e = Profile::from_toml_str(&bad, "p.toml").unwrap_err().to_string();
         assert!(e.contains("p.toml") && e.contains("DICT_9X9"), "{e}");
+
+        // A lamp lower than a desk lamp's head (300 mm) is refused; 300 is taken.
+        let lamp = |h: &str| format!("{GOOD}[colours]\nlamp_height_mm = {h}\n");
+        let e = Profile::from_toml_str(&lamp("299"), "p.toml").unwrap_err().to_string();
+        assert!(e.contains("colours.lamp_height_mm") && e.contains("at least 300"), "{e}");
+        assert_eq!(Profile::from_toml_str(&lamp("300"), "p.toml").unwrap().colours.lamp_height_mm, 300.0);
+        assert_eq!(Profile::from_toml_str(GOOD, "p.toml").unwrap().colours.lamp_height_mm, 1500.0);
     }
 
     #[test]
