@@ -71,10 +71,11 @@ pub struct DetectorSettings {
     /// Read candidates OpenCV rejected again with edge-refined corners (see
     /// `decode.rs`); needs [`Refinement::Edges`].
     pub second_chance: bool,
-    /// The largest candidate the second chance reads: mean side, px. A rejected
+    /// The largest candidate the second chance reads: mean side, px (no limit by
+    /// default; 8 times the side in [`DetectorSettings::for_marker_side`]). A rejected
     /// candidate far larger than the markers looked for is the outline of the table,
-    /// the mat or a terrain piece, and refining its edges costs as much as the rest of
-    /// the search ([`SECOND_CHANCE_MAX_RATIO`]).
+    /// the mat or a terrain piece, and refining its edges costs more than the rest of
+    /// the search.
     pub max_side_px: f64,
     /// The photo's grey values are sRGB-encoded ([`crate::Tone::Srgb`]): edges are
     /// placed where the light, not the encoded value, crosses halfway (issue 36).
@@ -100,9 +101,9 @@ impl Default for DetectorSettings {
 /// photo shows its largest tag or fiducial at most about 3 times its smallest (a 12 mm
 /// tag at the near edge of a 30° photo beside a 10 mm one at the far edge); the
 /// outlines left out are 20-100 times that (1,500-2,800 px on the second renderer's
-/// 12 MP photos, whose markers are 25-130 px), and each cost about 0.13 s of CPU
-/// (issue 36).
-pub const SECOND_CHANCE_MAX_RATIO: f64 = 8.0;
+/// 12 MP photos, whose markers are 25-130 px), and refining one cost 1.6 billion
+/// instructions, an eighth of a scan (issue 36).
+const SECOND_CHANCE_MAX_RATIO: f64 = 8.0;
 
 impl DetectorSettings {
     /// Settings for markers of about `side_px` pixels: the threshold windows span a
