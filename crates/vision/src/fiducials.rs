@@ -71,6 +71,12 @@ pub struct DetectorSettings {
     /// Read candidates OpenCV rejected again with edge-refined corners (see
     /// `decode.rs`); needs [`Refinement::Edges`].
     pub second_chance: bool,
+    /// The largest candidate the second chance reads: mean side, px (no limit by
+    /// default; 8 times the side in [`DetectorSettings::for_marker_side`]). A rejected
+    /// candidate far larger than the markers looked for is the outline of the table,
+    /// the mat or a terrain piece, and refining its edges costs more than the rest of
+    /// the search.
+    pub max_side_px: f64,
     /// The photo's grey values are sRGB-encoded ([`crate::Tone::Srgb`]): edges are
     /// placed where the light, not the encoded value, crosses halfway (issue 36).
     pub srgb_edges: bool,
@@ -84,10 +90,20 @@ impl Default for DetectorSettings {
             refine_window_px: 3,
             threshold_windows_px: (5, 15),
             second_chance: true,
+            max_side_px: f64::INFINITY,
             srgb_edges: false,
         }
     }
 }
+
+/// How much larger than the side a detector is set for ([`DetectorSettings::for_marker_side`])
+/// a rejected candidate may be and still be read by the second chance. A whole-table
+/// photo shows its largest tag or fiducial at most about 3 times its smallest (a 12 mm
+/// tag at the near edge of a 30° photo beside a 10 mm one at the far edge); the
+/// outlines left out are 20-100 times that (1,500-2,800 px on the second renderer's
+/// 12 MP photos, whose markers are 25-130 px), and refining one cost 1.6 billion
+/// instructions, an eighth of a scan (issue 36).
+const SECOND_CHANCE_MAX_RATIO: f64 = 8.0;
 
 impl DetectorSettings {
     /// Settings for markers of about `side_px` pixels: the threshold windows span a
@@ -104,6 +120,7 @@ impl DetectorSettings {
             refine_window_px: window,
             threshold_windows_px: (win_min, win_max),
             second_chance: true,
+            max_side_px: side_px * SECOND_CHANCE_MAX_RATIO,
             srgb_edges: false,
         }
     }
@@ -160,6 +177,7 @@ pub fn detect_markers(
                     }
                     c
                 })
+                .filter(|q| crate::decode::mean_side(q) <= settings.max_side_px)
                 .collect();
             let taken: std::collections::BTreeSet<u32> = found.iter().map(|m| m.id).collect();
             found.extend(crate::decode::second_chance(&view, &book, &quads, &taken));
@@ -296,7 +314,8 @@ impl<'a> GrayView<'a> {
         if !(x >= 0.0 && y >= 0.0 && x < (self.width - 1) as f64 && y < (self.height - 1) as f64) {
             return None;
         }
-        let (x0, y0) = (x.floor() as usize, y.floor() as usize);
+        // Both are at least 0: truncation is their floor, without a call to `floor`.
+        let (x0, y0) = (x as usize, y as usize);
         let (fx, fy) = (x - x0 as f64, y - y0 as f64);
         let at = |xx: usize, yy: usize| f64::from(self.data[yy * self.step + xx]);
         let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1, y0) * fx;

@@ -110,6 +110,8 @@ pub(crate) fn search(
         }
     };
     let mut unread = Vec::new();
+    // The photo's edge directions, the same for every size searched.
+    let gradient = Gradient::of(&photo.gray)?;
     for &size_mm in &sizes {
         let allowed = allowed_at(size_mm);
         let shape = TagShape {
@@ -118,7 +120,7 @@ pub(crate) fn search(
             allowed: &allowed,
             srgb: tone == crate::tone::Tone::Srgb,
         };
-        let finds = find_tags_in_clutter(&photo.gray, fit, &book, &shape, &known)?;
+        let finds = find_tags_in_clutter(&photo.gray, &gradient, fit, &book, &shape, &known)?;
         known.extend(finds.tags.iter().copied());
         tags.extend(finds.tags);
         unread.push((size_mm, finds.unread));
@@ -159,10 +161,11 @@ pub(crate) fn search(
     Ok((tags, undecoded))
 }
 
-/// Searches `gray` for tags the detector missed. `known` are the markers already
-/// found (tags and fiducials): outlines on them are skipped.
+/// Searches `gray` (its edges' `gradient`) for tags the detector missed. `known` are
+/// the markers already found (tags and fiducials): outlines on them are skipped.
 pub(crate) fn find_tags_in_clutter(
     gray: &Mat,
+    gradient: &Gradient,
     fit: &CameraFit,
     book: &Codebook,
     shape: &TagShape<'_>,
@@ -198,17 +201,7 @@ pub(crate) fn find_tags_in_clutter(
     // Outlines of any length long enough for a side of a tag: their straight stretches
     // propose squares (see `sides.rs`).
     let mut outlines: Vec<Vector<Point>> = Vec::new();
-    for c in [5.0, 18.0] {
-        let mut binary = Mat::default();
-        opencv::imgproc::adaptive_threshold(
-            gray,
-            &mut binary,
-            255.0,
-            opencv::imgproc::ADAPTIVE_THRESH_MEAN_C,
-            opencv::imgproc::THRESH_BINARY_INV,
-            block.max(3),
-            c,
-        )?;
+    for binary in darker_than_mean(gray, block.max(3), [5, 18])? {
         let mut contours = Vector::<Vector<Point>>::new();
         opencv::imgproc::find_contours(
             &binary,
@@ -254,7 +247,6 @@ pub(crate) fn find_tags_in_clutter(
         })
         .collect();
     let probes_mm = fit.model.image_to_table(&probes, shape.top_height_mm)?;
-    let gradient = Gradient::of(gray)?;
     let mut squares: Vec<OutlineSquare> = Vec::new();
     let mut offset = 0;
     for (k, c) in contours_px.iter().enumerate() {
@@ -505,8 +497,38 @@ fn clear_of<'a>(q: &[[f64; 2]; 4], mut tags: impl Iterator<Item = &'a [[f64; 2];
 /// edges, bits corrected).
 type ReadRank = (bool, bool, u32);
 
+/// The pixels of `gray` at least `c` grey levels darker than their mean over a square
+/// of `block` px (odd), 255 (else 0), for each `c` of `cs`: OpenCV's
+/// `adaptiveThreshold` (mean, inverted) with the mean computed once for both
+/// (`tests::darker_than_mean_is_opencvs_adaptive_threshold`).
+fn darker_than_mean(gray: &Mat, block: i32, cs: [i16; 2]) -> Result<[Mat; 2], VisionError> {
+    use opencv::core::{MatTraitConst, MatTraitConstManual, MatTraitManual, Scalar, Size};
+    let mut mean = Mat::default();
+    opencv::imgproc::box_filter(
+        gray,
+        &mut mean,
+        -1,
+        Size::new(block, block),
+        Point::new(-1, -1),
+        true,
+        opencv::core::BORDER_REPLICATE | opencv::core::BORDER_ISOLATED,
+    )?;
+    let (rows, cols) = (gray.rows(), gray.cols());
+    let mut out = [Mat::default(), Mat::default()];
+    for (binary, c) in out.iter_mut().zip(cs) {
+        *binary = Mat::new_rows_cols_with_default(rows, cols, opencv::core::CV_8UC1, Scalar::all(0.0))?;
+        for r in 0..rows {
+            let (src, m) = (gray.at_row::<u8>(r)?, mean.at_row::<u8>(r)?);
+            for ((d, s), m) in binary.at_row_mut::<u8>(r)?.iter_mut().zip(src).zip(m) {
+                *d = if i16::from(*s) - i16::from(*m) <= -c { 255 } else { 0 };
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The image gradient (Sobel), for the direction of edges.
-struct Gradient {
+pub(crate) struct Gradient {
     gx: Mat,
     gy: Mat,
 }
@@ -636,21 +658,36 @@ fn square_at_turn(pts: &[Vec2], dirs: &[Option<f64>], turn: f64, size: f64) -> O
     // then the combination whose four edges the outline covers best.
     let pairs = |pts: &[(f64, f64)]| -> Vec<(f64, f64)> {
         let across: Vec<f64> = pts.iter().map(|(a, _)| *a).collect();
-        let count = |at: f64| across.iter().filter(|x| (**x - at).abs() <= 0.4).count() as f64;
-        let mut scored: Vec<(f64, f64, f64)> = Vec::new();
+        // The points within 0.4 of `at`, counted on a sorted copy: `x - at` rounds
+        // monotonically in `x`, so they are one run of it, found by two binary searches
+        // (a scan of every point, twice for each of the 12 n pairs, was a tenth of the
+        // scan).
+        let mut sorted: Vec<f64> = across.iter().copied().filter(|x| !x.is_nan()).collect();
+        sorted.sort_by(f64::total_cmp);
+        let count = |at: f64| {
+            let lo = sorted.partition_point(|x| *x - at < -0.4);
+            let hi = sorted.partition_point(|x| *x - at <= 0.4);
+            hi.saturating_sub(lo)
+        };
+        let mut scored: Vec<(f64, f64)> = Vec::with_capacity(12 * across.len());
+        let mut order: Vec<(std::cmp::Reverse<usize>, usize)> = Vec::with_capacity(12 * across.len());
         for &a in &across {
+            let on_a = count(a);
             // A strict threshold erodes a tag's outline by up to a pixel on each side.
             for k in 0..12 {
                 let b = a + size - 1.8 + 0.2 * f64::from(k);
-                scored.push((a, b, count(a) + count(b)));
+                order.push((std::cmp::Reverse(on_a + count(b)), scored.len()));
+                scored.push((a, b));
             }
         }
-        scored.sort_by(|x, y| y.2.total_cmp(&x.2));
+        // The most points first; among equals, in the order proposed.
+        order.sort_unstable();
         let mut best: Vec<(f64, f64)> = Vec::new();
-        for (a, b, _) in scored {
+        for (_, i) in order {
             if best.len() == 4 {
                 break;
             }
+            let (a, b) = scored[i];
             if best.iter().all(|(a2, b2)| (a - a2).abs() > 0.6 || (b - b2).abs() > 0.6) {
                 best.push((a, b));
             }
@@ -746,12 +783,54 @@ mod tests {
     use crate::fiducials::{DetectorSettings, detect_markers};
     use crate::scan::scan;
     use crate::scan::test_scene::{camera, profile, render};
-    use opencv::core::Scalar;
+    use opencv::core::{MatTraitManual, Scalar};
 
     /// Table point (z = 0) to pixel through the test camera.
     fn to_px(k: &crate::camera::Intrinsics, r: &[[f64; 3]; 3], t: &[f64; 3], p: Vec2) -> Point {
         let c: Vec<f64> = (0..3).map(|i| r[i][0] * p.x + r[i][1] * p.y + t[i]).collect();
         Point::new((k.fx * c[0] / c[2] + k.cx).round() as i32, (k.fy * c[1] / c[2] + k.cy).round() as i32)
+    }
+
+    /// The two binary images the search among figures takes its outlines from are
+    /// OpenCV's adaptive thresholds, pixel for pixel, on a noisy photo-like image.
+    #[test]
+    fn darker_than_mean_is_opencvs_adaptive_threshold() {
+        let (rows, cols) = (97, 131);
+        let mut img =
+            Mat::new_rows_cols_with_default(rows, cols, opencv::core::CV_8UC1, Scalar::all(0.0)).unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for r in 0..rows {
+            for (c, v) in img.at_row_mut::<u8>(r).unwrap().iter_mut().enumerate() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Squares of ink on paper under a gradient of light, with noise.
+                let ink = (r as usize / 12 + c / 12).is_multiple_of(3);
+                let level = if ink { 40 } else { 120 + (c as u64 * 100 / cols as u64) };
+                *v = (level + seed % 30).min(255) as u8;
+            }
+        }
+        for block in [3, 7, 31] {
+            let ours = darker_than_mean(&img, block, [5, 18]).unwrap();
+            for (binary, c) in ours.iter().zip([5.0, 18.0]) {
+                let mut theirs = Mat::default();
+                opencv::imgproc::adaptive_threshold(
+                    &img,
+                    &mut theirs,
+                    255.0,
+                    opencv::imgproc::ADAPTIVE_THRESH_MEAN_C,
+                    opencv::imgproc::THRESH_BINARY_INV,
+                    block,
+                    c,
+                )
+                .unwrap();
+                let mut diff = Mat::default();
+                opencv::core::absdiff(binary, &theirs, &mut diff).unwrap();
+                assert_eq!(opencv::core::count_non_zero(&diff).unwrap(), 0, "block {block}, c {c}");
+                let dark = opencv::core::count_non_zero(binary).unwrap();
+                assert!(dark > 0 && dark < rows * cols, "block {block}, c {c}: {dark} dark");
+            }
+        }
     }
 
     /// Issue 18: a tag whose black border two dark figures touch (their hats over the
