@@ -21,11 +21,12 @@ fn s(p: &Path) -> &str {
 
 /// The first of the bench's renders (`benches/scan_untagged.rs`: 30 units, 5° from the
 /// near edge, green mat, every fourth unit flocked like the mat, figures 1 mm past their
-/// bases, six coats declared) and its empty table: the shares of bases found in their
-/// unit and of the bases written that are right are above floors the scan without it
-/// does not reach on the same photo. Measured (2026-11-29, with the mat-coloured clear
-/// band): without, 64 of 94 right (68.1%), 71 written (90.1%); with, 88 of 94 (93.6%),
-/// 92 written (95.7%).
+/// bases, six coats declared) and its empty table: the share of bases found in their
+/// unit is above a floor the scan without it does not reach on the same photo, and the
+/// share of the bases written that are right above its own floor. Measured
+/// (2026-11-29 evening, with one-base places inside larger ones left to them, which
+/// raised the scan without the empty table's precision over the floor): without, 71 of
+/// 94 right (75.5%), 73 written (97.3%); with, 86 of 94 (91.5%), 90 written (95.6%).
 ///
 /// Not every render gains as much: on the 12-unit brown-mat render of
 /// `tests/scan_untagged.rs` the background loses bases (70.3% / 86.7% without, 51.4% /
@@ -45,7 +46,7 @@ fn the_empty_table_raises_the_floor_on_a_fixed_render() {
     eprintln!("{name} with the empty table: {}", b.summary());
     eprintln!("  missed without: {}", missed(&without.table, &truth).join(", "));
     eprintln!("  missed with: {}", missed(&with.table, &truth).join(", "));
-    assert!(a.recall() < RECALL_FLOOR && a.precision() < PRECISION_FLOOR, "{}", a.summary());
+    assert!(a.recall() < RECALL_FLOOR, "{}", a.summary());
     assert!(b.recall() >= RECALL_FLOOR, "{}", b.summary());
     assert!(b.precision() >= PRECISION_FLOOR, "{}", b.summary());
     assert!(quantile(&b.centre_mm, 0.5) <= 1.5, "{}", b.summary());

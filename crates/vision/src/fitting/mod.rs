@@ -33,7 +33,8 @@
 //!    the unit it would go to is reported missing with the place, and put nowhere else.
 //!    A one-base place lying inside a place of a larger layout still to be given, which
 //!    shows the declared coat of a free unit of that layout ([`swallowed`]), is that
-//!    unit's bases (a leader's or a gun's place laid over a line): it is skipped.
+//!    unit's bases (a leader's or a gun's place laid over a line): it is skipped (not
+//!    against the empty table's photo, where the blobs are the bases alone).
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
 //!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
@@ -358,9 +359,12 @@ pub(crate) fn fit_untagged(
         // given (free of taken places, within the table) and shows the coat of a free
         // unit of that layout is that unit's bases, not a leader's or a gun's: skipped,
         // not blocking. Without declared coats the photo does not say which of the two
-        // stands there, and the greedy order stands.
+        // stands there, and the greedy order stands. Not against the empty table's
+        // photo: its blobs are the bases alone, and there the rule cost right bases
+        // (on the first bench render, `tests/scan_background.rs`, a two-base unit's
+        // place: 86 -> 84 of 94 right).
         let mut swallower = None;
-        if h.shape.count() == 1 {
+        if background.is_none() && h.shape.count() == 1 {
             for (oi, (ob, o)) in candidates.iter().enumerate() {
                 if ob != bi
                     || !swallowed(h, o)
