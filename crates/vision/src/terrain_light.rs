@@ -202,11 +202,20 @@ pub(crate) fn flatten(
             let (u, v) = place(c as f64 + 0.5, f64::from(r) + 0.5);
             let g = light.gain(u, v);
             for k in 0..3 {
-                p[k] = (f64::from(p[k]) / g).round().clamp(0.0, 255.0) as u8;
+                p[k] = round_to_u8(f64::from(p[k]) / g);
             }
         }
     }
     Ok(Some(light))
+}
+
+/// `x.round().min(255.0) as u8` for `x >= 0`, without libm's `round` (the build has
+/// no SSE4.1, and dividing out the light called it 6.7 million times on a 12 MP
+/// photo): the conversion truncates, and `x` less its whole part is exact, so halves
+/// round up as `round`'s do.
+fn round_to_u8(x: f64) -> u8 {
+    let whole = x.min(255.0) as u8;
+    if whole < u8::MAX && x - f64::from(whole) >= 0.5 { whole + 1 } else { whole }
 }
 
 #[cfg(test)]
@@ -343,5 +352,25 @@ mod tests {
         }
         let quilt = Rectified { image: quilt, ..rect };
         assert_eq!(learn_mat(&quilt, &blank_mask(h, w).unwrap()).unwrap(), None);
+    }
+
+    /// The light is divided out with an integer rounding: the same bytes as `round`
+    /// for every value a pixel divided by a gain in [0.5, 2] takes, halves and the
+    /// values just below them included.
+    #[test]
+    fn rounding_to_a_byte_is_rounds_own() {
+        let by_round = |x: f64| x.round().clamp(0.0, 255.0) as u8;
+        for p in 0..=255u8 {
+            for g in (0..=3000).map(|i| GAIN_RANGE.0 + f64::from(i) * (GAIN_RANGE.1 - GAIN_RANGE.0) / 3000.0)
+            {
+                let x = f64::from(p) / g;
+                assert_eq!(round_to_u8(x), by_round(x), "{p} / {g}");
+            }
+        }
+        for x in (0..600).map(|i| f64::from(i) / 2.0) {
+            for v in [x, x.next_down().max(0.0), x.next_up()] {
+                assert_eq!(round_to_u8(v), by_round(v), "{v}");
+            }
+        }
     }
 }
