@@ -49,7 +49,7 @@ pub fn measure_tone(gray: &Mat, markers: &[DetectedMarker], bits: i32) -> Result
 
 /// Reads how the photo's values encode light, for its colours (issue 36), from the
 /// same borders as [`measure_tone`] but each encoding judged with the corners placed
-/// under it. A detector places corners in code values, which in an sRGB photo shrinks
+/// under it (the given ones, a detector's, for `Linear`; refined in light for `Srgb`). A detector places corners in code values, which in an sRGB photo shrinks
 /// the square by most of the blur and reads every cell (the border's yardstick) small:
 /// a bias toward [`Tone::Linear`] of a third of the signal. The second renderer's
 /// tagged-301 (POV-Ray `File_Gamma=sRGB`, as all its photos, blurred 0.59 px after
@@ -78,7 +78,7 @@ fn read_borders(
 }
 
 /// The median border width, cells, read as light (`Linear`) and as sRGB, the corners
-/// refined under each encoding first when `refine`; `None` when fewer than
+/// refined in light for the sRGB reading when `refine`; `None` when fewer than
 /// [`MIN_SAMPLES`] borders could be read.
 fn border_readings(
     gray: &Mat,
@@ -91,8 +91,11 @@ fn border_readings(
     for m in markers {
         for (out, tone) in widths.iter_mut().zip([Tone::Linear, Tone::Srgb]) {
             let mut c = m.corners;
-            if refine {
-                let view = GrayView::new(gray)?.with_srgb(tone == Tone::Srgb);
+            // Corners as given are the linear encoding's (a detector places them in
+            // code values; refined in code values they moved by no reading's 0.001 on
+            // the second renderer's photos, and cost as much again).
+            if refine && tone == Tone::Srgb {
+                let view = GrayView::new(gray)?.with_srgb(true);
                 // Left as given where the edges do not fit.
                 if !crate::fiducials::refine_edges_view(&view, &mut c, bits) {
                     c = m.corners;
