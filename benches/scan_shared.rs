@@ -94,9 +94,12 @@ fn main() {
                 }
                 let _ = std::fs::write(std::path::Path::new(&dump).join(format!("{}-{m}.csv", r.name)), text);
             }
+            // How its edges are placed and how its colours are decoded.
             let tone = result.as_ref().ok().and_then(|sc| {
-                vedette_vision::measure_tone(&photo.gray, &sc.fiducials, profile.fiducials.dictionary.bits())
-                    .ok()
+                let bits = profile.fiducials.dictionary.bits();
+                let edges = vedette_vision::measure_tone(&photo.gray, &sc.fiducials, bits).ok()?;
+                let colours = vedette_vision::measure_encoding(&photo.gray, &sc.fiducials, bits).ok()?;
+                Some((edges, colours))
             });
             let s: PhotoScore = score(r, &result, true);
             lines.push(format!("{} [{tone:?}]", describe(r, &s, m == 0, wall, used)));

@@ -183,4 +183,4 @@ pub use standing::{stand_on_templates, template_thickness_at};
 pub use surface::{SurfaceOptions, read_surface};
 pub use tags::{ErrorBudget, TagPose, measure_sized_tags, measure_tags, normalize_deg};
 pub use terrain::{MIN_PIECE_MM2, OUTLINE_TOLERANCE_MM, TerrainClass, segment, validate_classes};
-pub use tone::{Tone, measure_tone};
+pub use tone::{Tone, measure_encoding, measure_tone};

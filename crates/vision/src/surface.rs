@@ -64,8 +64,9 @@ pub fn read_surface(
     let correction = ColourCorrection::fit_tone(&readings, &profile.colours, crate::tone::Tone::Linear);
     if want_markers {
         // The cubes' colours are judged in linear light (issue 36): the photo's encoding
-        // from the fiducials' borders, as the scan measured it.
-        let tone = crate::tone::measure_tone(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
+        // from the fiducials' borders, each encoding with its own corners.
+        let tone =
+            crate::tone::measure_encoding(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
         let in_light = ColourCorrection::fit_tone(&readings, &profile.colours, tone);
         let found = cubes::find_cubes(photo, &fit.model, &in_light, profile, table, tags)?;
         let links = cubes::link_cubes(table, &found, profile.markers.link_reach_mm, profile.markers.size_mm);
