@@ -97,6 +97,23 @@ try {
     await phone.page.locator("#held").waitFor();
     await phone.page.waitForTimeout(400);   // the view brought to the places
     await phoneShot("held");
+  } else if (sample === "untagged-absent") {
+    // Issue 37: the untagged sample on a phone, scanned with a unit more that stands
+    // nowhere (fr-9): laid out by two taps on the plan, the card offering to turn it round.
+    await openViewer(phone.page);
+    await phone.page.locator('label.choice:has(#view-plan)').tap();
+    await phone.page.waitForFunction(() => !document.getElementById("absent").hidden);
+    await phone.page.locator("#absent-list button", { hasText: "Put fr-9 on the table" }).tap();
+    await phone.page.locator("#placing").waitFor();
+    const v = await phone.page.locator("#view").boundingBox();
+    const y = v.y + 0.42 * v.height;
+    await phone.page.touchscreen.tap(v.x + 0.42 * v.width, y);
+    await phone.page.waitForFunction(() => /now tap the other end/.test(document.getElementById("placing-words").textContent));
+    await phoneShot("absent-first-tap");
+    await phone.page.touchscreen.tap(v.x + 0.62 * v.width, y);
+    await phone.page.waitForFunction(() => document.getElementById("selection").textContent.startsWith("A: fr-9#0"));
+    await pinchAt("fr-9#0", 3);
+    await phoneShot("absent");
   } else {
     throw new Error("no screenshots planned for " + sample);
   }

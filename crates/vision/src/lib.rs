@@ -145,6 +145,7 @@ pub use fiducials::{
     refine_edges,
 };
 pub use fitting::{FITTED_SIGMA_FLOOR_DEG, FITTED_SIGMA_FLOOR_MM};
+pub use fitting::{faces_far, laid_out};
 pub use image_header::{ImageFormat, ImageHeader, MAX_PIXELS, check_image};
 pub use infer::{MAX_HEADING_SPREAD_DEG, MAX_SLOT_RESIDUAL_MM, PLACEMENT_SIGMA_MM, infer_bases, infer_unit};
 pub use init::{

@@ -8,7 +8,9 @@ use crate::scan_many::{self, scan_and_merge};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use vedette::CliError;
-use vedette::commands::serve::photo::{HeldUnit, MissingTag, PhotoView, ScanSummary, Scanned, Scanner};
+use vedette::commands::serve::photo::{
+    AbsentUnit, HeldUnit, MissingTag, PhotoView, ScanSummary, Scanned, Scanner,
+};
 use vedette_draw::{Scene, SvgOptions};
 use vedette_geometry::Vec2;
 use vedette_vision::{CameraModel, Photo, ScanIssue, encode_image};
@@ -71,7 +73,7 @@ impl Scanner for ProfileScanner {
             stage(format!("scanning {}", name(path)));
             let s = scan_one(path, photo, inputs, false)?;
             let mut summary =
-                summarize(paths, backgrounds, &s.table, &[&s], &s.report.issues, s.report.bases);
+                summarize(paths, backgrounds, &s.table, &[&s], &s.report.issues, s.report.bases, inputs);
             project_held(&mut summary, &s.fit.model, inputs);
             let report_text = report_file_text(path, &s.report)?;
             let view = view_of(&photos, s.fit.model.clone(), inputs, stage)?;
@@ -84,8 +86,15 @@ impl Scanner for ProfileScanner {
         })?;
         let report_text = scan_many::report_file_text(paths, &all, &merged.report)?;
         let refs: Vec<&vedette_vision::Scan> = all.iter().collect();
-        let mut summary =
-            summarize(paths, backgrounds, &merged.table, &refs, &merged.report.issues, merged.report.bases);
+        let mut summary = summarize(
+            paths,
+            backgrounds,
+            &merged.table,
+            &refs,
+            &merged.report.issues,
+            merged.report.bases,
+            inputs,
+        );
         let Some(first) = all.first() else {
             return Err(CliError::Usage("no photo was scanned".to_string()));
         };
@@ -112,6 +121,7 @@ fn summarize(
     scans: &[&vedette_vision::Scan],
     issues: &[ScanIssue],
     bases: usize,
+    inputs: &ScanInputs,
 ) -> ScanSummary {
     let missing_tags = issues
         .iter()
@@ -139,7 +149,8 @@ fn summarize(
             }
             _ => None,
         })
-        .collect();
+        .collect::<Vec<HeldUnit>>();
+    let absent = absent(table, &held, inputs);
     ScanSummary {
         photos: paths.iter().map(|p| p.display().to_string()).collect(),
         backgrounds: backgrounds.iter().map(|p| p.display().to_string()).collect(),
@@ -150,8 +161,40 @@ fn summarize(
         issues: issues.iter().map(ScanIssue::describe).collect(),
         twins,
         held,
+        absent,
         scan_ms: scans.iter().map(|s| s.report.timing_ms.total).sum(),
     }
+}
+
+/// The roster's units on no place: neither on `table` nor `held` back (none without a
+/// roster), each laid out about the origin for the page to move where the player shows.
+fn absent(table: &vedette_geometry::Table, held: &[HeldUnit], inputs: &ScanInputs) -> Vec<AbsentUnit> {
+    let Some(roster) = &inputs.roster else { return Vec::new() };
+    let placed: std::collections::BTreeSet<&str> = table
+        .units
+        .iter()
+        .filter(|u| !u.bases.is_empty())
+        .map(|u| u.id.as_str())
+        .chain(held.iter().map(|h| h.unit.as_str()))
+        .collect();
+    roster
+        .units
+        .iter()
+        .filter(|u| u.base_count() > 0 && !placed.contains(u.id.as_str()))
+        .map(|u| {
+            let template = vedette_vision::laid_out(u, Vec2::new(0.0, 0.0), 90.0);
+            let (low, high) =
+                template.bases.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), b| {
+                    (lo.min(b.centre().y - b.depth() / 2.0), hi.max(b.centre().y + b.depth() / 2.0))
+                });
+            AbsentUnit {
+                template,
+                depth_mm: high - low,
+                faces_far: [true, false].map(|near| vedette_vision::faces_far(roster, u, near)),
+                table_mm: [inputs.profile.table.width_mm, inputs.profile.table.depth_mm],
+            }
+        })
+        .collect()
 }
 
 /// The held units' places in the first photo's pixels (`model`, at the base tops'

@@ -40,6 +40,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("facing.js", JS, include_str!("web/facing.js")),
     ("twins.js", JS, include_str!("web/twins.js")),
     ("held.js", JS, include_str!("web/held.js")),
+    ("absent.js", JS, include_str!("web/absent.js")),
 ];
 
 const JS: &str = "text/javascript; charset=utf-8";

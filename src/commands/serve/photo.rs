@@ -103,6 +103,26 @@ impl HeldUnit {
     }
 }
 
+/// A roster unit the scan put nowhere and offered no place for (issue 37: an untagged
+/// unit whose bases were not found, a tagged unit none of whose tags was seen): the
+/// page offers to lay it out where the player shows it (a `place` correction).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AbsentUnit {
+    /// The unit as the roster has it, laid out in its formation about the table's
+    /// origin, its front toward +y (heading 90°): the page turns and moves it.
+    pub template: vedette_geometry::Unit,
+    /// The formation's depth, mm: its front edge stands this far ahead of the
+    /// template's rear edge.
+    pub depth_mm: f64,
+    /// Whether it faces the far edge (+y) standing in the near half of the table, and
+    /// standing in the far half (the fitter's prior: the roster's `near_side`, else the
+    /// half it stands in).
+    pub faces_far: [bool; 2],
+    /// The table's width and depth, mm: the taps must fall on it, and the near half
+    /// ends at half its depth.
+    pub table_mm: [f64; 2],
+}
+
 /// What a scan found, as the page shows it after an upload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScanSummary {
@@ -127,6 +147,9 @@ pub struct ScanSummary {
     pub twins: Vec<Vec<String>>,
     /// Untagged units held back from contested places, with the places.
     pub held: Vec<HeldUnit>,
+    /// Roster units on no place at all (neither on the table nor held), to lay out by
+    /// hand.
+    pub absent: Vec<AbsentUnit>,
     /// Time the scan took, ms.
     pub scan_ms: f64,
 }

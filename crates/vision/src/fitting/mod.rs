@@ -45,6 +45,7 @@
 //!    renderer and on real bases: only a cue both renderers share is read).
 
 mod background;
+mod by_hand;
 mod edges;
 mod facing;
 mod formation;
@@ -68,6 +69,7 @@ use std::collections::BTreeMap;
 use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Unit, Vec2};
 
 pub(crate) use background::rectified as background_surface;
+pub use by_hand::{faces_far, laid_out};
 
 /// Uncertainty of a fitted base's centre that no edge measurement removes (the base
 /// edges' own roughness, figures overhanging them, the resampling), mm; calibrated on

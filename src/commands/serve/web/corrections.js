@@ -34,7 +34,7 @@ function words(c) {
     case "reassign": return "gave " + c.base + " to " + c.to;
     case "side": return "gave " + c.unit + " to side " + c.side;
     case "swap": return "swapped " + c.unit + " and " + c.with + " (the photo cannot tell them apart)";
-    case "place": return "placed " + c.unit.id + " where the scan held it back (" + c.unit.bases.length + " bases)";
+    case "place": return "placed " + c.unit.id + (c.unit.bases.some((b) => b.found) ? " where the scan held it back" : " by hand") + " (" + c.unit.bases.length + " bases)";
     case "facing": return (c.flip ? "turned " + c.unit + " round" : "kept " + c.unit + "'s facing") + " (no longer assumed)";
     default: return c.op;
   }

@@ -1,6 +1,6 @@
 // The page's start and its wiring: which module answers which gesture and event.
 // Every module has one job (view, gestures, sheet, selection, card, findings,
-// corrections, uploads, layers, facing, twins, held); this one only connects them.
+// corrections, uploads, layers, facing, twins, held, absent); this one only connects them.
 import { state, $, on, emit, showError } from "./state.js";
 import { api } from "./api.js";
 import * as view from "./view.js";
@@ -16,6 +16,7 @@ import "./layers.js";
 import "./facing.js";
 import "./twins.js";
 import "./held.js";
+import { takeTap } from "./absent.js";
 
 on("error", (m) => { $("error").textContent = m; if (m) openAtLeast("half"); });
 
@@ -84,8 +85,14 @@ for (const id of ["view-plan", "view-photo"]) {
 // A second quick tap on another base is a tap of its own (A then B), not a zoom.
 let lastTapped = null;
 gestures($("view"), {
-  tap: (x, y) => { lastTapped = view.baseAt(x, y, TAP_PX); tapAt(x, y); },
+  tap: (x, y) => {
+    // Two taps asked for (laying out a unit the scan did not find) are not selections.
+    if (takeTap(x, y)) return;
+    lastTapped = view.baseAt(x, y, TAP_PX);
+    tapAt(x, y);
+  },
   doubleTap: (x, y) => {
+    if (takeTap(x, y)) return;
     const base = view.baseAt(x, y, TAP_PX);
     if (base !== lastTapped) { lastTapped = base; tapAt(x, y); return; }
     lastTapped = null;

@@ -254,6 +254,13 @@ function readGeometry(root) {
 /** Table mm to plan user units (plan view), or null. */
 export function tableToUser() { return toPlan; }
 
+/** Plan user units to table mm (plan view; the inverse of tableToUser), or null. */
+export function userToTable(p) {
+  if (!toPlan) return null;
+  const [ox, oy] = toPlan([0, 0]);
+  return { x: p.x - ox, y: oy - p.y };
+}
+
 /** A base's outline and centre in user units, or null. */
 export function baseGeometry(base) { return base ? geometry.get(base.svg_id) || null : null; }
 
@@ -404,6 +411,26 @@ export function drawHeld(places) {
     outline.append(text);
     g.append(outline);
   });
+}
+
+/** Marks a point the page asked a tap for (absent.js), user units; null clears it. */
+export function drawMark(p) {
+  const root = svg();
+  if (!root) return;
+  const old = root.querySelector("#page-mark");
+  if (old) old.remove();
+  if (!p) return;
+  const g = group("page-mark");
+  const r = 10 / scale();
+  for (const cls of ["halo", "ring"]) {
+    const c = document.createElementNS(NS, "circle");
+    c.setAttribute("cx", p.x);
+    c.setAttribute("cy", p.y);
+    c.setAttribute("r", r);
+    c.setAttribute("class", cls);
+    c.setAttribute("vector-effect", "non-scaling-stroke");
+    g.append(c);
+  }
 }
 
 /** The box (user units) of the held places drawn, or null. */
