@@ -37,7 +37,8 @@ pub struct Args {
     /// summary then on stderr).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Also write the photo with what was found drawn over it (.png or .jpg); with
+    /// Also write the photo with what was found drawn over it (.png or .jpg): fiducials
+    /// green, bases blue, tags left out red, the places of units held back orange; with
     /// several photos, one per photo, numbered (`OUT-1.jpg`, `OUT-2.jpg`, ...).
     #[arg(long)]
     pub overlay: Option<PathBuf>,

@@ -1059,7 +1059,8 @@ pub fn find_fiducials(photo: &Photo, profile: &Profile) -> Result<Vec<DetectedMa
 }
 
 /// Draws what the scan found over the photo: fiducials (green), bases (blue outline,
-/// heading tick), tags left out (red).
+/// heading tick), tags left out (red), and each place an untagged unit was held back
+/// from (orange outlines, labelled `UNIT ?1`, `UNIT ?2` at their first base).
 pub fn draw_overlay(photo: &Photo, scan: &Scan, profile: &Profile) -> Result<Mat, VisionError> {
     let mut img = photo.color.try_clone()?;
     let (w, _) = photo.size()?;
@@ -1118,6 +1119,28 @@ pub fn draw_overlay(photo: &Photo, scan: &Scan, profile: &Profile) -> Result<Mat
         if !in_table.contains(&t.id) {
             poly(&mut img, &t.corners_px, red)?;
             label(&mut img, &format!("?{}", t.id), t.corners_px[0], red)?;
+        }
+    }
+    let orange = Scalar::new(0.0, 140.0, 255.0, 0.0);
+    for issue in &scan.report.issues {
+        let ScanIssue::MissingUnit { unit, places, .. } = issue else { continue };
+        for (k, place) in places.iter().enumerate() {
+            let (mut low, mut high) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for b in &place.bases {
+                let c = b.corners();
+                let px =
+                    scan.fit.model.project(&[c.front_left, c.front_right, c.rear_right, c.rear_left], top)?;
+                poly(&mut img, &px, orange)?;
+                for p in &px {
+                    low = [low[0].min(p[0]), low[1].min(p[1])];
+                    high = [high[0].max(p[0]), high[1].max(p[1])];
+                }
+            }
+            // Places overlap: the first's label above its outline, the second's below.
+            if low[0].is_finite() {
+                let y = if k % 2 == 0 { low[1] - 8.0 * font } else { high[1] + 30.0 * font };
+                label(&mut img, &format!("{unit} ?{}", k + 1), [low[0], y], orange)?;
+            }
         }
     }
     Ok(img)
