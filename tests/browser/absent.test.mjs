@@ -107,7 +107,7 @@ async function layOutOnce(b, name) {
   assert.deepEqual(now.map((x) => [x.x, x.y, x.heading]), placed.map((x) => [x.x, x.y, x.heading]));
   await page.locator("#absent-list button", PUT).waitFor({ state: "detached" });
   // Its facing is assumed: the card offers to turn it round.
-  assert.match(await page.locator("#facing-words").innerText(), /fr-9: facing assumed/);
+  assert.match(await page.locator("#facing-words").innerText(), /fr-9: facing assumed \(laid out by hand facing the enemy's table edge\)/);
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(shots, `absent-${name}-placed.png`) });
   await tap(page.locator("#undo"));

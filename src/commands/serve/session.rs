@@ -65,6 +65,9 @@ struct BaseEntry {
     /// Its facing rests on priors, not the photo (`"facing": "assumed"`, issue 37):
     /// the page marks it and offers the flip.
     facing_assumed: bool,
+    /// It was fitted to the photo (`"found": "fitted"`); a base laid out by hand (the
+    /// page's `place` of a unit the scan did not find) is not.
+    fitted: bool,
 }
 
 impl Derived {
@@ -110,6 +113,7 @@ fn report_texts(table: &Table, report: &Report) -> Result<(String, String, usize
                 y: b.centre().y,
                 heading: b.heading_deg(),
                 facing_assumed: b.meta().facing == Some(vedette_geometry::Facing::Assumed),
+                fitted: b.meta().found == Some(vedette_geometry::Found::Fitted),
             });
         }
     }

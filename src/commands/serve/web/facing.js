@@ -24,7 +24,11 @@ function showOffer() {
   const assumed = !!a && state.bases.some((b) => b.unit === a.unit && b.facing_assumed);
   $("facing-offer").hidden = !assumed;
   if (!assumed) return false;
-  $("facing-words").textContent = a.unit + ": facing assumed (the photo does not show which edge is its front; it faces the enemy's table edge).";
+  // A unit laid out by hand (absent.js) was not fitted: the photo showed nothing of it.
+  const fitted = state.bases.some((b) => b.unit === a.unit && b.fitted);
+  $("facing-words").textContent = a.unit + (fitted
+    ? ": facing assumed (the photo does not show which edge is its front; it faces the enemy's table edge)."
+    : ": facing assumed (laid out by hand facing the enemy's table edge).");
   $("c-facing-flip").textContent = "Turn " + a.unit + " round (180°)";
   return true;
 }

@@ -6,7 +6,7 @@
 
 /** The page's state. */
 export const state = {
-  /** Every base of the table (`/api/bases`): {base, unit, side, svg_id, x, y, heading}. */
+  /** Every base of the table (`/api/bases`): {base, unit, side, svg_id, x, y, heading, facing_assumed, fitted}. */
   bases: [],
   /** Every finding in a sentence (`/api/findings`). */
   findings: [],
