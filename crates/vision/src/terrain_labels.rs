@@ -15,7 +15,6 @@ use crate::terrain::TerrainClass;
 use crate::terrain_edges::{EdgeSettings, Shadows, refine_edges};
 use opencv::core::{Mat, Point, Scalar, Size, Vec3b, Vec4f};
 use opencv::prelude::*;
-use std::collections::VecDeque;
 
 /// Label 0 is the bare table; label `k + 1` the class `k` of the profile.
 #[derive(Debug)]
@@ -616,14 +615,16 @@ fn fine_colours(image: &Mat, occupied: &Mat, sigma_px: f64) -> Result<(Mat, Mat)
 fn fill_from_free(area: &mut Mat, line: &mut Mat, assigned: &[bool], w: usize) -> Result<(), VisionError> {
     let n = assigned.len();
     let mut done = assigned.to_vec();
-    let mut queue = VecDeque::new();
+    // The four neighbours inside the image, left, right, up, down (`usize::MAX` where
+    // there is none); the column alone is divided out (a pixel's row and column cost
+    // two divisions, most of the walk's time).
     let neighbours = |i: usize| {
-        let (r, c) = (i / w, i % w);
+        let c = i % w;
         [
-            (c > 0).then(|| i - 1),
-            (c + 1 < w).then_some(i + 1),
-            (r > 0).then(|| i - w),
-            (i + w < n).then_some(i + w),
+            if c > 0 { i - 1 } else { usize::MAX },
+            if c + 1 < w { i + 1 } else { usize::MAX },
+            if i >= w { i - w } else { usize::MAX },
+            if i + w < n { i + w } else { usize::MAX },
         ]
     };
     // The assigned pixels beside an unassigned one, in raster order, as a queue
@@ -632,20 +633,23 @@ fn fill_from_free(area: &mut Mat, line: &mut Mat, assigned: &[bool], w: usize) -
     // instructions a pixel).
     let mut seed = vec![false; n];
     for j in (0..n).filter(|&j| !done[j]) {
-        for i in neighbours(j).into_iter().flatten() {
+        for i in neighbours(j).into_iter().filter(|&i| i != usize::MAX) {
             seed[i] |= done[i];
         }
     }
-    queue.extend((0..n).filter(|&i| seed[i]));
+    // First in, first out: a vector read from its head (each pixel enters once).
+    let mut queue: Vec<usize> = (0..n).filter(|&i| seed[i]).collect();
     let a = area.data_bytes_mut()?;
     let l = line.data_bytes_mut()?;
-    while let Some(i) = queue.pop_front() {
-        for j in neighbours(i).into_iter().flatten() {
-            if !done[j] {
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        for j in neighbours(i) {
+            if j != usize::MAX && !done[j] {
                 done[j] = true;
                 a[j] = a[i];
                 l[j] = l[i];
-                queue.push_back(j);
+                queue.push(j);
             }
         }
     }
