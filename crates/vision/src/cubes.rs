@@ -1217,7 +1217,7 @@ pub const LINK_MARGIN_MM: f64 = 3.0;
 /// The farthest a cube's centre stands from its unit's nearest base when other units
 /// may be about, mm: one inch. The rules set status cubes "next to" their unit (000
 /// §1.2: "placement next to units"; square markers "in close proximity to a
-/// formation"), and the rules' shortest distances are whole inches. Players set them
+/// formation"), and the rules measure in inches. Players set them
 /// a few millimetres off (the cube's half side, 4.8 mm, plus a gap: our renders' cubes
 /// stand 15-18 mm off, the second renderer's 10-20 mm, issue 36). A cube farther than
 /// this from every unit found, while units of the roster were not found, more likely
