@@ -39,6 +39,7 @@ fn bench(c: &mut Criterion) {
                     &scan.tags,
                     options,
                     &[],
+                    &[],
                 );
                 black_box(read.map(|_| (table.terrain.len(), table.markers.len())))
             })

@@ -895,6 +895,8 @@ impl RendererScore {
         self.cubes.found += s.cubes.found;
         self.cubes.colour_right += s.cubes.colour_right;
         self.cubes.unit_right += s.cubes.unit_right;
+        self.cubes.unit_wrong += s.cubes.unit_wrong;
+        self.cubes.unit_unfound += s.cubes.unit_unfound;
         self.cubes.invented += s.cubes.invented;
         if let Some(t) = &s.terrain {
             self.terrain_iou.extend(t.pieces.iter().map(|p| p.iou));
@@ -958,6 +960,12 @@ impl RendererScore {
     pub fn row(&self, label: &str) -> String {
         let pct = |v: f64| format!("{:.1}%", 100.0 * v);
         let frac = |a: usize, b: usize| format!("{a}/{b} ({})", pct(a as f64 / b.max(1) as f64));
+        let units = format!(
+            "{} ({} linked wrong, {} of units not found)",
+            frac(self.cubes.unit_right, self.cubes.found),
+            self.cubes.unit_wrong,
+            self.cubes.unit_unfound
+        );
         format!(
             "| {label} | {}/{} | {:.3} / {:.3} | {} | {} | {} | {} | {} | {} / {} / {} | {}/{} IoU≥0.9, invented max {:.0} cm² | {} | {:.0} / {:.0} |",
             self.accepted,
@@ -971,7 +979,7 @@ impl RendererScore {
             pct(self.precision()),
             frac(self.cubes.found, self.cubes.truth),
             frac(self.cubes.colour_right, self.cubes.found),
-            frac(self.cubes.unit_right, self.cubes.found),
+            units,
             self.terrain_good(),
             self.terrain_iou.len(),
             self.invented_mm2.iter().copied().fold(0.0, f64::max) / 100.0,

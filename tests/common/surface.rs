@@ -250,6 +250,11 @@ pub struct CubeScore {
     /// Found with the right unit (a cube the truth leaves without a unit must be left
     /// without one).
     pub unit_right: usize,
+    /// Found and linked to a unit other than the truth's (a wrong link, worse than
+    /// none: a person sets an unlinked cube's unit by hand, a wrong one goes unseen).
+    pub unit_wrong: usize,
+    /// Found, whose true unit has no base on the scanned table: no link can be right.
+    pub unit_unfound: usize,
     /// Scanned cubes near no true cube.
     pub invented: usize,
 }
@@ -270,6 +275,23 @@ pub fn cube_score(scanned: &Table, truth: &Table, within_mm: f64) -> CubeScore {
             s.found += 1;
             s.colour_right += usize::from(g.colour == t.colour);
             s.unit_right += usize::from(g.unit == t.unit);
+            s.unit_wrong += usize::from(g.unit.is_some() && g.unit != t.unit);
+            let unfound = t
+                .unit
+                .as_ref()
+                .is_some_and(|u| !scanned.units.iter().any(|su| &su.id == u && !su.bases.is_empty()));
+            s.unit_unfound += usize::from(unfound);
+            if g.unit != t.unit && std::env::var_os("VEDETTE_CUBE_DEBUG").is_some() {
+                println!(
+                    "cube unit: {:?} at ({:.1}, {:.1}) of {:?} linked to {:?}{}",
+                    t.colour,
+                    t.x,
+                    t.y,
+                    t.unit,
+                    g.unit,
+                    if unfound { " (its unit not found)" } else { "" }
+                );
+            }
         } else if std::env::var_os("VEDETTE_CUBE_DEBUG").is_some() {
             println!("cube missed: {:?} at ({:.1}, {:.1}) of {:?}", t.colour, t.x, t.y, t.unit);
         }

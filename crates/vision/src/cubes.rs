@@ -156,6 +156,15 @@ pub enum Link {
     Unit(String),
     /// Two or more units about as near: left unlinked, for a person to decide.
     Ambiguous(Vec<String>),
+    /// Farther than [`NEXT_TO_MM`] from every unit found while units of the roster
+    /// were not found: it may mark one of those (the unit found nearest, then those not
+    /// found), left unlinked for a person to decide.
+    Unfound {
+        /// The unit found nearest it (within the profile's reach).
+        nearest: String,
+        /// The roster's units of which no base was found.
+        units: Vec<String>,
+    },
     /// No base within the profile's reach.
     None,
 }
@@ -1205,6 +1214,18 @@ fn cube_top(pts: &[Vec2], nadir: Option<Vec2>, side: f64) -> Option<Vec2> {
 /// unlinked, each taken at its true place among the true bases).
 pub const LINK_MARGIN_MM: f64 = 3.0;
 
+/// The farthest a cube's centre stands from its unit's nearest base when other units
+/// may be about, mm: one inch. The rules set status cubes "next to" their unit (000
+/// §1.2: "placement next to units"; square markers "in close proximity to a
+/// formation"), and the rules measure in inches. Players set them
+/// a few millimetres off (the cube's half side, 4.8 mm, plus a gap: our renders' cubes
+/// stand 15-18 mm off, the second renderer's 10-20 mm, issue 36). A cube farther than
+/// this from every unit found, while units of the roster were not found, more likely
+/// marks one of those (on the second renderer's photos, 4 cubes of units not found were
+/// linked to the next unit found 40-55 mm away) than the unit found: it is left
+/// unlinked ([`Link::Unfound`]). With every unit found, the profile's reach alone holds.
+pub const NEXT_TO_MM: f64 = 25.4;
+
 /// Cubes of one colour whose centres are nearer than this many sides stand touching
 /// (in a row, issue 36) and mark one unit together.
 const TOUCHING_SIDES: f64 = 1.5;
@@ -1213,7 +1234,7 @@ const TOUCHING_SIDES: f64 = 1.5;
 /// ([`link_cubes`] with one cube).
 #[must_use]
 pub fn link(table: &Table, at: Vec2, reach_mm: f64) -> Link {
-    link_group(table, &[at], reach_mm)
+    link_group(table, &[at], reach_mm, &[])
 }
 
 /// Links each cube to the unit it stands behind or beside: the unit whose nearest base
@@ -1221,9 +1242,17 @@ pub fn link(table: &Table, at: Vec2, reach_mm: f64) -> Link {
 /// it, the link is ambiguous. Cubes of one colour standing touching (centres within 1.5
 /// sides of `size_mm`, chained) mark one unit together: a row is linked as one, by the
 /// mean of its cubes' distances (a row behind one unit may end nearer its neighbour's
-/// corner). Returns one link per cube, in order.
+/// corner). `unfound` are the roster's units of which no base was found: a cube farther
+/// than [`NEXT_TO_MM`] from every unit found may mark one of those ([`Link::Unfound`]).
+/// Returns one link per cube, in order.
 #[must_use]
-pub fn link_cubes(table: &Table, cubes: &[FoundCube], reach_mm: f64, size_mm: f64) -> Vec<Link> {
+pub fn link_cubes(
+    table: &Table,
+    cubes: &[FoundCube],
+    reach_mm: f64,
+    size_mm: f64,
+    unfound: &[String],
+) -> Vec<Link> {
     // Union-find over the touching pairs of one colour.
     let mut root: Vec<usize> = (0..cubes.len()).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
@@ -1251,7 +1280,7 @@ pub fn link_cubes(table: &Table, cubes: &[FoundCube], reach_mm: f64, size_mm: f6
         }
         let members: Vec<usize> = (0..cubes.len()).filter(|&j| groups[j] == groups[i]).collect();
         let at: Vec<Vec2> = members.iter().map(|&j| cubes[j].centre).collect();
-        let l = link_group(table, &at, reach_mm);
+        let l = link_group(table, &at, reach_mm, unfound);
         for j in members {
             links[j] = Some(l.clone());
         }
@@ -1260,8 +1289,8 @@ pub fn link_cubes(table: &Table, cubes: &[FoundCube], reach_mm: f64, size_mm: f6
 }
 
 /// Links cubes standing together: each unit's distance is the mean over `at` of the
-/// distance to its nearest base.
-fn link_group(table: &Table, at: &[Vec2], reach_mm: f64) -> Link {
+/// distance to its nearest base; `unfound` as [`link_cubes`] says.
+fn link_group(table: &Table, at: &[Vec2], reach_mm: f64, unfound: &[String]) -> Link {
     let mut near: Vec<(f64, &str)> = table
         .units
         .iter()
@@ -1278,6 +1307,9 @@ fn link_group(table: &Table, at: &[Vec2], reach_mm: f64) -> Link {
     near.sort_by(|a, b| a.0.total_cmp(&b.0));
     match near.as_slice() {
         [] => Link::None,
+        [(d1, id), ..] if *d1 > NEXT_TO_MM && !unfound.is_empty() => {
+            Link::Unfound { nearest: (*id).to_string(), units: unfound.to_vec() }
+        }
         [(d1, id), rest @ ..] => {
             let close: Vec<String> = rest
                 .iter()
@@ -1684,19 +1716,54 @@ mod tests {
             let row: Vec<FoundCube> =
                 [115.0, 125.0, 135.0].iter().map(|&x| cube_at(MarkerColour::Red, at(x, 84.0))).collect();
             assert_eq!(link(&table, row[2].centre, 76.2), Link::Unit("b".into()), "alone, the end is b's");
-            let links = link_cubes(&table, &row, 76.2, 9.525);
+            let links = link_cubes(&table, &row, 76.2, 9.525, &[]);
             assert_eq!(links, vec![Link::Unit("a".into()); 3]);
             let mut with_yellow = row.clone();
             with_yellow.push(cube_at(MarkerColour::Yellow, at(145.0, 84.0)));
-            let links = link_cubes(&table, &with_yellow, 76.2, 9.525);
+            let links = link_cubes(&table, &with_yellow, 76.2, 9.525, &[]);
             assert_eq!(links[..3], vec![Link::Unit("a".into()); 3]);
             assert_eq!(links[3], Link::Unit("b".into()));
             // Apart by more than 1.5 sides (14.3 mm), each cube is its own.
             let apart =
                 [cube_at(MarkerColour::Red, at(115.0, 84.0)), cube_at(MarkerColour::Red, at(137.0, 84.0))];
-            let links = link_cubes(&table, &apart, 76.2, 9.525);
+            let links = link_cubes(&table, &apart, 76.2, 9.525, &[]);
             assert_eq!(links, vec![Link::Unit("a".into()), Link::Unit("b".into())]);
-            assert!(link_cubes(&table, &[], 76.2, 9.525).is_empty());
+            assert!(link_cubes(&table, &[], 76.2, 9.525, &[]).is_empty());
+        }
+    }
+
+    /// Issue 36: a cube farther than an inch from every unit found, while a unit of the
+    /// roster was not found, may mark that unit: it is left unlinked, naming both (on
+    /// the second renderer's photos such cubes were linked to a unit found 40-55 mm
+    /// away). Within an inch, or with every unit found, the nearest unit is linked as
+    /// before; a row is judged on its mean.
+    #[test]
+    fn a_cube_away_from_every_unit_found_may_mark_one_not_found() {
+        for (turn, shift) in [(0.0, Vec2::ZERO), (37.0, Vec2::new(400.0, 150.0))] {
+            let (table, at) = two_units(turn, shift);
+            let lost = vec!["c".to_string()];
+            let links = |pts: &[(f64, f64)], unfound: &[String]| {
+                let cubes: Vec<FoundCube> =
+                    pts.iter().map(|&(x, y)| cube_at(MarkerColour::Red, at(x, y))).collect();
+                link_cubes(&table, &cubes, 76.2, 9.525, unfound)
+            };
+            let unfound = || Link::Unfound { nearest: "a".into(), units: vec!["c".into()] };
+            // 45 mm behind a (its rear edge at y = 90): a's when every unit is found,
+            // unlinked when c was not found.
+            assert_eq!(links(&[(100.0, 45.0)], &[]), vec![Link::Unit("a".into())]);
+            assert_eq!(links(&[(100.0, 45.0)], &lost), vec![unfound()]);
+            // 15 mm behind a (and 24 mm): a's all the same.
+            assert_eq!(links(&[(100.0, 75.0)], &lost), vec![Link::Unit("a".into())]);
+            assert_eq!(links(&[(100.0, 66.0)], &lost), vec![Link::Unit("a".into())]);
+            // A pair touching, 20 and 30 mm off a's side: 25 mm on the mean, a's; a
+            // pair 25 and 35 mm off: c may be theirs.
+            assert_eq!(
+                links(&[(85.0 - 20.0, 100.0), (85.0 - 29.6, 100.0)], &lost),
+                vec![Link::Unit("a".into()); 2]
+            );
+            assert_eq!(links(&[(85.0 - 25.0, 100.0), (85.0 - 34.6, 100.0)], &lost), vec![unfound(); 2]);
+            // Beyond the reach from every unit: no unit, as before.
+            assert_eq!(links(&[(100.0, -200.0)], &lost), vec![Link::None]);
         }
     }
 }

@@ -296,6 +296,19 @@ pub enum ScanIssue {
         /// The units it could belong to, nearest first.
         units: Vec<String>,
     },
+    /// A marker cube stands farther than an inch from every unit found while units of
+    /// the roster were not found: it may mark one of those, and is in the table
+    /// without a unit, for a person to link (issue 36).
+    MarkerUnitNotFound {
+        /// Its colour.
+        colour: MarkerColour,
+        /// Where, table mm.
+        at_mm: [f64; 2],
+        /// The unit found nearest it.
+        nearest: String,
+        /// The roster's units of which no base was found.
+        units: Vec<String>,
+    },
     /// A marker cube stands near no unit: it is in the table without a unit.
     MarkerUnlinked {
         /// Its colour.
@@ -451,6 +464,13 @@ impl ScanIssue {
                 at(at_mm),
                 units.first().map_or("", String::as_str),
                 units[1..].join(", ")
+            ),
+            ScanIssue::MarkerUnitNotFound { colour, at_mm, nearest, units } => format!(
+                "{} cube at {} stands over an inch from {}, the unit found nearest, and may mark a unit not found ({}): left unlinked, set its unit by hand",
+                colour_name(*colour),
+                at(at_mm),
+                nearest,
+                named_few(units)
             ),
             ScanIssue::MarkerUnlinked { colour, at_mm } => {
                 format!("{} cube at {} is near no unit: left unlinked", colour_name(*colour), at(at_mm))
@@ -960,8 +980,9 @@ pub fn scan_with_background(
     };
     let t_tags = start.elapsed().as_secs_f64() * 1e3;
     let unread = unread_zones(roster, &table, &undecoded, profile);
+    let unfound = unfound_units(roster, &table);
     let (surface_issues, t_surface) =
-        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread)?;
+        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread, &unfound)?;
     issues.extend(surface_issues);
     let t_total = start.elapsed().as_secs_f64() * 1e3;
     let report = ScanReport {
@@ -1023,6 +1044,28 @@ fn unread_zones(roster: Option<&Roster>, table: &Table, undecoded: &[Vec2], prof
     let side = w.max(d);
     zones.extend(undecoded.iter().map(|&c| Base::new(BaseSize::new(side, side), Pose::new(c, 90.0))));
     zones
+}
+
+/// The roster's units of which no base is on `table`, in the roster's order.
+fn unfound_units(roster: Option<&Roster>, table: &Table) -> Vec<String> {
+    let Some(r) = roster else { return Vec::new() };
+    r.units
+        .iter()
+        .filter(|ru| !table.units.iter().any(|u| u.id == ru.id && !u.bases.is_empty()))
+        .map(|ru| ru.id.clone())
+        .collect()
+}
+
+/// The most units a message names before "and N more".
+const NAMED_UNITS: usize = 5;
+
+/// `units` joined with commas, at most [`NAMED_UNITS`] of them named.
+fn named_few(units: &[String]) -> String {
+    let mut s = units.iter().take(NAMED_UNITS).cloned().collect::<Vec<_>>().join(", ");
+    if units.len() > NAMED_UNITS {
+        s.push_str(&format!(" and {} more", units.len() - NAMED_UNITS));
+    }
+    s
 }
 
 /// True when `p` is inside the convex quadrilateral `q`.

@@ -39,7 +39,9 @@ impl Default for SurfaceOptions {
 /// stage of [`scan`](crate::scan)); returns the issues found and the time spent, ms.
 /// `unread` are where bases whose tags were not read may stand: the terrain is read
 /// with them masked as bases are, so that their figures never become terrain (issue
-/// 41); the marker cubes are looked for there as everywhere else.
+/// 41); the marker cubes are looked for there as everywhere else. `unfound` are the
+/// roster's units of which no base was found (a cube may mark one of them,
+/// [`cubes::link_cubes`]).
 #[allow(clippy::too_many_arguments)]
 pub fn read_surface(
     photo: &Photo,
@@ -50,6 +52,7 @@ pub fn read_surface(
     tags: &[TagPose],
     options: SurfaceOptions,
     unread: &[vedette_geometry::Base],
+    unfound: &[String],
 ) -> Result<(Vec<ScanIssue>, f64), VisionError> {
     let start = Instant::now();
     let mut issues = Vec::new();
@@ -69,13 +72,20 @@ pub fn read_surface(
             crate::tone::measure_encoding(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
         let in_light = ColourCorrection::fit_tone(&readings, &profile.colours, tone);
         let found = cubes::find_cubes(photo, &fit.model, &in_light, profile, table, tags)?;
-        let links = cubes::link_cubes(table, &found, profile.markers.link_reach_mm, profile.markers.size_mm);
+        let links =
+            cubes::link_cubes(table, &found, profile.markers.link_reach_mm, profile.markers.size_mm, unfound);
         for (cube, link) in found.iter().zip(links) {
             let at_mm = [cube.centre.x, cube.centre.y];
             match &link {
                 Link::Ambiguous(units) => issues.push(ScanIssue::MarkerAmbiguous {
                     colour: cube.colour,
                     at_mm,
+                    units: units.clone(),
+                }),
+                Link::Unfound { nearest, units } => issues.push(ScanIssue::MarkerUnitNotFound {
+                    colour: cube.colour,
+                    at_mm,
+                    nearest: nearest.clone(),
                     units: units.clone(),
                 }),
                 Link::None => issues.push(ScanIssue::MarkerUnlinked { colour: cube.colour, at_mm }),
