@@ -269,6 +269,13 @@ impl RosterUnit {
 }
 
 impl Roster {
+    /// The roster's units of which no base is on `table`, in the roster's order (a scan
+    /// found none of them: their cubes may stand alone, the viewer offers to lay them
+    /// out).
+    pub fn not_on<'a>(&'a self, table: &'a Table) -> impl Iterator<Item = &'a RosterUnit> + 'a {
+        self.units.iter().filter(|ru| !table.units.iter().any(|u| u.id == ru.id && !u.bases.is_empty()))
+    }
+
     /// Loads and checks a roster file.
     pub fn load(path: impl AsRef<Path>) -> Result<Roster, VisionError> {
         let path = path.as_ref();

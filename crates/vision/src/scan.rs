@@ -980,7 +980,8 @@ pub fn scan_with_background(
     };
     let t_tags = start.elapsed().as_secs_f64() * 1e3;
     let unread = unread_zones(roster, &table, &undecoded, profile);
-    let unfound = unfound_units(roster, &table);
+    let unfound: Vec<String> =
+        roster.map(|r| r.not_on(&table).map(|u| u.id.clone()).collect()).unwrap_or_default();
     let (surface_issues, t_surface) =
         read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread, &unfound)?;
     issues.extend(surface_issues);
@@ -1044,16 +1045,6 @@ fn unread_zones(roster: Option<&Roster>, table: &Table, undecoded: &[Vec2], prof
     let side = w.max(d);
     zones.extend(undecoded.iter().map(|&c| Base::new(BaseSize::new(side, side), Pose::new(c, 90.0))));
     zones
-}
-
-/// The roster's units of which no base is on `table`, in the roster's order.
-fn unfound_units(roster: Option<&Roster>, table: &Table) -> Vec<String> {
-    let Some(r) = roster else { return Vec::new() };
-    r.units
-        .iter()
-        .filter(|ru| !table.units.iter().any(|u| u.id == ru.id && !u.bases.is_empty()))
-        .map(|ru| ru.id.clone())
-        .collect()
 }
 
 /// The most units a message names before "and N more".

@@ -170,17 +170,9 @@ fn summarize(
 /// roster), each laid out about the origin for the page to move where the player shows.
 fn absent(table: &vedette_geometry::Table, held: &[HeldUnit], inputs: &ScanInputs) -> Vec<AbsentUnit> {
     let Some(roster) = &inputs.roster else { return Vec::new() };
-    let placed: std::collections::BTreeSet<&str> = table
-        .units
-        .iter()
-        .filter(|u| !u.bases.is_empty())
-        .map(|u| u.id.as_str())
-        .chain(held.iter().map(|h| h.unit.as_str()))
-        .collect();
     roster
-        .units
-        .iter()
-        .filter(|u| u.base_count() > 0 && !placed.contains(u.id.as_str()))
+        .not_on(table)
+        .filter(|u| !held.iter().any(|h| h.unit == u.id))
         .map(|u| {
             let template = vedette_vision::laid_out(u, Vec2::new(0.0, 0.0), 90.0);
             let (low, high) =
