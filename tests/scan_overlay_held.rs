@@ -3,17 +3,27 @@
 //! them. The bundled untagged sample scanned with `tests/browser/fixtures/
 //! untagged-held.roster.toml` (one unit more of au-2's layout) holds au-2 back between
 //! two places of six bases; the overlay (PNG, exact colours) then carries the orange of
-//! twelve base outlines, which the photo itself never shows.
+//! twelve base outlines, which the photo itself never shows. `vedette report --png`
+//! over that scan draws them too, dashed in the plan's orange, names in its legend the
+//! units found nowhere, and says on stderr that no verdict covers them.
 
 mod common;
 
 use common::{root, vedette};
 
+/// Pixels of exactly `rgb` in the image at `path`.
+fn pixels_of(path: &std::path::Path, rgb: [u8; 3]) -> usize {
+    let img = image::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).to_rgb8();
+    img.pixels().filter(|p| p.0 == rgb).count()
+}
+
 /// Pixels of exactly the overlay's orange (RGB 255, 140, 0) in the image at `path`.
 fn orange_pixels(path: &std::path::Path) -> usize {
-    let img = image::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).to_rgb8();
-    img.pixels().filter(|p| p.0 == [255, 140, 0]).count()
+    pixels_of(path, [255, 140, 0])
 }
+
+/// The plan's orange (Okabe-Ito, `#E69F00`), which outlines held places in pictures.
+const PLAN_ORANGE: [u8; 3] = [0xE6, 0x9F, 0x00];
 
 #[test]
 fn the_overlay_outlines_the_places_a_unit_was_held_back_from() {
@@ -51,4 +61,38 @@ fn the_overlay_outlines_the_places_a_unit_was_held_back_from() {
     let (drawn, photo_own) = (orange_pixels(&overlay), orange_pixels(&photo));
     assert_eq!(photo_own, 0, "the photo itself has the overlay's orange");
     assert!(drawn >= 12 * 130 * 3 / 3, "{drawn} orange pixels");
+
+    // The report's picture over the photo, from this scan report and from the same
+    // report with its issues left out (nothing held, nothing missing).
+    let bare = dir.path().join("bare.json");
+    let mut r0 = r.clone();
+    r0["issues"] = serde_json::json!([]);
+    std::fs::write(&bare, serde_json::to_string(&r0).unwrap()).unwrap();
+    let picture = |report: &std::path::Path, png: &std::path::Path| {
+        let o = vedette(&[
+            "report",
+            &s(&table),
+            "--png",
+            &s(png),
+            "--photo",
+            &s(&photo),
+            "--scan-report",
+            &s(report),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let (with, without) = (dir.path().join("with.png"), dir.path().join("without.png"));
+    let said = picture(&report, &with);
+    let said_bare = picture(&bare, &without);
+    assert!(
+        said.contains("units of the roster are not on the table, so no verdict covers them: au-2 (held back: 2 places fit as well, outlined ?1, ?2; put it on one in vedette serve);"),
+        "{said}"
+    );
+    assert!(said.contains("fr-2 (not found in the photo)"), "{said}");
+    assert!(!said_bare.contains("not on the table"), "{said_bare}");
+    // Twelve dashed outlines (two thirds drawn) about 24 x 16 px at the picture's 2400
+    // px, 2 px wide: at least a third of that in the exact colour.
+    let (held, bare_orange) = (pixels_of(&with, PLAN_ORANGE), pixels_of(&without, PLAN_ORANGE));
+    assert!(held >= bare_orange + 12 * 80 * 2 * 2 / 3 / 3, "{held} against {bare_orange} without");
 }

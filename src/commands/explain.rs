@@ -52,6 +52,6 @@ pub fn run_with(
     let table = Table::load(&args.table)?;
     let e = explain(&table, &args.a, &args.b)?;
     let text = e.render_text();
-    args.photo.draw(args.svg.as_deref(), painter, || Ok(e.scene))?;
+    args.photo.draw(args.svg.as_deref(), painter, &table, || Ok(e.scene))?;
     emit(out, &text)
 }

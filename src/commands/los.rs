@@ -417,7 +417,8 @@ pub fn run_with(
     let (r, seen) = crate::progress::working("deciding line of sight", || {
         line_of_sight_explained(&table, &args.a, &args.b)
     })?;
-    args.photo.draw(args.svg.as_deref(), painter, || sight_scene(&table, &args.a, &args.b, &r, &seen))?;
+    args.photo
+        .draw(args.svg.as_deref(), painter, &table, || sight_scene(&table, &args.a, &args.b, &r, &seen))?;
     if args.json {
         let text = serde_json::to_string_pretty(&r).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

@@ -162,7 +162,7 @@ pub fn run_with(
     args.photo.check(args.svg.as_deref().map(|p| ("--svg", p)), &args.table)?;
     let table = Table::load(&args.table)?;
     let m = measure(&table, &args.a, &args.b)?;
-    args.photo.draw(args.svg.as_deref(), painter, || measure_scene(&table, &args.a, &args.b))?;
+    args.photo.draw(args.svg.as_deref(), painter, &table, || measure_scene(&table, &args.a, &args.b))?;
     if args.json {
         let text = serde_json::to_string(&m).map_err(|e| CliError::Usage(e.to_string()))?;
         return emit(out, &format!("{text}\n"));

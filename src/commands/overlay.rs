@@ -10,6 +10,7 @@ use crate::CliError;
 use crate::output::{check_outputs, write_atomically};
 use std::path::{Path, PathBuf};
 use vedette_draw::Scene;
+use vedette_geometry::Table;
 
 /// The smallest verdict label drawn over a photo, px.
 pub const MIN_LABEL_PX: f64 = 12.0;
@@ -43,7 +44,9 @@ pub struct PhotoArgs {
 }
 
 /// What draws a scene over a photo: the painter of `vedette-scanner`, nothing in `vedette`.
-pub type Painter<'a> = &'a dyn Fn(&Scene, &PhotoArgs) -> Result<(), CliError>;
+/// It is given the table the scene shows (a picture of the whole table also outlines
+/// the units the scan report says it did not place).
+pub type Painter<'a> = &'a dyn Fn(&Scene, &Table, &PhotoArgs) -> Result<(), CliError>;
 
 impl PhotoArgs {
     /// The widest the picture may be, px: `--max-width`, or the default for a picture of
@@ -83,12 +86,13 @@ impl PhotoArgs {
         check_outputs(&outputs, &inputs)
     }
 
-    /// The pictures a verb was asked for: `scene` (built only when one is wanted) as SVG
-    /// to `svg`, and over the photo with `painter`.
+    /// The pictures a verb was asked for: `scene` of `table` (built only when one is
+    /// wanted) as SVG to `svg`, and over the photo with `painter`.
     pub fn draw(
         &self,
         svg: Option<&Path>,
         painter: Option<Painter<'_>>,
+        table: &Table,
         scene: impl FnOnce() -> Result<Scene, CliError>,
     ) -> Result<(), CliError> {
         if svg.is_none() && !self.wanted() {
@@ -98,16 +102,16 @@ impl PhotoArgs {
         if let Some(p) = svg {
             write_atomically(p, vedette_draw::plan_svg(&scene)?.as_bytes())?;
         }
-        self.paint(&scene, painter)
+        self.paint(&scene, table, painter)
     }
 
-    /// Draws `scene` over the photo when asked, with `painter`.
-    pub fn paint(&self, scene: &Scene, painter: Option<Painter<'_>>) -> Result<(), CliError> {
+    /// Draws `scene` of `table` over the photo when asked, with `painter`.
+    pub fn paint(&self, scene: &Scene, table: &Table, painter: Option<Painter<'_>>) -> Result<(), CliError> {
         if !self.wanted() {
             return Ok(());
         }
         match painter {
-            Some(p) => p(scene, self),
+            Some(p) => p(scene, table, self),
             None => Err(CliError::Usage(format!(
                 "--png draws over the photo in {}, which runs this command line when it is beside vedette",
                 crate::cli::SCANNER_BINARY

@@ -43,6 +43,7 @@ pub mod report;
 pub mod scene;
 pub mod style;
 pub mod svg;
+pub mod unplaced;
 
 pub use caption::{Caption, CaptionLine, Topic, pair_verdict};
 pub use error::DrawError;
@@ -53,3 +54,4 @@ pub use scene::{
     Align, Element, Height, Layer, LayerId, LegendEntry, Mark, Placement, Scene, Shape, finding_key,
 };
 pub use svg::{SvgOptions, write_svg};
+pub use unplaced::{Unplaced, add_unplaced, unplaced_note};

@@ -132,6 +132,11 @@ pub fn rules() -> Vec<Rule> {
         rule(&["base"]).width(0.4),
         rule(&["facing"]).no_fill().stroke("#000000", 0.8),
         rule(&["marker"]).fill("#ffffff", 1.0).stroke("#000000", 0.3),
+        // A unit's place the scan held it back from (issue 37): orange, as `vedette
+        // scan --overlay` and the viewer outline it; dashed, apart from the filled
+        // orange zones.
+        rule(&["held-place"]).no_fill().stroke("#E69F00", 0.9).dashed(&[2.0, 1.0]),
+        rule(&["not-found"]).no_fill().stroke("#000000", 0.3).dashed(&[0.5, 0.5]),
         rule(&["deployment"]).width(0.6).dashed(&[4.0, 2.0]),
         rule(&["reach"]).no_fill().stroke("#000000", 0.3).dashed(&[1.0, 1.5]),
         rule(&["reaction"]).no_fill().stroke("#56B4E9", 0.6).dashed(&[3.0, 1.0]),

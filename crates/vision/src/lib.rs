@@ -161,7 +161,9 @@ pub use occupancy::{FIGURE_OVERHANG_MM, FIGURE_REACH_MM, occupied};
 pub use palette::{ColourCorrection, ColourSpec};
 pub use photo::{JPEG_QUALITY, Photo, encode_image};
 pub use photo_colour::{PhotoColour, lab, paint_distance, parse_hex, to_hex};
-pub use picture::{PhotoProjection, PictureLayout, load_scan_camera, paint_scene, picture_layout};
+pub use picture::{
+    PhotoProjection, PictureLayout, load_scan_camera, load_scan_unplaced, paint_scene, picture_layout,
+};
 pub use pose::{
     CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,
     Overexposure, SelfCalibration, Suspect, self_calibrate, solve_camera,

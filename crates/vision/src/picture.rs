@@ -130,6 +130,70 @@ pub fn load_scan_camera(path: &Path, photo: &Path) -> Result<(CameraModel, f64),
     Ok((CameraModel::from_parameters(&c.model_parameters, &origin)?, c.base_top_mm))
 }
 
+/// The issues of a scan report: one photo's (`vedette/scan-report/1`), or of a report of
+/// several photos, each photo's in turn.
+#[derive(Deserialize)]
+struct ReportIssues {
+    #[serde(default)]
+    issues: Vec<serde_json::Value>,
+    #[serde(default)]
+    photos: Vec<PhotoIssues>,
+}
+
+#[derive(Deserialize)]
+struct PhotoIssues {
+    photo: String,
+    #[serde(default)]
+    issues: Vec<serde_json::Value>,
+}
+
+/// The roster units that the scan report at `path` names and that have no base on
+/// `table` (issue 37), in the order the report names them: each with the places it was
+/// held back from (`missing-unit` with places; of a report of several photos, the
+/// places `photo`'s scan gave, else the first photo's that gave any), or none when the
+/// photo showed it nowhere (`missing-unit` without places, a unit none of whose
+/// `missing-tag`s was read). A unit placed by a correction since is on the table and
+/// left out. Issues of kinds this version does not know are skipped.
+pub fn load_scan_unplaced(
+    path: &Path,
+    photo: &Path,
+    table: &vedette_geometry::Table,
+) -> Result<Vec<vedette_draw::Unplaced>, VisionError> {
+    use crate::scan::ScanIssue;
+    let origin = path.display().to_string();
+    let file: ReportIssues =
+        serde_json::from_str(&read_text(path)?).map_err(|e| VisionError::InvalidField {
+            path: origin.clone(),
+            field: "issues".to_string(),
+            reason: format!("not a scan report ({e}); write one with vedette scan --report"),
+        })?;
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    let mut lists: Vec<&[serde_json::Value]> = vec![&file.issues];
+    // The painted photo's issues first: its places are where the picture shows them.
+    let (own, others): (Vec<&PhotoIssues>, Vec<&PhotoIssues>) =
+        file.photos.iter().partition(|p| name(Path::new(&p.photo)) == name(photo));
+    lists.extend(own.iter().chain(&others).map(|p| p.issues.as_slice()));
+    let on_table = |unit: &str| table.units.iter().any(|u| u.id == unit && !u.bases.is_empty());
+    let mut out: Vec<vedette_draw::Unplaced> = Vec::new();
+    for issue in lists.into_iter().flatten() {
+        let Ok(issue) = serde_json::from_value::<ScanIssue>(issue.clone()) else { continue };
+        let (unit, places) = match issue {
+            ScanIssue::MissingUnit { unit, places, .. } => (unit, places),
+            ScanIssue::MissingTag { unit, .. } => (unit, Vec::new()),
+            _ => continue,
+        };
+        if on_table(&unit) {
+            continue;
+        }
+        match out.iter_mut().find(|u| u.unit == unit) {
+            Some(u) if u.places.is_empty() => u.places = places,
+            Some(_) => {}
+            None => out.push(vedette_draw::Unplaced { unit, places }),
+        }
+    }
+    Ok(out)
+}
+
 fn colour(hex: &str) -> Scalar {
     let v = |i: usize| f64::from(u8::from_str_radix(hex.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0));
     Scalar::new(v(5), v(3), v(1), 0.0)

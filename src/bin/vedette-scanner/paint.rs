@@ -7,10 +7,14 @@ use vedette::CliError;
 use vedette::commands::overlay::{MIN_LABEL_PX, PhotoArgs};
 use vedette::output::write_atomically;
 use vedette_draw::Scene;
+use vedette_geometry::Table;
 
-/// Draws `scene` over `args.photo` through the camera model of `args.scan_report` and
-/// writes `args.png`.
-pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
+/// Draws `scene` of `table` over `args.photo` through the camera model of
+/// `args.scan_report` and writes `args.png`. A picture of the whole table (no caption)
+/// also outlines the places of the units the scan held back and names in its legend
+/// those it found nowhere (`vedette_draw::unplaced`), and says on stderr that no verdict
+/// covers them.
+pub fn paint(scene: &Scene, table: &Table, args: &PhotoArgs) -> Result<(), CliError> {
     let (Some(png), Some(photo_path), Some(report)) = (&args.png, &args.photo, &args.scan_report) else {
         return Err(CliError::Usage("--png needs --photo and --scan-report".to_string()));
     };
@@ -25,6 +29,19 @@ pub fn paint(scene: &Scene, args: &PhotoArgs) -> Result<(), CliError> {
             report.display()
         )));
     }
+    let mut whole;
+    let scene = if scene.caption.is_none() {
+        let unplaced =
+            vedette_vision::load_scan_unplaced(report, photo_path, table).map_err(crate::vision)?;
+        if let Some(note) = vedette_draw::unplaced_note(&unplaced) {
+            eprintln!("note: {note}");
+        }
+        whole = scene.clone();
+        vedette_draw::add_unplaced(&mut whole, &unplaced);
+        &whole
+    } else {
+        scene
+    };
     let (projection, _) = photo_projection(model, base_top_mm, scene);
     let img = vedette_vision::paint_framed(
         &photo.color,

@@ -452,7 +452,7 @@ pub fn run_with(
             write_atomically(path, vedette_draw::plan_svg(&scene)?.as_bytes())?;
             eprintln!("{}", written_words("plan", path, &args.layers));
         }
-        args.photo.paint(&scene, painter)?;
+        args.photo.paint(&scene, &table, painter)?;
         if let Some(path) = &args.photo.png {
             eprintln!("{}", written_words("picture over the photo", path, &args.layers));
         }
