@@ -5,7 +5,8 @@
 //! two places of six bases; the overlay (PNG, exact colours) then carries the orange of
 //! twelve base outlines, which the photo itself never shows. `vedette report --png`
 //! over that scan draws them too, dashed in the plan's orange, names in its legend the
-//! units found nowhere, and says on stderr that no verdict covers them.
+//! units found nowhere, and says on stderr that no verdict covers them (a picture of
+//! one question says it too).
 
 mod common;
 
@@ -95,4 +96,24 @@ fn the_overlay_outlines_the_places_a_unit_was_held_back_from() {
     // px, 2 px wide: at least a third of that in the exact colour.
     let (held, bare_orange) = (pixels_of(&with, PLAN_ORANGE), pixels_of(&without, PLAN_ORANGE));
     assert!(held >= bare_orange + 12 * 80 * 2 * 2 / 3 / 3, "{held} against {bare_orange} without");
+
+    // A picture of one question is cropped to its pair and draws none of them, but its
+    // verdict may miss them too (a unit held back may stand on the sight line): stderr
+    // says so.
+    let why = dir.path().join("why.png");
+    let o = vedette(&[
+        "los",
+        &s(&table),
+        "fr-1",
+        "au-1",
+        "--png",
+        &s(&why),
+        "--photo",
+        &s(&photo),
+        "--scan-report",
+        &s(&report),
+    ]);
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{said}");
+    assert!(said.contains("not on the table, so no verdict covers them: au-2 (held back"), "{said}");
 }

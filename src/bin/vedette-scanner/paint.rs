@@ -12,8 +12,8 @@ use vedette_geometry::Table;
 /// Draws `scene` of `table` over `args.photo` through the camera model of
 /// `args.scan_report` and writes `args.png`. A picture of the whole table (no caption)
 /// also outlines the places of the units the scan held back and names in its legend
-/// those it found nowhere (`vedette_draw::unplaced`), and says on stderr that no verdict
-/// covers them.
+/// those it found nowhere (`vedette_draw::unplaced`); every picture says on stderr that
+/// no verdict covers them.
 pub fn paint(scene: &Scene, table: &Table, args: &PhotoArgs) -> Result<(), CliError> {
     let (Some(png), Some(photo_path), Some(report)) = (&args.png, &args.photo, &args.scan_report) else {
         return Err(CliError::Usage("--png needs --photo and --scan-report".to_string()));
@@ -29,13 +29,15 @@ pub fn paint(scene: &Scene, table: &Table, args: &PhotoArgs) -> Result<(), CliEr
             report.display()
         )));
     }
+    // Units the scan did not place: no verdict covers them, which stderr says for
+    // every picture (a unit held back may stand on a sight line); a picture of the whole
+    // table draws them too, one of a question (cropped to its pair) does not.
+    let unplaced = vedette_vision::load_scan_unplaced(report, photo_path, table).map_err(crate::vision)?;
+    if let Some(note) = vedette_draw::unplaced_note(&unplaced) {
+        eprintln!("note: {note}");
+    }
     let mut whole;
-    let scene = if scene.caption.is_none() {
-        let unplaced =
-            vedette_vision::load_scan_unplaced(report, photo_path, table).map_err(crate::vision)?;
-        if let Some(note) = vedette_draw::unplaced_note(&unplaced) {
-            eprintln!("note: {note}");
-        }
+    let scene = if scene.caption.is_none() && !unplaced.is_empty() {
         whole = scene.clone();
         vedette_draw::add_unplaced(&mut whole, &unplaced);
         &whole
