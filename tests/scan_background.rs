@@ -1,7 +1,7 @@
 //! Issue 37, `vedette scan PHOTO --background EMPTY.jpg`: a photo of the empty table
 //! taken from the same place is the mat's exact colour for the untagged fitter.
 //!
-//! On a fixed vedette-synth render (the bench's first) with its empty table rendered by
+//! On a fixed vedette-synth render (the bench's sixth) with its empty table rendered by
 //! the same code (`render_empty`, the camera nudged 1 mm), the background raises the
 //! fitter's floor; through the CLI, a background that does not decode, of another size,
 //! without the fiducials, or taken from elsewhere is refused naming it, writing nothing;
@@ -19,23 +19,25 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// The first of the bench's renders (`benches/scan_untagged.rs`: 30 units, 5° from the
-/// near edge, green mat, every fourth unit flocked like the mat, figures 1 mm past their
-/// bases, six coats declared) and its empty table: the share of bases found in their
-/// unit is above a floor the scan without it does not reach on the same photo, and the
-/// share of the bases written that are right above its own floor. Measured
-/// (2026-11-29 evening, with one-base places inside larger ones left to them, which
-/// raised the scan without the empty table's precision over the floor): without, 71 of
-/// 94 right (75.5%), 73 written (97.3%); with, 86 of 94 (91.5%), 90 written (95.6%).
+/// The sixth of the bench's renders (`benches/scan_untagged.rs`: 30 units, 22° from the
+/// far edge, brown mat, every fourth unit flocked like the mat, every fifth tagged,
+/// figures 1.5 mm past their bases, six coats declared) and its empty table: the share
+/// of bases found in their unit is above a floor the scan without it does not reach on
+/// the same photo, and the share of the bases written that are right above its own
+/// floor. Measured (2026-11-30, with blobs over the terrain limit cut at their waists):
+/// without, 69 of 91 right (75.8%), 83 written (83.1%); with, 79 of 91 (86.8%), 84
+/// written (94.0%). (The first render, `Green-1mm`, was this test's until the waists:
+/// its scan without the empty table now finds as many, 87 of 94 against 86: the four
+/// touching units that only the empty table's blobs found are now cut apart without it.)
 ///
 /// Not every render gains as much: on the 12-unit brown-mat render of
 /// `tests/scan_untagged.rs` the background loses bases (70.3% / 86.7% without, 51.4% /
 /// 55.9% with; BENCHMARKS.md "Untagged bases").
 #[test]
 fn the_empty_table_raises_the_floor_on_a_fixed_render() {
-    const RECALL_FLOOR: f64 = 0.9;
+    const RECALL_FLOOR: f64 = 0.85;
     const PRECISION_FLOOR: f64 = 0.93;
-    let shot = common::untagged::untagged_shots()[0];
+    let shot = common::untagged::untagged_shots()[5];
     let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
     let dir = root().join("target/untagged-test");
     let empty = vedette_vision::Photo::load(shot.ensure_empty_rendered(&dir)).unwrap();
