@@ -11,6 +11,7 @@
 //! SHARED_NO_GROUND=1 cargo bench --bench scan_shared    # terrain also without `ground`
 //! SHARED_PATH=none cargo bench --bench scan_shared       # only without (or `file`: with) the camera file
 //! SHARED_TAGS_DUMP=DIR cargo bench --bench scan_shared   # every tag measured, as DIR/NAME-PATH.csv
+//! SHARED_SCAN_DUMP=DIR cargo bench --bench scan_shared   # each whole scan (timing aside), as DIR/NAME-PATH.txt
 //! ```
 //!
 //! Says so and exits 0 when the folder is absent.
@@ -93,6 +94,19 @@ fn main() {
                     );
                 }
                 let _ = std::fs::write(std::path::Path::new(&dump).join(format!("{}-{m}.csv", r.name)), text);
+            }
+            // The whole result, every number in full, its timing left out: two builds
+            // that scan alike write the same bytes (`diff -r`).
+            if let Some(dump) = std::env::var_os("SHARED_SCAN_DUMP") {
+                let text = match &result {
+                    Ok(sc) => {
+                        let mut sc = sc.clone();
+                        sc.report.timing_ms = vedette_vision::Timing::default();
+                        format!("{sc:#?}\n")
+                    }
+                    Err(e) => format!("refused: {e}\n"),
+                };
+                let _ = std::fs::write(std::path::Path::new(&dump).join(format!("{}-{m}.txt", r.name)), text);
             }
             // How its edges are placed and how its colours are decoded.
             let tone = result.as_ref().ok().and_then(|sc| {

@@ -179,69 +179,114 @@ pub fn find_cubes(
     table: &Table,
     tags: &[TagPose],
 ) -> Result<Vec<FoundCube>, VisionError> {
+    let pixels = CubePixels::of(photo, model, correction, profile)?;
+    find_cubes_in(&pixels, model, profile, table, tags)
+}
+
+/// The cubes' pixel work, which needs the photo and its camera but not what stands on
+/// the table: the table seen at the cubes' resolution and colour-corrected, and each
+/// pixel's colour label. A scan does it beside the search for tags among figures.
+pub(crate) struct CubePixels {
+    /// The table, rectified onto the cubes' tops and corrected.
+    rect: Rectified,
+    /// 1 + the class index of the nearest reference within tolerance (or within it once
+    /// a highlight is taken off), 0 else.
+    labels: Mat,
+    /// The lamp as the corrected photo shows it.
+    lamp: Lamp,
+}
+
+impl CubePixels {
+    /// Rectifies and corrects the photo and labels its pixels by the profile's cube
+    /// colours.
+    pub(crate) fn of(
+        photo: &Photo,
+        model: &CameraModel,
+        correction: &ColourCorrection,
+        profile: &Profile,
+    ) -> Result<CubePixels, VisionError> {
+        let spec = &profile.markers;
+        let bounds = (Vec2::ZERO, Vec2::new(profile.table.width_mm, profile.table.depth_mm));
+        let mut rect = Rectified::new(&photo.color, model, spec.size_mm, bounds, CUBE_PX_PER_MM)?;
+        correction.apply(&mut rect, model)?;
+        let classes = spec.classes();
+        let tol2 = spec.tolerance * spec.tolerance;
+        // Label image: 1 + class index of the nearest reference within tolerance, 0 else.
+        let (w, h) = rect.size()?;
+        let mut labels = crate::palette::blank_mask(h, w)?;
+        // Integer colours (B, G, R). A reference within tolerance is within it on each
+        // channel: a table of which references each channel value allows rejects most of
+        // the table at a glance.
+        let refs_bgr: Vec<[i32; 3]> =
+            classes.iter().map(|c| [c.2[2], c.2[1], c.2[0]].map(i32::from)).collect();
+        let near_channel: [[u8; 256]; 3] = std::array::from_fn(|ch| {
+            std::array::from_fn(|v| {
+                refs_bgr.iter().enumerate().fold(0u8, |bits, (k, rf)| {
+                    let d = f64::from((v as i32 - rf[ch]).abs());
+                    bits | (u8::from(d <= spec.tolerance) << k)
+                })
+            })
+        });
+        // Tops of a coloured paint that catch the lamp's highlight (issue 36: a red
+        // reading pink, a yellow pale) are within tolerance once the highlight is taken off.
+        let lamp =
+            Lamp { paper: profile.colours.paper, srgb: correction.is_srgb(), pool: pool_light(profile) };
+        let lit = highlight_table(&classes, spec.tolerance, lamp);
+        let cell = |p: &Vec3b| {
+            let c = |v: u8| usize::from(v >> HIGHLIGHT_CELL_BITS);
+            let bits = 8 - HIGHLIGHT_CELL_BITS;
+            lit[(c(p[2]) << (2 * bits)) | (c(p[1]) << bits) | c(p[0])]
+        };
+        for r in 0..h {
+            let img = rect.image.at_row::<Vec3b>(r)?;
+            let lab = labels.at_row_mut::<u8>(r)?;
+            for (p, l) in img.iter().zip(lab.iter_mut()) {
+                let mut allowed = near_channel[0][usize::from(p[0])]
+                    & near_channel[1][usize::from(p[1])]
+                    & near_channel[2][usize::from(p[2])];
+                // Pixels where something stands are labelled too: a cube against a base
+                // is grown over it from the part off it (`Blobs::grown`).
+                if allowed == 0 {
+                    *l = cell(p);
+                    continue;
+                }
+                // The nearest reference (first on ties) among those the channels allow:
+                // if it is within tolerance it is also the nearest of all.
+                let (mut best, mut best_d2) = (0u8, i32::MAX);
+                while allowed != 0 {
+                    let k = allowed.trailing_zeros() as usize;
+                    allowed &= allowed - 1;
+                    let rf = refs_bgr[k];
+                    let d2 = (0..3).map(|i| (i32::from(p[i]) - rf[i]).pow(2)).sum::<i32>();
+                    if d2 < best_d2 {
+                        (best, best_d2) = (k as u8 + 1, d2);
+                    }
+                }
+                *l = if f64::from(best_d2) <= tol2 { best } else { cell(p) };
+            }
+        }
+        Ok(CubePixels { rect, labels, lamp })
+    }
+}
+
+/// [`find_cubes`] on its pixel work done: the blobs judged where nothing stands.
+pub(crate) fn find_cubes_in(
+    pixels: &CubePixels,
+    model: &CameraModel,
+    profile: &Profile,
+    table: &Table,
+    tags: &[TagPose],
+) -> Result<Vec<FoundCube>, VisionError> {
     let spec = &profile.markers;
-    let bounds = (Vec2::ZERO, Vec2::new(profile.table.width_mm, profile.table.depth_mm));
-    let mut rect = Rectified::new(&photo.color, model, spec.size_mm, bounds, CUBE_PX_PER_MM)?;
-    correction.apply(&mut rect, model)?;
-    let occupied = occupancy::occupied(&rect, model, profile, table, tags)?;
+    let CubePixels { rect, labels, lamp } = pixels;
+    let lamp = *lamp;
+    let occupied = occupancy::occupied(rect, model, profile, table, tags)?;
     // The bases' bodies alone: a cube is looked for anywhere else, within the figures'
     // reach too (a tilted camera sees a cube behind a unit inside that reach), and
     // grown into them where it stands against or on a base.
-    let solid = occupancy::occupied_up_to(&rect, model, profile, table, tags, 0.0)?;
+    let solid = occupancy::occupied_up_to(rect, model, profile, table, tags, 0.0)?;
     let classes = spec.classes();
-    let tol2 = spec.tolerance * spec.tolerance;
-    // Label image: 1 + class index of the nearest reference within tolerance, 0 else.
     let (w, h) = rect.size()?;
-    let mut labels = crate::palette::blank_mask(h, w)?;
-    // Integer colours (B, G, R). A reference within tolerance is within it on each
-    // channel: a table of which references each channel value allows rejects most of
-    // the table at a glance.
-    let refs_bgr: Vec<[i32; 3]> = classes.iter().map(|c| [c.2[2], c.2[1], c.2[0]].map(i32::from)).collect();
-    let near_channel: [[u8; 256]; 3] = std::array::from_fn(|ch| {
-        std::array::from_fn(|v| {
-            refs_bgr.iter().enumerate().fold(0u8, |bits, (k, rf)| {
-                let d = f64::from((v as i32 - rf[ch]).abs());
-                bits | (u8::from(d <= spec.tolerance) << k)
-            })
-        })
-    });
-    // Tops of a coloured paint that catch the lamp's highlight (issue 36: a red
-    // reading pink, a yellow pale) are within tolerance once the highlight is taken off.
-    let lamp = Lamp { paper: profile.colours.paper, srgb: correction.is_srgb(), pool: pool_light(profile) };
-    let lit = highlight_table(&classes, spec.tolerance, lamp);
-    let cell = |p: &Vec3b| {
-        let c = |v: u8| usize::from(v >> HIGHLIGHT_CELL_BITS);
-        let bits = 8 - HIGHLIGHT_CELL_BITS;
-        lit[(c(p[2]) << (2 * bits)) | (c(p[1]) << bits) | c(p[0])]
-    };
-    for r in 0..h {
-        let img = rect.image.at_row::<Vec3b>(r)?;
-        let lab = labels.at_row_mut::<u8>(r)?;
-        for (p, l) in img.iter().zip(lab.iter_mut()) {
-            let mut allowed = near_channel[0][usize::from(p[0])]
-                & near_channel[1][usize::from(p[1])]
-                & near_channel[2][usize::from(p[2])];
-            // Pixels where something stands are labelled too: a cube against a base
-            // is grown over it from the part off it (`Blobs::grown`).
-            if allowed == 0 {
-                *l = cell(p);
-                continue;
-            }
-            // The nearest reference (first on ties) among those the channels allow:
-            // if it is within tolerance it is also the nearest of all.
-            let (mut best, mut best_d2) = (0u8, i32::MAX);
-            while allowed != 0 {
-                let k = allowed.trailing_zeros() as usize;
-                allowed &= allowed - 1;
-                let rf = refs_bgr[k];
-                let d2 = (0..3).map(|i| (i32::from(p[i]) - rf[i]).pow(2)).sum::<i32>();
-                if d2 < best_d2 {
-                    (best, best_d2) = (k as u8 + 1, d2);
-                }
-            }
-            *l = if f64::from(best_d2) <= tol2 { best } else { cell(p) };
-        }
-    }
     let side_px = spec.size_mm * CUBE_PX_PER_MM;
     let min_area = MIN_FREE_SHARE * side_px * side_px;
     let eye = model.camera_centre();
@@ -250,24 +295,14 @@ pub fn find_cubes(
     // mask opened, then its connected parts) lies within one group, so each colour is
     // looked at only there, not over the whole table five times.
     let mut labelled = Mat::default();
-    opencv::core::compare(&labels, &opencv::core::Scalar::all(0.0), &mut labelled, opencv::core::CMP_GT)?;
+    opencv::core::compare(labels, &opencv::core::Scalar::all(0.0), &mut labelled, opencv::core::CMP_GT)?;
     let mut free = Mat::default();
     opencv::core::compare(&solid, &opencv::core::Scalar::all(0.0), &mut free, opencv::core::CMP_EQ)?;
     let mut any = Mat::default();
     opencv::core::bitwise_and_def(&labelled, &free, &mut any)?;
     let (mut groups, mut stats, mut cents) = (Mat::default(), Mat::default(), Mat::default());
     let n = opencv::imgproc::connected_components_with_stats_def(&any, &mut groups, &mut stats, &mut cents)?;
-    let image = Blobs {
-        rect: &rect,
-        labels: &labels,
-        occupied: &occupied,
-        solid: &solid,
-        nadir,
-        eye,
-        spec,
-        profile,
-        lamp,
-    };
+    let image = Blobs { rect, labels, occupied: &occupied, solid: &solid, nadir, eye, spec, profile, lamp };
     let mut candidates = Vec::new();
     for g in 1..n {
         let stat = |s: i32| stats.at_2d::<i32>(g, s).copied();

@@ -294,6 +294,50 @@ pub fn glare_patches(
     profile: &Profile,
     tags: &[TagPose],
 ) -> Result<Vec<GlarePatch>, VisionError> {
+    Ok(bright_patches(photo, model, profile)?.over(tags))
+}
+
+/// The patches of saturated pixels on the table, before the tags under them are known
+/// (a scan finds them beside the search for tags among figures).
+pub(crate) struct BrightPatches {
+    /// Each patch's area, mm², the patch (no tags yet) and its box in the photo, px
+    /// (left, top, width, height).
+    patches: Vec<(f64, GlarePatch, [i32; 4])>,
+}
+
+impl BrightPatches {
+    /// The patches with the tags whose squares they touch, largest first (at most
+    /// [`MAX_GLARE_PATCHES`]): [`glare_patches`].
+    pub(crate) fn over(self, tags: &[TagPose]) -> Vec<GlarePatch> {
+        let mut patches: Vec<(f64, GlarePatch)> = self
+            .patches
+            .into_iter()
+            .map(|(area_mm2, mut patch, [left, top, bw, bh])| {
+                let boxed = |p: &[f64; 2]| {
+                    p[0] >= f64::from(left) - 1.0
+                        && p[1] >= f64::from(top) - 1.0
+                        && p[0] <= f64::from(left + bw) + 1.0
+                        && p[1] <= f64::from(top + bh) + 1.0
+                };
+                let mut under: Vec<u32> =
+                    tags.iter().filter(|t| t.corners_px.iter().any(boxed)).map(|t| t.id).collect();
+                under.sort_unstable();
+                under.dedup();
+                patch.tags = under;
+                (area_mm2, patch)
+            })
+            .collect();
+        patches.sort_by(|a, b| b.0.total_cmp(&a.0));
+        patches.into_iter().take(MAX_GLARE_PATCHES).map(|(_, p)| p).collect()
+    }
+}
+
+/// The pixel work of [`glare_patches`]: the photo and its camera alone.
+pub(crate) fn bright_patches(
+    photo: &Photo,
+    model: &CameraModel,
+    profile: &Profile,
+) -> Result<BrightPatches, VisionError> {
     let (w, d) = (profile.table.width_mm, profile.table.depth_mm);
     let outline =
         model.project(&[Vec2::new(0.0, 0.0), Vec2::new(w, 0.0), Vec2::new(w, d), Vec2::new(0.0, d)], 0.0)?;
@@ -326,7 +370,7 @@ pub fn glare_patches(
         opencv::core::CV_32S,
     )?;
     let min_mm2 = profile.tags.size_mm * profile.tags.size_mm / 2.0;
-    let mut patches: Vec<(f64, GlarePatch)> = Vec::new();
+    let mut patches = Vec::new();
     for i in 1..n {
         let area_px = f64::from(*stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_AREA)?);
         let cx = *centroids.at_2d::<f64>(i, 0)?;
@@ -346,27 +390,17 @@ pub fn glare_patches(
             *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_WIDTH)?,
             *stats.at_2d::<i32>(i, opencv::imgproc::CC_STAT_HEIGHT)?,
         );
-        let boxed = |p: &[f64; 2]| {
-            p[0] >= f64::from(left) - 1.0
-                && p[1] >= f64::from(top) - 1.0
-                && p[0] <= f64::from(left + bw) + 1.0
-                && p[1] <= f64::from(top + bh) + 1.0
-        };
-        let mut under: Vec<u32> =
-            tags.iter().filter(|t| t.corners_px.iter().any(boxed)).map(|t| t.id).collect();
-        under.sort_unstable();
-        under.dedup();
         patches.push((
             area_mm2,
             GlarePatch {
                 at_mm: [round1(at.x), round1(at.y)],
                 across_mm: round1(2.0 * (area_mm2 / std::f64::consts::PI).sqrt()),
-                tags: under,
+                tags: Vec::new(),
             },
+            [left, top, bw, bh],
         ));
     }
-    patches.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Ok(patches.into_iter().take(MAX_GLARE_PATCHES).map(|(_, p)| p).collect())
+    Ok(BrightPatches { patches })
 }
 
 fn round1(v: f64) -> f64 {

@@ -306,7 +306,12 @@ impl<'a> GrayView<'a> {
 
     /// The grey level of pixel (x, y), which must be on the image.
     pub(crate) fn at(&self, x: usize, y: usize) -> f64 {
-        f64::from(self.data[y * self.step + x])
+        f64::from(self.byte(x, y))
+    }
+
+    /// The byte of pixel (x, y), which must be on the image.
+    pub(crate) fn byte(&self, x: usize, y: usize) -> u8 {
+        self.data[y * self.step + x]
     }
 
     /// Bilinear sample at (x, y) with pixel centres at integers; `None` off the image.

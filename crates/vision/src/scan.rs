@@ -10,7 +10,7 @@ use crate::pose::{
 };
 use crate::profile::Profile;
 use crate::roster::{Roster, RosterUnit};
-use crate::surface::{SurfaceOptions, read_surface};
+use crate::surface::SurfaceOptions;
 use crate::tags::{ErrorBudget, TagPose, measure_sized_tags};
 use opencv::core::{Mat, Point, Scalar, Vector};
 use opencv::prelude::*;
@@ -706,316 +706,358 @@ pub fn scan_with_background(
     let mut settings = DetectorSettings::for_marker_side(min_side_px, profile.tags.dictionary.bits());
     settings.min_side_px = (min_side_px * 0.6).max(8.0);
     settings.srgb_edges = tone == crate::tone::Tone::Srgb;
-    // Table fiducials are markers too: a tag dictionary of the same family reads them
-    // as tags, so anything lying on a fiducial is not a tag.
-    let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
-    let seen: Vec<DetectedMarker> = detect_markers(&photo.gray, profile.tags.dictionary, &settings)?
-        .into_iter()
-        .filter(|m| !(shared && profile.fiducial(m.id).is_some()))
-        .filter(|m| !fiducials.iter().any(|f| inside_quad(&f.corners, m.centre())))
-        .collect();
-    let mut tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
-    // No camera file: the lens is calibrated from the table itself, and the tags are
-    // measured again through the new model (issue 17).
-    let mut tag_residual_px: Option<Vec<f64>> = None;
-    let mut focal_unknown = None;
-    let mut overexposed = None;
-    // Fiducials and tags on clipped paper read small, each by its own amount (issue 36).
-    let clipped = if fit.model.kind() == ModelKind::Calibrated {
-        Overexposure::default()
-    } else {
-        Overexposure::measure(
-            &photo.gray,
-            &fiducials,
-            profile.fiducials.dictionary.bits(),
-            &tags,
-            profile.tags.dictionary.bits(),
-        )?
-    };
-    if let Some(sc) = self_calibrate(profile, &fiducials, &clipped, &fit, &tags)? {
-        if !clipped.fiducials.is_empty() || 2 * clipped.tags > tags.len() {
-            overexposed = Some(ScanIssue::OverexposedPaper {
-                fiducials: clipped.fiducials,
-                of: fiducials.len(),
-                tags: clipped.tags,
-                of_tags: tags.len(),
-            });
-        }
-        let (lo, hi) = sc.focal_range_px;
-        if hi > FOCAL_UNKNOWN_RATIO * lo {
-            focal_unknown = Some(ScanIssue::FocalLengthUnknown {
-                focal_px: [lo.round(), hi.round()],
-                tilt_deg: sc.fit.model.pose().map_or(0.0, |p| round_to(p.tilt_deg(), 0.1)),
-                spread_mm: round_to(sc.focal_spread_mm, 0.1),
-            });
-        }
-        fit = sc.fit;
-        tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
-        for (t, v) in tags.iter_mut().zip(&sc.tag_model_var) {
-            t.model_var = Some(*v);
-        }
-        tag_residual_px = Some(sc.tag_residual_px);
-    }
-    // Tags among figures (issue 18): a second search that knows their size in the photo.
-    let t_clutter = Instant::now();
-    let (crowded, undecoded) = crate::clutter::search(photo, profile, roster, &fit, &seen, &fiducials, tone)?;
-    let t_clutter = t_clutter.elapsed().as_secs_f64() * 1e3;
-    tags.extend(measure_sized_tags(&fit, &crowded, &size_of, profile.bases.top_height_mm)?);
-    fit.check_limits(profile)?;
-    let budget =
-        ErrorBudget::of_photo(&fit, &tags, profile.bases.top_height_mm, profile.bases.top_height_sigma_mm);
-
-    // What makes the photo marginal comes first (issue 39).
-    let glare = crate::diagnosis::glare_patches(photo, &fit.model, profile, &tags)?;
-    let mut issues = if surface.tags {
-        crate::diagnosis::marginal_photo(&sizes, blur_px, glare, profile)
-    } else {
-        Vec::new()
-    };
-    issues.extend(focal_unknown);
-    issues.extend(overexposed);
-    issues.extend(
-        undecoded.iter().map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
-    );
-    let residual_limit = tag_residual_px.as_deref().map(crate::selfcal::residual_limit);
-    for (i, t) in tags.iter().enumerate() {
-        if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
-            && *r > limit
-        {
-            issues.push(ScanIssue::TagDisagrees { id: t.id, residual_px: *r, limit_px: limit });
-        }
-    }
-    if let Some(f) = fit.suspect.filter(|f| f.offset_mm > FIDUCIAL_WARN_MM) {
-        issues.push(ScanIssue::FiducialDisagrees {
-            id: f.id,
-            offset_mm: f.offset_mm,
-            others_mm: f.others_mm,
+    // The search among figures thresholds the photo over boxes its tags' size sets:
+    // for each size, the contours are found beside the tag detector (and the
+    // self-calibration) with the camera as it stands, and the search takes those whose
+    // box the final camera still sets (issue 36).
+    let boxes = crate::clutter::threshold_boxes(&fit, profile, roster);
+    std::thread::scope(|s| {
+        let early = s.spawn(|| {
+            // An error here is met again where the search finds its contours itself.
+            boxes
+                .iter()
+                .filter_map(|&b| crate::clutter::Contours::of(&photo.gray, b).ok())
+                .collect::<Vec<_>>()
         });
-    }
-    let mut by_id: BTreeMap<u32, Vec<&TagPose>> = BTreeMap::new();
-    for t in &tags {
-        by_id.entry(t.id).or_default().push(t);
-    }
-    // Bases found, per roster unit (or per placeholder unit).
-    let mut found: BTreeMap<usize, Vec<(usize, Base)>> = BTreeMap::new();
-    let mut placeholders: Vec<Unit> = Vec::new();
-    for (&id, copies) in &by_id {
-        if copies.len() > 1 {
-            issues.push(ScanIssue::DuplicateTag {
-                id,
-                at_mm: copies.iter().map(|t| [t.centre.x, t.centre.y]).collect(),
-            });
-            continue;
-        }
-        let t = copies[0];
-        if !profile.on_table(t.centre, 0.0) {
-            issues.push(ScanIssue::OutsideTable { id, at_mm: [t.centre.x, t.centre.y] });
-            continue;
-        }
-        if t.fit_rms_mm > MAX_FIT_RMS_FRACTION * t.size_mm {
-            issues.push(ScanIssue::MisshapenTag {
-                id,
-                at_mm: [round_to(t.centre.x, 0.1), round_to(t.centre.y, 0.1)],
-                fit_rms_mm: round_to(t.fit_rms_mm, 0.01),
-            });
-            continue;
-        }
-        if (t.side_mm - t.size_mm).abs() > size_tolerance(&fit, t.size_mm) {
-            issues.push(ScanIssue::TagSizeMismatch { id, measured_mm: t.side_mm, expected_mm: t.size_mm });
-        }
-        let (size, offset, slot) = match roster {
-            Some(r) => match r.lookup(id) {
-                Some(e) => (e.size, e.offset, Some((e.unit, e.base))),
-                None => {
-                    issues.push(ScanIssue::UnknownTag { id, at_mm: [t.centre.x, t.centre.y] });
-                    continue;
-                }
-            },
-            None => {
-                let [bw, bd] = profile.bases.default_size_mm;
-                (BaseSize::new(bw, bd), Vec2::default(), None)
-            }
+        // Table fiducials are markers too: a tag dictionary of the same family reads them
+        // as tags, so anything lying on a fiducial is not a tag.
+        let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
+        let seen: Vec<DetectedMarker> = detect_markers(&photo.gray, profile.tags.dictionary, &settings)?
+            .into_iter()
+            .filter(|m| !(shared && profile.fiducial(m.id).is_some()))
+            .filter(|m| !fiducials.iter().any(|f| inside_quad(&f.corners, m.centre())))
+            .collect();
+        let mut tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
+        // No camera file: the lens is calibrated from the table itself, and the tags are
+        // measured again through the new model (issue 17).
+        let mut tag_residual_px: Option<Vec<f64>> = None;
+        let mut focal_unknown = None;
+        let mut overexposed = None;
+        // Fiducials and tags on clipped paper read small, each by its own amount (issue 36).
+        let clipped = if fit.model.kind() == ModelKind::Calibrated {
+            Overexposure::default()
+        } else {
+            Overexposure::measure(
+                &photo.gray,
+                &fiducials,
+                profile.fiducials.dictionary.bits(),
+                &tags,
+                profile.tags.dictionary.bits(),
+            )?
         };
-        let (sigma_mm, sigma_heading_deg) = budget.base_sigma(
+        if let Some(sc) = self_calibrate(profile, &fiducials, &clipped, &fit, &tags)? {
+            if !clipped.fiducials.is_empty() || 2 * clipped.tags > tags.len() {
+                overexposed = Some(ScanIssue::OverexposedPaper {
+                    fiducials: clipped.fiducials,
+                    of: fiducials.len(),
+                    tags: clipped.tags,
+                    of_tags: tags.len(),
+                });
+            }
+            let (lo, hi) = sc.focal_range_px;
+            if hi > FOCAL_UNKNOWN_RATIO * lo {
+                focal_unknown = Some(ScanIssue::FocalLengthUnknown {
+                    focal_px: [lo.round(), hi.round()],
+                    tilt_deg: sc.fit.model.pose().map_or(0.0, |p| round_to(p.tilt_deg(), 0.1)),
+                    spread_mm: round_to(sc.focal_spread_mm, 0.1),
+                });
+            }
+            fit = sc.fit;
+            tags = measure_sized_tags(&fit, &seen, &size_of, profile.bases.top_height_mm)?;
+            for (t, v) in tags.iter_mut().zip(&sc.tag_model_var) {
+                t.model_var = Some(*v);
+            }
+            tag_residual_px = Some(sc.tag_residual_px);
+        }
+        // Tags among figures (issue 18): a second search that knows their size in the photo.
+        // The camera is solved: the pixel work of the glare's patches and of the surface
+        // (the table rectified and colour-corrected for the cubes and the terrain), which
+        // needs nothing the search finds, is done meanwhile on the search's second thread.
+        // Each result, or its error, is taken where it was computed before (issue 36), so
+        // that a scan gives what it gave on one thread.
+        let t_clutter = Instant::now();
+        let early = early.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (clutter, (surface_pixels, bright)) =
+            crate::clutter::search(photo, profile, roster, &fit, &seen, &fiducials, tone, &early, || {
+                let bright = crate::diagnosis::bright_patches(photo, &fit.model, profile);
+                (crate::surface::SurfacePixels::of(photo, profile, &fit, &fiducials, surface), bright)
+            });
+        let (crowded, undecoded) = clutter?;
+        let t_clutter = t_clutter.elapsed().as_secs_f64() * 1e3;
+        tags.extend(measure_sized_tags(&fit, &crowded, &size_of, profile.bases.top_height_mm)?);
+        fit.check_limits(profile)?;
+        let budget = ErrorBudget::of_photo(
             &fit,
-            t,
-            offset.length(),
+            &tags,
             profile.bases.top_height_mm,
             profile.bases.top_height_sigma_mm,
         );
-        let forward = Vec2::from_heading_deg(t.heading_deg);
-        let right = Vec2::new(forward.y, -forward.x);
-        let centre = t.centre - right * offset.x - forward * offset.y;
-        let base = Base::new(size, Pose::new(centre, t.heading_deg)).with_meta(BaseMeta {
-            tag: Some(id),
-            sigma_mm: Some(round_to(sigma_mm, 1e-3)),
-            sigma_heading_deg: Some(round_to(sigma_heading_deg, 1e-3)),
-            slot: None,
-            inferred: false,
-            found: Some(Found::Tag),
-            facing: None,
-        });
-        match slot {
-            Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
-            None => placeholders.push(Unit::new(
-                format!("tag-{id}"),
-                "unassigned",
-                UnitKind::Infantry,
-                vec![base],
-            )),
+
+        // What makes the photo marginal comes first (issue 39).
+        let glare = bright?.over(&tags);
+        let mut issues = if surface.tags {
+            crate::diagnosis::marginal_photo(&sizes, blur_px, glare, profile)
+        } else {
+            Vec::new()
+        };
+        issues.extend(focal_unknown);
+        issues.extend(overexposed);
+        issues.extend(
+            undecoded
+                .iter()
+                .map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
+        );
+        let residual_limit = tag_residual_px.as_deref().map(crate::selfcal::residual_limit);
+        for (i, t) in tags.iter().enumerate() {
+            if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
+                && *r > limit
+            {
+                issues.push(ScanIssue::TagDisagrees { id: t.id, residual_px: *r, limit_px: limit });
+            }
         }
-    }
-    // The empty table's photo, lined up with this one (checked even when no unit is
-    // untagged, so that a wrong one is said).
-    let background = match background {
-        Some(b) => Some(crate::fitting::background_surface(b, photo, profile, &fit, tone)?),
-        None => None,
-    };
-    let mut units = Vec::new();
-    let mut t_fitting = 0.0;
-    match roster {
-        Some(r) => {
-            // Bases whose tags were unseen, where their formation fixes them (issue 18).
-            // Those of a unit's slots the photo shows beside its found bases (issue 36).
-            let looks = crate::alike::Looks::new(
-                &photo.color,
-                &fit.model,
+        if let Some(f) = fit.suspect.filter(|f| f.offset_mm > FIDUCIAL_WARN_MM) {
+            issues.push(ScanIssue::FiducialDisagrees {
+                id: f.id,
+                offset_mm: f.offset_mm,
+                others_mm: f.others_mm,
+            });
+        }
+        let mut by_id: BTreeMap<u32, Vec<&TagPose>> = BTreeMap::new();
+        for t in &tags {
+            by_id.entry(t.id).or_default().push(t);
+        }
+        // Bases found, per roster unit (or per placeholder unit).
+        let mut found: BTreeMap<usize, Vec<(usize, Base)>> = BTreeMap::new();
+        let mut placeholders: Vec<Unit> = Vec::new();
+        for (&id, copies) in &by_id {
+            if copies.len() > 1 {
+                issues.push(ScanIssue::DuplicateTag {
+                    id,
+                    at_mm: copies.iter().map(|t| [t.centre.x, t.centre.y]).collect(),
+                });
+                continue;
+            }
+            let t = copies[0];
+            if !profile.on_table(t.centre, 0.0) {
+                issues.push(ScanIssue::OutsideTable { id, at_mm: [t.centre.x, t.centre.y] });
+                continue;
+            }
+            if t.fit_rms_mm > MAX_FIT_RMS_FRACTION * t.size_mm {
+                issues.push(ScanIssue::MisshapenTag {
+                    id,
+                    at_mm: [round_to(t.centre.x, 0.1), round_to(t.centre.y, 0.1)],
+                    fit_rms_mm: round_to(t.fit_rms_mm, 0.01),
+                });
+                continue;
+            }
+            if (t.side_mm - t.size_mm).abs() > size_tolerance(&fit, t.size_mm) {
+                issues.push(ScanIssue::TagSizeMismatch {
+                    id,
+                    measured_mm: t.side_mm,
+                    expected_mm: t.size_mm,
+                });
+            }
+            let (size, offset, slot) = match roster {
+                Some(r) => match r.lookup(id) {
+                    Some(e) => (e.size, e.offset, Some((e.unit, e.base))),
+                    None => {
+                        issues.push(ScanIssue::UnknownTag { id, at_mm: [t.centre.x, t.centre.y] });
+                        continue;
+                    }
+                },
+                None => {
+                    let [bw, bd] = profile.bases.default_size_mm;
+                    (BaseSize::new(bw, bd), Vec2::default(), None)
+                }
+            };
+            let (sigma_mm, sigma_heading_deg) = budget.base_sigma(
+                &fit,
+                t,
+                offset.length(),
                 profile.bases.top_height_mm,
-                profile.tags.size_mm,
+                profile.bases.top_height_sigma_mm,
             );
-            let debug = std::env::var_os("VEDETTE_SEEN_DEBUG").is_some();
-            let shows = |u: &RosterUnit, at: &Base, like: &Base, open: [bool; 4]| {
-                if debug {
-                    eprintln!(
-                        "seen? {} tag {:?} at ({:.1},{:.1}) open {open:?}: {:?}",
-                        u.id,
-                        at.meta().tag,
-                        at.centre().x,
-                        at.centre().y,
-                        looks.measure(u, at, like, open)
-                    );
-                }
-                looks.shows(u, at, like, open)
-            };
-            let mut inferred = crate::infer::infer_bases(r, &found, Some(&shows));
-            // Untagged units: fitted as rectangles of their size (issue 37), around the
-            // tagged bases found.
-            let t_fit = Instant::now();
-            let mut fitted = if r.untagged_units().next().is_some() {
-                let tagged = Table {
-                    units: found
-                        .iter()
-                        .map(|(ui, bases)| r.units[*ui].to_unit(bases.iter().map(|(_, b)| *b).collect()))
-                        .collect(),
-                    ..Table::new(r.game.rules, r.game.scale, Vec::new())
+            let forward = Vec2::from_heading_deg(t.heading_deg);
+            let right = Vec2::new(forward.y, -forward.x);
+            let centre = t.centre - right * offset.x - forward * offset.y;
+            let base = Base::new(size, Pose::new(centre, t.heading_deg)).with_meta(BaseMeta {
+                tag: Some(id),
+                sigma_mm: Some(round_to(sigma_mm, 1e-3)),
+                sigma_heading_deg: Some(round_to(sigma_heading_deg, 1e-3)),
+                slot: None,
+                inferred: false,
+                found: Some(Found::Tag),
+                facing: None,
+            });
+            match slot {
+                Some((unit, index)) => found.entry(unit).or_default().push((index, base)),
+                None => placeholders.push(Unit::new(
+                    format!("tag-{id}"),
+                    "unassigned",
+                    UnitKind::Infantry,
+                    vec![base],
+                )),
+            }
+        }
+        // The empty table's photo, lined up with this one (checked even when no unit is
+        // untagged, so that a wrong one is said).
+        let background = match background {
+            Some(b) => Some(crate::fitting::background_surface(b, photo, profile, &fit, tone)?),
+            None => None,
+        };
+        let mut units = Vec::new();
+        let mut t_fitting = 0.0;
+        match roster {
+            Some(r) => {
+                // Bases whose tags were unseen, where their formation fixes them (issue 18).
+                // Those of a unit's slots the photo shows beside its found bases (issue 36).
+                let looks = crate::alike::Looks::new(
+                    &photo.color,
+                    &fit.model,
+                    profile.bases.top_height_mm,
+                    profile.tags.size_mm,
+                );
+                let debug = std::env::var_os("VEDETTE_SEEN_DEBUG").is_some();
+                let shows = |u: &RosterUnit, at: &Base, like: &Base, open: [bool; 4]| {
+                    if debug {
+                        eprintln!(
+                            "seen? {} tag {:?} at ({:.1},{:.1}) open {open:?}: {:?}",
+                            u.id,
+                            at.meta().tag,
+                            at.centre().x,
+                            at.centre().y,
+                            looks.measure(u, at, like, open)
+                        );
+                    }
+                    looks.shows(u, at, like, open)
                 };
-                crate::fitting::fit_untagged(
-                    photo,
-                    profile,
-                    r,
-                    &fit,
-                    &tagged,
-                    &tags,
-                    &fiducials,
-                    tone,
-                    background.as_ref(),
-                )?
-            } else {
-                crate::fitting::Fitted::default()
-            };
-            t_fitting = t_fit.elapsed().as_secs_f64() * 1e3;
-            issues.append(&mut fitted.issues);
-            for (ui, u) in r.units.iter().enumerate() {
-                if !u.is_tagged() {
-                    if let Some(bases) = fitted.units.remove(&ui) {
-                        units.push(u.to_unit(bases));
+                let mut inferred = crate::infer::infer_bases(r, &found, Some(&shows));
+                // Untagged units: fitted as rectangles of their size (issue 37), around the
+                // tagged bases found.
+                let t_fit = Instant::now();
+                let mut fitted = if r.untagged_units().next().is_some() {
+                    let tagged = Table {
+                        units: found
+                            .iter()
+                            .map(|(ui, bases)| r.units[*ui].to_unit(bases.iter().map(|(_, b)| *b).collect()))
+                            .collect(),
+                        ..Table::new(r.game.rules, r.game.scale, Vec::new())
+                    };
+                    crate::fitting::fit_untagged(
+                        photo,
+                        profile,
+                        r,
+                        &fit,
+                        &tagged,
+                        &tags,
+                        &fiducials,
+                        tone,
+                        background.as_ref(),
+                    )?
+                } else {
+                    crate::fitting::Fitted::default()
+                };
+                t_fitting = t_fit.elapsed().as_secs_f64() * 1e3;
+                issues.append(&mut fitted.issues);
+                for (ui, u) in r.units.iter().enumerate() {
+                    if !u.is_tagged() {
+                        if let Some(bases) = fitted.units.remove(&ui) {
+                            units.push(u.to_unit(bases));
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                let mut bases = found.remove(&ui).unwrap_or_default();
-                let placed = inferred.remove(&ui).unwrap_or_default();
-                for (bi, b) in &placed {
-                    let (id, at_mm) = (u.tags[*bi], [b.centre().x, b.centre().y]);
-                    let sigma_mm = b.meta().sigma_mm.unwrap_or(0.0);
-                    issues.push(ScanIssue::InferredBase {
-                        id,
-                        unit: u.id.clone(),
-                        base: *bi,
-                        at_mm,
-                        sigma_mm,
-                    });
-                }
-                bases.extend(placed);
-                bases.sort_by_key(|(i, _)| *i);
-                for (bi, &tag) in u.tags.iter().enumerate() {
-                    if !by_id.contains_key(&tag) && !bases.iter().any(|(i, _)| *i == bi) {
-                        issues.push(ScanIssue::MissingTag { id: tag, unit: u.id.clone(), base: bi });
+                    let mut bases = found.remove(&ui).unwrap_or_default();
+                    let placed = inferred.remove(&ui).unwrap_or_default();
+                    for (bi, b) in &placed {
+                        let (id, at_mm) = (u.tags[*bi], [b.centre().x, b.centre().y]);
+                        let sigma_mm = b.meta().sigma_mm.unwrap_or(0.0);
+                        issues.push(ScanIssue::InferredBase {
+                            id,
+                            unit: u.id.clone(),
+                            base: *bi,
+                            at_mm,
+                            sigma_mm,
+                        });
+                    }
+                    bases.extend(placed);
+                    bases.sort_by_key(|(i, _)| *i);
+                    for (bi, &tag) in u.tags.iter().enumerate() {
+                        if !by_id.contains_key(&tag) && !bases.iter().any(|(i, _)| *i == bi) {
+                            issues.push(ScanIssue::MissingTag { id: tag, unit: u.id.clone(), base: bi });
+                        }
+                    }
+                    if !bases.is_empty() {
+                        units.push(u.to_unit(number_by_roster(bases)));
                     }
                 }
-                if !bases.is_empty() {
-                    units.push(u.to_unit(number_by_roster(bases)));
+                drop_missing_parents(&mut units, &mut issues);
+            }
+            None => {
+                if !placeholders.is_empty() {
+                    issues.push(ScanIssue::NoRoster { tags: placeholders.len() });
                 }
+                units = placeholders;
             }
-            drop_missing_parents(&mut units, &mut issues);
         }
-        None => {
-            if !placeholders.is_empty() {
-                issues.push(ScanIssue::NoRoster { tags: placeholders.len() });
-            }
-            units = placeholders;
-        }
-    }
-    let game = roster.map(|r| r.game.clone()).unwrap_or_default();
-    let mut table = Table {
-        schema: SCHEMA_ID.to_string(),
-        rules: game.rules,
-        scale: game.scale,
-        name: game.name.or_else(|| profile.name.clone()),
-        size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
-        sides: BTreeMap::new(),
-        artillery: Default::default(),
-        units,
-        markers: Vec::new(),
-        terrain: Vec::new(),
-    };
-    let t_tags = start.elapsed().as_secs_f64() * 1e3;
-    let unread = unread_zones(roster, &table, &undecoded, profile);
-    let unfound: Vec<String> =
-        roster.map(|r| r.not_on(&table).map(|u| u.id.clone()).collect()).unwrap_or_default();
-    let (surface_issues, t_surface) =
-        read_surface(photo, profile, &fit, &fiducials, &mut table, &tags, surface, &unread, &unfound)?;
-    issues.extend(surface_issues);
-    let t_total = start.elapsed().as_secs_f64() * 1e3;
-    let report = ScanReport {
-        image_width: w,
-        image_height: h,
-        camera: CameraReport {
-            model: fit.model.kind(),
-            description: fit.model.kind().describe().to_string(),
-            focal_px: fit.focal_px,
-            camera_mm: fit.model.camera_centre(),
-            tilt_deg: fit.model.pose().map(|p| p.tilt_deg()),
-            residual_px: fit.residual_px,
-            model_parameters: fit.model.parameters(),
-            base_top_mm: profile.bases.top_height_mm,
-            residual_mm: fit.residual_mm,
-            fiducials: fit.fiducials.clone(),
-            missing_fiducials: fit.missing.clone(),
-        },
-        budget,
-        tags_seen: tags.len(),
-        bases: table.base_count(),
-        issues,
-        timing_ms: Timing {
-            camera: t_camera,
-            tags: t_tags - t_camera,
-            clutter: t_clutter,
-            surface: t_surface,
-            fitting: t_fitting,
-            total: t_total,
-        },
-    };
-    Ok(Scan { table, report, tags, fiducials, fit })
+        let game = roster.map(|r| r.game.clone()).unwrap_or_default();
+        let mut table = Table {
+            schema: SCHEMA_ID.to_string(),
+            rules: game.rules,
+            scale: game.scale,
+            name: game.name.or_else(|| profile.name.clone()),
+            size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
+            sides: BTreeMap::new(),
+            artillery: Default::default(),
+            units,
+            markers: Vec::new(),
+            terrain: Vec::new(),
+        };
+        let t_tags = start.elapsed().as_secs_f64() * 1e3;
+        let unread = unread_zones(roster, &table, &undecoded, profile);
+        let unfound: Vec<String> =
+            roster.map(|r| r.not_on(&table).map(|u| u.id.clone()).collect()).unwrap_or_default();
+        let (surface_issues, t_surface) = crate::surface::read_surface_with(
+            surface_pixels?,
+            profile,
+            &fit,
+            &mut table,
+            &tags,
+            &unread,
+            &unfound,
+        )?;
+        issues.extend(surface_issues);
+        let t_total = start.elapsed().as_secs_f64() * 1e3;
+        let report = ScanReport {
+            image_width: w,
+            image_height: h,
+            camera: CameraReport {
+                model: fit.model.kind(),
+                description: fit.model.kind().describe().to_string(),
+                focal_px: fit.focal_px,
+                camera_mm: fit.model.camera_centre(),
+                tilt_deg: fit.model.pose().map(|p| p.tilt_deg()),
+                residual_px: fit.residual_px,
+                model_parameters: fit.model.parameters(),
+                base_top_mm: profile.bases.top_height_mm,
+                residual_mm: fit.residual_mm,
+                fiducials: fit.fiducials.clone(),
+                missing_fiducials: fit.missing.clone(),
+            },
+            budget,
+            tags_seen: tags.len(),
+            bases: table.base_count(),
+            issues,
+            timing_ms: Timing {
+                camera: t_camera,
+                tags: t_tags - t_camera,
+                clutter: t_clutter,
+                surface: t_surface,
+                fitting: t_fitting,
+                total: t_total,
+            },
+        };
+        Ok(Scan { table, report, tags, fiducials, fit })
+    })
 }
 
 /// The most base lengths around a unit's bases read that its unread bases are taken to

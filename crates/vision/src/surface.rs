@@ -35,6 +35,58 @@ impl Default for SurfaceOptions {
     }
 }
 
+/// The surface's pixel work, done before the bases are known (a scan does it beside
+/// the search for tags among figures): the colour corrections fitted on the
+/// fiducials, and the table rectified and corrected for the cubes (with each pixel's
+/// colour label) and for the terrain. `None` when the scan reads neither.
+pub(crate) struct SurfacePixels {
+    /// The cubes' images, when they are looked for.
+    cubes: Option<cubes::CubePixels>,
+    /// The terrain's image, when it is read.
+    terrain: Option<crate::rectify::Rectified>,
+    /// How long it took, ms.
+    ms: f64,
+}
+
+impl SurfacePixels {
+    /// The pixel work of [`read_surface`] with these `options`; `None` when it reads
+    /// neither markers nor terrain.
+    pub(crate) fn of(
+        photo: &Photo,
+        profile: &Profile,
+        fit: &CameraFit,
+        fiducials: &[DetectedMarker],
+        options: SurfaceOptions,
+    ) -> Result<Option<SurfacePixels>, VisionError> {
+        let start = Instant::now();
+        let want_markers = options.markers && profile.markers.find;
+        let want_terrain = options.terrain && !profile.terrain.is_empty();
+        if !(want_markers || want_terrain) {
+            return Ok(None);
+        }
+        // The fiducials' paper and ink, read once: the terrain's correction is fitted on
+        // code values, the cubes' in light.
+        let readings = crate::palette::read_fiducials(&photo.color, &fit.model, profile, fiducials)?;
+        let correction = ColourCorrection::fit_tone(&readings, &profile.colours, crate::tone::Tone::Linear);
+        let cubes = if want_markers {
+            // The cubes' colours are judged in linear light (issue 36): the photo's encoding
+            // from the fiducials' borders, each encoding with its own corners.
+            let tone =
+                crate::tone::measure_encoding(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
+            let in_light = ColourCorrection::fit_tone(&readings, &profile.colours, tone);
+            Some(cubes::CubePixels::of(photo, &fit.model, &in_light, profile)?)
+        } else {
+            None
+        };
+        let terrain = if want_terrain {
+            Some(crate::terrain::terrain_image(photo, &fit.model, &correction, profile)?)
+        } else {
+            None
+        };
+        Ok(Some(SurfacePixels { cubes, terrain, ms: start.elapsed().as_secs_f64() * 1e3 }))
+    }
+}
+
 /// Reads the markers and terrain into `table` (bases found, camera solved: the last
 /// stage of [`scan`](crate::scan)); returns the issues found and the time spent, ms.
 /// `unread` are where bases whose tags were not read may stand: the terrain is read
@@ -54,24 +106,28 @@ pub fn read_surface(
     unread: &[vedette_geometry::Base],
     unfound: &[String],
 ) -> Result<(Vec<ScanIssue>, f64), VisionError> {
+    let pixels = SurfacePixels::of(photo, profile, fit, fiducials, options)?;
+    read_surface_with(pixels, profile, fit, table, tags, unread, unfound)
+}
+
+/// [`read_surface`] on its pixel work done ([`SurfacePixels::of`]): the time returned
+/// is the pixel work's and this stage's.
+pub(crate) fn read_surface_with(
+    pixels: Option<SurfacePixels>,
+    profile: &Profile,
+    fit: &CameraFit,
+    table: &mut Table,
+    tags: &[TagPose],
+    unread: &[vedette_geometry::Base],
+    unfound: &[String],
+) -> Result<(Vec<ScanIssue>, f64), VisionError> {
     let start = Instant::now();
     let mut issues = Vec::new();
-    let want_markers = options.markers && profile.markers.find;
-    let want_terrain = options.terrain && !profile.terrain.is_empty();
-    if !(want_markers || want_terrain) {
+    let Some(SurfacePixels { cubes: cube_pixels, terrain: terrain_image, ms }) = pixels else {
         return Ok((issues, 0.0));
-    }
-    // The fiducials' paper and ink, read once: the terrain's correction is fitted on
-    // code values, the cubes' in light.
-    let readings = crate::palette::read_fiducials(&photo.color, &fit.model, profile, fiducials)?;
-    let correction = ColourCorrection::fit_tone(&readings, &profile.colours, crate::tone::Tone::Linear);
-    if want_markers {
-        // The cubes' colours are judged in linear light (issue 36): the photo's encoding
-        // from the fiducials' borders, each encoding with its own corners.
-        let tone =
-            crate::tone::measure_encoding(&photo.gray, fiducials, profile.fiducials.dictionary.bits())?;
-        let in_light = ColourCorrection::fit_tone(&readings, &profile.colours, tone);
-        let found = cubes::find_cubes(photo, &fit.model, &in_light, profile, table, tags)?;
+    };
+    if let Some(cube_pixels) = &cube_pixels {
+        let found = cubes::find_cubes_in(cube_pixels, &fit.model, profile, table, tags)?;
         let links =
             cubes::link_cubes(table, &found, profile.markers.link_reach_mm, profile.markers.size_mm, unfound);
         for (cube, link) in found.iter().zip(links) {
@@ -95,9 +151,9 @@ pub fn read_surface(
         }
     }
     // After the cubes, so that they are masked out of the terrain too.
-    if want_terrain {
+    if let Some(rect) = terrain_image {
         table.terrain = if unread.is_empty() {
-            crate::terrain::segment(photo, &fit.model, &correction, profile, table, tags)?
+            crate::terrain::segment_image(rect, &fit.model, profile, table, tags)?
         } else {
             // The zones stand on the table as the bases of a unit of their own ('#' is
             // in no real unit's id) while the terrain is read.
@@ -108,9 +164,9 @@ pub fn read_surface(
                 vedette_geometry::UnitKind::Infantry,
                 unread.to_vec(),
             ));
-            crate::terrain::segment(photo, &fit.model, &correction, profile, &masked, tags)?
+            crate::terrain::segment_image(rect, &fit.model, profile, &masked, tags)?
         };
         crate::standing::stand_on_templates(table, &fit.model, profile)?;
     }
-    Ok((issues, start.elapsed().as_secs_f64() * 1e3))
+    Ok((issues, ms + start.elapsed().as_secs_f64() * 1e3))
 }

@@ -261,9 +261,32 @@ pub fn segment(
     table: &Table,
     tags: &[TagPose],
 ) -> Result<Vec<TerrainFeature>, VisionError> {
+    segment_image(terrain_image(photo, model, correction, profile)?, model, profile, table, tags)
+}
+
+/// The terrain's pixel work, which needs the photo and its camera but not what stands
+/// on the table: the table seen at the terrain's resolution, colour-corrected. A scan
+/// does it beside the search for tags among figures.
+pub(crate) fn terrain_image(
+    photo: &Photo,
+    model: &CameraModel,
+    correction: &ColourCorrection,
+    profile: &Profile,
+) -> Result<Rectified, VisionError> {
     let bounds = (Vec2::ZERO, Vec2::new(profile.table.width_mm, profile.table.depth_mm));
     let mut rect = Rectified::new(&photo.color, model, 0.0, bounds, TERRAIN_PX_PER_MM)?;
     correction.apply(&mut rect, model)?;
+    Ok(rect)
+}
+
+/// [`segment`] on the table's image ([`terrain_image`]).
+pub(crate) fn segment_image(
+    mut rect: Rectified,
+    model: &CameraModel,
+    profile: &Profile,
+    table: &Table,
+    tags: &[TagPose],
+) -> Result<Vec<TerrainFeature>, VisionError> {
     let mut occupied = occupancy::occupied(&rect, model, profile, table, tags)?;
     for m in &table.markers {
         let half = m.size.unwrap_or(profile.markers.size_mm) / 2.0 + 2.0;

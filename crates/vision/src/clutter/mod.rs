@@ -80,11 +80,23 @@ const MIN_SUPPORT: f64 = 0.3;
 /// Share of each edge a square must cover to count as clearly a tag when unread.
 const CLEAR_EDGE_SUPPORT: f64 = 0.6;
 
+/// What the search finds: the tags read among figures, and the places of squares that
+/// are clearly tags but could not be read (on the base-top plane, mm).
+pub(crate) type Found = Result<(Vec<DetectedMarker>, Vec<Vec2>), VisionError>;
+
 /// The search of a scan: tags of the profile's dictionary and size on its base tops,
 /// ids the roster lists (any id without a roster), never a fiducial's id when the
 /// dictionaries share codes. `seen` are the tags the detector found; the undecoded
 /// squares come back with their centres on the base-top plane, mm.
-pub(crate) fn search(
+///
+/// The search keeps the second of the machine's cores busy (issue 36): a second thread
+/// finds the outlines of every size after the first while the first size's are read,
+/// then runs `beside` (the scan's own work that needs nothing the search finds), whose
+/// result comes back with the search's. `early` are contours found before
+/// ([`Contours`]). Each size is read in turn as before, with the
+/// tags the sizes before it found: the result does not depend on the threads' timing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search<R: Send>(
     photo: &Photo,
     profile: &Profile,
     roster: Option<&Roster>,
@@ -92,14 +104,55 @@ pub(crate) fn search(
     seen: &[DetectedMarker],
     fiducials: &[DetectedMarker],
     tone: crate::tone::Tone,
-) -> Result<(Vec<DetectedMarker>, Vec<Vec2>), VisionError> {
+    early: &[Contours],
+    beside: impl FnOnce() -> R + Send,
+) -> (Found, R) {
+    let sizes = tag_sizes(profile, roster);
+    let (top_mm, srgb) = (profile.bases.top_height_mm, tone == crate::tone::Tone::Srgb);
+    let outlines = |size_mm: f64| Outlines::find(&photo.gray, fit, size_mm, top_mm, srgb, early);
+    std::thread::scope(|s| {
+        let (send, receive) = std::sync::mpsc::channel();
+        let later = sizes.get(1..).unwrap_or_default();
+        let helper = s.spawn(move || {
+            for &size_mm in later {
+                if send.send(outlines(size_mm)).is_err() {
+                    break;
+                }
+            }
+            drop(send);
+            beside()
+        });
+        // The first size's outlines here, every later size's from the helper, in order;
+        // none when the helper stopped (its panic is raised below).
+        let mut first = sizes.first().map(|&size_mm| outlines(size_mm));
+        let next = move || first.take().or_else(|| receive.recv().ok());
+        let found = search_sizes(photo, profile, roster, fit, seen, fiducials, tone, &sizes, next);
+        match helper.join() {
+            Ok(beside) => (found, beside),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// [`search`] with each size's outlines (of `sizes`, in order) taken from `next`.
+#[allow(clippy::too_many_arguments)]
+fn search_sizes(
+    photo: &Photo,
+    profile: &Profile,
+    roster: Option<&Roster>,
+    fit: &CameraFit,
+    seen: &[DetectedMarker],
+    fiducials: &[DetectedMarker],
+    tone: crate::tone::Tone,
+    sizes: &[f64],
+    mut next: impl FnMut() -> Option<Result<Option<Outlines>, VisionError>>,
+) -> Found {
     let book = crate::decode::codebook(profile.tags.dictionary)?;
     let shared = profile.tags.dictionary.shares_codes_with(profile.fiducials.dictionary);
     let default_mm = profile.tags.size_mm;
     let size_of = |id: u32| roster.map_or(default_mm, |r| r.tag_size_mm(id, default_mm));
     // One search per printed size the roster uses (issue 36), each for the ids of that
     // size: the search fits squares of a known side.
-    let sizes = roster.map_or_else(|| vec![default_mm], |r| r.tag_sizes_mm(default_mm));
     let mut known: Vec<DetectedMarker> = seen.iter().chain(fiducials).copied().collect();
     let (mut tags, mut undecoded_px) = (Vec::new(), Vec::new());
     let allowed_at = |size_mm: f64| {
@@ -112,7 +165,9 @@ pub(crate) fn search(
     let mut unread = Vec::new();
     // The photo's edge directions, the same for every size searched.
     let gradient = Gradient::of(&photo.gray)?;
-    for &size_mm in &sizes {
+    for &size_mm in sizes {
+        // The helper stopped (it panicked): nothing more to read.
+        let Some(outlines) = next() else { break };
         let allowed = allowed_at(size_mm);
         let shape = TagShape {
             size_mm,
@@ -120,7 +175,12 @@ pub(crate) fn search(
             allowed: &allowed,
             srgb: tone == crate::tone::Tone::Srgb,
         };
-        let finds = find_tags_in_clutter(&photo.gray, &gradient, fit, &book, &shape, &known)?;
+        let finds = match outlines? {
+            Some(outlines) => {
+                find_tags_in_clutter(&photo.gray, &gradient, fit, &book, &shape, &known, outlines)?
+            }
+            None => ClutterFinds::default(),
+        };
         known.extend(finds.tags.iter().copied());
         tags.extend(finds.tags);
         unread.push((size_mm, finds.unread));
@@ -161,17 +221,64 @@ pub(crate) fn search(
     Ok((tags, undecoded))
 }
 
-/// Searches `gray` (its edges' `gradient`) for tags the detector missed. `known` are
-/// the markers already found (tags and fiducials): outlines on them are skipped.
-pub(crate) fn find_tags_in_clutter(
-    gray: &Mat,
-    gradient: &Gradient,
-    fit: &CameraFit,
-    book: &Codebook,
-    shape: &TagShape<'_>,
-    known: &[DetectedMarker],
-) -> Result<ClutterFinds, VisionError> {
-    let view = GrayView::new(gray)?.with_srgb(shape.srgb);
+/// The outlines one size's search reads, found from the photo and the camera alone
+/// (not the tags already known): the pixel work of the search, which
+/// [`search`] does for a second size on a second thread while the first is read.
+pub(crate) struct Outlines {
+    /// Dark outlines of about a tag's size up to a few times it, px, each with the
+    /// centre of its box.
+    candidates: Vec<(Vec<[f64; 2]>, [f64; 2])>,
+    /// Squares standing on the straight sides of outlines too long or too crowded to be
+    /// searched whole (`sides.rs`), table mm.
+    on_sides: Vec<[Vec2; 4]>,
+}
+
+/// The dark outlines of a photo at one threshold box: the contours of both of
+/// [`darker_than_mean`]'s images. A scan finds them for each tag size before the
+/// camera is self-calibrated, beside the tag detector, and the search takes them when
+/// its box is still the same (`Outlines::find`).
+pub(crate) struct Contours {
+    /// The threshold's box, px (odd).
+    block: i32,
+    /// The contours of the two images, in order.
+    lists: [Vector<Vector<Point>>; 2],
+}
+
+impl Contours {
+    /// The contours of `gray` thresholded over boxes of `block` px.
+    pub(crate) fn of(gray: &Mat, block: i32) -> Result<Contours, VisionError> {
+        let mut lists = [Vector::new(), Vector::new()];
+        for (binary, contours) in darker_than_mean(gray, block, [5, 18])?.iter().zip(&mut lists) {
+            opencv::imgproc::find_contours(
+                binary,
+                contours,
+                opencv::imgproc::RETR_LIST,
+                opencv::imgproc::CHAIN_APPROX_NONE,
+                Point::new(0, 0),
+            )?;
+        }
+        Ok(Contours { block, lists })
+    }
+}
+
+/// The threshold boxes of the searches of every tag size (see [`search`]) with the
+/// camera `fit`, px.
+pub(crate) fn threshold_boxes(fit: &CameraFit, profile: &Profile, roster: Option<&Roster>) -> Vec<i32> {
+    tag_sizes(profile, roster)
+        .into_iter()
+        .filter_map(|size_mm| side_range(fit, size_mm, profile.bases.top_height_mm).map(threshold_box))
+        .collect()
+}
+
+/// The printed tag sizes the search looks for, mm: one search per size the roster
+/// uses (issue 36), each for the ids of that size.
+fn tag_sizes(profile: &Profile, roster: Option<&Roster>) -> Vec<f64> {
+    roster.map_or_else(|| vec![profile.tags.size_mm], |r| r.tag_sizes_mm(profile.tags.size_mm))
+}
+
+/// The least and the most a tag of `size_mm` on the plane `top_height_mm` above the
+/// table measures across the photo, px; `None` when the camera sees none.
+fn side_range(fit: &CameraFit, size_mm: f64, top_height_mm: f64) -> Option<(f64, f64)> {
     let (w, h) = fit.model.image_size();
     // Tag sides across the photo, px.
     let probe: Vec<[f64; 2]> = [0.1, 0.5, 0.9]
@@ -181,59 +288,106 @@ pub(crate) fn find_tags_in_clutter(
     let mut sides = Vec::new();
     for p in &probe {
         let q = [*p, [p[0] + 10.0, p[1]]];
-        if let Ok(t) = fit.model.image_to_table(&q, shape.top_height_mm)
+        if let Ok(t) = fit.model.image_to_table(&q, top_height_mm)
             && let [a, b] = t[..]
         {
             let mm_per_px = a.distance(b) / 10.0;
             if mm_per_px > 0.0 {
-                sides.push(shape.size_mm / mm_per_px);
+                sides.push(size_mm / mm_per_px);
             }
         }
     }
     if sides.is_empty() {
-        return Ok(ClutterFinds::default());
+        return None;
     }
     let min_side = sides.iter().copied().fold(f64::INFINITY, f64::min);
     let max_side = sides.iter().copied().fold(0.0, f64::max);
-    let block = (((max_side + min_side) * 0.75) as i32) | 1;
+    Some((min_side, max_side))
+}
 
-    let mut contours_px: Vec<Vec<[f64; 2]>> = Vec::new();
-    // Outlines of any length long enough for a side of a tag: their straight stretches
-    // propose squares (see `sides.rs`).
-    let mut outlines: Vec<Vector<Point>> = Vec::new();
-    for binary in darker_than_mean(gray, block.max(3), [5, 18])? {
-        let mut contours = Vector::<Vector<Point>>::new();
-        opencv::imgproc::find_contours(
-            &binary,
-            &mut contours,
-            opencv::imgproc::RETR_LIST,
-            opencv::imgproc::CHAIN_APPROX_NONE,
-            Point::new(0, 0),
-        )?;
-        for c in contours.iter() {
-            if (c.len() as f64) >= 2.0 * min_side {
-                outlines.push(c.clone());
+/// The box the outlines' threshold averages over, px (odd, at least 3): three
+/// quarters of the tags' least and most sides together.
+fn threshold_box((min_side, max_side): (f64, f64)) -> i32 {
+    ((((max_side + min_side) * 0.75) as i32) | 1).max(3)
+}
+
+impl Outlines {
+    /// The outlines of `gray` for tags of `size_mm` on the plane `top_height_mm` above
+    /// the table (`srgb`: the photo's edges are placed in light); `None` when the camera
+    /// sees no tag's side anywhere.
+    /// `early` are contours found before (at any boxes, [`Contours::of`]): those at
+    /// this size's box are taken instead of being found again.
+    pub(crate) fn find(
+        gray: &Mat,
+        fit: &CameraFit,
+        size_mm: f64,
+        top_height_mm: f64,
+        srgb: bool,
+        early: &[Contours],
+    ) -> Result<Option<Outlines>, VisionError> {
+        let view = GrayView::new(gray)?.with_srgb(srgb);
+        let Some((min_side, max_side)) = side_range(fit, size_mm, top_height_mm) else {
+            return Ok(None);
+        };
+        let block = threshold_box((min_side, max_side));
+        let found;
+        let lists = match early.iter().find(|c| c.block == block) {
+            Some(c) => &c.lists,
+            None => {
+                found = Contours::of(gray, block)?;
+                &found.lists
             }
-            if (c.len() as f64) < 2.0 * min_side || (c.len() as f64) > 40.0 * max_side {
-                continue;
+        };
+        let mut candidates = Vec::new();
+        // Outlines of any length long enough for a side of a tag: their straight
+        // stretches propose squares (see `sides.rs`).
+        let mut outlines: Vec<Vector<Point>> = Vec::new();
+        for contours in lists {
+            for c in contours.iter() {
+                if (c.len() as f64) >= 2.0 * min_side {
+                    outlines.push(c.clone());
+                }
+                if (c.len() as f64) < 2.0 * min_side || (c.len() as f64) > 40.0 * max_side {
+                    continue;
+                }
+                let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+                let pts: Vec<[f64; 2]> = c.iter().map(|p| [f64::from(p.x), f64::from(p.y)]).collect();
+                for p in &pts {
+                    lo = [lo[0].min(p[0]), lo[1].min(p[1])];
+                    hi = [hi[0].max(p[0]), hi[1].max(p[1])];
+                }
+                let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+                if extent < 0.7 * min_side || extent > 12.0 * max_side {
+                    continue;
+                }
+                candidates.push((pts, [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0]));
             }
-            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-            let pts: Vec<[f64; 2]> = c.iter().map(|p| [f64::from(p.x), f64::from(p.y)]).collect();
-            for p in &pts {
-                lo = [lo[0].min(p[0]), lo[1].min(p[1])];
-                hi = [hi[0].max(p[0]), hi[1].max(p[1])];
-            }
-            let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
-            if extent < 0.7 * min_side || extent > 12.0 * max_side {
-                continue;
-            }
-            let centre = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-            if known.iter().any(|m| near_quad(&m.corners, centre, 0.3)) {
-                continue;
-            }
-            contours_px.push(pts);
         }
+        let on_sides =
+            sides::squares_on_sides(&view, &outlines, fit, size_mm, top_height_mm, (min_side, max_side))?;
+        Ok(Some(Outlines { candidates, on_sides }))
     }
+}
+
+/// Searches `gray` (its edges' `gradient`) for tags the detector missed among the
+/// `outlines` found for their size ([`Outlines::find`]). `known` are the markers
+/// already found (tags and fiducials): outlines on them are skipped.
+pub(crate) fn find_tags_in_clutter(
+    gray: &Mat,
+    gradient: &Gradient<'_>,
+    fit: &CameraFit,
+    book: &Codebook,
+    shape: &TagShape<'_>,
+    known: &[DetectedMarker],
+    outlines: Outlines,
+) -> Result<ClutterFinds, VisionError> {
+    let view = GrayView::new(gray)?.with_srgb(shape.srgb);
+    let Outlines { candidates, on_sides } = outlines;
+    let contours_px: Vec<Vec<[f64; 2]>> = candidates
+        .into_iter()
+        .filter(|(_, centre)| !known.iter().any(|m| near_quad(&m.corners, *centre, 0.3)))
+        .map(|(pts, _)| pts)
+        .collect();
     // Every outline onto the plane of the base tops at once, with the local scale of
     // the photo there (to turn the image's edge directions into the table's).
     let all: Vec<[f64; 2]> = contours_px.iter().flatten().copied().collect();
@@ -280,14 +434,7 @@ pub(crate) fn find_tags_in_clutter(
         let centres: Vec<[f64; 2]> = known.iter().map(|m| m.centre()).collect();
         fit.model.image_to_table(&centres, shape.top_height_mm)?
     };
-    for sq in sides::squares_on_sides(
-        &view,
-        &outlines,
-        fit,
-        shape.size_mm,
-        shape.top_height_mm,
-        (min_side, max_side),
-    )? {
+    for sq in on_sides {
         let c = centre_of(&sq);
         if !known_mm.iter().any(|k| k.distance(c) < 0.6 * shape.size_mm) {
             kept.push(sq);
@@ -527,29 +674,44 @@ fn darker_than_mean(gray: &Mat, block: i32, cs: [i16; 2]) -> Result<[Mat; 2], Vi
     Ok(out)
 }
 
-/// The image gradient (Sobel), for the direction of edges.
-pub(crate) struct Gradient {
-    gx: Mat,
-    gy: Mat,
+/// The image gradient (OpenCV's 3 x 3 Sobel, the photo's border reflected), for the
+/// direction of edges: worked out at each outline point asked for, not over the whole
+/// photo (two 12 MP float images, where the outlines touch a few percent of it). The
+/// same values as OpenCV's `Sobel` to `CV_32F` (sums of a few bytes, exact in f32:
+/// `tests::gradient_is_opencvs_sobel`).
+pub(crate) struct Gradient<'a> {
+    view: GrayView<'a>,
 }
 
-impl Gradient {
+impl<'a> Gradient<'a> {
     /// Smallest gradient magnitude of an edge worth a direction (Sobel 3x3 units: a
     /// step of 15 grey levels).
     const MIN: f32 = 60.0;
 
-    fn of(gray: &Mat) -> Result<Gradient, VisionError> {
-        let (mut gx, mut gy) = (Mat::default(), Mat::default());
-        opencv::imgproc::sobel_def(gray, &mut gx, opencv::core::CV_32F, 1, 0)?;
-        opencv::imgproc::sobel_def(gray, &mut gy, opencv::core::CV_32F, 0, 1)?;
-        Ok(Gradient { gx, gy })
+    fn of(gray: &'a Mat) -> Result<Gradient<'a>, VisionError> {
+        Ok(Gradient { view: GrayView::new(gray)? })
     }
 
     /// The gradient at pixel (x, y), if strong enough.
     fn at(&self, x: i32, y: i32) -> Option<Vec2> {
-        use opencv::core::MatTraitConst;
-        let gx = *self.gx.at_2d::<f32>(y, x).ok()?;
-        let gy = *self.gy.at_2d::<f32>(y, x).ok()?;
+        let (w, h) = self.view.size();
+        let (x, y) = (usize::try_from(x).ok()?, usize::try_from(y).ok()?);
+        if x >= w || y >= h {
+            return None;
+        }
+        // OpenCV's default border: reflected about the edge pixel (`BORDER_REFLECT_101`).
+        let reflect = |i: usize, d: isize, n: usize| -> usize {
+            match i.checked_add_signed(d) {
+                None => (i + 1).min(n - 1),
+                Some(j) if j >= n => i.saturating_sub(1),
+                Some(j) => j,
+            }
+        };
+        let (xs, ys) = ([-1, 0, 1].map(|d| reflect(x, d, w)), [-1, 0, 1].map(|d| reflect(y, d, h)));
+        let at = |i: usize, j: usize| i32::from(self.view.byte(xs[i], ys[j]));
+        let gx = (at(2, 0) - at(0, 0)) + 2 * (at(2, 1) - at(0, 1)) + (at(2, 2) - at(0, 2));
+        let gy = (at(0, 2) - at(0, 0)) + 2 * (at(1, 2) - at(1, 0)) + (at(2, 2) - at(2, 0));
+        let (gx, gy) = (gx as f32, gy as f32);
         (gx.hypot(gy) >= Gradient::MIN).then(|| Vec2::new(f64::from(gx), f64::from(gy)))
     }
 }
@@ -831,6 +993,43 @@ mod tests {
                 assert!(dark > 0 && dark < rows * cols, "block {block}, c {c}: {dark} dark");
             }
         }
+    }
+
+    /// The edge directions of the search among figures are OpenCV's Sobel gradient,
+    /// pixel for pixel, the border pixels included.
+    #[test]
+    fn gradient_is_opencvs_sobel() {
+        use opencv::core::MatTraitConst;
+        let (rows, cols) = (23, 37);
+        let mut img =
+            Mat::new_rows_cols_with_default(rows, cols, opencv::core::CV_8UC1, Scalar::all(0.0)).unwrap();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for r in 0..rows {
+            for (c, v) in img.at_row_mut::<u8>(r).unwrap().iter_mut().enumerate() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Ink and paper with noise: strong and weak edges.
+                let ink = (r as usize / 5 + c / 7).is_multiple_of(2);
+                *v = ((if ink { 30 } else { 200 }) + seed % 50) as u8;
+            }
+        }
+        let (mut gx, mut gy) = (Mat::default(), Mat::default());
+        opencv::imgproc::sobel_def(&img, &mut gx, opencv::core::CV_32F, 1, 0).unwrap();
+        opencv::imgproc::sobel_def(&img, &mut gy, opencv::core::CV_32F, 0, 1).unwrap();
+        let gradient = Gradient::of(&img).unwrap();
+        let (mut strong, mut weak) = (0, 0);
+        for y in 0..rows {
+            for x in 0..cols {
+                let (ex, ey) = (*gx.at_2d::<f32>(y, x).unwrap(), *gy.at_2d::<f32>(y, x).unwrap());
+                let theirs = (ex.hypot(ey) >= Gradient::MIN).then(|| Vec2::new(f64::from(ex), f64::from(ey)));
+                assert_eq!(gradient.at(x, y), theirs, "({x}, {y})");
+                if theirs.is_some() { strong += 1 } else { weak += 1 }
+            }
+        }
+        assert!(strong > 0 && weak > 0, "{strong} strong, {weak} weak");
+        assert_eq!(gradient.at(-1, 0), None);
+        assert_eq!(gradient.at(cols, 0), None);
     }
 
     /// Issue 18: a tag whose black border two dark figures touch (their hats over the
