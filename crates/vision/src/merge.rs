@@ -16,9 +16,7 @@ use crate::scan::{Scan, ScanIssue};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use vedette_geometry::{
-    Base, BaseMeta, BaseSize, Facing, Pose, SCHEMA_ID, Table, TableSize, Unit, UnitKind, Vec2,
-};
+use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Pose, Table, Unit, UnitKind, Vec2};
 
 /// Places of one tag further apart than this many standard deviations of their
 /// difference are a conflict.
@@ -224,19 +222,7 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
         }
     }
     seen_by.sort_by_key(|s| s.tag);
-    let game = roster.map(|r| r.game.clone()).unwrap_or_default();
-    let table = Table {
-        schema: SCHEMA_ID.to_string(),
-        rules: game.rules,
-        scale: game.scale,
-        name: game.name.or_else(|| profile.name.clone()),
-        size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
-        sides: BTreeMap::new(),
-        artillery: Default::default(),
-        units,
-        markers: Vec::new(),
-        terrain: Vec::new(),
-    };
+    let table = crate::scan::scanned_table(profile, roster, units);
     let report = MergeReport {
         bases: table.base_count(),
         seen_by,

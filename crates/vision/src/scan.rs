@@ -999,19 +999,7 @@ pub fn scan_with_background(
                 units = placeholders;
             }
         }
-        let game = roster.map(|r| r.game.clone()).unwrap_or_default();
-        let mut table = Table {
-            schema: SCHEMA_ID.to_string(),
-            rules: game.rules,
-            scale: game.scale,
-            name: game.name.or_else(|| profile.name.clone()),
-            size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
-            sides: BTreeMap::new(),
-            artillery: Default::default(),
-            units,
-            markers: Vec::new(),
-            terrain: Vec::new(),
-        };
+        let mut table = scanned_table(profile, roster, units);
         let t_tags = start.elapsed().as_secs_f64() * 1e3;
         let unread = unread_zones(roster, &table, &undecoded, profile);
         let unfound: Vec<String> =
@@ -1220,6 +1208,25 @@ pub fn draw_overlay(photo: &Photo, scan: &Scan, profile: &Profile) -> Result<Mat
         }
     }
     Ok(img)
+}
+
+/// The table a scan of `profile`'s table writes, holding `units`: the roster's game
+/// (rules, scale, name, else the profile's name) and the profile's size; markers and
+/// terrain are added after. One photo's scan and the merge of several make it alike.
+pub(crate) fn scanned_table(profile: &Profile, roster: Option<&Roster>, units: Vec<Unit>) -> Table {
+    let game = roster.map(|r| r.game.clone()).unwrap_or_default();
+    Table {
+        schema: SCHEMA_ID.to_string(),
+        rules: game.rules,
+        scale: game.scale,
+        name: game.name.or_else(|| profile.name.clone()),
+        size: Some(TableSize { width: profile.table.width_mm, depth: profile.table.depth_mm }),
+        sides: BTreeMap::new(),
+        artillery: Default::default(),
+        units,
+        markers: Vec::new(),
+        terrain: Vec::new(),
+    }
 }
 
 #[cfg(test)]

@@ -953,6 +953,14 @@ mod tests {
         Point::new((k.fx * c[0] / c[2] + k.cx).round() as i32, (k.fy * c[1] / c[2] + k.cy).round() as i32)
     }
 
+    /// The next of a fixed sequence of pseudo-random numbers (xorshift64) from `seed`.
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
     /// The two binary images the search among figures takes its outlines from are
     /// OpenCV's adaptive thresholds, pixel for pixel, on a noisy photo-like image.
     #[test]
@@ -963,13 +971,11 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for r in 0..rows {
             for (c, v) in img.at_row_mut::<u8>(r).unwrap().iter_mut().enumerate() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let noise = xorshift(&mut seed);
                 // Squares of ink on paper under a gradient of light, with noise.
                 let ink = (r as usize / 12 + c / 12).is_multiple_of(3);
                 let level = if ink { 40 } else { 120 + (c as u64 * 100 / cols as u64) };
-                *v = (level + seed % 30).min(255) as u8;
+                *v = (level + noise % 30).min(255) as u8;
             }
         }
         for block in [3, 7, 31] {
@@ -1006,12 +1012,10 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for r in 0..rows {
             for (c, v) in img.at_row_mut::<u8>(r).unwrap().iter_mut().enumerate() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let noise = xorshift(&mut seed);
                 // Ink and paper with noise: strong and weak edges.
                 let ink = (r as usize / 5 + c / 7).is_multiple_of(2);
-                *v = ((if ink { 30 } else { 200 }) + seed % 50) as u8;
+                *v = ((if ink { 30 } else { 200 }) + noise % 50) as u8;
             }
         }
         let (mut gx, mut gy) = (Mat::default(), Mat::default());
