@@ -9,11 +9,11 @@
 //! large is opened further. A blob thick everywhere (a wood, a field) keeps its size up to
 //! the largest radius that a formation's own part survives, and stays unsearched.
 
-use super::surface::Blob;
+use super::surface::{Blob, COARSE_PX_PER_MM};
 use vedette_geometry::Vec2;
 
-/// The opening's radius starts here and grows by this much each step, mm (the blobs
-/// are at 1 px per mm).
+/// The opening's radius starts here and grows by this much each step, mm (a pixel of
+/// the blobs' grid, [`COARSE_PX_PER_MM`]: 1 px per mm).
 const RADIUS_STEP_MM: f64 = 1.0;
 
 /// The parts of `blob` that may each hold formations: `blob` itself when its area is
@@ -52,8 +52,9 @@ pub(crate) fn parts(blob: &Blob, limit_mm2: f64, min_area_mm2: f64, max_radius_m
 fn opened(blob: &Blob, radius_mm: f64) -> Vec<Blob> {
     let grid = Grid::of(blob);
     let (w, h) = (grid.w, grid.h);
+    let radius_px = (radius_mm * COARSE_PX_PER_MM) as f32;
     let inside = grid.distance(|i| !grid.mask[i]);
-    let core: Vec<bool> = (0..w * h).map(|i| grid.mask[i] && inside[i].0 > radius_mm as f32).collect();
+    let core: Vec<bool> = (0..w * h).map(|i| grid.mask[i] && inside[i].0 > radius_px).collect();
     // Label the cores.
     let mut label = vec![0u32; w * h];
     let mut cores = 0u32;
@@ -87,7 +88,7 @@ fn opened(blob: &Blob, radius_mm: f64) -> Vec<Blob> {
     let grown = grid.distance_labelled(|i| core[i], &label);
     let mut points: Vec<Vec<Vec2>> = vec![Vec::new(); cores as usize];
     for (i, &(d, l)) in grown.iter().enumerate() {
-        if grid.mask[i] && l > 0 && d <= radius_mm as f32 + 0.5 {
+        if grid.mask[i] && l > 0 && d <= radius_px + 0.5 {
             points[l as usize - 1].push(grid.point(i));
         }
     }
@@ -97,7 +98,8 @@ fn opened(blob: &Blob, radius_mm: f64) -> Vec<Blob> {
 /// The eight neighbours of a pixel.
 const NEIGHBOURS: [(i64, i64); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 
-/// A blob's pixels on a grid over its bounding box with a one-pixel border.
+/// A blob's pixels on its grid ([`COARSE_PX_PER_MM`]) over its bounding box with a
+/// one-pixel border.
 struct Grid {
     w: usize,
     h: usize,
@@ -107,12 +109,13 @@ struct Grid {
 
 impl Grid {
     fn of(blob: &Blob) -> Grid {
-        let origin = blob.min - Vec2::new(1.0, 1.0);
-        let w = (blob.max.x - origin.x).round() as usize + 2;
-        let h = (blob.max.y - origin.y).round() as usize + 2;
+        let pixel = 1.0 / COARSE_PX_PER_MM;
+        let origin = blob.min - Vec2::new(pixel, pixel);
+        let w = ((blob.max.x - origin.x) * COARSE_PX_PER_MM).round() as usize + 2;
+        let h = ((blob.max.y - origin.y) * COARSE_PX_PER_MM).round() as usize + 2;
         let mut mask = vec![false; w * h];
         for p in &blob.points {
-            let d = *p - origin;
+            let d = (*p - origin) * COARSE_PX_PER_MM;
             let (x, y) = (d.x.round() as usize, d.y.round() as usize);
             if x < w && y < h {
                 mask[y * w + x] = true;
@@ -122,10 +125,10 @@ impl Grid {
     }
 
     fn point(&self, i: usize) -> Vec2 {
-        self.origin + Vec2::new((i % self.w) as f64, (i / self.w) as f64)
+        self.origin + Vec2::new((i % self.w) as f64, (i / self.w) as f64) / COARSE_PX_PER_MM
     }
 
-    /// Each pixel's distance to the nearest pixel where `source` holds, mm (a two-pass
+    /// Each pixel's distance to the nearest pixel where `source` holds, px (a two-pass
     /// chamfer with steps 1 and √2; the grid's border counts as a source for the
     /// distance to the outline, since its border is outside the blob).
     fn distance(&self, source: impl Fn(usize) -> bool) -> Vec<(f32, u32)> {
