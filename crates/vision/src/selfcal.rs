@@ -322,6 +322,11 @@ const PRIOR_CORNER_BIAS_R2_PX: f64 = 0.5;
 /// Standard deviation of the weak prior on the tag scale (the profile's size).
 const PRIOR_TAG_SCALE: f64 = 0.05;
 
+/// Tags from which the normal equations' Jacobians are worked out on two threads: a
+/// thread's start (tens of microseconds) costs about what a dozen tags' 37 projections
+/// each do.
+const PARALLEL_TAGS: usize = 24;
+
 /// Finite-difference steps of the camera parameters.
 const CAM_STEP: [f64; NC] =
     [1e-6, 1e-6, 1e-6, 1e-4, 1e-4, 1e-4, 1e-3, 1e-6, 1e-6, 1e-6, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4];
@@ -629,8 +634,52 @@ impl Problem<'_> {
         Some(out)
     }
 
+    /// One tag's corner residuals (pixels, predicted minus observed) and their central
+    /// differences per shared parameter (the tag scale and the corner bias included;
+    /// `moved`: the camera stepped up and down each) and per tag parameter.
+    fn tag_jacobian(
+        &self,
+        cam: &Camera,
+        moved: &[(Camera, Camera)],
+        t: &TagState,
+        obs: &[[f64; 2]; 4],
+        size: f64,
+    ) -> Option<TagJacobian> {
+        let image = |c: &Camera, t: &TagState| c.tag_image(t, size, self.tag_height_mm);
+        let q = image(cam, t)?;
+        let mut jc4 = [SMatrix::<f64, 2, NC>::zeros(); 4];
+        for (i, (a, b)) in moved.iter().enumerate() {
+            if !self.free_cam(i) {
+                continue;
+            }
+            let (qa, qb) = (image(a, t)?, image(b, t)?);
+            for k in 0..4 {
+                jc4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * CAM_STEP[i]);
+                jc4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * CAM_STEP[i]);
+            }
+        }
+        let mut jt4 = [SMatrix::<f64, 2, 3>::zeros(); 4];
+        for i in 0..3 {
+            let mut d = Vector3::zeros();
+            d[i] = TAG_STEP[i];
+            let (qa, qb) = (image(cam, &t.moved(&d))?, image(cam, &t.moved(&-d))?);
+            for k in 0..4 {
+                jt4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * TAG_STEP[i]);
+                jt4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * TAG_STEP[i]);
+            }
+        }
+        let r = [0, 1, 2, 3].map(|k| [q[k][0] - obs[k][0], q[k][1] - obs[k][1]]);
+        Some(TagJacobian { r, jc4, jt4 })
+    }
+
     /// The Gauss-Newton normal equations of the robust cost at the current state.
     fn normal_equations(&self, cam: &Camera, tags: &[TagState]) -> Option<Normal> {
+        let n = tags.len().min(self.tag_px.len()).min(self.tag_sizes_mm.len());
+        self.normal_equations_split(cam, tags, if n >= PARALLEL_TAGS { n / 2 } else { n })
+    }
+
+    /// The same, the tags from `split` on worked out on a second thread.
+    fn normal_equations_split(&self, cam: &Camera, tags: &[TagState], split: usize) -> Option<Normal> {
         let moved: Vec<(Camera, Camera)> = (0..NC)
             .map(|i| {
                 let mut d = CamVec::zeros();
@@ -663,40 +712,35 @@ impl Problem<'_> {
                 gc += w * j4[k].transpose() * rv;
             }
         }
+        // Each tag's corner residuals and Jacobians (the costly part: 37 projections of
+        // its corners), the tags split between two threads; summed below in the tags'
+        // order, so the equations are the same, bit for bit, on one thread or two.
+        let n = tags.len().min(self.tag_px.len()).min(self.tag_sizes_mm.len());
+        let jacobians = |from: usize, to: usize| -> Option<Vec<TagJacobian>> {
+            (from..to)
+                .map(|i| self.tag_jacobian(cam, &moved, &tags[i], &self.tag_px[i], self.tag_sizes_mm[i]))
+                .collect()
+        };
+        let split = split.min(n);
+        let (mine, theirs) = std::thread::scope(|s| {
+            let other = (split < n).then(|| s.spawn(|| jacobians(split, n)));
+            let mine = jacobians(0, split);
+            let theirs = match other {
+                Some(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => Some(Vec::new()),
+            };
+            (mine, theirs)
+        });
+        let mut jac = mine?;
+        jac.extend(theirs?);
         let mut blocks = Vec::with_capacity(tags.len());
-        let image = |c: &Camera, t: &TagState, size: f64| c.tag_image(t, size, self.tag_height_mm);
-        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
-            let image = |c: &Camera, t: &TagState| image(c, t, size);
-            let q = image(cam, t)?;
-            // Central differences of the four corners' pixels, per shared parameter
-            // (the tag scale and the corner bias included) and per tag parameter.
-            let mut jc4 = [SMatrix::<f64, 2, NC>::zeros(); 4];
-            for (i, (a, b)) in moved.iter().enumerate() {
-                if !self.free_cam(i) {
-                    continue;
-                }
-                let (qa, qb) = (image(a, t)?, image(b, t)?);
-                for k in 0..4 {
-                    jc4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * CAM_STEP[i]);
-                    jc4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * CAM_STEP[i]);
-                }
-            }
-            let mut jt4 = [SMatrix::<f64, 2, 3>::zeros(); 4];
-            for i in 0..3 {
-                let mut d = Vector3::zeros();
-                d[i] = TAG_STEP[i];
-                let (qa, qb) = (image(cam, &t.moved(&d))?, image(cam, &t.moved(&-d))?);
-                for k in 0..4 {
-                    jt4[k][(0, i)] = (qa[k][0] - qb[k][0]) / (2.0 * TAG_STEP[i]);
-                    jt4[k][(1, i)] = (qa[k][1] - qb[k][1]) / (2.0 * TAG_STEP[i]);
-                }
-            }
+        for j in &jac {
             let mut htt = Matrix3::zeros();
             let mut hct = CrossMat::zeros();
             let mut gt = Vector3::zeros();
             for k in 0..4 {
-                let r = [q[k][0] - obs[k][0], q[k][1] - obs[k][1]];
-                let (jc, jt) = (&jc4[k], &jt4[k]);
+                let r = j.r[k];
+                let (jc, jt) = (&j.jc4[k], &j.jt4[k]);
                 let w = huber_weight(r[0].hypot(r[1]), delta);
                 let rv = nalgebra::Vector2::new(r[0], r[1]);
                 hcc += w * jc.transpose() * jc;
@@ -732,6 +776,13 @@ impl Problem<'_> {
         }
         Some(Normal { hcc, gc, blocks })
     }
+}
+
+/// One tag's corner residuals and Jacobians (see [`Problem::tag_jacobian`]).
+struct TagJacobian {
+    r: [[f64; 2]; 4],
+    jc4: [SMatrix<f64, 2, NC>; 4],
+    jt4: [SMatrix<f64, 2, 3>; 4],
 }
 
 struct TagBlock {
@@ -852,6 +903,39 @@ mod tests {
             fiducial_bias_sigma_px: &[],
             detector_radial_bias_px: DETECTOR_RADIAL_BIAS_PX,
         }
+    }
+
+    #[test]
+    fn the_normal_equations_are_the_same_on_one_thread_or_two() {
+        let (cam, tags) = truth();
+        let (fid, fid_px) = fiducials(&cam);
+        // Observed corners a little off the model's, so that residuals and weights vary.
+        let tag_px: Vec<[[f64; 2]; 4]> = tags
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let off = 0.3 * ((i * 7 % 11) as f64 - 5.0);
+                t.corners(12.0, 3.0).map(|p| cam.project(&p).map(|q| [q[0] + off, q[1] - off]).unwrap())
+            })
+            .collect();
+        let p = problem(&fid, &fid_px, &tag_px, 2900.0);
+        let n = tags.len();
+        assert!(n >= PARALLEL_TAGS, "the test's photo must be split");
+        let one = p.normal_equations_split(&cam, &tags, n).unwrap();
+        for split in [0, 1, n / 2, n - 1] {
+            let two = p.normal_equations_split(&cam, &tags, split).unwrap();
+            assert_eq!(one.hcc, two.hcc, "split at {split}");
+            assert_eq!(one.gc, two.gc, "split at {split}");
+            assert_eq!(one.blocks.len(), two.blocks.len());
+            for (a, b) in one.blocks.iter().zip(&two.blocks) {
+                assert_eq!((a.htt, a.hct, a.gt), (b.htt, b.hct, b.gt), "split at {split}");
+            }
+        }
+        // A tag behind the camera spoils the equations whichever thread meets it.
+        let mut behind = tags.clone();
+        behind[n - 1].centre = Vec2::new(914.0, -1e7);
+        assert!(p.normal_equations_split(&cam, &behind, n / 2).is_none());
+        assert!(p.normal_equations_split(&cam, &behind, n).is_none());
     }
 
     #[test]
