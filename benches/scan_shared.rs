@@ -146,13 +146,21 @@ fn main() {
                     merge_scans(&[a.clone(), b.clone()], &renders[i].profile(), Some(&renders[i].roster()));
                 let p = score_pair(&renders[i], &renders[j], &merged.table);
                 lines.push(format!(
-                    "  {} + {} ({}): {}/{} bases, {} merged",
+                    "  {} + {} ({}): {}/{} bases, {} merged; cubes {}/{} found, unit {}/{} ({} wrong, {} of units not found), {} invented, {} in the table",
                     p.names[0],
                     p.names[1],
                     if m == 0 { "camera file" } else { "no camera file" },
                     p.correct,
                     p.truth_bases,
-                    p.merged_bases
+                    p.merged_bases,
+                    p.cubes.found,
+                    p.cubes.truth,
+                    p.cubes.unit_right,
+                    p.cubes.found,
+                    p.cubes.unit_wrong,
+                    p.cubes.unit_unfound,
+                    p.cubes.invented,
+                    p.merged_cubes
                 ));
                 scores[m].add_pair(&p);
             } else {

@@ -124,6 +124,14 @@ fn two_photos_write_one_overlay_each_and_say_who_saw_each_base() {
     assert_eq!(photos.len(), 2);
     assert_eq!(photos[0]["photo"], s(&photo));
     let merged = vedette_geometry::Table::load(&out).unwrap();
+    // Each cube once, though both photos found it, and linked to its unit (issue 36).
+    let truth = vedette_geometry::Table::load(sample("skirmish.table.json")).unwrap();
+    let cubes = |t: &vedette_geometry::Table| {
+        let mut v: Vec<String> = t.markers.iter().map(|m| format!("{:?} {:?}", m.colour, m.unit)).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(cubes(&merged), cubes(&truth));
     let seen_by = rep["merge"]["seen_by"].as_array().unwrap();
     assert_eq!(seen_by.len(), merged.base_count());
     assert!(merged.base_count() >= 17, "{}", merged.base_count());

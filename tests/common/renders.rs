@@ -798,6 +798,10 @@ pub struct PairScore {
     pub merged_bases: usize,
     /// Merged bases within [`MATCH_MM`] and [`MATCH_DEG`] of their truth.
     pub correct: usize,
+    /// The merged table's cubes against the truth's.
+    pub cubes: CubeScore,
+    /// Cubes in the merged table (more than found and invented: one cube twice).
+    pub merged_cubes: usize,
 }
 
 /// Scores a merged table of two photos of `render`'s table.
@@ -808,6 +812,8 @@ pub fn score_pair(render: &SharedRender, far: &SharedRender, merged: &Table) -> 
         truth_bases: truth_tags.len(),
         merged_bases: merged.base_count(),
         correct: 0,
+        cubes: cube_score(merged, &render.truth, CUBE_MATCH_MM),
+        merged_cubes: merged.markers.len(),
     };
     for (_, b) in merged.bases() {
         let Some(t) = b.meta().tag.and_then(|id| truth_tags.get(&id)) else { continue };
@@ -871,6 +877,10 @@ pub struct RendererScore {
     pub pair_correct: usize,
     /// Merged bases.
     pub pair_merged: usize,
+    /// The pairs' merged cubes pooled.
+    pub pair_cubes: CubeScore,
+    /// Cubes in the merged tables.
+    pub pair_merged_cubes: usize,
     /// Scan times, ms.
     pub scan_ms: Vec<f64>,
 }
@@ -891,13 +901,7 @@ impl RendererScore {
         self.correct += s.correct;
         self.visible_tags += s.visible_tags;
         self.visible_read += s.visible_read;
-        self.cubes.truth += s.cubes.truth;
-        self.cubes.found += s.cubes.found;
-        self.cubes.colour_right += s.cubes.colour_right;
-        self.cubes.unit_right += s.cubes.unit_right;
-        self.cubes.unit_wrong += s.cubes.unit_wrong;
-        self.cubes.unit_unfound += s.cubes.unit_unfound;
-        self.cubes.invented += s.cubes.invented;
+        self.cubes.add(&s.cubes);
         if let Some(t) = &s.terrain {
             self.terrain_iou.extend(t.pieces.iter().map(|p| p.iou));
             self.invented_mm2.extend(&t.invented_mm2);
@@ -918,6 +922,8 @@ impl RendererScore {
         self.pair_truth += p.truth_bases;
         self.pair_correct += p.correct;
         self.pair_merged += p.merged_bases;
+        self.pair_cubes.add(&p.cubes);
+        self.pair_merged_cubes += p.merged_cubes;
     }
 
     /// Centre error median, mm.

@@ -259,6 +259,19 @@ pub struct CubeScore {
     pub invented: usize,
 }
 
+impl CubeScore {
+    /// Pools another score into this one.
+    pub fn add(&mut self, o: &CubeScore) {
+        self.truth += o.truth;
+        self.found += o.found;
+        self.colour_right += o.colour_right;
+        self.unit_right += o.unit_right;
+        self.unit_wrong += o.unit_wrong;
+        self.unit_unfound += o.unit_unfound;
+        self.invented += o.invented;
+    }
+}
+
 /// Scores the scanned markers against the true ones.
 pub fn cube_score(scanned: &Table, truth: &Table, within_mm: f64) -> CubeScore {
     let mut s = CubeScore { truth: truth.markers.len(), ..CubeScore::default() };

@@ -8,7 +8,14 @@
 //! place and the photos, and the base is left out, never guessed. Bases inferred from
 //! their formation in one photo are not carried over; inference runs again on the
 //! merged bases, so a base seen in the other photo is measured, not inferred.
+//!
+//! Marker cubes are merged too ([`merged_markers`]): a cube of one colour that several
+//! photos found within half a cube's side of each other is one cube, at the mean of
+//! their places; a cube only one photo found is kept (the second photo is there to see
+//! what the first could not); each is linked to its unit on the merged table, by the
+//! rule one photo's cubes are linked by.
 
+use crate::cubes::{self, FoundCube};
 use crate::infer::infer_bases;
 use crate::profile::Profile;
 use crate::roster::Roster;
@@ -16,7 +23,7 @@ use crate::scan::{Scan, ScanIssue};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Pose, Table, Unit, UnitKind, Vec2};
+use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Marker, Pose, Table, Unit, UnitKind, Vec2};
 
 /// Places of one tag further apart than this many standard deviations of their
 /// difference are a conflict.
@@ -31,6 +38,12 @@ pub const CONFLICT_FLOOR_MM: f64 = 1.0;
 /// sigma is optimistic: two photos of unmoved crowded bases differed by up to 3.7°
 /// (`benches/scan_two_photos.rs`), so turns under 5° are merged, not conflicts.
 pub const CONFLICT_FLOOR_DEG: f64 = 5.0;
+
+/// Cubes of one colour that two photos found nearer than this many cube sides apart
+/// are one cube. Two cubes of one colour are at least a side apart (they touch at the
+/// closest), and a found cube's centre is within 0.9 mm of the truth at p95 (the
+/// second renderer's photos, issue 36): half a side lies between the two.
+pub const SAME_CUBE_SIDES: f64 = 0.5;
 
 /// The merged table and what the merge saw.
 #[derive(Debug, Clone)]
@@ -222,7 +235,10 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
         }
     }
     seen_by.sort_by_key(|s| s.tag);
-    let table = crate::scan::scanned_table(profile, roster, units);
+    let mut table = crate::scan::scanned_table(profile, roster, units);
+    let (markers, marker_issues) = merged_markers(scans, &table, profile, roster);
+    table.markers = markers;
+    issues.extend(marker_issues);
     let report = MergeReport {
         bases: table.base_count(),
         seen_by,
@@ -230,6 +246,81 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
         merge_ms: start.elapsed().as_secs_f64() * 1e3,
     };
     MergedScan { table, report }
+}
+
+/// The marker cubes of several photos on the merged `table`: the cubes each photo found,
+/// one cube where photos found one colour within [`SAME_CUBE_SIDES`] of each other (at
+/// the mean of their places; each photo's cubes paired with the cubes so far nearest
+/// first, one of each photo to a cube), each linked to its unit on `table` as one
+/// photo's are ([`cubes::link_cubes`]), with the issues a link raises. Markers without
+/// a colour (none a scan finds) are the first photo's.
+pub(crate) fn merged_markers(
+    scans: &[Scan],
+    table: &Table,
+    profile: &Profile,
+    roster: Option<&Roster>,
+) -> (Vec<Marker>, Vec<ScanIssue>) {
+    let size = profile.markers.size_mm;
+    // Each merged cube: what it is and its sightings' centres.
+    let mut cubes: Vec<(FoundCube, Vec<Vec2>)> = Vec::new();
+    for s in scans {
+        let found: Vec<FoundCube> = s
+            .table
+            .markers
+            .iter()
+            .filter_map(|m| {
+                m.colour.map(|colour| FoundCube {
+                    kind: m.kind,
+                    colour,
+                    centre: Vec2::new(m.x, m.y),
+                    colour_distance: 0.0,
+                })
+            })
+            .collect();
+        let before = cubes.len();
+        let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+        for (i, (c, _)) in cubes.iter().enumerate() {
+            for (j, f) in found.iter().enumerate() {
+                let d = c.centre.distance(f.centre);
+                if c.kind == f.kind && c.colour == f.colour && d < SAME_CUBE_SIDES * size {
+                    pairs.push((d, i, j));
+                }
+            }
+        }
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let (mut cube_taken, mut found_taken) = (vec![false; before], vec![false; found.len()]);
+        for (_, i, j) in pairs {
+            if cube_taken[i] || found_taken[j] {
+                continue;
+            }
+            cube_taken[i] = true;
+            found_taken[j] = true;
+            let (c, seen) = &mut cubes[i];
+            seen.push(found[j].centre);
+            let n = seen.len() as f64;
+            c.centre = seen.iter().fold(Vec2::new(0.0, 0.0), |a, &p| a + p) * (1.0 / n);
+        }
+        for (f, taken) in found.into_iter().zip(found_taken) {
+            if !taken {
+                let at = f.centre;
+                cubes.push((f, vec![at]));
+            }
+        }
+    }
+    let found: Vec<FoundCube> = cubes.into_iter().map(|(c, _)| c).collect();
+    let unfound: Vec<String> =
+        roster.map(|r| r.not_on(table).map(|u| u.id.clone()).collect()).unwrap_or_default();
+    let links = cubes::link_cubes(table, &found, profile.markers.link_reach_mm, size, &unfound);
+    let mut issues = Vec::new();
+    let mut markers: Vec<Marker> = Vec::with_capacity(found.len());
+    for (cube, link) in found.iter().zip(&links) {
+        issues.extend(crate::surface::link_issue(cube, link));
+        markers.push(cubes::to_marker(cube, link, size));
+    }
+    if let Some(first) = scans.first() {
+        markers.extend(first.table.markers.iter().filter(|m| m.colour.is_none()).cloned());
+    }
+    (markers, issues)
 }
 
 /// Two photos of one table must agree on at least this many of the tags both read
@@ -410,6 +501,61 @@ mod tests {
         // Too few tags to compare.
         let f = scan_of(&[(20, 100.0)]);
         assert_eq!(tables_disagree(&[&a, &f]), None);
+    }
+
+    /// Issue 36: the cubes of two photos: one both found (a little apart) is one cube at
+    /// the mean of their places; one only the second found is kept; two of one colour a
+    /// side apart (a row) stay two; a cube the first photo could not link is linked on
+    /// the merged table; each to the unit beside it.
+    #[test]
+    fn the_cubes_of_two_photos_are_merged_and_linked_on_the_merged_table() {
+        use crate::scan::scan;
+        use crate::scan::test_scene::{camera, profile, render};
+        use vedette_geometry::{MarkerColour, MarkerKind};
+        let p = profile();
+        let tags = vec![(10, Vec2::new(150.0, 120.0), 90.0), (12, Vec2::new(450.0, 280.0), 200.0)];
+        let (k, r, t) = camera(15.0);
+        let a = scan(&render(&p, &tags, &k, r, t), &p, None, Some(&k)).unwrap();
+        let merged = merge_scans(&[a.clone(), a.clone()], &p, None);
+        assert_eq!(merged.table.base_count(), 2);
+        let cube = |colour, x: f64, y: f64, unit: Option<&str>| Marker {
+            kind: MarkerKind::Morale,
+            colour: Some(colour),
+            x,
+            y,
+            unit: unit.map(str::to_string),
+            size: Some(p.markers.size_mm),
+            sigma_mm: None,
+        };
+        let side = p.markers.size_mm;
+        let (mut first, mut second) = (a.clone(), a);
+        first.table.markers = vec![
+            cube(MarkerColour::White, 150.0, 160.0, Some("tag-10")),
+            cube(MarkerColour::Yellow, 150.0, 80.0, Some("tag-10")),
+            // The first photo had no unit for it (say its unit's tag was hidden there).
+            cube(MarkerColour::Red, 450.0, 240.0, None),
+        ];
+        second.table.markers = vec![
+            cube(MarkerColour::Red, 450.5, 240.0, Some("tag-12")),
+            cube(MarkerColour::White, 150.8, 160.6, Some("tag-10")),
+            // Beside the first photo's yellow, a side apart: a second cube in a row.
+            cube(MarkerColour::Yellow, 150.0 + side, 80.0, Some("tag-10")),
+            cube(MarkerColour::Black, 480.0, 320.0, Some("tag-12")),
+        ];
+        let (markers, issues) = merged_markers(&[first, second], &merged.table, &p, None);
+        assert!(issues.is_empty(), "{issues:?}");
+        let got: Vec<(MarkerColour, f64, f64, Option<&str>)> =
+            markers.iter().map(|m| (m.colour.unwrap(), m.x, m.y, m.unit.as_deref())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (MarkerColour::White, 150.4, 160.3, Some("tag-10")),
+                (MarkerColour::Yellow, 150.0, 80.0, Some("tag-10")),
+                (MarkerColour::Red, 450.3, 240.0, Some("tag-12")),
+                (MarkerColour::Yellow, 150.0 + (side * 10.0).round() / 10.0, 80.0, Some("tag-10")),
+                (MarkerColour::Black, 480.0, 320.0, Some("tag-12")),
+            ]
+        );
     }
 
     /// Issue 18: two photos of one table (different tilts), every tag merged and seen

@@ -87,6 +87,25 @@ impl SurfacePixels {
     }
 }
 
+/// What the scan report says of a cube's link to its unit: nothing for a cube linked to
+/// one unit (several photos' merged cubes are linked and reported so too).
+pub(crate) fn link_issue(cube: &cubes::FoundCube, link: &Link) -> Option<ScanIssue> {
+    let at_mm = [cube.centre.x, cube.centre.y];
+    match link {
+        Link::Ambiguous(units) => {
+            Some(ScanIssue::MarkerAmbiguous { colour: cube.colour, at_mm, units: units.clone() })
+        }
+        Link::Unfound { nearest, units } => Some(ScanIssue::MarkerUnitNotFound {
+            colour: cube.colour,
+            at_mm,
+            nearest: nearest.clone(),
+            units: units.clone(),
+        }),
+        Link::None => Some(ScanIssue::MarkerUnlinked { colour: cube.colour, at_mm }),
+        Link::Unit(_) => None,
+    }
+}
+
 /// Reads the markers and terrain into `table` (bases found, camera solved: the last
 /// stage of [`scan`](crate::scan)); returns the issues found and the time spent, ms.
 /// `unread` are where bases whose tags were not read may stand: the terrain is read
@@ -131,22 +150,7 @@ pub(crate) fn read_surface_with(
         let links =
             cubes::link_cubes(table, &found, profile.markers.link_reach_mm, profile.markers.size_mm, unfound);
         for (cube, link) in found.iter().zip(links) {
-            let at_mm = [cube.centre.x, cube.centre.y];
-            match &link {
-                Link::Ambiguous(units) => issues.push(ScanIssue::MarkerAmbiguous {
-                    colour: cube.colour,
-                    at_mm,
-                    units: units.clone(),
-                }),
-                Link::Unfound { nearest, units } => issues.push(ScanIssue::MarkerUnitNotFound {
-                    colour: cube.colour,
-                    at_mm,
-                    nearest: nearest.clone(),
-                    units: units.clone(),
-                }),
-                Link::None => issues.push(ScanIssue::MarkerUnlinked { colour: cube.colour, at_mm }),
-                Link::Unit(_) => {}
-            }
+            issues.extend(link_issue(cube, &link));
             table.markers.push(cubes::to_marker(cube, &link, profile.markers.size_mm));
         }
     }

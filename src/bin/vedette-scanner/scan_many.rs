@@ -98,22 +98,9 @@ pub fn scan_and_merge(
         .collect();
     let what = format!("{} photos", paths.len());
     inputs.check_roster_fit(&what, &merged.table, unknown.len(), &mut merged.report.issues)?;
+    // The terrain is the first photo's (the merge measures bases and cubes).
     if let Some(first) = scans.first() {
         merged.table.terrain = first.table.terrain.clone();
-        let present: std::collections::BTreeSet<&str> =
-            merged.table.units.iter().map(|u| u.id.as_str()).collect();
-        merged.table.markers = first
-            .table
-            .markers
-            .iter()
-            .cloned()
-            .map(|mut m| {
-                if m.unit.as_deref().is_some_and(|u| !present.contains(u)) {
-                    m.unit = None;
-                }
-                m
-            })
-            .collect();
     }
     if let Some((layer, path)) = &inputs.layer {
         vedette_vision::merge_terrain(&mut merged.table, layer, &path.display().to_string())
