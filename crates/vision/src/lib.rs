@@ -162,7 +162,7 @@ pub use palette::{ColourCorrection, ColourSpec};
 pub use photo::{JPEG_QUALITY, Photo, encode_image};
 pub use photo_colour::{PhotoColour, lab, paint_distance, parse_hex, to_hex};
 pub use picture::{
-    PhotoProjection, PictureLayout, load_scan_camera, load_scan_unplaced, paint_scene, picture_layout,
+    PhotoProjection, PictureLayout, SavedScanReport, load_scan_camera, paint_scene, picture_layout,
 };
 pub use pose::{
     CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,

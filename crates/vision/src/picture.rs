@@ -86,18 +86,55 @@ struct CameraBody {
     base_top_mm: f64,
 }
 
+/// A scan report (`vedette scan --report R.json`) read once: the camera models and the
+/// issues it recorded, for a picture over a photo it was scanned from.
+#[derive(Debug, Clone)]
+pub struct SavedScanReport {
+    origin: String,
+    text: String,
+}
+
+impl SavedScanReport {
+    /// Reads the report at `path` (its contents are checked by what is asked of it).
+    pub fn load(path: &Path) -> Result<Self, VisionError> {
+        Ok(Self { origin: path.display().to_string(), text: read_text(path)? })
+    }
+
+    /// The camera model and base-top height the report recorded for `photo` (for a
+    /// report of several photos, the entry of the photo with the same file name).
+    pub fn camera(&self, photo: &Path) -> Result<(CameraModel, f64), VisionError> {
+        camera_of(&self.origin, &self.text, photo)
+    }
+
+    /// The roster units the report names that have no base on `table` (issue 37), in
+    /// the order the report names them: each with the places it was held back from
+    /// (`missing-unit` with places; of a report of several photos, the places `photo`'s
+    /// scan gave, else the first photo's that gave any), or none when the photo showed
+    /// it nowhere (`missing-unit` without places, a unit none of whose `missing-tag`s
+    /// was read). A unit placed by a correction since is on the table and left out.
+    /// Issues of kinds this version does not know are skipped.
+    pub fn unplaced(
+        &self,
+        photo: &Path,
+        table: &vedette_geometry::Table,
+    ) -> Result<Vec<vedette_draw::Unplaced>, VisionError> {
+        unplaced_of(&self.origin, &self.text, photo, table)
+    }
+}
+
 /// The camera model and base-top height that a scan report (`vedette scan --report
-/// R.json`) recorded for `photo` (for a report of several photos, the entry of the photo
-/// with the same file name).
+/// R.json`) recorded for `photo` ([`SavedScanReport::camera`]).
 pub fn load_scan_camera(path: &Path, photo: &Path) -> Result<(CameraModel, f64), VisionError> {
-    let origin = path.display().to_string();
+    SavedScanReport::load(path)?.camera(photo)
+}
+
+fn camera_of(origin: &str, text: &str, photo: &Path) -> Result<(CameraModel, f64), VisionError> {
     let bad = |field: &str, reason: String| VisionError::InvalidField {
-        path: origin.clone(),
+        path: origin.to_string(),
         field: field.to_string(),
         reason,
     };
-    let text = read_text(path)?;
-    let file: ReportFile = serde_json::from_str(&text).map_err(|e| {
+    let file: ReportFile = serde_json::from_str(text).map_err(|e| {
         bad(
             "camera",
             format!("not a scan report with its camera model ({e}); write one with vedette scan --report"),
@@ -127,7 +164,7 @@ pub fn load_scan_camera(path: &Path, photo: &Path) -> Result<(CameraModel, f64),
     if !c.base_top_mm.is_finite() {
         return Err(bad("camera.base_top_mm", "must be a finite number".into()));
     }
-    Ok((CameraModel::from_parameters(&c.model_parameters, &origin)?, c.base_top_mm))
+    Ok((CameraModel::from_parameters(&c.model_parameters, origin)?, c.base_top_mm))
 }
 
 /// The issues of a scan report: one photo's (`vedette/scan-report/1`), or of a report of
@@ -147,26 +184,18 @@ struct PhotoIssues {
     issues: Vec<serde_json::Value>,
 }
 
-/// The roster units that the scan report at `path` names and that have no base on
-/// `table` (issue 37), in the order the report names them: each with the places it was
-/// held back from (`missing-unit` with places; of a report of several photos, the
-/// places `photo`'s scan gave, else the first photo's that gave any), or none when the
-/// photo showed it nowhere (`missing-unit` without places, a unit none of whose
-/// `missing-tag`s was read). A unit placed by a correction since is on the table and
-/// left out. Issues of kinds this version does not know are skipped.
-pub fn load_scan_unplaced(
-    path: &Path,
+fn unplaced_of(
+    origin: &str,
+    text: &str,
     photo: &Path,
     table: &vedette_geometry::Table,
 ) -> Result<Vec<vedette_draw::Unplaced>, VisionError> {
     use crate::scan::ScanIssue;
-    let origin = path.display().to_string();
-    let file: ReportIssues =
-        serde_json::from_str(&read_text(path)?).map_err(|e| VisionError::InvalidField {
-            path: origin.clone(),
-            field: "issues".to_string(),
-            reason: format!("not a scan report ({e}); write one with vedette scan --report"),
-        })?;
+    let file: ReportIssues = serde_json::from_str(text).map_err(|e| VisionError::InvalidField {
+        path: origin.to_string(),
+        field: "issues".to_string(),
+        reason: format!("not a scan report ({e}); write one with vedette scan --report"),
+    })?;
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     let mut lists: Vec<&[serde_json::Value]> = vec![&file.issues];
     // The painted photo's issues first: its places are where the picture shows them.

@@ -18,7 +18,9 @@ pub fn paint(scene: &Scene, table: &Table, args: &PhotoArgs) -> Result<(), CliEr
     let (Some(png), Some(photo_path), Some(report)) = (&args.png, &args.photo, &args.scan_report) else {
         return Err(CliError::Usage("--png needs --photo and --scan-report".to_string()));
     };
-    let (model, base_top_mm) = vedette_vision::load_scan_camera(report, photo_path).map_err(crate::vision)?;
+    // Read once: the camera and the units not placed come from one version of it.
+    let saved = vedette_vision::SavedScanReport::load(report).map_err(crate::vision)?;
+    let (model, base_top_mm) = saved.camera(photo_path).map_err(crate::vision)?;
     let photo = vedette_vision::Photo::load(photo_path).map_err(crate::vision)?;
     let (w, h) = photo.size().map_err(crate::vision)?;
     let (mw, mh) = model.image_size();
@@ -32,7 +34,7 @@ pub fn paint(scene: &Scene, table: &Table, args: &PhotoArgs) -> Result<(), CliEr
     // Units the scan did not place: no verdict covers them, which stderr says for
     // every picture (a unit held back may stand on a sight line); a picture of the whole
     // table draws them too, one of a question (cropped to its pair) does not.
-    let unplaced = vedette_vision::load_scan_unplaced(report, photo_path, table).map_err(crate::vision)?;
+    let unplaced = saved.unplaced(photo_path, table).map_err(crate::vision)?;
     if let Some(note) = vedette_draw::unplaced_note(&unplaced) {
         eprintln!("note: {note}");
     }
