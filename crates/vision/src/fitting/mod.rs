@@ -38,6 +38,10 @@
 //!    shows the declared coat of a free unit of that layout ([`swallowed`]), is that
 //!    unit's bases (a leader's or a gun's place laid over a line): it is skipped (not
 //!    against the empty table's photo, where the blobs are the bases alone).
+//!    A place where the declared coat of the unit it would go to barely shows, while a
+//!    free place of its layout lower down shows it ([`paint::clearly_more`]), is another
+//!    unit's (a gun's layout laid over a leader's base): it is skipped, not blocking, so
+//!    that the unit takes its own place and the other unit this one.
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
 //!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
@@ -156,6 +160,12 @@ const SWALLOWED_AREA: f64 = 0.5;
 /// 0.72-1.44 of them; no right one-base place lay inside a free larger place ranking
 /// even half of it, so any share from 0.5 to 0.7 gives the same).
 const SWALLOWED_RANK: f64 = 0.5;
+/// A unit is not given a place when a place of its layout still to come, free, apart
+/// from it and ranking at least this share of it, shows the unit's declared coat
+/// clearly more ([`paint::clearly_more`]): that place is the unit's, this one another
+/// unit's (issue 37; measured on vedette-synth's six bench renders: the units' own
+/// places that a wrong place had outranked ranked 0.54-0.93 of it).
+const ELSEWHERE_SHARE: f64 = 0.5;
 
 /// The untagged units found in one photo.
 #[derive(Debug, Clone, Default)]
@@ -379,7 +389,7 @@ pub(crate) fn fit_untagged(
             h.shape.depth(),
         )
     };
-    for (bi, h) in &candidates {
+    for (ci, (bi, h)) in candidates.iter().enumerate() {
         let outline = outline(h);
         let own_core = core(h);
         if debug {
@@ -494,6 +504,44 @@ pub(crate) fn fit_untagged(
         }
         .unwrap_or_else(|| (free[0], twins.iter().skip(1).map(|t| t.0).collect()));
         let u = &roster.units[unit];
+        // The unit's declared coat shows clearly more at a place of its layout still to
+        // come, free and apart from this one: this place is another unit's (a leader's
+        // base laid on a gun's, a line over a neighbour's), and the unit takes its own
+        // place there; this one is skipped, not blocking ([`ELSEWHERE_SHARE`]).
+        if let Some(seen) = &seen
+            && let Some(here) = paint::coat_share(&paints[unit], seen)
+            && paint::barely_shown(here)
+        {
+            let mut elsewhere = None;
+            for (oi, (ob, o)) in candidates.iter().enumerate().skip(ci + 1) {
+                if !same_layout(&o.shape, &h.shape)
+                    || rank(o) < ELSEWHERE_SHARE * rank(h)
+                    || overlaps(&own_core, &core(o))
+                    || reaches_table_edge(&outline_of(o))
+                    || blob_taken[group[*ob]].iter().any(|t| overlaps(t, &core(o)))
+                {
+                    continue;
+                }
+                if seen_at[oi].is_none() {
+                    seen_at[oi] = Some(seen_of(o)?);
+                }
+                let there =
+                    seen_at[oi].as_ref().and_then(|x| paint::coat_share(&paints[unit], x)).unwrap_or(0.0);
+                if paint::clearly_more(there, here) {
+                    elsewhere = Some((o.centre, there));
+                    break;
+                }
+            }
+            if let Some((at, there)) = elsewhere {
+                if debug {
+                    eprintln!(
+                        "fit-elsewhere {} coat {here:.3} here, {there:.3} at ({:.1},{:.1})",
+                        u.id, at.x, at.y
+                    );
+                }
+                continue;
+            }
+        }
         // A place the photo barely prefers to another place of its layout overlapping
         // it is not measured: the unit stands here, but not placed on a guess; it is
         // reported missing with the place, and not put anywhere else.

@@ -31,6 +31,18 @@ const ALIKE: f64 = 12.0;
 const DECISIVE_RATIO: f64 = 1.5;
 /// ... and more than theirs by at least this share of the area.
 const DECISIVE_MARGIN: f64 = 0.01;
+/// A unit's coat shows clearly more at one place than at another ([`clearly_more`]) when
+/// it shows on less than this share of the figures' area here: a coat's share
+/// varies between places of one unit (figures, light), so only a place that barely
+/// shows it is another unit's (measured on vedette-synth's six bench renders, issue 37:
+/// the units' own places showed their coat on 0.042 or more, the places taken from
+/// other units on 0.000-0.019; on the second renderer own places 0.042-0.086) ...
+const ELSEWHERE_ABSENT: f64 = 0.03;
+/// ... and covers at least this share of the figures' area there: a coat over the
+/// figures' bodies (vedette-synth's units: 0.09-0.35 at the places the skipping units
+/// took instead), not a rider's few per cent (the second renderer's cavalry, where
+/// another unit's coat covered 0.02-0.07 of a right place).
+const ELSEWHERE_SHOWN: f64 = 0.08;
 /// The figures' area: the formation's outline grown by this, mm (figures overhang
 /// their bases' edges and, on the base tops' plane, lean away from the camera).
 const FIGURES_GROW_MM: f64 = 2.0;
@@ -165,6 +177,24 @@ pub(crate) fn shows_no_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool
             .all(|(_, p)| p.coat.is_some_and(|c| share(&seen.figures, c, &[seen.background]) < MIN_SHOWN))
 }
 
+/// The share of a formation's figures (`seen`) showing the coat `p` declares, against
+/// the formation's commonest colour alone; `None` when it declares none.
+pub(crate) fn coat_share(p: &Paints, seen: &Seen) -> Option<f64> {
+    p.coat.map(|c| share(&seen.figures, c, &[seen.background]))
+}
+
+/// A coat's share `there` is clearly more than its share `here`: barely shown here
+/// (under [`ELSEWHERE_ABSENT`]) and on at least [`ELSEWHERE_SHOWN`] of the figures there.
+pub(crate) fn clearly_more(there: f64, here: f64) -> bool {
+    barely_shown(here) && there >= ELSEWHERE_SHOWN
+}
+
+/// A coat's share `here` is under [`ELSEWHERE_ABSENT`]: no other place can show it
+/// clearly more unless it is ([`clearly_more`]).
+pub(crate) fn barely_shown(here: f64) -> bool {
+    here < ELSEWHERE_ABSENT
+}
+
 /// Of `candidates` (roster index and declared paints; the first is the one the
 /// geometry and the side's prior would take), the one a formation that shows `seen`
 /// is, and those it cannot be told from. Paint decides only on what every candidate
@@ -245,6 +275,25 @@ mod tests {
     fn paints(coat: Option<[u8; 3]>, flock: Option<[u8; 3]>) -> Paints {
         let to_lab = |c: [u8; 3]| lab(c.map(f64::from));
         Paints { coat: coat.map(to_lab), flock: flock.map(to_lab) }
+    }
+
+    /// A unit's coat shows clearly more at another place only where it barely shows
+    /// here and covers a real share of the figures there: a coat that varies from
+    /// 0.05 to 0.3 between a unit's own places, or a rider's few per cent, does not.
+    #[test]
+    fn a_coat_shows_clearly_more_elsewhere_only_where_it_is_absent_here() {
+        assert!(clearly_more(0.12, 0.0));
+        assert!(clearly_more(0.25, 0.02));
+        assert!(!clearly_more(0.30, 0.05), "shown here");
+        assert!(!clearly_more(0.06, 0.0), "a rider's share there");
+        assert!(!clearly_more(0.09, 0.035), "shown a little here");
+        let blue = [34, 44, 96];
+        let mat = lab([118.0, 97.0, 66.0]);
+        let coat = lab(blue.map(f64::from));
+        let figures: Vec<[f64; 3]> = (0..100).map(|i| if i % 5 == 0 { coat } else { mat }).collect();
+        let seen = Seen { figures, rim: Vec::new(), background: mat };
+        assert_eq!(coat_share(&paints(Some(blue), None), &seen), Some(0.2));
+        assert_eq!(coat_share(&paints(None, Some(blue)), &seen), None);
     }
 
     /// A formation whose figures show a fifth blue coat and the rest mat: the blue
