@@ -716,7 +716,8 @@ fn missing_looked(blobs: usize, s: &Shape, contested: Option<Vec2>) -> String {
 /// Measuring (issue 37, `VEDETTE_FIT_PROBE=TRUE.table.json` with `VEDETTE_FIT_DEBUG`):
 /// each true formation of a fitted layout whose centre is in `blob`, scored at its true
 /// place in the turned frame of the blob's direction nearest its axis; printed with
-/// the best kept place of its layout near it.
+/// the best kept place of its layout near it, and each edge's terms as the place
+/// slides along its rank 15 mm either way (`fit-slide`).
 fn probe(
     truth: &Table,
     blob: &surface::Blob,
@@ -775,6 +776,24 @@ fn probe(
                     );
                 }
                 None => eprintln!("fit-probe {} outside", u.id),
+            }
+            // The score as the place slides along its rank, 1 mm steps (per edge in the
+            // turned frame's order, u-low, u-high, v-low, v-high: its credit, step,
+            // clear share and shadow share).
+            let rank_dir = if along_a { turned.b } else { turned.a };
+            for k in -15i32..=15 {
+                let at = centre + rank_dir * f64::from(k);
+                if let Some([s, c, l, cr]) = turned.terms_at(at, len_a, len_b, weights) {
+                    eprintln!(
+                        "fit-slide {} {k:+} along_a {along_a} total {:.1} credit {:.1?} step {:.0?} clear {:.2?} shadow {:.2?}",
+                        u.id,
+                        cr.iter().sum::<f64>(),
+                        cr,
+                        s,
+                        c,
+                        l
+                    );
+                }
             }
         }
     }

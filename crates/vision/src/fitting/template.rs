@@ -492,6 +492,33 @@ impl Turned {
         Some(self.refine(u0 as usize, v0 as usize, lu, lv, weights))
     }
 
+    /// Per edge, its strength, clear share, shadow share and credit for a rectangle
+    /// `len_a` x `len_b` mm centred at `centre` (table mm), unrefined: for measuring
+    /// how the score changes as a place slides (`VEDETTE_FIT_PROBE`). `None` when it
+    /// does not fit in the turned image.
+    pub(crate) fn terms_at(
+        &self,
+        centre: Vec2,
+        len_a: f64,
+        len_b: f64,
+        weights: [f64; 4],
+    ) -> Option<[[f64; 4]; 4]> {
+        let f = FINE_PX_PER_MM;
+        let (lu, lv) = ((len_a * f).round() as usize, (len_b * f).round() as usize);
+        let d = centre - self.origin;
+        let (u0, v0) = (d.dot(self.a) * f - lu as f64 / 2.0, d.dot(self.b) * f - lv as f64 / 2.0);
+        let (u0, v0) = (u0.round() as i64, v0.round() as i64);
+        if u0 < 1 || v0 < 1 || u0 as usize + lu + 2 >= self.w || v0 as usize + lv + 2 >= self.h {
+            return None;
+        }
+        let (u0, v0) = (u0 as usize, v0 as usize);
+        let s = self.steps(u0, v0, lu, lv).map(|s| strength(&s));
+        let c = self.clear(u0, v0, lu, lv);
+        let l = self.shadow_edge(u0, v0, lu, lv);
+        let k = [0, 1, 2, 3].map(|k| credit(s[k], c[k], l[k], weights[k]));
+        Some([s, c, l, k])
+    }
+
     /// The placement at pixel corner `(u0, v0)`: each edge's sub-pixel peak, the centre
     /// from the known size and the edges weighted by their strength.
     fn refine(&self, u0: usize, v0: usize, lu: usize, lv: usize, weights: [f64; 4]) -> Placement {
