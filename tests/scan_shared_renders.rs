@@ -142,13 +142,17 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     // obliquely is split on its tops, its sides' parallax taken off, 154-155 since
     // the colours' encoding is read with each encoding's own fiducial corners
     // (tagged-301 read sRGB, as POV-Ray wrote it: au-15's three black tops found,
-    // fr-10's black lost, its blob taking in the dark beside it); today's figure as a
-    // floor.
+    // fr-10's black lost, its blob taking in the dark beside it), 157 since a white
+    // top lit over the paper (clipped) is labelled white against the paper, and a cube
+    // seen obliquely whose blob lies within its top swept by its sides is taken at a
+    // lower fill (tagged-304's two whites, tagged-303-far's red of fr-5): the issue's
+    // 99%. Left: fr-10's black (a cube wide, 2.4 sides long with a figure's dark coat
+    // on the base beside it). Today's figure as a floor.
     // Invented: 1 black cube (3-4 before: black cubes with their sides and
     // shadow were split into two). Their units (issue 36 asks 98%): 112-113 of 121
     // found since a cube needs another unit within 3 mm, not 1.5 times its distance
     // plus 5 mm, to be left unlinked, and a row is linked as one (81 of 110 before);
-    // 143-144 of 154-155 now: every cube still linked wrongly or not at all belongs to
+    // 146 of 157 now: every cube still linked wrongly or not at all belongs to
     // a unit the scan did not find (tagged-304's au-2, au-3, au-7, au-10;
     // tagged-303-far's fr-3). Bases placed by their formation where the photo shows
     // them stand on the ground their figures cover, as found bases do: a cube touching
@@ -162,8 +166,8 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     // of three, its third top 7.4 mm off the true one.
     for (m, s) in by_path.iter().enumerate() {
         assert!(
-            s.cubes.found >= 154
-                && s.cubes.unit_right >= 143
+            s.cubes.found >= 157
+                && s.cubes.unit_right >= 146
                 && s.cubes.unit_right + s.cubes.unit_unfound == s.cubes.found
                 && s.cubes.unit_wrong == 0
                 && s.cubes.invented <= 1,

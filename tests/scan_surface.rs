@@ -598,6 +598,36 @@ fn cubes_whose_tops_catch_the_lamp_are_found() {
     }
 }
 
+/// Issue 36: white tops that the lamp's highlight clips. With a highlight of 0.12 of
+/// white on every painted top (`RenderOptions::cube_highlight`), a white paint (0.9 of
+/// white) reads over the fiducials' paper (0.93): 255 in the photo at 0 EV, and over
+/// 255 once corrected at -0.5 EV, beyond the white's tolerance, so that only its rims
+/// were labelled white (on the second renderer's tagged-304 two white tops read (255,
+/// 255, 236-250) once corrected, and were missed). The white pair of
+/// [`cubes_in_rows`], a white cube standing alone and one beside a unit's flank are
+/// each found with their colour and unit, nothing invented (a matte natural wooden
+/// cube beside them too), at 0 and -0.5 EV.
+#[test]
+fn white_cubes_whose_tops_clip_are_found() {
+    let mut t = four_lines();
+    t.markers = cubes_in_rows().into_iter().filter(|m| m.colour == Some(MarkerColour::White)).collect();
+    t.markers.push(cube(MarkerColour::White, 470.0, 160.0, "fr-2"));
+    t.markers.push(cube(MarkerColour::White, 410.0, 125.0, "fr-2"));
+    t.markers.push(cube(MarkerColour::Natural, 250.0, 330.0, "au-1"));
+    for ev in [0.0, -0.5] {
+        let dir = tempfile::tempdir().unwrap();
+        let options = RenderOptions {
+            texel_mm: 0.5,
+            exposure_ev: ev,
+            cube_highlight: 0.12,
+            ..RenderOptions::seeded(36)
+        };
+        let truth = shoot_table_with(dir.path(), t.clone(), options);
+        println!("{ev:+} EV, highlight 0.12");
+        scan_finds_every_cube(dir.path(), &t, &truth);
+    }
+}
+
 /// Issue 36: a lamp hung low over the table (vedette-synth's `nearby_lamp`, 600 mm over
 /// the table's middle, its light falling off with the square of the distance and the
 /// cosine of its angle) lights the cubes under it more than the plane of light through
@@ -658,6 +688,37 @@ fn black_pairs_seen_across_the_diagonal_are_found() {
         let options = RenderOptions { texel_mm: 0.5, exposure_ev: ev, ..RenderOptions::seeded(36) };
         let truth = shoot_table_from(dir.path(), t.clone(), options, 500.0, 30.0);
         println!("{ev:+} EV, tilt 30°");
+        scan_finds_every_cube(dir.path(), &t, &truth);
+    }
+}
+
+/// Issue 36: cubes standing alone seen obliquely. From a camera 500 mm over the
+/// table's middle, tilted 30° (its nadir at (300, -89)), cubes 290-460 mm from the
+/// nadir show their sides swept 5.6-8.7 mm on the tops' plane: with the darker of
+/// those sides only partly of the paint's colour, a blob may fill less of its rectangle
+/// than a cube with its sides must (on the second renderer's photos, tagged-303-far's
+/// red cube of `fr-5`, its sides swept 9.4 mm, filled 64%, and was missed; here the
+/// natural wooden cube beside `au-2`, swept 8.3 mm, was missed at 0 and -1 EV and
+/// under a warm light). Each is found with its colour and unit, nothing invented, at
+/// 0 and -1 EV.
+#[test]
+fn single_cubes_seen_obliquely_are_found() {
+    let mut t = four_lines();
+    t.markers = vec![
+        cube(MarkerColour::Red, 480.0, 150.0, "fr-2"),
+        cube(MarkerColour::Yellow, 500.0, 125.0, "fr-2"),
+        cube(MarkerColour::Red, 520.0, 180.0, "fr-2"),
+        cube(MarkerColour::Red, 472.0, 330.0, "au-2"),
+        cube(MarkerColour::Natural, 500.0, 300.0, "au-2"),
+        cube(MarkerColour::Yellow, 118.0, 330.0, "au-1"),
+        cube(MarkerColour::Black, 100.0, 300.0, "au-1"),
+        cube(MarkerColour::White, 120.0, 150.0, "fr-1"),
+    ];
+    for ev in [0.0, -1.0] {
+        let dir = tempfile::tempdir().unwrap();
+        let options = RenderOptions { texel_mm: 0.5, exposure_ev: ev, ..RenderOptions::seeded(36) };
+        let truth = shoot_table_from(dir.path(), t.clone(), options, 500.0, 30.0);
+        println!("{ev:+} EV, tilt 25°");
         scan_finds_every_cube(dir.path(), &t, &truth);
     }
 }

@@ -593,17 +593,15 @@ impl Blobs<'_> {
     fn row_of_tops(&self, px: &[(i32, i32)], label: u8) -> Result<Option<Vec<Vec<Vec2>>>, VisionError> {
         let side = self.spec.size_mm;
         let area = (side * CUBE_PX_PER_MM).powi(2);
-        let Some(eye) = self.eye.filter(|_| px.len() as f64 >= 2.0 * MIN_TOP_SHARE * area) else {
-            return Ok(None);
-        };
-        let to_table = |&(x, y): &(i32, i32)| self.rect.to_table([f64::from(x), f64::from(y)]);
-        let centroid = px.iter().map(to_table).fold(Vec2::ZERO, |a, p| a + p) / px.len() as f64;
-        let out = centroid - Vec2::new(eye[0], eye[1]);
-        if eye[2] <= side || out.length() < side {
+        if (px.len() as f64) < 2.0 * MIN_TOP_SHARE * area {
             return Ok(None);
         }
-        let sweep = out / out.length() * (side * out.length() / eye[2]);
+        let to_table = |&(x, y): &(i32, i32)| self.rect.to_table([f64::from(x), f64::from(y)]);
         let shown: Vec<Vec2> = px.iter().map(to_table).collect();
+        let centroid = shown.iter().fold(Vec2::ZERO, |a, p| a + *p) / shown.len() as f64;
+        let Some(sweep) = self.sweep(centroid) else {
+            return Ok(None);
+        };
         let tops = unswept(&shown, sweep, CUBE_PX_PER_MM);
         if (tops.len() as f64) < 2.0 * MIN_TOP_SHARE * area {
             return Ok(None);
@@ -626,21 +624,60 @@ impl Blobs<'_> {
         Ok(None)
     }
 
+    /// The sweep of a cube's sides standing at `at` (table mm on the tops' plane): its
+    /// top swept toward the camera's nadir by the parallax of its height, `side x D /
+    /// H` ([`Blobs::row_of_tops`]), pointing away from the nadir. `None` without the
+    /// camera's centre, or within a side of its nadir.
+    fn sweep(&self, at: Vec2) -> Option<Vec2> {
+        let side = self.spec.size_mm;
+        let eye = self.eye?;
+        let out = at - Vec2::new(eye[0], eye[1]);
+        if eye[2] <= side || out.length() < side {
+            return None;
+        }
+        Some(out / out.length() * (side * out.length() / eye[2]))
+    }
+
     /// True when the blob's points `pts` (table mm, of colour `label`) are one cube
     /// whose top shows whole ([`Blobs::top_shows`]) with more of its sides or shadow
     /// toward the camera than [`square_enough`] allows: one cube wide (0.7 to 1.7
-    /// sides), at most [`MAX_SEEN_SIDES`] long, its top where [`cube_top`] finds it.
+    /// sides), at most [`MAX_SEEN_SIDES`] long, its top where [`cube_top`] finds it,
+    /// filling 72% of its rectangle or, seen obliquely, within what the cube shows
+    /// ([`Blobs::within_sides`]).
     fn one_top(&self, pts: &[Vec2], label: u8) -> Result<bool, VisionError> {
         let side = self.spec.size_mm;
         let (_, a, b, fill) = blob_rect(pts, CUBE_PX_PER_MM)?;
         let (lo, hi) = (a.min(b), a.max(b));
-        if fill < 0.72 || lo < 0.7 * side || lo > 1.7 * side || hi > MAX_SEEN_SIDES * side {
+        if lo < 0.7 * side || lo > 1.7 * side || hi > MAX_SEEN_SIDES * side {
             return Ok(false);
         }
         match cube_top(pts, self.nadir, side) {
-            Some(c) => self.top_shows(c, label),
-            None => Ok(false),
+            Some(c) if fill >= 0.72 || self.within_sides(pts, c) => self.top_shows(c, label),
+            _ => Ok(false),
         }
+    }
+
+    /// True when a cube whose top is centred at `c` (table mm on the tops' plane) is
+    /// seen obliquely (its sides swept [`Blobs::sweep`] [`OBLIQUE_SIDES`] at least) and the
+    /// blob's points `pts` lie within what it shows, whatever its turn: at most
+    /// [`OUTSIDE_SIDES`] of them farther than the top's half diagonal (and a pixel)
+    /// from the segment its centre sweeps toward the camera's nadir. A cube seen
+    /// obliquely whose darker sides show only in part fills less of its rectangle than
+    /// [`Blobs::one_top`] asks of a blob (issue 36: a red cube 1.17 m from the nadir of
+    /// a camera 1.18 m high, its sides swept 9.4 mm across its diagonal, filled 64%).
+    fn within_sides(&self, pts: &[Vec2], c: Vec2) -> bool {
+        let side = self.spec.size_mm;
+        let Some(sweep) = self.sweep(c).filter(|s| s.length() >= OBLIQUE_SIDES * side) else {
+            return false;
+        };
+        let reach = side / std::f64::consts::SQRT_2 + 1.0 / CUBE_PX_PER_MM;
+        let foot = c - sweep;
+        let off = |p: Vec2| {
+            let t = ((p - foot).dot(sweep) / sweep.dot(sweep)).clamp(0.0, 1.0);
+            p.distance(foot + sweep * t)
+        };
+        let outside = pts.iter().filter(|p| off(**p) > reach).count();
+        (outside as f64) <= OUTSIDE_SIDES * pts.len() as f64
     }
 
     /// True when the disc inscribed in a cube's top centred at `c` (table mm on the
@@ -876,6 +913,19 @@ fn unswept(pts: &[Vec2], sweep: Vec2, px_per_mm: f64) -> Vec<Vec2> {
 /// fill at least this share of a cube's top each, two at least.
 const MIN_TOP_SHARE: f64 = 0.6;
 
+/// A cube is seen obliquely when its sides sweep it by this many sides at least
+/// ([`Blobs::within_sides`]): the shape tests' fill (72%) holds for sides of up to a
+/// quarter side seen ([`square_enough`]); taken from a quarter side, on our renders
+/// (`tests/scan_surface.rs`, `cubes_are_found_under_other_exposures_and_light` at -1
+/// EV) a black blob beside a unit's rear where no cube stands, its sides swept 3.7 mm,
+/// was taken for a cube.
+const OBLIQUE_SIDES: f64 = 0.5;
+
+/// The share of a blob's points that may lie outside what a cube seen obliquely shows
+/// ([`Blobs::within_sides`]): the edges' blur and the JPEG's halved colour resolution
+/// spread a blob by a pixel or so beyond the silhouette.
+const OUTSIDE_SIDES: f64 = 0.05;
+
 /// The least distance between the tops of neighbouring cubes in a row, in sides:
 /// cubes do not stand in one another (a tenth off for the error of each). A single
 /// cube with its sides and shadow is as long as two touching cubes without theirs;
@@ -912,7 +962,9 @@ const CELL_HUE_DEG: f64 = 20.0;
 /// For each colour cell (R, G, B, each its code value shifted right by
 /// [`HIGHLIGHT_CELL_BITS`]), the label (1 + class index) of the coloured paint it is,
 /// at its centre, with a highlight taken off ([`Lamp::unlit`]) and within `tolerance`,
-/// or of the black it is, its grey taken off ([`Lamp::unlit_black`]); 0 for none. The cells are a few code values wide: the label only gathers a blob's pixels,
+/// or of the black it is, its grey taken off ([`Lamp::unlit_black`]), or of the white it
+/// is, lit more than the paper ([`Lamp::unlit_white`]); 0 for none. The cells are a few
+/// code values wide: the label only gathers a blob's pixels,
 /// the blob's own colour is then judged exactly.
 fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f64, lamp: Lamp) -> Vec<u8> {
     let bits = 8 - HIGHLIGHT_CELL_BITS;
@@ -939,7 +991,8 @@ fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f
                         if spread > tolerance {
                             return None;
                         }
-                        lamp.unlit_black(rgb, paint)
+                        (lamp.unlit_black(rgb, paint))
+                            .or_else(|| lamp.unlit_white(rgb, paint, tolerance))
                             .map(|u| (k, distance(u, paint_under(u, paint))))
                             .filter(|(_, d)| *d <= tolerance / 2.0)
                     }
@@ -1019,6 +1072,31 @@ impl Lamp {
         let grey = |c: [f64; 3]| c.iter().sum::<f64>() / 3.0;
         let shift = grey(rgb) - grey(paint);
         Some(rgb.map(|v| (v - shift).max(0.0)))
+    }
+
+    /// A white top lit more than the fiducials' paper, as its paint would show under the
+    /// paper's light: `rgb` scaled to the paint's grey, when `paint` is a white (within
+    /// `tolerance` of the paper on every channel) and `rgb` is at least as light as the
+    /// paper on every channel, with the paper's hue (its (R - G, B - G) differences
+    /// within a quarter of `tolerance` of the paper's at that light). `None` else.
+    ///
+    /// A white top stands a cube's height nearer the lamp than the paper and may catch
+    /// its highlight: lit more than [`SHADE`] allows, it reads over the paper and clips
+    /// (issue 36: on the second renderer's tagged-304 two white tops read (255, 255,
+    /// 236-250) once corrected, out of the white's tolerance, only their rims labelled).
+    /// A clipped channel tells only that the light was at least that: the paper, the
+    /// photo's own white, is what such a top is judged against, not the paint's value.
+    fn unlit_white(&self, rgb: [f64; 3], paint: [f64; 3], tolerance: f64) -> Option<[f64; 3]> {
+        let paper = self.paper.map(f64::from);
+        if (0..3).any(|i| (paint[i] - paper[i]).abs() > tolerance || rgb[i] < paper[i]) {
+            return None;
+        }
+        let grey = |c: [f64; 3]| c.iter().sum::<f64>() / 3.0;
+        let lit = paper.map(|v| v * grey(rgb) / grey(paper));
+        if hue_distance(rgb, lit) > tolerance / 4.0 {
+            return None;
+        }
+        Some(rgb.map(|v| v * grey(paint) / grey(rgb)))
     }
 
     /// [`Lamp::unlit`] with the code values read as sRGB (`srgb`) or as light.
@@ -1556,6 +1634,31 @@ mod tests {
         // White and natural wood are no black, whatever the grey.
         for paint in [spec.white, spec.natural] {
             assert_eq!(lamp.unlit([20.0, 20.0, 20.0], paint.map(f64::from)), None);
+        }
+    }
+
+    /// Issue 36: a white top lit over the paper, clipped, is the white once brought to
+    /// the paint's light (the second renderer's tagged-304 tops, as corrected); a top
+    /// under the paper's light, a cream, sand and a grey are not, nor is any colour
+    /// over the paper a black, a natural wood or (a paint far from the paper) a white.
+    #[test]
+    fn a_white_top_over_the_paper_is_judged_against_it() {
+        let spec = MarkerSpec::default();
+        let white = spec.white.map(f64::from);
+        let lamp = Lamp { paper: [237, 237, 230], srgb: true, pool: 1.0 };
+        for seen in
+            [[255.0, 255.0, 249.0], [255.0, 255.0, 240.0], [255.0, 255.0, 255.0], [243.0, 241.0, 236.0]]
+        {
+            let u = lamp.unlit_white(seen, white, spec.tolerance).unwrap_or_else(|| panic!("{seen:?}"));
+            assert!(distance(u, paint_under(u, white)) < spec.tolerance / 2.0, "{seen:?} -> {u:?}");
+        }
+        for seen in
+            [[230.0, 230.0, 222.0], [255.0, 245.0, 215.0], [255.0, 240.0, 200.0], [236.0, 236.0, 236.0]]
+        {
+            assert_eq!(lamp.unlit_white(seen, white, spec.tolerance), None, "{seen:?}");
+        }
+        for paint in [spec.black, spec.natural, spec.yellow] {
+            assert_eq!(lamp.unlit_white([255.0, 255.0, 250.0], paint.map(f64::from), spec.tolerance), None);
         }
     }
 
