@@ -157,8 +157,9 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     // tagged-303-far's fr-3). Bases placed by their formation where the photo shows
     // them stand on the ground their figures cover, as found bases do: a cube touching
     // one is not looked for there. Every cube of a unit found gets its unit (the 11
-    // others, 2.2% of those found at 99.3% of bases found in one photo, 92.9% on
-    // tagged-304, are the whole unit-right gap: the target waits on the tags); none
+    // others, 7% of the 157 found, are the whole unit-right gap: in one photo the
+    // target waits on those units' tags; two photos from opposite edges give every
+    // cube its unit, asserted above); none
     // is linked to a wrong unit since a cube farther than an inch from every unit
     // found, while a roster unit was not found, is left unlinked (4 were linked to the
     // next unit found, 40-55 mm away: tagged-303-far's fr-3 to fr-17, tagged-304's
