@@ -470,6 +470,20 @@ impl Turned {
         out.into_iter().map(|(_, p)| p).collect()
     }
 
+    /// A rectangle `len_a` x `len_b` mm centred nearest `centre` (table mm) in the turned
+    /// image's pixels: its corner and sides; `None` when it does not fit in the image.
+    fn pixels_of(&self, centre: Vec2, len_a: f64, len_b: f64) -> Option<(usize, usize, usize, usize)> {
+        let f = FINE_PX_PER_MM;
+        let (lu, lv) = ((len_a * f).round() as usize, (len_b * f).round() as usize);
+        let d = centre - self.origin;
+        let (u0, v0) = (d.dot(self.a) * f - lu as f64 / 2.0, d.dot(self.b) * f - lv as f64 / 2.0);
+        let (u0, v0) = (u0.round() as i64, v0.round() as i64);
+        if u0 < 1 || v0 < 1 || u0 as usize + lu + 2 >= self.w || v0 as usize + lv + 2 >= self.h {
+            return None;
+        }
+        Some((u0 as usize, v0 as usize, lu, lv))
+    }
+
     /// The placement of a rectangle `len_a` x `len_b` mm centred nearest `centre`
     /// (table mm), refined as [`Turned::places`] refines a peak: for measuring why a
     /// known place was not among the places (`VEDETTE_FIT_DEBUG`). `None` when it
@@ -481,15 +495,8 @@ impl Turned {
         len_b: f64,
         weights: [f64; 4],
     ) -> Option<Placement> {
-        let f = FINE_PX_PER_MM;
-        let (lu, lv) = ((len_a * f).round() as usize, (len_b * f).round() as usize);
-        let d = centre - self.origin;
-        let (u0, v0) = (d.dot(self.a) * f - lu as f64 / 2.0, d.dot(self.b) * f - lv as f64 / 2.0);
-        let (u0, v0) = (u0.round() as i64, v0.round() as i64);
-        if u0 < 1 || v0 < 1 || u0 as usize + lu + 2 >= self.w || v0 as usize + lv + 2 >= self.h {
-            return None;
-        }
-        Some(self.refine(u0 as usize, v0 as usize, lu, lv, weights))
+        let (u0, v0, lu, lv) = self.pixels_of(centre, len_a, len_b)?;
+        Some(self.refine(u0, v0, lu, lv, weights))
     }
 
     /// Per edge, its strength, clear share, shadow share and credit for a rectangle
@@ -503,15 +510,7 @@ impl Turned {
         len_b: f64,
         weights: [f64; 4],
     ) -> Option<[[f64; 4]; 4]> {
-        let f = FINE_PX_PER_MM;
-        let (lu, lv) = ((len_a * f).round() as usize, (len_b * f).round() as usize);
-        let d = centre - self.origin;
-        let (u0, v0) = (d.dot(self.a) * f - lu as f64 / 2.0, d.dot(self.b) * f - lv as f64 / 2.0);
-        let (u0, v0) = (u0.round() as i64, v0.round() as i64);
-        if u0 < 1 || v0 < 1 || u0 as usize + lu + 2 >= self.w || v0 as usize + lv + 2 >= self.h {
-            return None;
-        }
-        let (u0, v0) = (u0 as usize, v0 as usize);
+        let (u0, v0, lu, lv) = self.pixels_of(centre, len_a, len_b)?;
         let s = self.steps(u0, v0, lu, lv).map(|s| strength(&s));
         let c = self.clear(u0, v0, lu, lv);
         let l = self.shadow_edge(u0, v0, lu, lv);
