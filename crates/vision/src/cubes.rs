@@ -991,7 +991,7 @@ fn highlight_table(classes: &[(MarkerKind, MarkerColour, [u8; 3])], tolerance: f
                         if spread > tolerance {
                             return None;
                         }
-                        (lamp.unlit_black(rgb, paint))
+                        lamp.unlit_black(rgb, paint)
                             .or_else(|| lamp.unlit_white(rgb, paint, tolerance))
                             .map(|u| (k, distance(u, paint_under(u, paint))))
                             .filter(|(_, d)| *d <= tolerance / 2.0)
