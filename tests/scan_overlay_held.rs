@@ -1,9 +1,10 @@
 //! Issue 37: `vedette scan --overlay` draws the places an untagged unit was held back
 //! from (orange outlines labelled `UNIT ?1`, `UNIT ?2`), as `vedette serve` outlines
 //! them. The bundled untagged sample scanned with `tests/browser/fixtures/
-//! untagged-held.roster.toml` (one unit more of au-2's layout) holds au-2 back between
-//! two places of six bases; the overlay (PNG, exact colours) then carries the orange of
-//! twelve base outlines, which the photo itself never shows. `vedette report --png`
+//! untagged-held.roster.toml` (one unit more of au-2's layout, neither declaring a
+//! coat) holds au-2 back between two places of six bases; the overlay (PNG, exact
+//! colours) then carries the orange of twelve base outlines, which the photo itself
+//! never shows. `vedette report --png`
 //! over that scan draws them too, dashed in the plan's orange, names in its legend the
 //! units found nowhere, and says on stderr that no verdict covers them (a picture of
 //! one question says it too).
