@@ -542,10 +542,31 @@ mod tests {
             cube(MarkerColour::Yellow, 150.0 + side, 80.0, Some("tag-10")),
             cube(MarkerColour::Black, 480.0, 320.0, Some("tag-12")),
         ];
+        // Just inside and just outside half a side: one cube, and two.
+        first.table.markers.push(cube(MarkerColour::Black, 60.0, 330.0, None));
+        second.table.markers.push(cube(MarkerColour::Black, 60.0 + 0.49 * side, 330.0, None));
+        first.table.markers.push(cube(MarkerColour::White, 300.0, 200.0, None));
+        second.table.markers.push(cube(MarkerColour::White, 300.0, 200.0 + 0.51 * side, None));
         let (markers, issues) = merged_markers(&[first, second], &merged.table, &p, None);
-        assert!(issues.is_empty(), "{issues:?}");
+        let round = |v: f64| (v * 10.0).round() / 10.0;
+        let (apart, beside): (Vec<&Marker>, Vec<&Marker>) =
+            markers.iter().partition(|m| m.x < 110.0 || m.x == 300.0);
+        let apart: Vec<(MarkerColour, f64, f64)> =
+            apart.iter().map(|m| (m.colour.unwrap(), m.x, m.y)).collect();
+        assert_eq!(
+            apart,
+            vec![
+                (MarkerColour::Black, round(60.0 + 0.245 * side), 330.0),
+                (MarkerColour::White, 300.0, 200.0),
+                (MarkerColour::White, 300.0, round(200.0 + 0.51 * side)),
+            ]
+        );
+        // The three stand more than the profile's reach (3") from every unit: unlinked,
+        // and said so.
+        assert_eq!(issues.len(), 3, "{issues:?}");
+        assert!(issues.iter().all(|i| matches!(i, ScanIssue::MarkerUnlinked { .. })), "{issues:?}");
         let got: Vec<(MarkerColour, f64, f64, Option<&str>)> =
-            markers.iter().map(|m| (m.colour.unwrap(), m.x, m.y, m.unit.as_deref())).collect();
+            beside.iter().map(|m| (m.colour.unwrap(), m.x, m.y, m.unit.as_deref())).collect();
         assert_eq!(
             got,
             vec![
