@@ -31,7 +31,7 @@ mod untagged;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use untagged::{UntaggedAccuracy, compare_untagged, losses, missed, shared_untagged, unpainted};
+use untagged::{UntaggedAccuracy, compare_untagged, losses, missed, shared_untagged, unpainted, wrong_units};
 use vedette_vision::{Photo, draw_overlay, encode_image, scan};
 
 fn main() {
@@ -72,6 +72,7 @@ fn main() {
         ([0; 5], [0; 5], [0; 5], [0; 5]);
     let (mut shared_bare, mut own_bare) = (Vec::new(), Vec::new());
     let mut shared = Vec::new();
+    let (mut shared_wrong, mut own_wrong) = ((0, 0), (0, 0));
     for s in shared_untagged() {
         if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
             continue;
@@ -99,6 +100,9 @@ fn main() {
             shared_bare.push(a);
         }
         eprintln!("  missed: {}", missed(&result.table, &s.truth).join(", "));
+        let (wrong, unsaid) = wrong_units(&result.table, &s.truth, &result.report.issues);
+        eprintln!("  on another unit's bases: {wrong}, not reported ambiguous: {unsaid:?}");
+        shared_wrong = (shared_wrong.0 + wrong, shared_wrong.1 + unsaid.len());
         for i in &result.report.issues {
             if !matches!(i, vedette_vision::ScanIssue::AssumedFacing { .. }) {
                 eprintln!("  {}", i.describe());
@@ -116,8 +120,10 @@ fn main() {
     }
     if !shared.is_empty() {
         eprintln!(
-            "second renderer, all: {}; losses {shared_lost:?}",
-            UntaggedAccuracy::merge(&shared).summary()
+            "second renderer, all: {}; losses {shared_lost:?}; on another unit's bases {} (not reported ambiguous {})",
+            UntaggedAccuracy::merge(&shared).summary(),
+            shared_wrong.0,
+            shared_wrong.1
         );
     }
     if !shared_bare.is_empty() {
@@ -175,6 +181,9 @@ fn main() {
             own_empty.push(a);
         }
         eprintln!("  missed: {}", missed(&result.table, &truth).join(", "));
+        let (wrong, unsaid) = wrong_units(&result.table, &truth, &result.report.issues);
+        eprintln!("  on another unit's bases: {wrong}, not reported ambiguous: {unsaid:?}");
+        own_wrong = (own_wrong.0 + wrong, own_wrong.1 + unsaid.len());
         std::fs::write(out.join(format!("{name}.scan.json")), result.table.to_json_string())
             .expect("write scan");
         let overlay = draw_overlay(&photo, &result, &profile).expect("overlay");
@@ -186,7 +195,12 @@ fn main() {
         own.push(acc);
     }
     if !own.is_empty() {
-        eprintln!("vedette-synth, all: {}; losses {own_lost:?}", UntaggedAccuracy::merge(&own).summary());
+        eprintln!(
+            "vedette-synth, all: {}; losses {own_lost:?}; on another unit's bases {} (not reported ambiguous {})",
+            UntaggedAccuracy::merge(&own).summary(),
+            own_wrong.0,
+            own_wrong.1
+        );
     }
     if !own_bare.is_empty() {
         eprintln!(

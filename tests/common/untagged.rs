@@ -215,6 +215,58 @@ pub fn losses(scan: &Table, truth: &Table) -> [usize; 5] {
     out
 }
 
+/// Scanned bases standing on another unit's true base (within [`MATCH_MM`] and
+/// [`MATCH_DEG`] of it, not of one of their own unit's), and those of them the report
+/// leaves unsaid, each named "scanned on true": the two units are not in one group of
+/// units the report's `ambiguous-unit` issues tie together (a unit and the units it may
+/// be instead, joined through shared members, as the viewer groups them to offer a
+/// swap). Issue 37: "where two assignments are equally good, say so in the scan report
+/// rather than guess silently".
+pub fn wrong_units(
+    scan: &Table,
+    truth: &Table,
+    issues: &[vedette_vision::ScanIssue],
+) -> (usize, Vec<String>) {
+    let matches =
+        |b: &Base, t: &Base| b.centre().distance(t.centre()) <= MATCH_MM && axis_error(b, t) <= MATCH_DEG;
+    // Groups of units tied by the report, merged until no two share a unit.
+    let mut groups: Vec<Vec<&str>> = Vec::new();
+    for i in issues {
+        if let vedette_vision::ScanIssue::AmbiguousUnit { unit, others, .. } = i {
+            let mut group: Vec<&str> =
+                std::iter::once(unit.as_str()).chain(others.iter().map(String::as_str)).collect();
+            groups.retain(|g| {
+                let shares = g.iter().any(|u| group.contains(u));
+                if shares {
+                    group.extend(g.iter().copied());
+                }
+                !shares
+            });
+            groups.push(group);
+        }
+    }
+    let said = |a: &str, b: &str| groups.iter().any(|g| g.contains(&a) && g.contains(&b));
+    let (mut wrong, mut unsaid) = (0, Vec::new());
+    for s in &scan.units {
+        let own = truth.units.iter().find(|t| t.id == s.id);
+        for b in &s.bases {
+            if own.is_some_and(|o| o.bases.iter().any(|t| matches(b, t))) {
+                continue;
+            }
+            let Some(other) =
+                truth.units.iter().find(|t| t.id != s.id && t.bases.iter().any(|t| matches(b, t)))
+            else {
+                continue;
+            };
+            wrong += 1;
+            if !said(&s.id, &other.id) {
+                unsaid.push(format!("{} on {}", s.id, other.id));
+            }
+        }
+    }
+    (wrong, unsaid)
+}
+
 /// Which true bases no scanned base of their unit or a twin matched, for reports.
 pub fn missed(scan: &Table, truth: &Table) -> Vec<String> {
     let mut out = Vec::new();
