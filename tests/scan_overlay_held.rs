@@ -91,7 +91,7 @@ fn the_overlay_outlines_the_places_a_unit_was_held_back_from() {
         said.contains("units of the roster are not on the table, so no verdict covers them: au-2 (held back: 2 places fit as well, outlined ?1, ?2; put it on one in vedette serve);"),
         "{said}"
     );
-    assert!(said.contains("fr-2 (not found in the photo)"), "{said}");
+    assert!(said.contains("au-cav (not found in the photo)"), "{said}");
     assert!(!said_bare.contains("not on the table"), "{said_bare}");
     // Twelve dashed outlines (two thirds drawn) about 24 x 16 px at the picture's 2400
     // px, 2 px wide: at least a third of that in the exact colour.

@@ -52,7 +52,7 @@ async function layOutOnce(b, name) {
   await openViewer(page);
   const session = await api(page, "/api/session");
   const absent = session.scan.absent;
-  // fr-9, and whatever else the scan did not find (fr-2's bases, on this sample today).
+  // fr-9, and whatever else the scan did not find (nothing else on this sample today).
   const a = absent.find((x) => x.template.id === "fr-9");
   assert.ok(a, JSON.stringify(absent.map((x) => x.template.id)));
   assert.ok(!session.scan.held.some((h) => h.unit === "fr-9"));

@@ -109,13 +109,17 @@ const TERRAIN_FORMATIONS: f64 = 3.0;
 /// ... plus this much, mm².
 const TERRAIN_MARGIN_MM2: f64 = 2000.0;
 /// A place in a part of a blob cut at its waists ([`waists`]) must explain at least this
-/// share of the part: a part is one formation with its overhang and shadow, and the
-/// figures inside a cavalry unit's part make strong edges for smaller layouts (measured
-/// on vedette-synth's six bench renders, issue 37: the right places in parts explained
-/// 0.48-0.61 of them, the best wrong ones, an infantry two-line inside a cavalry unit's
-/// part, 0.45-0.46; the second renderer's photos have no blob over the terrain
-/// limit).
-const PART_EXPLAINED: f64 = 0.47;
+/// share of the part (a part is one formation with its overhang and shadow: the right
+/// places in parts explained 0.31-0.61 of them, on vedette-synth's six bench renders and
+/// the bundled sample, issue 37; a wood's part, at most 0.11) ...
+const PART_EXPLAINED: f64 = 0.3;
+/// ... and at least this share of what the best place in the part explains: the
+/// figures inside a cavalry unit's part make strong edges for smaller layouts (on the
+/// bench renders every right place in a part explained the most of it, among the places
+/// its outline fills; other layouts at most 0.75 of that). Before, a fixed 0.47 left the
+/// bundled sample's line of small bases (30 x 20 mm, whose halo is large beside them:
+/// 0.39 of its part) unfound.
+const PART_BEST_SHARE: f64 = 0.9;
 /// ... and its outline must be filled by the part at least this much: a part is its
 /// formation's own blob, the overhang and the shadow around the whole outline (the
 /// right places in parts on vedette-synth were filled 1.00; on the bundled sample a
@@ -336,7 +340,28 @@ pub(crate) fn fit_untagged(
         // A part of a cut blob is one formation's: a place that explains little of it
         // is a smaller layout laid on what stands inside another's.
         if cut_part[bi] {
+            if debug {
+                // Each place found in a part, before the part's rules: layout, centre,
+                // heading, how much of the part it explains, how full its outline is.
+                for h in &found_here {
+                    eprintln!(
+                        "fit-part {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} expl {:.3} fill {:.2} score {:.2}",
+                        h.shape.cols,
+                        h.shape.rows,
+                        h.shape.size.width,
+                        h.shape.size.depth,
+                        h.centre.x,
+                        h.centre.y,
+                        h.forward.heading_deg(),
+                        h.explained,
+                        h.fill,
+                        h.score
+                    );
+                }
+            }
             found_here.retain(|h| h.explained >= PART_EXPLAINED && h.fill >= PART_FILL);
+            let best = found_here.iter().map(|h| h.explained).fold(0.0, f64::max);
+            found_here.retain(|h| h.explained >= PART_BEST_SHARE * best);
         }
         if let Some(truth) = &probe_truth {
             probe(truth, blob, &angles, &layouts, &found_here, |angle| {
