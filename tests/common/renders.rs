@@ -835,10 +835,14 @@ pub fn fitted_errors(scan: &Table, truth: &Table) -> (usize, Vec<f64>) {
     (n, errors)
 }
 
-/// Per unit of `scan` with fitted bases: its id, its fitted bases, how many are right
-/// ([`fitted_errors`]), and each fitted base's nearest true base (its unit and the
-/// distance, mm) — for the bench's account of where a fitted base went.
-pub fn fitted_detail(scan: &Table, truth: &Table) -> Vec<(String, usize, usize, Vec<(String, f64)>)> {
+/// One unit's fitted bases against the truth ([`fitted_detail`]): its id, its fitted
+/// bases, how many are right, and each one's nearest true base (its unit and the
+/// distance, mm).
+pub type FittedDetail = (String, usize, usize, Vec<(String, f64)>);
+
+/// Per unit of `scan` with fitted bases, its [`FittedDetail`] ([`fitted_errors`]
+/// counts right) — for the bench's account of where a fitted base went.
+pub fn fitted_detail(scan: &Table, truth: &Table) -> Vec<FittedDetail> {
     let mut out = Vec::new();
     for u in &scan.units {
         let one = Table { units: vec![u.clone()], ..truth.clone() };
