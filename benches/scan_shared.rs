@@ -97,6 +97,18 @@ fn main() {
             }
             // The whole result, every number in full, its timing left out: two builds
             // that scan alike write the same bytes (`diff -r`).
+            if std::env::var_os("SHARED_FIT_DETAIL").is_some()
+                && let Ok(sc) = &result
+            {
+                for (unit, n, right, nearest) in renders::fitted_detail(&sc.table, &r.truth) {
+                    let near: Vec<String> = nearest.iter().map(|(u, d)| format!("{u} {d:.1}")).collect();
+                    println!(
+                        "  fitted {} ({m}): {unit} {right}/{n} right; nearest true bases: {}",
+                        r.name,
+                        near.join(", ")
+                    );
+                }
+            }
             if let Some(dump) = std::env::var_os("SHARED_SCAN_DUMP") {
                 let text = match &result {
                     Ok(sc) => {
@@ -225,6 +237,15 @@ fn describe(r: &SharedRender, s: &PhotoScore, camera: bool, wall: f64, cpu: f64)
     );
     if !s.visible_missed.is_empty() {
         let _ = write!(t, " (missed {:?})", s.visible_missed);
+    }
+    if s.fitted > 0 {
+        let _ = write!(
+            t,
+            ", fitted {}/{} right (centre median {:.2} mm)",
+            s.fitted_mm.len(),
+            s.fitted,
+            truth::quantile(&s.fitted_mm, 0.5)
+        );
     }
     if let Some((f, k1)) = s.camera {
         let _ = write!(t, ", camera f {f:.0} px k1 {k1:+.4}");

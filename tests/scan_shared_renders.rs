@@ -152,9 +152,11 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     // shadow were split into two). Their units (issue 36 asks 98%): 112-113 of 121
     // found since a cube needs another unit within 3 mm, not 1.5 times its distance
     // plus 5 mm, to be left unlinked, and a row is linked as one (81 of 110 before);
-    // 146 of 157 now: every cube still linked wrongly or not at all belongs to
+    // 146 of 157 when every cube still linked wrongly or not at all belonged to
     // a unit the scan did not find (tagged-304's au-2, au-3, au-7, au-10;
-    // tagged-303-far's fr-3). Bases placed by their formation where the photo shows
+    // tagged-303-far's fr-3); 150 since a tagged unit none of whose tags is read is
+    // fitted to its bases' edges (au-2 and fr-3 found; au-3 and au-7 are twins, au-10
+    // stands where a unit found in part may have its unread bases). Bases placed by their formation where the photo shows
     // them stand on the ground their figures cover, as found bases do: a cube touching
     // one is not looked for there. Every cube of a unit found gets its unit (the 11
     // others, 7% of the 157 found, are the whole unit-right gap: in one photo the
@@ -168,7 +170,7 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
     for (m, s) in by_path.iter().enumerate() {
         assert!(
             s.cubes.found >= 157
-                && s.cubes.unit_right >= 146
+                && s.cubes.unit_right >= 150
                 && s.cubes.unit_right + s.cubes.unit_unfound == s.cubes.found
                 && s.cubes.unit_wrong == 0
                 && s.cubes.invented <= 1,
@@ -180,6 +182,20 @@ fn shared_renders_scan_with_and_without_a_camera_file() {
             s.cubes.unit_wrong,
             s.cubes.unit_unfound,
             s.cubes.invented
+        );
+    }
+    // One photo's bases (issue 36 asks 99% of tags at least 90% visible, asserted
+    // below; all bases are what a player sees): 684-686 of 730 by tags and formation,
+    // 696-698 since a tagged unit none of whose tags is read is fitted to its bases'
+    // edges (tagged-304's au-2 and au-14, tagged-303-far's fr-3; every fitted base
+    // right). Today's figures as floors.
+    for (m, s) in by_path.iter().enumerate() {
+        assert!(
+            s.correct >= [698, 696][m],
+            "{}: one photo's bases {}/{}",
+            ["camera file", "no camera file"][m],
+            s.correct,
+            s.truth_bases
         );
     }
     // Line of sight (issue 36 asks 99%): 98.1% / 98.0% before a unit's bases whose tags

@@ -710,6 +710,12 @@ pub struct PhotoScore {
     pub inferred_mm: Vec<f64>,
     /// Their centre errors over their own sigma_mm (found and inferred).
     pub error_over_sigma: Vec<f64>,
+    /// Bases fitted to their edges (`"found": "fitted"`: a tagged unit none of whose
+    /// tags was read), in the scan.
+    pub fitted: usize,
+    /// The centre errors of those within [`MATCH_MM`] and [`MATCH_DEG`] (axis) of a
+    /// true base of their own unit, mm.
+    pub fitted_mm: Vec<f64>,
     /// Tags at least [`VISIBLE`] visible.
     pub visible_tags: usize,
     /// Of which read (a tag of its id measured within [`MATCH_MM`] of its truth).
@@ -765,6 +771,10 @@ pub fn score(render: &SharedRender, result: &Result<Scan, String>, with_terrain:
             }
         }
     }
+    let fitted = fitted_errors(&scan.table, &render.truth);
+    s.fitted = fitted.0;
+    s.correct += fitted.1.len();
+    s.fitted_mm = fitted.1;
     for t in truth_tags.values().filter(|t| t.visible_fraction >= VISIBLE) {
         let at = Vec2::new(t.centre_mm[0], t.centre_mm[1]);
         if scan.tags.iter().any(|p| p.id == t.id && p.centre.distance(at) <= MATCH_MM) {
@@ -784,6 +794,79 @@ pub fn score(render: &SharedRender, result: &Result<Scan, String>, with_terrain:
     }
     s.sight = Some(sight_score(&scan.table, &render.truth, SIGHT_MARGIN_MM));
     s
+}
+
+/// The bases of `scan` fitted to their edges (`"found": "fitted"`, no tag: a tagged
+/// unit none of whose tags was read), and the centre error of each that stands within
+/// [`MATCH_MM`] and [`MATCH_DEG`] of a true base of its own unit (each true base taken
+/// once, nearest first; the axis folded, since a fitted facing may be assumed the
+/// wrong way round: facing is not what this counts), mm. A fitted base in another
+/// unit's place is not correct.
+pub fn fitted_errors(scan: &Table, truth: &Table) -> (usize, Vec<f64>) {
+    let mut n = 0;
+    let mut errors = Vec::new();
+    for u in &scan.units {
+        let fitted: Vec<_> = u
+            .bases
+            .iter()
+            .filter(|b| b.meta().tag.is_none() && b.meta().found == Some(vedette_geometry::Found::Fitted))
+            .collect();
+        n += fitted.len();
+        let Some(tu) = truth.units.iter().find(|t| t.id == u.id) else { continue };
+        let mut taken = vec![false; tu.bases.len()];
+        for b in fitted {
+            let best = tu
+                .bases
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !taken[*k])
+                .map(|(k, t)| {
+                    let d = ((b.heading_deg() - t.heading_deg()) + 540.0).rem_euclid(360.0) - 180.0;
+                    (k, b.centre().distance(t.centre()), d.abs().min(180.0 - d.abs()))
+                })
+                .filter(|&(_, e, a)| e <= MATCH_MM && a <= MATCH_DEG)
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((k, e, _)) = best {
+                taken[k] = true;
+                errors.push(e);
+            }
+        }
+    }
+    (n, errors)
+}
+
+/// One unit's fitted bases against the truth ([`fitted_detail`]): its id, its fitted
+/// bases, how many are right, and each one's nearest true base (its unit and the
+/// distance, mm).
+pub type FittedDetail = (String, usize, usize, Vec<(String, f64)>);
+
+/// Per unit of `scan` with fitted bases, its [`FittedDetail`] ([`fitted_errors`]
+/// counts right) — for the bench's account of where a fitted base went.
+pub fn fitted_detail(scan: &Table, truth: &Table) -> Vec<FittedDetail> {
+    let mut out = Vec::new();
+    for u in &scan.units {
+        let one = Table { units: vec![u.clone()], ..truth.clone() };
+        let (n, right) = fitted_errors(&one, truth);
+        if n == 0 {
+            continue;
+        }
+        let nearest = u
+            .bases
+            .iter()
+            .filter(|b| b.meta().found == Some(vedette_geometry::Found::Fitted))
+            .filter_map(|b| {
+                truth
+                    .units
+                    .iter()
+                    .flat_map(|t| {
+                        t.bases.iter().map(move |tb| (t.id.clone(), tb.centre().distance(b.centre())))
+                    })
+                    .min_by(|x, y| x.1.total_cmp(&y.1))
+            })
+            .collect();
+        out.push((u.id.clone(), n, right.len(), nearest));
+    }
+    out
 }
 
 /// Two photos of one table merged: bases found of the truth's, and correct of those
@@ -815,6 +898,7 @@ pub fn score_pair(render: &SharedRender, far: &SharedRender, merged: &Table) -> 
         cubes: cube_score(merged, &render.truth, CUBE_MATCH_MM),
         merged_cubes: merged.markers.len(),
     };
+    p.correct += fitted_errors(merged, &render.truth).1.len();
     for (_, b) in merged.bases() {
         let Some(t) = b.meta().tag.and_then(|id| truth_tags.get(&id)) else { continue };
         let Some((u, i)) = render.base_of(t) else { continue };

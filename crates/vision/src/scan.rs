@@ -252,6 +252,16 @@ pub enum ScanIssue {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         places: Vec<vedette_geometry::Unit>,
     },
+    /// A tagged unit none of whose tags was read (its figures hide them, or they were
+    /// never printed): its bases were fitted to their edges in the photo as an untagged
+    /// unit's (issue 37), `"found": "fitted"`, with the tagged bases found occupying
+    /// their places.
+    TagsNotRead {
+        /// The unit.
+        unit: String,
+        /// Its tags, none read.
+        tags: Vec<u32>,
+    },
     /// An untagged unit was given a formation that fits other units of its side, kind
     /// and layout as well (issue 37): the photo cannot tell them apart; check which is
     /// which (the viewer offers to swap it with a twin on the table: a `swap` correction).
@@ -441,6 +451,12 @@ impl ScanIssue {
                 base_mm[1],
                 at(&searched_mm[0]),
                 at(&searched_mm[1])
+            ),
+            ScanIssue::TagsNotRead { unit, tags } => format!(
+                "{unit}: none of its {} {} ({}) was read; its bases were fitted to their edges in the photo as an untagged unit's (\"found\": \"fitted\")",
+                tags.len(),
+                if tags.len() == 1 { "tag" } else { "tags" },
+                tags.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
             ),
             ScanIssue::AmbiguousUnit { unit, at_mm, others } => format!(
                 "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which (in the viewer, tap it: \"It is ...\" swaps two twins)",
@@ -932,10 +948,14 @@ pub fn scan_with_background(
                     looks.shows(u, at, like, open)
                 };
                 let mut inferred = crate::infer::infer_bases(r, &found, Some(&shows));
-                // Untagged units: fitted as rectangles of their size (issue 37), around the
-                // tagged bases found.
+                // Untagged units, and tagged units none of whose tags was read: fitted as
+                // rectangles of their size (issue 37), around the tagged bases found.
                 let t_fit = Instant::now();
-                let mut fitted = if r.untagged_units().next().is_some() {
+                let wanted =
+                    crate::fitting::wanted(r, |ui| found.contains_key(&ui) || inferred.contains_key(&ui));
+                let mut fitted = if wanted.is_empty() {
+                    crate::fitting::Fitted::default()
+                } else {
                     let tagged = Table {
                         units: found
                             .iter()
@@ -943,27 +963,37 @@ pub fn scan_with_background(
                             .collect(),
                         ..Table::new(r.game.rules, r.game.scale, Vec::new())
                     };
-                    crate::fitting::fit_untagged(
+                    crate::fitting::fit_units(
                         photo,
                         profile,
                         r,
+                        &wanted,
                         &fit,
                         &tagged,
                         &tags,
                         &fiducials,
                         tone,
                         background.as_ref(),
+                        &unread_zones(Some(r), &tagged, &[], profile),
                     )?
-                } else {
-                    crate::fitting::Fitted::default()
                 };
                 t_fitting = t_fit.elapsed().as_secs_f64() * 1e3;
+                // A tagged unit the fitter did not place stays missing by its tags
+                // (`missing-tag`, below), not as an untagged unit.
+                let tagged_id = |id: &str| r.units.iter().any(|u| u.id == id && u.is_tagged());
+                fitted
+                    .issues
+                    .retain(|i| !matches!(i, ScanIssue::MissingUnit { unit, .. } if tagged_id(unit)));
                 issues.append(&mut fitted.issues);
                 for (ui, u) in r.units.iter().enumerate() {
-                    if !u.is_tagged() {
-                        if let Some(bases) = fitted.units.remove(&ui) {
-                            units.push(u.to_unit(bases));
+                    if let Some(bases) = fitted.units.remove(&ui) {
+                        if u.is_tagged() {
+                            issues.push(ScanIssue::TagsNotRead { unit: u.id.clone(), tags: u.tags.clone() });
                         }
+                        units.push(u.to_unit(bases));
+                        continue;
+                    }
+                    if !u.is_tagged() {
                         continue;
                     }
                     let mut bases = found.remove(&ui).unwrap_or_default();

@@ -50,6 +50,12 @@
 //!    does not clearly tell, keeps the prior, marked `"facing": "assumed"` with an
 //!    `assumed-facing` issue (crews, riders and ranks stand differently on each
 //!    renderer and on real bases: only a cue both renderers share is read).
+//!
+//! A tagged unit none of whose tags was read is looked for here too, as an untagged
+//! unit of as many bases as it has tags ([`wanted`]: not a one-base unit, nor one with a
+//! twin also looked for), never where the unread bases of a unit found in part may
+//! stand; with only such units looked for, blobs too small for their layouts are not
+//! searched.
 
 mod background;
 mod by_hand;
@@ -155,7 +161,7 @@ const CONTESTED_SHARE: f64 = 0.93;
 /// to a unit inside a still free larger place were all wrong, leaders, skirmishers and
 /// guns laid inside a cavalry or infantry unit's blob, at any share from 0.5 up; the
 /// second renderer's photos have none). The swallowing place must also show a coat
-/// of its layout's free units (see `fit_untagged`): without paints, on the fixed
+/// of its layout's free units (see `fit_units`): without paints, on the fixed
 /// 12-unit render of `tests/scan_untagged.rs`, a wrong larger place took a unit away
 /// from its own place and a right leader was swallowed.
 const SWALLOWED_AREA: f64 = 0.5;
@@ -180,24 +186,64 @@ pub(crate) struct Fitted {
     pub issues: Vec<ScanIssue>,
 }
 
-/// Fits every untagged roster unit to the photo. `tagged` holds the tagged bases
-/// already found (they and their figures are left out of the search); `fiducials` (as
-/// found) and `tone` (the photo's encoding) make its colours relative to it, for the
-/// units' declared paints. `background`: the empty table's photo on the surface
-/// ([`background_surface`]), the mat to tell what stands on it from.
+/// The roster units the fitter looks for (roster indices, in roster order): every
+/// untagged unit (`bases = N`, issue 37), and each tagged unit of which no base was
+/// found (`found_tagged`: its tags all unread, hidden by its own figures or not
+/// printed), looked for as an untagged unit of as many bases as it has tags, with the
+/// tagged bases found occupying their places — unless it has one base (a one-base
+/// layout fits any lone base of a unit found in part: on the second renderer's
+/// tagged-304 the three fitted were all another unit's) or a twin ([`twins`]) among
+/// the other units looked for (the photo may give it the twin's place: on tagged-304
+/// two such twins took each other's places). Empty, the fitter is not run: a roster of
+/// tagged units that all were found pays nothing for it.
+pub(crate) fn wanted(roster: &Roster, found_tagged: impl Fn(usize) -> bool) -> Vec<usize> {
+    let looked_for: Vec<usize> =
+        (0..roster.units.len()).filter(|&i| !roster.units[i].is_tagged() || !found_tagged(i)).collect();
+    looked_for
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let u = &roster.units[i];
+            !u.is_tagged()
+                || (u.base_count() > 1 && !looked_for.iter().any(|&j| j != i && twins(roster, i, j)))
+        })
+        .collect()
+}
+
+/// Roster units `a` and `b` are twins: of one side and kind, in one layout of bases of
+/// one size, which no edge in the photo tells apart (declared paints may, but not
+/// surely: on tagged-304 two twins of different coats were tied).
+fn twins(roster: &Roster, a: usize, b: usize) -> bool {
+    let (ua, ub) = (&roster.units[a], &roster.units[b]);
+    ua.side == ub.side && ua.kind == ub.kind && same_layout(&Shape::of(a, ua), &Shape::of(b, ub))
+}
+
+/// Fits the roster units `wanted` (roster indices: the untagged units, and the tagged
+/// units of which no base was found, [`wanted`]) to the photo, each as `base_count`
+/// bases of its size in its formation. `tagged` holds the tagged bases already found
+/// (they and their figures are left out of the search); `fiducials` (as found) and
+/// `tone` (the photo's encoding) make its colours relative to it, for the units'
+/// declared paints. `background`: the empty table's photo on the surface
+/// ([`background_surface`]), the mat to tell what stands on it from. `unread`: where
+/// the unread bases of tagged units found in part may stand; a tagged unit is not
+/// given a place overlapping one (it would be those bases). Nothing is rectified or
+/// searched when `wanted` is empty.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn fit_untagged(
+pub(crate) fn fit_units(
     photo: &Photo,
     profile: &Profile,
     roster: &Roster,
+    wanted: &[usize],
     fit: &CameraFit,
     tagged: &Table,
     tags: &[TagPose],
     fiducials: &[DetectedMarker],
     tone: Tone,
     background: Option<&opencv::core::Mat>,
+    unread: &[Base],
 ) -> Result<Fitted, VisionError> {
-    let shapes: Vec<Shape> = roster.untagged_units().map(|(i, u)| Shape::of(i, u)).collect();
+    let shapes: Vec<Shape> =
+        wanted.iter().filter_map(|&i| roster.units.get(i).map(|u| Shape::of(i, u))).collect();
     let mut fitted = Fitted::default();
     if shapes.is_empty() {
         return Ok(fitted);
@@ -232,6 +278,10 @@ pub(crate) fn fit_untagged(
         _ => Vec2::ZERO,
     };
     let largest = shapes.iter().map(|s| s.frontage() * s.depth()).fold(0.0, f64::max);
+    // The smallest layout's outline, mm².
+    let smallest_layout = shapes.iter().map(|s| s.frontage() * s.depth()).fold(f64::INFINITY, f64::min);
+    // Only tagged units none of whose tags was read are looked for.
+    let only_tagged = shapes.iter().all(|s| roster.units[s.unit].is_tagged());
     // The largest blob one formation makes: the largest layout with its halo.
     let one_formation = shapes
         .iter()
@@ -285,6 +335,13 @@ pub(crate) fn fit_untagged(
                 blob.max.y,
                 blob.area_mm2()
             );
+        }
+        // Only tagged units looked for (every one of two bases or more, [`wanted`]): no
+        // place of their layouts fills [`formation::MIN_FILL`] of its outline with a
+        // blob smaller than that share of the smallest (the lone bases and cubes
+        // between the units found are not searched).
+        if only_tagged && blob.area_mm2() < formation::MIN_FILL * smallest_layout {
+            continue;
         }
         let points = edges::edge_points(&photo.color, model, top, blob)?;
         if points.pos.len() < 50 {
@@ -529,6 +586,14 @@ pub(crate) fn fit_untagged(
         }
         .unwrap_or_else(|| (free[0], twins.iter().skip(1).map(|t| t.0).collect()));
         let u = &roster.units[unit];
+        // A tagged unit none of whose tags was read is not put where the unread bases
+        // of a unit found in part may stand (skipped, not blocking).
+        if u.is_tagged() && unread.iter().any(|z| overlaps(z, &own_core)) {
+            if debug {
+                eprintln!("fit-unread {} at ({:.1},{:.1})", u.id, h.centre.x, h.centre.y);
+            }
+            continue;
+        }
         // The unit's declared coat shows clearly more at a place of its layout still to
         // come, free and apart from this one: this place is another unit's (a leader's
         // base laid on a gun's, a line over a neighbour's), and the unit takes its own
