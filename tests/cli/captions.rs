@@ -3,7 +3,7 @@
 //! JSON (never copied from the caption), the close-call mark on a hand-built scanned
 //! table, the pair verdict of the phone card, and the band the pictures start with.
 
-mod common;
+use crate::common;
 use common::{sample, stderr, stdout, vedette};
 use serde_json::Value;
 use vedette_draw::caption::{Caption, Topic, band_layout};

@@ -8,7 +8,7 @@
 //! sigma of √(0.3² + 0.3²) = 0.4243 mm and two sigmas 0.8485 mm: offsets of 0.5 mm from
 //! a threshold are too close to call, offsets of 1.2 mm are certain.
 
-mod common;
+use crate::common;
 use common::scene::{base, check, table, turn};
 use serde_json::{Value, json};
 use vedette::commands::calls::CallEntry;

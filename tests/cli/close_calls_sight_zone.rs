@@ -7,7 +7,7 @@
 //! margin is worked out by hand below, on turned tables, and the close-call flag is
 //! checked on both sides of two sigmas.
 
-mod common;
+use crate::common;
 use common::scene::{base, check, table};
 use serde_json::{Value, json};
 use vedette::commands::report;

@@ -3,7 +3,7 @@
 //! ids, coordinates to 0.01 mm; `REGENERATE=1` rewrites them), a group per layer, the
 //! drawn geometry being the library's own, hand-worked pairs, and bad outputs refused.
 
-mod common;
+use crate::common;
 use common::svg::{compare, flatten, golden_svg};
 use common::{root, sample, stderr, stdout, vedette};
 use std::path::{Path, PathBuf};

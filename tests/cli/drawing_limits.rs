@@ -4,7 +4,7 @@
 //! same function, vertex for vertex); golden SVGs of the two sight pictures
 //! (`REGENERATE=1` rewrites them).
 
-mod common;
+use crate::common;
 use common::svg::{flatten, golden_svg};
 use common::{root, stderr, vedette};
 use vedette_draw::findings::command::draw_command;

@@ -7,7 +7,7 @@
 //! Fixed seeds. `FUZZ_CASES=N` runs N cases per parser instead of the default (the
 //! longer runs quoted in BENCHMARKS.md).
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use vedette_geometry::los::TerrainSight;

@@ -4,7 +4,7 @@
 //! block written to FILE first; every command must succeed, and the scan must produce
 //! the sample's table.
 
-mod common;
+use crate::common;
 
 use common::root;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! tables the other verbs refuse; each case exits 1 with a message, writes nothing, and
 //! just inside each bound works.
 
-mod common;
+use crate::common;
 use common::{stderr, vedette};
 
 #[test]

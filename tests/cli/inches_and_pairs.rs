@@ -2,7 +2,7 @@
 //! print inches (mm beside), and `measure` compares a pair only with the rule distances
 //! that can apply to its kinds and terrain.
 
-mod common;
+use crate::common;
 use common::{sample, stderr, stdout, vedette};
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! End to end: `vedette los` on the samples, its JSON against the documented schema,
 //! and clear errors (non-zero exit) for bad input.
 
-mod common;
+use crate::common;
 use common::{root, sample, stderr, stdout, vedette};
 
 fn los_json(args: &[&str]) -> serde_json::Value {

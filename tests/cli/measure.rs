@@ -1,7 +1,7 @@
 //! `vedette measure` end to end: hand-worked answers on the samples, and a clear error
 //! with a non-zero exit for each bad input.
 
-mod common;
+use crate::common;
 use common::{sample, stderr, stdout, vedette};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! Patria): scenes worked out by hand, on a turned table and on a scanned one whose
 //! uncertainty makes a Hold a close call; the sample pair; a Pro Patria wheel.
 
-mod common;
+use crate::common;
 use common::{stderr, vedette};
 use serde_json::json;
 use vedette::commands::movement::{MoveReport, assess as assess_full};

@@ -6,7 +6,7 @@
 //! The device node is one this test makes (a copy of /dev/null's numbers, when the test
 //! may make one); real device nodes are never touched.
 
-mod common;
+use crate::common;
 
 use common::{root, stderr, stdout, vedette};
 use std::path::Path;

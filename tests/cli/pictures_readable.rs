@@ -5,7 +5,7 @@
 //! keeps what breaks or decides something by default and the rest under `--layers all`;
 //! the pictures over the photo stay within shareable sizes.
 
-mod common;
+use crate::common;
 use common::{root, sample, stderr, vedette};
 use std::collections::HashSet;
 use vedette::commands::report::{Stages, build_timed, plan_scene};
@@ -201,7 +201,7 @@ fn report_says_which_file_it_wrote_and_refuses_an_unknown_layer() {
 }
 
 /// The scanned battle photo, its table and scan report (tests/golden: the scan of
-/// samples/photos/battle.jpg, as tests/scan_samples.rs checks it).
+/// samples/photos/battle.jpg, as tests/scan/scan_samples.rs checks it).
 fn battle() -> (String, String, String) {
     let s = |p: std::path::PathBuf| p.to_str().unwrap().to_string();
     (

@@ -6,7 +6,7 @@
 //! nothing. Units at y = 540 and 590 are inside, at 620 beyond the crest, at 700 beyond
 //! the box. The scene is turned to four headings about the origin.
 
-mod common;
+use crate::common;
 use serde_json::json;
 use vedette_geometry::pro_patria::bombardment::bombardment_zone;
 use vedette_geometry::{Table, Vec2};

@@ -7,7 +7,7 @@
 //! (the gun lower: uphill) or under the gun (a high hill firing at the table top) stops
 //! the bounce; a wood between stops it where the line enters the wood.
 
-mod common;
+use crate::common;
 use serde_json::{Value, json};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::bounce::{NoBounce, bounce_through};

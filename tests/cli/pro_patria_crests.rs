@@ -10,7 +10,7 @@
 //! scale the reach is 15. The whole scene is turned about the hill's centre to four
 //! headings, and jittered by 0.1 mm / 0.2° away from the threshold.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use vedette::commands::report;

@@ -2,7 +2,7 @@
 //! shows a spinner on a terminal, and nothing at all when stderr is not a terminal (a
 //! pipe, a file, CI). A 3,000-base report takes a few seconds in a test build.
 
-mod common;
+use crate::common;
 use std::process::Command;
 
 fn big_table(dir: &std::path::Path) -> std::path::PathBuf {

@@ -3,7 +3,7 @@
 //! the positions in `samples/brigade-attack.json` (medium scale: 1 rule inch = 25.4 mm;
 //! France on the French system, Austria on the Prussian).
 
-mod common;
+use crate::common;
 use common::{sample, stderr, stdout, vedette};
 use serde_json::Value;
 

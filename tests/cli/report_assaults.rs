@@ -2,7 +2,7 @@
 //! skirmisher findings a player would agree with, for each rule set. Each expectation
 //! is worked out from the sample's coordinates in the comment above it.
 
-mod common;
+use crate::common;
 use common::{sample, stderr, stdout, vedette};
 use serde_json::Value;
 

@@ -2,7 +2,7 @@
 //! enemies a charge would catch (004 §17.4.5, §17.2.3), Republic road columns (003 303),
 //! in the text, the JSON and the plan, each with the one sentence they share.
 
-mod common;
+use crate::common;
 use common::{stderr, vedette};
 use serde_json::json;
 

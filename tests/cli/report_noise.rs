@@ -15,7 +15,7 @@
 //! - `fr-cav` (two 40 x 30 bases) 400 mm to the left with `au-3` 4" ahead: in its 6"
 //!   reaction zone by 2", outside every assault zone (3" = 76.2 mm) by 25 mm.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use serde_json::Value;
 use vedette::commands::report::build;

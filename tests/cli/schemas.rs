@@ -3,7 +3,7 @@
 //! validates against the table schema, and every report the samples produce validates
 //! against the report schema.
 
-mod common;
+use crate::common;
 use common::{golden, root, sample, stdout, vedette};
 use vedette::commands::schema::{Which, schema_text};
 

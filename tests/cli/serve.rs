@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-#[path = "common/server.rs"]
-mod server;
+use crate::server;
 use server::{BIN, Server, brigade_copy, os, root, sample, scan_setup, verb_json};
 
 fn unlimber(report: &Value, battery: &str) -> Value {

@@ -3,8 +3,7 @@
 //! address and then in a cookie; without it, 401 and nothing of the table. The `Host`
 //! and `Origin` checks hold, `--lan` prints its address and a QR code that reads as it.
 
-#[path = "common/server.rs"]
-mod server;
+use crate::server;
 
 use serde_json::{Value, json};
 use server::{Answer, Server, brigade_copy, verb_json};

@@ -3,8 +3,7 @@
 //! half-sent connections closed, a cap on connections, one upload or scan at a time,
 //! an upload quota, bounded names; and a long corrections file folded at start.
 
-#[path = "common/server.rs"]
-mod server;
+use crate::server;
 
 use serde_json::{Value, json};
 use server::{BIN, Server, brigade_copy, os, post_raw, root, scan_setup, status_of};

@@ -5,8 +5,7 @@
 
 use serde_json::{Value, json};
 
-#[path = "common/server.rs"]
-mod server;
+use crate::server;
 use server::{Server, brigade_copy};
 
 /// The policy every file of the page is sent with (serve/assets.rs).

@@ -9,7 +9,7 @@
 //! Moving the grand battle by +1 mm used to change 30 `arc_call.margin_mm` values (one
 //! from 38.3 to 88.7 mm).
 
-mod common;
+use crate::common;
 
 use common::{root, stderr, vedette};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Loading a table file: every invalid field gives an error that names the unit and the
 //! field, through the library and through the command line (non-zero exit).
 
-mod common;
+use crate::common;
 use common::{root, stderr, vedette};
 use serde_json::{Value, json};
 use vedette_geometry::Table;

@@ -5,7 +5,7 @@
 //! A layer of 300 outlines of 10,000 points each (each within the per-outline limit) used
 //! to make `scan` take 75 s and 800 MB and `report` over two minutes.
 
-mod common;
+use crate::common;
 
 use common::{root, sample, stderr, vedette};
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! part in assaults on opposite sides, and `move` follows one unit that keeps its side
 //! and kind. Each used to answer with exit 0.
 
-mod common;
+use crate::common;
 
 use common::{sample, stderr, vedette};
 use serde_json::Value;

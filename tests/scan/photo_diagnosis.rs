@@ -3,7 +3,7 @@
 //! marker found and each missing fiducial where it should be, and says why in words,
 //! measured from the photo; a scan that refuses the photo prints the same diagnosis.
 
-mod common;
+use crate::common;
 
 use common::{root, stderr, stdout, vedette};
 use std::path::{Path, PathBuf};

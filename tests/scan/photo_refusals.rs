@@ -2,7 +2,7 @@
 //! wrong roster said loudly. Each test repeats a finding of the second audit (or of
 //! issue 39's trial as a new user), which exited 0 with nonsense before.
 
-mod common;
+use crate::common;
 
 use common::{root, stderr, stdout, vedette};
 use std::path::{Path, PathBuf};

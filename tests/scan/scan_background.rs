@@ -7,7 +7,7 @@
 //! without the fiducials, or taken from elsewhere is refused naming it, writing nothing;
 //! one per photo; a tagged scan is the same with it as without.
 
-mod common;
+use crate::common;
 
 use common::untagged::{
     Rendered, compare_untagged, every_unit_found_or_missing, missed, quantile, rendered, scan_against_empty,
@@ -31,7 +31,7 @@ fn s(p: &Path) -> &str {
 /// touching units that only the empty table's blobs found are now cut apart without it.)
 ///
 /// Not every render gains as much: on the 12-unit brown-mat render of
-/// `tests/scan_untagged.rs` the background loses bases (70.3% / 86.7% without, 51.4% /
+/// `tests/scan/scan_untagged.rs` the background loses bases (70.3% / 86.7% without, 51.4% /
 /// 55.9% with; BENCHMARKS.md "Untagged bases").
 #[test]
 fn the_empty_table_raises_the_floor_on_a_fixed_render() {

@@ -6,7 +6,7 @@
 //! The photos are 2.4 MP of an 800 x 560 mm table: the tags have about the size in
 //! pixels they have at 12 MP of a 6'x4' table (25 px).
 
-mod common;
+use crate::common;
 
 use common::clutter::{camera, crowded_table, profile, rear_tags, shoot};
 use common::truth::{Truth, compare};

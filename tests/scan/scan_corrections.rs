@@ -3,7 +3,7 @@
 //! or deleted by hand stays so; a correction that no longer applies is named, and no
 //! table is written.
 
-mod common;
+use crate::common;
 use serde_json::json;
 
 fn scan(out: &std::path::Path, corrections: &std::path::Path) -> std::process::Output {

@@ -1,7 +1,7 @@
 //! `vedette scan`, `fiducials`, `sheet` and `calibrate-camera` on bad input: each fails
 //! with a clear message and a non-zero exit status, and leaves no output file behind.
 
-mod common;
+use crate::common;
 
 use common::truth::Truth;
 use std::path::{Path, PathBuf};

@@ -4,12 +4,12 @@
 //! each only where the photo shows a base like the found one, standing out from what
 //! lies beyond its outer edges. Never where the slot is empty.
 //!
-//! On our renderer: the crowded table of `tests/scan_clutter.rs` (lines of 4, two-lines
+//! On our renderer: the crowded table of `tests/scan/scan_clutter.rs` (lines of 4, two-lines
 //! of 3 x 2, columns of 3; figures against the tags; 22° tilt) printed with one tag per
 //! unit, the roster listing them all. One unit's other bases stand elsewhere (a roster
 //! formation the table no longer shows): its slots are empty mat and stay empty.
 
-mod common;
+use crate::common;
 
 use common::clutter::{camera, crowded_table, profile, rear_tags, roster_of, shoot};
 use common::truth::Truth;

@@ -9,7 +9,7 @@
 //! units found nowhere, and says on stderr that no verdict covers them (a picture of
 //! one question says it too).
 
-mod common;
+use crate::common;
 
 use common::{root, vedette};
 

@@ -3,9 +3,9 @@
 //! issue 3 targets, and its output matches the golden files in `tests/golden/`.
 //!
 //! Refresh the golden files and the samples' rosters and camera file deliberately with
-//! `REGENERATE=1 cargo test --test scan_samples`.
+//! `REGENERATE=1 cargo test --test scan scan_samples::`.
 
-mod common;
+use crate::common;
 
 use common::surface::{cube_score, line_score, sight_score, terrain_score};
 use common::truth::{Truth, compare, max, quantile};

@@ -6,7 +6,7 @@
 //! The photos are rendered by vedette-synth at 5 MP of a 1200 x 800 mm table (the
 //! tags then have about the size in pixels they have at 12 MP of a 6'x4' table).
 
-mod common;
+use crate::common;
 
 use common::truth::{Truth, compare, quantile};
 use std::path::Path;

@@ -10,7 +10,7 @@
 //! standing on felt are measured on its top. The terrain itself is scored by the bench
 //! (`benches/scan_shared.rs`), not here.
 
-mod common;
+use crate::common;
 
 use common::renders::{RendererScore, pairs, score, score_pair, shared_renders};
 use vedette_vision::{merge_scans, scan};

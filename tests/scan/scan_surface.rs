@@ -8,7 +8,7 @@
 //! The photo is 1600 x 1200 px of a 600 x 400 mm table (0.4 mm per pixel, about the
 //! scale of a 12 MP photo of a 6'x4' table), rendered with figures on the bases.
 
-mod common;
+use crate::common;
 
 use common::truth::Truth;
 use std::path::Path;
@@ -544,7 +544,7 @@ fn cubes_in_an_srgb_photo_are_found() {
 /// found with its colour and unit, nothing invented. A guard, not a proof of issue
 /// 36's change: our renderer writes linear photos, which the fit on code values
 /// already corrected exactly (this passes without the change too); the second
-/// renderer's photos (`tests/scan_shared_renders.rs`) and the unit tests of `palette`
+/// renderer's photos (`tests/scan/scan_shared_renders.rs`) and the unit tests of `palette`
 /// and `cubes` hold the change. At half a stop over and more our renderer clips the
 /// paper and the yellow cubes' red and green: not held. Declared paints a little off
 /// the rendered ones (yellow 8% less saturated) lose the yellow cube touching the

@@ -2,7 +2,7 @@
 //! its own and merges the bases in the table frame; one overlay per photo; the report
 //! says which photos saw each base; `--camera` once or once per photo.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -164,7 +164,7 @@ fn two_photos_write_one_overlay_each_and_say_who_saw_each_base() {
     }
 }
 
-/// The crowded scene of `tests/scan_clutter.rs` (800 x 560 mm, 2.4 MP: tags of the size
+/// The crowded scene of `tests/scan/scan_clutter.rs` (800 x 560 mm, 2.4 MP: tags of the size
 /// in pixels they have at 12 MP of a 6'x4' table), photographed from both long edges.
 mod scene {
     pub const WIDTH: f64 = 800.0;

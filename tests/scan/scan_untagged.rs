@@ -4,7 +4,7 @@
 //! their camera files and hold the fitter's present floor (BENCHMARKS.md, "Untagged
 //! bases": the issue's targets are not met yet).
 
-mod common;
+use crate::common;
 
 use common::untagged::{
     Rendered, UntaggedAccuracy, compare_untagged, every_unit_found_or_missing, quantile, rendered,
@@ -62,7 +62,7 @@ fn a_unit_without_tags_or_bases_is_refused() {
 /// photo cannot tell from theirs, 94% of the bases it writes, 59% in their own unit;
 /// centres to a median of 0.55 mm where found), no facing wrong
 /// without `assumed`, every unit found or reported missing. Slow in a debug build (the
-/// edge search is plain Rust): `cargo test --release --test scan_untagged -- --ignored`.
+/// edge search is plain Rust): `cargo test --release --test scan scan_untagged:: -- --ignored`.
 #[test]
 #[ignore = "scans three 12 MP photos: run with --release -- --ignored"]
 fn shared_untagged_photos_hold_the_floor() {

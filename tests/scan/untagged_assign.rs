@@ -7,7 +7,7 @@
 //! lower down: the leader's place is skipped for the battery, which takes its own, and
 //! the leader takes its own.
 
-mod common;
+use crate::common;
 
 use common::untagged::{compare_untagged, rendered, untagged_shots};
 use vedette_geometry::Table;

@@ -10,7 +10,7 @@
 //! prefers to an overlapping one may be held back (reported missing at its place), one
 //! at most: the one at (1300, 850) is.
 
-mod common;
+use crate::common;
 
 use common::untagged::{Rendered, UntaggedShot, offered_places, rendered_table};
 use vedette_geometry::{Base, BaseSize, Facing, Formation, Pose, Table, Unit, UnitKind, Vec2};
@@ -92,7 +92,7 @@ fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
     };
     // The batteries of one side are twins the photo cannot tell apart: each true
     // unit's bases are looked for where they stand, whatever the unit they went to
-    // (within 10 mm: how well they are placed is tests/scan_untagged.rs's concern;
+    // (within 10 mm: how well they are placed is tests/scan/scan_untagged.rs's concern;
     // the battery at (1300, 850) is fitted 7.4 mm off).
     let scanned: Vec<(&str, &Base)> =
         result.table.units.iter().flat_map(|u| u.bases.iter().map(move |b| (u.id.as_str(), b))).collect();

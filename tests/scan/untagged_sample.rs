@@ -20,7 +20,7 @@
 //! unit placed or reported missing, the bases right and the findings that agree counted,
 //! every finding that differs listed with its cause) and fails when any of it changes.
 
-mod common;
+use crate::common;
 
 use common::{root, vedette};
 use std::collections::{BTreeMap, BTreeSet};

@@ -8,7 +8,7 @@
 //! reported missing. Cut at its narrow waist (`fitting::waists`), each part is searched
 //! as a blob of its own, and the units are found where they stand.
 
-mod common;
+use crate::common;
 
 use common::untagged::{Rendered, UntaggedShot, compare_untagged, rendered_table, twin_table};
 use vedette_geometry::{Base, BaseSize, Formation, Pose, Table, Unit, UnitKind, Vec2};

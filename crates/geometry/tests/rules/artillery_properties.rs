@@ -3,7 +3,7 @@
 //! swaps left and right (enfilade flanks) and turns every swing the other way; and the
 //! exact intervals of clear swings agree with clipping the swung zone directly.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use vedette_geometry::{

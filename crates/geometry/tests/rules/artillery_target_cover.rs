@@ -7,7 +7,7 @@
 //! (near edges y = 147). Base #1 alone lies straight ahead of the packed frontage, so it
 //! is nearest and the centre of fire runs straight up x = 0 through it.
 
-mod common;
+use crate::common;
 
 use common::area;
 use vedette_geometry::artillery::target_cover;

@@ -2,7 +2,7 @@
 //! outside its threshold. Medium scale: 1" = 25.4 mm; 30 x 20 mm infantry bases.
 //! Every expected value is worked out from the rule text in the comment above it.
 
-mod common;
+use crate::common;
 use common::{IN, area, b, inf, table, unit};
 use vedette_geometry::{
     Aspect, AspectException, AssaultDetail, AssaultRange, BaseCounting, ClassicContactKind, CoverClass,

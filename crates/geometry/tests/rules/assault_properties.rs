@@ -2,7 +2,7 @@
 //! survives rotating and moving the whole table, and a mirrored table mirrors the
 //! aspect (left flank becomes right flank) and changes nothing else.
 
-mod common;
+use crate::common;
 use common::{inf, table, unit};
 use proptest::prelude::*;
 use vedette_geometry::{

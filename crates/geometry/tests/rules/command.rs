@@ -1,7 +1,7 @@
 //! Hand-worked command, movement and skirmisher scenarios (issue 5), each just inside and
 //! just outside its threshold. Medium scale (1" = 25.4 mm).
 
-mod common;
+use crate::common;
 use common::{IN, b, inf, table, unit};
 use vedette_geometry::command::assessment::assess_command;
 use vedette_geometry::command::deployment::{

@@ -9,7 +9,7 @@
 //! The Austrian line "au-1" of three 30 x 20 bases faces the battery with its near edge
 //! `behind` mm beyond the wall (centres x = -30, 0, 30, y = 70.8 + behind + 10).
 
-mod common;
+use crate::common;
 
 use common::{IN, b};
 use proptest::prelude::*;

@@ -5,7 +5,7 @@
 //! base moved up to 0.1 mm and turned up to 0.2°, independently in the two positions)
 //! away from the thresholds.
 
-mod common;
+use crate::common;
 
 use common::{IN, area, b, inf, unit};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Hand-worked Pro Patria! scenarios (issue 5), 28 mm figures unless said (the bracketed
 //! 15 mm distances are checked where they differ). Stands: 60 x 20 mm infantry.
 
-mod common;
+use crate::common;
 use common::{b, table, unit};
 use vedette_geometry::los::TerrainSight;
 use vedette_geometry::pro_patria::arcs::{endangered_friends, nearest_in_arc};

@@ -3,7 +3,7 @@
 //! touch or overlap, unchanged when the whole table moves or turns, and the spatial
 //! index answers exactly as brute force does.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use vedette_geometry::index::brute;
 use vedette_geometry::{

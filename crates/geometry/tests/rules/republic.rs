@@ -1,7 +1,7 @@
 //! Republic's table measures (seed 003): the alert zone (201) and bluff reach (301),
 //! hand-worked, each just inside and just outside its threshold, at several headings.
 
-mod common;
+use crate::common;
 
 use common::{IN, area, b, inf, table, unit};
 use vedette_geometry::republic::{

@@ -4,7 +4,7 @@
 //! on all four rule sets. Each scene keeps a stated clearance from every threshold that
 //! decides it, larger than the noise can move it, so its verdict must not change.
 
-mod common;
+use crate::common;
 
 use common::{IN, b, table, unit};
 use proptest::prelude::*;

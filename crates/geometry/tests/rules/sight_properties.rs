@@ -2,7 +2,7 @@
 //! a dense sampling oracle wherever the oracle can decide, sight between two bases is
 //! symmetric, and turning or moving the table changes nothing.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use vedette_geometry::sight::{
     Blocker, FullVisibility, clear_sight_segment, full_visibility, point_sight_segment, segment_is_clear,

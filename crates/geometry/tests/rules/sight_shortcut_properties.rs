@@ -9,7 +9,7 @@
 //! with spotting depths of ½", 1" and 2"; treelines (crossed within 1" of either base,
 //! or farther, where they block) running across the field and bending toward the lines.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use vedette_geometry::los::{Proof, Sampling, TerrainSight};
 use vedette_geometry::sight::FullVisibility;

@@ -3,7 +3,7 @@
 //! sections, Pro Patria contacts are listed by unit id, Pro Patria distances have no rule
 //! inches, and the Pro Patria proximity verdicts carry their limits.
 
-mod common;
+use crate::common;
 use common::{inf, table, unit};
 use vedette_geometry::artillery::{TargetCover, assess_table_artillery};
 use vedette_geometry::assault::assessment::assess_assaults;

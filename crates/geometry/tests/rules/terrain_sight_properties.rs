@@ -2,7 +2,7 @@
 //! verdicts do not change when the whole table is turned and moved; sight is symmetric
 //! where the rules make it so; and the bounded search keeps its stated bound.
 
-mod common;
+use crate::common;
 use proptest::prelude::*;
 use vedette_geometry::los::{Eye, Sampling, SightRules, TerrainSight};
 use vedette_geometry::{RigidMotion, RuleBook, RuleSet, Scale, SpatialIndex, Table, Vec2};
