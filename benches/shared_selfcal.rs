@@ -1,5 +1,5 @@
 //! Where the self-calibration goes wrong on the second renderer's photos (issue 36): a
-//! diagnostic, not a target (the targets are held by `tests/scan_shared_renders.rs`).
+//! diagnostic, not a target (the targets are held by `tests/scan/scan_shared_renders.rs`).
 //! Each tagged photo of `../shared/renders/` is scanned without its camera file and
 //! the self-calibrated camera is printed beside the true one in `scene.json` (focal
 //! length, principal point, k1 k2 p1 p2, the camera's place and tilt), with the tags'

@@ -7,7 +7,7 @@
 //! This module turns a folder into what a player would hand the scanner (a profile, a
 //! roster with each unit's tag size, a camera file) and scores a scan of it against its
 //! truth with every figure of the table ([`PhotoScore`], [`RendererScore`]).
-//! Shared by `tests/scan_shared_renders.rs` and `benches/scan_shared.rs` (which
+//! Shared by `tests/scan/scan_shared_renders.rs` and `benches/scan_shared.rs` (which
 //! includes this file, `surface.rs` and `truth.rs` by path: this module reaches them as
 //! `super::surface` and `super::truth`).
 //!

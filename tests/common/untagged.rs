@@ -1,6 +1,6 @@
 //! Untagged tables (issue 37): the fixtures of a photo of bases without tags (the
 //! second renderer's `../shared/renders/untagged-*` folders, or a vedette-synth render)
-//! and the comparison of a scan against its truth. Shared by `tests/scan_untagged.rs`
+//! and the comparison of a scan against its truth. Shared by `tests/scan/scan_untagged.rs`
 //! and `benches/scan_untagged.rs` (included by path, beside `renders.rs`, whose
 //! converter reads the second renderer's folders).
 

@@ -21,7 +21,7 @@ use vedette_geometry::{Base, Vec2};
 
 /// A place looks like the unit's found base when their rims' colours are within this
 /// (Lab, lightness counted half). Measured on our renders (the crowded table of
-/// `tests/scan_hidden_tags.rs`): the unit's own bases 2.0-8.3 from the found one,
+/// `tests/scan/scan_hidden_tags.rs`): the unit's own bases 2.0-8.3 from the found one,
 /// empty places beside it 15-54, another unit's bases 13-46.
 pub const MAX_RIM_DISTANCE: f64 = 10.0;
 /// Every open edge of the place must show at least this step between the bands inside

@@ -916,7 +916,7 @@ const MIN_TOP_SHARE: f64 = 0.6;
 /// A cube is seen obliquely when its sides sweep it by this many sides at least
 /// ([`Blobs::within_sides`]): the shape tests' fill (72%) holds for sides of up to a
 /// quarter side seen ([`square_enough`]); taken from a quarter side, on our renders
-/// (`tests/scan_surface.rs`, `cubes_are_found_under_other_exposures_and_light` at -1
+/// (`tests/scan/scan_surface.rs`, `cubes_are_found_under_other_exposures_and_light` at -1
 /// EV) a black blob beside a unit's rear where no cube stands, its sides swept 3.7 mm,
 /// was taken for a cube.
 const OBLIQUE_SIDES: f64 = 0.5;
@@ -935,7 +935,7 @@ const MIN_TOPS_APART: f64 = 0.9;
 /// A cube beside figures (or showing more than a square of itself) is taken when
 /// this share of the disc inscribed in its top shows its colour: on the second
 /// renderer's photos the tops of such cubes show 0.98-1.00 of theirs; on our renders
-/// (`tests/scan_surface.rs`) the blobs beside figures that are no cube, cut into
+/// (`tests/scan/scan_surface.rs`) the blobs beside figures that are no cube, cut into
 /// cube-sized parts, 0.75-0.79 (issue 36).
 const TOP_SHOWN: f64 = 0.9;
 
@@ -1156,7 +1156,7 @@ impl Lamp {
 /// plane through them gives the middle no more), and a top one cube side `s` nearer it
 /// takes `(h / (h - s))^2` more again. On a 6'x4' table with fiducials 50 mm in from
 /// its corners, 1.80 (a factor of 1.31 on sRGB code values); vedette-synth's nearby
-/// lamp (`tests/scan_surface.rs`, `cubes_under_a_nearby_lamp_are_found`) measures its
+/// lamp (`tests/scan/scan_surface.rs`, `cubes_under_a_nearby_lamp_are_found`) measures its
 /// case. The second renderer's red tops under its lamps (issue 36) needed up to 1.25.
 fn pool_light(profile: &Profile) -> f64 {
     let marks = &profile.fiducials.markers;

@@ -282,7 +282,7 @@ mod tests {
     }
 
     /// The SVG code reads back, by a decoder of its own (rqrr), as the address; the
-    /// terminal's two drawings hold the same modules (tests/serve_access.rs reads the
+    /// terminal's two drawings hold the same modules (tests/cli/serve_access.rs reads the
     /// printed one back).
     #[test]
     fn the_qr_codes_read_as_the_address() {

@@ -162,7 +162,7 @@ const CONTESTED_SHARE: f64 = 0.93;
 /// guns laid inside a cavalry or infantry unit's blob, at any share from 0.5 up; the
 /// second renderer's photos have none). The swallowing place must also show a coat
 /// of its layout's free units (see `fit_units`): without paints, on the fixed
-/// 12-unit render of `tests/scan_untagged.rs`, a wrong larger place took a unit away
+/// 12-unit render of `tests/scan/scan_untagged.rs`, a wrong larger place took a unit away
 /// from its own place and a right leader was swallowed.
 const SWALLOWED_AREA: f64 = 0.5;
 /// ... and that place ranks at least this share of the one-base place's rank (on
@@ -514,7 +514,7 @@ pub(crate) fn fit_units(
         // not blocking. Without declared coats the photo does not say which of the two
         // stands there, and the greedy order stands. Not against the empty table's
         // photo: its blobs are the bases alone, and there the rule cost right bases
-        // (on the first bench render, `tests/scan_background.rs`, a two-base unit's
+        // (on the first bench render, `tests/scan/scan_background.rs`, a two-base unit's
         // place: 86 -> 84 of 94 right).
         let mut swallower = None;
         if background.is_none() && h.shape.count() == 1 {
