@@ -522,3 +522,42 @@ pub fn line_score(scanned: &Table, truth: &Table, kinds: &[TerrainKind], clear_m
     }
     score
 }
+
+/// The profile of a `width` x `depth` mm test board as vedette-synth's `StandardLayout`
+/// renders it (DICT_4X4_250 fiducials of 40 mm, 40 mm in from each corner; a little
+/// vignetting; the renderer's mat as the bare table), with `extra` TOML after its
+/// `[colours]` (terrain classes, tags); `name` is the file name its errors give.
+pub fn board_profile(width: f64, depth: f64, extra: &str, name: &str) -> vedette_vision::Profile {
+    let toml = format!(
+        r#"
+[table]
+width_mm = {width}
+depth_mm = {depth}
+[fiducials]
+dictionary = "DICT_4X4_250"
+size_mm = 40.0
+markers = [
+  {{ id = 0, x_mm = 40.0, y_mm = 40.0 }}, {{ id = 1, x_mm = {x1}, y_mm = 40.0 }},
+  {{ id = 2, x_mm = {x1}, y_mm = {y2} }}, {{ id = 3, x_mm = 40.0, y_mm = {y2} }},
+]
+[colours]
+vignetting = 0.2
+ground = [[77, 107, 48], [107, 115, 56]]
+{extra}"#,
+        x1 = width - 40.0,
+        y2 = depth - 40.0
+    );
+    vedette_vision::Profile::from_toml_str(&toml, name).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// An infantry line of 30 x 20 mm bases centred at `xs` along `y`, facing `heading`.
+pub fn infantry_line(id: &str, side: &str, xs: &[f64], y: f64, heading: f64) -> vedette_geometry::Unit {
+    use vedette_geometry::{BaseSize, Formation, Pose, Unit, UnitKind};
+    let bases = xs
+        .iter()
+        .map(|&x| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading)))
+        .collect();
+    let mut u = Unit::new(id, side, UnitKind::Infantry, bases);
+    u.formation = Some(Formation::Line);
+    u
+}

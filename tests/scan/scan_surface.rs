@@ -9,12 +9,13 @@
 //! scale of a 12 MP photo of a 6'x4' table), rendered with figures on the bases.
 
 use crate::common;
+use common::surface::infantry_line;
 
 use common::truth::Truth;
 use std::path::Path;
 use vedette_geometry::{
-    Base, BaseSize, Formation, Marker, MarkerColour, MarkerKind, Polygon, Pose, RuleSet, Scale, Table,
-    TableSize, TerrainFeature, TerrainKind, Unit, UnitKind, Vec2,
+    Marker, MarkerColour, MarkerKind, Polygon, RuleSet, Scale, Table, TableSize, TerrainFeature, TerrainKind,
+    Vec2,
 };
 use vedette_synth::{Camera, LookAt, NearbyLamp, RenderOptions, Resolution, Scene, StandardLayout, render};
 use vedette_vision::{Photo, Profile, ScanIssue, scan};
@@ -30,23 +31,11 @@ fn profile() -> Profile {
 
 /// [`profile`] with more `[[terrain]]` classes.
 fn profile_with(extra: &str) -> Profile {
-    Profile::from_toml_str(
+    common::surface::board_profile(
+        WIDTH,
+        DEPTH,
         &format!(
-            r#"
-[table]
-width_mm = {WIDTH}
-depth_mm = {DEPTH}
-[fiducials]
-dictionary = "DICT_4X4_250"
-size_mm = 40.0
-markers = [
-  {{ id = 0, x_mm = 40.0, y_mm = 40.0 }}, {{ id = 1, x_mm = {x1}, y_mm = 40.0 }},
-  {{ id = 2, x_mm = {x1}, y_mm = {y2} }}, {{ id = 3, x_mm = 40.0, y_mm = {y2} }},
-]
-[colours]
-vignetting = 0.2
-ground = [[77, 107, 48], [107, 115, 56]]
-# The renderer paints templates flat.
+            r#"# The renderer paints templates flat.
 
 [[terrain]]
 kind = "medium-forest"
@@ -69,23 +58,10 @@ level = 1
 kind = "stone-wall"
 colour = [148, 143, 133]
 thickness_mm = 0
-{extra}"#,
-            x1 = WIDTH - 40.0,
-            y2 = DEPTH - 40.0
+{extra}"#
         ),
         "surface.toml",
     )
-    .unwrap()
-}
-
-fn line(id: &str, side: &str, xs: &[f64], y: f64, heading: f64) -> Unit {
-    let bases = xs
-        .iter()
-        .map(|&x| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading)))
-        .collect();
-    let mut u = Unit::new(id, side, UnitKind::Infantry, bases);
-    u.formation = Some(Formation::Line);
-    u
 }
 
 fn area(kind: TerrainKind, pts: &[(f64, f64)], level: f64) -> TerrainFeature {
@@ -108,12 +84,12 @@ fn cube(colour: MarkerColour, x: f64, y: f64, unit: &str) -> Marker {
 fn table() -> Table {
     let units = vec![
         // A battalion standing in the wood.
-        line("fr-1", "fr", &[195.0, 225.0, 255.0, 285.0], 265.0, 90.0),
-        line("fr-2", "fr", &[120.0, 150.0], 200.0, 90.0),
-        line("au-1", "au", &[400.0, 430.0], 205.0, 270.0),
-        line("au-2", "au", &[500.0, 530.0], 205.0, 270.0),
+        infantry_line("fr-1", "fr", &[195.0, 225.0, 255.0, 285.0], 265.0, 90.0),
+        infantry_line("fr-2", "fr", &[120.0, 150.0], 200.0, 90.0),
+        infantry_line("au-1", "au", &[400.0, 430.0], 205.0, 270.0),
+        infantry_line("au-2", "au", &[500.0, 530.0], 205.0, 270.0),
         // Behind the wood, as fr-2 sees it.
-        line("au-3", "au", &[220.0, 250.0], 368.0, 270.0),
+        infantry_line("au-3", "au", &[220.0, 250.0], 368.0, 270.0),
     ];
     let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
     t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
@@ -292,7 +268,7 @@ fn cubes_and_terrain_are_read_from_the_photo() {
 #[test]
 fn towns_with_houses_on_them_are_one_piece_each() {
     let dir = tempfile::tempdir().unwrap();
-    let units = vec![line("fr-1", "fr", &[300.0, 330.0, 360.0], 200.0, 90.0)];
+    let units = vec![infantry_line("fr-1", "fr", &[300.0, 330.0, 360.0], 200.0, 90.0)];
     let mut want = Table::new(RuleSet::Republique5, Scale::Medium, units);
     want.size = Some(TableSize { width: WIDTH, depth: DEPTH });
     want.terrain = vec![
@@ -376,8 +352,8 @@ fn linear_pieces_are_read_as_polylines() {
     let dir = tempfile::tempdir().unwrap();
     let units = vec![
         // Across the hedge, and across the road.
-        line("fr-1", "fr", &[285.0, 315.0], 262.0, 90.0),
-        line("au-1", "au", &[200.0], 116.0, 270.0),
+        infantry_line("fr-1", "fr", &[285.0, 315.0], 262.0, 90.0),
+        infantry_line("au-1", "au", &[200.0], 116.0, 270.0),
     ];
     let mut want = Table::new(RuleSet::Republique5, Scale::Medium, units);
     want.size = Some(TableSize { width: WIDTH, depth: DEPTH });
@@ -747,10 +723,10 @@ fn scan_finds_every_cube_with(profile: &Profile, dir: &Path, t: &Table, truth: &
 /// Four lines of three bases, two a side, facing each other across the table.
 fn four_lines() -> Table {
     let units = vec![
-        line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
-        line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
-        line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
-        line("au-2", "au", &[380.0, 410.0, 440.0], 300.0, 270.0),
+        infantry_line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
+        infantry_line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
+        infantry_line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
+        infantry_line("au-2", "au", &[380.0, 410.0, 440.0], 300.0, 270.0),
     ];
     let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
     t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
@@ -770,11 +746,11 @@ fn cubes_of_a_unit_not_found_are_left_unlinked() {
     let dir = tempfile::tempdir().unwrap();
     let mut t = four_lines();
     // Between au-1 (its right flank at x = 225) and au-2 (its left flank at x = 365).
-    t.units.push(line("au-3", "au", &[290.0, 320.0], 300.0, 270.0));
+    t.units.push(infantry_line("au-3", "au", &[290.0, 320.0], 300.0, 270.0));
     // Its twin, its tags unprinted too, between fr-2 and au-2: a tagged unit none of
     // whose tags is read is fitted to its bases' edges unless a twin is also unfound
     // (the photo may give either the other's place), so au-3 stays not found.
-    t.units.push(line("au-4", "au", &[480.0, 510.0], 225.0, 270.0));
+    t.units.push(infantry_line("au-4", "au", &[480.0, 510.0], 225.0, 270.0));
     t.markers = vec![
         // Beside au-3's flank (x = 275), 13 mm off; au-1's flank is 37 mm off.
         Marker { unit: None, ..cube(MarkerColour::Red, 262.0, 300.0, "au-3") },

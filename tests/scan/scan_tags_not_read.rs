@@ -11,11 +11,10 @@
 //! scale of a 12 MP photo of a 6'x4' table), rendered with figures on the bases.
 
 use crate::common;
+use common::surface::infantry_line;
 
 use common::truth::Truth;
-use vedette_geometry::{
-    Base, BaseSize, Formation, Found, Pose, RuleSet, Scale, Table, TableSize, Unit, UnitKind, Vec2,
-};
+use vedette_geometry::{Found, RuleSet, Scale, Table, TableSize, Unit, Vec2};
 use vedette_synth::{Camera, LookAt, RenderOptions, Resolution, Scene, StandardLayout, render};
 use vedette_vision::{Photo, Profile, Scan, ScanIssue, scan};
 
@@ -30,39 +29,7 @@ const FITTED_DEG: f64 = 3.0;
 /// The test table's profile: StandardLayout's fiducials (40 mm, 40 mm in), the
 /// renderer's mat as the bare table.
 fn profile() -> Profile {
-    Profile::from_toml_str(
-        &format!(
-            r#"
-[table]
-width_mm = {WIDTH}
-depth_mm = {DEPTH}
-[fiducials]
-dictionary = "DICT_4X4_250"
-size_mm = 40.0
-markers = [
-  {{ id = 0, x_mm = 40.0, y_mm = 40.0 }}, {{ id = 1, x_mm = {x1}, y_mm = 40.0 }},
-  {{ id = 2, x_mm = {x1}, y_mm = {y2} }}, {{ id = 3, x_mm = 40.0, y_mm = {y2} }},
-]
-[colours]
-vignetting = 0.2
-ground = [[77, 107, 48], [107, 115, 56]]
-"#,
-            x1 = WIDTH - 40.0,
-            y2 = DEPTH - 40.0
-        ),
-        "tags-not-read.toml",
-    )
-    .unwrap()
-}
-
-fn line(id: &str, side: &str, xs: &[f64], y: f64, heading: f64) -> Unit {
-    let bases = xs
-        .iter()
-        .map(|&x| Base::new(BaseSize::new(30.0, 20.0), Pose::new(Vec2::new(x, y), heading)))
-        .collect();
-    let mut u = Unit::new(id, side, UnitKind::Infantry, bases);
-    u.formation = Some(Formation::Line);
-    u
+    common::surface::board_profile(WIDTH, DEPTH, "", "tags-not-read.toml")
 }
 
 /// `units` rendered (seed 14) with the tags of `unprinted` left off their bases, and
@@ -106,10 +73,10 @@ fn a_tagged_unit_whose_tags_are_not_printed_is_fitted_and_said() {
     // au-3 (three bases, as au-1 found by its tags: its twin, but au-1's place is
     // taken) stands between the others, its tags unprinted.
     let units = vec![
-        line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
-        line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
-        line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
-        line("au-3", "au", &[380.0, 410.0, 440.0], 290.0, 270.0),
+        infantry_line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
+        infantry_line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
+        infantry_line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
+        infantry_line("au-3", "au", &[380.0, 410.0, 440.0], 290.0, 270.0),
     ];
     let (t, s) = shoot(units, &["au-3"]);
     let want = t.units.iter().find(|u| u.id == "au-3").unwrap();
@@ -168,10 +135,10 @@ fn twins_whose_tags_are_not_printed_are_given_to_neither() {
     // au-2 and au-3: two lines of two bases of one side and kind, both unprinted; the
     // photo cannot tell which stands where.
     let units = vec![
-        line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
-        line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
-        line("au-2", "au", &[165.0, 195.0], 300.0, 270.0),
-        line("au-3", "au", &[395.0, 425.0], 290.0, 270.0),
+        infantry_line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
+        infantry_line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
+        infantry_line("au-2", "au", &[165.0, 195.0], 300.0, 270.0),
+        infantry_line("au-3", "au", &[395.0, 425.0], 290.0, 270.0),
     ];
     let (_, s) = shoot(units, &["au-2", "au-3"]);
     for id in ["au-2", "au-3"] {
