@@ -416,9 +416,7 @@ pub(crate) fn fit_units(
                     );
                 }
             }
-            found_here.retain(|h| h.explained >= PART_EXPLAINED && h.fill >= PART_FILL);
-            let best = found_here.iter().map(|h| h.explained).fold(0.0, f64::max);
-            found_here.retain(|h| h.explained >= PART_BEST_SHARE * best);
+            keep_in_part(&mut found_here);
         }
         if let Some(truth) = &probe_truth {
             probe(truth, blob, &angles, &layouts, &found_here, |angle| {
@@ -762,6 +760,15 @@ fn toward_enemy(near_side: Option<&str>, side: &str, in_near_half: bool) -> f64 
         None => in_near_half,
     };
     if toward_far { 1.0 } else { -1.0 }
+}
+
+/// The places found in a part of a blob cut at its waists that may be a formation's:
+/// those its outline fills ([`PART_FILL`]) and that explain enough of the part
+/// ([`PART_EXPLAINED`]) and nearly as much as the best of them ([`PART_BEST_SHARE`]).
+fn keep_in_part(found: &mut Vec<Hypothesis>) {
+    found.retain(|h| h.explained >= PART_EXPLAINED && h.fill >= PART_FILL);
+    let best = found.iter().map(|h| h.explained).fold(0.0, f64::max);
+    found.retain(|h| h.explained >= PART_BEST_SHARE * best);
 }
 
 /// A square formation of square bases: any of its edges may be its front.
@@ -1412,6 +1419,37 @@ bases = 1
             runner_up_at: None,
             clear: [1.0; 4],
         }
+    }
+
+    /// Issue 37: in a part of a cut blob, a place must explain 0.3 of the part and 0.9 of
+    /// what the best place there explains, its outline filled 0.95. A line of three 30 x
+    /// 20 mm bases explaining 0.40 of its part (the bundled sample's fr-2, 0.39) is kept
+    /// alone; beside a place explaining 0.44 it is kept at 0.3965 (0.9 of 0.44 is 0.396:
+    /// just inside) and dropped at 0.3955; a place explaining 0.301 (just inside the floor) is
+    /// kept alone, 0.299 not; filled 0.95 kept, 0.949 not. Kept places keep their order.
+    #[test]
+    fn a_place_in_a_part_explains_enough_of_it_and_nearly_as_much_as_the_best() {
+        let (up, inf) = (Vec2::new(0.0, 1.0), BaseSize::new(30.0, 20.0));
+        let place = |explained: f64, fill: f64| Hypothesis {
+            explained,
+            fill,
+            ..hyp(inf, 3, Vec2::new(100.0, 100.0), up, 10.0)
+        };
+        let kept = |places: Vec<Hypothesis>| {
+            let mut p = places;
+            keep_in_part(&mut p);
+            p.iter().map(|h| (h.explained, h.fill)).collect::<Vec<_>>()
+        };
+        assert_eq!(kept(vec![place(0.40, 1.0)]), [(0.40, 1.0)]);
+        assert_eq!(kept(vec![place(0.3965, 1.0), place(0.44, 1.0)]), [(0.3965, 1.0), (0.44, 1.0)]);
+        assert_eq!(kept(vec![place(0.3955, 1.0), place(0.44, 1.0)]), [(0.44, 1.0)]);
+        assert_eq!(kept(vec![place(0.301, 1.0)]), [(0.301, 1.0)]);
+        assert!(kept(vec![place(0.299, 1.0)]).is_empty());
+        assert_eq!(kept(vec![place(0.5, 0.95)]), [(0.5, 0.95)]);
+        assert!(kept(vec![place(0.5, 0.949)]).is_empty());
+        // A place its outline does not fill is no best to be judged against: the line
+        // explaining 0.40 stays beside a 0.6 that fills 0.9.
+        assert_eq!(kept(vec![place(0.40, 1.0), place(0.6, 0.9)]), [(0.40, 1.0)]);
     }
 
     /// Issue 37: a place that ranks within [`CONTESTED_SHARE`] (0.93) of another place of
