@@ -570,19 +570,15 @@ pub(crate) fn fit_units(
         {
             continue;
         }
-        // Units of one side and kind that the geometry cannot tell apart (twins): their
-        // declared paints decide, or they stay tied.
-        let first = &roster.units[free[0]];
-        let twins: Vec<(usize, paint::Paints)> = free
-            .iter()
-            .filter(|&&o| roster.units[o].side == first.side && roster.units[o].kind == first.kind)
-            .map(|&o| (o, paints[o]))
-            .collect();
+        // Units of one side and kind that the geometry cannot tell apart ([`twins`]):
+        // their declared paints decide, or they stay tied.
+        let alike: Vec<(usize, paint::Paints)> =
+            free.iter().filter(|&&o| twins(roster, o, free[0])).map(|&o| (o, paints[o])).collect();
         let (unit, tied) = match &seen {
-            Some(seen) if twins.len() > 1 => paint::choose(&twins, seen),
+            Some(seen) if alike.len() > 1 => paint::choose(&alike, seen),
             _ => None,
         }
-        .unwrap_or_else(|| (free[0], twins.iter().skip(1).map(|t| t.0).collect()));
+        .unwrap_or_else(|| (free[0], alike.iter().skip(1).map(|t| t.0).collect()));
         let u = &roster.units[unit];
         // A tagged unit none of whose tags was read is not put where the unread bases
         // of a unit found in part may stand (skipped, not blocking).
