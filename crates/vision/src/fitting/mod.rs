@@ -402,14 +402,8 @@ pub(crate) fn fit_units(
                 // heading, how much of the part it explains, how full its outline is.
                 for h in &found_here {
                     eprintln!(
-                        "fit-part {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} expl {:.3} fill {:.2} score {:.2}",
-                        h.shape.cols,
-                        h.shape.rows,
-                        h.shape.size.width,
-                        h.shape.size.depth,
-                        h.centre.x,
-                        h.centre.y,
-                        h.forward.heading_deg(),
+                        "fit-part {bi} {} expl {:.3} fill {:.2} score {:.2}",
+                        debug_place(h),
                         h.explained,
                         h.fill,
                         h.score
@@ -478,14 +472,8 @@ pub(crate) fn fit_units(
             // edges rear front left right, their clear bands), for the bench's loss
             // classification.
             eprintln!(
-                "fit-cand {bi} {} {} {:.0} {:.0} {:.1} {:.1} {:.1} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1} runner-up {:.2}",
-                h.shape.cols,
-                h.shape.rows,
-                h.shape.size.width,
-                h.shape.size.depth,
-                h.centre.x,
-                h.centre.y,
-                h.forward.heading_deg(),
+                "fit-cand {bi} {} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1} runner-up {:.2}",
+                debug_place(h),
                 rank(h),
                 h.score,
                 h.edges,
@@ -756,6 +744,21 @@ fn toward_enemy(near_side: Option<&str>, side: &str, in_near_half: bool) -> f64 
         None => in_near_half,
     };
     if toward_far { 1.0 } else { -1.0 }
+}
+
+/// A place as the fitter's debug lines start it: cols rows, base width depth, centre,
+/// heading (`fit-cand` and `fit-part`, read by the bench's loss classification).
+fn debug_place(h: &Hypothesis) -> String {
+    format!(
+        "{} {} {:.0} {:.0} {:.1} {:.1} {:.1}",
+        h.shape.cols,
+        h.shape.rows,
+        h.shape.size.width,
+        h.shape.size.depth,
+        h.centre.x,
+        h.centre.y,
+        h.forward.heading_deg()
+    )
 }
 
 /// The places found in a part of a blob cut at its waists that may be a formation's:
