@@ -30,7 +30,7 @@ fn fixtures_of(name: &str, roster_name: &str, photos_text: &str) -> (Truth, Path
     let truth = Truth::load(&photos(), name);
     let roster_path = photos().join(format!("{roster_name}.roster.toml"));
     let header = format!(
-        "# Roster of {photos_text}: every tagged base, from the photo's ground truth.\n# See docs/roster.md. Regenerate: REGENERATE=1 cargo test --test scan_samples\n\n"
+        "# Roster of {photos_text}: every tagged base, from the photo's ground truth.\n# See docs/roster.md. Regenerate: REGENERATE=1 cargo test --test scan scan_samples::\n\n"
     );
     golden(&roster_path, &format!("{header}{}", truth.roster().to_toml_string().unwrap()));
     let camera_path = photos().join("camera.toml");

@@ -9,6 +9,11 @@
 //! their formation in one photo are not carried over; inference runs again on the
 //! merged bases, so a base seen in the other photo is measured, not inferred.
 //!
+//! A unit no photo found by its tags (an untagged unit, or a tagged one none of whose
+//! tags any photo read) is merged from the photos that fitted it, base by base by
+//! place ([`crate::fitting::merge_unit`]); what a photo said of its formation (that it
+//! fits a twin as well, that its tags were not read) is said once of the merged unit.
+//!
 //! Marker cubes are merged too ([`merged_markers`]): a cube of one colour that several
 //! photos found within half a cube's side of each other is one cube, at the mean of
 //! their places; a cube only one photo found is kept (the second photo is there to see
@@ -157,20 +162,42 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
             let left_out = |tag: u32| left_out_ids.contains(&tag);
             let mut inferred = infer_bases(r, &found, None);
             for (ui, u) in r.units.iter().enumerate() {
-                // Untagged units (issue 37): their fitted bases matched across the
-                // photos by place.
-                if !u.is_tagged() {
+                // A unit no photo found by its tags (untagged, issue 37; or tagged with
+                // none of its tags read, fitted as an untagged unit: issue 36): its
+                // fitted bases matched across the photos by place.
+                if !(u.is_tagged() && found.contains_key(&ui)) {
                     match crate::fitting::merge_unit(scans, u) {
                         Ok(Some(bases)) => {
+                            if u.is_tagged() {
+                                issues.push(ScanIssue::TagsNotRead {
+                                    unit: u.id.clone(),
+                                    tags: u.tags.clone(),
+                                });
+                            }
+                            issues.extend(crate::fitting::ambiguous_over(
+                                scans.iter().flat_map(|s| &s.report.issues),
+                                &u.id,
+                                &bases,
+                            ));
                             if bases.iter().any(|b| b.meta().facing == Some(Facing::Assumed)) {
                                 issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
                             }
                             units.push(u.to_unit(bases));
+                            continue;
                         }
-                        Ok(None) => issues.push(crate::fitting::missing_everywhere(u, scans)),
-                        Err(issue) => issues.push(*issue),
+                        // A tagged unit no photo fitted either: missing by its tags, below.
+                        Ok(None) if u.is_tagged() => {}
+                        Ok(None) => {
+                            issues.push(crate::fitting::missing_everywhere(u, scans));
+                            continue;
+                        }
+                        Err(issue) => {
+                            issues.push(*issue);
+                            if !u.is_tagged() {
+                                continue;
+                            }
+                        }
                     }
-                    continue;
                 }
                 let mut bases = found.remove(&ui).unwrap_or_default();
                 let mut placed: Vec<(usize, Base)> = inferred

@@ -1056,8 +1056,8 @@ fn one_front(sightings: &mut [crate::merge::Sighting]) -> Result<(), ()> {
     Ok(())
 }
 
-/// Several photos (issue 37): an untagged unit's bases as each photo's scan fitted
-/// them, matched by place to the photo that found it with the smallest uncertainty,
+/// Several photos (issue 37): a unit's bases as each photo's scan fitted them (an
+/// untagged unit, or a tagged one none of whose tags the photo read), matched by place to the photo that found it with the smallest uncertainty,
 /// each base combined as a tag's sightings are ([`crate::merge`]). `Ok(None)`: no photo
 /// found the unit; `Err`: photos put it in places further apart than their joint
 /// uncertainty allows (a `conflicting-unit` issue, boxed: left out, never guessed).
@@ -1066,10 +1066,12 @@ pub(crate) fn merge_unit(
     unit: &crate::roster::RosterUnit,
 ) -> Result<Option<Vec<Base>>, Box<ScanIssue>> {
     use crate::merge::{Sighting, combine};
+    // Only photos that fitted it: a photo that read its tags put it in the merge by them.
+    let fitted = |u: &&vedette_geometry::Unit| u.bases.iter().all(|b| b.meta().found == Some(Found::Fitted));
     let seen: Vec<(usize, &vedette_geometry::Unit)> = scans
         .iter()
         .enumerate()
-        .filter_map(|(k, s)| s.table.units.iter().find(|u| u.id == unit.id).map(|u| (k, u)))
+        .filter_map(|(k, s)| s.table.units.iter().filter(fitted).find(|u| u.id == unit.id).map(|u| (k, u)))
         .collect();
     let Some(&(first, reference)) = seen.iter().min_by(|a, b| sigma_of(a.1).total_cmp(&sigma_of(b.1))) else {
         return Ok(None);
@@ -1080,7 +1082,7 @@ pub(crate) fn merge_unit(
             at_mm: seen
                 .iter()
                 .map(|(_, u)| {
-                    let c = centre_of(u);
+                    let c = centre_of(&u.bases);
                     [round_to(c.x, 0.1), round_to(c.y, 0.1)]
                 })
                 .collect(),
@@ -1104,6 +1106,37 @@ pub(crate) fn merge_unit(
         bases.push(combine(&sightings).map_err(|()| conflict())?);
     }
     Ok(Some(bases))
+}
+
+/// Several photos: the `ambiguous-unit` issue of `unit` merged from the photos that
+/// fitted it ([`merge_unit`]) at its merged `bases`, when any of the photos' `issues`
+/// said its formation fits other units as well: once, naming every unit any photo
+/// named.
+pub(crate) fn ambiguous_over<'a>(
+    issues: impl IntoIterator<Item = &'a ScanIssue>,
+    unit: &str,
+    bases: &[Base],
+) -> Option<ScanIssue> {
+    let mut others: Vec<String> = issues
+        .into_iter()
+        .filter_map(|i| match i {
+            ScanIssue::AmbiguousUnit { unit: id, others, .. } if id == unit => Some(others),
+            _ => None,
+        })
+        .flatten()
+        .cloned()
+        .collect();
+    others.sort();
+    others.dedup();
+    if others.is_empty() {
+        return None;
+    }
+    let c = centre_of(bases);
+    Some(ScanIssue::AmbiguousUnit {
+        unit: unit.to_string(),
+        at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)],
+        others,
+    })
 }
 
 /// The `missing-unit` issue of an untagged unit no photo found: searched over the box
@@ -1178,13 +1211,38 @@ fn sigma_of(u: &vedette_geometry::Unit) -> f64 {
     u.bases.iter().filter_map(|b| b.meta().sigma_mm).fold(0.0, f64::max)
 }
 
-fn centre_of(u: &vedette_geometry::Unit) -> Vec2 {
-    u.bases.iter().fold(Vec2::ZERO, |a, b| a + b.centre()) * (1.0 / u.bases.len().max(1) as f64)
+/// The mean of `bases`' centres.
+fn centre_of(bases: &[Base]) -> Vec2 {
+    bases.iter().fold(Vec2::ZERO, |a, b| a + b.centre()) * (1.0 / bases.len().max(1) as f64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Several photos: a unit two photos fitted, one saying its formation fits au-2 as
+    /// well and the other au-2 and au-5, is said ambiguous once, at its merged place,
+    /// with both; a unit no photo said so of is not; another unit's issue is not its.
+    #[test]
+    fn a_merged_unit_is_said_ambiguous_once_with_every_twin_named() {
+        let at = |x: f64| Base::new(BaseSize::new(40.0, 20.0), Pose::new(Vec2::new(x, 100.0), 0.0));
+        let said = |unit: &str, others: &[&str]| ScanIssue::AmbiguousUnit {
+            unit: unit.to_string(),
+            at_mm: [0.0, 0.0],
+            others: others.iter().map(|o| (*o).to_string()).collect(),
+        };
+        let issues = [said("au-1", &["au-2"]), said("au-3", &["au-4"]), said("au-1", &["au-5", "au-2"])];
+        let got = ambiguous_over(&issues, "au-1", &[at(100.0), at(140.04)]);
+        assert_eq!(
+            got,
+            Some(ScanIssue::AmbiguousUnit {
+                unit: "au-1".into(),
+                at_mm: [120.0, 100.0],
+                others: vec!["au-2".into(), "au-5".into()]
+            })
+        );
+        assert_eq!(ambiguous_over(&issues, "au-2", &[at(100.0)]), None);
+    }
 
     /// Two photos of one untagged base: where one saw its front and the other assumed
     /// the opposite one, the merged base faces the seen way (the assumed sighting is
