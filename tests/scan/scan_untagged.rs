@@ -186,6 +186,17 @@ fn two_photos_of_an_untagged_table_merge() {
     }
     let (wrong, unsaid) = wrong_units(&merged.table, truth, issues);
     assert!(unsaid.is_empty(), "{wrong} bases on another unit's, unsaid: {unsaid:?}");
+    // A unit left out between photos comes with each photo's place, for the page to
+    // offer (the unit as that photo fitted it).
+    for i in issues {
+        if let ScanIssue::ConflictingUnit { unit, photos, places, .. } = i {
+            assert_eq!(places.len(), photos.len(), "{i:?}");
+            for (k, p) in photos.iter().zip(places) {
+                let fitted = scans[*k].table.units.iter().find(|u| u.id == *unit).unwrap();
+                assert_eq!(p, fitted, "{unit}: photo {k}'s place");
+            }
+        }
+    }
     // A unit both photos placed: each merged base's sigma at most either photo's.
     let mut both = 0;
     for u in &merged.table.units {

@@ -289,6 +289,11 @@ pub enum ScanIssue {
         at_mm: Vec<[f64; 2]>,
         /// The photos (0-based, in the order given), one per place.
         photos: Vec<usize>,
+        /// The unit as each of those photos fitted it, in the same order. `vedette
+        /// serve` offers to put it on one (a `place` correction), as for a unit held
+        /// back from a contested place.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        places: Vec<vedette_geometry::Unit>,
     },
     /// No roster was given: tags became placeholder units of the profile's default
     /// base size.
@@ -466,7 +471,7 @@ impl ScanIssue {
             ScanIssue::AssumedFacing { unit } => format!(
                 "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge (flip it if wrong)"
             ),
-            ScanIssue::ConflictingUnit { unit, at_mm, photos } => format!(
+            ScanIssue::ConflictingUnit { unit, at_mm, photos, .. } => format!(
                 "{unit} lands at {} in photos {}: further apart than their uncertainty allows, left out",
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")

@@ -141,15 +141,7 @@ fn summarize(
             _ => None,
         })
         .collect();
-    let held = issues
-        .iter()
-        .filter_map(|i| match i {
-            ScanIssue::MissingUnit { unit, places, .. } if !places.is_empty() => {
-                Some(HeldUnit::new(unit.clone(), places.clone()))
-            }
-            _ => None,
-        })
-        .collect::<Vec<HeldUnit>>();
+    let held = held_units(issues);
     let absent = absent(table, &held, inputs);
     ScanSummary {
         photos: paths.iter().map(|p| p.display().to_string()).collect(),
@@ -164,6 +156,24 @@ fn summarize(
         absent,
         scan_ms: scans.iter().map(|s| s.report.timing_ms.total).sum(),
     }
+}
+
+/// The units the scan put on no place but offered places for: held back from a
+/// contested place (`missing-unit` with `places`), or put by several photos in places
+/// too far apart to be one (`conflicting-unit`, each photo's place).
+fn held_units(issues: &[ScanIssue]) -> Vec<HeldUnit> {
+    issues
+        .iter()
+        .filter_map(|i| match i {
+            ScanIssue::MissingUnit { unit, places, .. } if !places.is_empty() => {
+                Some(HeldUnit::new(unit.clone(), places.clone()))
+            }
+            ScanIssue::ConflictingUnit { unit, places, photos, .. } if !places.is_empty() => {
+                Some(HeldUnit::new(unit.clone(), places.clone()).seen_in(photos.clone()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The roster's units on no place: neither on `table` nor `held` back (none without a
@@ -268,6 +278,48 @@ fn check_upload(name: &str, bytes: &[u8]) -> Result<&'static str, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A unit held back from a contested place and one two photos put apart are both
+    /// offered with their places (the second with the photo of each); a conflict
+    /// without places (an older report) is not.
+    #[test]
+    fn held_units_are_contested_or_conflicting_units_with_places() {
+        use vedette_geometry::{Base, BaseSize, Pose, Unit, UnitKind, Vec2};
+        let at = |x: f64| {
+            Unit::new(
+                "au-2",
+                "austria",
+                UnitKind::Infantry,
+                vec![Base::new(BaseSize::new(40.0, 20.0), Pose::new(Vec2::new(x, 300.0), 90.0))],
+            )
+        };
+        let issues = vec![
+            ScanIssue::MissingUnit {
+                unit: "au-2".into(),
+                bases: 1,
+                base_mm: [40.0, 20.0],
+                searched_mm: [[0.0, 0.0], [600.0, 400.0]],
+                looked: String::new(),
+                places: vec![at(100.0), at(103.0)],
+            },
+            ScanIssue::ConflictingUnit {
+                unit: "au-3".into(),
+                at_mm: vec![[200.0, 300.0], [400.0, 300.0]],
+                photos: vec![0, 1],
+                places: vec![at(200.0), at(400.0)],
+            },
+            ScanIssue::ConflictingUnit {
+                unit: "au-4".into(),
+                at_mm: vec![[200.0, 300.0], [400.0, 300.0]],
+                photos: vec![0, 1],
+                places: Vec::new(),
+            },
+        ];
+        let held = held_units(&issues);
+        let got: Vec<(&str, usize, &[usize])> =
+            held.iter().map(|h| (h.unit.as_str(), h.places.len(), h.photos.as_slice())).collect();
+        assert_eq!(got, vec![("au-2", 2, &[][..]), ("au-3", 2, &[0, 1][..])]);
+    }
 
     #[test]
     fn uploads_are_known_by_their_bytes() {

@@ -51,7 +51,8 @@ pub struct MissingTag {
 }
 
 /// An untagged unit the scan held back from a contested place (issue 37,
-/// `missing-unit` with `places`): the page offers to put it on one of them (a `place`
+/// `missing-unit` with `places`), or that several photos put in places too far apart
+/// to be one (`conflicting-unit`): the page offers to put it on one of them (a `place`
 /// correction).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeldUnit {
@@ -65,6 +66,10 @@ pub struct HeldUnit {
     /// The same corners in the first photo's pixels, at the base tops' height: what the
     /// photo view draws (empty until [`HeldUnit::project`]).
     pub corners_px: Vec<Vec<[[f64; 2]; 4]>>,
+    /// Of several photos that put it apart, the photo (0-based) of each place; empty
+    /// for a place the one photo barely preferred (contested).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub photos: Vec<usize>,
 }
 
 impl HeldUnit {
@@ -83,7 +88,14 @@ impl HeldUnit {
                     .collect()
             })
             .collect();
-        HeldUnit { unit, places, corners_mm, corners_px: Vec::new() }
+        HeldUnit { unit, places, corners_mm, corners_px: Vec::new(), photos: Vec::new() }
+    }
+
+    /// The same, each place from the photo of the same rank in `photos`.
+    #[must_use]
+    pub fn seen_in(mut self, photos: Vec<usize>) -> HeldUnit {
+        self.photos = photos;
+        self
     }
 
     /// Fills [`HeldUnit::corners_px`] with `to_photo` (table mm to photo pixels, one

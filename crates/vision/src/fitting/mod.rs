@@ -1087,6 +1087,7 @@ pub(crate) fn merge_unit(
                 })
                 .collect(),
             photos: seen.iter().map(|(k, _)| *k).collect(),
+            places: seen.iter().map(|(_, u)| (*u).clone()).collect(),
         })
     };
     let mut bases = Vec::with_capacity(reference.bases.len());

@@ -1,6 +1,8 @@
 // Units held back (issue 37): an untagged unit whose place the photo barely prefers to
 // another place overlapping it is not placed on a guess. The scan reports it missing
-// with both places (`missing-unit` with `places`; the scan summary's `held`). The panel
+// with both places (`missing-unit` with `places`; the scan summary's `held`). So is a
+// unit several photos put in places too far apart to be one (`conflicting-unit`: the
+// held unit's `photos` name the photo of each place). The panel
 // lists those not on the table, each with one button per place: "Place it here" puts
 // the unit on the table as the scan offers it (a "place" correction, undone like the
 // others), and selects it. On the plan the places are drawn dashed and numbered; a
@@ -54,8 +56,7 @@ function show() {
   for (const h of held) {
     const n = h.places[0].bases.length;
     const box = el("div", null, "held-unit");
-    box.append(el("p", h.unit + " (" + n + (n === 1 ? " base" : " bases") + "): the photo fits " +
-      (h.places.length > 1 ? "these " + h.places.length + " places almost equally" : "this place, but barely") +
+    box.append(el("p", h.unit + " (" + n + (n === 1 ? " base" : " bases") + "): " + why(h) +
       ", so it was not placed on a guess. Which is it?"));
     const buttons = el("div", null, "buttons");
     h.places.forEach((p, i) => {
@@ -75,6 +76,16 @@ function show() {
     box.append(buttons);
     list.append(box);
   }
+}
+
+/** Why `h` was held back: a place its photo barely preferred, or photos that disagree. */
+function why(h) {
+  if (h.photos && h.photos.length) {
+    return "photos " + h.photos.map((k) => k + 1).join(" and ") + " put it in these " + h.places.length +
+      " places, too far apart to be one";
+  }
+  return "the photo fits " +
+    (h.places.length > 1 ? "these " + h.places.length + " places almost equally" : "this place, but barely");
 }
 
 function centre(bases) {
