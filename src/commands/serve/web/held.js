@@ -81,8 +81,9 @@ function show() {
 /** Why `h` was held back: a place its photo barely preferred, or photos that disagree. */
 function why(h) {
   if (h.photos && h.photos.length) {
-    return "photos " + h.photos.map((k) => k + 1).join(" and ") + " put it in these " + h.places.length +
-      " places, too far apart to be one";
+    const n = h.photos.map((k) => String(k + 1));
+    const named = n.length > 1 ? n.slice(0, -1).join(", ") + " and " + n[n.length - 1] : n[0];
+    return "photos " + named + " put it in these " + h.places.length + " places, too far apart to be one";
   }
   return "the photo fits " +
     (h.places.length > 1 ? "these " + h.places.length + " places almost equally" : "this place, but barely");
