@@ -40,12 +40,6 @@ pub(crate) struct EdgePoints {
     pub grad: Vec<[[f32; 2]; 3]>,
 }
 
-/// A profile across a direction: the signed gradient summed in bins along it.
-struct Profile {
-    /// Sum over channels and bins of the squared signed sums (the sharpness).
-    energy: f64,
-}
-
 /// The gradients of the photo around blob `index` of `blobs` (the blob and
 /// [`BLOB_REACH_MM`] around it; other blobs' pixels left out).
 pub(crate) fn edge_points(
@@ -115,33 +109,45 @@ pub(crate) fn edge_points(
     Ok(EdgePoints { pos, grad })
 }
 
-/// The profile of `points` across the direction `angle_deg` (counter-clockwise from +x),
-/// every `step`-th point, bins `bin_mm` wide.
+/// The sharpness of the profiles of `points` across the direction `angle_deg`
+/// (counter-clockwise from +x) and across its perpendicular, summed: every `step`-th
+/// point, bins `bin_mm` wide. Both profiles are summed in one pass over the points.
 /// `hull`: the points' convex hull ([`hull`]), where their extent along any direction
 /// is reached.
-fn profile_with(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bin_mm: f64) -> Profile {
-    let n = Vec2::from_heading_deg(angle_deg);
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in hull {
-        let s = p.dot(n);
-        lo = lo.min(s);
-        hi = hi.max(s);
+fn sharpness(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bin_mm: f64) -> f64 {
+    let normals = [Vec2::from_heading_deg(angle_deg), Vec2::from_heading_deg(angle_deg + 90.0)];
+    let mut lows = [0.0; 2];
+    let mut sums: [Vec<[f64; 3]>; 2] = [Vec::new(), Vec::new()];
+    for ((n, low), bins) in normals.iter().zip(&mut lows).zip(&mut sums) {
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in hull {
+            let s = p.dot(*n);
+            lo = lo.min(s);
+            hi = hi.max(s);
+        }
+        if !lo.is_finite() {
+            return 0.0;
+        }
+        *low = lo;
+        *bins = vec![[0f64; 3]; ((hi - lo) / bin_mm).ceil() as usize + 1];
     }
-    if !lo.is_finite() {
-        return Profile { energy: 0.0 };
-    }
-    let count = ((hi - lo) / bin_mm).ceil() as usize + 1;
-    let mut sums = vec![[0f64; 3]; count];
-    let (nx, ny) = (n.x as f32, n.y as f32);
+    let (n0, n1) = (normals[0], normals[1]);
+    let (x0, y0, x1, y1) = (n0.x as f32, n0.y as f32, n1.x as f32, n1.y as f32);
+    let [first, second] = &mut sums;
     for (p, g) in points.pos.iter().zip(&points.grad).step_by(step.max(1)) {
-        let k = ((p.dot(n) - lo) / bin_mm) as usize;
-        if let Some(bin) = sums.get_mut(k) {
+        if let Some(bin) = first.get_mut(((p.dot(n0) - lows[0]) / bin_mm) as usize) {
             for c in 0..3 {
-                bin[c] += f64::from(g[c][0] * nx + g[c][1] * ny);
+                bin[c] += f64::from(g[c][0] * x0 + g[c][1] * y0);
+            }
+        }
+        if let Some(bin) = second.get_mut(((p.dot(n1) - lows[1]) / bin_mm) as usize) {
+            for c in 0..3 {
+                bin[c] += f64::from(g[c][0] * x1 + g[c][1] * y1);
             }
         }
     }
-    Profile { energy: sums.iter().flatten().map(|v| v * v).sum() }
+    let energy = |bins: &[[f64; 3]]| bins.iter().flatten().map(|v| v * v).sum::<f64>();
+    energy(first) + energy(second)
 }
 
 /// The convex hull of `points` (Andrew's monotone chain), counter-clockwise: the
@@ -180,10 +186,7 @@ fn hull(points: &[Vec2]) -> Vec<Vec2> {
 /// a small base whose figures outweigh its edges) has more.
 pub(crate) fn orientations(points: &EdgePoints, most: usize) -> Vec<(f64, f64)> {
     let hull = hull(&points.pos);
-    let sharp = |a: f64, stride: usize, bin: f64| {
-        profile_with(points, &hull, a, stride, bin).energy
-            + profile_with(points, &hull, a + 90.0, stride, bin).energy
-    };
+    let sharp = |a: f64, stride: usize, bin: f64| sharpness(points, &hull, a, stride, bin);
     let search = |centre: f64, half: i32, step_deg: f64, stride: usize, bin: f64| {
         let mut best = (centre, f64::NEG_INFINITY);
         for k in -half..=half {
@@ -261,6 +264,40 @@ mod tests {
                 into.pos.push(p);
                 into.grad.push([g; 3]);
             }
+        }
+    }
+
+    /// One profile's sharpness, summed on its own (as before the two perpendicular
+    /// profiles were summed in one pass).
+    fn one_profile(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bin_mm: f64) -> f64 {
+        let n = Vec2::from_heading_deg(angle_deg);
+        let lo = hull.iter().map(|p| p.dot(n)).fold(f64::INFINITY, f64::min);
+        let hi = hull.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
+        let mut sums = vec![[0f64; 3]; ((hi - lo) / bin_mm).ceil() as usize + 1];
+        let (nx, ny) = (n.x as f32, n.y as f32);
+        for (p, g) in points.pos.iter().zip(&points.grad).step_by(step) {
+            if let Some(bin) = sums.get_mut(((p.dot(n) - lo) / bin_mm) as usize) {
+                for c in 0..3 {
+                    bin[c] += f64::from(g[c][0] * nx + g[c][1] * ny);
+                }
+            }
+        }
+        sums.iter().flatten().map(|v| v * v).sum()
+    }
+
+    /// The two perpendicular profiles summed in one pass give, to the bit, what each
+    /// summed on its own gives (the directions found do not move, issue 36).
+    #[test]
+    fn both_profiles_in_one_pass_are_each_profile_on_its_own() {
+        let mut points = EdgePoints { pos: Vec::new(), grad: Vec::new() };
+        rectangle(Vec2::new(500.0, 400.0), 160.0, 30.0, 10.0, 20.0, &mut points);
+        rectangle(Vec2::new(500.0, 470.0), 100.0, 40.0, 40.0, 13.0, &mut points);
+        let h = hull(&points.pos);
+        for (angle, step, bin) in [(0.0, 1, 1.0), (10.3, 1, 1.0 / 3.0), (37.0, 2, 1.0), (88.25, 3, 1.0 / 3.0)]
+        {
+            let two = one_profile(&points, &h, angle, step, bin)
+                + one_profile(&points, &h, angle + 90.0, step, bin);
+            assert_eq!(sharpness(&points, &h, angle, step, bin).to_bits(), two.to_bits(), "{angle} deg");
         }
     }
 

@@ -55,7 +55,10 @@
 //! unit of as many bases as it has tags ([`wanted`]: not a one-base unit, nor one with a
 //! twin also looked for), never where the unread bases of a unit found in part may
 //! stand; with only such units looked for, blobs too small for their layouts are not
-//! searched.
+//! searched ([`worth_searching`]).
+//!
+//! The blobs are searched (steps 2 and 3) on two threads, each taking the next blob;
+//! the places are given (step 4) in the blobs' order, as on one thread.
 
 mod background;
 mod by_hand;
@@ -321,9 +324,19 @@ pub(crate) fn fit_units(
         parts.extend(cut);
     }
     let blobs = parts;
+    let searched_blobs: Vec<usize> = (0..blobs.len())
+        .filter(|&bi| worth_searching(blobs[bi].area_mm2(), only_tagged, smallest_layout))
+        .collect();
+    // Each blob's directions of straight edges and the places of every layout along
+    // them, the blobs shared between two threads (each blob's search needs only the
+    // photo and the blob; the places are taken in the blobs' order below).
+    let found = each_on_two_threads(&searched_blobs, |&bi| {
+        search_blob(photo, model, top, &blobs[bi], &shade, &layouts, one_formation, lean)
+    });
     let mut candidates: Vec<(usize, Hypothesis)> = Vec::new();
     // Measuring (issue 37): a true table whose formations are scored where they stand.
     let probe_truth = std::env::var_os("VEDETTE_FIT_PROBE").and_then(|p| Table::load(p).ok());
+    let mut found = searched_blobs.iter().copied().zip(found).peekable();
     for (bi, blob) in blobs.iter().enumerate() {
         if debug {
             // One line per blob for the bench's loss classification: index, box, area.
@@ -336,51 +349,8 @@ pub(crate) fn fit_units(
                 blob.area_mm2()
             );
         }
-        // Only tagged units looked for (every one of two bases or more, [`wanted`]): no
-        // place of their layouts fills [`formation::MIN_FILL`] of its outline with a
-        // blob smaller than that share of the smallest (the lone bases and cubes
-        // between the units found are not searched).
-        if only_tagged && blob.area_mm2() < formation::MIN_FILL * smallest_layout {
-            continue;
-        }
-        let points = edges::edge_points(&photo.color, model, top, blob)?;
-        if points.pos.len() < 50 {
-            continue;
-        }
-        // A blob one formation could explain has its direction; a larger one may hold
-        // touching units at other angles, each with its own.
-        let most = if blob.area_mm2() > one_formation { MAX_DIRECTIONS } else { 1 };
-        let angles = edges::orientations(&points, most);
-        // Figures stand above the base tops and lean, on this plane, away from the
-        // camera: the edges on that side are partly hidden by them.
-        let lean_here = lean((blob.min + blob.max) * 0.5);
-        // The edges the figures lean over count less.
-        let weights_of = |t: &template::Turned| {
-            template::Placement::normals(t.a, t.b)
-                .map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 })
-        };
-        let mut found_here = Vec::new();
-        // Each direction of straight edges in the blob (units at other angles touching
-        // it make more than one).
-        for &(angle, _) in &angles {
-            let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
-            let weights = weights_of(&turned);
-            for layout in &layouts {
-                // Facing along a (depth along a) or along b.
-                for along_a in [true, false] {
-                    let (len_a, len_b) = if along_a {
-                        (layout.depth(), layout.frontage())
-                    } else {
-                        (layout.frontage(), layout.depth())
-                    };
-                    for p in turned.places(len_a, len_b, weights) {
-                        if let Some(h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
-                            found_here.push(h);
-                        }
-                    }
-                }
-            }
-        }
+        let Some((_, here)) = found.next_if(|(b, _)| *b == bi) else { continue };
+        let Some(BlobSearch { angles, lean: lean_here, mut found_here }) = here? else { continue };
         if debug {
             eprintln!(
                 "blob {bi}: {:.0}x{:.0} at ({:.0},{:.0}) area {:.0} angle {} lean ({:.1},{:.1})",
@@ -415,7 +385,7 @@ pub(crate) fn fit_units(
         if let Some(truth) = &probe_truth {
             probe(truth, blob, &angles, &layouts, &found_here, |angle| {
                 let turned = template::Turned::new(&photo.color, model, top, blob, angle, &shade)?;
-                let weights = weights_of(&turned);
+                let weights = edge_weights(lean_here, &turned);
                 Ok((turned, weights))
             })?;
         }
@@ -707,6 +677,112 @@ pub(crate) fn fit_units(
         }
     }
     Ok(fitted)
+}
+
+/// Whether a blob of `area_mm2` is searched. With untagged units looked for, every
+/// blob is. With only tagged units none of whose tags was read ([`wanted`]: each of two
+/// bases or more), a blob smaller than [`formation::MIN_FILL`] of the smallest layout's
+/// outline (`smallest_layout_mm2`) is not: no place of theirs would be filled enough
+/// (the lone bases and cubes between the units found). A larger blob is searched
+/// whatever its size: one formation's blob reaches past its halo ([`BLOB_HALO_MM`])
+/// where its figures lean (issue 36: on `tests/scan/scan_tags_not_read.rs` the unit
+/// fitted makes a blob of 5,307 mm², its layout with its halo 5,016 mm²).
+fn worth_searching(area_mm2: f64, only_tagged: bool, smallest_layout_mm2: f64) -> bool {
+    !only_tagged || area_mm2 >= formation::MIN_FILL * smallest_layout_mm2
+}
+
+/// What the search of one blob found ([`search_blob`]).
+struct BlobSearch {
+    /// Its directions of straight edges, degrees, each with its sharpness over the
+    /// sharpest's ([`edges::orientations`]).
+    angles: Vec<(f64, f64)>,
+    /// How far figures on its base tops lean, on their plane, away from the camera, mm.
+    lean: Vec2,
+    /// The places of every layout along those directions.
+    found_here: Vec<Hypothesis>,
+}
+
+/// The places of `layouts` in `blob`: its directions of straight edges, and along each
+/// the places where a layout's outer edges stand out ([`hypothesis`]). `one_formation`:
+/// the largest blob one formation makes (a larger one is searched along
+/// [`MAX_DIRECTIONS`]); `lean`: how far figures lean on the base tops' plane at a
+/// point. `None` when the blob shows too few edges to search.
+#[allow(clippy::too_many_arguments)]
+fn search_blob(
+    photo: &Photo,
+    model: &crate::pose::CameraModel,
+    top: f64,
+    blob: &surface::Blob,
+    shade: &shadow::Shade,
+    layouts: &[Shape],
+    one_formation: f64,
+    lean: impl Fn(Vec2) -> Vec2,
+) -> Result<Option<BlobSearch>, VisionError> {
+    let points = edges::edge_points(&photo.color, model, top, blob)?;
+    if points.pos.len() < 50 {
+        return Ok(None);
+    }
+    // A blob one formation could explain has its direction; a larger one may hold
+    // touching units at other angles, each with its own.
+    let most = if blob.area_mm2() > one_formation { MAX_DIRECTIONS } else { 1 };
+    let angles = edges::orientations(&points, most);
+    // Figures stand above the base tops and lean, on this plane, away from the
+    // camera: the edges on that side are partly hidden by them.
+    let lean_here = lean((blob.min + blob.max) * 0.5);
+    let mut found_here = Vec::new();
+    // Each direction of straight edges in the blob (units at other angles touching
+    // it make more than one).
+    for &(angle, _) in &angles {
+        let turned = template::Turned::new(&photo.color, model, top, blob, angle, shade)?;
+        let weights = edge_weights(lean_here, &turned);
+        for layout in layouts {
+            // Facing along a (depth along a) or along b.
+            for along_a in [true, false] {
+                let (len_a, len_b) = if along_a {
+                    (layout.depth(), layout.frontage())
+                } else {
+                    (layout.frontage(), layout.depth())
+                };
+                for p in turned.places(len_a, len_b, weights) {
+                    if let Some(h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
+                        found_here.push(h);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Some(BlobSearch { angles, lean: lean_here, found_here }))
+}
+
+/// The weights of a turned blob's four edges in a formation's score: an edge the
+/// figures lean over (`lean_here`, mm on the base tops' plane) counts less.
+fn edge_weights(lean_here: Vec2, t: &template::Turned) -> [f64; 4] {
+    template::Placement::normals(t.a, t.b)
+        .map(|n| if lean_here.dot(n) > FAR_EDGE_LEAN_MM { FAR_EDGE_WEIGHT } else { 1.0 })
+}
+
+/// `f` of each of `items`, in their order, the items shared between two threads (each
+/// taking the next in turn): the blobs' searches are independent, and the scan has
+/// the machine's two cores to itself at this stage.
+fn each_on_two_threads<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(k) else { return mine };
+            mine.push((k, f(item)));
+        }
+    };
+    let mut all = std::thread::scope(|s| {
+        let other = s.spawn(work);
+        let mut all = work();
+        all.extend(other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        all
+    });
+    all.sort_by_key(|(k, _)| *k);
+    all.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The place `h` fits within [`CONTESTED_SHARE`] as well as another place of its
@@ -1243,6 +1319,35 @@ mod tests {
             })
         );
         assert_eq!(ambiguous_over(&issues, "au-2", &[at(100.0)]), None);
+    }
+
+    /// With only tagged units looked for, a blob too small for the smallest layout is
+    /// not searched, and a blob larger than a formation with its halo is (issue 36: one
+    /// formation's blob reaches past its halo where its figures lean); with untagged
+    /// units looked for every blob is.
+    #[test]
+    fn with_only_tagged_units_looked_for_only_blobs_too_small_are_not_searched() {
+        // A line of six 30 x 20 mm bases: its outline 3600 mm², with its halo 204 x 44 mm.
+        let layout = 180.0 * 20.0;
+        for (area, tagged_only, untagged) in
+            [(4600.0, true, true), (1700.0, false, true), (12_000.0, true, true)]
+        {
+            assert_eq!(worth_searching(area, true, layout), tagged_only, "{area} mm², tagged units only");
+            assert_eq!(worth_searching(area, false, layout), untagged, "{area} mm², untagged units");
+        }
+    }
+
+    /// The blobs' searches come back in the blobs' order, whichever thread took each.
+    #[test]
+    fn each_on_two_threads_keeps_the_items_order() {
+        let items: Vec<u64> = (0..300).collect();
+        let out = each_on_two_threads(&items, |&k| {
+            if k % 7 == 0 {
+                std::thread::sleep(std::time::Duration::from_micros(300));
+            }
+            k * k
+        });
+        assert_eq!(out, items.iter().map(|k| k * k).collect::<Vec<_>>());
     }
 
     /// Two photos of one untagged base: where one saw its front and the other assumed
