@@ -104,17 +104,20 @@ fn assert_fitted_as(want: &Unit, got: &Unit) {
     }
 }
 
-#[test]
-fn a_tagged_unit_whose_tags_are_not_printed_is_fitted_and_said() {
-    // au-3 (three bases, as au-1 found by its tags: its twin, but au-1's place is
-    // taken) stands between the others, its tags unprinted.
-    let units = vec![
+/// Four lines of three 30 x 20 mm bases: au-3 (as au-1, found by its tags: its twin,
+/// but au-1's place is taken) stands between the others.
+fn four_lines() -> Vec<Unit> {
+    vec![
         infantry_line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
         infantry_line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
         infantry_line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
         infantry_line("au-3", "au", &[380.0, 410.0, 440.0], 290.0, 270.0),
-    ];
-    let (t, s) = shoot(units, &["au-3"]);
+    ]
+}
+
+#[test]
+fn a_tagged_unit_whose_tags_are_not_printed_is_fitted_and_said() {
+    let (t, s) = shoot(four_lines(), &["au-3"]);
     let want = t.units.iter().find(|u| u.id == "au-3").unwrap();
     let got = s
         .table
@@ -189,13 +192,7 @@ fn twins_whose_tags_are_not_printed_are_given_to_neither() {
 /// table though each photo had found it.
 #[test]
 fn two_photos_keep_a_unit_whose_tags_neither_read() {
-    let units = vec![
-        infantry_line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
-        infantry_line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
-        infantry_line("au-1", "au", &[150.0, 180.0, 210.0], 300.0, 270.0),
-        infantry_line("au-3", "au", &[380.0, 410.0, 440.0], 290.0, 270.0),
-    ];
-    let (t, scans, roster) = shoot_from(units, &["au-3"], &[0.0, 180.0]);
+    let (t, scans, roster) = shoot_from(four_lines(), &["au-3"], &[0.0, 180.0]);
     let want = t.units.iter().find(|u| u.id == "au-3").unwrap();
     let of = |table: &Table| table.units.iter().find(|u| u.id == "au-3").cloned();
     for (k, s) in scans.iter().enumerate() {
