@@ -823,11 +823,7 @@ pub fn scan_with_background(
         };
         issues.extend(focal_unknown);
         issues.extend(overexposed);
-        issues.extend(
-            undecoded
-                .iter()
-                .map(|c| ScanIssue::UndecodedTag { at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)] }),
-        );
+        issues.extend(undecoded.iter().map(|c| ScanIssue::UndecodedTag { at_mm: report_at(*c) }));
         let residual_limit = tag_residual_px.as_deref().map(crate::selfcal::residual_limit);
         for (i, t) in tags.iter().enumerate() {
             if let (Some(r), Some(limit)) = (tag_residual_px.as_ref().and_then(|v| v.get(i)), residual_limit)
@@ -866,7 +862,7 @@ pub fn scan_with_background(
             if t.fit_rms_mm > MAX_FIT_RMS_FRACTION * t.size_mm {
                 issues.push(ScanIssue::MisshapenTag {
                     id,
-                    at_mm: [round_to(t.centre.x, 0.1), round_to(t.centre.y, 0.1)],
+                    at_mm: report_at(t.centre),
                     fit_rms_mm: round_to(t.fit_rms_mm, 0.01),
                 });
                 continue;
@@ -1131,8 +1127,14 @@ fn inside_quad(q: &[[f64; 2]; 4], p: [f64; 2]) -> bool {
     s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
 }
 
-fn round_to(v: f64, step: f64) -> f64 {
+/// `v` rounded to a multiple of `step`.
+pub(crate) fn round_to(v: f64, step: f64) -> f64 {
     (v / step).round() * step
+}
+
+/// A place as the scan report gives it: table mm to a tenth.
+pub(crate) fn report_at(p: Vec2) -> [f64; 2] {
+    [round_to(p.x, 0.1), round_to(p.y, 0.1)]
 }
 
 /// Finds the table fiducials: first on a shrunk copy sized from the table's expected

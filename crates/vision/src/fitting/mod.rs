@@ -78,7 +78,7 @@ use crate::photo::Photo;
 use crate::pose::CameraFit;
 use crate::profile::Profile;
 use crate::roster::Roster;
-use crate::scan::ScanIssue;
+use crate::scan::{ScanIssue, report_at, round_to};
 use crate::tags::TagPose;
 use crate::tone::Tone;
 use formation::{Hypothesis, Shape, hypothesis};
@@ -617,7 +617,7 @@ pub(crate) fn fit_units(
         if !rivals.is_empty() {
             fitted.issues.push(ScanIssue::AmbiguousUnit {
                 unit: u.id.clone(),
-                at_mm: [round_to(h.centre.x, 0.1), round_to(h.centre.y, 0.1)],
+                at_mm: report_at(h.centre),
                 others: rivals,
             });
         }
@@ -1106,10 +1106,6 @@ fn marked_seen(bases: Vec<Base>) -> Vec<Base> {
         .collect()
 }
 
-fn round_to(v: f64, step: f64) -> f64 {
-    (v / step).round() * step
-}
-
 /// Turns one base's sightings (the reference photo's first) to one front: a base's
 /// front may be either long edge in another photo, the same axis the other way round
 /// being the same base. The front is that of a photo that saw it (`"facing": "seen"`),
@@ -1133,8 +1129,8 @@ fn one_front(sightings: &mut [crate::merge::Sighting]) -> Result<(), ()> {
 }
 
 /// Several photos (issue 37): a unit's bases as each photo's scan fitted them (an
-/// untagged unit, or a tagged one none of whose tags the photo read), matched by place to the photo that found it with the smallest uncertainty,
-/// each base combined as a tag's sightings are ([`crate::merge`]). `Ok(None)`: no photo
+/// untagged unit, or a tagged one none of whose tags the photo read), matched by place
+/// to the photo that found it with the smallest uncertainty, each base combined as a tag's sightings are ([`crate::merge`]). `Ok(None)`: no photo
 /// found the unit; `Err`: photos put it in places further apart than their joint
 /// uncertainty allows (a `conflicting-unit` issue, boxed: left out, never guessed).
 pub(crate) fn merge_unit(
@@ -1155,13 +1151,7 @@ pub(crate) fn merge_unit(
     let conflict = || {
         Box::new(ScanIssue::ConflictingUnit {
             unit: unit.id.clone(),
-            at_mm: seen
-                .iter()
-                .map(|(_, u)| {
-                    let c = centre_of(&u.bases);
-                    [round_to(c.x, 0.1), round_to(c.y, 0.1)]
-                })
-                .collect(),
+            at_mm: seen.iter().map(|(_, u)| report_at(centre_of(&u.bases))).collect(),
             photos: seen.iter().map(|(k, _)| *k).collect(),
             places: seen.iter().map(|(_, u)| (*u).clone()).collect(),
         })
@@ -1208,12 +1198,7 @@ pub(crate) fn ambiguous_over<'a>(
     if others.is_empty() {
         return None;
     }
-    let c = centre_of(bases);
-    Some(ScanIssue::AmbiguousUnit {
-        unit: unit.to_string(),
-        at_mm: [round_to(c.x, 0.1), round_to(c.y, 0.1)],
-        others,
-    })
+    Some(ScanIssue::AmbiguousUnit { unit: unit.to_string(), at_mm: report_at(centre_of(bases)), others })
 }
 
 /// The `missing-unit` issue of an untagged unit no photo found: searched over the box
