@@ -146,6 +146,15 @@ fn twelve_units(seed: u64, far: bool) -> common::untagged::UntaggedShot {
     }
 }
 
+/// Each of `shots` rendered and scanned alone with its roster and camera file: the
+/// photos of one table that a test then merges.
+fn each_scanned(shots: &[common::untagged::UntaggedShot]) -> (Vec<Rendered>, Vec<vedette_vision::Scan>) {
+    let photos: Vec<Rendered> = shots.iter().map(rendered).collect();
+    let scans =
+        photos.iter().map(|r| scan(&r.photo, &r.profile, Some(&r.roster), Some(&r.k)).unwrap()).collect();
+    (photos, scans)
+}
+
 /// Several photos (issue 37 item 6): the 12-unit table of
 /// [`own_untagged_render_holds_the_floor`] from the near and the far edge (another
 /// render seed), each scanned alone and the two merged (`merge_scans`, as `vedette
@@ -162,10 +171,7 @@ fn twelve_units(seed: u64, far: bool) -> common::untagged::UntaggedShot {
 #[test]
 fn two_photos_of_an_untagged_table_merge() {
     use vedette_vision::merge_scans;
-    let shots = [twelve_units(3711, false), twelve_units(3712, true)];
-    let photos: Vec<Rendered> = shots.iter().map(rendered).collect();
-    let scans: Vec<vedette_vision::Scan> =
-        photos.iter().map(|r| scan(&r.photo, &r.profile, Some(&r.roster), Some(&r.k)).unwrap()).collect();
+    let (photos, scans) = each_scanned(&[twelve_units(3711, false), twelve_units(3712, true)]);
     let (roster, truth) = (&photos[0].roster, &photos[0].truth);
     for (r, s) in photos.iter().zip(&scans) {
         eprintln!("{}: {}", r.name, compare_untagged(&s.table, truth).summary());
@@ -420,10 +426,7 @@ fn twins_are_told_apart_by_their_declared_paint() {
 /// the merged table stands on another unit's unsaid.
 #[test]
 fn twins_stay_ambiguous_over_two_photos() {
-    let photos: Vec<Rendered> =
-        [four_twins(3790, false), four_twins(3791, true)].iter().map(rendered).collect();
-    let scans: Vec<vedette_vision::Scan> =
-        photos.iter().map(|r| scan(&r.photo, &r.profile, Some(&r.roster), Some(&r.k)).unwrap()).collect();
+    let (photos, scans) = each_scanned(&[four_twins(3790, false), four_twins(3791, true)]);
     let merged = vedette_vision::merge_scans(&scans, &photos[0].profile, Some(&photos[0].roster));
     let issues = &merged.report.issues;
     let outer = |unit: &str, others: &[String]| {
