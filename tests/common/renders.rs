@@ -225,6 +225,12 @@ pub struct SceneUnit {
     /// (cavalry); `None`: the side's.
     #[serde(default)]
     pub coat: Option<[f64; 3]>,
+    /// The division it belongs to (a leader: the one it leads).
+    #[serde(default)]
+    pub division: Option<String>,
+    /// A skirmisher's parent unit.
+    #[serde(default)]
+    pub parent: Option<String>,
 }
 
 /// One status cube.
@@ -416,7 +422,8 @@ top_height_mm = {bh:?}
     /// a tagged unit's tags in base order, tag offset and (where it is not the
     /// profile's) tag size; an untagged unit's base count (`bases = N`, issue 37); the
     /// side at the near edge (`near_side`); each unit's declared paints (`coat` where
-    /// the scene paints the unit's own, `flock`), as a player would declare them.
+    /// the scene paints the unit's own, `flock`), and its division and parent, as a
+    /// player would declare them.
     pub fn roster(&self) -> Roster {
         let default_mm = self.default_tag_mm();
         let mut by_unit: BTreeMap<&str, Vec<&SceneTag>> = BTreeMap::new();
@@ -425,6 +432,14 @@ top_height_mm = {bh:?}
         }
         // Each unit's paints as a player declares them (issue 37): its coat where the
         // scene gives one, its flock.
+        // Each unit's division and parent, as a player's roster says them.
+        let kin = |mut unit: RosterUnit| {
+            if let Some(s) = self.scene.units.iter().find(|s| s.id == unit.id) {
+                unit.division = s.division.clone();
+                unit.parent = s.parent.clone();
+            }
+            unit
+        };
         let paints = |id: &str| {
             let to_u8 = |c: [f64; 3]| c.map(|v| v.round().clamp(0.0, 255.0) as u8);
             self.scene
@@ -433,32 +448,31 @@ top_height_mm = {bh:?}
                 .find(|s| s.id == id)
                 .map_or((None, None), |s| (s.coat.map(to_u8), Some(to_u8(s.flock_rgb))))
         };
-        let units = self
-            .truth
-            .units
-            .iter()
-            .filter_map(|u| {
-                let (coat, flock) = paints(&u.id);
-                let Some(tags) = by_unit.get(u.id.as_str()) else {
-                    let b = u.bases.first()?;
-                    return Some(
-                        RosterUnit::untagged(u, [b.width(), b.depth()], u.bases.len()).painted(coat, flock),
+        let units =
+            self.truth
+                .units
+                .iter()
+                .filter_map(|u| {
+                    let (coat, flock) = paints(&u.id);
+                    let Some(tags) = by_unit.get(u.id.as_str()) else {
+                        let b = u.bases.first()?;
+                        return Some(kin(RosterUnit::untagged(u, [b.width(), b.depth()], u.bases.len())
+                            .painted(coat, flock)));
+                    };
+                    let mut tags = tags.clone();
+                    tags.sort_by_key(|t| t.base_index);
+                    let b = &u.bases[tags[0].base_index];
+                    let mut unit = RosterUnit::from_unit(
+                        u,
+                        [b.width(), b.depth()],
+                        [tags[0].offset_right_mm, tags[0].offset_forward_mm],
+                        tags.iter().map(|t| t.id).collect(),
                     );
-                };
-                let mut tags = tags.clone();
-                tags.sort_by_key(|t| t.base_index);
-                let b = &u.bases[tags[0].base_index];
-                let mut unit = RosterUnit::from_unit(
-                    u,
-                    [b.width(), b.depth()],
-                    [tags[0].offset_right_mm, tags[0].offset_forward_mm],
-                    tags.iter().map(|t| t.id).collect(),
-                );
-                // The unit's tag size where it is not the profile's.
-                unit.tag_mm = Some(tags[0].side_mm).filter(|s| (s - default_mm).abs() > 1e-9);
-                Some(unit.painted(coat, flock))
-            })
-            .collect();
+                    // The unit's tag size where it is not the profile's.
+                    unit.tag_mm = Some(tags[0].side_mm).filter(|s| (s - default_mm).abs() > 1e-9);
+                    Some(kin(unit.painted(coat, flock)))
+                })
+                .collect();
         let game = Game {
             rules: self.truth.rules,
             scale: self.truth.scale,

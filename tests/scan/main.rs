@@ -25,6 +25,7 @@ mod scan_terrain_layer;
 mod scan_two_photos;
 mod scan_untagged;
 mod untagged_assign;
+mod untagged_company;
 mod untagged_facing;
 mod untagged_sample;
 mod untagged_waists;

@@ -29,7 +29,9 @@
 //!    strongest one, and formations slid onto it).
 //! 4. Units are given places best first (edge strength, more for a place that explains
 //!    its whole blob); units of one layout, side and kind that
-//!    the photo cannot tell apart are said (`ambiguous-unit`), a unit no blob fits is
+//!    the photo cannot tell apart are said (`ambiguous-unit`), and the places given to
+//!    them are shared out again so that each stands with its division or parent
+//!    ([`company`], from the roster), a unit no blob fits is
 //!    reported missing with where it was looked for (`missing-unit`), never invented.
 //!    A place that another place of its layout overlapping it fits nearly as well
 //!    ([`contested`]: the photo does not say which the unit stands on) is not given:
@@ -62,6 +64,7 @@
 
 mod background;
 mod by_hand;
+mod company;
 mod edges;
 mod facing;
 mod formation;
@@ -406,6 +409,8 @@ pub(crate) fn fit_units(
     // The units whose place was contested ([`CONTESTED_SHARE`]): its centre, and the unit
     // as it would stand there and on the runner-up.
     let mut withheld: BTreeMap<usize, (Vec2, Vec<Unit>)> = BTreeMap::new();
+    // The twins given places that the photo could not tell apart, as pairs.
+    let mut ties: Vec<(usize, usize)> = Vec::new();
     let table_middle = profile.table.depth_mm / 2.0;
     let (table_w, table_d) = (profile.table.width_mm, profile.table.depth_mm);
     let reaches_table_edge = |outline: &[Vec2; 4]| {
@@ -614,6 +619,7 @@ pub(crate) fn fit_units(
             continue;
         }
         let rivals: Vec<String> = tied.iter().map(|&o| roster.units[o].id.clone()).collect();
+        ties.extend(tied.iter().map(|&o| (unit, o)));
         if !rivals.is_empty() {
             fitted.issues.push(ScanIssue::AmbiguousUnit {
                 unit: u.id.clone(),
@@ -659,6 +665,7 @@ pub(crate) fn fit_units(
         fitted.units.insert(unit, bases);
         blob_taken[group[*bi]].push(own_core);
     }
+    keep_company(&mut fitted, roster, tagged, &ties, &withheld);
     for s in &shapes {
         if !fitted.units.contains_key(&s.unit) {
             let u = &roster.units[s.unit];
@@ -752,6 +759,64 @@ fn search_blob(
         }
     }
     Ok(Some(BlobSearch { angles, lean: lean_here, found_here }))
+}
+
+/// Twins the photo could not tell apart (`ties`) shared out again among the places
+/// they were given so that each stands with its company, its division or its parent
+/// ([`company`]): the bases of each place, and what `fitted`'s issues say of its unit
+/// (`ambiguous-unit`, `assumed-facing`), go to the member renamed. Their company is
+/// looked for among the units `tagged` (found by their tags) and fitted (not of the
+/// class); a member `withheld` from a contested place keeps its own.
+fn keep_company(
+    fitted: &mut Fitted,
+    roster: &Roster,
+    tagged: &Table,
+    ties: &[(usize, usize)],
+    withheld: &BTreeMap<usize, (Vec2, Vec<Unit>)>,
+) {
+    for class in company::classes(ties) {
+        let class: Vec<usize> = class.into_iter().filter(|u| !withheld.contains_key(u)).collect();
+        let held: Vec<usize> = class.iter().copied().filter(|u| fitted.units.contains_key(u)).collect();
+        let places: Vec<Vec2> = held.iter().map(|u| centre_of(&fitted.units[u])).collect();
+        let by_id = |id: &str| roster.units.iter().position(|r| r.id == id);
+        let placed: Vec<(usize, Vec<Vec2>)> = tagged
+            .units
+            .iter()
+            .filter_map(|t| Some((by_id(&t.id)?, t.bases.iter().map(Base::centre).collect())))
+            .chain(fitted.units.iter().map(|(&u, bases)| (u, bases.iter().map(Base::centre).collect())))
+            .collect();
+        let Some(given) = company::arrange(&class, &held, |m, i| {
+            company::apart(roster, class[m], places[i], &placed, &class)
+        }) else {
+            continue;
+        };
+        let renaming = company::renaming(&class, &held, &given);
+        let mut moved: Vec<(usize, Vec<Base>)> =
+            held.iter().filter_map(|u| Some((*u, fitted.units.remove(u)?))).collect();
+        for (from, bases) in moved.drain(..) {
+            if let Some(&(_, to)) = renaming.iter().find(|(f, _)| *f == from) {
+                fitted.units.insert(to, bases);
+            }
+        }
+        let id_of = |from: &str| {
+            renaming
+                .iter()
+                .find(|(f, _)| roster.units[*f].id == from)
+                .map_or_else(|| from.to_string(), |(_, t)| roster.units[*t].id.clone())
+        };
+        for issue in &mut fitted.issues {
+            match issue {
+                ScanIssue::AmbiguousUnit { unit, others, .. } => {
+                    *unit = id_of(unit);
+                    for o in others.iter_mut() {
+                        *o = id_of(o);
+                    }
+                }
+                ScanIssue::AssumedFacing { unit } => *unit = id_of(unit),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// The weights of a turned blob's four edges in a formation's score: an edge the
