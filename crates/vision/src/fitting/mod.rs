@@ -1524,7 +1524,7 @@ mod tests {
     /// no twin (solo) the photos put 50 mm apart is left out as `conflicting-unit` with
     /// both places; a unit no photo fitted is not merged.
     #[test]
-    fn twins_the_photos_swapped_are_both_placed_and_a_contradiction_left_out() {
+    fn a_merge_of_places_places_swapped_twins_and_leaves_a_contradiction_out() {
         use crate::scan::test_scene::{camera, profile, render};
         const TWINS: &str = r#"
 [[unit]]
