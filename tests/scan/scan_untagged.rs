@@ -158,23 +158,17 @@ fn each_scanned(shots: &[common::untagged::UntaggedShot]) -> (Vec<Rendered>, Vec
     (photos, scans)
 }
 
-/// Several photos (issue 37 item 6): the 12-unit table of
-/// [`own_untagged_render_holds_the_floor`] from the near and the far edge (another
-/// render seed), each scanned alone and the two merged (`merge_scans`, as `vedette
-/// scan NEAR.jpg FAR.jpg` does). In the merged table every roster unit is placed or
-/// reported once (`missing-unit` or `conflicting-unit`), no base stands on another
-/// unit's without an `ambiguous-unit` saying so (the photos' ties carried into the
-/// merge), a base both photos placed is at least as sure as either photo's, and the
-/// merge holds the floor. Measured: near 27 of 37 right of 30 written (73.0% /
-/// 90.0%), far 22 of 37 of 29 (59.5% / 75.9%), merged 22 of 37 of 23 (59.5% / 95.7%):
-/// with no coat declared, the photos give twin formations to different units, and a
-/// unit two photos put in places further apart than their uncertainty allows is left
-/// out (`conflicting-unit`: fr-1, fr-6, au-9, au-10), never guessed; what is merged is
-/// surer than either photo (centre median 1.25 mm against 1.30 and 1.89).
-#[test]
-fn two_photos_of_an_untagged_table_merge() {
+/// Several photos (issue 37 item 6): `shots` of one table, each scanned alone and
+/// merged (`merge_scans`, as `vedette scan NEAR.jpg FAR.jpg` does), each photo's and
+/// the merge's figures printed. In the merged table every roster unit is placed or
+/// reported once (`missing-unit` or `conflicting-unit`, or a tag of it missing), no
+/// base stands on another unit's without an `ambiguous-unit` saying so (the photos'
+/// ties and the merge's own carried into the report), a conflicting unit's offered
+/// places are its photos' fitted places, a place both photos saw is at least as sure
+/// as either photo's, and no facing is wrong unmarked. Gives the merge's accuracy.
+fn merged_pair(shots: &[common::untagged::UntaggedShot]) -> UntaggedAccuracy {
     use vedette_vision::merge_scans;
-    let (photos, scans) = each_scanned(&[twelve_units(3711, false), twelve_units(3712, true)]);
+    let (photos, scans) = each_scanned(shots);
     let (roster, truth) = (&photos[0].roster, &photos[0].truth);
     for (r, s) in photos.iter().zip(&scans) {
         eprintln!("{}: {}", r.name, compare_untagged(&s.table, truth).summary());
@@ -191,26 +185,56 @@ fn two_photos_of_an_untagged_table_merge() {
                 matches!(i, ScanIssue::MissingUnit { unit, .. } | ScanIssue::ConflictingUnit { unit, .. } if *unit == u.id)
             })
             .count();
-        assert_eq!(placed + said, 1, "{}: placed {placed}, reported {said}: {issues:?}", u.id);
+        let tag_missing = u
+            .tags
+            .iter()
+            .any(|t| issues.iter().any(|i| matches!(i, ScanIssue::MissingTag { id, .. } if id == t)));
+        assert!(
+            placed + said == 1 || (placed + said == 0 && tag_missing),
+            "{}: placed {placed}, reported {said}: {issues:?}",
+            u.id
+        );
     }
+    // The merge says what it gives another unit's bases; what a photo put there unsaid
+    // (its own fitter's mistake) it may carry, never add to.
+    let photos_unsaid: Vec<String> =
+        scans.iter().flat_map(|s| wrong_units(&s.table, truth, &s.report.issues).1).collect();
     let (wrong, unsaid) = wrong_units(&merged.table, truth, issues);
-    assert!(unsaid.is_empty(), "{wrong} bases on another unit's, unsaid: {unsaid:?}");
-    // A unit left out between photos comes with each photo's place, for the page to
-    // offer (the unit as that photo fitted it).
+    let added: Vec<&String> = unsaid.iter().filter(|u| !photos_unsaid.contains(u)).collect();
+    assert!(
+        added.is_empty(),
+        "{wrong} bases on another unit's, unsaid: {unsaid:?}, the photos' {photos_unsaid:?}"
+    );
+    // A unit left out between photos comes with each photo's place that no merged unit
+    // stands on, for the page to offer (the unit as that photo fitted it).
     for i in issues {
         if let ScanIssue::ConflictingUnit { unit, photos, places, .. } = i {
-            assert_eq!(places.len(), photos.len(), "{i:?}");
+            assert!(places.is_empty() || places.len() == photos.len(), "{i:?}");
             for (k, p) in photos.iter().zip(places) {
                 let fitted = scans[*k].table.units.iter().find(|u| u.id == *unit).unwrap();
                 assert_eq!(p, fitted, "{unit}: photo {k}'s place");
             }
         }
     }
-    // A unit both photos placed: each merged base's sigma at most either photo's.
+    // A place both photos saw (a fitted formation of its layout within 5 mm in each,
+    // whichever unit each gave it): each merged base's sigma at most either photo's.
+    let centre = |u: &vedette_geometry::Unit| {
+        u.bases.iter().fold(vedette_geometry::Vec2::ZERO, |a, b| a + b.centre())
+            * (1.0 / u.bases.len() as f64)
+    };
+    let fitted = |u: &vedette_geometry::Unit| {
+        u.bases.iter().all(|b| b.meta().found == Some(vedette_geometry::Found::Fitted))
+    };
     let mut both = 0;
-    for u in &merged.table.units {
-        let single: Vec<&vedette_geometry::Unit> =
-            scans.iter().filter_map(|s| s.table.units.iter().find(|t| t.id == u.id)).collect();
+    for u in merged.table.units.iter().filter(|u| fitted(u)) {
+        let single: Vec<&vedette_geometry::Unit> = scans
+            .iter()
+            .filter_map(|s| {
+                s.table.units.iter().find(|t| {
+                    fitted(t) && t.bases.len() == u.bases.len() && centre(t).distance(centre(u)) < 5.0
+                })
+            })
+            .collect();
         if single.len() < 2 {
             continue;
         }
@@ -219,10 +243,55 @@ fn two_photos_of_an_untagged_table_merge() {
             |x: &vedette_geometry::Unit| x.bases.iter().filter_map(|b| b.meta().sigma_mm).fold(0.0, f64::max);
         assert!(sigma(u) <= single.iter().map(|x| sigma(x)).fold(f64::INFINITY, f64::min) + 1e-9, "{}", u.id);
     }
-    eprintln!("merged: {both} units placed by both photos");
-    assert!(acc.recall_up_to_twins() >= 0.58, "{}", acc.summary());
-    assert!(acc.precision_up_to_twins() >= 0.95, "{}", acc.summary());
+    eprintln!("merged: {both} fitted units on places both photos saw");
+    for i in issues.iter().filter(|i| {
+        matches!(
+            i,
+            ScanIssue::MissingUnit { .. }
+                | ScanIssue::ConflictingUnit { .. }
+                | ScanIssue::AmbiguousUnit { .. }
+        )
+    }) {
+        eprintln!("merged: {}", i.describe());
+    }
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
+    acc
+}
+
+/// The 12-unit table of [`own_untagged_render_holds_the_floor`] from the near and the
+/// far edge (another render seed), merged ([`merged_pair`]). Measured: near 27 of 37
+/// right of 30 written (73.0% / 90.0%), far 22 of 37 of 29 (59.5% / 75.9%), merged 27
+/// of 37 of 29 (73.0% / 93.1%), centre median 1.23 mm (1.30 and 1.89 alone): merged
+/// place first, fr-1 and fr-6 (which the far photo put on each other's and another
+/// unit's places) are placed; au-10, which each photo put on a different place on
+/// au-4's bases (missing in both), is left out (`conflicting-unit`); au-7 and au-9
+/// stand on au-11's bases (missing in both), as the near photo put them. Before the
+/// merge of places: 22 of 37 of 23 (59.5% / 95.7%), fr-1, fr-6, au-9 and au-10 left
+/// out.
+#[test]
+fn two_photos_of_an_untagged_table_merge() {
+    let acc = merged_pair(&[twelve_units(3711, false), twelve_units(3712, true)]);
+    assert!(acc.recall_up_to_twins() >= 0.72, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.93, "{}", acc.summary());
+    assert!(quantile(&acc.centre_mm, 0.5) <= 1.3, "{}", acc.summary());
+}
+
+/// The bench's Brown-1.5mm pair (`common::untagged::untagged_shots`: 30 units, every
+/// fifth tagged, six coats declared; near at 10°, far at 22°), merged
+/// ([`merged_pair`]): a second table, so the first's figures are not one render's
+/// luck. Measured: near 76 of 91 right of 85 written (83.5% / 89.4%), far 69 of 83
+/// (75.8% / 83.1%), merged 79 of 91 of 91 (86.8% / 86.8%), centre median 0.91 mm;
+/// before the merge of places 73 of 85 (80.2% / 85.9%), fr-8, fr-14 and fr-21 left out.
+/// The near photo's own mistakes (fr-28 on au-4's base, unsaid) are carried, not added
+/// to.
+#[test]
+fn two_photos_of_the_bench_brown_table_merge() {
+    let shots: Vec<_> = common::untagged::untagged_shots().into_iter().skip(4).collect();
+    assert!(shots.len() == 2 && shots.iter().all(|s| s.table_seed == 3705), "{shots:?}");
+    let acc = merged_pair(&shots);
+    assert!(acc.recall_up_to_twins() >= 0.86, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.86, "{}", acc.summary());
+    assert!(quantile(&acc.centre_mm, 0.5) <= 1.0, "{}", acc.summary());
 }
 
 /// vedette-synth's first bench render (`u1-t3701`: 30 units, tilt 5°, a green mat,

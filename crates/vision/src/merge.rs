@@ -9,10 +9,23 @@
 //! their formation in one photo are not carried over; inference runs again on the
 //! merged bases, so a base seen in the other photo is measured, not inferred.
 //!
-//! A unit no photo found by its tags (an untagged unit, or a tagged one none of whose
-//! tags any photo read) is merged from the photos that fitted it, base by base by
-//! place ([`crate::fitting::merge_unit`]); what a photo said of its formation (that it
-//! fits a twin as well, that its tags were not read) is said once of the merged unit.
+//! The units no photo found by their tags (untagged units, and tagged ones none of
+//! whose tags any photo read) are merged place first ([`crate::fitting::merge_units`]):
+//! the photos' fitted formations are matched to one another by place (one layout,
+//! within their joint uncertainty, as a tag's sightings are combined), then units are
+//! given to the merged places. A place both photos gave one unit is that unit's; a
+//! place they gave two twins (one side, kind and layout: the photos cannot tell them
+//! apart) is one place, given as one photo would (to the unit of the photo surer of it,
+//! by `sigma_mm`) and said `ambiguous-unit` with the twin, so that twins the photos
+//! swapped are both placed, each on one of their places; a place one photo found is
+//! kept. Never two units on one place, never a unit twice: a unit a photo put on a
+//! place that went to no twin of it is `conflicting-unit` (left out, with each photo's
+//! place no merged unit stands on); one all of whose places went to twins is
+//! `missing-unit`. A merged base's `sigma_mm` is its place's sightings combined (the
+//! inverse-variance mean over every photo that saw the place, whichever unit each
+//! named); a place one photo saw keeps that photo's. What a photo said of its
+//! formation (that it fits a twin as well, that its tags were not read) is said once
+//! of the merged unit.
 //!
 //! Marker cubes are merged too ([`merged_markers`]): a cube of one colour that several
 //! photos found within half a cube's side of each other is one cube, at the mean of
@@ -21,6 +34,7 @@
 //! rule one photo's cubes are linked by.
 
 use crate::cubes::{self, FoundCube};
+use crate::fitting::MergedUnit;
 use crate::infer::infer_bases;
 use crate::profile::Profile;
 use crate::roster::Roster;
@@ -161,13 +175,16 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                 .collect();
             let left_out = |tag: u32| left_out_ids.contains(&tag);
             let mut inferred = infer_bases(r, &found, None);
+            // The units no photo found by their tags (untagged, issue 37; or tagged with
+            // none of their tags read, fitted as untagged units: issue 36): the photos'
+            // fitted formations merged by place, then given to units.
+            let mut by_place = crate::fitting::merge_units(scans, r, |ui| {
+                !(r.units[ui].is_tagged() && found.contains_key(&ui))
+            });
             for (ui, u) in r.units.iter().enumerate() {
-                // A unit no photo found by its tags (untagged, issue 37; or tagged with
-                // none of its tags read, fitted as an untagged unit: issue 36): its
-                // fitted bases matched across the photos by place.
                 if !(u.is_tagged() && found.contains_key(&ui)) {
-                    match crate::fitting::merge_unit(scans, u) {
-                        Ok(Some(bases)) => {
+                    match by_place.remove(&ui) {
+                        Some(MergedUnit::Placed { bases, others }) => {
                             if u.is_tagged() {
                                 issues.push(ScanIssue::TagsNotRead {
                                     unit: u.id.clone(),
@@ -178,6 +195,7 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                                 scans.iter().flat_map(|s| &s.report.issues),
                                 &u.id,
                                 &bases,
+                                &others,
                             ));
                             if bases.iter().any(|b| b.meta().facing == Some(Facing::Assumed)) {
                                 issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
@@ -186,12 +204,12 @@ pub fn merge_scans(scans: &[Scan], profile: &Profile, roster: Option<&Roster>) -
                             continue;
                         }
                         // A tagged unit no photo fitted either: missing by its tags, below.
-                        Ok(None) if u.is_tagged() => {}
-                        Ok(None) => {
+                        None if u.is_tagged() => {}
+                        None => {
                             issues.push(crate::fitting::missing_everywhere(u, scans));
                             continue;
                         }
-                        Err(issue) => {
+                        Some(MergedUnit::LeftOut(issue)) => {
                             issues.push(*issue);
                             if !u.is_tagged() {
                                 continue;

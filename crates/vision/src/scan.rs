@@ -280,18 +280,21 @@ pub enum ScanIssue {
         /// The unit.
         unit: String,
     },
-    /// Several photos (issue 37): an untagged unit fitted in places further apart than
-    /// the photos' joint uncertainty allows; left out, not guessed.
+    /// Several photos (issue 37): an untagged unit the photos put in places that are
+    /// not one place, one of which went to no twin of it on the merged table (the photos
+    /// contradict each other); left out, not guessed.
     ConflictingUnit {
         /// The unit.
         unit: String,
-        /// Where each photo put its formation's centre, table mm.
+        /// Where each photo put its formation's centre, table mm (only the places no
+        /// merged unit stands on, when there are any).
         at_mm: Vec<[f64; 2]>,
         /// The photos (0-based, in the order given), one per place.
         photos: Vec<usize>,
-        /// The unit as each of those photos fitted it, in the same order. `vedette
-        /// serve` offers to put it on one (a `place` correction), as for a unit held
-        /// back from a contested place.
+        /// The unit as each of those photos fitted it, in the same order; empty when
+        /// every photo's place is another merged unit's. `vedette serve` offers to put
+        /// it on one (a `place` correction), as for a unit held back from a contested
+        /// place.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         places: Vec<vedette_geometry::Unit>,
     },
@@ -472,7 +475,7 @@ impl ScanIssue {
                 "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge (flip it if wrong)"
             ),
             ScanIssue::ConflictingUnit { unit, at_mm, photos, .. } => format!(
-                "{unit} lands at {} in photos {}: further apart than their uncertainty allows, left out",
+                "{unit} lands at {} in photos {}: not one place, and another place a photo put it on is none of its twins': left out",
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),

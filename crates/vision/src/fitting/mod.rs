@@ -1193,61 +1193,295 @@ fn one_front(sightings: &mut [crate::merge::Sighting]) -> Result<(), ()> {
     Ok(())
 }
 
-/// Several photos (issue 37): a unit's bases as each photo's scan fitted them (an
-/// untagged unit, or a tagged one none of whose tags the photo read), matched by place
-/// to the photo that found it with the smallest uncertainty, each base combined as a tag's sightings are ([`crate::merge`]). `Ok(None)`: no photo
-/// found the unit; `Err`: photos put it in places further apart than their joint
-/// uncertainty allows (a `conflicting-unit` issue, boxed: left out, never guessed).
-pub(crate) fn merge_unit(
-    scans: &[crate::scan::Scan],
-    unit: &crate::roster::RosterUnit,
-) -> Result<Option<Vec<Base>>, Box<ScanIssue>> {
+/// One photo's fitted formation of a unit: the photo (0-based), the roster unit (index),
+/// the unit as that photo's scan fitted it.
+type Formation<'a> = (usize, usize, &'a Unit);
+
+/// What several photos give one untagged unit ([`merge_units`]).
+#[derive(Debug, Clone)]
+pub(crate) enum MergedUnit {
+    /// Its bases on the merged place, and the twins the photos gave that place to
+    /// instead (sorted; empty when every photo that saw the place gave it this unit).
+    Placed { bases: Vec<Base>, others: Vec<String> },
+    /// Left out: a `conflicting-unit` (a photo put it on a place nobody could take) or a
+    /// `missing-unit` (every place a photo gave it is a twin's on the merged table).
+    LeftOut(Box<ScanIssue>),
+}
+
+/// One place from formations of several photos (at most one of each photo), each base
+/// combined as a tag's sightings are ([`crate::merge::combine`]) with the nearest base
+/// of each other formation, the front turned to one ([`one_front`]); the reference is
+/// the formation with the smallest uncertainty. `Err` when the formations are not of one
+/// layout (count and base size) or lie further apart than their joint uncertainty: not
+/// one place.
+fn same_place(formations: &[Formation]) -> Result<Vec<Base>, ()> {
     use crate::merge::{Sighting, combine};
-    // Only photos that fitted it: a photo that read its tags put it in the merge by them.
-    let fitted = |u: &&vedette_geometry::Unit| u.bases.iter().all(|b| b.meta().found == Some(Found::Fitted));
-    let seen: Vec<(usize, &vedette_geometry::Unit)> = scans
-        .iter()
-        .enumerate()
-        .filter_map(|(k, s)| s.table.units.iter().filter(fitted).find(|u| u.id == unit.id).map(|u| (k, u)))
-        .collect();
-    let Some(&(first, reference)) = seen.iter().min_by(|a, b| sigma_of(a.1).total_cmp(&sigma_of(b.1))) else {
-        return Ok(None);
+    let &(first, _, reference) =
+        formations.iter().min_by(|a, b| sigma_of(a.2).total_cmp(&sigma_of(b.2))).ok_or(())?;
+    let one_layout = |u: &Unit| {
+        u.bases.len() == reference.bases.len()
+            && u.bases.iter().zip(&reference.bases).all(|(a, b)| a.size() == b.size())
     };
-    let conflict = || {
-        Box::new(ScanIssue::ConflictingUnit {
-            unit: unit.id.clone(),
-            at_mm: seen.iter().map(|(_, u)| report_at(centre_of(&u.bases))).collect(),
-            photos: seen.iter().map(|(k, _)| *k).collect(),
-            places: seen.iter().map(|(_, u)| (*u).clone()).collect(),
-        })
-    };
+    if !formations.iter().all(|f| one_layout(f.2)) {
+        return Err(());
+    }
     let mut bases = Vec::with_capacity(reference.bases.len());
     for b in &reference.bases {
         let mut sightings = vec![Sighting { photo: first, base: *b }];
-        for &(k, u) in seen.iter().filter(|(k, _)| *k != first) {
-            let Some(other) = u
-                .bases
-                .iter()
-                .min_by(|x, y| x.centre().distance(b.centre()).total_cmp(&y.centre().distance(b.centre())))
-            else {
-                continue;
+        for &(k, _, u) in formations.iter().filter(|f| f.0 != first) {
+            let nearest = |x: &&Base, y: &&Base| {
+                x.centre().distance(b.centre()).total_cmp(&y.centre().distance(b.centre()))
             };
+            let Some(other) = u.bases.iter().min_by(nearest) else { continue };
             sightings.push(Sighting { photo: k, base: *other });
         }
-        one_front(&mut sightings).map_err(|()| conflict())?;
-        bases.push(combine(&sightings).map_err(|()| conflict())?);
+        one_front(&mut sightings)?;
+        bases.push(combine(&sightings)?);
     }
-    Ok(Some(bases))
+    Ok(bases)
+}
+
+/// Two places whose bases overlap by more than a sliver ([`core_of`]): one table
+/// cannot hold both.
+fn places_overlap(a: &[Base], b: &[Base]) -> bool {
+    let core = |x: &Base| {
+        let forward = Vec2::from_heading_deg(x.heading_deg());
+        core_of(x.centre(), forward, x.width(), x.depth())
+    };
+    a.iter().any(|x| b.iter().any(|y| overlaps(&core(x), &core(y))))
+}
+
+/// Several photos (issue 37): the untagged units (roster indices for which `wanted`
+/// holds: untagged units, and tagged ones no photo found by their tags) merged place
+/// first. Each photo's fitted formations are matched to one another by place
+/// ([`same_place`]: one layout, within their joint uncertainty), each formation to the
+/// nearest place so far that it is one with. Then the places are decided one at a
+/// time: first those more photos saw, then those no other undecided place overlaps
+/// (where the photos do not disagree on what stands), then those whose unit has no
+/// other undecided place, then the surest (smallest `sigma_mm`). A place goes to the
+/// unit of its surest photo that is still free, else to another unit a photo named
+/// there, else (when no other photo's place disputes it) to a free twin ([`twins`]) of
+/// those that a photo put on a place now another unit's: so two photos that gave a
+/// pair of twins' places the other way round give both places, one to each twin, said
+/// `ambiguous-unit`. A place overlapping one given already is given to none (never two
+/// units on one place, no unit twice), nor is a disputed place all of whose units are
+/// placed (it blocks nothing). A unit a photo put on a place that went to none of its
+/// twins and that no other unit's merged place overlaps is contradictory: left out as
+/// `conflicting-unit`, with each photo's place no other merged unit stands on. A unit
+/// every place of which went to others is `missing-unit`. A unit no photo fitted is not
+/// in the map. Every base's `sigma_mm` is its place's sightings combined
+/// ([`crate::merge::combine`]: the inverse-variance mean over the photos that saw the
+/// place, whichever unit each named; a place one photo saw keeps its sigma).
+pub(crate) fn merge_units(
+    scans: &[crate::scan::Scan],
+    roster: &Roster,
+    wanted: impl Fn(usize) -> bool,
+) -> BTreeMap<usize, MergedUnit> {
+    // Only photos that fitted it: a photo that read its tags put it in the merge by them.
+    let fitted = |u: &&Unit| u.bases.iter().all(|b| b.meta().found == Some(Found::Fitted));
+    let index: BTreeMap<&str, usize> = roster
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| wanted(*i))
+        .map(|(i, u)| (u.id.as_str(), i))
+        .collect();
+    let mut formations: Vec<Formation> = Vec::new();
+    for (k, s) in scans.iter().enumerate() {
+        for u in s.table.units.iter().filter(fitted) {
+            if let Some(&ui) = index.get(u.id.as_str()) {
+                formations.push((k, ui, u));
+            }
+        }
+    }
+    // The places: each formation joined to the nearest place so far it is one with (of
+    // which no formation of its photo is part yet), else a place of its own.
+    let mut places: Vec<(Vec<Formation>, Vec<Base>)> = Vec::new();
+    for &f in &formations {
+        let joined = places
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, _))| p.iter().all(|g| g.0 != f.0))
+            .filter_map(|(i, (p, _))| {
+                let mut with = p.clone();
+                with.push(f);
+                let bases = same_place(&with).ok()?;
+                Some((centre_of(&bases).distance(centre_of(&f.2.bases)), i, bases))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0));
+        match joined {
+            Some((_, i, bases)) => {
+                places[i].0.push(f);
+                places[i].1 = bases;
+            }
+            None => {
+                if let Ok(bases) = same_place(&[f]) {
+                    places.push((vec![f], bases));
+                }
+            }
+        }
+    }
+    // Each place's formations surest first.
+    for (p, _) in &mut places {
+        p.sort_by(|a, b| sigma_of(a.2).total_cmp(&sigma_of(b.2)).then(a.0.cmp(&b.0)));
+    }
+    // Per place, the unit given it (once decided); per unit, its place.
+    let mut given: Vec<Option<usize>> = vec![None; places.len()];
+    let mut decided: Vec<bool> = vec![false; places.len()];
+    let mut place_of: BTreeMap<usize, usize> = BTreeMap::new();
+    loop {
+        // Another photo's place, still undecided, overlaps it: the photos disagree on
+        // what stands there until one of the two is decided.
+        let disputed = |pi: usize, decided: &[bool]| {
+            (0..places.len()).any(|q| q != pi && !decided[q] && places_overlap(&places[pi].1, &places[q].1))
+        };
+        // The unit the place would go to has no other place still undecided.
+        let firm = |pi: usize, decided: &[bool]| {
+            let Some(u) = places[pi].0.iter().map(|f| f.1).find(|u| !place_of.contains_key(u)) else {
+                return true;
+            };
+            !(0..places.len()).any(|q| q != pi && !decided[q] && places[q].0.iter().any(|f| f.1 == u))
+        };
+        // A disputed place whose units are all placed is given to none: it blocks
+        // nothing.
+        for q in 0..places.len() {
+            if !decided[q] && places[q].0.iter().all(|f| place_of.contains_key(&f.1)) && disputed(q, &decided)
+            {
+                decided[q] = true;
+            }
+        }
+        // Next: the place more photos saw, then one no other photo's place disputes,
+        // then one whose unit has no other place, then the surest.
+        let key = |pi: usize| {
+            let p = &places[pi].0;
+            (std::cmp::Reverse(p.len()), disputed(pi, &decided), !firm(pi, &decided))
+        };
+        let Some(pi) = (0..places.len()).filter(|&q| !decided[q]).min_by(|&a, &b| {
+            key(a).cmp(&key(b)).then(sigma_of(places[a].0[0].2).total_cmp(&sigma_of(places[b].0[0].2)))
+        }) else {
+            break;
+        };
+        let contested = disputed(pi, &decided);
+        decided[pi] = true;
+        let (p, bases) = &places[pi];
+        if given.iter().zip(&places).any(|(g, (_, other))| g.is_some() && places_overlap(bases, other)) {
+            continue;
+        }
+        let named: Vec<usize> = p.iter().map(|f| f.1).collect();
+        // A place whose units are all placed is the place of a twin of theirs that a
+        // photo put on a place now another unit's (the photos swapped the two), when no
+        // other photo's place disputes it.
+        let displaced = |v: usize| {
+            formations.iter().any(|f| {
+                f.1 == v
+                    && places.iter().zip(&given).any(|((p, _), g)| {
+                        g.is_some_and(|g| g != v) && p.iter().any(|x| x.0 == f.0 && x.1 == f.1)
+                    })
+            })
+        };
+        let free_twin = || {
+            (0..roster.units.len())
+                .filter(|&v| !contested && wanted(v) && !place_of.contains_key(&v))
+                .find(|&v| named.iter().any(|&n| twins(roster, n, v)) && displaced(v))
+        };
+        let Some(unit) = named.iter().copied().find(|u| !place_of.contains_key(u)).or_else(free_twin) else {
+            continue;
+        };
+        given[pi] = Some(unit);
+        place_of.insert(unit, pi);
+    }
+    let mut merged = BTreeMap::new();
+    for (&id, &ui) in &index {
+        let u = &roster.units[ui];
+        let own: Vec<Formation> = formations.iter().copied().filter(|f| f.1 == ui).collect();
+        if own.is_empty() {
+            continue;
+        }
+        let at = |f: &Formation| places.iter().position(|(p, _)| p.iter().any(|g| g.0 == f.0 && g.1 == f.1));
+        // A place a photo put it on that went neither to it nor to a twin, and that no
+        // other unit's merged place overlaps: the photos contradict each other.
+        let another = |pi: usize| {
+            place_of.iter().any(|(&v, &q)| v != ui && q != pi && places_overlap(&places[pi].1, &places[q].1))
+        };
+        let contradicted = own.iter().filter_map(at).any(|pi| {
+            place_of.get(&ui) != Some(&pi) && !given[pi].is_some_and(|v| twins(roster, ui, v)) && !another(pi)
+        });
+        match place_of.get(&ui) {
+            Some(&pi) if !contradicted => {
+                let mut others: Vec<String> = places[pi]
+                    .0
+                    .iter()
+                    .map(|f| f.1)
+                    .chain(own.iter().filter_map(at).filter_map(|q| given[q]))
+                    .filter(|&v| v != ui && twins(roster, ui, v))
+                    .map(|v| roster.units[v].id.clone())
+                    .collect();
+                others.sort();
+                others.dedup();
+                merged.insert(ui, MergedUnit::Placed { bases: places[pi].1.clone(), others });
+            }
+            _ if contradicted => {
+                // Each photo's place, but none another merged unit stands on (all of
+                // them, without the offer, when every one is another's).
+                let taken = |f: &Formation| {
+                    place_of.iter().any(|(&v, &q)| v != ui && places_overlap(&places[q].1, &f.2.bases))
+                };
+                let offered: Vec<Formation> = own.iter().copied().filter(|f| !taken(f)).collect();
+                let shown = if offered.is_empty() { &own } else { &offered };
+                merged.insert(
+                    ui,
+                    MergedUnit::LeftOut(Box::new(ScanIssue::ConflictingUnit {
+                        unit: id.to_string(),
+                        at_mm: shown.iter().map(|f| report_at(centre_of(&f.2.bases))).collect(),
+                        photos: shown.iter().map(|f| f.0).collect(),
+                        places: offered.iter().map(|f| f.2.clone()).collect(),
+                    })),
+                );
+            }
+            _ => {
+                let mut on: Vec<String> = own
+                    .iter()
+                    .filter_map(at)
+                    .filter_map(|q| given[q])
+                    .map(|v| roster.units[v].id.clone())
+                    .collect();
+                on.sort();
+                on.dedup();
+                let ScanIssue::MissingUnit { unit, bases, base_mm, searched_mm, .. } =
+                    missing_everywhere(u, scans)
+                else {
+                    continue;
+                };
+                merged.insert(
+                    ui,
+                    MergedUnit::LeftOut(Box::new(ScanIssue::MissingUnit {
+                        unit,
+                        bases,
+                        base_mm,
+                        searched_mm,
+                        looked: format!(
+                            "in each of the {} photos: every place a photo gave it is on the merged table another unit's ({})",
+                            scans.len(),
+                            on.join(", ")
+                        ),
+                        places: Vec::new(),
+                    })),
+                );
+            }
+        }
+    }
+    merged
 }
 
 /// Several photos: the `ambiguous-unit` issue of `unit` merged from the photos that
-/// fitted it ([`merge_unit`]) at its merged `bases`, when any of the photos' `issues`
-/// said its formation fits other units as well: once, naming every unit any photo
-/// named.
+/// fitted it ([`merge_units`]) at its merged `bases`, when any of the photos' `issues`
+/// said its formation fits other units as well, or the merge found its place given to
+/// twins by other photos (`also`): once, naming every unit any photo named.
 pub(crate) fn ambiguous_over<'a>(
     issues: impl IntoIterator<Item = &'a ScanIssue>,
     unit: &str,
     bases: &[Base],
+    also: &[String],
 ) -> Option<ScanIssue> {
     let mut others: Vec<String> = issues
         .into_iter()
@@ -1256,6 +1490,7 @@ pub(crate) fn ambiguous_over<'a>(
             _ => None,
         })
         .flatten()
+        .chain(also)
         .cloned()
         .collect();
     others.sort();
@@ -1347,6 +1582,129 @@ fn centre_of(bases: &[Base]) -> Vec2 {
 mod tests {
     use super::*;
 
+    /// Several photos (issue 37 item 6), merged place first: two twin units (t1, t2)
+    /// that the two photos gave each other's places are both placed, one on each place,
+    /// each said `ambiguous-unit` with the other, at the place's combined uncertainty;
+    /// a twin (t3) one photo put where the other saw nothing keeps its place; a unit of
+    /// no twin (solo) the photos put 50 mm apart is left out as `conflicting-unit` with
+    /// both places; a unit no photo fitted is not merged.
+    #[test]
+    fn a_merge_of_places_places_swapped_twins_and_leaves_a_contradiction_out() {
+        use crate::scan::test_scene::{camera, profile, render};
+        const TWINS: &str = r#"
+[[unit]]
+id = "t1"
+side = "x"
+kind = "cavalry"
+formation = "line"
+base_mm = [40, 30]
+bases = 2
+
+[[unit]]
+id = "t2"
+side = "x"
+kind = "cavalry"
+formation = "line"
+base_mm = [40, 30]
+bases = 2
+
+[[unit]]
+id = "t3"
+side = "x"
+kind = "cavalry"
+formation = "line"
+base_mm = [40, 30]
+bases = 2
+
+[[unit]]
+id = "solo"
+side = "y"
+kind = "infantry"
+formation = "line"
+base_mm = [30, 20]
+bases = 3
+
+[[unit]]
+id = "absent"
+side = "y"
+kind = "artillery"
+formation = "unlimbered"
+base_mm = [25, 40]
+bases = 1
+"#;
+        let roster = Roster::from_toml_str(TWINS, "r.toml").unwrap();
+        let p = profile();
+        let (k, r, t) = camera(10.0);
+        let tags = vec![(10, Vec2::new(150.0, 120.0), 90.0)];
+        let empty = crate::scan::scan(&render(&p, &tags, &k, r, t), &p, None, Some(&k)).unwrap();
+        let cav = BaseSize::new(40.0, 30.0);
+        let fitted = |id: &str, centre: Vec2, n: usize, size: BaseSize, sigma: f64| {
+            let bases = line(centre, 90.0, n, size)
+                .into_iter()
+                .map(|b| {
+                    b.with_meta(BaseMeta {
+                        sigma_mm: Some(sigma),
+                        sigma_heading_deg: Some(0.5),
+                        found: Some(Found::Fitted),
+                        facing: Some(Facing::Assumed),
+                        ..BaseMeta::default()
+                    })
+                })
+                .collect();
+            let u = roster.units.iter().find(|u| u.id == id).unwrap();
+            u.to_unit(bases)
+        };
+        let (place_a, place_b, place_c) =
+            (Vec2::new(200.0, 250.0), Vec2::new(400.0, 250.0), Vec2::new(300.0, 330.0));
+        let inf = BaseSize::new(30.0, 20.0);
+        let mut near = empty.clone();
+        near.table.units = vec![
+            fitted("t1", place_a, 2, cav, 0.6),
+            fitted("t2", place_b, 2, cav, 0.9),
+            fitted("solo", Vec2::new(300.0, 80.0), 3, inf, 0.6),
+        ];
+        near.report.issues.clear();
+        let mut far = empty;
+        far.table.units = vec![
+            fitted("t2", place_a + Vec2::new(0.4, 0.0), 2, cav, 0.8),
+            fitted("t1", place_b + Vec2::new(0.0, -0.3), 2, cav, 0.7),
+            fitted("t3", place_c, 2, cav, 0.8),
+            fitted("solo", Vec2::new(350.0, 80.0), 3, inf, 0.6),
+        ];
+        far.report.issues.clear();
+        let scans = [near, far];
+        let merged = merge_units(&scans, &roster, |_| true);
+        let placed = |ui: usize| match merged.get(&ui) {
+            Some(MergedUnit::Placed { bases, others }) => {
+                Some((centre_of(bases), bases[0].meta().sigma_mm, others.clone()))
+            }
+            _ => None,
+        };
+        // Place a: the near photo (sigma 0.6) named t1 there; place b then goes to t1's
+        // twin t2, which the near photo put there. Each combined: 1 / sqrt(1/0.36 + 1/0.64).
+        let (at, sigma, others) = placed(0).unwrap();
+        assert!(at.distance(place_a) < 0.5, "{at:?}");
+        assert_eq!(sigma, Some(0.48));
+        assert_eq!(others, vec!["t2".to_string()]);
+        let (at, _, others) = placed(1).unwrap();
+        assert!(at.distance(place_b) < 0.5, "{at:?}");
+        assert_eq!(others, vec!["t1".to_string()]);
+        // Seen by one photo only: kept, at that photo's sigma.
+        let (at, sigma, others) = placed(2).unwrap();
+        assert!(at.distance(place_c) < 1e-9, "{at:?}");
+        assert_eq!((sigma, others), (Some(0.8), Vec::new()));
+        match merged.get(&3) {
+            Some(MergedUnit::LeftOut(issue)) => match issue.as_ref() {
+                ScanIssue::ConflictingUnit { unit, photos, places, .. } => {
+                    assert_eq!((unit.as_str(), photos.as_slice(), places.len()), ("solo", &[0, 1][..], 2));
+                }
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        }
+        assert!(!merged.contains_key(&4));
+    }
+
     /// Several photos: a unit two photos fitted, one saying its formation fits au-2 as
     /// well and the other au-2 and au-5, is said ambiguous once, at its merged place,
     /// with both; a unit no photo said so of is not; another unit's issue is not its.
@@ -1359,7 +1717,7 @@ mod tests {
             others: others.iter().map(|o| (*o).to_string()).collect(),
         };
         let issues = [said("au-1", &["au-2"]), said("au-3", &["au-4"]), said("au-1", &["au-5", "au-2"])];
-        let got = ambiguous_over(&issues, "au-1", &[at(100.0), at(140.04)]);
+        let got = ambiguous_over(&issues, "au-1", &[at(100.0), at(140.04)], &[]);
         assert_eq!(
             got,
             Some(ScanIssue::AmbiguousUnit {
@@ -1368,7 +1726,7 @@ mod tests {
                 others: vec!["au-2".into(), "au-5".into()]
             })
         );
-        assert_eq!(ambiguous_over(&issues, "au-2", &[at(100.0)]), None);
+        assert_eq!(ambiguous_over(&issues, "au-2", &[at(100.0)], &[]), None);
     }
 
     /// With only tagged units looked for, a blob too small for the smallest layout is
