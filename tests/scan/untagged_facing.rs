@@ -9,6 +9,11 @@
 //! here wrong), marked `assumed` with the issue. A battery whose place the photo barely
 //! prefers to an overlapping one may be held back (reported missing at its place), one
 //! at most: the one at (1300, 850) is.
+//!
+//! And where the prior decides: two units standing along the table, each with the
+//! other's side beyond its end, face each other (the nearest enemy formation found),
+//! not the enemy's table edge on their flank; the units facing across the table keep
+//! the edge's front. All are `assumed`.
 
 use crate::common;
 
@@ -25,6 +30,8 @@ enum Want {
     SeenOrAssumed,
     /// The prior's front (here the wrong one), `assumed`.
     Assumed,
+    /// Its true front, from the prior, `assumed`.
+    Prior,
 }
 
 /// A unit of the scene: `(id, kind, centre, heading, bases, want)`.
@@ -42,13 +49,19 @@ const UNITS: [Placed; 6] = [
 ];
 
 fn batteries() -> Table {
-    let units = UNITS
+    table_of("batteries", &UNITS)
+}
+
+/// The twin table ([`common::untagged::twin_table`]) with `units` on it instead, each
+/// in line, its bases touching.
+fn table_of(name: &str, units: &[Placed]) -> Table {
+    let units = units
         .iter()
         .map(|&(id, kind, (x, y), heading, n, _)| {
-            let size = if kind == UnitKind::Artillery {
-                BaseSize::new(25.0, 40.0)
-            } else {
-                BaseSize::new(30.0, 20.0)
+            let size = match kind {
+                UnitKind::Artillery => BaseSize::new(25.0, 40.0),
+                UnitKind::Cavalry => BaseSize::new(40.0, 30.0),
+                _ => BaseSize::new(30.0, 20.0),
             };
             let f = Vec2::from_heading_deg(heading);
             let bases = (0..n)
@@ -65,7 +78,7 @@ fn batteries() -> Table {
         })
         .collect();
     let mut table = common::untagged::twin_table();
-    table.name = Some("batteries".into());
+    table.name = Some(name.into());
     table.units = units;
     table
 }
@@ -137,6 +150,7 @@ fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
                 // The line's figures show no front: the prior's (toward the enemy's
                 // edge) is kept and said to be assumed.
                 Want::Assumed => assert!(!right && facing == Some(Facing::Assumed), "{said}"),
+                Want::Prior => assert!(right && facing == Some(Facing::Assumed), "{said}"),
             }
             seen += usize::from(facing == Some(Facing::Seen));
             assert_eq!(assumed(unit), facing == Some(Facing::Assumed), "{said}: {:?}", result.report.issues);
@@ -146,4 +160,65 @@ fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
     // The battery at (1300, 850), fitted 7.4 mm off before, is held back since a place
     // the photo barely prefers to an overlapping one is not given; the others stand.
     assert!(held <= 1, "{held} bases held back");
+}
+
+/// Two units standing along the table (heading near 0° or 180°), each a few degrees
+/// toward its own table edge, the other beyond its end, and two facing across it.
+/// Every front is assumed: its figures show none.
+const FLANK: [Placed; 4] = [
+    ("au-1", UnitKind::Infantry, (760.0, 520.0), 183.0, 4, Want::Prior),
+    ("fr-1", UnitKind::Cavalry, (480.0, 560.0), 3.0, 2, Want::Prior),
+    ("au-2", UnitKind::Infantry, (1250.0, 380.0), 95.0, 3, Want::Prior),
+    ("fr-2", UnitKind::Infantry, (1250.0, 820.0), 262.0, 3, Want::Prior),
+];
+
+/// Where the prior decides (issue 37 item 4): a vedette-synth render (fixed seed,
+/// camera at the near edge, tilt 12°) of [`FLANK`]. Austria's line au-1 stands along
+/// the table facing 183° (3° toward its own, near edge), France's cavalry fr-1 280 mm
+/// beyond its front facing 3° back at it: the enemy's edge (the far one for Austria)
+/// would turn au-1 to 3° and fr-1 to 183°, each with its enemy at its back, as it did
+/// before `fitting::toward_nearest_enemy`. Each is found facing its true way, toward
+/// the nearest enemy formation; au-2 and fr-2, facing across the table, keep the
+/// edge's front. All four are `assumed`, each with its `assumed-facing` issue (a prior
+/// never makes `seen`).
+#[test]
+fn a_unit_with_the_enemy_beyond_its_end_faces_it() {
+    let shot = UntaggedShot {
+        table_seed: 0,
+        seed: 3796,
+        units: FLANK.len(),
+        tilt_deg: 12.0,
+        far: false,
+        mat: vedette_synth::MatColour::Brown,
+        overhang_mm: 1.5,
+        tagged_every: 0,
+        coats: 0,
+        twins: false,
+    };
+    let Rendered { roster, truth, k, profile, photo, .. } =
+        rendered_table(&shot, table_of("flank", &FLANK), "u1-flank-s3796-12deg-near-Brown-1.5mm");
+    let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
+    for (id, .., want) in FLANK {
+        assert_eq!(want, Want::Prior, "{id}");
+        let truly = truth.units.iter().find(|u| u.id == id).unwrap();
+        let scanned = result.table.units.iter().find(|u| u.id == id);
+        let scanned = scanned.unwrap_or_else(|| panic!("{id} not found: {:?}", result.report.issues));
+        assert_eq!(scanned.bases.len(), truly.bases.len(), "{id}");
+        for (g, w) in scanned.bases.iter().zip(&truly.bases) {
+            let turn = (g.pose().heading_deg - w.pose().heading_deg + 180.0).rem_euclid(360.0) - 180.0;
+            let said = format!(
+                "{id}: faces {:.1}° ({:?}), truly {:.1}°",
+                g.pose().heading_deg,
+                g.meta().facing,
+                w.pose().heading_deg
+            );
+            assert!(turn.abs() < 5.0, "{said}");
+            assert_eq!(g.meta().facing, Some(Facing::Assumed), "{said}");
+        }
+        assert!(
+            result.report.issues.iter().any(|i| matches!(i, ScanIssue::AssumedFacing { unit } if unit == id)),
+            "{id}: {:?}",
+            result.report.issues
+        );
+    }
 }

@@ -127,7 +127,8 @@ pub enum Facing {
     /// The photo shows which edge is the front (guns' barrels, horses' heads).
     Seen,
     /// The photo does not tell the front from the rear: the facing is assumed from
-    /// priors (toward the enemy's table edge); it may be the wrong way round.
+    /// priors (toward the enemy: its table edge, or its nearest unit for a unit standing
+    /// along the table); it may be the wrong way round.
     Assumed,
 }
 

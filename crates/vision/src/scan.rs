@@ -274,8 +274,9 @@ pub enum ScanIssue {
         others: Vec<String>,
     },
     /// An untagged unit whose front the photo does not show: its facing is assumed
-    /// toward the enemy's table edge (`"facing": "assumed"`), and may be the wrong way
-    /// round (issue 37).
+    /// toward the enemy's table edge, or the nearest enemy unit found for a unit
+    /// standing along the table (`"facing": "assumed"`), and may be the wrong way round
+    /// (issue 37).
     AssumedFacing {
         /// The unit.
         unit: String,
@@ -472,7 +473,7 @@ impl ScanIssue {
                 others.join(", ")
             ),
             ScanIssue::AssumedFacing { unit } => format!(
-                "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge (flip it if wrong)"
+                "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge, or its nearest unit for a unit standing along the table (flip it if wrong)"
             ),
             ScanIssue::ConflictingUnit { unit, at_mm, photos, .. } => format!(
                 "{unit} lands at {} in photos {}: not one place, and another place a photo put it on is none of its twins': left out",

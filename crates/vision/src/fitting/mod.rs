@@ -51,7 +51,11 @@
 //!    and marked `"facing": "seen"`. Every other formation, and a battery whose photo
 //!    does not clearly tell, keeps the prior, marked `"facing": "assumed"` with an
 //!    `assumed-facing` issue (crews, riders and ranks stand differently on each
-//!    renderer and on real bases: only a cue both renderers share is read).
+//!    renderer and on real bases: only a cue both renderers share is read). The prior
+//!    is settled once every unit has its place: a formation standing along the table
+//!    (its axis within [`FLANK_DEG`] of the long edges) faces the nearest enemy
+//!    formation found ahead of or behind it, not the edge on its flank
+//!    ([`toward_nearest_enemy`]).
 //!
 //! A tagged unit none of whose tags was read is looked for here too, as an untagged
 //! unit of as many bases as it has tags ([`wanted`]: not a one-base unit, nor one with a
@@ -107,6 +111,22 @@ const FAR_EDGE_WEIGHT: f64 = 0.5;
 /// edge) than one facing a long edge: a weak prior, it only breaks near ties such as a
 /// 25 x 30 mm base fitted either way round.
 const ENEMY_AXIS_PRIOR: f64 = 0.1;
+/// A formation whose front axis lies within this angle of the table's long edges,
+/// degrees, faces more along the table than across it: the enemy's edge is more on
+/// its flank than ahead of it, and its assumed front is taken from the nearest enemy
+/// formation found instead ([`toward_nearest_enemy`]). Toward the edge, the front
+/// rests on the few degrees its axis is turned off the table's width, a coin toss on
+/// the fitted heading's own error where it lies along the table (on vedette-synth's
+/// bench fr-19 of `Sand-3mm`, truly at 359°, was fitted at 360.0° and kept its front
+/// by less than a tenth of a degree). Not set on the benches: vedette-synth turns a
+/// unit that faces its enemy's edge at most 35° off it, so none of those is within 45°
+/// of the long edges.
+const FLANK_DEG: f64 = 45.0;
+/// The enemy formation that decides such a front stands within this angle of its
+/// axis, ahead or behind, degrees: one beside its frontage, nearly on the line of its
+/// long edges, says no more which way it faces than the table's edge does (on both
+/// renderers' true tables no front turns otherwise than with any enemy deciding).
+const ENEMY_CONE_DEG: f64 = 60.0;
 /// A formation is fitted only this far inside the table's edges, mm: closer, its
 /// outer edge would be the table's own (or the fiducials' paper beside it).
 const TABLE_EDGE_CLEAR_MM: f64 = 5.0;
@@ -406,9 +426,13 @@ pub(crate) fn fit_units(
     // Best first: by edge strength, formations that explain more of their blob first.
     candidates.sort_by(|a, b| rank(&b.1).total_cmp(&rank(&a.1)));
     let mut blob_taken: Vec<Vec<Base>> = vec![Vec::new(); group.iter().max().map_or(0, |g| g + 1)];
-    // The units whose place was contested ([`CONTESTED_SHARE`]): its centre, and the unit
-    // as it would stand there and on the runner-up.
-    let mut withheld: BTreeMap<usize, (Vec2, Vec<Unit>)> = BTreeMap::new();
+    // The units whose place was contested ([`CONTESTED_SHARE`]): its centre, the place
+    // and the runner-up's, and which way its enemy's edge lies ([`toward_enemy`]).
+    let mut withheld: BTreeMap<usize, (Vec2, Vec<Hypothesis>, f64)> = BTreeMap::new();
+    // The units given a place whose front is assumed: the place, and the front the
+    // enemy's edge gives it, turned once every unit has its place
+    // ([`assumed_front`]).
+    let mut assumed: Vec<(usize, Hypothesis, Vec2)> = Vec::new();
     // The twins given places that the photo could not tell apart, as pairs.
     let mut ties: Vec<(usize, usize)> = Vec::new();
     let table_middle = profile.table.depth_mm / 2.0;
@@ -606,15 +630,11 @@ pub(crate) fn fit_units(
                     h.forward.dot(to).abs().clamp(0.0, 1.0).acos().to_degrees()
                 );
             }
-            // The places it was held back between, as the unit would stand on each
-            // (facing the enemy, assumed): the player may put it on one.
+            // The places it was held back between; the unit is laid on each (its front
+            // assumed) once every unit has its place: the player may put it on one.
             let toward = toward_enemy(roster.game.near_side.as_deref(), &u.side, in_near_half);
             let runner_up = h.runner_up_at.map(|(centre, forward)| Hypothesis { centre, forward, ..*h });
-            let places = std::iter::once(h)
-                .chain(runner_up.as_ref())
-                .map(|p| u.to_unit(place(p, prior_forward(p, toward))))
-                .collect();
-            withheld.insert(unit, (h.centre, places));
+            withheld.insert(unit, (h.centre, std::iter::once(*h).chain(runner_up).collect(), toward));
             blob_taken[group[*bi]].push(own_core);
             continue;
         }
@@ -657,7 +677,10 @@ pub(crate) fn fit_units(
         match verdict {
             facing::Verdict::Confirmed => bases = marked_seen(bases),
             facing::Verdict::Reversed => bases = marked_seen(place(h, -forward)),
-            facing::Verdict::Unclear => fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() }),
+            facing::Verdict::Unclear => {
+                fitted.issues.push(ScanIssue::AssumedFacing { unit: u.id.clone() });
+                assumed.push((unit, *h, forward));
+            }
         }
         if debug {
             eprintln!("fit-took {}", u.id);
@@ -665,12 +688,45 @@ pub(crate) fn fit_units(
         fitted.units.insert(unit, bases);
         blob_taken[group[*bi]].push(own_core);
     }
-    keep_company(&mut fitted, roster, tagged, &ties, &withheld);
+    // The formations found, tagged and fitted, with their sides (their centres): the
+    // enemy's turn the assumed front of a formation standing along the table.
+    let found: Vec<(&str, Vec2)> = fitted
+        .units
+        .iter()
+        .map(|(&u, bases)| (roster.units[u].side.as_str(), centre_of(bases)))
+        .chain(tagged.units.iter().map(|u| (u.side.as_str(), centre_of(&u.bases))))
+        .collect();
+    let enemies_of =
+        |side: &str| -> Vec<Vec2> { found.iter().filter(|(s, _)| *s != side).map(|(_, c)| *c).collect() };
+    for (unit, h, forward) in &assumed {
+        let front = assumed_front(h, *forward, &enemies_of(&roster.units[*unit].side));
+        if front.dot(*forward) < 0.0 {
+            if debug {
+                eprintln!(
+                    "fit-flank {} at {:.1} {:.1} heading {:.1} turned to {:.1}",
+                    roster.units[*unit].id,
+                    h.centre.x,
+                    h.centre.y,
+                    forward.heading_deg(),
+                    front.heading_deg()
+                );
+            }
+            fitted.units.insert(*unit, place(h, front));
+        }
+    }
+    // After the fronts: a front turned above is its place's, whichever twin takes it.
+    keep_company(&mut fitted, roster, tagged, &ties, |u| withheld.contains_key(&u));
     for s in &shapes {
         if !fitted.units.contains_key(&s.unit) {
             let u = &roster.units[s.unit];
             let (at, places) = match withheld.remove(&s.unit) {
-                Some((at, places)) => (Some(at), places),
+                Some((at, places, toward)) => {
+                    let enemies = enemies_of(&u.side);
+                    let laid = |p: &Hypothesis| {
+                        u.to_unit(place(p, assumed_front(p, prior_forward(p, toward), &enemies)))
+                    };
+                    (Some(at), places.iter().map(laid).collect())
+                }
                 None => (None, Vec::new()),
             };
             fitted.issues.push(ScanIssue::MissingUnit {
@@ -766,16 +822,17 @@ fn search_blob(
 /// ([`company`]): the bases of each place, and what `fitted`'s issues say of its unit
 /// (`ambiguous-unit`, `assumed-facing`), go to the member renamed. Their company is
 /// looked for among the units `tagged` (found by their tags) and fitted (not of the
-/// class); a member `withheld` from a contested place keeps its own.
+/// class); a member `withheld` from a contested place (for which it holds) keeps its
+/// own.
 fn keep_company(
     fitted: &mut Fitted,
     roster: &Roster,
     tagged: &Table,
     ties: &[(usize, usize)],
-    withheld: &BTreeMap<usize, (Vec2, Vec<Unit>)>,
+    withheld: impl Fn(usize) -> bool,
 ) {
     for class in company::classes(ties) {
-        let class: Vec<usize> = class.into_iter().filter(|u| !withheld.contains_key(u)).collect();
+        let class: Vec<usize> = class.into_iter().filter(|&u| !withheld(u)).collect();
         let held: Vec<usize> = class.iter().copied().filter(|u| fitted.units.contains_key(u)).collect();
         let places: Vec<Vec2> = held.iter().map(|u| centre_of(&fitted.units[u])).collect();
         let by_id = |id: &str| roster.units.iter().position(|r| r.id == id);
@@ -928,6 +985,46 @@ fn prior_forward(h: &Hypothesis, toward: f64) -> Vec2 {
         .iter()
         .map(|&f| if f.y * toward >= 0.0 { f } else { -f })
         .fold(h.forward, |best, f| if f.y * toward > best.y * toward { f } else { best })
+}
+
+/// The assumed front of a formation at `centre` whose prior faces `forward`
+/// ([`prior_forward`]), when it stands along the table (its axis within [`FLANK_DEG`]
+/// of the long edges): toward the nearest of the enemy formations found (`enemies`,
+/// their centres) that stands within [`ENEMY_CONE_DEG`] of its axis, ahead or behind.
+/// `None` (the edge's prior stands) for a formation facing across the table, or with
+/// no enemy formation so placed. A player whose line stands along the table faces the
+/// enemy beyond its end, not the edge on its flank. Measured on the bench (issue 37,
+/// BENCHMARKS.md "Untagged bases", 2026-11-30): on vedette-synth's six photos it turns
+/// au-7 of `Brown-1.5mm` (both photos, 6 bases) to its true front and fr-19 of
+/// `Sand-3mm` (6 bases, 359°, the enemy's nearest unit 104° off it) from it, facing
+/// right 90.3% before and after; on the second renderer's three photos no front
+/// (100%). vedette-synth turns one unit in eight to a random heading, whatever stands
+/// around it: all its wrong fronts are those units', which no prior reads.
+fn toward_nearest_enemy(centre: Vec2, forward: Vec2, enemies: &[Vec2]) -> Option<Vec2> {
+    if forward.y.abs() >= FLANK_DEG.to_radians().sin() {
+        return None;
+    }
+    let cone = ENEMY_CONE_DEG.to_radians().cos();
+    let ahead = |e: &Vec2| {
+        let to = *e - centre;
+        let d = to.length();
+        (d > 0.0).then(|| (d, to.dot(forward) / d)).filter(|(_, along)| along.abs() >= cone)
+    };
+    let (_, along) = enemies.iter().filter_map(ahead).min_by(|a, b| a.0.total_cmp(&b.0))?;
+    Some(if along > 0.0 { forward } else { -forward })
+}
+
+/// The front assumed for place `h` whose enemy's edge gives it `forward`
+/// ([`prior_forward`]), the enemy formations found standing at `enemies`: turned
+/// toward the nearest of them where it stands along the table
+/// ([`toward_nearest_enemy`]); a square formation keeps its edge's front (any of its
+/// four edges may be its front, and one of them always faces the enemy's edge within
+/// 45°).
+fn assumed_front(h: &Hypothesis, forward: Vec2, enemies: &[Vec2]) -> Vec2 {
+    if square_formation(&h.shape) {
+        return forward;
+    }
+    toward_nearest_enemy(h.centre, forward, enemies).unwrap_or(forward)
 }
 
 /// How a missing unit's report ends when it was held back from a contested place.
@@ -2115,6 +2212,32 @@ bases = 1
             (-1.0, -1.0)
         );
         assert_eq!((toward_enemy(Some("fr"), "fr", false), toward_enemy(Some("fr"), "fr", true)), (1.0, 1.0));
+    }
+
+    /// A line standing along the table (its axis within 45° of the long edges) takes
+    /// its assumed front toward the nearest enemy formation ahead of or behind it, not
+    /// the enemy's edge on its flank: here a line at (500, 300) whose edge's prior
+    /// faces 176° (toward the far edge by 4°) with the enemy 200 mm beyond its other
+    /// end turns to 356°; with a nearer enemy beside its frontage (beyond 60° of its
+    /// axis) that one says nothing. A line facing across the table keeps its edge's
+    /// front whatever stands around it, as does a square formation, and one with no
+    /// enemy found keeps its own.
+    #[test]
+    fn a_line_along_the_table_faces_the_nearest_enemy_beyond_its_end() {
+        let along = Vec2::from_heading_deg(176.0);
+        let line = hyp(BaseSize::new(30.0, 20.0), 3, Vec2::new(500.0, 300.0), along, 10.0);
+        let beyond = Vec2::new(700.0, 310.0);
+        let turned = assumed_front(&line, along, &[beyond, Vec2::new(900.0, 900.0)]);
+        assert!((turned.heading_deg().rem_euclid(360.0) - 356.0).abs() < 1e-6, "{turned:?}");
+        assert_eq!(assumed_front(&line, along, &[beyond, Vec2::new(510.0, 420.0)]), -along);
+        assert_eq!(assumed_front(&line, along, &[Vec2::new(300.0, 300.0)]), along);
+        assert_eq!(assumed_front(&line, along, &[]), along);
+        let beside = [Vec2::new(520.0, 180.0)];
+        assert_eq!(toward_nearest_enemy(line.centre, along, &beside), None);
+        let across = Vec2::from_heading_deg(115.0);
+        assert_eq!(assumed_front(&Hypothesis { forward: across, ..line }, across, &[beyond]), across);
+        let square = hyp(BaseSize::new(20.0, 20.0), 1, Vec2::new(500.0, 300.0), along, 10.0);
+        assert_eq!(assumed_front(&square, along, &[beyond]), along);
     }
 
     /// A unit withheld from a contested place is reported missing with that place; one
