@@ -15,7 +15,9 @@ use crate::common;
 use common::surface::infantry_line;
 
 use common::truth::Truth;
-use vedette_geometry::{Found, RuleSet, Scale, Table, TableSize, Unit, Vec2};
+use vedette_geometry::{
+    Found, Marker, MarkerColour, MarkerKind, RuleSet, Scale, Table, TableSize, Unit, Vec2,
+};
 use vedette_synth::{Camera, LookAt, RenderOptions, Resolution, Scene, StandardLayout, render};
 use vedette_vision::{Photo, Profile, Roster, Scan, ScanIssue, merge_scans, scan};
 
@@ -36,15 +38,21 @@ fn profile() -> Profile {
 /// `units` rendered (seed 14) with the tags of `unprinted` left off their bases, and
 /// scanned with the roster of every unit's tags and the camera file.
 fn shoot(units: Vec<Unit>, unprinted: &[&str]) -> (Table, Scan) {
-    let (t, mut scans, _) = shoot_from(units, unprinted, &[0.0]);
+    let (t, mut scans, _) = shoot_from(units, Vec::new(), unprinted, &[0.0]);
     (t, scans.remove(0))
 }
 
-/// [`shoot`] from each of `yaws_deg` (0: from the near edge, 180: from the far edge),
-/// with the roster.
-fn shoot_from(units: Vec<Unit>, unprinted: &[&str], yaws_deg: &[f64]) -> (Table, Vec<Scan>, Roster) {
+/// [`shoot`] with marker cubes `cubes` on the table, from each of `yaws_deg` (0: from
+/// the near edge, 180: from the far edge), with the roster.
+fn shoot_from(
+    units: Vec<Unit>,
+    cubes: Vec<Marker>,
+    unprinted: &[&str],
+    yaws_deg: &[f64],
+) -> (Table, Vec<Scan>, Roster) {
     let dir = tempfile::tempdir().unwrap();
     let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
+    t.markers = cubes;
     t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
     let layout =
         StandardLayout { fiducial_side_mm: 40.0, inset_mm: 40.0, ..Default::default() }.build(&t).unwrap();
@@ -153,6 +161,37 @@ fn a_tagged_unit_whose_tags_are_not_printed_is_fitted_and_said() {
     );
 }
 
+/// au-3 with a marker cube against its rear corner, from both edges (issue 36): its
+/// blob (the cube closed into it) reaches a little beyond what the formation makes by
+/// itself, and is still searched with only tagged units looked for
+/// (`fitting::worth_searching`: a blob's longest extent within the largest formation's
+/// reach and a margin); au-3 is fitted in each photo.
+#[test]
+fn a_unit_whose_tags_are_not_printed_is_fitted_with_a_cube_against_it() {
+    // au-3's line spans x 365-455, y 280-300; two 9.5 mm cubes in a row against its
+    // end.
+    let cube = |x: f64| Marker {
+        kind: MarkerKind::Morale,
+        colour: Some(MarkerColour::Red),
+        x,
+        y: 290.0,
+        unit: Some("au-3".into()),
+        size: None,
+        sigma_mm: None,
+    };
+    let (t, scans, _) = shoot_from(four_lines(), vec![cube(461.0), cube(471.0)], &["au-3"], &[0.0, 180.0]);
+    let want = t.units.iter().find(|u| u.id == "au-3").unwrap();
+    for (k, s) in scans.iter().enumerate() {
+        let got = s
+            .table
+            .units
+            .iter()
+            .find(|u| u.id == "au-3")
+            .unwrap_or_else(|| panic!("photo {k}: au-3 not found: {:?}", s.report.issues));
+        assert_fitted_as(want, got);
+    }
+}
+
 #[test]
 fn twins_whose_tags_are_not_printed_are_given_to_neither() {
     // au-2 and au-3: two lines of two bases of one side and kind, both unprinted; the
@@ -192,7 +231,7 @@ fn twins_whose_tags_are_not_printed_are_given_to_neither() {
 /// table though each photo had found it.
 #[test]
 fn two_photos_keep_a_unit_whose_tags_neither_read() {
-    let (t, scans, roster) = shoot_from(four_lines(), &["au-3"], &[0.0, 180.0]);
+    let (t, scans, roster) = shoot_from(four_lines(), Vec::new(), &["au-3"], &[0.0, 180.0]);
     let want = t.units.iter().find(|u| u.id == "au-3").unwrap();
     let of = |table: &Table| table.units.iter().find(|u| u.id == "au-3").cloned();
     for (k, s) in scans.iter().enumerate() {

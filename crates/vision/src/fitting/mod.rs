@@ -60,8 +60,8 @@
 //! A tagged unit none of whose tags was read is looked for here too, as an untagged
 //! unit of as many bases as it has tags ([`wanted`]: not a one-base unit, nor one with a
 //! twin also looked for), never where the unread bases of a unit found in part may
-//! stand; with only such units looked for, blobs too small for their layouts are not
-//! searched ([`worth_searching`]).
+//! stand; with only such units looked for, blobs too small for their layouts, or longer
+//! than their formations with halo and lean reach, are not searched ([`worth_searching`]).
 //!
 //! The blobs are searched (steps 2 and 3) on two threads, each taking the next blob;
 //! the places are given (step 4) in the blobs' order, as on one thread.
@@ -133,6 +133,18 @@ const TABLE_EDGE_CLEAR_MM: f64 = 5.0;
 /// How far a formation's blob may reach past its outline on each side: figures
 /// overhanging its edges (up to 3 mm) and its shadow on the mat (up to 9 mm), mm.
 const BLOB_HALO_MM: f64 = 12.0;
+/// With only tagged units looked for ([`worth_searching`]), a blob is searched when its
+/// longest extent is at most the largest layout's diagonal with its halo and the
+/// figures' lean at the blob's middle, plus this, mm: two 9.5 mm marker cubes in a row
+/// against the formation's end (about 20 mm) and the lean's change across the blob
+/// (at most about 0.03 of its length: 6 mm over 200 mm). Measured (issue 36): on our
+/// renderer a unit alone reaches 119-122 mm against 128-133 mm, and with two cubes
+/// against its end 131 mm against 128 (`tests/scan/scan_tags_not_read.rs`); on the
+/// second renderer (camera file) the eight blobs left out reach 32-1582 mm past the
+/// reach (the nearest on tagged-303-far; none held a place: the scans are the same),
+/// the blobs of the fitted units stay 50 mm or more inside it. Set from the cubes and
+/// the lean, not from those photos.
+const EXTENT_MARGIN_MM: f64 = 30.0;
 /// A blob larger than this many of the largest layout's outline, plus
 /// [`TERRAIN_MARGIN_MM2`], is more than formations (woods, roads, the table's edge): it
 /// is searched only in the parts its narrow waists cut it into ([`waists`]). Set with
@@ -347,8 +359,23 @@ pub(crate) fn fit_units(
         parts.extend(cut);
     }
     let blobs = parts;
+    // The longest a formation's blob reaches: the largest layout's diagonal with its
+    // halo (the figures' lean and a margin added per blob, [`worth_searching`]).
+    let longest_formation = shapes
+        .iter()
+        .map(|s| (s.frontage() + 2.0 * BLOB_HALO_MM).hypot(s.depth() + 2.0 * BLOB_HALO_MM))
+        .fold(0.0, f64::max);
     let searched_blobs: Vec<usize> = (0..blobs.len())
-        .filter(|&bi| worth_searching(blobs[bi].area_mm2(), only_tagged, smallest_layout))
+        .filter(|&bi| {
+            let b = &blobs[bi];
+            // Only when it decides: the extent is measured over the blob's hull.
+            let extent = if only_tagged { b.longest_extent_mm() } else { 0.0 };
+            let reach = longest_formation + lean((b.min + b.max) * 0.5).length();
+            if debug {
+                eprintln!("fit-extent {bi} {extent:.0} reach {reach:.0} area {:.0}", b.area_mm2());
+            }
+            worth_searching(b.area_mm2(), extent, only_tagged, smallest_layout, reach)
+        })
         .collect();
     // Each blob's directions of straight edges and the places of every layout along
     // them, the blobs shared between two threads (each blob's search needs only the
@@ -742,16 +769,29 @@ pub(crate) fn fit_units(
     Ok(fitted)
 }
 
-/// Whether a blob of `area_mm2` is searched. With untagged units looked for, every
-/// blob is. With only tagged units none of whose tags was read ([`wanted`]: each of two
-/// bases or more), a blob smaller than [`formation::MIN_FILL`] of the smallest layout's
-/// outline (`smallest_layout_mm2`) is not: no place of theirs would be filled enough
-/// (the lone bases and cubes between the units found). A larger blob is searched
-/// whatever its size: one formation's blob reaches past its halo ([`BLOB_HALO_MM`])
-/// where its figures lean (issue 36: on `tests/scan/scan_tags_not_read.rs` the unit
-/// fitted makes a blob of 5,307 mm², its layout with its halo 5,016 mm²).
-fn worth_searching(area_mm2: f64, only_tagged: bool, smallest_layout_mm2: f64) -> bool {
-    !only_tagged || area_mm2 >= formation::MIN_FILL * smallest_layout_mm2
+/// Whether a blob of `area_mm2` whose longest extent is `extent_mm` is searched. With
+/// untagged units looked for, every blob is. With only tagged units none of whose tags
+/// was read ([`wanted`]: each of two bases or more), a blob is searched only when their
+/// formations could make it:
+/// - not smaller than [`formation::MIN_FILL`] of the smallest layout's outline
+///   (`smallest_layout_mm2`): no place of theirs would be filled enough (the lone bases
+///   and cubes between the units found);
+/// - not longer than `reach_mm` (the largest layout's diagonal with its halo,
+///   [`BLOB_HALO_MM`], and the figures' lean at the blob) plus [`EXTENT_MARGIN_MM`]:
+///   a longer blob is a strip of the table's edge, terrain, or things that merged.
+///
+/// Not by area: one formation's blob reaches past its halo where its figures lean
+/// (issue 36: on `tests/scan/scan_tags_not_read.rs` the unit fitted makes a blob of
+/// 5,307 mm², its layout with its halo 5,016 mm²); its extent stays within the lean.
+fn worth_searching(
+    area_mm2: f64,
+    extent_mm: f64,
+    only_tagged: bool,
+    smallest_layout_mm2: f64,
+    reach_mm: f64,
+) -> bool {
+    !only_tagged
+        || (area_mm2 >= formation::MIN_FILL * smallest_layout_mm2 && extent_mm <= reach_mm + EXTENT_MARGIN_MM)
 }
 
 /// What the search of one blob found ([`search_blob`]).
@@ -1826,19 +1866,36 @@ bases = 1
         assert_eq!(ambiguous_over(&issues, "au-2", &[at(100.0)], &[]), None);
     }
 
-    /// With only tagged units looked for, a blob too small for the smallest layout is
-    /// not searched, and a blob larger than a formation with its halo is (issue 36: one
-    /// formation's blob reaches past its halo where its figures lean); with untagged
-    /// units looked for every blob is.
+    /// With only tagged units looked for, a blob too small for the smallest layout, or
+    /// longer than the largest formation with its halo and lean can reach, is not
+    /// searched; a blob larger in area than a formation with its halo, but within that
+    /// reach, is (issue 36: one formation's blob reaches past its halo where its figures
+    /// lean); with untagged units looked for every blob is.
     #[test]
-    fn with_only_tagged_units_looked_for_only_blobs_too_small_are_not_searched() {
-        // A line of six 30 x 20 mm bases: its outline 3600 mm², with its halo 204 x 44 mm.
+    fn with_only_tagged_units_looked_for_only_blobs_they_could_make_are_searched() {
+        // A line of six 30 x 20 mm bases: its outline 3600 mm², with its halo 204 x 44 mm
+        // (diagonal 208.7 mm); the figures lean 20 mm there.
         let layout = 180.0 * 20.0;
-        for (area, tagged_only, untagged) in
-            [(4600.0, true, true), (1700.0, false, true), (12_000.0, true, true)]
-        {
-            assert_eq!(worth_searching(area, true, layout), tagged_only, "{area} mm², tagged units only");
-            assert_eq!(worth_searching(area, false, layout), untagged, "{area} mm², untagged units");
+        let reach = 204.0_f64.hypot(44.0) + 20.0;
+        for (area, extent, tagged_only, untagged) in [
+            (4600.0, 200.0, true, true),
+            (1700.0, 100.0, false, true),
+            (12_000.0, 240.0, true, true),
+            (12_000.0, reach + EXTENT_MARGIN_MM, true, true),
+            (12_000.0, reach + EXTENT_MARGIN_MM + 1.0, false, true),
+            (12_000.0, 1819.0, false, true),
+        ] {
+            let what = format!("{area} mm², {extent:.0} mm long");
+            assert_eq!(
+                worth_searching(area, extent, true, layout, reach),
+                tagged_only,
+                "{what}, tagged units only"
+            );
+            assert_eq!(
+                worth_searching(area, extent, false, layout, reach),
+                untagged,
+                "{what}, untagged units"
+            );
         }
     }
 

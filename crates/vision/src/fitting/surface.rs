@@ -57,6 +57,20 @@ impl Blob {
     pub(crate) fn area_mm2(&self) -> f64 {
         self.points.len() as f64 / (COARSE_PX_PER_MM * COARSE_PX_PER_MM)
     }
+
+    /// Its longest extent: the greatest distance between two of its pixels' centres
+    /// (over its convex hull), mm.
+    pub(crate) fn longest_extent_mm(&self) -> f64 {
+        let hull = vedette_geometry::ConvexPolygon::hull(&self.points);
+        let hull = hull.vertices();
+        let mut longest: f64 = 0.0;
+        for (i, a) in hull.iter().enumerate() {
+            for b in &hull[i + 1..] {
+                longest = longest.max(a.distance(*b));
+            }
+        }
+        longest
+    }
 }
 
 /// Finds the blobs on the table. `occupied` (255 where tagged bases, their figures and
@@ -301,4 +315,31 @@ pub(crate) fn seen_region(
             [[a[0][0].min(b[0][0]), a[0][1].min(b[0][1])], [a[1][0].max(b[1][0]), a[1][1].max(b[1][1])]]
         })
         .unwrap_or([[0.0, 0.0], [0.0, 0.0]]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blob(points: Vec<Vec2>) -> Blob {
+        Blob { points, min: Vec2::ZERO, max: Vec2::ZERO }
+    }
+
+    /// A blob's longest extent is between its two farthest pixels, whatever its shape.
+    #[test]
+    fn a_blobs_longest_extent_is_its_farthest_two_pixels() {
+        // A 180 x 20 mm rectangle of pixels: corner to corner.
+        let rect: Vec<Vec2> =
+            (0..180).flat_map(|x| (0..20).map(move |y| Vec2::new(x as f64 + 0.5, y as f64 + 0.5))).collect();
+        assert!((blob(rect.clone()).longest_extent_mm() - 179.0_f64.hypot(19.0)).abs() < 1e-9);
+        // An L: the rectangle with a 10 x 100 mm leg down from its far end.
+        let mut l = rect;
+        l.extend((170..180).flat_map(|x| (20..120).map(move |y| Vec2::new(x as f64 + 0.5, y as f64 + 0.5))));
+        assert!((blob(l).longest_extent_mm() - 179.0_f64.hypot(119.0)).abs() < 1e-9);
+        // One pixel, two, and a line of them.
+        assert_eq!(blob(vec![Vec2::new(3.0, 4.0)]).longest_extent_mm(), 0.0);
+        assert_eq!(blob(vec![Vec2::new(0.0, 0.0), Vec2::new(3.0, 4.0)]).longest_extent_mm(), 5.0);
+        let line: Vec<Vec2> = (0..50).map(|x| Vec2::new(x as f64, 2.0)).collect();
+        assert_eq!(blob(line).longest_extent_mm(), 49.0);
+    }
 }
