@@ -651,6 +651,24 @@ pub fn unpainted(roster: &Roster) -> Roster {
 pub const MAT_FLOCKED_EVERY: usize = 4;
 
 impl UntaggedShot {
+    /// The shot of a hand-made scene of `units` units ([`rendered_table`]): render seed
+    /// `seed`, from the near edge at 12° on the brown mat, figures 1.5 mm past their
+    /// bases' edges, no tags and no declared coats.
+    pub fn of_scene(seed: u64, units: usize) -> UntaggedShot {
+        UntaggedShot {
+            table_seed: 0,
+            seed,
+            units,
+            tilt_deg: 12.0,
+            far: false,
+            mat: vedette_synth::MatColour::Brown,
+            overhang_mm: 1.5,
+            tagged_every: 0,
+            coats: 0,
+            twins: false,
+        }
+    }
+
     /// The file stem of its render.
     pub fn name(&self) -> String {
         format!(

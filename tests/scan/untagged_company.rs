@@ -50,18 +50,7 @@ fn divided() -> Table {
 
 #[test]
 fn twins_the_photo_cannot_tell_apart_stand_with_their_divisions() {
-    let shot = UntaggedShot {
-        table_seed: 0,
-        seed: 3796,
-        units: UNITS.len(),
-        tilt_deg: 12.0,
-        far: false,
-        mat: vedette_synth::MatColour::Brown,
-        overhang_mm: 1.5,
-        tagged_every: 0,
-        coats: 0,
-        twins: false,
-    };
+    let shot = UntaggedShot::of_scene(3796, UNITS.len());
     let Rendered { roster, truth, k, profile, photo, .. } =
         rendered_table(&shot, divided(), "u1-divisions-s3796-12deg-near-Brown-1.5mm");
     assert!(roster.units.iter().all(|u| u.division.is_some() && u.coat.is_none()));

@@ -85,18 +85,7 @@ fn table_of(name: &str, units: &[Placed]) -> Table {
 
 #[test]
 fn a_battery_turned_away_from_the_enemy_is_seen_facing_its_true_way() {
-    let shot = UntaggedShot {
-        table_seed: 0,
-        seed: 3795,
-        units: UNITS.len(),
-        tilt_deg: 12.0,
-        far: false,
-        mat: vedette_synth::MatColour::Brown,
-        overhang_mm: 1.5,
-        tagged_every: 0,
-        coats: 0,
-        twins: false,
-    };
+    let shot = UntaggedShot::of_scene(3795, UNITS.len());
     let Rendered { roster, truth, k, profile, photo, .. } =
         rendered_table(&shot, batteries(), "u1-batteries-s3795-12deg-near-Brown-1.5mm");
     let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
@@ -183,18 +172,7 @@ const FLANK: [Placed; 4] = [
 /// never makes `seen`).
 #[test]
 fn a_unit_with_the_enemy_beyond_its_end_faces_it() {
-    let shot = UntaggedShot {
-        table_seed: 0,
-        seed: 3796,
-        units: FLANK.len(),
-        tilt_deg: 12.0,
-        far: false,
-        mat: vedette_synth::MatColour::Brown,
-        overhang_mm: 1.5,
-        tagged_every: 0,
-        coats: 0,
-        twins: false,
-    };
+    let shot = UntaggedShot::of_scene(3796, FLANK.len());
     let Rendered { roster, truth, k, profile, photo, .. } =
         rendered_table(&shot, table_of("flank", &FLANK), "u1-flank-s3796-12deg-near-Brown-1.5mm");
     let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();

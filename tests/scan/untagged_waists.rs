@@ -63,16 +63,10 @@ fn touching() -> Table {
 #[test]
 fn units_closed_into_one_blob_over_the_terrain_limit_are_found_where_they_stand() {
     let shot = UntaggedShot {
-        table_seed: 0,
-        seed: 3701,
-        units: UNITS.len(),
         tilt_deg: 5.0,
-        far: false,
         mat: vedette_synth::MatColour::Green,
         overhang_mm: 1.0,
-        tagged_every: 0,
-        coats: 0,
-        twins: false,
+        ..UntaggedShot::of_scene(3701, UNITS.len())
     };
     let Rendered { roster, truth, k, profile, photo, .. } =
         rendered_table(&shot, touching(), "u1-touching-s3701-5deg-near-Green-1mm");
