@@ -476,7 +476,7 @@ impl ScanIssue {
                 "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge, or its nearest unit for a unit standing along the table (flip it if wrong)"
             ),
             ScanIssue::ConflictingUnit { unit, at_mm, photos, .. } => format!(
-                "{unit} lands at {} in photos {}: not one place, and another place a photo put it on is none of its twins': left out",
+                "{unit} lands at {} in photos {}: not one place, and no twin of it takes the other, so the photos contradict each other: left out, not guessed",
                 at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
                 photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
             ),
