@@ -208,6 +208,16 @@ mod tests {
         let given = arrange(&class, &held, |m, i| cost(&r, m, i)).unwrap();
         assert_eq!(given, vec![1, 0]);
         assert_eq!(renaming(&class, &held, &given), vec![(0, 1), (1, 0)]);
+        // Under scan-sized noise (the places and the infantry's bases 0.1 mm off, in
+        // eight directions) the sharing is the same.
+        for k in 0..8 {
+            let d = Vec2::from_heading_deg(45.0 * f64::from(k)) * 0.1;
+            let placed: Vec<(usize, Vec<Vec2>)> =
+                placed.iter().map(|(u, c)| (*u, c.iter().map(|p| *p - d).collect())).collect();
+            let places = places.map(|p| p + d);
+            let given = arrange(&class, &held, |m, i| apart(&r, class[m], places[i], &placed, &class));
+            assert_eq!(given, Some(vec![1, 0]), "{d:?}");
+        }
         // Both of d1: the photo's order stands.
         let same = roster(vec![
             unit("au-1", UnitKind::Cavalry, Some("d1"), None),
