@@ -563,6 +563,42 @@ pub fn twin_table() -> Table {
     }
 }
 
+/// A unit of a hand-made scene ([`scene_table`]): `(id, kind, centre, heading, bases)`.
+pub type SceneUnit = (&'static str, vedette_geometry::UnitKind, (f64, f64), f64, usize);
+
+/// The twin table ([`twin_table`]) named `name` with `units` on it instead, each in line
+/// (a battery unlimbered), its bases touching: a battery's 25 x 40 mm, cavalry's 40 x
+/// 30 mm, the others' 30 x 20 mm; Austrian when its id starts with `au`, else French.
+pub fn scene_table(name: &str, units: &[SceneUnit]) -> Table {
+    use vedette_geometry::{BaseSize, Formation, Pose, UnitKind, Vec2};
+    let units = units
+        .iter()
+        .map(|&(id, kind, (x, y), heading, n)| {
+            let size = match kind {
+                UnitKind::Artillery => BaseSize::new(25.0, 40.0),
+                UnitKind::Cavalry => BaseSize::new(40.0, 30.0),
+                _ => BaseSize::new(30.0, 20.0),
+            };
+            let f = Vec2::from_heading_deg(heading);
+            let bases = (0..n)
+                .map(|k| {
+                    let across = size.width * (k as f64 - (n as f64 - 1.0) / 2.0);
+                    Base::new(size, Pose::new(Vec2::new(x, y) + f.perp_right() * across, heading))
+                })
+                .collect();
+            let side = if id.starts_with("au") { "austria" } else { "france" };
+            let mut u = Unit::new(id, side, kind, bases);
+            u.formation =
+                Some(if kind == UnitKind::Artillery { Formation::Unlimbered } else { Formation::Line });
+            u
+        })
+        .collect();
+    let mut table = twin_table();
+    table.name = Some(name.into());
+    table.units = units;
+    table
+}
+
 /// A vedette-synth untagged shot rendered (cached in `target/untagged-test/`) with what
 /// scanning it needs: its roster, true table, camera, the default profile without
 /// terrain or cubes, and the photo.

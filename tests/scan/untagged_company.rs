@@ -10,7 +10,7 @@
 use crate::common;
 
 use common::untagged::{Rendered, UntaggedShot, rendered_table};
-use vedette_geometry::{Base, BaseSize, Formation, Pose, Table, Unit, UnitKind, Vec2};
+use vedette_geometry::{Table, Unit, UnitKind, Vec2};
 use vedette_vision::{Roster, ScanIssue, scan};
 
 /// A unit of the scene: `(id, kind, centre, heading, bases, division)`.
@@ -24,27 +24,12 @@ const UNITS: [Placed; 4] = [
 ];
 
 fn divided() -> Table {
-    let units = UNITS
-        .iter()
-        .map(|&(id, kind, (x, y), heading, n, division)| {
-            let size =
-                if kind == UnitKind::Cavalry { BaseSize::new(40.0, 30.0) } else { BaseSize::new(30.0, 20.0) };
-            let f = Vec2::from_heading_deg(heading);
-            let bases = (0..n)
-                .map(|k| {
-                    let across = size.width * (k as f64 - (n as f64 - 1.0) / 2.0);
-                    Base::new(size, Pose::new(Vec2::new(x, y) + f.perp_right() * across, heading))
-                })
-                .collect();
-            let mut u = Unit::new(id, "austria", kind, bases);
-            u.formation = Some(Formation::Line);
-            u.division = Some(division.to_string());
-            u
-        })
-        .collect();
-    let mut table = common::untagged::twin_table();
-    table.name = Some("divisions".into());
-    table.units = units;
+    let units: Vec<common::untagged::SceneUnit> =
+        UNITS.iter().map(|&(id, kind, centre, heading, n, _)| (id, kind, centre, heading, n)).collect();
+    let mut table = common::untagged::scene_table("divisions", &units);
+    for (u, &(.., division)) in table.units.iter_mut().zip(&UNITS) {
+        u.division = Some(division.to_string());
+    }
     table
 }
 

@@ -18,7 +18,7 @@
 use crate::common;
 
 use common::untagged::{Rendered, UntaggedShot, offered_places, rendered_table};
-use vedette_geometry::{Base, BaseSize, Facing, Formation, Pose, Table, Unit, UnitKind, Vec2};
+use vedette_geometry::{Base, Facing, Table, UnitKind};
 use vedette_vision::{ScanIssue, scan};
 
 /// What the scan must say of a unit's facing.
@@ -52,35 +52,11 @@ fn batteries() -> Table {
     table_of("batteries", &UNITS)
 }
 
-/// The twin table ([`common::untagged::twin_table`]) with `units` on it instead, each
-/// in line, its bases touching.
+/// The twin table with `units` on it instead ([`common::untagged::scene_table`]).
 fn table_of(name: &str, units: &[Placed]) -> Table {
-    let units = units
-        .iter()
-        .map(|&(id, kind, (x, y), heading, n, _)| {
-            let size = match kind {
-                UnitKind::Artillery => BaseSize::new(25.0, 40.0),
-                UnitKind::Cavalry => BaseSize::new(40.0, 30.0),
-                _ => BaseSize::new(30.0, 20.0),
-            };
-            let f = Vec2::from_heading_deg(heading);
-            let bases = (0..n)
-                .map(|k| {
-                    let across = size.width * (k as f64 - (n as f64 - 1.0) / 2.0);
-                    Base::new(size, Pose::new(Vec2::new(x, y) + f.perp_right() * across, heading))
-                })
-                .collect();
-            let side = if id.starts_with("au") { "austria" } else { "france" };
-            let mut u = Unit::new(id, side, kind, bases);
-            u.formation =
-                Some(if kind == UnitKind::Artillery { Formation::Unlimbered } else { Formation::Line });
-            u
-        })
-        .collect();
-    let mut table = common::untagged::twin_table();
-    table.name = Some(name.into());
-    table.units = units;
-    table
+    let units: Vec<common::untagged::SceneUnit> =
+        units.iter().map(|&(id, kind, centre, heading, n, _)| (id, kind, centre, heading, n)).collect();
+    common::untagged::scene_table(name, &units)
 }
 
 #[test]
