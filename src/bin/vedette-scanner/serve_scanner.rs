@@ -160,7 +160,8 @@ fn summarize(
 
 /// The units the scan put on no place but offered places for: held back from a
 /// contested place (`missing-unit` with `places`), or put by several photos in places
-/// too far apart to be one (`conflicting-unit`, each photo's place).
+/// that are not one and that no twin of it takes (`conflicting-unit`, each photo's
+/// place).
 fn held_units(issues: &[ScanIssue]) -> Vec<HeldUnit> {
     issues
         .iter()

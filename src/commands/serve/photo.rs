@@ -51,8 +51,8 @@ pub struct MissingTag {
 }
 
 /// An untagged unit the scan held back from a contested place (issue 37,
-/// `missing-unit` with `places`), or that several photos put in places too far apart
-/// to be one (`conflicting-unit`): the page offers to put it on one of them (a `place`
+/// `missing-unit` with `places`), or that several photos put in places that are not one
+/// and that no twin of it takes (`conflicting-unit`): the page offers to put it on one of them (a `place`
 /// correction).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeldUnit {

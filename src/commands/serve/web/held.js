@@ -1,8 +1,9 @@
 // Units held back (issue 37): an untagged unit whose place the photo barely prefers to
 // another place overlapping it is not placed on a guess. The scan reports it missing
 // with both places (`missing-unit` with `places`; the scan summary's `held`). So is a
-// unit several photos put in places too far apart to be one (`conflicting-unit`: the
-// held unit's `photos` name the photo of each place). The panel
+// unit several photos put in places that are not one and that no twin of it takes
+// (`conflicting-unit`: the photos contradict each other; the held unit's `photos` name
+// the photo of each place). The panel
 // lists those not on the table, each with one button per place: "Place it here" puts
 // the unit on the table as the scan offers it (a "place" correction, undone like the
 // others), and selects it. On the plan the places are drawn dashed and numbered; a
@@ -83,7 +84,7 @@ function why(h) {
   if (h.photos && h.photos.length) {
     const n = h.photos.map((k) => String(k + 1));
     const named = n.length > 1 ? n.slice(0, -1).join(", ") + " and " + n[n.length - 1] : n[0];
-    return "photos " + named + " put it in these " + h.places.length + " places, too far apart to be one";
+    return "photos " + named + " put it in these " + h.places.length + " places, and no twin of it takes the other: the photos contradict each other";
   }
   return "the photo fits " +
     (h.places.length > 1 ? "these " + h.places.length + " places almost equally" : "this place, but barely");
