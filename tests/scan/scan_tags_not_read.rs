@@ -4,8 +4,10 @@
 //! found by their tags. Its bases come out `"found": "fitted"` within the fitter's
 //! accuracy, and the report says its tags were not read (`tags-not-read`). Two twins
 //! whose tags are both unprinted (one side, kind and layout: nothing in the photo tells
-//! which stands where) are given to neither, never silently: both stay missing by their
-//! tags (`missing-tag`). Two photos that both fitted such a unit merge it as they
+//! which stands where) are given to neither when the roster cannot tell them apart
+//! either (one division, or none), never silently: both stay missing by their tags
+//! (`missing-tag`). Twins of two divisions, each beside its division's units, are each
+//! fitted on its own place. Two photos that both fitted such a unit merge it as they
 //! merge an untagged unit's bases.
 //!
 //! The photo is 1600 x 1200 px of a 600 x 400 mm table (0.4 mm per pixel, about the
@@ -19,7 +21,7 @@ use vedette_geometry::{
     Found, Marker, MarkerColour, MarkerKind, RuleSet, Scale, Table, TableSize, Unit, Vec2,
 };
 use vedette_synth::{Camera, LookAt, RenderOptions, Resolution, Scene, StandardLayout, render};
-use vedette_vision::{Photo, Profile, Roster, Scan, ScanIssue, merge_scans, scan};
+use vedette_vision::{Intrinsics, Photo, Profile, Roster, Scan, ScanIssue, merge_scans, scan};
 
 const WIDTH: f64 = 600.0;
 const DEPTH: f64 = 400.0;
@@ -50,7 +52,20 @@ fn shoot_from(
     unprinted: &[&str],
     yaws_deg: &[f64],
 ) -> (Table, Vec<Scan>, Roster) {
-    let dir = tempfile::tempdir().unwrap();
+    let (t, scene, roster) = scene_of(units, cubes, unprinted);
+    let scans = yaws_deg
+        .iter()
+        .map(|&yaw_deg| {
+            let (photo, k) = photo_of(&scene, yaw_deg);
+            scan(&photo, &profile(), Some(&roster), Some(&k)).unwrap()
+        })
+        .collect();
+    (t, scans, roster)
+}
+
+/// The table of `units` and `cubes`, its scene with the tags of `unprinted` left off
+/// their bases, and the roster of every unit's tags.
+fn scene_of(units: Vec<Unit>, cubes: Vec<Marker>, unprinted: &[&str]) -> (Table, Scene, Roster) {
     let mut t = Table::new(RuleSet::Republique5, Scale::Medium, units);
     t.markers = cubes;
     t.size = Some(TableSize { width: WIDTH, depth: DEPTH });
@@ -60,27 +75,27 @@ fn shoot_from(
     let mut shown = layout.clone();
     shown.tags.retain(|tag| !unprinted.contains(&tag.unit.as_str()));
     let scene = Scene::new(t.clone(), &shown).unwrap();
-    let scans = yaws_deg
-        .iter()
-        .map(|&yaw_deg| {
-            let camera = Camera::looking_at(&LookAt {
-                target_mm: Vec2::new(WIDTH / 2.0, DEPTH / 2.0),
-                height_mm: 620.0,
-                tilt_deg: 10.0,
-                yaw_deg,
-                focal_mm: 4.5,
-                sensor_width_mm: 6.17,
-                resolution: Resolution::new(1600, 1200),
-            })
-            .unwrap();
-            let options = RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(14) };
-            render(&scene, &camera, &options).unwrap().write(dir.path(), "unread").unwrap();
-            let truth = Truth::load(dir.path(), "unread");
-            let photo = Photo::load(dir.path().join("unread.jpg")).unwrap();
-            scan(&photo, &profile(), Some(&roster), Some(&truth.intrinsics())).unwrap()
-        })
-        .collect();
-    (t, scans, roster)
+    (t, scene, roster)
+}
+
+/// `scene` rendered (seed 14) from `yaw_deg` (0: from the near edge, 180: from the far
+/// edge), and its camera file.
+fn photo_of(scene: &Scene, yaw_deg: f64) -> (Photo, Intrinsics) {
+    let dir = tempfile::tempdir().unwrap();
+    let camera = Camera::looking_at(&LookAt {
+        target_mm: Vec2::new(WIDTH / 2.0, DEPTH / 2.0),
+        height_mm: 620.0,
+        tilt_deg: 10.0,
+        yaw_deg,
+        focal_mm: 4.5,
+        sensor_width_mm: 6.17,
+        resolution: Resolution::new(1600, 1200),
+    })
+    .unwrap();
+    let options = RenderOptions { texel_mm: 0.5, ..RenderOptions::seeded(14) };
+    render(scene, &camera, &options).unwrap().write(dir.path(), "unread").unwrap();
+    let truth = Truth::load(dir.path(), "unread");
+    (Photo::load(dir.path().join("unread.jpg")).unwrap(), truth.intrinsics())
 }
 
 /// The axis difference of two headings, folded onto a quarter turn, degrees.
@@ -222,6 +237,68 @@ fn twins_whose_tags_are_not_printed_are_given_to_neither() {
         s.report.issues
     );
     assert_eq!(s.table.base_count(), 6, "{:?}", s.report.issues);
+}
+
+/// Two twin lines of two bases, both unprinted, of two divisions (issue 36): au-2 of
+/// au-d1 stands beside au-1 (au-d1, found by its tags) on the left, au-4 of au-d2
+/// beside au-3 (au-d2) on the right. The roster tells them apart by their company:
+/// each is fitted on its own place, with the roster listing the twins in either order
+/// (the photo's order gives one of them the wrong place). The same photo with both
+/// twins of one division: given to neither.
+#[test]
+fn twins_of_two_divisions_whose_tags_are_not_printed_are_each_fitted_with_their_own() {
+    let mut units = vec![
+        infantry_line("fr-1", "fr", &[150.0, 180.0, 210.0], 150.0, 90.0),
+        infantry_line("fr-2", "fr", &[380.0, 410.0, 440.0], 150.0, 90.0),
+        infantry_line("au-1", "au", &[90.0, 120.0, 150.0], 260.0, 270.0),
+        infantry_line("au-2", "au", &[200.0, 230.0], 260.0, 270.0),
+        infantry_line("au-3", "au", &[450.0, 480.0, 510.0], 260.0, 270.0),
+        infantry_line("au-4", "au", &[370.0, 400.0], 255.0, 270.0),
+    ];
+    for (u, division) in
+        units.iter_mut().zip([None, None, Some("au-d1"), Some("au-d1"), Some("au-d2"), Some("au-d2")])
+    {
+        u.division = division.map(str::to_string);
+    }
+    let (t, scene, roster) = scene_of(units, Vec::new(), &["au-2", "au-4"]);
+    let (photo, k) = photo_of(&scene, 0.0);
+    let twins = |r: &Roster| ["au-2", "au-4"].map(|id| r.units.iter().position(|u| u.id == id).unwrap());
+    // The twins listed in either order.
+    let mut swapped = roster.units.clone();
+    let [a, b] = twins(&roster);
+    swapped.swap(a, b);
+    let swapped = Roster::from_units(roster.game.clone(), swapped).unwrap();
+    for (order, roster) in [("au-2 first", &roster), ("au-4 first", &swapped)] {
+        let s = scan(&photo, &profile(), Some(roster), Some(&k)).unwrap();
+        for id in ["au-2", "au-4"] {
+            let want = t.units.iter().find(|u| u.id == id).unwrap();
+            let got = s
+                .table
+                .units
+                .iter()
+                .find(|u| u.id == id)
+                .unwrap_or_else(|| panic!("{order}: {id} not found: {:?}", s.report.issues));
+            assert_fitted_as(want, got);
+        }
+        assert_eq!(s.table.base_count(), t.base_count(), "{order}: {:?}", s.report.issues);
+        let said = s.report.issues.iter().filter(|i| matches!(i, ScanIssue::TagsNotRead { .. })).count();
+        assert_eq!(said, 2, "{order}: {:?}", s.report.issues);
+    }
+    // Both twins of au-d1: the roster cannot tell them apart, and neither is given.
+    let mut one = roster.units.clone();
+    for i in twins(&roster) {
+        one[i].division = Some("au-d1".to_string());
+    }
+    let one = Roster::from_units(roster.game.clone(), one).unwrap();
+    let s = scan(&photo, &profile(), Some(&one), Some(&k)).unwrap();
+    for id in ["au-2", "au-4"] {
+        assert!(
+            !s.table.units.iter().any(|u| u.id == id),
+            "one division: {id} was given: {:?}",
+            s.report.issues
+        );
+    }
+    assert_eq!(s.table.base_count(), t.base_count() - 4, "{:?}", s.report.issues);
 }
 
 /// Two photos, from the near and the far edge (issues 18 and 36): au-3, its tags

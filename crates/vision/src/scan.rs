@@ -958,6 +958,10 @@ pub fn scan_with_background(
                 let t_fit = Instant::now();
                 let wanted =
                     crate::fitting::wanted(r, |ui| found.contains_key(&ui) || inferred.contains_key(&ui));
+                // Where a tagged unit none of whose tags was read is not put: the unread
+                // bases of units found in part, and the bases placed beside them.
+                let mut keep_off = unread_zones(Some(r), &standing(r, &found, &inferred), &[], profile);
+                keep_off.extend(inferred.values().flatten().map(|(_, b)| *b));
                 let mut fitted = if wanted.is_empty() {
                     crate::fitting::Fitted::default()
                 } else {
@@ -979,7 +983,7 @@ pub fn scan_with_background(
                         &fiducials,
                         tone,
                         background.as_ref(),
-                        &unread_zones(Some(r), &tagged, &[], profile),
+                        &keep_off,
                     )?
                 };
                 t_fitting = t_fit.elapsed().as_secs_f64() * 1e3;
@@ -1110,6 +1114,29 @@ fn unread_zones(roster: Option<&Roster>, table: &Table, undecoded: &[Vec2], prof
     let side = w.max(d);
     zones.extend(undecoded.iter().map(|&c| Base::new(BaseSize::new(side, side), Pose::new(c, 90.0))));
     zones
+}
+
+/// The units `found` by their tags (by roster index: base index and base) with the
+/// bases `inferred` beside them ([`crate::infer::infer_bases`]): a unit found in part
+/// whose other bases its formation placed has no unread base left to stand elsewhere
+/// ([`unread_zones`], issue 36: on the second renderer's tagged-304 the zone of
+/// au-16, one of whose four tags was read and the other three bases placed beside it,
+/// reached 105 mm from that base and covered au-3's place about 80 mm away). The bases
+/// placed are themselves kept out of the fitter's reach (a two-base unit was laid on
+/// au-6's three placed bases when their zone went).
+fn standing(
+    roster: &Roster,
+    found: &BTreeMap<usize, Vec<(usize, Base)>>,
+    inferred: &BTreeMap<usize, Vec<(usize, Base)>>,
+) -> Table {
+    let units = found
+        .iter()
+        .map(|(ui, bases)| {
+            let more = inferred.get(ui).map_or(&[][..], Vec::as_slice);
+            roster.units[*ui].to_unit(bases.iter().chain(more).map(|(_, b)| *b).collect())
+        })
+        .collect();
+    Table { units, ..Table::new(roster.game.rules, roster.game.scale, Vec::new()) }
 }
 
 /// The most units a message names before "and N more".

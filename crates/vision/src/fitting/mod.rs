@@ -59,9 +59,12 @@
 //!
 //! A tagged unit none of whose tags was read is looked for here too, as an untagged
 //! unit of as many bases as it has tags ([`wanted`]: not a one-base unit, nor one with a
-//! twin also looked for), never where the unread bases of a unit found in part may
-//! stand; with only such units looked for, blobs too small for their layouts, or longer
-//! than their formations with halo and lean reach, are not searched ([`worth_searching`]).
+//! twin also looked for that the roster cannot tell apart by their divisions; twins it
+//! tells apart are placed only where their divisions surely say, [`keep_company`]),
+//! never where the unread bases of a unit found in part may stand, nor where its
+//! formation may lie slid along its blob ([`TAGGED_EDGE_CLEAR`]); with only such units
+//! looked for, blobs too small for their layouts, or longer than their formations with
+//! halo and lean reach, are not searched ([`worth_searching`]).
 //!
 //! The blobs are searched (steps 2 and 3) on two threads, each taking the next blob;
 //! the places are given (step 4) in the blobs' order, as on one thread.
@@ -215,6 +218,19 @@ const SWALLOWED_RANK: f64 = 0.5;
 /// places that a wrong place had outranked ranked 0.54-0.93 of it).
 const ELSEWHERE_SHARE: f64 = 0.5;
 
+/// A tagged unit none of whose tags was read is not given a place where the band beyond
+/// one of its edges is this clear at most ([`Hypothesis::clear`]: all blob, none of it
+/// the mat): the blob goes on past that edge, and the formation may lie slid along what
+/// stands there, its own bases among it. Set where a shared photo showed the failure
+/// (issue 36): on the second renderer's tagged-304, au-10 slid 18 mm along its line
+/// onto the three cubes against its end, the band beyond its other end inside its own
+/// base, clear 0.00 (its other places too); the right places of the tagged units fitted
+/// there showed 0.30 at least. On our renderer (`tests/scan/scan_tags_not_read.rs`)
+/// the right place of a unit with two cubes in a row against its end showed 0.09 at
+/// that end, so the bound sits between: at 0.1 that unit was lost. An untagged unit has
+/// no other way to be found, and keeps such places.
+const TAGGED_EDGE_CLEAR: f64 = 0.05;
+
 /// The untagged units found in one photo.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Fitted {
@@ -231,19 +247,28 @@ pub(crate) struct Fitted {
 /// tagged bases found occupying their places — unless it has one base (a one-base
 /// layout fits any lone base of a unit found in part: on the second renderer's
 /// tagged-304 the three fitted were all another unit's) or a twin ([`twins`]) among
-/// the other units looked for (the photo may give it the twin's place: on tagged-304
-/// two such twins took each other's places). Empty, the fitter is not run: a roster of
-/// tagged units that all were found pays nothing for it.
+/// the other units looked for that the roster cannot tell it from by their company
+/// ([`company::tells_apart`]: the photo may give it the twin's place: on tagged-304
+/// two such twins took each other's places). Twins the roster tells apart are looked
+/// for, and placed only where their companies surely say ([`keep_company`]). Empty,
+/// the fitter is not run: a roster of tagged units that all were found pays nothing
+/// for it.
 pub(crate) fn wanted(roster: &Roster, found_tagged: impl Fn(usize) -> bool) -> Vec<usize> {
     let looked_for: Vec<usize> =
         (0..roster.units.len()).filter(|&i| !roster.units[i].is_tagged() || !found_tagged(i)).collect();
+    // A unit on the table to keep company with: found by its tags, or untagged (the
+    // fitter may place it).
+    let on_table = |o: usize| !roster.units[o].is_tagged() || found_tagged(o);
     looked_for
         .iter()
         .copied()
         .filter(|&i| {
             let u = &roster.units[i];
             !u.is_tagged()
-                || (u.base_count() > 1 && !looked_for.iter().any(|&j| j != i && twins(roster, i, j)))
+                || (u.base_count() > 1
+                    && !looked_for.iter().any(|&j| {
+                        j != i && twins(roster, i, j) && !company::tells_apart(roster, i, j, on_table)
+                    }))
         })
         .collect()
 }
@@ -602,6 +627,16 @@ pub(crate) fn fit_units(
             }
             continue;
         }
+        // Nor where its formation may lie slid along its blob ([`TAGGED_EDGE_CLEAR`]).
+        if u.is_tagged() && h.clear.iter().any(|&c| c <= TAGGED_EDGE_CLEAR) {
+            if debug {
+                eprintln!(
+                    "fit-unclear {} at ({:.1},{:.1}) clear {:.2?}",
+                    u.id, h.centre.x, h.centre.y, h.clear
+                );
+            }
+            continue;
+        }
         // The unit's declared coat shows clearly more at a place of its layout still to
         // come, free and apart from this one: this place is another unit's (a leader's
         // base laid on a gun's, a line over a neighbour's), and the unit takes its own
@@ -667,6 +702,14 @@ pub(crate) fn fit_units(
         }
         let rivals: Vec<String> = tied.iter().map(|&o| roster.units[o].id.clone()).collect();
         ties.extend(tied.iter().map(|&o| (unit, o)));
+        // Tagged twins none of whose tags was read are placed only where their company
+        // surely says ([`keep_company`]), whatever their paints chose and wherever the
+        // twin was put or held back: tied to every twin looked for.
+        let twins_wanted: Vec<usize> =
+            shapes.iter().map(|s| s.unit).filter(|&o| o != unit && twins(roster, unit, o)).collect();
+        if u.is_tagged() || twins_wanted.iter().any(|&o| roster.units[o].is_tagged()) {
+            ties.extend(twins_wanted.into_iter().filter(|o| !tied.contains(o)).map(|o| (unit, o)));
+        }
         if !rivals.is_empty() {
             fitted.issues.push(ScanIssue::AmbiguousUnit {
                 unit: u.id.clone(),
@@ -863,7 +906,12 @@ fn search_blob(
 /// (`ambiguous-unit`, `assumed-facing`), go to the member renamed. Their company is
 /// looked for among the units `tagged` (found by their tags) and fitted (not of the
 /// class); a member `withheld` from a contested place (for which it holds) keeps its
-/// own.
+/// own. Untagged twins take a sharing that beats the photo's order
+/// ([`company::Sharing::over_photos_order`]). In a class with a tagged member (its
+/// tags all unread, issue 36) each place goes only to the member the roster puts there
+/// surely ([`company::Sharing::sure`]); a place no member surely takes (or every place,
+/// when a member was withheld) is left empty and its holder missing: a twin on its
+/// twin's place is a wrong unit.
 fn keep_company(
     fitted: &mut Fitted,
     roster: &Roster,
@@ -872,6 +920,8 @@ fn keep_company(
     withheld: impl Fn(usize) -> bool,
 ) {
     for class in company::classes(ties) {
+        let tagged_class = class.iter().any(|&u| roster.units[u].is_tagged());
+        let any_withheld = class.iter().any(|&u| withheld(u));
         let class: Vec<usize> = class.into_iter().filter(|&u| !withheld(u)).collect();
         let held: Vec<usize> = class.iter().copied().filter(|u| fitted.units.contains_key(u)).collect();
         let places: Vec<Vec2> = held.iter().map(|u| centre_of(&fitted.units[u])).collect();
@@ -882,12 +932,25 @@ fn keep_company(
             .filter_map(|t| Some((by_id(&t.id)?, t.bases.iter().map(Base::centre).collect())))
             .chain(fitted.units.iter().map(|(&u, bases)| (u, bases.iter().map(Base::centre).collect())))
             .collect();
-        let Some(given) = company::arrange(&class, &held, |m, i| {
+        let sharing = company::share(&class, &held, |m, i| {
             company::apart(roster, class[m], places[i], &placed, &class)
-        }) else {
-            continue;
+        });
+        // Who each place's holder becomes (holder, member).
+        let renaming: Vec<(usize, usize)> = if tagged_class {
+            let sure = sharing
+                .filter(|_| !any_withheld)
+                .map(company::Sharing::sure)
+                .unwrap_or_else(|| vec![None; held.len()]);
+            let unsure: Vec<usize> =
+                held.iter().zip(&sure).filter(|(_, s)| s.is_none()).map(|(&u, _)| u).collect();
+            forget(fitted, roster, &unsure);
+            held.iter().zip(&sure).filter_map(|(&u, s)| Some((u, (*s)?))).collect()
+        } else {
+            match sharing.and_then(company::Sharing::over_photos_order) {
+                Some(given) => company::renaming(&class, &held, &given),
+                None => continue,
+            }
         };
-        let renaming = company::renaming(&class, &held, &given);
         let mut moved: Vec<(usize, Vec<Base>)> =
             held.iter().filter_map(|u| Some((*u, fitted.units.remove(u)?))).collect();
         for (from, bases) in moved.drain(..) {
@@ -914,6 +977,24 @@ fn keep_company(
             }
         }
     }
+}
+
+/// The places of roster units `units` taken back from `fitted`, with what its issues say
+/// of them (`assumed-facing`, `ambiguous-unit`, and their names among another's
+/// rivals): they are left missing.
+fn forget(fitted: &mut Fitted, roster: &Roster, units: &[usize]) {
+    let ids: Vec<&str> = units.iter().map(|&u| roster.units[u].id.as_str()).collect();
+    for u in units {
+        fitted.units.remove(u);
+    }
+    fitted.issues.retain_mut(|issue| match issue {
+        ScanIssue::AssumedFacing { unit } => !ids.contains(&unit.as_str()),
+        ScanIssue::AmbiguousUnit { unit, others, .. } => {
+            others.retain(|o| !ids.contains(&o.as_str()));
+            !ids.contains(&unit.as_str()) && !others.is_empty()
+        }
+        _ => true,
+    });
 }
 
 /// The weights of a turned blob's four edges in a formation's score: an edge the
@@ -1900,6 +1981,43 @@ bases = 1
     }
 
     /// The blobs' searches come back in the blobs' order, whichever thread took each.
+    /// Tagged units none of whose tags was read, twins two by two (issue 36): looked
+    /// for only when the roster tells each from its twin by their divisions, each
+    /// division with a unit found on the table.
+    #[test]
+    fn tagged_twins_are_looked_for_when_their_divisions_tell_them_apart() {
+        use crate::roster::{Game, RosterUnit};
+        use vedette_geometry::{RuleSet, Scale, Unit, UnitKind};
+        let roster = |d: [Option<&str>; 4]| {
+            let units = [
+                ("au-1", vec![1, 2, 3]),
+                ("au-2", vec![4, 5]),
+                ("au-3", vec![6, 7, 8]),
+                ("au-4", vec![9, 10]),
+            ]
+            .into_iter()
+            .zip(d)
+            .map(|((id, tags), division)| {
+                let mut u = Unit::new(id.to_string(), "austria", UnitKind::Infantry, Vec::new());
+                u.division = division.map(str::to_string);
+                RosterUnit::from_unit(&u, [30.0, 20.0], [0.0, 0.0], tags)
+            })
+            .collect();
+            let game =
+                Game { rules: RuleSet::Republique5, scale: Scale::Medium, name: None, near_side: None };
+            Roster::from_units(game, units).unwrap()
+        };
+        // au-1 and au-3 found by their tags; au-2 and au-4 (twins) not.
+        let found = |i: usize| i == 0 || i == 2;
+        let two = [Some("d1"), Some("d1"), Some("d2"), Some("d2")];
+        assert_eq!(wanted(&roster(two), found), vec![1, 3]);
+        assert!(wanted(&roster([Some("d1"); 4]), found).is_empty());
+        assert!(wanted(&roster([None; 4]), found).is_empty());
+        // au-3 not found either: d2 has nobody on the table; au-3 (no twin looked for)
+        // is.
+        assert_eq!(wanted(&roster(two), |i| i == 0), vec![2]);
+    }
+
     #[test]
     fn each_on_two_threads_keeps_the_items_order() {
         let items: Vec<u64> = (0..300).collect();
