@@ -11,7 +11,7 @@ use crate::pose::CameraModel;
 use crate::rectify::Rectified;
 use opencv::core::{Mat, Size, Vec3b};
 use opencv::prelude::*;
-use vedette_geometry::Vec2;
+use vedette_geometry::{ConvexPolygon, Vec2};
 
 /// Resolution of the edge fit, px per mm (about twice a 12 MP photo's own on a 6'x4'
 /// table, so that the photo's pixels are not lost to the resampling).
@@ -112,8 +112,8 @@ pub(crate) fn edge_points(
 /// The sharpness of the profiles of `points` across the direction `angle_deg`
 /// (counter-clockwise from +x) and across its perpendicular, summed: every `step`-th
 /// point, bins `bin_mm` wide. Both profiles are summed in one pass over the points.
-/// `hull`: the points' convex hull ([`hull`]), where their extent along any direction
-/// is reached.
+/// `hull`: the points' convex hull's vertices (`ConvexPolygon::hull`), where their
+/// extent along any direction is reached.
 fn sharpness(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bin_mm: f64) -> f64 {
     let normals = [Vec2::from_heading_deg(angle_deg), Vec2::from_heading_deg(angle_deg + 90.0)];
     let mut lows = [0.0; 2];
@@ -150,30 +150,6 @@ fn sharpness(points: &EdgePoints, hull: &[Vec2], angle_deg: f64, step: usize, bi
     energy(first) + energy(second)
 }
 
-/// The convex hull of `points` (Andrew's monotone chain), counter-clockwise: the
-/// least and most of any linear function over the points are at its vertices.
-fn hull(points: &[Vec2]) -> Vec<Vec2> {
-    let mut sorted = points.to_vec();
-    sorted.sort_by(|p, q| p.x.total_cmp(&q.x).then(p.y.total_cmp(&q.y)));
-    sorted.dedup();
-    if sorted.len() < 3 {
-        return sorted;
-    }
-    let turn = |o: Vec2, a: Vec2, b: Vec2| (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
-    let mut out: Vec<Vec2> = Vec::with_capacity(2 * sorted.len());
-    for pass in [sorted.clone(), sorted.iter().rev().copied().collect()] {
-        let start = out.len();
-        for p in pass {
-            while out.len() >= start + 2 && turn(out[out.len() - 2], out[out.len() - 1], p) <= 0.0 {
-                out.pop();
-            }
-            out.push(p);
-        }
-        out.pop();
-    }
-    out
-}
-
 /// The directions of the formations' edges in a blob, degrees in `[0, 90)`, the
 /// sharpest first: each angle whose profile and its perpendicular's are sharpest
 /// together, against its neighbours. A coarse search over every direction on a sample
@@ -185,8 +161,10 @@ fn hull(points: &[Vec2]) -> Vec<Vec2> {
 /// one formation has one sharp direction; one where units at other angles touch (or
 /// a small base whose figures outweigh its edges) has more.
 pub(crate) fn orientations(points: &EdgePoints, most: usize) -> Vec<(f64, f64)> {
-    let hull = hull(&points.pos);
-    let sharp = |a: f64, stride: usize, bin: f64| sharpness(points, &hull, a, stride, bin);
+    // The least and most of any linear function over the points are at the hull's
+    // vertices.
+    let hull = ConvexPolygon::hull(&points.pos);
+    let sharp = |a: f64, stride: usize, bin: f64| sharpness(points, hull.vertices(), a, stride, bin);
     let search = |centre: f64, half: i32, step_deg: f64, stride: usize, bin: f64| {
         let mut best = (centre, f64::NEG_INFINITY);
         for k in -half..=half {
@@ -292,12 +270,13 @@ mod tests {
         let mut points = EdgePoints { pos: Vec::new(), grad: Vec::new() };
         rectangle(Vec2::new(500.0, 400.0), 160.0, 30.0, 10.0, 20.0, &mut points);
         rectangle(Vec2::new(500.0, 470.0), 100.0, 40.0, 40.0, 13.0, &mut points);
-        let h = hull(&points.pos);
+        let hull = ConvexPolygon::hull(&points.pos);
+        let h = hull.vertices();
         for (angle, step, bin) in [(0.0, 1, 1.0), (10.3, 1, 1.0 / 3.0), (37.0, 2, 1.0), (88.25, 3, 1.0 / 3.0)]
         {
-            let two = one_profile(&points, &h, angle, step, bin)
-                + one_profile(&points, &h, angle + 90.0, step, bin);
-            assert_eq!(sharpness(&points, &h, angle, step, bin).to_bits(), two.to_bits(), "{angle} deg");
+            let two =
+                one_profile(&points, h, angle, step, bin) + one_profile(&points, h, angle + 90.0, step, bin);
+            assert_eq!(sharpness(&points, h, angle, step, bin).to_bits(), two.to_bits(), "{angle} deg");
         }
     }
 
@@ -310,12 +289,13 @@ mod tests {
                 Vec2::new(100.0 + 40.0 * t.cos() * (1.0 + 0.3 * (3.0 * t).sin()), 50.0 + 25.0 * t.sin())
             })
             .collect();
-        let h = hull(&points);
+        let hull = ConvexPolygon::hull(&points);
+        let h = hull.vertices();
         assert!(h.len() >= 3 && h.len() < points.len(), "{}", h.len());
         for k in 0..360 {
             let n = Vec2::from_heading_deg(f64::from(k));
             let most = |ps: &[Vec2]| ps.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
-            assert_eq!(most(&h), most(&points), "{k} deg");
+            assert_eq!(most(h), most(&points), "{k} deg");
         }
     }
 
