@@ -1980,7 +1980,6 @@ bases = 1
         }
     }
 
-    /// The blobs' searches come back in the blobs' order, whichever thread took each.
     /// Tagged units none of whose tags was read, twins two by two (issue 36): looked
     /// for only when the roster tells each from its twin by their divisions, each
     /// division with a unit found on the table.
@@ -2018,6 +2017,7 @@ bases = 1
         assert_eq!(wanted(&roster(two), |i| i == 0), vec![2]);
     }
 
+    /// The blobs' searches come back in the blobs' order, whichever thread took each.
     #[test]
     fn each_on_two_threads_keeps_the_items_order() {
         let items: Vec<u64> = (0..300).collect();
