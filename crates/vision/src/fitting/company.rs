@@ -373,6 +373,16 @@ mod tests {
         let r = two(Some("d1"), Some("d2"));
         assert_eq!(sure(&r, &[0, 1], &placed), Some(vec![Some(1), Some(0)]));
         assert_eq!(sure(&r, &[1, 0], &placed), Some(vec![Some(1), Some(0)]));
+        // Under scan-sized noise (the places and the infantry's bases 0.1 mm off, in
+        // eight directions) each place is as sure.
+        for k in 0..8 {
+            let d = Vec2::from_heading_deg(45.0 * f64::from(k)) * 0.1;
+            let moved: Vec<(usize, Vec<Vec2>)> =
+                placed.iter().map(|(u, c)| (*u, c.iter().map(|p| *p - d).collect())).collect();
+            let off = places.map(|p| p + d);
+            let s = share(&class, &[0, 1], |m, i| apart(&r, class[m], off[i], &moved, &class));
+            assert_eq!(s.map(Sharing::sure), Some(vec![Some(1), Some(0)]), "{d:?}");
+        }
         // The photo's order right already: not better than itself, but sure.
         assert_eq!(arrange(&class, &[1, 0], |m, i| apart(&r, class[m], places[i], &placed, &class)), None);
         // One place found of the two: the twin whose division stands by it.
