@@ -96,6 +96,7 @@ mod fitting;
 mod image_header;
 mod infer;
 mod init;
+mod lab_image;
 mod layer;
 mod merge;
 mod occupancy;

@@ -90,8 +90,7 @@ pub(crate) fn find_blobs(
     empty: Option<&Mat>,
 ) -> Result<(Vec<Blob>, Mat, Shade), VisionError> {
     let (cols, rows) = rect.size()?;
-    let mut lab = Mat::default();
-    opencv::imgproc::cvt_color_def(&rect.image, &mut lab, opencv::imgproc::COLOR_BGR2Lab)?;
+    let lab = crate::lab_image::bgr_to_lab(&rect.image)?;
     // The mat's colour: a median over a wide window of a downsampled copy.
     let cell = (MAT_CELL_MM * COARSE_PX_PER_MM).max(1.0);
     let small_size = Size::new(
@@ -158,8 +157,7 @@ pub(crate) fn find_blobs(
         Ok(m.data_typed::<Vec3b>()?.iter().map(|p| [p[0], p[1], p[2]]).collect())
     };
     let (photo_bgr, mat_bgr) = {
-        let mut mat_bgr = Mat::default();
-        opencv::imgproc::cvt_color_def(&background, &mut mat_bgr, opencv::imgproc::COLOR_Lab2BGR)?;
+        let mat_bgr = crate::lab_image::lab_to_bgr(&background)?;
         (to_arrays(&rect.image)?, to_arrays(&mat_bgr)?)
     };
     let shade = {
@@ -257,8 +255,7 @@ pub(crate) fn find_blobs(
 /// the same surface) where it shows the table, `learned` (Lab) where it is black (its
 /// photo does not reach there).
 fn exact_mat(learned: &Mat, empty: &Mat) -> Result<Mat, VisionError> {
-    let mut lab = Mat::default();
-    opencv::imgproc::cvt_color_def(empty, &mut lab, opencv::imgproc::COLOR_BGR2Lab)?;
+    let mut lab = crate::lab_image::bgr_to_lab(empty)?;
     {
         let (seen, fallback) = (empty.data_typed::<Vec3b>()?, learned.data_typed::<Vec3b>()?);
         let out = lab.data_typed_mut::<Vec3b>()?;
