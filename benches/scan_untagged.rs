@@ -13,6 +13,9 @@
 //!     # each vedette-synth photo scanned again with its empty table's photo
 //!     # (`--background`; rendered once into NAME-empty.jpg beside it; the second
 //!     # renderer has no photos of its empty tables)
+//! UNTAGGED_TRAIN=1 VEDETTE_FIT_DEBUG=1 cargo bench --bench scan_untagged 2> train.log
+//!     # the training shots instead (`untagged::training_shots`, disjoint from the
+//!     # bench's; no second-renderer photo), read by `benches/untagged_ranker.py`
 //! ```
 //!
 //! Each photo's line gives the scorer's summary and where its true bases went
@@ -73,7 +76,11 @@ fn main() {
     let (mut shared_bare, mut own_bare) = (Vec::new(), Vec::new());
     let mut shared = Vec::new();
     let (mut shared_wrong, mut own_wrong) = ((0, 0), (0, 0));
+    let train = std::env::var_os("UNTAGGED_TRAIN").is_some();
     for s in shared_untagged() {
+        if train {
+            break;
+        }
         if only.as_ref().is_some_and(|o| !s.name.contains(o.as_str())) {
             continue;
         }
@@ -134,7 +141,8 @@ fn main() {
     }
     let default = vedette_vision::Profile::load(root.join("calibration/default.toml")).expect("profile");
     let mut own = Vec::new();
-    for shot in untagged::untagged_shots() {
+    let shots = if train { untagged::training_shots() } else { untagged::untagged_shots() };
+    for shot in shots {
         let name = shot.name();
         if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
             continue;

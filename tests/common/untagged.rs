@@ -898,6 +898,41 @@ pub fn untagged_shots() -> Vec<UntaggedShot> {
     ]
 }
 
+/// The synthetic shots a learned part of the fitter is trained on (issue 37 item 2),
+/// disjoint from the bench's [`untagged_shots`]: other table and render seeds
+/// (3801-3812), the same spread of mats, tilts 5-25°, both edges, overhangs 1-3 mm,
+/// every fourth unit flocked like the mat, a third with every fifth unit tagged, six
+/// coats. Never the bench's seeds, never the second renderer's photos.
+pub fn training_shots() -> Vec<UntaggedShot> {
+    use vedette_synth::MatColour::{Brown, Green, Sand};
+    let shot = |seed, tilt_deg, far, mat, overhang_mm, tagged_every| UntaggedShot {
+        table_seed: seed,
+        seed,
+        units: 30,
+        tilt_deg,
+        far,
+        mat,
+        overhang_mm,
+        tagged_every,
+        coats: 6,
+        twins: false,
+    };
+    vec![
+        shot(3801, 8.0, false, Green, 1.5, 0),
+        shot(3802, 18.0, true, Brown, 2.5, 0),
+        shot(3803, 24.0, false, Sand, 2.0, 5),
+        shot(3804, 12.0, true, Green, 3.0, 0),
+        shot(3805, 6.0, false, Brown, 1.0, 5),
+        shot(3806, 21.0, true, Sand, 1.5, 0),
+        shot(3807, 16.0, false, Green, 2.0, 0),
+        shot(3808, 25.0, true, Brown, 3.0, 5),
+        shot(3809, 10.0, false, Sand, 2.5, 0),
+        shot(3810, 14.0, true, Green, 1.0, 5),
+        shot(3811, 20.0, false, Brown, 2.0, 0),
+        shot(3812, 5.0, true, Sand, 3.0, 0),
+    ]
+}
+
 /// A unit held back from a contested place (`missing-unit` with `places`): each place
 /// it was offered at is the whole unit, one base per roster base, of its size, at the
 /// place's formation (its bases' centres averaging the place's centre), its facing

@@ -526,10 +526,11 @@ pub(crate) fn fit_units(
         if debug {
             // One line per candidate place, in the order units are given places (the
             // blob's index, cols rows, base width depth, centre, heading, rank, score;
-            // edges rear front left right, their clear bands), for the bench's loss
-            // classification.
+            // edges rear front left right, their clear bands, fill, explained, misfit,
+            // runner-up, weakest edge), for the bench's loss classification and the
+            // ranker's training (`benches/untagged_ranker.py`).
             eprintln!(
-                "fit-cand {bi} {} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.2} expl {:.2} misfit {:.1} runner-up {:.2}",
+                "fit-cand {bi} {} {:.2} {:.2} {:.0?} clear {:.2?} fill {:.3} expl {:.3} misfit {:.1} runner-up {:.2} weakest {:.3}",
                 debug_place(h),
                 rank(h),
                 h.score,
@@ -538,7 +539,8 @@ pub(crate) fn fit_units(
                 h.fill,
                 h.explained,
                 h.misfit_mm,
-                h.runner_up
+                h.runner_up,
+                h.weakest
             );
         }
         if blob_taken[group[*bi]].iter().any(|o| overlaps(o, &own_core)) {
