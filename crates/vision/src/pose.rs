@@ -882,6 +882,7 @@ pub fn self_calibrate(
         } else {
             selfcal::DETECTOR_RADIAL_BIAS_PX
         },
+        tangential: true,
     };
     // Several starts (issue 36): the focal length the fiducials' homography gives (when
     // it gave one), and a spread of lenses from ultra-wide to tele; each posed on the
@@ -933,7 +934,7 @@ pub fn self_calibrate(
             fiducial_bias_sigma_px: &sigmas,
             ..problem(focal)
         };
-        let solution = problem.solve(camera, start)?;
+        let solution = problem.solve_choosing_tangential(camera, start)?;
         let model = self_calibrated_model(&solution.camera, fit, profile)?;
         Some((solution, model))
     };

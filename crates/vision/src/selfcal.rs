@@ -237,6 +237,8 @@ pub(crate) struct Problem<'a> {
     /// px per unit of squared normalized radius (one standard deviation):
     /// [`DETECTOR_RADIAL_BIAS_PX`], or [`CLIPPED_RADIAL_BIAS_PX`] on clipped paper.
     pub detector_radial_bias_px: f64,
+    /// Whether the tangential distortion p1, p2 is adjusted (else held at none).
+    pub tangential: bool,
 }
 
 /// The adjusted camera and tags, with their residuals.
@@ -245,8 +247,7 @@ pub(crate) struct Solution {
     /// The camera.
     pub camera: Camera,
     /// The tags, in the problem's order (the scan measures them again through the
-    /// adjusted camera; the unit tests compare them with the truth).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// adjusted camera; two adjustments are compared by them).
     pub tags: Vec<TagState>,
     /// RMS reprojection residual of each tag's corners, px.
     pub tag_rms_px: Vec<f64>,
@@ -263,6 +264,36 @@ fn huber_weight(e: f64, delta: f64) -> f64 {
 
 fn huber_cost(e: f64, delta: f64) -> f64 {
     if e <= delta { 0.5 * e * e } else { delta * (e - 0.5 * delta) }
+}
+
+/// Whether the photo's corners ask for tangential distortion: the adjustment with p1
+/// and p2 free (robust cost `with`) fits them better than with none (`without`) by
+/// more than two parameters' worth by the Bayesian information criterion (Schwarz's),
+/// `2 ln(2 corners)` in χ² (the corners' variance estimated from `with`). A phone's
+/// lens is barely decentred; where a photo cannot show it (nearly straight down) or
+/// shows too little, p1 and p2 only take up what other small biases leave.
+pub(crate) fn asks_for_tangential(with: f64, without: f64, corners: usize) -> bool {
+    let coordinates = (2 * corners).max(2) as f64;
+    let variance = (with / corners.max(1) as f64).max(1e-12);
+    2.0 * (without - with) / variance > 2.0 * coordinates.ln()
+}
+
+/// The adjustment without tangential distortion (`without`), each tag's model
+/// covariance widened by how far the adjustment with it (`with`) places the tag: the
+/// photo cannot tell the two lenses apart ([`asks_for_tangential`]), so the sigma
+/// holds both (half the distance as a standard deviation per coordinate, as the
+/// equally fitting focal lengths do in `pose::add_focal_spread`). A lens with some
+/// decentring that a nearly straight-down photo cannot show (our renderer's p1, p2 up
+/// to 0.001) is then within the sigma.
+fn held_tangential(mut without: Solution, with: &Solution) -> Solution {
+    for ((cov, a), b) in without.tag_model_cov.iter_mut().zip(&without.tags).zip(&with.tags) {
+        let d = 0.5 * a.centre.distance(b.centre);
+        let h = 0.5 * (a.heading - b.heading).abs();
+        cov[(0, 0)] += d * d;
+        cov[(1, 1)] += d * d;
+        cov[(2, 2)] += h * h;
+    }
+    without
 }
 
 /// Standard deviation of the weak prior on k1 and k2 (no distortion).
@@ -337,7 +368,7 @@ impl Problem<'_> {
     /// Whether shared parameter `i` is adjusted (the pose always; the lens and the tag
     /// scale when self-calibrating).
     fn free_cam(&self, i: usize) -> bool {
-        i < 6 || self.free == Free::PoseFocalRadial
+        i < 6 || (self.free == Free::PoseFocalRadial && (self.tangential || !(10..=11).contains(&i)))
     }
 
     /// The robust cost of a state (the prior included); `None` when a point falls
@@ -447,6 +478,33 @@ impl Problem<'_> {
         })
     }
 
+    /// [`Problem::solve`] with tangential distortion adjusted only where the photo asks
+    /// for it ([`asks_for_tangential`]): the adjustment with p1 and p2 free, then again
+    /// from its end with them held at none; the simpler lens is kept unless the corners
+    /// clearly ask for the other, its sigmas widened to hold both
+    /// ([`held_tangential`]). Issue 36: on the second renderer's photos, whose lenses
+    /// have no tangential distortion, p1 settled at -0.00046 to +0.00062 for a χ² gain
+    /// of 0.3-6.3 and moved the tags 0.2-0.3 mm along the view (its tags' centres 0.254
+    /// -> 0.134 mm median without a camera file).
+    pub(crate) fn solve_choosing_tangential(&self, cam: Camera, tags: Vec<TagState>) -> Option<Solution> {
+        let with = self.solve(cam, tags)?;
+        if !self.tangential || self.free != Free::PoseFocalRadial {
+            return Some(with);
+        }
+        let held = Problem { tangential: false, ..*self };
+        let mut plain = with.camera;
+        plain.lens.dist[2] = 0.0;
+        plain.lens.dist[3] = 0.0;
+        let without = held.solve(plain, with.tags.clone())?;
+        let corners = self.fiducial_px.len() + 4 * self.tag_px.len();
+        let asked = asks_for_tangential(
+            self.corner_cost(&with.camera, &with.tags)?,
+            held.corner_cost(&without.camera, &without.tags)?,
+            corners,
+        );
+        Some(if asked { with } else { held_tangential(without, &with) })
+    }
+
     /// A few Levenberg-Marquardt steps from `cam` and `tags`: where they lead and the
     /// robust cost of the corners there, priors left out (so that starts with priors
     /// of their own compare by the photo alone). `None` when the start is unusable.
@@ -460,6 +518,12 @@ impl Problem<'_> {
         let prior = 0.5 * self.prior_residuals(&s.camera).iter().map(|r| r * r).sum::<f64>();
         let cost = self.cost(&s.camera, &s.tags)? - prior;
         Some((s.camera, s.tags, cost))
+    }
+
+    /// The robust cost of the corners at `cam` and `tags`, priors left out.
+    pub(crate) fn corner_cost(&self, cam: &Camera, tags: &[TagState]) -> Option<f64> {
+        let prior = 0.5 * self.prior_residuals(cam).iter().map(|r| r * r).sum::<f64>();
+        Some(self.cost(cam, tags)? - prior)
     }
 
     /// Levenberg-Marquardt from `cam` and `tags`, at most `max_iterations` steps.
@@ -570,6 +634,9 @@ impl Problem<'_> {
         // in the unit-weight matrix.
         if self.free == Free::PoseFocalRadial {
             for (i, s) in self.prior_sigmas() {
+                if !self.free_cam(i) {
+                    continue;
+                }
                 schur[(i, i)] += (sigma2 - 1.0) / (s * s);
             }
         }
@@ -902,6 +969,7 @@ mod tests {
             huber_px: 1.0,
             fiducial_bias_sigma_px: &[],
             detector_radial_bias_px: DETECTOR_RADIAL_BIAS_PX,
+            tangential: true,
         }
     }
 
@@ -1133,5 +1201,67 @@ mod tests {
         // Biases of opposite signs: 0.156 mm here.
         let worst = worst_with_biases(0.3, -0.3);
         assert!(worst < 0.2, "worst tag {worst:.3} mm off (biases of opposite signs)");
+    }
+
+    #[test]
+    fn tangential_distortion_is_asked_for_beyond_two_parameters_worth() {
+        // 500 corners, robust cost 10 with it: variance 0.02 px², the bar 2 ln(1000) =
+        // 13.8 in χ², a cost of 0.138 px².
+        let bar = 0.02 * 2.0 * 1000.0_f64.ln() / 2.0;
+        assert!(!asks_for_tangential(10.0, 10.0 + 0.98 * bar, 500));
+        assert!(asks_for_tangential(10.0, 10.0 + 1.02 * bar, 500));
+        // No better with it: never asked.
+        assert!(!asks_for_tangential(10.0, 9.9, 500));
+    }
+
+    /// Corners of `tags` seen through `cam`, each moved by a fixed pseudo-random 0.1 px
+    /// (the detector's noise).
+    fn noisy_corners(cam: &Camera, tags: &[TagState]) -> Vec<[[f64; 2]; 4]> {
+        tags.iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut k = 0;
+                t.corners(12.0, 3.0).map(|p| {
+                    k += 1;
+                    let q = cam.project(&p).unwrap();
+                    let u = ((i * 37 + k * 11) % 17) as f64 / 8.0 - 1.0;
+                    let v = ((i * 23 + k * 29) % 13) as f64 / 6.0 - 1.0;
+                    [q[0] + 0.1 * u, q[1] + 0.1 * v]
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tangential_distortion_is_adjusted_only_where_the_corners_ask_for_it() {
+        for (p1, p2, asked) in [(0.0, 0.0, false), (0.001, -0.0005, true)] {
+            let (mut cam, tags) = truth();
+            cam.lens.dist[2] = p1;
+            cam.lens.dist[3] = p2;
+            let (fid, fid_px) = fiducials(&cam);
+            let tag_px = noisy_corners(&cam, &tags);
+            let mut start = cam;
+            start.lens.dist = [0.0; 5];
+            let p = problem(&fid, &fid_px, &tag_px, cam.lens.fx);
+            let free = p.solve(start, tags.clone()).unwrap();
+            let chosen = p.solve_choosing_tangential(start, tags.clone()).unwrap();
+            let [_, _, q1, q2, _] = chosen.camera.lens.dist;
+            if asked {
+                assert!((q1 - p1).abs() < 1e-4 && (q2 - p2).abs() < 1e-4, "{:?}", chosen.camera.lens);
+                assert_eq!(chosen.camera, free.camera);
+            } else {
+                // Free, the noise alone gives p1 and p2 of their own; held, none.
+                assert!(free.camera.lens.dist[2] != 0.0, "{:?}", free.camera.lens);
+                assert_eq!((q1, q2), (0.0, 0.0), "{:?}", chosen.camera.lens);
+                // Each tag's sigma holds where the free lens would put it.
+                for ((a, b), cov) in chosen.tags.iter().zip(&free.tags).zip(&chosen.tag_model_cov) {
+                    let sigma = (0.5 * (cov[(0, 0)] + cov[(1, 1)])).sqrt();
+                    assert!(a.centre.distance(b.centre) <= 2.0 * sigma + 1e-9, "{a:?} {b:?} {sigma}");
+                }
+                for (a, t) in chosen.tags.iter().zip(&tags) {
+                    assert!(a.centre.distance(t.centre) < 0.1, "{a:?} {t:?}");
+                }
+            }
+        }
     }
 }
