@@ -4,7 +4,8 @@
 //! ([`super::template`]) is kept as a hypothesis when its outer edges stand out and the
 //! blob fills it.
 
-use super::template::{Placement, credit};
+use super::edges::FINE_PX_PER_MM;
+use super::template::{EdgeProfile, Placement, credit};
 use crate::roster::RosterUnit;
 use vedette_geometry::{BaseSize, Formation, Vec2};
 
@@ -106,6 +107,56 @@ pub(crate) struct Hypothesis {
     pub runner_up_at: Option<(Vec2, Vec2)>,
     /// Per edge (rear, front, left, right), how clear the band beyond it is.
     pub clear: [f64; 4],
+    /// The direction along its rank(s), table: the line's ends face `-rank` and `rank`.
+    pub rank: Vec2,
+    /// How far the line's ends stand outward of its touching template's, mm (toward
+    /// `-rank`, toward `rank`; [`open_end`]): a sloppy line's seams stand open.
+    pub open_mm: [f64; 2],
+}
+
+/// The widest a seam between two bases of a line may stand open, mm: a player lines a
+/// unit's bases up touching by hand, and a gap wider than a millimetre is one he sees
+/// and closes (the rules move a unit as one body of bases in contact). A line's ends
+/// are looked for at most this much per seam outward of its touching template's ends,
+/// and never further in all.
+pub(crate) const MAX_OPEN_SEAM_MM: f64 = 1.0;
+
+/// An end's step counts as the line's end when, measured in the colours of the step
+/// from the base tops to the mat along the line's long edges, it is at least this
+/// share of the long edges' mean step: the highest share that loses nothing on
+/// vedette-synth's bench (0.25 and 0.5: untagged centre median 1.10 mm; 0.75: 1.18 mm,
+/// as lines with weak ends keep their template; none: 1.09 mm, measured on the
+/// bench's profiles of 2026-11-30).
+pub(crate) const END_CLEAR_SHARE: f64 = 0.5;
+
+/// How far an end of a line stands outward of its touching template's end, px, from
+/// the end's profile ([`EdgeProfile`]) within `max_px` outward: each line's step
+/// projected on `base_to_mat` (the long edges' steps summed, inside minus outside), the
+/// strongest line in the window refined by a parabola. 0 when the step peaks at the
+/// window's outer bound (the true end further, or no end), or is no clear step
+/// ([`END_CLEAR_SHARE`] of the long edges' mean step, `|base_to_mat| / 2`).
+pub(crate) fn open_end(p: &EdgeProfile, base_to_mat: [f32; 3], max_px: f64) -> f64 {
+    let t = base_to_mat.map(f64::from);
+    let norm = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).sqrt();
+    if norm <= 0.0 || max_px <= 0.0 {
+        return 0.0;
+    }
+    let step = |j: usize| {
+        let s = p.step[j].map(f64::from);
+        (s[0] * t[0] + s[1] * t[1] + s[2] * t[2]) / norm
+    };
+    // Line j stands j - 1 px outward of the corner's line; the place's edge at_px.
+    let last = ((p.at_px.max(0.0) + max_px).floor() as usize + 1).min(p.step.len() - 2);
+    let Some(best) = (1..=last).max_by(|&i, &j| step(i).total_cmp(&step(j))) else {
+        return 0.0;
+    };
+    if best == last || step(best) < END_CLEAR_SHARE * norm / 2.0 {
+        return 0.0;
+    }
+    let (m, c, n) = (step(best - 1), step(best), step(best + 1));
+    let curve = m - 2.0 * c + n;
+    let d = if curve < 0.0 { (0.5 * (m - n) / curve).clamp(-0.5, 0.5) } else { 0.0 };
+    ((best as f64 - 1.0 + d) - p.at_px).clamp(0.0, max_px)
 }
 
 /// A formation stands on its base tops: they and its figures cover most of its
@@ -135,6 +186,18 @@ pub(crate) fn hypothesis(
     let score =
         (0..4).map(|k| credit(edges[k], clear[k], shadow[k], w[k])).sum::<f64>() / w.iter().sum::<f64>();
     let weakest = edges.iter().copied().fold(f64::INFINITY, f64::min) / MIN_EDGE_CONTRAST;
+    // The rank runs across the facing: its ends are the other pair of edges, and its
+    // long edges (rear and front) step from the base tops to the mat.
+    let (rank, ends) = if along_a { (b, [2, 3]) } else { (a, [0, 1]) };
+    let (rear, front) = (p.profile[order[0]].own, p.profile[order[1]].own);
+    let base_to_mat = [0, 1, 2].map(|c| rear[c] + front[c]);
+    let max_px = shape.cols.saturating_sub(1) as f64 * MAX_OPEN_SEAM_MM * FINE_PX_PER_MM;
+    let mut open_mm = ends.map(|k| open_end(&p.profile[k], base_to_mat, max_px) / FINE_PX_PER_MM);
+    let most = max_px / FINE_PX_PER_MM;
+    if open_mm[0] + open_mm[1] > most {
+        let k = most / (open_mm[0] + open_mm[1]);
+        open_mm = open_mm.map(|o| o * k);
+    }
     Some(Hypothesis {
         shape: *shape,
         centre: p.centre,
@@ -150,6 +213,8 @@ pub(crate) fn hypothesis(
         runner_up: 0.0,
         runner_up_at: None,
         clear,
+        rank,
+        open_mm,
     })
 }
 
@@ -159,4 +224,41 @@ pub(crate) fn hypothesis(
 pub(crate) fn edges_hold(e: &[f64; 4]) -> bool {
     let pair = |a: f64, b: f64| a.max(b) >= MIN_EDGE_CONTRAST && a.min(b) >= MIN_EDGE_CONTRAST / 3.0;
     pair(e[0], e[1]) && pair(e[2], e[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fitting::template::PROFILE_PX;
+
+    /// A profile whose step, in the base-to-mat colours `[10, 0, 0]`, is a bump of
+    /// `height` peaking `at` px outward of the corner's line (line index `at + 1`).
+    fn bump(at: f64, height: f32) -> EdgeProfile {
+        EdgeProfile {
+            step: std::array::from_fn(|j| {
+                let x = j as f64 - 1.0 - at;
+                [height * (-x * x / 2.0).exp() as f32, 0.0, 0.0]
+            }),
+            own: [10.0, 0.0, 0.0],
+            at_px: 0.0,
+        }
+    }
+
+    /// Issue 37: a line's end is its own step's peak outward of the template's end,
+    /// within the window (3 px here), when the peak is at least half the long edges'
+    /// mean step (`[20, 0, 0]` summed: 10, so 5): a peak 2 px out is found there; one
+    /// at the window's bound or beyond it, or a weak one (4), or one of other colours,
+    /// leaves the end where the template put it.
+    #[test]
+    fn a_line_s_end_is_its_own_clear_peak_outward_within_the_window() {
+        let long = [20.0, 0.0, 0.0];
+        assert!((open_end(&bump(2.0, 30.0), long, 3.0) - 2.0).abs() < 0.05);
+        assert!((open_end(&bump(2.3, 30.0), long, 3.0) - 2.3).abs() < 0.15);
+        assert_eq!(open_end(&bump(3.0, 30.0), long, 3.0), 0.0);
+        assert_eq!(open_end(&bump(6.0, 30.0), long, 3.0), 0.0);
+        assert!((open_end(&bump(2.0, 5.5), long, 3.0) - 2.0).abs() < 0.05);
+        assert_eq!(open_end(&bump(2.0, 4.0), long, 3.0), 0.0);
+        assert_eq!(open_end(&bump(2.0, 30.0), [0.0, 20.0, 0.0], 3.0), 0.0);
+        assert_eq!(PROFILE_PX, bump(0.0, 1.0).step.len());
+    }
 }

@@ -113,6 +113,28 @@ pub(crate) struct Placement {
     /// it that is the mat in shadow times the share of the band outside it that is
     /// the lit mat ([`SHADOW_FROM_MM`] to [`SHADOW_TO_MM`]).
     pub shadow_edge: [f64; 4],
+    /// Per edge, its own step outward of it ([`EdgeProfile`]).
+    pub profile: [EdgeProfile; 4],
+}
+
+/// How many pixel lines an edge's profile spans ([`EdgeProfile`]): one inside the
+/// place's corner line and the rest outward of it, 26 px (8.7 mm): the window a line of
+/// nine bases may open ([`super::formation::MAX_OPEN_SEAM_MM`] per seam) and the lines
+/// either side of its bound; a longer line's ends are looked for within this.
+pub(crate) const PROFILE_PX: usize = 28;
+
+/// An edge's colour step measured along its own length on each line parallel to it,
+/// from one pixel inside the place's edge outward, projected on the step at the place
+/// (so a step of the edge's own colours counts, another's less).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct EdgeProfile {
+    /// The step (inside minus outside, per channel) on line `j - 1` px outward of the
+    /// line the place's corner stands on (`j` from 0), 8-bit units.
+    pub step: [[f32; 3]; PROFILE_PX],
+    /// The edge's own step at the place.
+    pub own: [f32; 3],
+    /// Where the place's (refined) edge stands outward of that line, px.
+    pub at_px: f64,
 }
 
 impl Placement {
@@ -551,6 +573,37 @@ impl Turned {
         // between pixels u - 1 and u peaks at u - 1/2 after the parabola.
         let centre = self.to_table(cu, cv);
         let inside = self.mask_in(u0, u0 + lu, v0, v0 + lv);
+        // Each edge's profile outward: line `j - 1` px outward of its corner's line.
+        let line = |k: usize, j: usize| -> [f32; 3] {
+            // j - 1 outward; lines off the image step nothing.
+            let off = j as i64 - 1;
+            let (lo, hi) = match k {
+                0 => (u0 as i64 - off, 0),
+                1 => ((u0 + lu) as i64 + off, 0),
+                2 => (v0 as i64 - off, 1),
+                _ => ((v0 + lv) as i64 + off, 1),
+            };
+            if lo < 1 {
+                return [0.0; 3];
+            }
+            let at = lo as usize;
+            let s = if hi == 0 { col(at) } else { row(at) };
+            if k % 2 == 1 { neg(s) } else { s }
+        };
+        let edge_at = [
+            (cu - half_u) - u0 as f64,
+            (cu + half_u) - (u0 + lu) as f64,
+            (cv - half_v) - v0 as f64,
+            (cv + half_v) - (v0 + lv) as f64,
+        ];
+        let profile = [0, 1, 2, 3].map(|k| {
+            EdgeProfile {
+                step: std::array::from_fn(|j| line(k, j)),
+                own: steps[k],
+                // Outward positive: the low edges' outward is toward lower u or v.
+                at_px: if k % 2 == 0 { -edge_at[k] } else { edge_at[k] },
+            }
+        });
         Placement {
             centre,
             strength: strength4,
@@ -559,6 +612,7 @@ impl Turned {
             clear: self.clear(u0, v0, lu, lv),
             misfit_mm: (((du1 - du0).powi(2) + (dv1 - dv0).powi(2)) / 2.0).sqrt() / FINE_PX_PER_MM,
             shadow_edge: self.shadow_edge(u0, v0, lu, lv),
+            profile,
         }
     }
 }
