@@ -871,12 +871,17 @@ impl UntaggedShot {
     }
 }
 
-/// The synthetic shots the bench measures (12 MP): mats, tilts 0-25°, both edges,
-/// overhangs 1-3 mm, every fourth unit flocked like the mat, two with a mixed roster;
-/// units painted in six coats, declared (units six apart painted alike).
-pub fn untagged_shots() -> Vec<UntaggedShot> {
-    use vedette_synth::MatColour::{Brown, Green, Sand};
-    let shot = |table_seed, seed, tilt_deg, far, mat, overhang_mm, tagged_every| UntaggedShot {
+/// A 30-unit shot of the benches' kind: units painted in six declared coats, no twins.
+fn coated_shot(
+    table_seed: u64,
+    seed: u64,
+    tilt_deg: f64,
+    far: bool,
+    mat: vedette_synth::MatColour,
+    overhang_mm: f64,
+    tagged_every: usize,
+) -> UntaggedShot {
+    UntaggedShot {
         table_seed,
         seed,
         units: 30,
@@ -887,7 +892,15 @@ pub fn untagged_shots() -> Vec<UntaggedShot> {
         tagged_every,
         coats: 6,
         twins: false,
-    };
+    }
+}
+
+/// The synthetic shots the bench measures (12 MP): mats, tilts 0-25°, both edges,
+/// overhangs 1-3 mm, every fourth unit flocked like the mat, two with a mixed roster;
+/// units painted in six coats, declared (units six apart painted alike).
+pub fn untagged_shots() -> Vec<UntaggedShot> {
+    use vedette_synth::MatColour::{Brown, Green, Sand};
+    let shot = coated_shot;
     vec![
         shot(3701, 3701, 5.0, false, Green, 1.0, 0),
         shot(3702, 3702, 15.0, true, Brown, 2.0, 0),
@@ -905,17 +918,8 @@ pub fn untagged_shots() -> Vec<UntaggedShot> {
 /// coats. Never the bench's seeds, never the second renderer's photos.
 pub fn training_shots() -> Vec<UntaggedShot> {
     use vedette_synth::MatColour::{Brown, Green, Sand};
-    let shot = |seed, tilt_deg, far, mat, overhang_mm, tagged_every| UntaggedShot {
-        table_seed: seed,
-        seed,
-        units: 30,
-        tilt_deg,
-        far,
-        mat,
-        overhang_mm,
-        tagged_every,
-        coats: 6,
-        twins: false,
+    let shot = |seed, tilt_deg, far, mat, overhang_mm, tagged_every| {
+        coated_shot(seed, seed, tilt_deg, far, mat, overhang_mm, tagged_every)
     };
     vec![
         shot(3801, 8.0, false, Green, 1.5, 0),
