@@ -272,7 +272,7 @@ fn huber_cost(e: f64, delta: f64) -> f64 {
 /// `2 ln(2 corners)` in χ² (the corners' variance estimated from `with`). A phone's
 /// lens is barely decentred; where a photo cannot show it (nearly straight down) or
 /// shows too little, p1 and p2 only take up what other small biases leave.
-pub(crate) fn asks_for_tangential(with: f64, without: f64, corners: usize) -> bool {
+fn asks_for_tangential(with: f64, without: f64, corners: usize) -> bool {
     let coordinates = (2 * corners).max(2) as f64;
     let variance = (with / corners.max(1) as f64).max(1e-12);
     2.0 * (without - with) / variance > 2.0 * coordinates.ln()
@@ -515,8 +515,7 @@ impl Problem<'_> {
         iterations: usize,
     ) -> Option<(Camera, Vec<TagState>, f64)> {
         let s = self.solve_from(cam, tags, iterations)?;
-        let prior = 0.5 * self.prior_residuals(&s.camera).iter().map(|r| r * r).sum::<f64>();
-        let cost = self.cost(&s.camera, &s.tags)? - prior;
+        let cost = self.corner_cost(&s.camera, &s.tags)?;
         Some((s.camera, s.tags, cost))
     }
 
