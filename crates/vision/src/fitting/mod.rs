@@ -8,7 +8,8 @@
 //!    blobs. Tagged bases and the fiducials are left out. A blob over the terrain
 //!    limit (units closed into one, a unit on the table's border strip) is cut at its
 //!    narrow waists ([`waists`]) and each part searched on its own; a place there must
-//!    explain most of its part and be filled by it. With a photo of the empty table
+//!    explain most of its part and be filled by it. What no waist cuts (units closed
+//!    broadside) is searched whole up to twice the limit. With a photo of the empty table
 //!    (`--background`, [`background`]: rectified with its own fiducial pose) the mat's
 //!    colour is that photo's at every pixel, and shadows against it (the mat darkened
 //!    at its own hue) are left out of the blobs.
@@ -150,11 +151,22 @@ const BLOB_HALO_MM: f64 = 12.0;
 const EXTENT_MARGIN_MM: f64 = 30.0;
 /// A blob larger than this many of the largest layout's outline, plus
 /// [`TERRAIN_MARGIN_MM2`], is more than formations (woods, roads, the table's edge): it
-/// is searched only in the parts its narrow waists cut it into ([`waists`]). Set with
-/// the first fitter (issue 37), not measured.
+/// is searched in the parts its narrow waists cut it into ([`waists`]), and whole only
+/// where none cuts it ([`UNCUT_TERRAIN_LIMITS`]). Set with the first fitter (issue 37),
+/// not measured.
 const TERRAIN_FORMATIONS: f64 = 3.0;
 /// ... plus this much, mm².
 const TERRAIN_MARGIN_MM2: f64 = 2000.0;
+/// A blob (or a part of one) over the terrain limit that no waist cuts ([`waists`]:
+/// thick everywhere) is searched whole, as a blob of several formations, when it is at
+/// most this many terrain limits: formations closed broadside into one blob, with no
+/// neck narrower than the thinnest layout, reach just past the limit; a wood or a field
+/// the profile does not name, larger, stays unsearched. Measured (issue 37, branch
+/// `recall19`): on the 12 held-out vedette-synth shots of `training_shots()` six such
+/// blobs, 1.01-1.35 limits, held 9 units (40 bases) that no searched blob reached; on
+/// the bench's six one, 1.12 limits (`Sand-3mm`'s fr-22 / au-29 / fr-17); the second
+/// renderer's three photos none. Any bound from 1.35 up gives the same figures there.
+const UNCUT_TERRAIN_LIMITS: f64 = 2.0;
 /// A place in a part of a blob cut at its waists ([`waists`]) must explain at least this
 /// share of the part (a part is one formation with its overhang and shadow: the right
 /// places in parts explained 0.31-0.61 of them, on vedette-synth's six bench renders and
@@ -360,34 +372,41 @@ pub(crate) fn fit_units(
     // Woods, roads and other terrain: far larger than any formation. A blob that large
     // is searched in the parts its narrow waists cut it into (units closed into one
     // blob, a unit on a strip of the table's edge); what no cut brings within the limit
-    // is not searched. Each part keeps its blob's index (`group`): places in two parts
-    // of one blob may not overlap.
+    // is searched whole, as a blob of several formations, up to [`UNCUT_TERRAIN_LIMITS`]
+    // (formations closed broadside), and not beyond. Each part keeps its blob's index
+    // (`group`): places in two parts of one blob may not overlap.
     let terrain = TERRAIN_FORMATIONS * largest + TERRAIN_MARGIN_MM2;
     let thinnest = shapes.iter().map(|s| s.frontage().min(s.depth())).fold(f64::INFINITY, f64::min);
     let (mut group, mut cut_part): (Vec<usize>, Vec<bool>) = (Vec::new(), Vec::new());
     let mut parts: Vec<surface::Blob> = Vec::new();
     for (gi, blob) in blobs.into_iter().enumerate() {
-        let blob_was_cut = blob.area_mm2() > terrain;
-        let cut = if blob_was_cut {
+        // Each piece, and whether it is a part a waist cut (one formation's at most).
+        let pieces: Vec<(surface::Blob, bool)> = if blob.area_mm2() > terrain {
             let cut = waists::parts(&blob, terrain, 0.4 * smallest, thinnest / 2.0);
+            let areas =
+                |b: &[surface::Blob]| b.iter().map(|p| format!("{:.0}", p.area_mm2())).collect::<Vec<_>>();
             if debug {
                 eprintln!(
-                    "fit-terrain {gi} {:.1} {:.1} {:.1} {:.1} {:.0} parts {}",
+                    "fit-terrain {gi} {:.1} {:.1} {:.1} {:.1} {:.0} parts {} uncut {}",
                     blob.min.x,
                     blob.min.y,
                     blob.max.x,
                     blob.max.y,
                     blob.area_mm2(),
-                    cut.iter().map(|p| format!("{:.0}", p.area_mm2())).collect::<Vec<_>>().join(",")
+                    areas(&cut.parts).join(","),
+                    areas(&cut.uncut).join(",")
                 );
             }
-            cut
+            let whole = cut.uncut.into_iter().filter(|u| u.area_mm2() <= UNCUT_TERRAIN_LIMITS * terrain);
+            cut.parts.into_iter().map(|p| (p, true)).chain(whole.map(|u| (u, false))).collect()
         } else {
-            vec![blob]
+            vec![(blob, false)]
         };
-        group.extend(std::iter::repeat_n(gi, cut.len()));
-        cut_part.extend(std::iter::repeat_n(blob_was_cut, cut.len()));
-        parts.extend(cut);
+        group.extend(std::iter::repeat_n(gi, pieces.len()));
+        for (piece, in_part) in pieces {
+            cut_part.push(in_part);
+            parts.push(piece);
+        }
     }
     let blobs = parts;
     // The longest a formation's blob reaches: the largest layout's diagonal with its

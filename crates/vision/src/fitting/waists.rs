@@ -6,8 +6,9 @@
 //! growing radius (the pixels farther than the radius from its outline, grown back by
 //! the radius): a neck or a strip narrower than the disc's width falls away and the blob
 //! falls apart into its thick parts, each searched as a blob of its own. A part still too
-//! large is opened further. A blob thick everywhere (a wood, a field) keeps its size up to
-//! the largest radius that a formation's own part survives, and stays unsearched.
+//! large is opened further. A blob thick everywhere (formations closed broadside, a wood,
+//! a field) keeps its size up to the largest radius that a formation's own part survives:
+//! it is left uncut, for the fitter to search whole or leave out by its size.
 
 use super::surface::{Blob, COARSE_PX_PER_MM};
 use vedette_geometry::Vec2;
@@ -16,20 +17,31 @@ use vedette_geometry::Vec2;
 /// the blobs' grid, [`COARSE_PX_PER_MM`]: 1 px per mm).
 const RADIUS_STEP_MM: f64 = 1.0;
 
-/// The parts of `blob` that may each hold formations: `blob` itself when its area is
+/// What the openings make of a blob ([`parts`]).
+#[derive(Debug, Default)]
+pub(crate) struct Cut {
+    /// The parts within the limit, each one formation's at most.
+    pub parts: Vec<Blob>,
+    /// The parts (or the blob) over the limit that no radius cuts or brings within it:
+    /// thick everywhere.
+    pub uncut: Vec<Blob>,
+}
+
+/// The parts of `blob` that may each hold a formation: `blob` itself when its area is
 /// at most `limit_mm2`; else the parts the smallest opening that cuts it leaves (by a
 /// radius up to `max_radius_mm`, each part at least `min_area_mm2`), each opened
-/// further until it is within `limit_mm2`. Parts that no radius up to `max_radius_mm`
-/// brings within the limit are left out (terrain); so is a blob that none cuts.
-pub(crate) fn parts(blob: &Blob, limit_mm2: f64, min_area_mm2: f64, max_radius_mm: f64) -> Vec<Blob> {
-    let mut out = Vec::new();
+/// further until it is within `limit_mm2`. A part (or the blob) that no radius up to
+/// `max_radius_mm` cuts or brings within the limit is [`Cut::uncut`], whole.
+pub(crate) fn parts(blob: &Blob, limit_mm2: f64, min_area_mm2: f64, max_radius_mm: f64) -> Cut {
+    let mut out = Cut::default();
     let mut stack = vec![(blob.clone(), RADIUS_STEP_MM)];
     while let Some((b, from)) = stack.pop() {
         if b.area_mm2() <= limit_mm2 {
-            out.push(b);
+            out.parts.push(b);
             continue;
         }
         let mut r = from;
+        let mut cut = false;
         while r <= max_radius_mm {
             let pieces: Vec<Blob> =
                 opened(&b, r).into_iter().filter(|p| p.area_mm2() >= min_area_mm2).collect();
@@ -38,9 +50,13 @@ pub(crate) fn parts(blob: &Blob, limit_mm2: f64, min_area_mm2: f64, max_radius_m
             }
             if pieces.len() > 1 || pieces[0].area_mm2() <= limit_mm2 {
                 stack.extend(pieces.into_iter().map(|p| (p, r + RADIUS_STEP_MM)));
+                cut = true;
                 break;
             }
             r += RADIUS_STEP_MM;
+        }
+        if !cut {
+            out.uncut.push(b);
         }
     }
     out
@@ -220,8 +236,8 @@ mod tests {
     fn a_blob_within_the_limit_is_itself() {
         let b = blob(&[(10.0, 10.0, 110.0, 50.0)]);
         let p = parts(&b, 5000.0, 300.0, 12.0);
-        assert_eq!(p.len(), 1);
-        assert_eq!(p[0].points.len(), b.points.len());
+        assert_eq!((p.parts.len(), p.uncut.len()), (1, 0));
+        assert_eq!(p.parts[0].points.len(), b.points.len());
     }
 
     #[test]
@@ -229,7 +245,9 @@ mod tests {
         // Two 120 x 40 mm lines end to end, joined by a neck 10 mm wide.
         let b = blob(&[(10.0, 10.0, 130.0, 50.0), (130.0, 25.0, 140.0, 35.0), (140.0, 10.0, 260.0, 50.0)]);
         assert!(b.area_mm2() > 9000.0);
-        let mut p = parts(&b, 6000.0, 300.0, 12.0);
+        let cut = parts(&b, 6000.0, 300.0, 12.0);
+        assert!(cut.uncut.is_empty());
+        let mut p = cut.parts;
         p.sort_by(|a, b| a.min.x.total_cmp(&b.min.x));
         assert_eq!(p.len(), 2, "{:?}", p.iter().map(Blob::area_mm2).collect::<Vec<_>>());
         for (part, (x0, x1)) in p.iter().zip([(10.0, 130.0), (140.0, 260.0)]) {
@@ -249,16 +267,39 @@ mod tests {
         // A 120 x 40 mm line standing on a strip 8 mm wide and 380 mm long: the strip
         // beyond the line falls away, the part under it stays with the line.
         let b = blob(&[(10.0, 10.0, 130.0, 50.0), (5.0, 50.0, 385.0, 58.0)]);
-        let p = parts(&b, 6000.0, 300.0, 12.0);
+        let cut = parts(&b, 6000.0, 300.0, 12.0);
+        assert!(cut.uncut.is_empty());
+        let p = cut.parts;
         assert_eq!(p.len(), 1);
         assert!(p[0].min.x > 4.0 && p[0].max.x < 136.0, "{:?} {:?}", p[0].min, p[0].max);
         assert!(p[0].area_mm2() > 5500.0 && p[0].area_mm2() < 6000.0, "{}", p[0].area_mm2());
     }
 
+    /// A blob thick everywhere is left uncut, whole: a wood 200 x 200 mm (no radius up to
+    /// 12 mm cuts it or brings it within 6000), and two 120 x 40 mm lines closed broadside
+    /// into one 120 x 85 mm blob (no neck narrower than 24 mm between them).
     #[test]
-    fn a_thick_blob_over_the_limit_stays_unsearched() {
-        // A wood 200 x 200 mm: no radius up to 12 mm cuts it or brings it within 6000.
-        let b = blob(&[(50.0, 50.0, 250.0, 250.0)]);
-        assert!(parts(&b, 6000.0, 300.0, 12.0).is_empty());
+    fn a_thick_blob_over_the_limit_is_left_uncut_whole() {
+        for b in [
+            blob(&[(50.0, 50.0, 250.0, 250.0)]),
+            blob(&[(10.0, 10.0, 130.0, 50.0), (10.0, 50.0, 130.0, 95.0)]),
+        ] {
+            let cut = parts(&b, 6000.0, 300.0, 12.0);
+            assert!(cut.parts.is_empty(), "{:?}", cut.parts.iter().map(Blob::area_mm2).collect::<Vec<_>>());
+            assert_eq!(cut.uncut.len(), 1);
+            assert_eq!(cut.uncut[0].points.len(), b.points.len());
+        }
+    }
+
+    /// A blob cut at a neck whose one part is still over the limit and thick everywhere:
+    /// the other part is a part, that one uncut, whole (a line joined by a neck to two
+    /// lines closed broadside).
+    #[test]
+    fn a_part_no_radius_brings_within_the_limit_is_uncut() {
+        let b = blob(&[(10.0, 10.0, 130.0, 50.0), (130.0, 25.0, 140.0, 35.0), (140.0, 10.0, 260.0, 95.0)]);
+        let cut = parts(&b, 6000.0, 300.0, 12.0);
+        assert_eq!((cut.parts.len(), cut.uncut.len()), (1, 1));
+        assert!(cut.parts[0].max.x < 137.0, "{:?}", cut.parts[0].max);
+        assert!(cut.uncut[0].min.x > 133.0 && cut.uncut[0].area_mm2() > 9500.0, "{:?}", cut.uncut[0].min);
     }
 }
