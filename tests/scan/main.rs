@@ -27,5 +27,6 @@ mod scan_untagged;
 mod untagged_assign;
 mod untagged_company;
 mod untagged_facing;
+mod untagged_said;
 mod untagged_sample;
 mod untagged_waists;

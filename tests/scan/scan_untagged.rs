@@ -282,7 +282,8 @@ fn two_photos_of_an_untagged_table_merge() {
 /// luck. Measured: near 76 of 91 right of 85 written (83.5% / 89.4%), far 69 of 83
 /// (75.8% / 83.1%), merged 79 of 91 of 91 (86.8% / 86.8%), centre median 0.91 mm;
 /// before the merge of places 73 of 85 (80.2% / 85.9%), fr-8, fr-14 and fr-21 left out.
-/// The near photo's own mistakes (fr-28 on au-4's base, unsaid) are carried, not added
+/// The near photo's own mistakes (fr-28 on au-4's base, said since the units of other
+/// layouts fitting a place as well are named, `untagged_said.rs`) are carried, not added
 /// to.
 #[test]
 fn two_photos_of_the_bench_brown_table_merge() {

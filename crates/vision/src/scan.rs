@@ -265,6 +265,9 @@ pub enum ScanIssue {
     /// An untagged unit was given a formation that fits other units of its side, kind
     /// and layout as well (issue 37): the photo cannot tell them apart; check which is
     /// which (the viewer offers to swap it with a twin on the table: a `swap` correction).
+    /// Also named: units of another layout whose place there fits as well, or whose
+    /// declared coat shows there and the unit's does not (a leader's place taken by a
+    /// skirmisher); a swap refuses those of another base size.
     AmbiguousUnit {
         /// The unit the formation was given to.
         unit: String,

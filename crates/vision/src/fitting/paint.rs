@@ -6,7 +6,10 @@
 //! declared paints: how much of it (grown a little: figures overhang and lean) shows
 //! the coat, how much of its rim (the outer band of the base tops) the flock. A unit is
 //! chosen by paint only when its share clearly beats every other candidate's and their
-//! declared paints differ; otherwise the candidates stay tied (`ambiguous-unit`).
+//! declared paints differ; otherwise the candidates stay tied (`ambiguous-unit`). A
+//! candidate whose coat covers the figures' bodies ([`clearly_shown`]) stays tied
+//! whatever coat shows more: what else the figures wear (horses, faces) may read as
+//! another's coat.
 
 use crate::error::VisionError;
 use crate::photo_colour::{PhotoColour, lab, paint_distance};
@@ -186,7 +189,16 @@ pub(crate) fn coat_share(p: &Paints, seen: &Seen) -> Option<f64> {
 /// A coat's share `there` is clearly more than its share `here`: barely shown here
 /// (under [`ELSEWHERE_ABSENT`]) and on at least [`ELSEWHERE_SHOWN`] of the figures there.
 pub(crate) fn clearly_more(there: f64, here: f64) -> bool {
-    barely_shown(here) && there >= ELSEWHERE_SHOWN
+    barely_shown(here) && clearly_shown(there)
+}
+
+/// A coat's share is a coat over the figures' bodies, at least [`ELSEWHERE_SHOWN`]: the
+/// place shows that unit, whatever other coat shows more (issue 37: on vedette-synth's
+/// held-out shots a yellow cavalry unit's own places showed its coat on 0.08-0.17 of the
+/// figures and a white coat on 0.15-0.30, its grey horses read as white: the white unit,
+/// chosen by paint, took the yellow one's place unsaid).
+pub(crate) fn clearly_shown(share: f64) -> bool {
+    share >= ELSEWHERE_SHOWN
 }
 
 /// A coat's share `here` is under [`ELSEWHERE_ABSENT`]: no other place can show it
@@ -198,8 +210,9 @@ pub(crate) fn barely_shown(here: f64) -> bool {
 /// Of `candidates` (roster index and declared paints; the first is the one the
 /// geometry and the side's prior would take), the one a formation that shows `seen`
 /// is, and those it cannot be told from. Paint decides only on what every candidate
-/// declares (coat, flock or both); a candidate painted alike, or whose share is not
-/// clearly below the best's, stays tied. Nothing declared by all: the first, tied with
+/// declares (coat, flock or both); a candidate painted alike, whose share is not
+/// clearly below the best's, or whose coat differs and is [`clearly_shown`], stays
+/// tied. Nothing declared by all: the first, tied with
 /// all. `None` when there is no candidate.
 pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> Option<(usize, Vec<usize>)> {
     let &(first, _) = candidates.first()?;
@@ -258,7 +271,10 @@ pub(crate) fn choose(candidates: &[(usize, Paints)], seen: &Seen) -> Option<(usi
             let keys = [differs(a.coat, b.coat, all_coat), differs(a.flock, b.flock, all_flock)];
             let sum = |u: usize| (0..2).filter(|&k| keys[k]).map(|k| shares[u][k]).sum::<f64>();
             let (mine, theirs) = (sum(best), sum(i));
-            !keys.iter().any(|k| *k) || mine < DECISIVE_RATIO * theirs || mine < theirs + DECISIVE_MARGIN
+            !keys.iter().any(|k| *k)
+                || mine < DECISIVE_RATIO * theirs
+                || mine < theirs + DECISIVE_MARGIN
+                || (keys[0] && clearly_shown(shares[i][0]))
         })
         .map(|i| candidates[i].0)
         .collect();
@@ -320,6 +336,37 @@ mod tests {
         let red = paints(Some([180, 30, 35]), None);
         let white = paints(Some([225, 222, 210]), None);
         assert_eq!(choose(&[(7, red), (3, white)], &seen), Some((7, vec![3])));
+        // A coat over the figures' bodies stays tied, however much more another shows:
+        // a yellow unit's riders on grey horses read as white (issue 37).
+        let (yellow_c, white_c) = ([210, 180, 50], [225, 222, 210]);
+        let (y, w) = (lab(yellow_c.map(f64::from)), lab(white_c.map(f64::from)));
+        let riders: Vec<[f64; 3]> = (0..100)
+            .map(|i| {
+                if i % 10 == 0 {
+                    y
+                } else if i % 10 < 4 {
+                    w
+                } else {
+                    mat
+                }
+            })
+            .collect();
+        let on_grey = Seen { figures: riders, rim: Vec::new(), background: mat };
+        let (yellow, white) = (paints(Some(yellow_c), None), paints(Some(white_c), None));
+        assert_eq!(choose(&[(3, yellow), (4, white)], &on_grey), Some((4, vec![3])));
+        let fewer: Vec<[f64; 3]> = (0..100)
+            .map(|i| {
+                if i % 20 == 0 {
+                    y
+                } else if i % 10 < 4 {
+                    w
+                } else {
+                    mat
+                }
+            })
+            .collect();
+        let barely = Seen { figures: fewer, rim: Vec::new(), background: mat };
+        assert_eq!(choose(&[(3, yellow), (4, white)], &barely), Some((4, vec![])), "yellow 5%: not shown");
         // A flock declared by both and seen on the rim decides alike.
         let rim_seen =
             Seen { figures: vec![mat; 10], rim: vec![lab([152.0, 125.0, 86.0]); 10], background: mat };
