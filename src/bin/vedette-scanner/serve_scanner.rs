@@ -15,6 +15,21 @@ use vedette_draw::{Scene, SvgOptions};
 use vedette_geometry::Vec2;
 use vedette_vision::{CameraModel, Photo, ScanIssue, encode_image};
 
+/// Whether units `a` and `b` of `table` can stand for each other, so that a swap of
+/// their bases leaves each as the roster has it: one kind, as many bases, which a
+/// swap accepts (one size, none read from its tag). A unit not on the table can be.
+fn stand_for_each_other(table: &vedette_geometry::Table, a: &str, b: &str) -> bool {
+    let find = |id: &str| table.units.iter().find(|u| u.id == id);
+    match (find(a), find(b)) {
+        (Some(x), Some(y)) => {
+            x.kind == y.kind
+                && x.bases.len() == y.bases.len()
+                && vedette::commands::serve::corrector::swap_fault((a, &x.bases), (b, &y.bases)).is_none()
+        }
+        _ => true,
+    }
+}
+
 /// The scanner of `vedette serve --profile P [--roster R] [--camera C]`.
 struct ProfileScanner {
     inputs: ScanInputs,
@@ -132,11 +147,16 @@ fn summarize(
             _ => None,
         })
         .collect();
+    // The page offers to swap only units that can stand for each other; an
+    // `ambiguous-unit` also names units of another layout whose place there fits as
+    // well, which its words (in `issues`) tell the player of.
     let twins = issues
         .iter()
         .filter_map(|i| match i {
             ScanIssue::AmbiguousUnit { unit, others, .. } => {
-                Some(std::iter::once(unit).chain(others).cloned().collect())
+                let alike: Vec<String> =
+                    others.iter().filter(|o| stand_for_each_other(table, unit, o)).cloned().collect();
+                (!alike.is_empty()).then(|| std::iter::once(unit.clone()).chain(alike).collect())
             }
             _ => None,
         })
@@ -279,6 +299,39 @@ fn check_upload(name: &str, bytes: &[u8]) -> Result<&'static str, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The page is offered a swap only between units that can stand for each other:
+    /// an `ambiguous-unit` naming a unit of another layout (a 2 x 2 on a 3 x 2's
+    /// place, one base size) or kind keeps its words but offers no swap with it.
+    #[test]
+    fn only_units_of_one_layout_are_offered_as_twins() {
+        use vedette_geometry::{Base, BaseSize, Pose, RuleSet, Scale, Table, Unit, UnitKind, Vec2};
+        let unit = |id: &str, kind: UnitKind, n: usize, y: f64| {
+            let bases = (0..n)
+                .map(|i| {
+                    Base::new(
+                        BaseSize::new(30.0, 20.0),
+                        Pose::new(Vec2::new(100.0 + 30.0 * i as f64, y), 90.0),
+                    )
+                })
+                .collect();
+            Unit::new(id, "france", kind, bases)
+        };
+        let table = Table::new(
+            RuleSet::Republique5,
+            Scale::Medium,
+            vec![
+                unit("fr-1", UnitKind::Infantry, 4, 100.0),
+                unit("fr-2", UnitKind::Infantry, 4, 200.0),
+                unit("fr-3", UnitKind::Infantry, 6, 300.0),
+                unit("fr-4", UnitKind::Cavalry, 4, 400.0),
+            ],
+        );
+        assert!(stand_for_each_other(&table, "fr-1", "fr-2"));
+        assert!(!stand_for_each_other(&table, "fr-1", "fr-3"), "another count");
+        assert!(!stand_for_each_other(&table, "fr-1", "fr-4"), "another kind");
+        assert!(stand_for_each_other(&table, "fr-1", "fr-9"), "not on the table");
+    }
 
     /// A unit held back from a contested place and one two photos put apart are both
     /// offered with their places (the second with the photo of each); a conflict

@@ -154,8 +154,10 @@ pub struct ScanSummary {
     /// Every issue of the scan, in words (missing tags included).
     pub issues: Vec<String>,
     /// Untagged units the photo cannot tell apart (issue 37, `ambiguous-unit`): each
-    /// group is the unit a formation was given to, then the units it may be instead.
-    /// The page offers to swap A's unit with the others on the table.
+    /// group is the unit a formation was given to, then the units it may be instead
+    /// that can stand for it (one kind, as many bases of one size; the issue's words
+    /// also name units of another layout). The page offers to swap A's unit with the
+    /// others on the table.
     pub twins: Vec<Vec<String>>,
     /// Untagged units held back from contested places, with the places.
     pub held: Vec<HeldUnit>,
