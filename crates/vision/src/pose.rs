@@ -1018,11 +1018,11 @@ fn equally_fitting(
     corners: usize,
 ) -> Vec<(f64, selfcal::Camera, Vec<selfcal::TagState>)> {
     let Some(best) = explored.iter().map(|e| e.0).min_by(f64::total_cmp) else { return Vec::new() };
-    // Robust cost = ½ Σ e² over the corners (e the 2-D distance): per coordinate the
-    // variance is cost / corners.
-    let variance = (best / corners.max(1) as f64).max(1e-12);
-    let mut equal: Vec<_> =
-        explored.iter().filter(|e| 2.0 * (e.0 - best) / variance <= EQUIVALENT_CHI2).cloned().collect();
+    let mut equal: Vec<_> = explored
+        .iter()
+        .filter(|e| selfcal::chi2_over(e.0, best, corners) <= EQUIVALENT_CHI2)
+        .cloned()
+        .collect();
     let (lo, hi) = equal
         .iter()
         .fold((f64::INFINITY, 0.0_f64), |(lo, hi), e| (lo.min(1.0 / e.1.lens.fx), hi.max(1.0 / e.1.lens.fx)));

@@ -274,8 +274,16 @@ fn huber_cost(e: f64, delta: f64) -> f64 {
 /// shows too little, p1 and p2 only take up what other small biases leave.
 fn asks_for_tangential(with: f64, without: f64, corners: usize) -> bool {
     let coordinates = (2 * corners).max(2) as f64;
-    let variance = (with / corners.max(1) as f64).max(1e-12);
-    2.0 * (without - with) / variance > 2.0 * coordinates.ln()
+    chi2_over(without, with, corners) > 2.0 * coordinates.ln()
+}
+
+/// How much worse a robust cost `cost` fits `corners` corners than the `best` one, as a
+/// χ²: twice the difference over the corners' variance per coordinate, estimated from
+/// `best` (robust cost = ½ Σ e² over the corners, e the 2-D distance, so the variance
+/// per coordinate is `best / corners`). Two adjustments of one photo are compared by it.
+pub(crate) fn chi2_over(cost: f64, best: f64, corners: usize) -> f64 {
+    let variance = (best / corners.max(1) as f64).max(1e-12);
+    2.0 * (cost - best) / variance
 }
 
 /// The adjustment without tangential distortion (`without`), each tag's model
