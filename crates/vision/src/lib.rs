@@ -167,7 +167,7 @@ pub use picture::{
 };
 pub use pose::{
     CameraFit, CameraModel, CameraParameters, CameraPose, FiducialFit, MIN_SELF_CALIBRATION_TAGS, ModelKind,
-    Overexposure, SelfCalibration, Suspect, self_calibrate, solve_camera,
+    Overexposure, SelfCalibration, Suspect, clear_margins, self_calibrate, solve_camera,
 };
 pub use profile::{
     BaseSpec, CameraSpec, FiducialPlacement, FiducialSpec, Limits, MAX_FIDUCIALS, Profile, TableSpec,

@@ -6,7 +6,8 @@ use crate::error::VisionError;
 use crate::fiducials::{DetectedMarker, DetectorSettings, detect_large_markers, detect_markers};
 use crate::photo::Photo;
 use crate::pose::{
-    CameraFit, CameraParameters, FiducialFit, ModelKind, Overexposure, self_calibrate, solve_camera,
+    CameraFit, CameraParameters, FiducialFit, ModelKind, Overexposure, clear_margins, self_calibrate,
+    solve_camera,
 };
 use crate::profile::Profile;
 use crate::roster::{Roster, RosterUnit};
@@ -773,7 +774,12 @@ pub fn scan_with_background(
                 profile.tags.dictionary.bits(),
             )?
         };
-        if let Some(sc) = self_calibrate(profile, &fiducials, &clipped, &fit, &tags)? {
+        let clear = if fit.model.kind() == ModelKind::Calibrated {
+            Vec::new()
+        } else {
+            clear_margins(&photo.gray, &tags, profile.tags.dictionary.bits())?
+        };
+        if let Some(sc) = self_calibrate(profile, &fiducials, &clipped, &fit, &tags, &clear)? {
             if !clipped.fiducials.is_empty() || 2 * clipped.tags > tags.len() {
                 overexposed = Some(ScanIssue::OverexposedPaper {
                     fiducials: clipped.fiducials,

@@ -239,6 +239,11 @@ pub(crate) struct Problem<'a> {
     pub detector_radial_bias_px: f64,
     /// Whether the tangential distortion p1, p2 is adjusted (else held at none).
     pub tangential: bool,
+    /// Each tag's weight in the adjustment, in the order of `tag_px` (empty: 1 each):
+    /// the share of the camera's information its corners give. A tag of small weight
+    /// is still placed by its own corners (its place and sigma are the same whatever
+    /// its weight) but hardly moves the camera.
+    pub tag_weights: &'a [f64],
 }
 
 /// The adjusted camera and tags, with their residuals.
@@ -272,10 +277,18 @@ fn huber_cost(e: f64, delta: f64) -> f64 {
 /// `2 ln(2 corners)` in χ² (the corners' variance estimated from `with`). A phone's
 /// lens is barely decentred; where a photo cannot show it (nearly straight down) or
 /// shows too little, p1 and p2 only take up what other small biases leave.
-fn asks_for_tangential(with: f64, without: f64, corners: usize) -> bool {
-    let coordinates = (2 * corners).max(2) as f64;
-    let variance = (with / corners.max(1) as f64).max(1e-12);
-    2.0 * (without - with) / variance > 2.0 * coordinates.ln()
+fn asks_for_tangential(with: f64, without: f64, corners: f64) -> bool {
+    let coordinates = (2.0 * corners).max(2.0);
+    chi2_over(without, with, corners) > 2.0 * coordinates.ln()
+}
+
+/// How much worse a robust cost `cost` fits `corners` corners than the `best` one, as a
+/// χ²: twice the difference over the corners' variance per coordinate, estimated from
+/// `best` (robust cost = ½ Σ e² over the corners, e the 2-D distance, so the variance
+/// per coordinate is `best / corners`). Two adjustments of one photo are compared by it.
+pub(crate) fn chi2_over(cost: f64, best: f64, corners: f64) -> f64 {
+    let variance = (best / corners.max(1.0)).max(1e-12);
+    2.0 * (cost - best) / variance
 }
 
 /// The adjustment without tangential distortion (`without`), each tag's model
@@ -381,9 +394,10 @@ impl Problem<'_> {
                 c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
             }
         }
-        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+        for (i, ((t, obs), &size)) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm).enumerate() {
+            let w = self.tag_weight(i);
             for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
-                c += huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
+                c += w * huber_cost((q[0] - o[0]).hypot(q[1] - o[1]), d);
             }
         }
         Some(c + 0.5 * self.prior_residuals(cam).iter().map(|r| r * r).sum::<f64>())
@@ -451,7 +465,13 @@ impl Problem<'_> {
         }
         let kept_px: Vec<[[f64; 2]; 4]> = keep.iter().map(|&i| self.tag_px[i]).collect();
         let kept_sizes: Vec<f64> = keep.iter().map(|&i| self.tag_sizes_mm[i]).collect();
-        let reduced = Problem { tag_px: &kept_px, tag_sizes_mm: &kept_sizes, ..*self };
+        let kept_weights: Vec<f64> = if self.tag_weights.is_empty() {
+            Vec::new()
+        } else {
+            keep.iter().map(|&i| self.tag_weight(i)).collect()
+        };
+        let reduced =
+            Problem { tag_px: &kept_px, tag_sizes_mm: &kept_sizes, tag_weights: &kept_weights, ..*self };
         let start = keep.iter().map(|&i| first.tags[i]).collect();
         let mut rest = reduced.solve_from(first.camera, start, MAX_ITERATIONS)?;
         rest.tag_model_cov = reduced.model_covariance(&rest.camera, &rest.tags).unwrap_or_default();
@@ -496,7 +516,7 @@ impl Problem<'_> {
         plain.lens.dist[2] = 0.0;
         plain.lens.dist[3] = 0.0;
         let without = held.solve(plain, with.tags.clone())?;
-        let corners = self.fiducial_px.len() + 4 * self.tag_px.len();
+        let corners = self.weighted_corners();
         let asked = asks_for_tangential(
             self.corner_cost(&with.camera, &with.tags)?,
             held.corner_cost(&without.camera, &without.tags)?,
@@ -517,6 +537,19 @@ impl Problem<'_> {
         let s = self.solve_from(cam, tags, iterations)?;
         let cost = self.corner_cost(&s.camera, &s.tags)?;
         Some((s.camera, s.tags, cost))
+    }
+
+    /// Tag `i`'s weight ([`Problem::tag_weights`]).
+    fn tag_weight(&self, i: usize) -> f64 {
+        self.tag_weights.get(i).copied().unwrap_or(1.0)
+    }
+
+    /// How many corners the adjustment weighs: the fiducials' and each tag's four
+    /// times its weight. Two adjustments' costs are compared over these
+    /// ([`chi2_over`]).
+    pub(crate) fn weighted_corners(&self) -> f64 {
+        let tags: f64 = (0..self.tag_px.len()).map(|i| self.tag_weight(i)).sum();
+        self.fiducial_px.len() as f64 + 4.0 * tags
     }
 
     /// The robust cost of the corners at `cam` and `tags`, priors left out.
@@ -606,25 +639,27 @@ impl Problem<'_> {
     fn model_covariance(&self, cam: &Camera, tags: &[TagState]) -> Option<Vec<Matrix3<f64>>> {
         let sys = self.normal_equations(cam, tags)?;
         let delta = self.huber_px;
+        // Degrees of freedom: each coordinate less each parameter, a tag's own three
+        // and its eight coordinates counted at its weight.
         let mut ss = 0.0;
-        let mut n = 0usize;
+        let mut dof = -((0..NC).filter(|&i| self.free_cam(i)).count() as f64);
         for (p, o) in self.fiducial_table.chunks_exact(4).zip(self.fiducial_px.chunks_exact(4)) {
             for (q, o) in cam.fiducial_image(p)?.iter().zip(o) {
                 let e = (q[0] - o[0]).hypot(q[1] - o[1]);
                 ss += huber_weight(e, delta) * e * e;
-                n += 2;
+                dof += 2.0;
             }
         }
-        for ((t, obs), &size) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm) {
+        for (i, ((t, obs), &size)) in tags.iter().zip(self.tag_px).zip(self.tag_sizes_mm).enumerate() {
+            let w = self.tag_weight(i);
             for (q, o) in cam.tag_image(t, size, self.tag_height_mm)?.iter().zip(obs) {
                 let e = (q[0] - o[0]).hypot(q[1] - o[1]);
-                ss += huber_weight(e, delta) * e * e;
-                n += 2;
+                ss += w * huber_weight(e, delta) * e * e;
+                dof += 2.0 * w;
             }
+            dof -= 3.0 * w;
         }
-        let free = (0..NC).filter(|&i| self.free_cam(i)).count();
-        let dof = n.saturating_sub(free + 3 * tags.len()).max(1);
-        let sigma2 = ss / dof as f64;
+        let sigma2 = ss / dof.max(1.0);
         let mut schur = sys.hcc;
         // The normal matrix holds the corners' information in px⁻² (unit weight) and
         // the priors' as 1/s²: scaled by σ², the priors would speak 1/σ² times louder
@@ -800,14 +835,15 @@ impl Problem<'_> {
         let mut jac = mine?;
         jac.extend(theirs?);
         let mut blocks = Vec::with_capacity(tags.len());
-        for j in &jac {
+        for (i, j) in jac.iter().enumerate() {
+            let weight = self.tag_weight(i);
             let mut htt = Matrix3::zeros();
             let mut hct = CrossMat::zeros();
             let mut gt = Vector3::zeros();
             for k in 0..4 {
                 let r = j.r[k];
                 let (jc, jt) = (&j.jc4[k], &j.jt4[k]);
-                let w = huber_weight(r[0].hypot(r[1]), delta);
+                let w = weight * huber_weight(r[0].hypot(r[1]), delta);
                 let rv = nalgebra::Vector2::new(r[0], r[1]);
                 hcc += w * jc.transpose() * jc;
                 gc += w * jc.transpose() * rv;
@@ -969,6 +1005,7 @@ mod tests {
             fiducial_bias_sigma_px: &[],
             detector_radial_bias_px: DETECTOR_RADIAL_BIAS_PX,
             tangential: true,
+            tag_weights: &[],
         }
     }
 
@@ -1207,14 +1244,64 @@ mod tests {
         // 500 corners, robust cost 10 with it: variance 0.02 px², the bar 2 ln(1000) =
         // 13.8 in χ², a cost of 0.138 px².
         let bar = 0.02 * 2.0 * 1000.0_f64.ln() / 2.0;
-        assert!(!asks_for_tangential(10.0, 10.0 + 0.98 * bar, 500));
-        assert!(asks_for_tangential(10.0, 10.0 + 1.02 * bar, 500));
+        assert!(!asks_for_tangential(10.0, 10.0 + 0.98 * bar, 500.0));
+        assert!(asks_for_tangential(10.0, 10.0 + 1.02 * bar, 500.0));
         // No better with it: never asked.
-        assert!(!asks_for_tangential(10.0, 9.9, 500));
+        assert!(!asks_for_tangential(10.0, 9.9, 500.0));
     }
 
     /// Corners of `tags` seen through `cam`, each moved by a fixed pseudo-random 0.1 px
     /// (the detector's noise).
+    /// 5° from straight down, the corners of three tags in four stretched along the
+    /// photo's radius (by 2% of their distance from the tag's centre per unit of
+    /// squared normalized radius: figures at their margins, leaning out in the view):
+    /// with every tag alike the lens bends and the tags move; with the stretched ones
+    /// weighted down ([`Problem::tag_weights`]) the lens is the clear tags' and every
+    /// tag, stretched or not, is placed where its own corners say.
+    #[test]
+    fn tags_weighted_down_do_not_bend_the_lens() {
+        let (cam, tags) = truth_at(5.0);
+        let (fid, fid_px) = fiducials(&cam);
+        let clear = |i: usize| i.is_multiple_of(4);
+        let tag_px: Vec<[[f64; 2]; 4]> = tags
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let q = t.corners(12.0, 3.0).map(|p| cam.project(&p).unwrap());
+                if clear(i) {
+                    return q;
+                }
+                let c = centroid(&q);
+                let e = [c[0] - cam.lens.cx, c[1] - cam.lens.cy];
+                let r = e[0].hypot(e[1]);
+                let (e, r2) = ([e[0] / r, e[1] / r], cam.lens.radius2(&q));
+                q.map(|p| {
+                    let along = (p[0] - c[0]) * e[0] + (p[1] - c[1]) * e[1];
+                    [p[0] + 0.02 * r2 * along * e[0], p[1] + 0.02 * r2 * along * e[1]]
+                })
+            })
+            .collect();
+        let weights: Vec<f64> = (0..tags.len()).map(|i| if clear(i) { 1.0 } else { 0.02 }).collect();
+        let alike = problem(&fid, &fid_px, &tag_px, 2900.0);
+        let weighted = Problem { tag_weights: &weights, ..alike };
+        let worst = |s: &Solution| {
+            s.tags.iter().zip(&tags).map(|(a, b)| a.centre.distance(b.centre)).fold(0.0, f64::max)
+        };
+        let a = alike.solve(cam, tags.clone()).unwrap();
+        let w = weighted.solve(cam, tags.clone()).unwrap();
+        assert!(
+            worst(&a) > 0.5 && (a.camera.lens.dist[0] - 0.04).abs() > 0.005,
+            "alike: {:?}",
+            a.camera.lens
+        );
+        assert!(worst(&w) < 0.05, "weighted: worst tag {:.3} mm off", worst(&w));
+        assert!(
+            (w.camera.lens.fx - 2900.0).abs() < 2.0 && (w.camera.lens.dist[0] - 0.04).abs() < 1e-3,
+            "{:?}",
+            w.camera.lens
+        );
+    }
+
     fn noisy_corners(cam: &Camera, tags: &[TagState]) -> Vec<[[f64; 2]; 4]> {
         tags.iter()
             .enumerate()
