@@ -268,7 +268,7 @@ pub enum ScanIssue {
     /// which (the viewer offers to swap it with a twin on the table: a `swap` correction).
     /// Also named: units of another layout whose place there fits as well, or whose
     /// declared coat shows there and the unit's does not (a leader's place taken by a
-    /// skirmisher); a swap refuses those of another base size.
+    /// skirmisher); the viewer offers to swap only units of one kind and layout.
     AmbiguousUnit {
         /// The unit the formation was given to.
         unit: String,
@@ -472,7 +472,7 @@ impl ScanIssue {
                 tags.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
             ),
             ScanIssue::AmbiguousUnit { unit, at_mm, others } => format!(
-                "the formation at {} fits {unit} and {} equally (same side, kind and bases): given to {unit}, check which is which (in the viewer, tap it: \"It is ...\" swaps two twins)",
+                "the formation at {} fits {unit} and {} equally (the photo cannot tell which stands there): given to {unit}, check which is which (in the viewer, tap it: \"It is ...\" swaps it with a twin of the same layout)",
                 at(at_mm),
                 others.join(", ")
             ),
