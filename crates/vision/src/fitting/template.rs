@@ -205,11 +205,15 @@ impl Turned {
         let mut shade_int = vec![0u32; (w + 1) * (h + 1)];
         let (mut ulo, mut uhi, mut vlo, mut vhi) =
             (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        // Each column's and each row's step from the origin (the same products as per
+        // pixel).
+        let across: Vec<Vec2> = (0..w).map(|u| a * (u as f64 / f)).collect();
         for v in 0..h {
             let mut row = 0u32;
             let (mut lit_row, mut shade_row) = (0u32, 0u32);
-            for u in 0..w {
-                let p = origin + a * (u as f64 / f) + b * (v as f64 / f);
+            let down = b * (v as f64 / f);
+            for (u, &along) in across.iter().enumerate() {
+                let p = origin + along + down;
                 let class = shade.at(p);
                 lit_row += u32::from(class == Class::Lit);
                 shade_row += u32::from(class == Class::Shade);
@@ -233,14 +237,15 @@ impl Turned {
         }
         let mask_total = mask_int[h * (w + 1) + w];
         // Gradients, each smoothed over three pixels across it, and their prefix sums.
-        let at = |u: usize, v: usize, c: usize| f32::from(px[v * w + u][c]);
         let mut gx = vec![[0f32; 3]; w * h];
         let mut gy = vec![[0f32; 3]; w * h];
         for v in 1..h.saturating_sub(1) {
+            let (above, here, below) = (&px[(v - 1) * w..][..w], &px[v * w..][..w], &px[(v + 1) * w..][..w]);
+            let (gx_row, gy_row) = (&mut gx[v * w..][..w], &mut gy[v * w..][..w]);
             for u in 1..w.saturating_sub(1) {
                 for c in 0..3 {
-                    gx[v * w + u][c] = (at(u + 1, v, c) - at(u - 1, v, c)) * 0.5;
-                    gy[v * w + u][c] = (at(u, v + 1, c) - at(u, v - 1, c)) * 0.5;
+                    gx_row[u][c] = (f32::from(here[u + 1][c]) - f32::from(here[u - 1][c])) * 0.5;
+                    gy_row[u][c] = (f32::from(below[u][c]) - f32::from(above[u][c])) * 0.5;
                 }
             }
         }
