@@ -249,33 +249,39 @@ impl Turned {
                 }
             }
         }
+        // The prefix sums row by row (and column by column), each running sum carried
+        // along: the same sums in the same order as indexing each pixel.
         let mut tex_int = vec![0f64; (w + 1) * (h + 1)];
         for v in 0..h {
             let mut row = 0f64;
-            for u in 0..w {
-                let (x, y) = (gx[v * w + u], gy[v * w + u]);
+            let (done, rest) = tex_int.split_at_mut((v + 1) * (w + 1));
+            let (above, here) = (&done[v * (w + 1)..], &mut rest[..w + 1]);
+            for (u, (x, y)) in gx[v * w..][..w].iter().zip(&gy[v * w..][..w]).enumerate() {
                 row += f64::from(x[0].abs() + x[1].abs() + x[2].abs() + y[0].abs() + y[1].abs() + y[2].abs());
-                tex_int[(v + 1) * (w + 1) + u + 1] = tex_int[v * (w + 1) + u + 1] + row;
+                here[u + 1] = above[u + 1] + row;
             }
         }
         let mut vcum = vec![[0f32; 3]; w * (h + 1)];
-        for u in 1..w.saturating_sub(1) {
+        for (u, column) in vcum.chunks_exact_mut(h + 1).enumerate().take(w.saturating_sub(1)).skip(1) {
+            let mut next = column[0];
             for v in 0..h {
-                let mut next = vcum[u * (h + 1) + v];
+                let g = &gx[v * w + u - 1..][..3];
                 for c in 0..3 {
-                    next[c] += gx[v * w + u - 1][c] + gx[v * w + u][c] + gx[v * w + u + 1][c];
+                    next[c] += g[0][c] + g[1][c] + g[2][c];
                 }
-                vcum[u * (h + 1) + v + 1] = next;
+                column[v + 1] = next;
             }
         }
         let mut hcum = vec![[0f32; 3]; h * (w + 1)];
         for v in 1..h.saturating_sub(1) {
-            for u in 0..w {
-                let mut next = hcum[v * (w + 1) + u];
+            let (above, here, below) = (&gy[(v - 1) * w..][..w], &gy[v * w..][..w], &gy[(v + 1) * w..][..w]);
+            let row = &mut hcum[v * (w + 1)..][..w + 1];
+            let mut next = row[0];
+            for (u, ((a, m), b)) in above.iter().zip(here).zip(below).enumerate() {
                 for c in 0..3 {
-                    next[c] += gy[(v - 1) * w + u][c] + gy[v * w + u][c] + gy[(v + 1) * w + u][c];
+                    next[c] += a[c] + m[c] + b[c];
                 }
-                hcum[v * (w + 1) + u + 1] = next;
+                row[u + 1] = next;
             }
         }
         Ok(Turned {
