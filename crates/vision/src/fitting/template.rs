@@ -205,11 +205,15 @@ impl Turned {
         let mut shade_int = vec![0u32; (w + 1) * (h + 1)];
         let (mut ulo, mut uhi, mut vlo, mut vhi) =
             (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        // Each column's and each row's step from the origin (the same products as per
+        // pixel).
+        let across: Vec<Vec2> = (0..w).map(|u| a * (u as f64 / f)).collect();
         for v in 0..h {
             let mut row = 0u32;
             let (mut lit_row, mut shade_row) = (0u32, 0u32);
-            for u in 0..w {
-                let p = origin + a * (u as f64 / f) + b * (v as f64 / f);
+            let down = b * (v as f64 / f);
+            for (u, &along) in across.iter().enumerate() {
+                let p = origin + along + down;
                 let class = shade.at(p);
                 lit_row += u32::from(class == Class::Lit);
                 shade_row += u32::from(class == Class::Shade);
@@ -233,44 +237,51 @@ impl Turned {
         }
         let mask_total = mask_int[h * (w + 1) + w];
         // Gradients, each smoothed over three pixels across it, and their prefix sums.
-        let at = |u: usize, v: usize, c: usize| f32::from(px[v * w + u][c]);
         let mut gx = vec![[0f32; 3]; w * h];
         let mut gy = vec![[0f32; 3]; w * h];
         for v in 1..h.saturating_sub(1) {
+            let (above, here, below) = (&px[(v - 1) * w..][..w], &px[v * w..][..w], &px[(v + 1) * w..][..w]);
+            let (gx_row, gy_row) = (&mut gx[v * w..][..w], &mut gy[v * w..][..w]);
             for u in 1..w.saturating_sub(1) {
                 for c in 0..3 {
-                    gx[v * w + u][c] = (at(u + 1, v, c) - at(u - 1, v, c)) * 0.5;
-                    gy[v * w + u][c] = (at(u, v + 1, c) - at(u, v - 1, c)) * 0.5;
+                    gx_row[u][c] = (f32::from(here[u + 1][c]) - f32::from(here[u - 1][c])) * 0.5;
+                    gy_row[u][c] = (f32::from(below[u][c]) - f32::from(above[u][c])) * 0.5;
                 }
             }
         }
+        // The prefix sums row by row (and column by column), each running sum carried
+        // along: the same sums in the same order as indexing each pixel.
         let mut tex_int = vec![0f64; (w + 1) * (h + 1)];
         for v in 0..h {
             let mut row = 0f64;
-            for u in 0..w {
-                let (x, y) = (gx[v * w + u], gy[v * w + u]);
+            let (done, rest) = tex_int.split_at_mut((v + 1) * (w + 1));
+            let (above, here) = (&done[v * (w + 1)..], &mut rest[..w + 1]);
+            for (u, (x, y)) in gx[v * w..][..w].iter().zip(&gy[v * w..][..w]).enumerate() {
                 row += f64::from(x[0].abs() + x[1].abs() + x[2].abs() + y[0].abs() + y[1].abs() + y[2].abs());
-                tex_int[(v + 1) * (w + 1) + u + 1] = tex_int[v * (w + 1) + u + 1] + row;
+                here[u + 1] = above[u + 1] + row;
             }
         }
         let mut vcum = vec![[0f32; 3]; w * (h + 1)];
-        for u in 1..w.saturating_sub(1) {
+        for (u, column) in vcum.chunks_exact_mut(h + 1).enumerate().take(w.saturating_sub(1)).skip(1) {
+            let mut next = column[0];
             for v in 0..h {
-                let mut next = vcum[u * (h + 1) + v];
+                let g = &gx[v * w + u - 1..][..3];
                 for c in 0..3 {
-                    next[c] += gx[v * w + u - 1][c] + gx[v * w + u][c] + gx[v * w + u + 1][c];
+                    next[c] += g[0][c] + g[1][c] + g[2][c];
                 }
-                vcum[u * (h + 1) + v + 1] = next;
+                column[v + 1] = next;
             }
         }
         let mut hcum = vec![[0f32; 3]; h * (w + 1)];
         for v in 1..h.saturating_sub(1) {
-            for u in 0..w {
-                let mut next = hcum[v * (w + 1) + u];
+            let (above, here, below) = (&gy[(v - 1) * w..][..w], &gy[v * w..][..w], &gy[(v + 1) * w..][..w]);
+            let row = &mut hcum[v * (w + 1)..][..w + 1];
+            let mut next = row[0];
+            for (u, ((a, m), b)) in above.iter().zip(here).zip(below).enumerate() {
                 for c in 0..3 {
-                    next[c] += gy[(v - 1) * w + u][c] + gy[v * w + u][c] + gy[(v + 1) * w + u][c];
+                    next[c] += a[c] + m[c] + b[c];
                 }
-                hcum[v * (w + 1) + u + 1] = next;
+                row[u + 1] = next;
             }
         }
         Ok(Turned {
