@@ -340,32 +340,26 @@ mod tests {
         // a yellow unit's riders on grey horses read as white (issue 37).
         let (yellow_c, white_c) = ([210, 180, 50], [225, 222, 210]);
         let (y, w) = (lab(yellow_c.map(f64::from)), lab(white_c.map(f64::from)));
-        let riders: Vec<[f64; 3]> = (0..100)
-            .map(|i| {
-                if i % 10 == 0 {
-                    y
-                } else if i % 10 < 4 {
-                    w
-                } else {
-                    mat
-                }
-            })
-            .collect();
-        let on_grey = Seen { figures: riders, rim: Vec::new(), background: mat };
+        // A hundred figures: yellow every `every`-th, white the others of the first four
+        // in each ten, the rest mat.
+        let figures = |every: usize| Seen {
+            figures: (0..100)
+                .map(|i| {
+                    if i % every == 0 {
+                        y
+                    } else if i % 10 < 4 {
+                        w
+                    } else {
+                        mat
+                    }
+                })
+                .collect(),
+            rim: Vec::new(),
+            background: mat,
+        };
         let (yellow, white) = (paints(Some(yellow_c), None), paints(Some(white_c), None));
-        assert_eq!(choose(&[(3, yellow), (4, white)], &on_grey), Some((4, vec![3])));
-        let fewer: Vec<[f64; 3]> = (0..100)
-            .map(|i| {
-                if i % 20 == 0 {
-                    y
-                } else if i % 10 < 4 {
-                    w
-                } else {
-                    mat
-                }
-            })
-            .collect();
-        let barely = Seen { figures: fewer, rim: Vec::new(), background: mat };
+        assert_eq!(choose(&[(3, yellow), (4, white)], &figures(10)), Some((4, vec![3])));
+        let barely = figures(20);
         assert_eq!(choose(&[(3, yellow), (4, white)], &barely), Some((4, vec![])), "yellow 5%: not shown");
         // A flock declared by both and seen on the rim decides alike.
         let rim_seen =
