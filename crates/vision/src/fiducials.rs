@@ -477,6 +477,28 @@ pub(crate) const CLIPPED_CODE: f64 = 250.0;
 /// the lens's blur, so the bias is reported, not corrected (issue 36).
 pub(crate) fn paper_clipped(view: &GrayView<'_>, corners: &[[f64; 2]; 4], bits: i32) -> bool {
     let (mut clipped, mut seen) = (0usize, 0usize);
+    for p in beside_edges(corners, bits, 9, (0.2, 0.6), 0.5) {
+        if let Some(v) = view.sample(p[0], p[1]) {
+            seen += 1;
+            clipped += usize::from(v >= CLIPPED_CODE);
+        }
+    }
+    seen > 0 && 2 * clipped > seen
+}
+
+/// Points beside a marker's edges (clockwise in the image, the outside to the left of
+/// travel): on each side at least 4 px long, `count` points spread evenly over the
+/// stretch `(first, span)` of its length (shares from its start), each `cells` cells
+/// outside the side (inside when negative; a cell is the side over `bits + 2`). A
+/// shorter side gives none.
+fn beside_edges(
+    corners: &[[f64; 2]; 4],
+    bits: i32,
+    count: u32,
+    (first, span): (f64, f64),
+    cells: f64,
+) -> Vec<[f64; 2]> {
+    let mut points = Vec::with_capacity(4 * count as usize);
     for k in 0..4 {
         let (a, b) = (corners[k], corners[(k + 1) % 4]);
         let d = [b[0] - a[0], b[1] - a[1]];
@@ -485,17 +507,13 @@ pub(crate) fn paper_clipped(view: &GrayView<'_>, corners: &[[f64; 2]; 4], bits: 
             continue;
         }
         let out = [d[1] / len, -d[0] / len];
-        let gap = 0.5 * len / f64::from(bits + 2);
-        for i in 0..9 {
-            let t = 0.2 + 0.6 * f64::from(i) / 8.0;
-            let p = [a[0] + d[0] * t + out[0] * gap, a[1] + d[1] * t + out[1] * gap];
-            if let Some(v) = view.sample(p[0], p[1]) {
-                seen += 1;
-                clipped += usize::from(v >= CLIPPED_CODE);
-            }
+        let gap = cells * len / f64::from(bits + 2);
+        for i in 0..count {
+            let t = first + span * f64::from(i) / f64::from(count.saturating_sub(1).max(1));
+            points.push([a[0] + d[0] * t + out[0] * gap, a[1] + d[1] * t + out[1] * gap]);
         }
     }
-    seen > 0 && 2 * clipped > seen
+    points
 }
 
 /// Whether a marker's paper margin is clear: of the points half a cell and 0.8 of a cell
@@ -510,31 +528,18 @@ pub(crate) fn paper_clipped(view: &GrayView<'_>, corners: &[[f64; 2]; 4], bits: 
 /// 0.020, the bases 0.6 mm off; from the 28 tags of 191 with a clear margin alone,
 /// 0.0205).
 pub(crate) fn margin_clear(view: &GrayView<'_>, corners: &[[f64; 2]; 4], bits: i32) -> bool {
-    let (mut paper, mut ink) = (Vec::with_capacity(96), Vec::with_capacity(48));
-    for k in 0..4 {
-        let (a, b) = (corners[k], corners[(k + 1) % 4]);
-        let d = [b[0] - a[0], b[1] - a[1]];
-        let len = d[0].hypot(d[1]);
-        if len < 4.0 {
-            return false;
+    // Twelve points a side, each side read whole and every point on the photo.
+    let read = |cells: f64| -> Option<Vec<f64>> {
+        let points = beside_edges(corners, bits, 12, (0.15, 0.7), cells);
+        if points.len() != 48 {
+            return None;
         }
-        let out = [d[1] / len, -d[0] / len];
-        let cell = len / f64::from(bits + 2);
-        for i in 0..12 {
-            let t = 0.15 + 0.7 * f64::from(i) / 11.0;
-            let p = [a[0] + d[0] * t, a[1] + d[1] * t];
-            for f in [0.5, 0.8] {
-                match view.sample(p[0] + out[0] * f * cell, p[1] + out[1] * f * cell) {
-                    Some(v) => paper.push(v),
-                    None => return false,
-                }
-            }
-            match view.sample(p[0] - out[0] * 0.5 * cell, p[1] - out[1] * 0.5 * cell) {
-                Some(v) => ink.push(v),
-                None => return false,
-            }
-        }
-    }
+        points.iter().map(|p| view.sample(p[0], p[1])).collect()
+    };
+    let (Some(mut paper), Some(further), Some(mut ink)) = (read(0.5), read(0.8), read(-0.5)) else {
+        return false;
+    };
+    paper.extend(further);
     let mut sorted = paper.clone();
     sorted.sort_by(f64::total_cmp);
     ink.sort_by(f64::total_cmp);
