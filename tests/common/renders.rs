@@ -17,6 +17,10 @@
 //!   (ties to the larger); each roster unit carries its own `tag_mm` where it differs;
 //! - `[bases] top_height_mm`: the scene's base top plus the tag paper's thickness (the
 //!   plane the printed squares lie on; a player measures the top of a tagged base);
+//!   `top_height_sigma_mm` 0: the README says every base is 3 mm thick (as our own
+//!   renderer's, which `benches/scan_accuracy.rs` declares alike), so the sigmas are
+//!   measured against errors that hold no spread of base heights (a player's 0.3 mm,
+//!   the profile's default, made them cover 99.7-100%);
 //! - terrain classes as `docs/calibration.md` asks a player to declare them: each kind's
 //!   colour measured on the photo itself through its true camera, colour-corrected by
 //!   the fiducials as the scanner does (a player measuring templates on a photo of the
@@ -398,6 +402,7 @@ size_mm = {ts:?}
 
 [bases]
 top_height_mm = {bh:?}
+top_height_sigma_mm = 0.0
 "#,
             name = self.name,
             w = s.table.size_mm[0],
