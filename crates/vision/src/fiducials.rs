@@ -775,6 +775,34 @@ mod tests {
         }
     }
 
+    /// At the bound of [`MARGIN_DARK_SHARE`]: a 96 px tag (cells of 16 px, its margin's
+    /// 96 points 5-7 px apart) with dark specks on some of the points 0.8 of a cell out,
+    /// each on one point alone. Two specks (2 of 96, 2.1%) leave the margin clear, as the
+    /// print's own specks must; a third (3.1%) makes it unclear, turned or not.
+    #[test]
+    fn a_margin_is_clear_up_to_its_share_of_dark_points() {
+        for angle in [0.0, 21.0] {
+            let (img, corners) = exposed_square(96.0, angle, 0.8, 0.0, 0.8);
+            let further = beside_edges(&corners, 4, 12, (0.15, 0.7), 0.8);
+            assert_eq!(further.len(), 48);
+            // Points on three sides, none beside another.
+            let specks = [further[5], further[12 + 7], further[24 + 2]];
+            for (n, clear) in [(0, true), (2, true), (3, false)] {
+                let mut specked = img.clone();
+                for p in &specks[..n] {
+                    for dy in -1..=1 {
+                        for dx in -1..=1 {
+                            let (x, y) = (p[0].floor() as i32 + dx, p[1].floor() as i32 + dy);
+                            *specked.at_2d_mut::<u8>(y, x).unwrap() = 20;
+                        }
+                    }
+                }
+                let view = GrayView::new(&specked).unwrap();
+                assert_eq!(margin_clear(&view, &corners, 4), clear, "{n} specks at {angle}°");
+            }
+        }
+    }
+
     #[test]
     fn clipped_paper_reads_the_square_small() {
         for (paper, least, most) in [(0.6, 0.15, 0.25), (0.8, 0.35, 0.5), (0.95, 0.45, 0.65)] {
