@@ -1260,11 +1260,18 @@ fn missing_looked(blobs: usize, s: &Shape, contested: Option<Vec2>) -> String {
     }
 }
 
+/// The probe ([`probe`]) prints each kept place of a true formation's layout within this
+/// of its true centre, mm (the slides that lose a unit are 4-12 mm) ...
+const PROBE_KEPT_MM: f64 = 20.0;
+/// ... beside the true place's best pixel within this of it, mm.
+const PROBE_TRUE_MM: f64 = 3.0;
+
 /// Measuring (issue 37, `VEDETTE_FIT_PROBE=TRUE.table.json` with `VEDETTE_FIT_DEBUG`):
 /// each true formation of a fitted layout whose centre is in `blob`, scored at its true
 /// place in the turned frame of the blob's direction nearest its axis; printed with
-/// the best kept place of its layout near it, and each edge's terms as the place
-/// slides along its rank 15 mm either way (`fit-slide`).
+/// the best kept place of its layout near it, each kept place of its layout near it
+/// with its edges' terms beside the true place's (`fit-kept`), and each edge's terms
+/// as the place slides along its rank 15 mm either way (`fit-slide`).
 fn probe(
     truth: &Table,
     blob: &surface::Blob,
@@ -1323,6 +1330,46 @@ fn probe(
                     );
                 }
                 None => eprintln!("fit-probe {} outside", u.id),
+            }
+            // Each kept place of its layout within PROBE_KEPT_MM of the truth, its edges'
+            // terms beside the true place's (`fit-kept`: its offset from the truth along
+            // a and b, mm): which edge gains as a place slides off the truth.
+            for h in found
+                .iter()
+                .filter(|h| same_layout(&h.shape, layout) && h.centre.distance(centre) < PROBE_KEPT_MM)
+            {
+                let d = h.centre - centre;
+                let kept = turned.terms_at(h.centre, len_a, len_b, weights);
+                // The true place's best pixel within PROBE_TRUE_MM (an edge's step is a
+                // pixel or two wide at FINE_PX_PER_MM: the true outline itself may miss
+                // the photo's step by the side wall's width or a figure's overhang).
+                let f = edges::FINE_PX_PER_MM;
+                let near = |da: i32, db: i32| {
+                    centre + turned.a * (f64::from(da) / f) + turned.b * (f64::from(db) / f)
+                };
+                let r = (PROBE_TRUE_MM * f).round() as i32;
+                let truth_terms = (-r..=r)
+                    .flat_map(|da| (-r..=r).map(move |db| (da, db)))
+                    .filter_map(|(da, db)| turned.terms_at(near(da, db), len_a, len_b, weights))
+                    .max_by(|x, y| x[3].iter().sum::<f64>().total_cmp(&y[3].iter().sum::<f64>()));
+                if let (Some(k), Some(t)) = (kept, truth_terms) {
+                    eprintln!(
+                        "fit-kept {} da {:.1} db {:.1} along_a {along_a} rank {:.2} w {:.1?} kept credit {:.1?} step {:.0?} clear {:.2?} shadow {:.2?} true credit {:.1?} step {:.0?} clear {:.2?} shadow {:.2?}",
+                        u.id,
+                        d.dot(turned.a),
+                        d.dot(turned.b),
+                        rank(h),
+                        weights,
+                        k[3],
+                        k[0],
+                        k[1],
+                        k[2],
+                        t[3],
+                        t[0],
+                        t[1],
+                        t[2]
+                    );
+                }
             }
             // The score as the place slides along its rank, 1 mm steps (per edge in the
             // turned frame's order, u-low, u-high, v-low, v-high: its credit, step,
