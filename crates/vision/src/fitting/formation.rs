@@ -165,8 +165,9 @@ pub(crate) fn open_end(p: &EdgeProfile, base_to_mat: [f32; 3], max_px: f64) -> f
 pub(crate) const MIN_FILL: f64 = 0.5;
 
 /// `shape` placed as `p` of a turned frame (axes `a`, `b`), facing along `a` or along
-/// `b`; `None` when its outer edges do not stand out ([`edges_hold`]) or the blob does
-/// not fill it.
+/// `b`; `None` when its outer edges do not stand out ([`edges_hold`], each looked for
+/// out to the figures' overhang past it, [`Placement::shown`]) or the blob does not
+/// fill it.
 pub(crate) fn hypothesis(
     shape: &Shape,
     p: &Placement,
@@ -178,7 +179,8 @@ pub(crate) fn hypothesis(
     let order = if along_a { [0, 1, 2, 3] } else { [2, 3, 0, 1] };
     let edges = order.map(|k| p.strength[k]);
     let w = order.map(|k| weights[k]);
-    if !edges_hold(&edges) || p.fill < MIN_FILL {
+    let shown = p.shown();
+    if !edges_hold(&order.map(|k| shown[k])) || p.fill < MIN_FILL {
         return None;
     }
     let clear = order.map(|k| p.clear[k]);
@@ -260,5 +262,31 @@ mod tests {
         assert_eq!(open_end(&bump(2.0, 4.0), long, 3.0), 0.0);
         assert_eq!(open_end(&bump(2.0, 30.0), [0.0, 20.0, 0.0], 3.0), 0.0);
         assert_eq!(PROFILE_PX, bump(0.0, 1.0).step.len());
+    }
+
+    /// Issue 37: a cavalry base's front under the horses that overhang it shows no step
+    /// of its own (horse against horse): its edge is shown by the step from the
+    /// horses to the mat up to the overhang past it ([`Placement::shown`]). A place
+    /// whose front steps 0.5 at its line but 30 two millimetres out (6 px) is kept; the
+    /// same step 5 mm out (15 px), past any figure's overhang, is no edge of this place,
+    /// and neither is a front with no step out to the overhang.
+    #[test]
+    fn an_edge_hidden_under_overhanging_figures_is_shown_by_their_outline() {
+        let place = |front: EdgeProfile| Placement {
+            centre: Vec2::new(0.0, 0.0),
+            strength: [20.0, 0.5, 20.0, 20.0],
+            fill: 1.0,
+            explained: 1.0,
+            clear: [1.0; 4],
+            misfit_mm: 0.0,
+            shadow_edge: [0.0; 4],
+            profile: [bump(0.0, 20.0), front, bump(0.0, 20.0), bump(0.0, 20.0)],
+        };
+        let shape = Shape { unit: 0, size: BaseSize::new(40.0, 30.0), cols: 2, rows: 1 };
+        let (a, b) = (Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0));
+        let kept = |p: &Placement| hypothesis(&shape, p, true, a, b, [1.0; 4]).is_some();
+        assert!(kept(&place(bump(6.0, 30.0))));
+        assert!(!kept(&place(bump(15.0, 30.0))));
+        assert!(!kept(&place(bump(6.0, 2.0))));
     }
 }

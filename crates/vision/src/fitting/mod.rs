@@ -653,6 +653,19 @@ pub(crate) fn fit_units(
             _ => None,
         }
         .unwrap_or_else(|| (free[0], alike.iter().skip(1).map(|t| t.0).collect()));
+        // A twin held back from a contested place stands where the photo did not say:
+        // this place may be its own (a place of its layout ranking higher went to it
+        // first), and it stays tied here unless its paint rules it out.
+        let mut tied = tied;
+        for &o in withheld.keys() {
+            let ruled_out = seen.as_ref().is_some_and(|x| {
+                paint::choose(&[(unit, paints[unit]), (o, paints[o])], x)
+                    .is_some_and(|(best, t)| best == unit && t.is_empty())
+            });
+            if o != unit && twins(roster, unit, o) && !ruled_out && !tied.contains(&o) {
+                tied.push(o);
+            }
+        }
         let u = &roster.units[unit];
         // A tagged unit none of whose tags was read is not put where the unread bases
         // of a unit found in part may stand (skipped, not blocking).

@@ -35,9 +35,12 @@ const COARSE_STEP: usize = 3;
 const REACH_PAST_BLOB_MM: f64 = 6.0;
 /// Two places of one layout closer than this are one (the weaker is dropped), mm.
 const SAME_PLACE_MM: f64 = 6.0;
+/// How far figures may overhang a base's edge on the base tops' plane, mm: a rank's
+/// outer files, a horse's head and forelegs past its base's front.
+pub(crate) const OVERHANG_MM: f64 = 3.0;
 /// The band outside each edge that should show the mat, from this far past the edge
-/// (figures overhang base edges by up to 3 mm), mm ...
-const CLEAR_FROM_MM: f64 = 3.0;
+/// (beyond the figures overhanging it), mm ...
+const CLEAR_FROM_MM: f64 = OVERHANG_MM;
 /// ... to this far, mm.
 const CLEAR_TO_MM: f64 = 6.0;
 /// How much an edge whose outside band is all blob loses of its strength in the score:
@@ -141,6 +144,19 @@ impl Placement {
     /// Outward normals of the four edges, table directions.
     pub(crate) fn normals(a: Vec2, b: Vec2) -> [Vec2; 4] {
         [-a, a, -b, b]
+    }
+
+    /// Per edge, the strongest step on the lines from the edge out to [`OVERHANG_MM`]
+    /// past it: what shows that an edge is there. Figures standing over a base's edge
+    /// (a cavalry base's front rank of horses, whose heads reach past it; a small base
+    /// its figures cover) hide the base's own step under them, figure against figure,
+    /// and the step from their outline to the mat stands up to the overhang outward.
+    pub(crate) fn shown(&self) -> [f64; 4] {
+        let reach = (OVERHANG_MM * FINE_PX_PER_MM).round() as usize + 1;
+        [0, 1, 2, 3].map(|k| {
+            let p = &self.profile[k];
+            p.step[1..=reach.min(PROFILE_PX - 1)].iter().map(strength).fold(self.strength[k], f64::max)
+        })
     }
 }
 
