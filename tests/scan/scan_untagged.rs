@@ -59,7 +59,7 @@ fn a_unit_without_tags_or_bases_is_refused() {
 
 /// The second renderer's untagged photos with their camera files and each unit's
 /// declared paints, divisions and parents: the fitter's present floor on them (about 90%
-/// of bases in a unit the photo cannot tell from theirs, 94% of the bases it writes, 75%
+/// of bases in a unit the photo cannot tell from theirs, 94% of the bases it writes, 76%
 /// in their own unit;
 /// centres to a median of 0.55 mm where found), no facing wrong
 /// without `assumed`, every unit found or reported missing, and no formation given to
@@ -92,15 +92,17 @@ fn shared_untagged_photos_hold_the_floor() {
     let acc = UntaggedAccuracy::merge(&all);
     eprintln!("all: {}", acc.summary());
     assert!(acc.recall_up_to_twins() >= 0.9, "{}", acc.summary());
-    assert!(acc.precision_up_to_twins() >= 0.93, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.94, "{}", acc.summary());
     // The declared paints (scene.json's coats and flocks, through the converter) tell
     // some twins apart, and the declared divisions and parents put more where they
-    // stand (`fitting::company`): 75.5% / 78.7% strictly (59.2% / 61.7% with the paints
-    // alone, 55.8% / 56.2% without either); up to twins 90.1% / 94.0% (90.1% / 91.7%
-    // before a unit was held back from a contested place; 89.1% / 91.0% before the
-    // band beyond an edge had to be the mat's colour as well as flat to count as clear).
-    assert!(acc.recall() >= 0.75, "{}", acc.summary());
-    assert!(acc.precision() >= 0.78, "{}", acc.summary());
+    // stand (`fitting::company`): 76.2% / 79.4% strictly (75.5% / 78.7% before a
+    // one-base place among another formation's figures was skipped, `fitting::crowded`;
+    // 59.2% / 61.7% with the paints alone, 55.8% / 56.2% without either); up to twins
+    // 90.8% / 94.7% (90.1% / 91.7% before a unit was held back from a contested place;
+    // 89.1% / 91.0% before the band beyond an edge had to be the mat's colour as well
+    // as flat to count as clear).
+    assert!(acc.recall() >= 0.76, "{}", acc.summary());
+    assert!(acc.precision() >= 0.79, "{}", acc.summary());
     assert!(quantile(&acc.centre_mm, 0.5) <= 1.0, "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
 }
@@ -356,6 +358,35 @@ fn cavalry_is_found_on_its_bases_under_its_overhanging_horses() {
     eprintln!("{name}, cavalry: {}", acc.summary());
     assert_eq!(acc.truth_bases, 14, "{}", acc.summary());
     assert_eq!(acc.correct, 14, "{}", acc.summary());
+}
+
+/// vedette-synth's far Brown-1.5mm bench render (`u1-t3705-s3706`: 30 units, tilt 22°,
+/// every fifth tagged, six coats): the skirmishers fr-8 and fr-21 stand on their own
+/// bases. Each was given a place among another formation's figures first (fr-8 on
+/// fr-2's line, fr-21 on fr-14's), ranking above its own: a one-base place in a blob
+/// larger than its base with its whole halo is not a unit's own (`fitting::crowded`).
+/// Measured: 69 of 91 bases right before, 71 now.
+#[test]
+fn a_one_base_place_among_another_formation_s_figures_is_not_given() {
+    let shot = common::untagged::untagged_shots()[5];
+    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
+    assert!(name.starts_with("u1-t3705-s3706"), "{name}");
+    let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
+    let acc = compare_untagged(&result.table, &truth);
+    eprintln!("{name}: {}", acc.summary());
+    every_unit_found_or_missing(&name, &roster, &result);
+    for id in ["fr-8", "fr-21"] {
+        let base = |t: &vedette_geometry::Table| {
+            t.units.iter().find(|u| u.id == id).and_then(|u| u.bases.first().copied())
+        };
+        let (Some(found), Some(true_base)) = (base(&result.table), base(&truth)) else {
+            panic!("{id} not placed");
+        };
+        let off = found.centre().distance(true_base.centre());
+        assert!(off < 5.0, "{id} at {:?}, {off:.1} mm from its own base", found.centre());
+    }
+    assert!(acc.recall() >= 0.77, "{}", acc.summary());
+    assert!(acc.precision() >= 0.85, "{}", acc.summary());
 }
 
 /// An untagged unit whose bases are not in the photo (issue 37, "Done when"): the skirmish
