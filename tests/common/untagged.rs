@@ -618,6 +618,15 @@ pub fn rendered(shot: &UntaggedShot) -> Rendered {
     loaded(shot, &dir, name)
 }
 
+/// The bench's untagged shot `i` ([`untagged_shots`]) rendered, its name checked to
+/// start with `prefix`, and scanned with its camera and roster.
+pub fn bench_scanned(i: usize, prefix: &str) -> (Rendered, vedette_vision::Scan) {
+    let r = rendered(&untagged_shots()[i]);
+    assert!(r.name.starts_with(prefix), "{}", r.name);
+    let result = vedette_vision::scan(&r.photo, &r.profile, Some(&r.roster), Some(&r.k)).unwrap();
+    (r, result)
+}
+
 /// [`rendered`] for `table` instead of the shot's own, under `name` (the shot's camera,
 /// light, mat and options; `table`'s units all untagged).
 pub fn rendered_table(shot: &UntaggedShot, table: Table, name: &str) -> Rendered {

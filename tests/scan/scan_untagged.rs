@@ -7,8 +7,8 @@
 use crate::common;
 
 use common::untagged::{
-    Rendered, UntaggedAccuracy, compare_untagged, every_unit_found_or_missing, quantile, rendered,
-    shared_untagged, wrong_units,
+    Rendered, UntaggedAccuracy, bench_scanned, compare_untagged, every_unit_found_or_missing, quantile,
+    rendered, shared_untagged, wrong_units,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -307,10 +307,7 @@ fn two_photos_of_the_bench_brown_table_merge() {
 /// right, 71 of 73 written (66 of 94 and 66 of 73 before).
 #[test]
 fn a_one_base_unit_is_not_fitted_inside_a_larger_unit() {
-    let shot = common::untagged::untagged_shots().remove(0);
-    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
-    assert!(name.starts_with("u1-t3701-s3701"), "{name}");
-    let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
+    let (Rendered { name, roster, truth, .. }, result) = bench_scanned(0, "u1-t3701-s3701");
     let acc = compare_untagged(&result.table, &truth);
     eprintln!("{name}: {}", acc.summary());
     every_unit_found_or_missing(&name, &roster, &result);
@@ -343,10 +340,7 @@ fn a_one_base_unit_is_not_fitted_inside_a_larger_unit() {
 /// two) was thrown away for the step at its front edge and a place 6 mm off kept.
 #[test]
 fn cavalry_is_found_on_its_bases_under_its_overhanging_horses() {
-    let shot = common::untagged::untagged_shots().remove(1);
-    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
-    assert!(name.starts_with("u1-t3702-s3702"), "{name}");
-    let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
+    let (Rendered { name, truth, .. }, result) = bench_scanned(1, "u1-t3702-s3702");
     let cavalry = |t: &vedette_geometry::Table| {
         let mut t = t.clone();
         t.units.retain(|u| {
@@ -368,10 +362,7 @@ fn cavalry_is_found_on_its_bases_under_its_overhanging_horses() {
 /// Measured: 69 of 91 bases right before, 71 now.
 #[test]
 fn a_one_base_place_among_another_formation_s_figures_is_not_given() {
-    let shot = common::untagged::untagged_shots()[5];
-    let Rendered { name, roster, truth, k, profile, photo } = rendered(&shot);
-    assert!(name.starts_with("u1-t3705-s3706"), "{name}");
-    let result = scan(&photo, &profile, Some(&roster), Some(&k)).unwrap();
+    let (Rendered { name, roster, truth, .. }, result) = bench_scanned(5, "u1-t3705-s3706");
     let acc = compare_untagged(&result.table, &truth);
     eprintln!("{name}: {}", acc.summary());
     every_unit_found_or_missing(&name, &roster, &result);
