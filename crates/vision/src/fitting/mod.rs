@@ -392,10 +392,7 @@ pub(crate) fn fit_units(
     // Only tagged units none of whose tags was read are looked for.
     let only_tagged = shapes.iter().all(|s| roster.units[s.unit].is_tagged());
     // The largest blob one formation makes: the largest layout with its halo.
-    let one_formation = shapes
-        .iter()
-        .map(|s| (s.frontage() + 2.0 * BLOB_HALO_MM) * (s.depth() + 2.0 * BLOB_HALO_MM))
-        .fold(0.0, f64::max);
+    let one_formation = shapes.iter().map(haloed_mm2).fold(0.0, f64::max);
     let debug = std::env::var_os("VEDETTE_FIT_DEBUG").is_some();
     // Woods, roads and other terrain: far larger than any formation. A blob that large
     // is searched in the parts its narrow waists cut it into (units closed into one
@@ -1177,8 +1174,14 @@ fn contested(h: &Hypothesis) -> bool {
 /// skipping them, 697 -> 696 of 1153, 472 -> 475 of 590 and 222 -> 224 of 294 right,
 /// precision up on all three. Not set from those shares: the bound is the halo's.
 fn crowded(h: &Hypothesis) -> bool {
-    let (w, d) = (h.shape.size.width, h.shape.size.depth);
-    h.shape.count() == 1 && h.explained < w * d / ((w + 2.0 * BLOB_HALO_MM) * (d + 2.0 * BLOB_HALO_MM))
+    let s = &h.shape;
+    s.count() == 1 && h.explained < s.frontage() * s.depth() / haloed_mm2(s)
+}
+
+/// The area of `s`'s outline with its halo ([`BLOB_HALO_MM`]) all round, mm²: the
+/// largest blob its formation makes.
+fn haloed_mm2(s: &Shape) -> f64 {
+    (s.frontage() + 2.0 * BLOB_HALO_MM) * (s.depth() + 2.0 * BLOB_HALO_MM)
 }
 
 /// The place `o` (of another layout, overlapping `h`) fits as well as `h`: it ranks at
