@@ -88,6 +88,9 @@ pub(crate) struct Hypothesis {
     pub fill: f64,
     /// Share of the blob inside the formation's outline.
     pub explained: f64,
+    /// Share of the blob inside the formation's outline with its halo all round
+    /// ([`super::BLOB_HALO_MM`]).
+    pub explained_haloed: f64,
     /// Each outer edge's contrast: the colour step across it (8-bit units summed over
     /// the channels), rear, front, left, right.
     pub edges: [f64; 4],
@@ -209,6 +212,7 @@ pub(crate) fn hypothesis(
         misfit_mm: p.misfit_mm,
         fill: p.fill,
         explained: p.explained,
+        explained_haloed: p.explained_haloed,
         edges,
         rival_mm: 0.0,
         rival_deg: 0.0,
@@ -277,6 +281,7 @@ mod tests {
             strength: [20.0, 0.5, 20.0, 20.0],
             fill: 1.0,
             explained: 1.0,
+            explained_haloed: 1.0,
             clear: [1.0; 4],
             misfit_mm: 0.0,
             shadow_edge: [0.0; 4],

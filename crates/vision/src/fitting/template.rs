@@ -104,6 +104,10 @@ pub(crate) struct Placement {
     pub fill: f64,
     /// Share of the blob inside the rectangle.
     pub explained: f64,
+    /// Share of the blob inside the rectangle grown by the halo a formation's blob may
+    /// have around it ([`super::BLOB_HALO_MM`]: figures overhanging, a shadow) on every
+    /// side.
+    pub explained_haloed: f64,
     /// Per edge, the share of the band outside it ([`CLEAR_FROM_MM`] to
     /// [`CLEAR_TO_MM`]) that is not blob, or flat and the mat's colour (lit or in
     /// shadow): an outer edge has the mat beyond it, a line through figures, along
@@ -600,6 +604,7 @@ impl Turned {
         // between pixels u - 1 and u peaks at u - 1/2 after the parabola.
         let centre = self.to_table(cu, cv);
         let inside = self.mask_in(u0, u0 + lu, v0, v0 + lv);
+        let halo = (super::BLOB_HALO_MM * FINE_PX_PER_MM).round() as usize;
         // Each edge's profile outward: line `j - 1` px outward of its corner's line.
         let line = |k: usize, j: usize| -> [f32; 3] {
             // j - 1 outward; lines off the image step nothing.
@@ -636,6 +641,12 @@ impl Turned {
             strength: strength4,
             fill: f64::from(inside) / (lu * lv).max(1) as f64,
             explained: f64::from(inside) / f64::from(self.mask_total.max(1)),
+            explained_haloed: f64::from(self.mask_in(
+                u0.saturating_sub(halo),
+                u0 + lu + halo,
+                v0.saturating_sub(halo),
+                v0 + lv + halo,
+            )) / f64::from(self.mask_total.max(1)),
             clear: self.clear(u0, v0, lu, lv),
             misfit_mm: (((du1 - du0).powi(2) + (dv1 - dv0).powi(2)) / 2.0).sqrt() / FINE_PX_PER_MM,
             shadow_edge: self.shadow_edge(u0, v0, lu, lv),
@@ -740,5 +751,39 @@ mod tests {
         assert_eq!(c[1], 0.0, "{c:?}");
         assert!((c[2] - 0.9).abs() < 1e-9, "{c:?}");
         assert_eq!(c[3], 0.0, "{c:?}");
+    }
+
+    /// Issue 37: a place's share of its blob with the halo all round
+    /// (`BLOB_HALO_MM`, 12 mm: 36 px) counts the blob up to the halo past
+    /// each edge and none beyond. A 40 x 30 px place in a blob that reaches 30 px past
+    /// its low u edge (its shadow, 10 mm) and has a patch 50 px past its high u edge
+    /// (another thing, 17 mm off): its outline explains 1200 of the 2400 blob pixels,
+    /// with its halo 2100 of them.
+    #[test]
+    fn a_place_with_its_halo_explains_its_blob_out_to_the_halo() {
+        let (w, h) = (200usize, 200usize);
+        let blob = |u: usize, v: usize| {
+            (50..120).contains(&u) && (80..110).contains(&v)
+                || (170..180).contains(&u) && (80..110).contains(&v)
+        };
+        let turned = Turned {
+            origin: Vec2::ZERO,
+            a: Vec2::new(1.0, 0.0),
+            b: Vec2::new(0.0, 1.0),
+            w,
+            h,
+            vcum: vec![[0.0; 3]; w * (h + 1)],
+            hcum: vec![[0.0; 3]; h * (w + 1)],
+            mask_int: integral(w, h, |u, v| u32::from(blob(u, v))),
+            extent: (50.0, 179.0, 80.0, 109.0),
+            mask_total: 2400,
+            tex_int: integral(w, h, |_, _| 1.0),
+            lit_int: integral(w, h, |_, _| 0u32),
+            shade_int: integral(w, h, |_, _| 0u32),
+        };
+        let p = turned.refine(80, 80, 40, 30, [1.0; 4]);
+        assert!((p.explained - 0.5).abs() < 1e-9, "{}", p.explained);
+        assert!((p.explained_haloed - 0.875).abs() < 1e-9, "{}", p.explained_haloed);
+        assert!((p.fill - 1.0).abs() < 1e-9, "{}", p.fill);
     }
 }
