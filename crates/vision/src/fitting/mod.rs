@@ -28,6 +28,10 @@
 //!    outside is a shadow's outer edge, not a base's, and counts for little (a dark
 //!    base against its own hard shadow is a weak step; the shadow against the mat the
 //!    strongest one, and formations slid onto it).
+//!    A place's near long edge (the one its figures do not lean over) is looked for
+//!    outward of it, past the figures' overhang, up to their lean over its far edge
+//!    ([`formation::near_edge`]): a place laid on the figures' outline past its far
+//!    edge is slid away from the camera, its near edge on a step among its figures.
 //! 4. Units are given places best first (edge strength, more for a place that explains
 //!    its whole blob); units of one layout, side and kind that
 //!    the photo cannot tell apart are said (`ambiguous-unit`), and the places given to
@@ -56,6 +60,8 @@
 //!    free place of its layout lower down shows it ([`paint::clearly_more`]), is another
 //!    unit's (a gun's layout laid over a leader's base): it is skipped, not blocking, so
 //!    that the unit takes its own place and the other unit this one.
+//!    A place given is laid on its near long edge so found, unless the unit is mounted
+//!    ([`formation::measured_for`]); the choice and the giving use the place as found.
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
 //!    unit stands in). Then the photo is read inside its bases ([`facing`]): a
@@ -858,6 +864,7 @@ pub(crate) fn fit_units(
         let toward = toward_enemy(roster.game.near_side.as_deref(), &u.side, in_near_half);
         let square = square_formation(&h.shape);
         let forward = prior_forward(h, toward);
+        let h = &formation::measured_for(h, u.kind);
         // What stands on the bases may show the front ([`facing`]): the prior's
         // front is kept or turned, and marked seen; otherwise it stays assumed.
         let mut bases = place(h, forward);
@@ -892,6 +899,7 @@ pub(crate) fn fit_units(
         }
         if debug {
             eprintln!("fit-took {}", u.id);
+            eprintln!("fit-near {} {:.2}", u.id, h.across_mm);
         }
         fitted.units.insert(unit, bases);
         blob_taken[group[*bi]].push(own_core);
@@ -1028,7 +1036,8 @@ fn search_blob(
                     (layout.frontage(), layout.depth())
                 };
                 for p in turned.places(len_a, len_b, weights) {
-                    if let Some(h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
+                    if let Some(mut h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
+                        h.across_mm = formation::near_edge(&turned, &h, along_a, weights, lean_here);
                         found_here.push(h);
                     }
                 }
@@ -1600,15 +1609,17 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
 }
 
 /// A line's centre and how much its bases' places spread along its rank over its
-/// touching template's (1: touching), laid between its two measured ends
+/// touching template's (1: touching), laid on its near long edge
+/// ([`Hypothesis::across_mm`]) and between its two measured ends
 /// ([`Hypothesis::open_mm`]) with equal open seams; every rank alike.
 fn stretched(h: &Hypothesis) -> (Vec2, f64) {
     let [lo, hi] = h.open_mm;
+    let centre = h.centre + h.forward * h.across_mm;
     if h.shape.cols < 2 || lo + hi <= 0.0 {
-        return (h.centre, 1.0);
+        return (centre, 1.0);
     }
     let seam = (lo + hi) / (h.shape.cols - 1) as f64;
-    (h.centre + h.rank * ((hi - lo) / 2.0), (h.shape.size.width + seam) / h.shape.size.width)
+    (centre + h.rank * ((hi - lo) / 2.0), (h.shape.size.width + seam) / h.shape.size.width)
 }
 
 /// The bases with their facing marked seen in the photo.
@@ -2517,6 +2528,43 @@ bases = 2
         }
     }
 
+    /// Issue 37: a formation is laid on its near long edge, not on the figures leaning
+    /// over its far one. A line of three 30 x 20 mm flocked bases seen from 20° off
+    /// vertical (the camera toward -y), a dark rank of figures 4 to 10 mm inside its
+    /// near edge and another from 2 mm inside its far edge leaning 4 mm past it: the
+    /// template slid 3.7 mm away from the camera (its far edge on the figures' outline,
+    /// its near edge on the first rank) outranks the true place; the near edge, looked
+    /// for outward past the overhang, is where the flock meets the mat
+    /// ([`formation::near_edge`]). Each base is found within 0.5 mm (3.7 mm off without
+    /// the near edge).
+    #[test]
+    fn a_formation_is_laid_on_its_near_edge_not_on_figures_leaning_over_its_far_one() {
+        let inf = BaseSize::new(30.0, 20.0);
+        let truth = line(Vec2::new(300.0, 250.0), 90.0, 3, inf);
+        let (k, r, t) = camera(20.0);
+        let mut color = render(&profile(), &[], &k, r, t).color;
+        let fill = |color: &mut opencv::core::Mat, x: (f64, f64), y: (f64, f64), c: Scalar| {
+            let poly: Vector<Point> = [(x.0, y.0), (x.1, y.0), (x.1, y.1), (x.0, y.1)]
+                .iter()
+                .map(|&(x, y)| pixel(&k, r, t, Vec2::new(x, y)))
+                .collect();
+            opencv::imgproc::fill_convex_poly(color, &poly, c, opencv::imgproc::LINE_AA, 0).unwrap();
+        };
+        let flock = Scalar::new(60.0, 170.0, 220.0, 0.0);
+        fill(&mut color, (255.0, 345.0), (240.0, 260.0), flock);
+        fill(&mut color, (255.0, 345.0), (244.0, 264.0), Scalar::new(40.0, 30.0, 120.0, 0.0));
+        fill(&mut color, (255.0, 345.0), (250.0, 258.0), flock);
+        let photo = Photo::from_color(color).unwrap();
+        let roster = Roster::from_toml_str(ROSTER, "r.toml").unwrap();
+        let s = crate::scan::scan(&photo, &profile(), Some(&roster), Some(&k)).unwrap();
+        let found = s.table.units.iter().find(|u| u.id == "a").expect("the line is found");
+        for t in &truth {
+            let off =
+                found.bases.iter().map(|b| b.centre().distance(t.centre())).fold(f64::INFINITY, f64::min);
+            assert!(off < 0.5, "{:?}: {off:.2} mm off ({:?})", t.centre(), found.bases);
+        }
+    }
+
     /// A square base may face any of its edges: of an untagged square base of side "x"
     /// (the near side, facing +y) turned 100°, 190°, 280° or 10° in the photo, the
     /// fitted front is the edge most toward the enemy's (far) edge, 100°, with its
@@ -2570,6 +2618,7 @@ bases = 1
             clear: [1.0; 4],
             rank: forward.perp_right(),
             open_mm: [0.0; 2],
+            across_mm: 0.0,
         }
     }
 

@@ -571,6 +571,56 @@ impl Turned {
         Some([s, c, l, k])
     }
 
+    /// Where edge `k` (u-low, u-high, v-low, v-high) of a rectangle `len_a` x `len_b` mm
+    /// centred at `centre` (table mm) stands out most, slid along its own outward normal
+    /// from `from_mm` to `to_mm` (outward positive) with the other edges: the slide, mm,
+    /// at which the edge's credit ([`credit`]: its step, the band beyond it clear, not a
+    /// shadow's edge) peaks, refined by a parabola. `None` when the peak is at either
+    /// bound of the window (the edge further), which ends where the slid rectangle
+    /// leaves the turned image.
+    pub(crate) fn edge_peak(
+        &self,
+        centre: Vec2,
+        (len_a, len_b): (f64, f64),
+        k: usize,
+        weights: [f64; 4],
+        (from_mm, to_mm): (f64, f64),
+    ) -> Option<f64> {
+        let f = FINE_PX_PER_MM;
+        let normal = Placement::normals(self.a, self.b)[k];
+        // The edge's line at the centre, px, outward positive, and the corner's line.
+        let d = centre - self.origin;
+        let (lu, lv) = ((len_a * f).round() as i64, (len_b * f).round() as i64);
+        let (u0, v0) = (d.dot(self.a) * f - lu as f64 / 2.0, d.dot(self.b) * f - lv as f64 / 2.0);
+        let (at, line) = match k {
+            0 => (-u0, -u0.round()),
+            1 => (u0 + lu as f64, u0.round() + lu as f64),
+            2 => (-v0, -v0.round()),
+            _ => (v0 + lv as f64, v0.round() + lv as f64),
+        };
+        let (lo, hi) = ((from_mm * f).round() as i64, (to_mm * f).round() as i64);
+        let credit_at = |j: i64| -> Option<f64> {
+            let slid = centre + normal * ((j as f64 - (at - line)) / f);
+            let [s, c, l, _] = self.terms_at(slid, len_a, len_b, weights)?;
+            Some(credit(s[k], c[k], l[k], weights[k]))
+        };
+        // Slides whose rectangle leaves the turned image end the window there.
+        let scores: Vec<Option<f64>> = (lo..=hi).map(credit_at).collect();
+        let best = (0..scores.len()).filter(|&i| scores[i].is_some()).max_by(|&i, &j| {
+            scores[i].unwrap_or(f64::NEG_INFINITY).total_cmp(&scores[j].unwrap_or(f64::NEG_INFINITY))
+        })?;
+        if best == 0 || best + 1 == scores.len() {
+            return None;
+        }
+        let (Some(m), Some(c), Some(p)) = (scores[best - 1], scores[best], scores[best + 1]) else {
+            return None;
+        };
+        let curve = m - 2.0 * c + p;
+        let dj = if curve < 0.0 { (0.5 * (m - p) / curve).clamp(-0.5, 0.5) } else { 0.0 };
+        // The edge on line `line + j` (sub-pixel: as the place's own edges are refined).
+        Some(((line + (lo + best as i64) as f64 + dj) - at) / f)
+    }
+
     /// The placement at pixel corner `(u0, v0)`: each edge's sub-pixel peak, the centre
     /// from the known size and the edges weighted by their strength.
     fn refine(&self, u0: usize, v0: usize, lu: usize, lv: usize, weights: [f64; 4]) -> Placement {
