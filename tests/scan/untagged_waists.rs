@@ -130,16 +130,7 @@ fn lines_closed_broadside_into_one_blob_no_waist_cuts_are_searched_whole() {
     let inf = BaseSize::new(30.0, 20.0);
     let mut table = twin_table();
     table.name = Some("broadside".into());
-    table.units = LINES
-        .iter()
-        .map(|&(id, bases)| {
-            let bases =
-                bases.iter().map(|&(x, y, h)| Base::new(inf, Pose::new(Vec2::new(x, y), h))).collect();
-            let mut u = Unit::new(id, "austria", UnitKind::Infantry, bases);
-            u.formation = Some(Formation::Line);
-            u
-        })
-        .collect();
+    table.units = austrian_lines(LINES.iter().map(|(id, bases)| (*id, UnitKind::Infantry, inf, &bases[..])));
     let shot = UntaggedShot {
         tilt_deg: 12.0,
         far: true,
@@ -156,9 +147,23 @@ fn lines_closed_broadside_into_one_blob_no_waist_cuts_are_searched_whole() {
     assert_eq!(acc.correct, acc.scanned_bases, "{} bases written, {} right", acc.scanned_bases, acc.correct);
 }
 
+/// Austrian units in line, each `(id, kind, base size, bases as (x, y, heading))`.
+fn austrian_lines<'a>(lines: impl IntoIterator<Item = Kinded<'a>>) -> Vec<Unit> {
+    lines
+        .into_iter()
+        .map(|(id, kind, size, bases)| {
+            let bases =
+                bases.iter().map(|&(x, y, h)| Base::new(size, Pose::new(Vec2::new(x, y), h))).collect();
+            let mut u = Unit::new(id, "austria", kind, bases);
+            u.formation = Some(Formation::Line);
+            u
+        })
+        .collect()
+}
+
 /// A line of the part scene: `(id, kind, base size, bases as (x, y, heading))`, from the
 /// held-out shot `u1-t3806`'s true table.
-type Kinded = (&'static str, UnitKind, BaseSize, &'static [(f64, f64, f64)]);
+type Kinded<'a> = (&'a str, UnitKind, BaseSize, &'a [(f64, f64, f64)]);
 
 /// A line of six 30 x 20 mm bases near the table's edge, as `u1-t3806` of the held-out
 /// shots (`training_shots()`) sets it (au-12; sand mat, tilt 21° from the far edge,
@@ -173,7 +178,7 @@ type Kinded = (&'static str, UnitKind, BaseSize, &'static [(f64, f64, f64)]);
 /// elsewhere (the cavalry line is missing here, as on the shot).
 #[test]
 fn a_line_of_small_bases_in_a_part_is_not_dropped_for_a_larger_layout() {
-    const LINES: [Kinded; 2] = [
+    const LINES: [Kinded<'static>; 2] = [
         (
             "au-12",
             UnitKind::Infantry,
@@ -196,16 +201,7 @@ fn a_line_of_small_bases_in_a_part_is_not_dropped_for_a_larger_layout() {
     ];
     let mut table = twin_table();
     table.name = Some("part-line".into());
-    table.units = LINES
-        .iter()
-        .map(|&(id, kind, size, bases)| {
-            let bases =
-                bases.iter().map(|&(x, y, h)| Base::new(size, Pose::new(Vec2::new(x, y), h))).collect();
-            let mut u = Unit::new(id, "austria", kind, bases);
-            u.formation = Some(Formation::Line);
-            u
-        })
-        .collect();
+    table.units = austrian_lines(LINES.iter().copied());
     let shot = UntaggedShot {
         tilt_deg: 21.0,
         far: true,
