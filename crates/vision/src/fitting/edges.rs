@@ -184,7 +184,7 @@ impl Profiles {
                 return 0.0;
             }
             *low = lo;
-            *bins = vec![[0f64; 4]; ((hi - lo) / bin_mm).ceil() as usize + 1];
+            *bins = vec![[0f64; 4]; ((hi - lo) / bin_mm).ceil() as usize + 2];
         }
         let (n0, n1) = (normals[0], normals[1]);
         let (x0, y0, x1, y1) = (n0.x as f32, n0.y as f32, n1.x as f32, n1.y as f32);
@@ -192,19 +192,27 @@ impl Profiles {
         // A point's bin: `(t as usize)`'s, for which `t as u32` stands (both saturate,
         // NaN and below zero to 0; no list of bins holds 2^32).
         let bin_of = |t: f64| (t as u32) as usize;
-        let add = |bin: &mut [f64; 4], p: &Laid, x: f32, y: f32| {
+        // A point shared between the two bins whose middles it lies between, by its
+        // nearness to each: along a direction of the raster, the points lie on a few
+        // lines whose share of each bin would otherwise jump with the angle.
+        let add = |bins: &mut [[f64; 4]], t: f64, p: &Laid, x: f32, y: f32| {
+            let k = bin_of(t);
+            let f = (t - k as f64).clamp(0.0, 1.0);
             let v: [f32; 4] = std::array::from_fn(|c| p.gx[c] * x + p.gy[c] * y);
-            for c in 0..4 {
-                bin[c] += f64::from(v[c]);
+            if let Some(bin) = bins.get_mut(k) {
+                for c in 0..4 {
+                    bin[c] += (1.0 - f) * f64::from(v[c]);
+                }
+            }
+            if let Some(bin) = bins.get_mut(k + 1) {
+                for c in 0..4 {
+                    bin[c] += f * f64::from(v[c]);
+                }
             }
         };
         for p in self.points.iter().step_by(step.max(1)) {
-            if let Some(bin) = first.get_mut(bin_of((p.pos.dot(n0) - lows[0]) / bin_mm)) {
-                add(bin, p, x0, y0);
-            }
-            if let Some(bin) = second.get_mut(bin_of((p.pos.dot(n1) - lows[1]) / bin_mm)) {
-                add(bin, p, x1, y1);
-            }
+            add(first, (p.pos.dot(n0) - lows[0]) / bin_mm, p, x0, y0);
+            add(second, (p.pos.dot(n1) - lows[1]) / bin_mm, p, x1, y1);
         }
         let energy = |bins: &[[f64; 4]]| bins.iter().flat_map(|b| &b[..3]).map(|v| v * v).sum::<f64>();
         energy(first) + energy(second)
@@ -310,12 +318,17 @@ mod tests {
         let n = Vec2::from_heading_deg(angle_deg);
         let lo = hull.iter().map(|p| p.dot(n)).fold(f64::INFINITY, f64::min);
         let hi = hull.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
-        let mut sums = vec![[0f64; 3]; ((hi - lo) / bin_mm).ceil() as usize + 1];
+        let mut sums = vec![[0f64; 3]; ((hi - lo) / bin_mm).ceil() as usize + 2];
         let (nx, ny) = (n.x as f32, n.y as f32);
         for (p, g) in points.pos.iter().zip(&points.grad).step_by(step) {
-            if let Some(bin) = sums.get_mut(((p.dot(n) - lo) / bin_mm) as usize) {
-                for c in 0..3 {
-                    bin[c] += f64::from(g[c][0] * nx + g[c][1] * ny);
+            let t = (p.dot(n) - lo) / bin_mm;
+            let k = t as usize;
+            let f = (t - k as f64).clamp(0.0, 1.0);
+            for (bin, w) in [(k, 1.0 - f), (k + 1, f)] {
+                if let Some(bin) = sums.get_mut(bin) {
+                    for c in 0..3 {
+                        bin[c] += w * f64::from(g[c][0] * nx + g[c][1] * ny);
+                    }
                 }
             }
         }
@@ -390,6 +403,91 @@ mod tests {
             let most = |ps: &[Vec2]| ps.iter().map(|p| p.dot(n)).fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(most(h), most(&points), "{k} deg");
         }
+    }
+
+    /// A texture with no straight edge and no direction (noise with a fixed seed, 1.5
+    /// px per mm, resampled bilinearly to [`FINE_PX_PER_MM`] and differenced as
+    /// [`edge_points`] does after its blur), on the fine raster's pixel centres about
+    /// `origin`, inside a disc `radius_mm` across.
+    fn texture_on_the_raster(origin: Vec2, radius_mm: f64, into: &mut EdgePoints) -> Result<(), VisionError> {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let source_px_per_mm = 1.5;
+        let n = (2.0 * radius_mm * FINE_PX_PER_MM) as usize;
+        let m = (2.0 * radius_mm * source_px_per_mm) as usize + 3;
+        let noise: Vec<[f64; 3]> =
+            (0..m * m).map(|_| std::array::from_fn(|_| 100.0 + 40.0 * next())).collect();
+        let mut image = Mat::new_rows_cols_with_default(
+            n as i32,
+            n as i32,
+            opencv::core::CV_8UC3,
+            opencv::core::Scalar::all(0.0),
+        )?;
+        let scale = source_px_per_mm / FINE_PX_PER_MM;
+        for y in 0..n {
+            for x in 0..n {
+                let (sx, sy) = ((x as f64 + 0.5) * scale, (y as f64 + 0.5) * scale);
+                let (ix, iy) = (sx as usize, sy as usize);
+                let (fx, fy) = (sx - ix as f64, sy - iy as f64);
+                let at = |i: usize, j: usize, c: usize| noise[j * m + i][c];
+                let v: [u8; 3] = std::array::from_fn(|c| {
+                    let top = at(ix, iy, c) * (1.0 - fx) + at(ix + 1, iy, c) * fx;
+                    let bottom = at(ix, iy + 1, c) * (1.0 - fx) + at(ix + 1, iy + 1, c) * fx;
+                    (top * (1.0 - fy) + bottom * fy).round() as u8
+                });
+                *image.at_2d_mut::<Vec3b>(y as i32, x as i32)? = Vec3b::from(v);
+            }
+        }
+        let mut blurred = Mat::default();
+        opencv::imgproc::gaussian_blur_def(&image, &mut blurred, Size::new(5, 5), 1.0)?;
+        let px = blurred.data_typed::<Vec3b>()?;
+        let per_mm = (FINE_PX_PER_MM / 2.0) as f32;
+        let centre = origin + Vec2::new(radius_mm, radius_mm);
+        for y in 1..n - 1 {
+            for x in 1..n - 1 {
+                let p =
+                    origin + Vec2::new((x as f64 + 0.5) / FINE_PX_PER_MM, (y as f64 + 0.5) / FINE_PX_PER_MM);
+                let r = p - centre;
+                if r.dot(r) > radius_mm * radius_mm {
+                    continue;
+                }
+                let i = y * n + x;
+                into.pos.push(p);
+                into.grad.push(std::array::from_fn(|c| {
+                    let gx = f32::from(px[i + 1][c]) - f32::from(px[i - 1][c]);
+                    let gy = f32::from(px[i + n][c]) - f32::from(px[i - n][c]);
+                    [gx * per_mm, gy * per_mm]
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Issue 37: a texture's profiles on the raster the photo was rectified onto are no
+    /// sharper along the raster's rows and columns than a twentieth of a degree off
+    /// them (a row of pixels lying on a boundary between two bins is shared between
+    /// them, not put whole in one or the other as the rounding falls), and a
+    /// formation's edges 1° off a row among that texture are found at 1°, not on the
+    /// row.
+    #[test]
+    fn the_rasters_rows_and_columns_are_no_sharper_than_any_direction() {
+        let mut texture = EdgePoints { pos: Vec::new(), grad: Vec::new() };
+        texture_on_the_raster(Vec2::new(1234.567, 891.234), 25.0, &mut texture).unwrap();
+        let profiles = Profiles::new(&texture);
+        let fine = 1.0 / FINE_PX_PER_MM;
+        for (raster, off) in [(0.0, 0.05), (0.0, -0.05), (90.0, 89.95)] {
+            let (on, beside) = (profiles.sharpness(raster, 1, fine), profiles.sharpness(off, 1, fine));
+            assert!(on < 1.05 * beside, "{raster} deg {on}, {off} deg {beside}");
+        }
+        let mut both = texture;
+        rectangle(Vec2::new(1259.567, 916.234), 40.0, 20.0, 1.0, 16.0, &mut both);
+        let found = orientations(&both, 1);
+        assert!(apart(found[0].0, 1.0) < 0.5, "{found:?}");
     }
 
     fn apart(a: f64, b: f64) -> f64 {
