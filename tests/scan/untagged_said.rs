@@ -3,8 +3,11 @@
 //! units, tilt 10°, every fifth tagged, six coats declared) the leader fr-28 was given
 //! the skirmisher au-4's base and nothing said it: au-4, of fr-28's coat, was given
 //! another skirmisher's place, where a place of fr-28's layout (a leader's 25 x 30 mm
-//! base) ranks as high. The report now names fr-28 beside au-4 (`ambiguous-unit`), so
+//! base) ranks as high. The report then named fr-28 beside au-4 (`ambiguous-unit`), so
 //! that the player swaps them in one tap, and no base stands on another unit's unsaid.
+//! Since a blob's direction is found on linearly shared profile bins
+//! (`fitting::edges`), fr-28 is no longer put there: it is held back between two places
+//! of its own (`missing-unit` with `places`). Either way nothing is unsaid.
 
 use crate::common;
 
@@ -24,10 +27,24 @@ fn a_place_another_layout_fits_as_well_is_said_ambiguous() {
                 if (unit == a && others.iter().any(|o| o == b)) || (unit == b && others.iter().any(|o| o == a)))
         })
     };
-    assert!(ties("au-4", "fr-28"), "{:?}", result.report.issues);
-    // Said, not moved: the leader still stands where the photo put it, on au-4's base.
+    // Said where the photo put it (on au-4's base, tied to au-4), or held back at places
+    // of its own: never on another unit's base without a word.
     let on = |id: &str| result.table.units.iter().find(|u| u.id == id).map(|u| u.bases[0].centre());
     let truth_of = |id: &str| r.truth.units.iter().find(|u| u.id == id).map(|u| u.bases[0].centre());
-    let (fr28, au4) = (on("fr-28").unwrap(), truth_of("au-4").unwrap());
-    assert!(fr28.distance(au4) < 5.0, "fr-28 at {fr28:?}, au-4's base at {au4:?}");
+    let au4 = truth_of("au-4").unwrap();
+    match on("fr-28") {
+        Some(fr28) if fr28.distance(au4) < 5.0 => {
+            assert!(ties("au-4", "fr-28"), "{:?}", result.report.issues)
+        }
+        Some(fr28) => {
+            let own = truth_of("fr-28").unwrap();
+            assert!(fr28.distance(own) < 5.0, "fr-28 at {fr28:?}, its base at {own:?}, au-4's at {au4:?}");
+        }
+        None => assert!(
+            result.report.issues.iter().any(|i| matches!(i, ScanIssue::MissingUnit { unit, places, .. }
+                if unit == "fr-28" && places.len() >= 2)),
+            "fr-28 neither placed nor held back at its places: {:?}",
+            result.report.issues
+        ),
+    }
 }
