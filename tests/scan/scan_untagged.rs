@@ -58,8 +58,8 @@ fn a_unit_without_tags_or_bases_is_refused() {
 }
 
 /// The second renderer's untagged photos with their camera files and each unit's
-/// declared paints, divisions and parents: the fitter's present floor on them (about 90%
-/// of bases in a unit the photo cannot tell from theirs, 94% of the bases it writes, 76%
+/// declared paints, divisions and parents: the fitter's present floor on them (about 92%
+/// of bases in a unit the photo cannot tell from theirs, 96% of the bases it writes, 78%
 /// in their own unit;
 /// centres to a median of 0.55 mm where found), no facing wrong
 /// without `assumed`, every unit found or reported missing, and no formation given to
@@ -81,7 +81,7 @@ fn shared_untagged_photos_hold_the_floor() {
         eprintln!("{}: {}", p.name, acc.summary());
         every_unit_found_or_missing(&p.name, &roster, &result);
         // A formation given to a unit that is not its own: the report says the units
-        // are alike (`ambiguous-unit`), never silently (43 of the 294 bases stand on
+        // are alike (`ambiguous-unit`), never silently (42 of the 294 bases stand on
         // another unit's true base, every one of them said; 91 before the twins were
         // shared out by their divisions).
         let (wrong, unsaid) = wrong_units(&result.table, &p.truth, &result.report.issues);
@@ -91,18 +91,20 @@ fn shared_untagged_photos_hold_the_floor() {
     }
     let acc = UntaggedAccuracy::merge(&all);
     eprintln!("all: {}", acc.summary());
-    assert!(acc.recall_up_to_twins() >= 0.9, "{}", acc.summary());
-    assert!(acc.precision_up_to_twins() >= 0.94, "{}", acc.summary());
+    assert!(acc.recall_up_to_twins() >= 0.92, "{}", acc.summary());
+    assert!(acc.precision_up_to_twins() >= 0.96, "{}", acc.summary());
     // The declared paints (scene.json's coats and flocks, through the converter) tell
     // some twins apart, and the declared divisions and parents put more where they
-    // stand (`fitting::company`): 76.2% / 79.4% strictly (75.5% / 78.7% before a
+    // stand (`fitting::company`): 78.6% / 81.9% strictly, up to twins 92.9% / 96.8%
+    // (76.2% / 79.4% before a blob's direction was found on linearly shared profile
+    // bins, `fitting::edges`; 75.5% / 78.7% before a
     // one-base place among another formation's figures was skipped, `fitting::crowded`;
     // 59.2% / 61.7% with the paints alone, 55.8% / 56.2% without either); up to twins
     // 90.8% / 94.7% (90.1% / 91.7% before a unit was held back from a contested place;
     // 89.1% / 91.0% before the band beyond an edge had to be the mat's colour as well
     // as flat to count as clear).
-    assert!(acc.recall() >= 0.76, "{}", acc.summary());
-    assert!(acc.precision() >= 0.79, "{}", acc.summary());
+    assert!(acc.recall() >= 0.78, "{}", acc.summary());
+    assert!(acc.precision() >= 0.81, "{}", acc.summary());
     assert!(quantile(&acc.centre_mm, 0.5) <= 1.0, "{}", acc.summary());
     assert_eq!(acc.facing_wrong_unmarked, 0, "{}", acc.summary());
 }
