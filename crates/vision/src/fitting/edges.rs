@@ -355,18 +355,21 @@ mod tests {
         }
     }
 
-    /// The same on scattered points with random gradients of either sign (a fixed
-    /// seed), at every angle of a coarse and a fine search.
-    #[test]
-    fn profiles_of_random_points_are_the_plain_sums_to_the_bit() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            // xorshift64*, in [0, 1).
+    /// Numbers in [0, 1) from `seed` (xorshift64*): the tests' fixed-seed noise.
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
             seed ^= seed >> 12;
             seed ^= seed << 25;
             seed ^= seed >> 27;
             (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-        };
+        }
+    }
+
+    /// The same on scattered points with random gradients of either sign (a fixed
+    /// seed), at every angle of a coarse and a fine search.
+    #[test]
+    fn profiles_of_random_points_are_the_plain_sums_to_the_bit() {
+        let mut next = uniform(0x9e37_79b9_7f4a_7c15);
         let mut points = EdgePoints { pos: Vec::new(), grad: Vec::new() };
         for _ in 0..5_000 {
             points.pos.push(Vec2::new(300.0 + 140.0 * next(), 700.0 + 90.0 * next()));
@@ -410,13 +413,7 @@ mod tests {
     /// [`edge_points`] does after its blur), on the fine raster's pixel centres about
     /// `origin`, inside a disc `radius_mm` across.
     fn texture_on_the_raster(origin: Vec2, radius_mm: f64, into: &mut EdgePoints) -> Result<(), VisionError> {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed >> 12;
-            seed ^= seed << 25;
-            seed ^= seed >> 27;
-            (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(0x2545_f491_4f6c_dd1d);
         let source_px_per_mm = 1.5;
         let n = (2.0 * radius_mm * FINE_PX_PER_MM) as usize;
         let m = (2.0 * radius_mm * source_px_per_mm) as usize + 3;
