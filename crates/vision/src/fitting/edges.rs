@@ -199,14 +199,11 @@ impl Profiles {
             let k = bin_of(t);
             let f = (t - k as f64).clamp(0.0, 1.0);
             let v: [f32; 4] = std::array::from_fn(|c| p.gx[c] * x + p.gy[c] * y);
-            if let Some(bin) = bins.get_mut(k) {
-                for c in 0..4 {
-                    bin[c] += (1.0 - f) * f64::from(v[c]);
-                }
-            }
-            if let Some(bin) = bins.get_mut(k + 1) {
-                for c in 0..4 {
-                    bin[c] += f * f64::from(v[c]);
+            for (bin, w) in [(k, 1.0 - f), (k + 1, f)] {
+                if let Some(bin) = bins.get_mut(bin) {
+                    for c in 0..4 {
+                        bin[c] += w * f64::from(v[c]);
+                    }
                 }
             }
         };

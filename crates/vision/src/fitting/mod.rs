@@ -2516,16 +2516,8 @@ bases = 2
             )
             .unwrap();
         }
-        let photo = Photo::from_color(color).unwrap();
-        let roster = Roster::from_toml_str(ROSTER, "r.toml").unwrap();
-        let s = crate::scan::scan(&photo, &profile(), Some(&roster), Some(&k)).unwrap();
-        let found = s.table.units.iter().find(|u| u.id == "a").expect("the line is found");
         // Matched by place: the fitted front may be either long edge.
-        for t in &a {
-            let off =
-                found.bases.iter().map(|b| b.centre().distance(t.centre())).fold(f64::INFINITY, f64::min);
-            assert!(off < 0.4, "{:?}: {off:.2} mm off ({:?})", t.centre(), found.bases);
-        }
+        assert_line_found(color, &k, &a, 0.4);
     }
 
     /// Issue 37: a formation is laid on its near long edge, not on the figures leaning
@@ -2554,14 +2546,21 @@ bases = 2
         fill(&mut color, (255.0, 345.0), (240.0, 260.0), flock);
         fill(&mut color, (255.0, 345.0), (244.0, 264.0), Scalar::new(40.0, 30.0, 120.0, 0.0));
         fill(&mut color, (255.0, 345.0), (250.0, 258.0), flock);
+        assert_line_found(color, &k, &truth, 0.5);
+    }
+
+    /// `color` scanned with [`ROSTER`]: unit "a" is found, a fitted base less than
+    /// `within_mm` from each of `truth`'s bases (matched by place, either long edge its
+    /// front).
+    fn assert_line_found(color: opencv::core::Mat, k: &Intrinsics, truth: &[Base], within_mm: f64) {
         let photo = Photo::from_color(color).unwrap();
         let roster = Roster::from_toml_str(ROSTER, "r.toml").unwrap();
-        let s = crate::scan::scan(&photo, &profile(), Some(&roster), Some(&k)).unwrap();
+        let s = crate::scan::scan(&photo, &profile(), Some(&roster), Some(k)).unwrap();
         let found = s.table.units.iter().find(|u| u.id == "a").expect("the line is found");
-        for t in &truth {
+        for t in truth {
             let off =
                 found.bases.iter().map(|b| b.centre().distance(t.centre())).fold(f64::INFINITY, f64::min);
-            assert!(off < 0.5, "{:?}: {off:.2} mm off ({:?})", t.centre(), found.bases);
+            assert!(off < within_mm, "{:?}: {off:.2} mm off ({:?})", t.centre(), found.bases);
         }
     }
 
