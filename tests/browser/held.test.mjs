@@ -26,6 +26,7 @@ async function placeOnce(b, name) {
   const [h] = held;
   assert.equal(h.unit, "au-2");
   assert.equal(h.places.length, 2);
+  assert.equal(h.why, "these 2 places fit within 7% as well as each other: not placed on a guess");
   assert.ok(h.places.every((p) => p.id === "au-2" && p.bases.length === 6));
   assert.ok(h.places.every((p) => p.bases.every((x) => x.facing === "assumed" && x.found === "fitted")));
   assert.equal(h.corners_px.length, 2, "the places are projected into the photo");
@@ -33,7 +34,7 @@ async function placeOnce(b, name) {
   assert.ok(!before.some((x) => x.unit === "au-2"), "au-2 is not on the table");
   // The offer, and the places drawn over the photo: two outlines of six bases each.
   await page.locator("#held").waitFor();
-  assert.match(await page.locator("#held-list").innerText(), /au-2 \(6 bases\): the photo fits these 2 places almost equally/);
+  assert.match(await page.locator("#held-list").innerText(), /au-2 \(6 bases\): these 2 places fit within 7% as well as each other: not placed on a guess\. Which is it\?/);
   const buttons = page.locator("#held-list button");
   assert.equal(await buttons.count(), 2);
   assert.equal(await page.locator("#view svg .page-held").count(), 2);

@@ -979,7 +979,13 @@ pub fn offered_places(issue: &vedette_vision::ScanIssue) -> Vec<vedette_geometry
     }
     if let Some(best) = places.first() {
         let c = centre(best);
-        assert!(looked.contains(&format!("apart at ({:.0}, {:.0}) mm fit within", c.x, c.y)), "{looked}");
+        assert!(
+            looked.contains(&format!(
+                "apart at ({:.0}, {:.0}) mm and a place overlapping them fit within",
+                c.x, c.y
+            )),
+            "{looked}"
+        );
     }
     places.iter().map(centre).collect()
 }

@@ -392,6 +392,23 @@ impl ScanIssue {
         )
     }
 
+    /// Why the scan held a unit back between places it offers (`missing-unit` with
+    /// `places`: a contested place; `conflicting-unit` with `places`: photos that put it
+    /// apart), as the page says it beside the places it numbers; `None` for any other
+    /// issue. The same clause as the report's ([`ScanIssue::describe`]).
+    #[must_use]
+    pub fn held_reason(&self) -> Option<String> {
+        match self {
+            ScanIssue::MissingUnit { places, .. } if !places.is_empty() => {
+                Some(crate::fitting::contested_clause(&format!("these {} places", places.len())))
+            }
+            ScanIssue::ConflictingUnit { photos, places, .. } if !places.is_empty() => {
+                Some(crate::fitting::conflicting_clause(photos, &format!("in these {} places", places.len())))
+            }
+            _ => None,
+        }
+    }
+
     /// One line for people.
     #[must_use]
     pub fn describe(&self) -> String {
@@ -480,9 +497,11 @@ impl ScanIssue {
                 "{unit}: the photo does not show which edge is the front; facing assumed toward the enemy's table edge, or its nearest unit for a unit standing along the table (flip it if wrong)"
             ),
             ScanIssue::ConflictingUnit { unit, at_mm, photos, .. } => format!(
-                "{unit} lands at {} in photos {}: not one place, and no twin of it takes the other, so the photos contradict each other: left out, not guessed",
-                at_mm.iter().map(at).collect::<Vec<_>>().join(", "),
-                photos.iter().map(|p| (p + 1).to_string()).collect::<Vec<_>>().join(", ")
+                "{unit} left out: {}",
+                crate::fitting::conflicting_clause(
+                    photos,
+                    &format!("at {}", crate::fitting::and_list(&at_mm.iter().map(at).collect::<Vec<_>>()))
+                )
             ),
             ScanIssue::NoRoster { tags } => {
                 format!("no roster: {tags} tags became placeholder units \"tag-ID\" of the default base size")

@@ -185,14 +185,17 @@ fn summarize(
 fn held_units(issues: &[ScanIssue]) -> Vec<HeldUnit> {
     issues
         .iter()
-        .filter_map(|i| match i {
-            ScanIssue::MissingUnit { unit, places, .. } if !places.is_empty() => {
-                Some(HeldUnit::new(unit.clone(), places.clone()))
+        .filter_map(|i| {
+            let why = i.held_reason()?;
+            match i {
+                ScanIssue::MissingUnit { unit, places, .. } => {
+                    Some(HeldUnit::new(unit.clone(), places.clone(), why))
+                }
+                ScanIssue::ConflictingUnit { unit, places, photos, .. } => {
+                    Some(HeldUnit::new(unit.clone(), places.clone(), why).seen_in(photos.clone()))
+                }
+                _ => None,
             }
-            ScanIssue::ConflictingUnit { unit, places, photos, .. } if !places.is_empty() => {
-                Some(HeldUnit::new(unit.clone(), places.clone()).seen_in(photos.clone()))
-            }
-            _ => None,
         })
         .collect()
 }
@@ -373,6 +376,16 @@ mod tests {
         let got: Vec<(&str, usize, &[usize])> =
             held.iter().map(|h| (h.unit.as_str(), h.places.len(), h.photos.as_slice())).collect();
         assert_eq!(got, vec![("au-2", 2, &[][..]), ("au-3", 2, &[0, 1][..])]);
+        // Each says why, as the scan report does.
+        assert_eq!(held[0].why, "these 2 places fit within 7% as well as each other: not placed on a guess");
+        assert_eq!(
+            held[1].why,
+            "photos 1 and 2 put it in these 2 places, and no twin of it takes the other: the photos contradict each other: not placed on a guess"
+        );
+        assert_eq!(
+            issues[1].describe(),
+            "au-3 left out: photos 1 and 2 put it at (200.0, 300.0) mm and (400.0, 300.0) mm, and no twin of it takes the other: the photos contradict each other: not placed on a guess"
+        );
     }
 
     #[test]

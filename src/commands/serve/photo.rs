@@ -70,12 +70,15 @@ pub struct HeldUnit {
     /// for a place the one photo barely preferred (contested).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub photos: Vec<usize>,
+    /// Why it was held back, the scan report's clause for the page's panel
+    /// (`ScanIssue::held_reason`).
+    pub why: String,
 }
 
 impl HeldUnit {
-    /// `unit` held back between `places`.
+    /// `unit` held back between `places`, for the reason `why`.
     #[must_use]
-    pub fn new(unit: String, places: Vec<vedette_geometry::Unit>) -> HeldUnit {
+    pub fn new(unit: String, places: Vec<vedette_geometry::Unit>, why: String) -> HeldUnit {
         let corners_mm = places
             .iter()
             .map(|p| {
@@ -88,7 +91,7 @@ impl HeldUnit {
                     .collect()
             })
             .collect();
-        HeldUnit { unit, places, corners_mm, corners_px: Vec::new(), photos: Vec::new() }
+        HeldUnit { unit, places, corners_mm, corners_px: Vec::new(), photos: Vec::new(), why }
     }
 
     /// The same, each place from the photo of the same rank in `photos`.
@@ -283,7 +286,7 @@ mod tests {
             ))
             .unwrap()
         };
-        let mut held = HeldUnit::new("fr-9".into(), vec![place(100.0), place(103.0)]);
+        let mut held = HeldUnit::new("fr-9".into(), vec![place(100.0), place(103.0)], String::new());
         assert_eq!(held.corners_mm[0], vec![[[80.0, 60.0], [120.0, 60.0], [120.0, 40.0], [80.0, 40.0]]]);
         assert_eq!(held.corners_mm[1][0][0], [83.0, 60.0]);
         assert!(held.corners_px.is_empty());

@@ -1330,8 +1330,41 @@ fn assumed_front(h: &Hypothesis, forward: Vec2, enemies: &[Vec2]) -> Vec2 {
     toward_nearest_enemy(h.centre, forward, enemies).unwrap_or(forward)
 }
 
-/// How a missing unit's report ends when it was held back from a contested place.
+/// How the sentence of a unit held back between places ends ([`contested_clause`],
+/// [`conflicting_clause`]).
 const NOT_GUESSED: &str = "not placed on a guess";
+
+/// Why a unit was held back from a contested place: `places` (what the reader is shown:
+/// "these 2 places" on the page, the edges' place in the report) fit within
+/// [`CONTESTED_SHARE`] as well as each other. Written once for the scan report and
+/// the page (`vedette serve`'s held units, [`ScanIssue::held_reason`]).
+pub(crate) fn contested_clause(places: &str) -> String {
+    format!(
+        "{places} fit within {:.0}% as well as each other: {NOT_GUESSED}",
+        (1.0 - CONTESTED_SHARE) * 100.0
+    )
+}
+
+/// Why a unit several photos put apart was held back (`conflicting-unit`): photos
+/// `photos` (0-based) put it `places` ("in these 2 places" on the page, the places'
+/// centres in the report), and no twin of it takes the other. Written once for the
+/// scan report and the page.
+pub(crate) fn conflicting_clause(photos: &[usize], places: &str) -> String {
+    let n: Vec<String> = photos.iter().map(|k| (k + 1).to_string()).collect();
+    format!(
+        "{} {} put it {places}, and no twin of it takes the other: the photos contradict each other: {NOT_GUESSED}",
+        if n.len() == 1 { "photo" } else { "photos" },
+        and_list(&n)
+    )
+}
+
+/// `items` read as a list: "a", "a and b", "a, b and c".
+pub(crate) fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
+}
 
 /// What a missing unit's report says was looked at (`blobs` blobs searched): that no
 /// blob has its layout's straight edges, or the place (centre, table mm) where they
@@ -1342,10 +1375,11 @@ fn missing_looked(blobs: usize, s: &Shape, contested: Option<Vec2>) -> String {
     match contested {
         None => format!("{looked}none has straight edges {frontage:.0} x {depth:.0} mm apart"),
         Some(c) => format!(
-            "{looked}straight edges {frontage:.0} x {depth:.0} mm apart at ({:.0}, {:.0}) mm fit within {:.0}% as well as a place overlapping them: {NOT_GUESSED}",
-            c.x,
-            c.y,
-            (1.0 - CONTESTED_SHARE) * 100.0
+            "{looked}{}",
+            contested_clause(&format!(
+                "straight edges {frontage:.0} x {depth:.0} mm apart at ({:.0}, {:.0}) mm and a place overlapping them",
+                c.x, c.y
+            ))
         ),
     }
 }
@@ -2828,7 +2862,10 @@ bases = 1
             "{none}"
         );
         let at = missing_looked(12, &shape, Some(Vec2::new(512.4, 300.6)));
-        assert!(at.contains("90 x 20 mm apart at (512, 301) mm fit within 7% as well"), "{at}");
+        assert!(
+            at.contains("90 x 20 mm apart at (512, 301) mm and a place overlapping them fit within 7% as well as each other"),
+            "{at}"
+        );
         assert!(at.ends_with(NOT_GUESSED), "{at}");
         // Of several photos, the merged report names the photos that held it back.
         let merged = looked_everywhere(&shape, &[Some(&none), None, Some(&at)]);

@@ -4,7 +4,8 @@
 // unit several photos put in places that are not one and that no twin of it takes
 // (`conflicting-unit`: the photos contradict each other; the held unit's `photos` name
 // the photo of each place). The panel
-// lists those not on the table, each with one button per place: "Place it here" puts
+// lists those not on the table, each with why (`why`: the scan report's own clause)
+// and one button per place: "Place it here" puts
 // the unit on the table as the scan offers it (a "place" correction, undone like the
 // others), and selects it. On the plan the places are drawn dashed and numbered; a
 // button's place is lit while a finger or the mouse is on it.
@@ -57,8 +58,7 @@ function show() {
   for (const h of held) {
     const n = h.places[0].bases.length;
     const box = el("div", null, "held-unit");
-    box.append(el("p", h.unit + " (" + n + (n === 1 ? " base" : " bases") + "): " + why(h) +
-      ", so it was not placed on a guess. Which is it?"));
+    box.append(el("p", h.unit + " (" + n + (n === 1 ? " base" : " bases") + "): " + h.why + ". Which is it?"));
     const buttons = el("div", null, "buttons");
     h.places.forEach((p, i) => {
       const c = centre(p.bases);
@@ -77,17 +77,6 @@ function show() {
     box.append(buttons);
     list.append(box);
   }
-}
-
-/** Why `h` was held back: a place its photo barely preferred, or photos that disagree. */
-function why(h) {
-  if (h.photos && h.photos.length) {
-    const n = h.photos.map((k) => String(k + 1));
-    const named = n.length > 1 ? n.slice(0, -1).join(", ") + " and " + n[n.length - 1] : n[0];
-    return "photos " + named + " put it in these " + h.places.length + " places, and no twin of it takes the other: the photos contradict each other";
-  }
-  return "the photo fits " +
-    (h.places.length > 1 ? "these " + h.places.length + " places almost equally" : "this place, but barely");
 }
 
 function centre(bases) {
