@@ -229,6 +229,13 @@ pub(crate) fn hypothesis(
     })
 }
 
+impl Hypothesis {
+    /// The formation's centre laid on its near long edge ([`Hypothesis::across_mm`]).
+    pub(crate) fn laid_centre(&self) -> Vec2 {
+        self.centre + self.forward * self.across_mm
+    }
+}
+
 /// How far a formation's centre moves along its `forward` so that its near long edge
 /// lies where it stands out most ([`Turned::edge_peak`]). Its figures lean, on the base
 /// tops' plane, over its far long edge (`weights` discount it) and their outline there

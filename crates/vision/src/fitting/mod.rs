@@ -111,7 +111,7 @@ use crate::tags::TagPose;
 use crate::tone::Tone;
 use formation::{Hypothesis, Shape, hypothesis};
 use std::collections::BTreeMap;
-use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Unit, Vec2};
+use vedette_geometry::{Base, BaseMeta, BaseSize, Facing, Found, Pose, Table, Unit, UnitKind, Vec2};
 
 pub(crate) use background::rectified as background_surface;
 pub use by_hand::{faces_far, laid_out};
@@ -530,7 +530,7 @@ pub(crate) fn fit_units(
                 Ok((turned, weights))
             })?;
         }
-        rivals(&mut found_here);
+        rivals(&mut found_here, |s| roster.units[s.unit].kind);
         if debug {
             for h in &found_here {
                 eprintln!(
@@ -1535,9 +1535,14 @@ fn rank(h: &Hypothesis) -> f64 {
 /// Each place's rivals among the places of one blob ([`RIVAL_SHARE`]): how far the
 /// farthest one's corners stand from its own, and how far its axis is turned; and its
 /// runner-up ([`Hypothesis::runner_up`]): the best other place of its layout that
-/// overlaps it and ranks no higher, as a share of its rank.
-fn rivals(places: &mut [Hypothesis]) {
+/// overlaps it and ranks no higher, as a share of its rank, and is not the same place
+/// ([`template::SAME_PLACE_MM`]) once each is laid as a unit of `kind` is given it
+/// ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long edge,
+/// where the figures leaning over its far one do not move it).
+fn rivals(places: &mut [Hypothesis], kind: impl Fn(&Shape) -> UnitKind) {
     let found: Vec<Hypothesis> = places.to_vec();
+    let laid: Vec<Vec2> =
+        found.iter().map(|h| formation::measured_for(h, kind(&h.shape)).laid_centre()).collect();
     for (i, h) in places.iter_mut().enumerate() {
         let (own, own_core, own_rank) = (outline(h), core(h), rank(h));
         // A quarter turn counts only for a near-square outline (of a square formation
@@ -1555,7 +1560,10 @@ fn rivals(places: &mut [Hypothesis]) {
                 continue;
             }
             let share = if own_rank > 0.0 { rank(o) / own_rank } else { 1.0 };
-            if share <= 1.0 && share > h.runner_up {
+            // The same place, laid as it is given, facing its way: a rival (its sigma
+            // covers it), not a runner-up.
+            let same_place = turn < 45.0 && laid[i].distance(laid[j]) < template::SAME_PLACE_MM;
+            if share <= 1.0 && share > h.runner_up && !same_place {
                 h.runner_up = share;
                 h.runner_up_at = Some((o.centre, o.forward));
             }
@@ -1648,7 +1656,7 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
 /// ([`Hypothesis::open_mm`]) with equal open seams; every rank alike.
 fn stretched(h: &Hypothesis) -> (Vec2, f64) {
     let [lo, hi] = h.open_mm;
-    let centre = h.centre + h.forward * h.across_mm;
+    let centre = h.laid_centre();
     if h.shape.cols < 2 || lo + hi <= 0.0 {
         return (centre, 1.0);
     }
@@ -2717,7 +2725,7 @@ bases = 1
                 hyp(inf, 3, Vec2::new(109.0, 100.0), up, slid),
                 hyp(inf, 3, Vec2::new(200.0, 100.0), up, 10.0),
             ];
-            rivals(&mut places);
+            rivals(&mut places, |_| UnitKind::Infantry);
             assert!((places[0].runner_up - slid / 10.0).abs() < 1e-9, "{:?}", places[0]);
             assert_eq!(places[0].runner_up_at, Some((Vec2::new(109.0, 100.0), up)), "{:?}", places[0]);
             assert_eq!(contested(&places[0]), expected, "{slid}: {:?}", places[0]);
@@ -2727,13 +2735,39 @@ bases = 1
         }
         let ski = BaseSize::new(20.0, 20.0);
         let mut square = [hyp(ski, 1, Vec2::ZERO, up, 10.0), hyp(ski, 1, Vec2::ZERO, right, 11.0)];
-        rivals(&mut square);
+        rivals(&mut square, |_| UnitKind::Infantry);
         assert!(square.iter().all(|h| h.runner_up == 0.0 && !contested(h)), "{square:?}");
         let ldr = BaseSize::new(25.0, 30.0);
         for (turned, expected) in [(10.4, true), (10.3, false)] {
             let mut near_square = [hyp(ldr, 1, Vec2::ZERO, up, 10.0), hyp(ldr, 1, Vec2::ZERO, right, turned)];
-            rivals(&mut near_square);
+            rivals(&mut near_square, |_| UnitKind::Infantry);
             assert_eq!(contested(&near_square[0]), expected, "{turned}: {near_square:?}");
+        }
+    }
+
+    /// Issue 37: two places of a layout facing the same way that stand within
+    /// [`template::SAME_PLACE_MM`] (6 mm) once each is laid as a unit is given it (on
+    /// its near long edge, [`Hypothesis::across_mm`], unless mounted) are one place, and
+    /// neither is the other's runner-up. A line of three 30 x 20 mm bases at (100, 100)
+    /// scoring 10 beside the same line 7 mm toward its far side scoring 9.8, whose near
+    /// edge stands out 7 mm inward (`across_mm` -7: the figures' lean laid it on their
+    /// outline), is one place for infantry: not contested, the other its rival (sigma
+    /// over the 7 mm); laid 6.1 mm apart (`across_mm` -0.9) and for cavalry (never laid
+    /// on its near edge) they are two, and contested.
+    #[test]
+    fn two_places_laid_on_one_near_edge_are_one_place() {
+        let (up, inf) = (Vec2::new(0.0, 1.0), BaseSize::new(30.0, 20.0));
+        for (across, kind, expected) in [
+            (-7.0, UnitKind::Infantry, false),
+            (-0.9, UnitKind::Infantry, true),
+            (-7.0, UnitKind::Cavalry, true),
+        ] {
+            let mut far = hyp(inf, 3, Vec2::new(100.0, 107.0), up, 9.8);
+            far.across_mm = across;
+            let mut places = [hyp(inf, 3, Vec2::new(100.0, 100.0), up, 10.0), far];
+            rivals(&mut places, |_| kind);
+            assert_eq!(contested(&places[0]), expected, "{across} {kind:?}: {:?}", places[0]);
+            assert!((places[0].rival_mm - 7.0).abs() < 1e-9, "{across} {kind:?}: {:?}", places[0]);
         }
     }
 
@@ -2897,7 +2931,7 @@ bases = 1
             hyp(inf, 3, Vec2::new(85.0, 100.0), up, 6.0),
             hyp(inf, 3, Vec2::new(200.0, 100.0), up, 10.0),
         ];
-        rivals(&mut line);
+        rivals(&mut line, |_| UnitKind::Infantry);
         assert!((line[0].rival_mm - 9.0).abs() < 1e-9 && line[0].rival_deg == 0.0, "{:?}", line[0]);
         assert_eq!(line[3].rival_mm, 0.0, "{:?}", line[3]);
         let bases = place(&line[0], up);
@@ -2907,7 +2941,7 @@ bases = 1
 
         let ldr = BaseSize::new(25.0, 30.0);
         let mut turned = [hyp(ldr, 1, Vec2::ZERO, up, 10.0), hyp(ldr, 1, Vec2::ZERO, right, 9.0)];
-        rivals(&mut turned);
+        rivals(&mut turned, |_| UnitKind::Infantry);
         assert!((turned[0].rival_deg - 90.0).abs() < 1e-6, "{:?}", turned[0]);
         assert!((turned[0].rival_mm - 2.5 * 2f64.sqrt()).abs() < 1e-9, "{:?}", turned[0]);
         let b = place(&turned[0], up)[0];
@@ -2915,7 +2949,7 @@ bases = 1
 
         let gun = BaseSize::new(25.0, 40.0);
         let mut guns = [hyp(gun, 1, Vec2::ZERO, up, 10.0), hyp(gun, 1, Vec2::ZERO, right, 9.5)];
-        rivals(&mut guns);
+        rivals(&mut guns, |_| UnitKind::Infantry);
         assert_eq!((guns[0].rival_mm, guns[0].rival_deg), (0.0, 0.0), "{:?}", guns[0]);
     }
 

@@ -33,8 +33,9 @@ const COARSE_STEP: usize = 3;
 /// How far a formation may reach past its blob's extent on each side (the blob stops
 /// short of a base edge flocked like the mat), mm.
 const REACH_PAST_BLOB_MM: f64 = 6.0;
-/// Two places of one layout closer than this are one (the weaker is dropped), mm.
-const SAME_PLACE_MM: f64 = 6.0;
+/// Two places of one layout closer than this are one (the weaker is dropped here; in
+/// `fitting::rivals`, laid as they are given, neither is the other's runner-up), mm.
+pub(crate) const SAME_PLACE_MM: f64 = 6.0;
 /// How far figures may overhang a base's edge on the base tops' plane, mm: a rank's
 /// outer files, a horse's head and forelegs past its base's front.
 pub(crate) const OVERHANG_MM: f64 = 3.0;
