@@ -2574,13 +2574,7 @@ bases = 2
         let truth = line(Vec2::new(300.0, 250.0), 90.0, 3, inf);
         let (k, r, t) = camera(20.0);
         let mut color = render(&profile(), &[], &k, r, t).color;
-        let fill = |color: &mut opencv::core::Mat, x: (f64, f64), y: (f64, f64), c: Scalar| {
-            let poly: Vector<Point> = [(x.0, y.0), (x.1, y.0), (x.1, y.1), (x.0, y.1)]
-                .iter()
-                .map(|&(x, y)| pixel(&k, r, t, Vec2::new(x, y)))
-                .collect();
-            opencv::imgproc::fill_convex_poly(color, &poly, c, opencv::imgproc::LINE_AA, 0).unwrap();
-        };
+        let fill = |color: &mut opencv::core::Mat, x, y, c| fill_rect(color, (&k, r, t), x, y, c);
         let flock = Scalar::new(60.0, 170.0, 220.0, 0.0);
         fill(&mut color, (255.0, 345.0), (240.0, 260.0), flock);
         fill(&mut color, (255.0, 345.0), (244.0, 264.0), Scalar::new(40.0, 30.0, 120.0, 0.0));
@@ -2603,17 +2597,27 @@ bases = 2
         let truth = line(Vec2::new(300.0, 250.0), 0.0, 1, BaseSize::new(25.0, 40.0));
         let (k, r, t) = camera(20.0);
         let mut color = render(&profile(), &[], &k, r, t).color;
-        let fill = |color: &mut opencv::core::Mat, x: (f64, f64), y: (f64, f64), c: Scalar| {
-            let poly: Vector<Point> = [(x.0, y.0), (x.1, y.0), (x.1, y.1), (x.0, y.1)]
-                .iter()
-                .map(|&(x, y)| pixel(&k, r, t, Vec2::new(x, y)))
-                .collect();
-            opencv::imgproc::fill_convex_poly(color, &poly, c, opencv::imgproc::LINE_AA, 0).unwrap();
-        };
+        let fill = |color: &mut opencv::core::Mat, x, y, c| fill_rect(color, (&k, r, t), x, y, c);
         let flock = Scalar::new(60.0, 170.0, 220.0, 0.0);
         fill(&mut color, (280.0, 320.0), (237.5, 262.5), flock);
         fill(&mut color, (280.0, 320.0), (241.5, 267.0), Scalar::new(20.0, 200.0, 250.0, 0.0));
         assert_line_found(color, &k, "gun", &truth, 0.5);
+    }
+
+    /// The table rectangle `x` by `y` (mm, the flat test camera `(k, r, t)`) painted `c`
+    /// on `color`.
+    fn fill_rect(
+        color: &mut opencv::core::Mat,
+        (k, r, t): (&Intrinsics, [[f64; 3]; 3], [f64; 3]),
+        x: (f64, f64),
+        y: (f64, f64),
+        c: Scalar,
+    ) {
+        let poly: Vector<Point> = [(x.0, y.0), (x.1, y.0), (x.1, y.1), (x.0, y.1)]
+            .iter()
+            .map(|&(x, y)| pixel(k, r, t, Vec2::new(x, y)))
+            .collect();
+        opencv::imgproc::fill_convex_poly(color, &poly, c, opencv::imgproc::LINE_AA, 0).unwrap();
     }
 
     /// `color` scanned with [`ROSTER`]: unit `id` is found, a fitted base less than
