@@ -119,6 +119,11 @@ pub(crate) struct Hypothesis {
     /// (the one its figures do not lean over) lies where it stands out most, mm
     /// ([`near_edge`]; 0 when it stands out most within the overhang of the place's).
     pub across_mm: f64,
+    /// How far a one-base place's centre moves along `rank` so that its near end (the
+    /// edge of that pair its figures do not lean over) lies where it stands out most,
+    /// mm ([`near_edge`]; 0 for a formation of several bases, whose ends are
+    /// [`Hypothesis::open_mm`]).
+    pub aside_mm: f64,
 }
 
 /// The widest a seam between two bases of a line may stand open, mm: a player lines a
@@ -226,48 +231,85 @@ pub(crate) fn hypothesis(
         rank,
         open_mm,
         across_mm: 0.0,
+        aside_mm: 0.0,
     })
 }
 
 impl Hypothesis {
-    /// The formation's centre laid on its near long edge ([`Hypothesis::across_mm`]).
+    /// The formation's centre laid on its near edges: its near long edge
+    /// ([`Hypothesis::across_mm`]) and, for a one-base place, its near end
+    /// ([`Hypothesis::aside_mm`]).
     pub(crate) fn laid_centre(&self) -> Vec2 {
-        self.centre + self.forward * self.across_mm
+        self.centre + self.forward * self.across_mm + self.rank * self.aside_mm
     }
 }
 
-/// How far a formation's centre moves along its `forward` so that its near long edge
-/// lies where it stands out most ([`Turned::edge_peak`]). Its figures lean, on the base
-/// tops' plane, over its far long edge (`weights` discount it) and their outline there
-/// steps strongly past that edge: a place laid on that outline lies slid away from the
-/// camera, by up to the lean over that edge (`lean`, the tallest figures'), its near
-/// edge inside the formation on a step among its figures. Nothing leans over the near
+/// How far a formation's centre moves so that its near edges lie where they stand out
+/// most ([`Turned::edge_peak`]): along its `forward` (its near long edge,
+/// [`Hypothesis::across_mm`]) and, for a one-base place, along its `rank` (its near end,
+/// [`Hypothesis::aside_mm`]). Its figures lean, on the base tops' plane, over its far
+/// edges (`weights` discount them) and their outline there steps strongly past those
+/// edges: a place laid on that outline lies slid away from the camera, by up to the lean
+/// over that edge (`lean`, the tallest figures'), its near edge inside the formation on
+/// a step among its figures. A line's ends are its rank's ([`open_end`]); a one-base
+/// place has no rank, and its figures lean over whichever of its edges is far, its
+/// other pair as much as its long one: a lone base's blob is its top swept along the
+/// lean by its figures' height, its base at the near end. Nothing leans over a near
 /// edge: it is looked for from [`OVERHANG_MM`] inward of the place's to that lean and
-/// the overhang outward, and the formation (its depth known) laid on it when it peaks
+/// the overhang outward, and the formation (its size known) laid on it when it peaks
 /// more than the overhang outward. Within the overhang the photo does not say where
 /// the top's edge is (figures over it, or the side wall's foot toward the camera, may
-/// step hardest), and the place is kept. 0 when neither long edge is far (a camera
-/// overhead), or the near edge peaks within the overhang or at the window's bound.
-pub(crate) fn near_edge(t: &Turned, h: &Hypothesis, along_a: bool, weights: [f64; 4], lean: Vec2) -> f64 {
-    let (rear, front) = if along_a { (0, 1) } else { (2, 3) };
-    let (near, far) = if weights[rear] < weights[front] {
-        (front, rear)
-    } else if weights[front] < weights[rear] {
-        (rear, front)
+/// step hardest), and the place is kept. Each 0 when neither edge of its pair is far (a
+/// camera overhead, or the lean along the pair), or the near edge peaks within the
+/// overhang or at the window's bound.
+pub(crate) fn near_edge(
+    t: &Turned,
+    h: &Hypothesis,
+    along_a: bool,
+    weights: [f64; 4],
+    lean: Vec2,
+) -> (f64, f64) {
+    let (long, ends) = if along_a { ((0, 1), (2, 3)) } else { ((2, 3), (0, 1)) };
+    let lens =
+        if along_a { (h.shape.depth(), h.shape.frontage()) } else { (h.shape.frontage(), h.shape.depth()) };
+    let across = near_slide(t, h.centre, lens, long, weights, lean).dot(h.forward);
+    let aside = if h.shape.count() == 1 {
+        near_slide(t, h.centre, lens, ends, weights, lean).dot(h.rank)
     } else {
-        return 0.0;
+        0.0
+    };
+    (across, aside)
+}
+
+/// How far, table mm, a rectangle `lens` (mm along the turned frame's axes) centred at
+/// `centre` moves so that the near one of its opposite edges `pair` lies where it
+/// stands out most ([`near_edge`]); zero when neither edge is far, or the near edge
+/// peaks within the overhang or at the window's bound.
+fn near_slide(
+    t: &Turned,
+    centre: Vec2,
+    lens: (f64, f64),
+    (e0, e1): (usize, usize),
+    weights: [f64; 4],
+    lean: Vec2,
+) -> Vec2 {
+    let (near, far) = if weights[e0] < weights[e1] {
+        (e1, e0)
+    } else if weights[e1] < weights[e0] {
+        (e0, e1)
+    } else {
+        return Vec2::ZERO;
     };
     let normals = Placement::normals(t.a, t.b);
     let reach = lean.dot(normals[far]).max(0.0);
-    let lens =
-        if along_a { (h.shape.depth(), h.shape.frontage()) } else { (h.shape.frontage(), h.shape.depth()) };
-    t.edge_peak(h.centre, lens, near, weights, (-OVERHANG_MM, reach + OVERHANG_MM))
+    t.edge_peak(centre, lens, near, weights, (-OVERHANG_MM, reach + OVERHANG_MM))
         .filter(|s| s.abs() > OVERHANG_MM)
-        .map_or(0.0, |s| s * normals[near].dot(h.forward))
+        .map_or(Vec2::ZERO, |s| normals[near] * s)
 }
 
 /// The place `h` as given to a unit of `kind`: laid on its near long edge
-/// ([`Hypothesis::across_mm`]) unless its figures are mounted. A mounted rank's near
+/// ([`Hypothesis::across_mm`]), and a one-base place on its near end too
+/// ([`Hypothesis::aside_mm`]), unless its figures are mounted. A mounted rank's near
 /// edge is no outline to lay it on: its horses' faces toward the camera against their
 /// backs step inside the outline, their heads overhang it, and horses of the mat's
 /// colour show only their shadow's edge past it (issue 37, vedette-synth: of the 7
@@ -275,7 +317,7 @@ pub(crate) fn near_edge(t: &Turned, h: &Hypothesis, along_a: bool, weights: [f64
 /// past 5 mm; BENCHMARKS.md, "Untagged bases").
 pub(crate) fn measured_for(h: &Hypothesis, kind: UnitKind) -> Hypothesis {
     let mounted = matches!(kind, UnitKind::Cavalry | UnitKind::Leader);
-    Hypothesis { across_mm: if mounted { 0.0 } else { h.across_mm }, ..*h }
+    if mounted { Hypothesis { across_mm: 0.0, aside_mm: 0.0, ..*h } } else { *h }
 }
 
 /// The outer edges of a formation stand out: of each pair of opposite edges, one is

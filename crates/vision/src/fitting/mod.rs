@@ -31,7 +31,9 @@
 //!    A place's near long edge (the one its figures do not lean over) is looked for
 //!    outward of it, past the figures' overhang, up to their lean over its far edge
 //!    ([`formation::near_edge`]): a place laid on the figures' outline past its far
-//!    edge is slid away from the camera, its near edge on a step among its figures.
+//!    edge is slid away from the camera, its near edge on a step among its figures. A
+//!    one-base place's near end is looked for so too: a lone base has no rank, and its
+//!    figures lean over whichever of its edges is far.
 //! 4. Units are given places best first (edge strength, more for a place that explains
 //!    its whole blob); units of one layout, side and kind that
 //!    the photo cannot tell apart are said (`ambiguous-unit`), and the places given to
@@ -60,7 +62,8 @@
 //!    free place of its layout lower down shows it ([`paint::clearly_more`]), is another
 //!    unit's (a gun's layout laid over a leader's base): it is skipped, not blocking, so
 //!    that the unit takes its own place and the other unit this one.
-//!    A place given is laid on its near long edge so found, unless the unit is mounted
+//!    A place given is laid on its near long edge (and a one-base place on its near
+//!    end) so found, unless the unit is mounted
 //!    ([`formation::measured_for`]); the choice and the giving use the place as found.
 //! 5. Facing: a formation's front is one of two opposite edges, first assumed toward
 //!    the enemy's table edge (the roster's `near_side`, else the half of the table the
@@ -899,7 +902,7 @@ pub(crate) fn fit_units(
         }
         if debug {
             eprintln!("fit-took {}", u.id);
-            eprintln!("fit-near {} {:.2}", u.id, h.across_mm);
+            eprintln!("fit-near {} {:.2} {:.2}", u.id, h.across_mm, h.aside_mm);
         }
         fitted.units.insert(unit, bases);
         blob_taken[group[*bi]].push(own_core);
@@ -1037,7 +1040,8 @@ fn search_blob(
                 };
                 for p in turned.places(len_a, len_b, weights) {
                     if let Some(mut h) = hypothesis(layout, &p, along_a, turned.a, turned.b, weights) {
-                        h.across_mm = formation::near_edge(&turned, &h, along_a, weights, lean_here);
+                        (h.across_mm, h.aside_mm) =
+                            formation::near_edge(&turned, &h, along_a, weights, lean_here);
                         found_here.push(h);
                     }
                 }
@@ -1538,7 +1542,8 @@ fn rank(h: &Hypothesis) -> f64 {
 /// overlaps it and ranks no higher, as a share of its rank, and is not the same place
 /// ([`template::SAME_PLACE_MM`]) once each is laid as a unit of `kind` is given it
 /// ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long edge,
-/// where the figures leaning over its far one do not move it).
+/// and a one-base place on its near end too, where the figures leaning over its far
+/// ones do not move it).
 fn rivals(places: &mut [Hypothesis], kind: impl Fn(&Shape) -> UnitKind) {
     let found: Vec<Hypothesis> = places.to_vec();
     let laid: Vec<Vec2> =
@@ -1652,7 +1657,8 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
 
 /// A line's centre and how much its bases' places spread along its rank over its
 /// touching template's (1: touching), laid on its near long edge
-/// ([`Hypothesis::across_mm`]) and between its two measured ends
+/// ([`Hypothesis::across_mm`]), a one-base place on its near end too
+/// ([`Hypothesis::aside_mm`]), and between its two measured ends
 /// ([`Hypothesis::open_mm`]) with equal open seams; every rank alike.
 fn stretched(h: &Hypothesis) -> (Vec2, f64) {
     let [lo, hi] = h.open_mm;
@@ -2559,7 +2565,7 @@ bases = 2
             .unwrap();
         }
         // Matched by place: the fitted front may be either long edge.
-        assert_line_found(color, &k, &a, 0.4);
+        assert_line_found(color, &k, "a", &a, 0.4);
     }
 
     /// Issue 37: a formation is laid on its near long edge, not on the figures leaning
@@ -2577,28 +2583,60 @@ bases = 2
         let truth = line(Vec2::new(300.0, 250.0), 90.0, 3, inf);
         let (k, r, t) = camera(20.0);
         let mut color = render(&profile(), &[], &k, r, t).color;
-        let fill = |color: &mut opencv::core::Mat, x: (f64, f64), y: (f64, f64), c: Scalar| {
-            let poly: Vector<Point> = [(x.0, y.0), (x.1, y.0), (x.1, y.1), (x.0, y.1)]
-                .iter()
-                .map(|&(x, y)| pixel(&k, r, t, Vec2::new(x, y)))
-                .collect();
-            opencv::imgproc::fill_convex_poly(color, &poly, c, opencv::imgproc::LINE_AA, 0).unwrap();
-        };
+        let fill = |color: &mut opencv::core::Mat, x, y, c| fill_rect(color, (&k, r, t), x, y, c);
         let flock = Scalar::new(60.0, 170.0, 220.0, 0.0);
         fill(&mut color, (255.0, 345.0), (240.0, 260.0), flock);
         fill(&mut color, (255.0, 345.0), (244.0, 264.0), Scalar::new(40.0, 30.0, 120.0, 0.0));
         fill(&mut color, (255.0, 345.0), (250.0, 258.0), flock);
-        assert_line_found(color, &k, &truth, 0.5);
+        assert_line_found(color, &k, "a", &truth, 0.5);
     }
 
-    /// `color` scanned with [`ROSTER`]: unit "a" is found, a fitted base less than
+    /// Issue 37: a one-base place is laid on its near end too, not on the figures
+    /// leaning over its far one: a lone base has no rank, and its figures lean over
+    /// whichever of its edges is far, here an end. A gun's 25 x 40 mm flocked base
+    /// facing +x, seen from 20° off vertical (the camera toward -y, so its figures lean
+    /// along its 25 mm frontage), its figures (orange, a weak step from the flock and a
+    /// strong one to the mat) from 4 mm inside its near end to 4.5 mm past its far end:
+    /// the template laid on the figures' outline, its near end on their feet, outranks
+    /// the true place; the near end, looked for outward past the overhang, is where the
+    /// flock meets the mat ([`formation::near_edge`]). Found within 0.5 mm (4.4 mm off
+    /// along its frontage without the near end).
+    #[test]
+    fn a_one_base_place_is_laid_on_its_near_end_not_on_figures_leaning_over_its_far_one() {
+        let truth = line(Vec2::new(300.0, 250.0), 0.0, 1, BaseSize::new(25.0, 40.0));
+        let (k, r, t) = camera(20.0);
+        let mut color = render(&profile(), &[], &k, r, t).color;
+        let fill = |color: &mut opencv::core::Mat, x, y, c| fill_rect(color, (&k, r, t), x, y, c);
+        let flock = Scalar::new(60.0, 170.0, 220.0, 0.0);
+        fill(&mut color, (280.0, 320.0), (237.5, 262.5), flock);
+        fill(&mut color, (280.0, 320.0), (241.5, 267.0), Scalar::new(20.0, 200.0, 250.0, 0.0));
+        assert_line_found(color, &k, "gun", &truth, 0.5);
+    }
+
+    /// The table rectangle `x` by `y` (mm, the flat test camera `(k, r, t)`) painted `c`
+    /// on `color`.
+    fn fill_rect(
+        color: &mut opencv::core::Mat,
+        (k, r, t): (&Intrinsics, [[f64; 3]; 3], [f64; 3]),
+        x: (f64, f64),
+        y: (f64, f64),
+        c: Scalar,
+    ) {
+        let poly: Vector<Point> = [(x.0, y.0), (x.1, y.0), (x.1, y.1), (x.0, y.1)]
+            .iter()
+            .map(|&(x, y)| pixel(k, r, t, Vec2::new(x, y)))
+            .collect();
+        opencv::imgproc::fill_convex_poly(color, &poly, c, opencv::imgproc::LINE_AA, 0).unwrap();
+    }
+
+    /// `color` scanned with [`ROSTER`]: unit `id` is found, a fitted base less than
     /// `within_mm` from each of `truth`'s bases (matched by place, either long edge its
     /// front).
-    fn assert_line_found(color: opencv::core::Mat, k: &Intrinsics, truth: &[Base], within_mm: f64) {
+    fn assert_line_found(color: opencv::core::Mat, k: &Intrinsics, id: &str, truth: &[Base], within_mm: f64) {
         let photo = Photo::from_color(color).unwrap();
         let roster = Roster::from_toml_str(ROSTER, "r.toml").unwrap();
         let s = crate::scan::scan(&photo, &profile(), Some(&roster), Some(k)).unwrap();
-        let found = s.table.units.iter().find(|u| u.id == "a").expect("the line is found");
+        let found = s.table.units.iter().find(|u| u.id == id).expect("the unit is found");
         for t in truth {
             let off =
                 found.bases.iter().map(|b| b.centre().distance(t.centre())).fold(f64::INFINITY, f64::min);
@@ -2660,6 +2698,7 @@ bases = 1
             rank: forward.perp_right(),
             open_mm: [0.0; 2],
             across_mm: 0.0,
+            aside_mm: 0.0,
         }
     }
 
