@@ -1542,12 +1542,18 @@ fn rank(h: &Hypothesis) -> f64 {
 /// overlaps it and ranks no higher, as a share of its rank, and is not the same place
 /// ([`template::SAME_PLACE_MM`]) once each is laid as a unit of `kind` is given it
 /// ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long edge,
-/// and a one-base place on its near end too, where the figures leaning over its far
-/// ones do not move it).
+/// where the figures leaning over its far one do not move it).
 fn rivals(places: &mut [Hypothesis], kind: impl Fn(&Shape) -> UnitKind) {
     let found: Vec<Hypothesis> = places.to_vec();
-    let laid: Vec<Vec2> =
-        found.iter().map(|h| formation::measured_for(h, kind(&h.shape)).laid_centre()).collect();
+    // Laid on the near long edge only, not a one-base place's near end
+    // ([`Hypothesis::aside_mm`]): measured (issue 37, vedette-synth, BENCHMARKS.md
+    // "Untagged bases"), with the near end two one-base places on another unit's
+    // base became one place, given, on each set (bench 3705's skirmisher fr-16 on the
+    // leader fr-28's base), and no base came right.
+    let laid: Vec<Vec2> = found
+        .iter()
+        .map(|h| Hypothesis { aside_mm: 0.0, ..formation::measured_for(h, kind(&h.shape)) }.laid_centre())
+        .collect();
     for (i, h) in places.iter_mut().enumerate() {
         let (own, own_core, own_rank) = (outline(h), core(h), rank(h));
         // A quarter turn counts only for a near-square outline (of a square formation
