@@ -1540,10 +1540,9 @@ fn rank(h: &Hypothesis) -> f64 {
 /// farthest one's corners stand from its own, and how far its axis is turned; and its
 /// runner-up ([`Hypothesis::runner_up`]): the best other place of its layout that
 /// overlaps it and ranks no higher, as a share of its rank, and is not the same place
-/// ([`template::SAME_PLACE_MM`]) once each is laid as a unit of `kind` is given it
-/// ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long edge,
-/// and a one-base place on its near end too, where the figures leaning over its far
-/// ones do not move it).
+/// ([`template::SAME_PLACE_MM`]) once each is laid on its near edges as for a unit of
+/// `kind` ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long
+/// edge and its near end, where the figures leaning over its far ones do not move it).
 fn rivals(places: &mut [Hypothesis], kind: impl Fn(&Shape) -> UnitKind) {
     let found: Vec<Hypothesis> = places.to_vec();
     let laid: Vec<Vec2> =
@@ -1656,13 +1655,12 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
 }
 
 /// A line's centre and how much its bases' places spread along its rank over its
-/// touching template's (1: touching), laid on its near long edge
-/// ([`Hypothesis::across_mm`]), a one-base place on its near end too
-/// ([`Hypothesis::aside_mm`]), and between its two measured ends
+/// touching template's (1: touching), laid as it is given
+/// ([`Hypothesis::given_centre`]) and between its two measured ends
 /// ([`Hypothesis::open_mm`]) with equal open seams; every rank alike.
 fn stretched(h: &Hypothesis) -> (Vec2, f64) {
     let [lo, hi] = h.open_mm;
-    let centre = h.laid_centre();
+    let centre = h.given_centre();
     if h.shape.cols < 2 || lo + hi <= 0.0 {
         return (centre, 1.0);
     }
