@@ -119,10 +119,11 @@ pub(crate) struct Hypothesis {
     /// (the one its figures do not lean over) lies where it stands out most, mm
     /// ([`near_edge`]; 0 when it stands out most within the overhang of the place's).
     pub across_mm: f64,
-    /// How far a one-base place's centre moves along `rank` so that its near end (the
-    /// edge of that pair its figures do not lean over) lies where it stands out most,
-    /// mm ([`near_edge`]; 0 for a formation of several bases, whose ends are
-    /// [`Hypothesis::open_mm`]).
+    /// How far the formation's centre moves along `rank` so that its near end (the edge
+    /// of that pair its figures do not lean over) lies where it stands out most, mm
+    /// ([`near_edge`]). A one-base place is given there; a line of several bases only
+    /// tells by it two of its places that are one ([`Hypothesis::laid_centre`]), and is
+    /// given where it was found, between its own ends ([`Hypothesis::open_mm`]).
     pub aside_mm: f64,
 }
 
@@ -148,27 +149,41 @@ pub(crate) const END_CLEAR_SHARE: f64 = 0.5;
 /// window's outer bound (the true end further, or no end), or is no clear step
 /// ([`END_CLEAR_SHARE`] of the long edges' mean step, `|base_to_mat| / 2`).
 pub(crate) fn open_end(p: &EdgeProfile, base_to_mat: [f32; 3], max_px: f64) -> f64 {
-    let t = base_to_mat.map(f64::from);
-    let norm = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).sqrt();
-    if norm <= 0.0 || max_px <= 0.0 {
+    let Some((along, clear)) = end_step(base_to_mat) else {
+        return 0.0;
+    };
+    if max_px <= 0.0 {
         return 0.0;
     }
-    let step = |j: usize| {
-        let s = p.step[j].map(f64::from);
-        (s[0] * t[0] + s[1] * t[1] + s[2] * t[2]) / norm
-    };
+    let step = |j: usize| along(p.step[j]);
     // Line j stands j - 1 px outward of the corner's line; the place's edge at_px.
     let last = ((p.at_px.max(0.0) + max_px).floor() as usize + 1).min(p.step.len() - 2);
     let Some(best) = (1..=last).max_by(|&i, &j| step(i).total_cmp(&step(j))) else {
         return 0.0;
     };
-    if best == last || step(best) < END_CLEAR_SHARE * norm / 2.0 {
+    if best == last || step(best) < clear {
         return 0.0;
     }
     let (m, c, n) = (step(best - 1), step(best), step(best + 1));
     let curve = m - 2.0 * c + n;
     let d = if curve < 0.0 { (0.5 * (m - n) / curve).clamp(-0.5, 0.5) } else { 0.0 };
     ((best as f64 - 1.0 + d) - p.at_px).clamp(0.0, max_px)
+}
+
+/// How a line's end steps in the colours of the step from its base tops to the mat
+/// (`base_to_mat`: its long edges' steps, inside minus outside, summed): a step (inside
+/// minus outside) projected on those colours, and the least such step that is the
+/// line's end ([`END_CLEAR_SHARE`] of the long edges' mean step). `None` when the long
+/// edges do not step.
+fn end_step(base_to_mat: [f32; 3]) -> Option<(impl Fn([f32; 3]) -> f64, f64)> {
+    let t = base_to_mat.map(f64::from);
+    let norm = (t[0] * t[0] + t[1] * t[1] + t[2] * t[2]).sqrt();
+    if norm <= 0.0 {
+        return None;
+    }
+    let along =
+        move |s: [f32; 3]| (f64::from(s[0]) * t[0] + f64::from(s[1]) * t[1] + f64::from(s[2]) * t[2]) / norm;
+    Some((along, END_CLEAR_SHARE * norm / 2.0))
 }
 
 /// A formation stands on its base tops: they and its figures cover most of its
@@ -237,22 +252,33 @@ pub(crate) fn hypothesis(
 
 impl Hypothesis {
     /// The formation's centre laid on its near edges: its near long edge
-    /// ([`Hypothesis::across_mm`]) and, for a one-base place, its near end
-    /// ([`Hypothesis::aside_mm`]).
+    /// ([`Hypothesis::across_mm`]) and its near end ([`Hypothesis::aside_mm`]).
     pub(crate) fn laid_centre(&self) -> Vec2 {
         self.centre + self.forward * self.across_mm + self.rank * self.aside_mm
+    }
+
+    /// The formation's centre as it is given: on its near long edge, and a one-base
+    /// place on its near end too. A line is not moved along its rank by its near end: a
+    /// shadow falling toward the camera past that end may step there in the base tops'
+    /// colours (issue 37, the second renderer's `untagged-305-far`: two infantry lines
+    /// laid so 16-17 mm off their truth, 4.2 mm and less before).
+    pub(crate) fn given_centre(&self) -> Vec2 {
+        let aside = if self.shape.count() == 1 { self.aside_mm } else { 0.0 };
+        self.centre + self.forward * self.across_mm + self.rank * aside
     }
 }
 
 /// How far a formation's centre moves so that its near edges lie where they stand out
 /// most ([`Turned::edge_peak`]): along its `forward` (its near long edge,
-/// [`Hypothesis::across_mm`]) and, for a one-base place, along its `rank` (its near end,
-/// [`Hypothesis::aside_mm`]). Its figures lean, on the base tops' plane, over its far
+/// [`Hypothesis::across_mm`]) and along its `rank` (its near end,
+/// [`Hypothesis::aside_mm`]; a line's only where that end steps in its base tops'
+/// colours, [`steps_as_an_end`]). Its figures lean, on the base tops' plane, over its far
 /// edges (`weights` discount them) and their outline there steps strongly past those
 /// edges: a place laid on that outline lies slid away from the camera, by up to the lean
 /// over that edge (`lean`, the tallest figures'), its near edge inside the formation on
-/// a step among its figures. A line's ends are its rank's ([`open_end`]); a one-base
-/// place has no rank, and its figures lean over whichever of its edges is far, its
+/// a step among its figures. A line's ends are its rank's: where its rank runs along
+/// the lean, the figures on its far base lean past its far end; a one-base place has no
+/// rank, and its figures lean over whichever of its edges is far, its
 /// other pair as much as its long one: a lone base's blob is its top swept along the
 /// lean by its figures' height, its base at the near end. Nothing leans over a near
 /// edge: it is looked for from [`OVERHANG_MM`] inward of the place's to that lean and
@@ -273,8 +299,9 @@ pub(crate) fn near_edge(
     let lens =
         if along_a { (h.shape.depth(), h.shape.frontage()) } else { (h.shape.frontage(), h.shape.depth()) };
     let across = near_slide(t, h.centre, lens, long, weights, lean).dot(h.forward);
-    let aside = if h.shape.count() == 1 {
-        near_slide(t, h.centre, lens, ends, weights, lean).dot(h.rank)
+    let slide = near_slide(t, h.centre, lens, ends, weights, lean);
+    let aside = if h.shape.count() == 1 || steps_as_an_end(t, h.centre + slide, lens, long, ends, slide) {
+        slide.dot(h.rank)
     } else {
         0.0
     };
@@ -307,17 +334,44 @@ fn near_slide(
         .map_or(Vec2::ZERO, |s| normals[near] * s)
 }
 
-/// The place `h` as given to a unit of `kind`: laid on its near long edge
-/// ([`Hypothesis::across_mm`]), and a one-base place on its near end too
-/// ([`Hypothesis::aside_mm`]), unless its figures are mounted. A mounted rank's near
-/// edge is no outline to lay it on: its horses' faces toward the camera against their
-/// backs step inside the outline, their heads overhang it, and horses of the mat's
-/// colour show only their shadow's edge past it (issue 37, vedette-synth: of the 7
-/// cavalry places it moved more than 3 mm, 4 ended farther from their truth, 2 of them
-/// past 5 mm; BENCHMARKS.md, "Untagged bases").
+/// A line laid at `centre` (`lens`, mm along the turned frame's axes) has its near end
+/// there: of its ends `(e0, e1)`, the one `slide` moved it toward steps in the colours of
+/// its long edges' (`long`) step from the base tops to the mat, as clearly as a line's
+/// end ([`end_step`]). A shadow falling toward the camera past the near end steps from
+/// the shadowed mat to the mat, not from a base top.
+fn steps_as_an_end(
+    t: &Turned,
+    centre: Vec2,
+    lens: (f64, f64),
+    long: (usize, usize),
+    (e0, e1): (usize, usize),
+    slide: Vec2,
+) -> bool {
+    let normals = Placement::normals(t.a, t.b);
+    let near = if normals[e0].dot(slide) > normals[e1].dot(slide) { e0 } else { e1 };
+    let Some(steps) = t.steps_at(centre, lens.0, lens.1) else {
+        return false;
+    };
+    let base_to_mat = [0, 1, 2].map(|c| steps[long.0][c] + steps[long.1][c]);
+    end_step(base_to_mat).is_some_and(|(along, clear)| along(steps[near]) >= clear)
+}
+
+/// The place `h` as measured for a unit of `kind`: laid on its near long edge
+/// ([`Hypothesis::across_mm`]) and its near end ([`Hypothesis::aside_mm`]), unless its
+/// figures are mounted. A mounted rank's near long edge, and a lone mounted base's
+/// near edges, are no outline to lay it on: its horses' faces toward the camera
+/// against their backs step inside the outline, their heads overhang it, and horses
+/// of the mat's colour show only their shadow's edge past it (issue 37,
+/// vedette-synth: of the 7 cavalry places it moved more than 3 mm, 4 ended farther
+/// from their truth, 2 of them past 5 mm; BENCHMARKS.md, "Untagged bases"). A mounted
+/// line's near end is kept: its end base's flank steps in the base tops' colours
+/// ([`steps_as_an_end`]), and it only tells two places that are one, never moves the
+/// line ([`Hypothesis::given_centre`]; vedette-synth's bench: two cavalry units no
+/// longer held back, both right, 483 -> 487 of 590 bases).
 pub(crate) fn measured_for(h: &Hypothesis, kind: UnitKind) -> Hypothesis {
     let mounted = matches!(kind, UnitKind::Cavalry | UnitKind::Leader);
-    if mounted { Hypothesis { across_mm: 0.0, aside_mm: 0.0, ..*h } } else { *h }
+    let aside_mm = if h.shape.count() > 1 { h.aside_mm } else { 0.0 };
+    if mounted { Hypothesis { across_mm: 0.0, aside_mm, ..*h } } else { *h }
 }
 
 /// The outer edges of a formation stand out: of each pair of opposite edges, one is

@@ -1540,19 +1540,22 @@ fn rank(h: &Hypothesis) -> f64 {
 /// farthest one's corners stand from its own, and how far its axis is turned; and its
 /// runner-up ([`Hypothesis::runner_up`]): the best other place of its layout that
 /// overlaps it and ranks no higher, as a share of its rank, and is not the same place
-/// ([`template::SAME_PLACE_MM`]) once each is laid as a unit of `kind` is given it
-/// ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long edge,
-/// where the figures leaning over its far one do not move it).
+/// ([`template::SAME_PLACE_MM`]) once each is laid on its near edges as for a unit of
+/// `kind` ([`formation::measured_for`], [`Hypothesis::laid_centre`]: on its near long
+/// edge and a line on its near end, where the figures leaning over its far ones do not
+/// move it).
 fn rivals(places: &mut [Hypothesis], kind: impl Fn(&Shape) -> UnitKind) {
     let found: Vec<Hypothesis> = places.to_vec();
-    // Laid on the near long edge only, not a one-base place's near end
-    // ([`Hypothesis::aside_mm`]): measured (issue 37, vedette-synth, BENCHMARKS.md
-    // "Untagged bases"), with the near end two one-base places on another unit's
-    // base became one place, given, on each set (bench 3705's skirmisher fr-16 on the
-    // leader fr-28's base), and no base came right.
+    // A one-base place's near end ([`Hypothesis::aside_mm`]) is left out here: measured
+    // (issue 37, vedette-synth, BENCHMARKS.md "Untagged bases"), with it two one-base
+    // places on another unit's base became one place, given, on each set (bench 3705's
+    // skirmisher fr-16 on the leader fr-28's base), and no base came right.
     let laid: Vec<Vec2> = found
         .iter()
-        .map(|h| Hypothesis { aside_mm: 0.0, ..formation::measured_for(h, kind(&h.shape)) }.laid_centre())
+        .map(|h| {
+            let m = formation::measured_for(h, kind(&h.shape));
+            if m.shape.count() == 1 { Hypothesis { aside_mm: 0.0, ..m } } else { m }.laid_centre()
+        })
         .collect();
     for (i, h) in places.iter_mut().enumerate() {
         let (own, own_core, own_rank) = (outline(h), core(h), rank(h));
@@ -1662,13 +1665,12 @@ fn place(h: &Hypothesis, forward: Vec2) -> Vec<Base> {
 }
 
 /// A line's centre and how much its bases' places spread along its rank over its
-/// touching template's (1: touching), laid on its near long edge
-/// ([`Hypothesis::across_mm`]), a one-base place on its near end too
-/// ([`Hypothesis::aside_mm`]), and between its two measured ends
+/// touching template's (1: touching), laid as it is given
+/// ([`Hypothesis::given_centre`]) and between its two measured ends
 /// ([`Hypothesis::open_mm`]) with equal open seams; every rank alike.
 fn stretched(h: &Hypothesis) -> (Vec2, f64) {
     let [lo, hi] = h.open_mm;
-    let centre = h.laid_centre();
+    let centre = h.given_centre();
     if h.shape.cols < 2 || lo + hi <= 0.0 {
         return (centre, 1.0);
     }

@@ -572,6 +572,14 @@ impl Turned {
         Some([s, c, l, k])
     }
 
+    /// The four edges' colour steps (inside minus outside, per channel, 8-bit units) of a
+    /// rectangle `len_a` x `len_b` mm centred at `centre` (table mm), unrefined. `None`
+    /// when it does not fit in the turned image.
+    pub(crate) fn steps_at(&self, centre: Vec2, len_a: f64, len_b: f64) -> Option<[[f32; 3]; 4]> {
+        let (u0, v0, lu, lv) = self.pixels_of(centre, len_a, len_b)?;
+        Some(self.steps(u0, v0, lu, lv))
+    }
+
     /// Where edge `k` (u-low, u-high, v-low, v-high) of a rectangle `len_a` x `len_b` mm
     /// centred at `centre` (table mm) stands out most, slid along its own outward normal
     /// from `from_mm` to `to_mm` (outward positive) with the other edges: the slide, mm,
