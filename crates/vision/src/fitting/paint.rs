@@ -181,9 +181,8 @@ pub(crate) fn shows_no_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool
 }
 
 /// Whether a formation that shows `seen` shows one of the coats `candidates` declare
-/// more than barely ([`barely_shown`]): by what its figures wear, a place of theirs
-/// (the units' own places show their coat on 0.042 or more, the places of other units
-/// under [`ELSEWHERE_ABSENT`]).
+/// more than barely ([`barely_shown`], as other units' places do): by what its figures
+/// wear, a place of theirs.
 pub(crate) fn shows_a_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool {
     candidates.iter().any(|(_, p)| coat_share(p, seen).is_some_and(|c| !barely_shown(c)))
 }
