@@ -180,6 +180,13 @@ pub(crate) fn shows_no_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool
             .all(|(_, p)| p.coat.is_some_and(|c| share(&seen.figures, c, &[seen.background]) < MIN_SHOWN))
 }
 
+/// Whether a formation that shows `seen` shows one of the coats `candidates` declare
+/// more than barely ([`barely_shown`], as other units' places do): by what its figures
+/// wear, a place of theirs.
+pub(crate) fn shows_a_coat(candidates: &[(usize, Paints)], seen: &Seen) -> bool {
+    candidates.iter().any(|(_, p)| coat_share(p, seen).is_some_and(|c| !barely_shown(c)))
+}
+
 /// The share of a formation's figures (`seen`) showing the coat `p` declares, against
 /// the formation's commonest colour alone; `None` when it declares none.
 pub(crate) fn coat_share(p: &Paints, seen: &Seen) -> Option<f64> {
@@ -310,6 +317,26 @@ mod tests {
         let seen = Seen { figures, rim: Vec::new(), background: mat };
         assert_eq!(coat_share(&paints(Some(blue), None), &seen), Some(0.2));
         assert_eq!(coat_share(&paints(None, Some(blue)), &seen), None);
+    }
+
+    /// A place whose figures show a unit's coat on 2 in 100 of their pixels shows a
+    /// coat (not none), but only barely: not that unit's place; on 5 in 100 it is. A
+    /// unit that declares no coat is not shown by any.
+    #[test]
+    fn a_place_barely_showing_a_coat_does_not_show_it() {
+        let blue = [34, 44, 96];
+        let mat = lab([118.0, 97.0, 66.0]);
+        let coat = lab(blue.map(f64::from));
+        let with = |n: usize| Seen {
+            figures: (0..100).map(|i| if i < n { coat } else { mat }).collect(),
+            rim: Vec::new(),
+            background: mat,
+        };
+        let unit = [(0, paints(Some(blue), None))];
+        assert!(!shows_no_coat(&unit, &with(2)));
+        assert!(!shows_a_coat(&unit, &with(2)));
+        assert!(shows_a_coat(&unit, &with(5)));
+        assert!(!shows_a_coat(&[(0, paints(None, Some(blue)))], &with(50)));
     }
 
     /// A formation whose figures show a fifth blue coat and the rest mat: the blue
