@@ -1550,17 +1550,8 @@ fn rank(h: &Hypothesis) -> f64 {
 /// move it).
 fn rivals(places: &mut [Hypothesis], kind: impl Fn(&Shape) -> UnitKind) {
     let found: Vec<Hypothesis> = places.to_vec();
-    // A one-base place's near end ([`Hypothesis::aside_mm`]) is left out here: measured
-    // (issue 37, vedette-synth, BENCHMARKS.md "Untagged bases"), with it two one-base
-    // places on another unit's base became one place, given, on each set (bench 3705's
-    // skirmisher fr-16 on the leader fr-28's base), and no base came right.
-    let laid: Vec<Vec2> = found
-        .iter()
-        .map(|h| {
-            let m = formation::measured_for(h, kind(&h.shape));
-            if m.shape.count() == 1 { Hypothesis { aside_mm: 0.0, ..m } } else { m }.laid_centre()
-        })
-        .collect();
+    let laid: Vec<Vec2> =
+        found.iter().map(|h| formation::measured_for(h, kind(&h.shape)).laid_centre()).collect();
     for (i, h) in places.iter_mut().enumerate() {
         let (own, own_core, own_rank) = (outline(h), core(h), rank(h));
         // A quarter turn counts only for a near-square outline (of a square formation
